@@ -1,0 +1,1 @@
+"""Platform-neutral heart of the bot: rules, AI, commands, sessions and their store."""

@@ -1,0 +1,28 @@
+"""The two kinds of failure: the player's mistakes and ours.
+
+A :class:`UserError` is shown to the player, rendered in their language from a message key; any
+other exception is the system's, logged and answered with a short apology (h11's split between
+local and remote protocol errors, applied to people).
+"""
+
+from __future__ import annotations
+
+
+class UserError(ValueError):
+    """A mistake by the player (bad text, wrong turn, occupied cell...), shown to them.
+
+    Args:
+        key: the message key in the i18n catalogues (``core/i18n/messages``).
+        params: values for the message's ``{placeholders}``.
+    """
+
+    def __init__(self, key: str, **params: str | int) -> None:
+        self.key = key
+        self.params = params
+        super().__init__(self.english())
+
+    def english(self) -> str:
+        """The message in English, for logs and ``str()``."""
+        from core.i18n import render  # late: i18n is pure, but keep errors importable alone
+
+        return render(self.key, "en", **self.params)

@@ -1,0 +1,1 @@
+"""One module per area (``game``, ``parse``, ``discord``, ...), each with ``MESSAGES``."""

@@ -1,0 +1,115 @@
+"""What the service hands to adapters: who acted, and a neutral description of what to show.
+
+Adapters translate an :class:`Actor` plus a command, a click or a reaction into a call on
+``core.sessions.GameService`` and render the :class:`Reply` values it returns; they never decide
+game logic themselves.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from core.games import Rules
+from core.i18n import Text
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who did something, and where.
+
+    Attributes:
+        platform: ``"discord"``, ``"matrix"`` or ``"console"``.
+        chat_id: the channel, room or terminal the game lives in.
+        user_id: the platform's stable id of the person.
+        display_name: how to call the person in messages.
+        locale: the person's language tag as the platform gives it (``pt-BR``); may be empty.
+    """
+
+    platform: str
+    chat_id: str
+    user_id: str
+    display_name: str
+    locale: str = "en"
+
+
+class ActionKind(enum.Enum):
+    """A button (or command) that acts on a session rather than playing a move."""
+
+    ACCEPT = "accept"
+    DECLINE = "decline"
+    REMATCH = "rematch"
+
+
+@dataclass(frozen=True, slots=True)
+class CellView:
+    """One cell of a board as shown to players."""
+
+    index: int  # row-major, 0 is the top-left cell
+    row: int  # 0 is the top row
+    col: int
+    mark: int  # 0 empty, 1 the first player (X), 2 the second player (O)
+    clickable: bool  # pressing it is a legal move now (free boards); False on gravity boards
+    winning: bool  # on the completed line
+    last: bool  # where the last stone landed
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """A seat at the board: a person (``user_id``) or the bot at a level."""
+
+    name: str
+    user_id: str | None  # None for the bot
+    level: str | None  # "easy" / "medium" / "hard" for the bot, else None
+
+
+@dataclass(frozen=True, slots=True)
+class BoardView:
+    """A whole board to draw.
+
+    ``playable`` lists the legal moves now, in the move encoding of the rules (cells for free
+    boards, columns for gravity boards), and is empty when nobody may move (game over, challenge
+    pending). ``status`` is the line under the board: whose turn it is, or the result.
+    """
+
+    session_id: str
+    version: int
+    rules: Rules
+    cells: tuple[CellView, ...]  # row-major, rows * cols of them
+    playable: tuple[int, ...]
+    players: tuple[PlayerView, PlayerView]  # X (plays first), then O
+    to_move: int | None  # 1 or 2 while the game goes on, else None
+    finished: bool
+    status: Text
+
+    @property
+    def rows(self) -> tuple[tuple[CellView, ...], ...]:
+        cols = self.rules.cols
+        return tuple(self.cells[r * cols : (r + 1) * cols] for r in range(self.rules.rows))
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """One thing to show, in order.
+
+    Attributes:
+        text: a message (a result, an error, help, a challenge); None when only a board changes.
+        board: the board to show. With ``new_message`` it is posted as a new board message
+            (start, accepted challenge, rematch); otherwise it replaces the session's existing
+            board message (Discord: edit the message with the buttons; Matrix: an ``m.replace``
+            edit of the original event).
+        actions: buttons to offer for ``session_id`` at ``version`` (Accept/Decline, Rematch).
+        session_id, version: the game this reply is about, if any.
+        private: only the acting user should see it (Discord ephemeral); used for mistakes such
+            as clicking someone else's board.
+        error: the text is about a mistake of the acting user.
+    """
+
+    text: Text | None = None
+    board: BoardView | None = None
+    new_message: bool = False
+    actions: tuple[ActionKind, ...] = ()
+    session_id: str | None = None
+    version: int | None = None
+    private: bool = False
+    error: bool = False
