@@ -1,0 +1,310 @@
+"""Terminal play: lines from stdin go to the service, replies are printed as a chat shows them.
+
+The console is one chat (``console``) on the platform ``console``. Several people can share the
+keyboard: a line ``bob: /accept`` is said by bob, and ``/as bob`` makes bob the speaker of the
+lines that follow (``/as`` alone goes back to the first player). Everything else, commands and
+moves alike, goes to the service as said by the speaker; the adapter decides no game logic.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import contextlib
+import inspect
+import logging
+import os
+import re
+import threading
+from typing import Protocol, TextIO, cast
+
+from core.commands import find_command
+from core.i18n import normalize_locale
+from core.render import board_text
+from core.replies import ActionKind, Actor, BoardView, Reply
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "console"
+CHAT_ID = "console"
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,31}")
+_SAID_BY = re.compile(rf"({_NAME.pattern}):\s*(.*)", re.DOTALL)
+_ACTION_COMMANDS = {
+    ActionKind.ACCEPT: "/accept",
+    ActionKind.DECLINE: "/decline",
+    ActionKind.REMATCH: "/rematch",
+}
+_END = object()  # the reader's "end of input"
+
+WELCOME = """\
+Tic-tac-toe, Connect Four and k in a row, in your terminal.
+  /tres easy       tic-tac-toe against the bot (easy, medium or hard)
+  /quatre          Connect Four; type a column number to drop a stone
+  /ratlla 9x9 5    five in a row on a 9x9 board
+  /tres bot        watch the bot play itself
+  /help            every command
+Moves: a cell number (1-9 on tic-tac-toe) or a coordinate such as b2.
+Two players at one keyboard: "/tres @bob" challenges bob, who answers with "bob: /accept".
+Start a line with NAME: to speak as NAME, or type /as NAME to switch (/as alone switches back).
+/exit or Ctrl-D leaves; games are kept for next time.
+
+"""
+
+
+class TextService(Protocol):
+    """What the console needs of ``core.sessions.GameService``."""
+
+    async def handle_text(self, actor: Actor, text: str, addressed: bool = False) -> list[Reply]:
+        """Replies to a line of chat (see ``core.sessions``)."""
+        ...
+
+
+class LineReader(Protocol):
+    """An ``asyncio.StreamReader`` or anything with the same ``readline``."""
+
+    async def readline(self) -> bytes:
+        """The next line, with its newline; ``b""`` at the end of input."""
+        ...
+
+
+class ConsoleAdapter:
+    """Plays on a terminal (or any text stream) against the service.
+
+    Args:
+        service: the game service.
+        stdin: where lines come from: a text file object (``sys.stdin``, a pipe) read by a
+            background thread so the event loop never blocks, or an ``asyncio.StreamReader``.
+        stdout: where replies are printed.
+        user_id, display_name: the first player at the keyboard.
+        locale: the language of the replies (``en``, ``ca``, ``es``, ``pt``, ``ru``).
+        welcome: print how to play when the run starts.
+    """
+
+    name = PLATFORM
+
+    def __init__(
+        self,
+        service: TextService,
+        *,
+        stdin: TextIO | LineReader,
+        stdout: TextIO,
+        user_id: str = "you",
+        display_name: str | None = None,
+        locale: str = "en",
+        welcome: bool = True,
+    ) -> None:
+        self._service = service
+        self._stdin = stdin
+        self._stdout = stdout
+        self._locale = normalize_locale(locale)
+        self._player = Actor(PLATFORM, CHAT_ID, user_id, display_name or user_id, self._locale)
+        self._speaker = self._player
+        self._welcome = welcome
+        self._interactive = _isatty(stdin) and _isatty(stdout)
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Read and answer lines until the end of input, ``/exit`` or ``stop``.
+
+        A line being answered when ``stop`` is set is answered in full first.
+        """
+        if self._welcome:
+            self._write(WELCOME)
+        lines = _lines(self._stdin)
+        stopped = asyncio.create_task(stop.wait())
+        try:
+            while not stop.is_set():
+                self._prompt()
+                line_task = asyncio.create_task(lines.next())
+                await asyncio.wait({line_task, stopped}, return_when=asyncio.FIRST_COMPLETED)
+                if not line_task.done():  # stopped while waiting for a line
+                    line_task.cancel()
+                    break
+                line = line_task.result()
+                if line is None or not await self._handle(line):
+                    break
+            if self._interactive:
+                self._write("\n")  # the shell's prompt goes on a line of its own
+        finally:
+            stopped.cancel()
+
+    def actor(self, name: str | None = None) -> Actor:
+        """The local player called ``name`` (the first player when None or their own name).
+
+        The name is the user id as typed, so ``/tres @bob`` challenges the one who writes
+        ``bob:`` (the service reads a console mention ``@bob`` as the user ``bob``).
+        """
+        first = self._player
+        if name is None or name in (first.user_id, first.display_name):
+            return first
+        return Actor(PLATFORM, CHAT_ID, name, name, self._locale)
+
+    async def _handle(self, line: str) -> bool:
+        """Answers one line; False when the player asked to leave."""
+        text = line.strip()
+        if not text:
+            return True
+        speaker = self._speaker
+        said_by = _SAID_BY.fullmatch(text)
+        if said_by:
+            speaker, text = self.actor(said_by.group(1)), said_by.group(2).strip()
+            if not text:
+                return True
+        word, _, rest = text.partition(" ")
+        local = word[:1] in "/!" and find_command(word[1:]) is None  # core commands win
+        if local and word[1:].lower() == "exit":
+            return False
+        if local and word[1:].lower() == "as":
+            self._switch(rest.strip())
+            return True
+        try:
+            replies = await self._service.handle_text(speaker, text, addressed=True)
+        except Exception:
+            log.exception(
+                "console line failed", extra={"platform": PLATFORM, "user": speaker.user_id}
+            )
+            self._write("Sorry, something went wrong on our side; try again.\n")
+            return True
+        for reply in replies:
+            self._write(render_reply(reply, speaker.locale))
+        return True
+
+    def _switch(self, name: str) -> None:
+        if name and not _NAME.fullmatch(name):
+            self._write(f"/as: {name!r} is not a name (letters, digits, _ . -; up to 32)\n")
+            return
+        self._speaker = self.actor(name or None)
+        self._write(f"Now speaking as {self._speaker.display_name}.\n")
+
+    def _prompt(self) -> None:
+        if self._interactive:
+            self._write(f"{self._speaker.display_name}> ")
+
+    def _write(self, text: str) -> None:
+        self._stdout.write(text)
+        self._stdout.flush()
+
+
+class _StreamLines:
+    """Lines of an ``asyncio.StreamReader`` (or anything with a coroutine ``readline``)."""
+
+    def __init__(self, reader: LineReader) -> None:
+        self._reader = reader
+
+    async def next(self) -> str | None:
+        data = await self._reader.readline()
+        return data.decode("utf-8", "replace").rstrip("\r\n") if data else None
+
+
+class _ThreadedLines:
+    """Lines of a text stream, read by a daemon thread and handed to the event loop.
+
+    A real file descriptor is read with ``os.read`` rather than through ``sys.stdin``: a daemon
+    thread left blocked in a buffered read holds the buffer's lock and makes interpreter shutdown
+    abort; a blocked ``os.read`` holds nothing. ``loop.connect_read_pipe`` is no alternative: it
+    fails on regular files and puts a shared terminal into non-blocking mode, under stdout too.
+    """
+
+    def __init__(self, stdin: TextIO) -> None:
+        self._stdin = stdin
+        self._loop = asyncio.get_running_loop()
+        self._queue: asyncio.Queue[object] = asyncio.Queue()
+        self._ended = False
+        fd = _fileno(stdin)
+        target = self._read_fd if fd is not None else self._read_lines
+        args = (fd,) if fd is not None else ()
+        threading.Thread(target=target, args=args, name="console-stdin", daemon=True).start()
+
+    async def next(self) -> str | None:
+        if self._ended:
+            return None
+        item = await self._queue.get()
+        if item is _END:
+            self._ended = True
+            return None
+        assert isinstance(item, str)
+        return item
+
+    def _put(self, item: object) -> bool:
+        try:
+            self._loop.call_soon_threadsafe(self._queue.put_nowait, item)
+        except RuntimeError:  # the loop is closed: nobody is listening any more
+            return False
+        return True
+
+    def _read_fd(self, fd: int) -> None:
+        decoder = codecs.getincrementaldecoder(getattr(self._stdin, "encoding", None) or "utf-8")(
+            "replace"
+        )
+        pending = ""
+        try:
+            while chunk := os.read(fd, 65536):
+                pending += decoder.decode(chunk)
+                *lines, pending = pending.split("\n")
+                for line in lines:
+                    if not self._put(line.rstrip("\r")):
+                        return
+        except OSError as error:
+            log.warning("console input failed", extra={"error": str(error)})
+        pending += decoder.decode(b"", final=True)
+        if pending:
+            self._put(pending)
+        self._put(_END)
+
+    def _read_lines(self) -> None:
+        try:
+            while line := self._stdin.readline():
+                if not self._put(line.rstrip("\r\n")):
+                    return
+        except (OSError, ValueError) as error:
+            log.warning("console input failed", extra={"error": str(error)})
+        self._put(_END)
+
+
+def _lines(stdin: TextIO | LineReader) -> _StreamLines | _ThreadedLines:
+    if inspect.iscoroutinefunction(getattr(stdin, "readline", None)):
+        return _StreamLines(cast(LineReader, stdin))
+    return _ThreadedLines(cast(TextIO, stdin))
+
+
+def _fileno(stream: TextIO) -> int | None:
+    """The stream's file descriptor; None for in-memory streams (``io.StringIO``)."""
+    try:
+        return stream.fileno()
+    except (OSError, ValueError):  # io.UnsupportedOperation is an OSError
+        return None
+
+
+def _isatty(stream: object) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    with contextlib.suppress(OSError, ValueError):
+        return callable(isatty) and bool(isatty())
+    return False
+
+
+def render_reply(reply: Reply, locale: str) -> str:
+    """A reply as the console prints it: the board with its players and status line, the
+    message, and the actions as commands to type; a blank line after it, as between two chat
+    messages (nothing at all for an empty reply)."""
+    parts: list[str] = []
+    if reply.board is not None:
+        parts.append(render_board(reply.board, locale))
+    if reply.text is not None and (reply.board is None or reply.text != reply.board.status):
+        parts.append(reply.text.render(locale))  # a result is often the status line as well
+    if reply.actions:
+        parts.append("  ".join(f"[{_ACTION_COMMANDS[action]}]" for action in reply.actions))
+    return "\n".join(parts) + "\n\n" if parts else ""
+
+
+def render_board(board: BoardView, locale: str) -> str:
+    """Who plays which mark, the board (``core.render.board_text``) and its status line.
+
+    Gravity boards of up to 9 columns get the column numbers to type under the board.
+    """
+    x, o = board.players
+    lines = [f"X {x.name}  ·  O {o.name}", board_text(board)]
+    rules = board.rules
+    if rules.gravity and rules.cols <= 9:
+        indent = " " * (len(str(rules.rows)) + 1)
+        lines.append(indent + " ".join(str(c + 1) for c in range(rules.cols)))
+    lines.append(board.status.render(locale))
+    return "\n".join(lines)

@@ -1,0 +1,2 @@
+"""The application: settings, logging, and running the configured adapters (the composition
+root, the only package that knows every part)."""

@@ -1,0 +1,115 @@
+"""``chatbots`` / ``python -m chatbots``: run the bot, or check its settings.
+
+    chatbots run                 every configured platform; the terminal game when none is
+    chatbots check               validate the settings and show them, secrets masked
+    chatbots --env-file F run    read settings from F instead of ./.env
+
+Exit codes: 0 after a requested stop, 1 on a failure (the database, an adapter), 2 on bad
+settings or usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from collections.abc import Sequence
+
+from chatbots.app import EXIT_CONFIG, EXIT_FAILED, plan_adapters, serve
+from chatbots.logs import configure_logging
+from chatbots.settings import KEYS, Settings, SettingsError, load_settings
+
+log = logging.getLogger("chatbots")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line; returns the exit code."""
+    parser = argparse.ArgumentParser(
+        prog="chatbots",
+        description="Tic-tac-toe, Connect Four and k in a row on Discord, Matrix and the terminal.",
+    )
+    parser.add_argument(
+        "--env-file", metavar="PATH", help="settings file to read (default: ./.env if present)"
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands.add_parser("run", help="run the bot (the terminal game when no platform is set)")
+    commands.add_parser("check", help="validate the settings and show them, secrets masked")
+    args = parser.parse_args(argv)
+
+    env_file = args.env_file if args.env_file is not None else ".env"
+    try:
+        settings = load_settings(os.environ, env_file, required=args.env_file is not None)
+    except SettingsError as error:
+        return _bad_settings(error)
+
+    # On the terminal game, INFO lines would interleave with the board: WARNING unless asked.
+    level = settings.log_level or ("INFO" if settings.platforms else "WARNING")
+    configure_logging(level, settings.log_format, settings.secrets())
+    for warning in settings.warnings:
+        log.warning("setting ignored", extra={"detail": warning})
+
+    if args.command == "check":
+        try:
+            plan_adapters(settings, stdin=sys.stdin, stdout=sys.stdout)  # the platforms' checks
+        except SettingsError as error:
+            return _bad_settings(error)
+        print(describe(settings))
+        return 0
+    try:
+        return asyncio.run(serve(settings))
+    except SettingsError as error:  # a platform's own checks, before anything connects
+        return _bad_settings(error)
+    except KeyboardInterrupt:  # only where signal handlers cannot be installed
+        return 130
+    except Exception:
+        log.exception("crashed")
+        return EXIT_FAILED
+
+
+def _bad_settings(error: SettingsError) -> int:
+    print("chatbots: bad settings (see .env.example):", file=sys.stderr)
+    for problem in error.problems:
+        print(f"  {problem}", file=sys.stderr)
+    return EXIT_CONFIG
+
+
+def describe(settings: Settings) -> str:
+    """The settings as ``KEY = value`` lines, secrets masked, and what will run."""
+    values: dict[str, object] = {
+        "DATABASE_PATH": settings.database_path,
+        "LOG_LEVEL": settings.log_level or "(INFO; WARNING on the console)",
+        "LOG_FORMAT": settings.log_format.value,
+        "DEFAULT_LOCALE": settings.default_locale,
+        "AI_BUDGET_SECONDS": settings.ai_budget,
+        "AI_WORKERS": "(one per CPU)" if settings.ai_workers is None else settings.ai_workers,
+        "GAME_TTL_SECONDS": settings.game_ttl,
+        "CHALLENGE_TTL_SECONDS": settings.challenge_ttl,
+    }
+    if (d := settings.discord) is not None:
+        values |= {
+            "DISCORD_TOKEN": d.token,
+            "DISCORD_GUILD_IDS": ",".join(map(str, d.guild_ids)),
+            "DISCORD_API_BASE_URL": d.api_base_url,
+            "DISCORD_GATEWAY_URL": d.gateway_url,
+        }
+    if (m := settings.matrix) is not None:
+        values |= {
+            "MATRIX_HOMESERVER": m.homeserver,
+            "MATRIX_USER_ID": m.user_id,
+            "MATRIX_PASSWORD": m.password or "",
+            "MATRIX_ACCESS_TOKEN": m.access_token or "",
+            "MATRIX_DEVICE_ID": m.device_id or "",
+            "MATRIX_STORE_PATH": m.store_path,
+            "MATRIX_ALLOWED_SERVERS": ",".join(m.allowed_servers),
+            "MATRIX_ALLOWED_USERS": ",".join(m.allowed_users),
+        }
+    lines = [f"{key.name} = {values[key.name]}" for key in KEYS if key.name in values]
+    lines += [f"warning: {warning}" for warning in settings.warnings]
+    lines.append(f"runs: {', '.join(settings.platforms) or 'console (no platform configured)'}")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":  # not on import: the AI pool's workers may import this module
+    sys.exit(main())

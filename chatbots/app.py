@@ -1,0 +1,325 @@
+"""The composition root: the store, the game service and every configured adapter, in one loop.
+
+Order of life: open the store (before any adapter connects, so the first click is served),
+start the service (its AI pool), run the adapters until a signal, the end of the console's input
+or an adapter's failure, then stop taking input, let the moves in flight finish, close the
+service and the store. The whole shutdown fits in :data:`SHUTDOWN_TIMEOUT` seconds; a watchdog
+thread ends the process if anything hangs past it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Protocol, TextIO
+
+from chatbots.settings import Settings, SettingsError
+
+if TYPE_CHECKING:
+    from core.sessions import GameService, ServiceSettings
+
+log = logging.getLogger("chatbots")
+
+SHUTDOWN_TIMEOUT = 10.0
+"""Seconds from the stop request to the end of the process, at most."""
+_ADAPTERS_DEADLINE = 5.0  # after the stop request: adapters finish their moves in flight
+_SERVICE_DEADLINE = 7.5  # the service finishes its moves and stops the AI pool
+_STORE_DEADLINE = 8.5  # the store closes
+_WATCHDOG = 9.5  # nothing returned: the process is ended from a thread
+
+EXIT_OK, EXIT_FAILED, EXIT_CONFIG = 0, 1, 2
+_CONSOLE = "console"  # the one adapter that may end on its own: its input ended
+
+CONFIGURE_HINT = """\
+No chat platform is configured, so the bot plays here in the terminal.
+To run it on Discord, set DISCORD_TOKEN; on Matrix, set MATRIX_HOMESERVER, MATRIX_USER_ID and
+MATRIX_PASSWORD (or MATRIX_ACCESS_TOKEN). Put them in the environment or in a .env file:
+every setting is described in .env.example.
+"""
+
+
+class Adapter(Protocol):
+    """A platform connection: runs until ``stop`` is set, then stops taking input, lets the
+    moves in flight finish, disconnects and returns. Returning earlier means it ended on its
+    own (the console at the end of its input); raising means it failed."""
+
+    name: str
+
+    async def run(self, stop: asyncio.Event) -> None: ...
+
+
+def service_settings(settings: Settings) -> ServiceSettings:
+    """The service's part of the settings."""
+    from core.sessions import ServiceSettings
+
+    return ServiceSettings(
+        ai_budget=settings.ai_budget,
+        ai_workers=settings.ai_workers,
+        game_ttl=settings.game_ttl,
+        challenge_ttl=settings.challenge_ttl,
+        default_locale=settings.default_locale,
+    )
+
+
+AdapterFactory = Callable[["GameService"], Adapter]
+
+
+def plan_adapters(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> list[AdapterFactory]:
+    """How to build one adapter per configured platform, or the console when there is none.
+
+    The platforms' own config classes check their values here, before the store is opened or
+    anything connects. Platform packages are imported only when configured, so a console game
+    does not pay for loading discord.py or matrix-nio.
+
+    Raises:
+        SettingsError: a platform's config refused a value (its message names the setting).
+    """
+    try:
+        factories = _platform_factories(settings)
+    except ValueError as error:
+        raise SettingsError([str(error)]) from error
+    if factories:
+        return factories
+    from adapters.console import ConsoleAdapter
+
+    def console(service: GameService) -> Adapter:
+        stdout.write(CONFIGURE_HINT)
+        locale = settings.default_locale
+        return ConsoleAdapter(service, stdin=stdin, stdout=stdout, locale=locale)
+
+    return [console]
+
+
+def _platform_factories(settings: Settings) -> list[AdapterFactory]:
+    factories: list[AdapterFactory] = []
+    if (discord := settings.discord) is not None:
+        from adapters.discord import DiscordAdapter, DiscordConfig
+
+        discord_config = DiscordConfig(
+            token=discord.token.value,
+            guild_ids=discord.guild_ids,
+            api_base_url=discord.api_base_url,
+            gateway_url=discord.gateway_url,
+        )
+        factories.append(functools.partial(DiscordAdapter, config=discord_config))
+    if (matrix := settings.matrix) is not None:
+        from adapters.matrix import MatrixAdapter, MatrixConfig
+
+        matrix_config = MatrixConfig(
+            homeserver=matrix.homeserver,
+            user_id=matrix.user_id,
+            password=matrix.password.value if matrix.password else None,
+            access_token=matrix.access_token.value if matrix.access_token else None,
+            device_id=matrix.device_id,
+            store_path=str(matrix.store_path),
+            allowed_servers=matrix.allowed_servers,
+            allowed_users=matrix.allowed_users,
+            default_locale=settings.default_locale,
+        )
+        factories.append(functools.partial(MatrixAdapter, config=matrix_config))
+    return factories
+
+
+class Shutdown:
+    """The one stop event, and what a stop request sets going: the deadlines and the watchdog.
+
+    Args:
+        watchdog: seconds after the stop request at which a thread ends the process if it is
+            still running (None: no watchdog, for tests that run the app in their own process).
+
+    A second signal while stopping cancels the adapters at once instead of waiting for them.
+    """
+
+    def __init__(self, *, watchdog: float | None = None) -> None:
+        self.stop = asyncio.Event()
+        self.forced = asyncio.Event()
+        self.requested_at: float | None = None
+        self._watchdog_after = watchdog
+        self._watchdog: threading.Timer | None = None
+
+    def request(self, reason: str) -> None:
+        """Ask everything to stop (idempotent; a repeated signal forces the stop)."""
+        if self.requested_at is not None:
+            if reason.startswith("signal"):
+                log.warning("stop forced", extra={"reason": reason})
+                self.forced.set()
+            return
+        log.info("stopping", extra={"reason": reason})
+        self.requested_at = time.monotonic()
+        self.stop.set()
+        if self._watchdog_after is not None:
+            self._watchdog = threading.Timer(self._watchdog_after, _hard_exit)
+            self._watchdog.daemon = True
+            self._watchdog.start()
+
+    def close(self) -> None:
+        """The shutdown is over: the watchdog has nothing left to guard."""
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+
+    def remaining(self, deadline: float) -> float:
+        """Seconds left until ``deadline`` (seconds after the stop request), at least 0.1."""
+        start = self.requested_at if self.requested_at is not None else time.monotonic()
+        return max(0.1, start + deadline - time.monotonic())
+
+
+def _hard_exit() -> None:
+    log.error("shutdown took too long; exiting", extra={"timeout_s": SHUTDOWN_TIMEOUT})
+    logging.shutdown()
+    os._exit(EXIT_FAILED)
+
+
+async def serve(
+    settings: Settings, *, stdin: TextIO | None = None, stdout: TextIO | None = None
+) -> int:
+    """Run the bot until it is stopped; returns the process exit code.
+
+    Args:
+        settings: validated settings.
+        stdin, stdout: the console's streams (``sys.stdin``/``sys.stdout``), used only when no
+            platform is configured; a platform bot never reads stdin.
+
+    Returns:
+        0 after a requested stop (signal, end of the console's input); 1 when the store could
+        not be opened, an adapter failed or stopped on its own, or the shutdown was not clean.
+
+    Raises:
+        SettingsError: a platform's config refused a value (nothing was opened yet).
+    """
+    from core.sessions import GameService
+    from core.store import SqliteStore
+
+    factories = plan_adapters(settings, stdin=stdin or sys.stdin, stdout=stdout or sys.stdout)
+    shutdown = Shutdown(watchdog=_WATCHDOG)
+    loop = asyncio.get_running_loop()
+    installed = _install_signal_handlers(loop, shutdown)
+    started = time.monotonic()
+    try:
+        try:
+            store = await SqliteStore.open(settings.database_path)
+        except Exception as error:
+            path = str(settings.database_path)
+            log.error("cannot open the database", extra={"path": path, "error": str(error)})
+            return EXIT_FAILED
+        closed = True
+        try:
+            service = GameService(store, settings=service_settings(settings))
+            try:
+                await service.start()
+                code = EXIT_OK
+                if not shutdown.stop.is_set():  # else a signal came during start-up
+                    adapters = [factory(service) for factory in factories]
+                    ms = round((time.monotonic() - started) * 1000)
+                    names = ",".join(a.name for a in adapters)
+                    log.info("started", extra={"adapters": names, "startup_ms": ms})
+                    code = await run_adapters(adapters, shutdown)
+            finally:
+                shutdown.request("shutdown")  # also when start-up failed: the watchdog runs
+                closing = service.close()
+                closed &= await _close("service", closing, shutdown.remaining(_SERVICE_DEADLINE))
+        finally:
+            closing = store.close()
+            closed &= await _close("store", closing, shutdown.remaining(_STORE_DEADLINE))
+        code = code if closed else EXIT_FAILED
+        log.info("stopped", extra={"exit_code": code})
+        return code
+    finally:
+        shutdown.close()
+        for signum in installed:
+            loop.remove_signal_handler(signum)
+
+
+async def run_adapters(adapters: Sequence[Adapter], shutdown: Shutdown) -> int:
+    """Run the adapters until a stop request or until one of them ends; then stop them all.
+
+    The console ending (its input ended) is a normal stop. A platform adapter that raises or
+    returns on its own is logged as a failure and stops the others: a half-running bot is worse
+    than a restart by the supervisor, which the non-zero exit code asks for. Adapters still
+    running :data:`_ADAPTERS_DEADLINE` seconds after the stop request (or at a second signal)
+    are cancelled.
+
+    Returns:
+        0, or 1 when an adapter failed.
+    """
+    stop = shutdown.stop
+    tasks = {asyncio.create_task(a.run(stop), name=f"adapter-{a.name}"): a for a in adapters}
+    stopping = asyncio.create_task(stop.wait())
+    await asyncio.wait([*tasks, stopping], return_when=asyncio.FIRST_COMPLETED)
+    stopping.cancel()
+    failed = False
+    if not stop.is_set():
+        ended = [(task, adapter) for task, adapter in tasks.items() if task.done()]
+        for task, adapter in ended:
+            failed |= _report(task, adapter, early=True)
+        shutdown.request(f"{ended[0][1].name} ended")
+    pending = [task for task in tasks if not task.done()]
+    if pending:
+        finished = asyncio.create_task(asyncio.wait(pending))
+        forced = asyncio.create_task(shutdown.forced.wait())
+        await asyncio.wait(
+            [finished, forced],
+            timeout=shutdown.remaining(_ADAPTERS_DEADLINE),
+            return_when=asyncio.FIRST_COMPLETED,
+        )
+        finished.cancel()
+        forced.cancel()
+        late = [task for task in pending if not task.done()]
+        for task in late:
+            log.warning(
+                "adapter cancelled: not stopped in time", extra={"adapter": tasks[task].name}
+            )
+            task.cancel()
+        if late:
+            await asyncio.wait(late, timeout=1.0)
+        for task in pending:
+            if task.done() and not task.cancelled():
+                failed |= _report(task, tasks[task], early=False)
+    return EXIT_FAILED if failed else EXIT_OK
+
+
+def _report(task: asyncio.Task[None], adapter: Adapter, *, early: bool) -> bool:
+    """Logs how an adapter ended; True when that is a failure."""
+    error = task.exception()
+    if error is not None:
+        log.error(
+            "adapter crashed",
+            exc_info=(type(error), error, error.__traceback__),
+            extra={"adapter": adapter.name},
+        )
+        return True
+    if early and adapter.name != _CONSOLE:
+        log.error("adapter stopped on its own", extra={"adapter": adapter.name})
+        return True
+    return False
+
+
+async def _close(what: str, awaitable: Awaitable[None], seconds: float) -> bool:
+    """Awaits a ``close()`` with a timeout; False (and logged) when it fails or times out."""
+    try:
+        await asyncio.wait_for(awaitable, seconds)
+    except TimeoutError:
+        log.error("close timed out", extra={"what": what, "timeout_s": round(seconds, 1)})
+        return False
+    except Exception:
+        log.exception("close failed", extra={"what": what})
+        return False
+    return True
+
+
+def _install_signal_handlers(
+    loop: asyncio.AbstractEventLoop, shutdown: Shutdown
+) -> list[signal.Signals]:
+    installed: list[signal.Signals] = []
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # not on Windows' loop
+            loop.add_signal_handler(signum, shutdown.request, f"signal {signum.name}")
+            installed.append(signum)
+    return installed

@@ -1,0 +1,365 @@
+"""Settings of the application, from the environment and a ``.env`` file.
+
+Every key is declared once in :data:`KEYS` (name, group, default, whether it is a secret);
+``.env.example`` describes the same keys, grouped, and a test keeps the two in step. Settings
+are read and validated once, at start-up, by :func:`load_settings`: every problem is reported
+at once, each naming its key, as a :class:`SettingsError`.
+
+Values are taken literally (no ``${VAR}`` expansion). The environment wins over the file, and an
+empty value means "not set", so ``DISCORD_TOKEN=`` in the environment switches Discord off even if
+the file has a token.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+from dotenv import dotenv_values
+
+from core.i18n import LOCALES
+
+T = TypeVar("T")
+
+
+class SettingsError(ValueError):
+    """One or more settings are missing or bad; ``problems`` has one line per key."""
+
+    def __init__(self, problems: Iterable[str]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("; ".join(self.problems))
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Secret:
+    """A secret value (token, password) that never shows in ``repr``, ``str`` or f-strings."""
+
+    value: str
+
+    def __repr__(self) -> str:
+        return "Secret('***')"
+
+    def __str__(self) -> str:
+        return "***"
+
+
+class LogFormat(enum.Enum):
+    TEXT = "text"
+    JSON = "json"
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """One setting: its environment name, its group in ``.env.example`` (where each key is
+    described), its default, and whether its value is a secret."""
+
+    name: str
+    group: str
+    default: str = ""
+    secret: bool = False
+
+
+GENERAL, AI, DISCORD, MATRIX = "General", "AI and games", "Discord", "Matrix"
+
+KEYS: tuple[Key, ...] = (
+    Key("DATABASE_PATH", GENERAL, "./data/chatbots.sqlite3"),
+    Key("LOG_LEVEL", GENERAL),
+    Key("LOG_FORMAT", GENERAL, "text"),
+    Key("DEFAULT_LOCALE", GENERAL, "en"),
+    Key("AI_BUDGET_SECONDS", AI, "1.0"),
+    Key("AI_WORKERS", AI),
+    Key("GAME_TTL_SECONDS", AI, "86400"),
+    Key("CHALLENGE_TTL_SECONDS", AI, "120"),
+    Key("DISCORD_TOKEN", DISCORD, secret=True),
+    Key("DISCORD_GUILD_IDS", DISCORD),
+    Key("DISCORD_API_BASE_URL", DISCORD, "https://discord.com/api/v10"),
+    Key("DISCORD_GATEWAY_URL", DISCORD, "wss://gateway.discord.gg/"),
+    Key("MATRIX_HOMESERVER", MATRIX),
+    Key("MATRIX_USER_ID", MATRIX),
+    Key("MATRIX_PASSWORD", MATRIX, secret=True),
+    Key("MATRIX_ACCESS_TOKEN", MATRIX, secret=True),
+    Key("MATRIX_DEVICE_ID", MATRIX),
+    Key("MATRIX_STORE_PATH", MATRIX, "./data/matrix"),
+    Key("MATRIX_ALLOWED_SERVERS", MATRIX),
+    Key("MATRIX_ALLOWED_USERS", MATRIX),
+)
+KEY_NAMES = frozenset(key.name for key in KEYS)
+_DEFAULTS = {key.name: key.default for key in KEYS}
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+_GUILD_ID = re.compile(r"[1-9][0-9]{0,19}")
+_MATRIX_USER = re.compile(r"@[^:\s]+:[^\s]+")
+_SERVER_NAME = re.compile(r"[A-Za-z0-9.\-\[\]:]+")
+
+
+@dataclass(frozen=True, slots=True)
+class DiscordSettings:
+    token: Secret
+    guild_ids: tuple[int, ...] = ()
+    api_base_url: str = _DEFAULTS["DISCORD_API_BASE_URL"]
+    gateway_url: str = _DEFAULTS["DISCORD_GATEWAY_URL"]
+
+
+@dataclass(frozen=True, slots=True)
+class MatrixSettings:
+    homeserver: str
+    user_id: str
+    password: Secret | None = None
+    access_token: Secret | None = None
+    device_id: str | None = None
+    store_path: Path = Path(_DEFAULTS["MATRIX_STORE_PATH"])
+    allowed_servers: tuple[str, ...] = ()
+    allowed_users: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything the application needs, validated.
+
+    ``log_level`` is None when not set: the application then picks INFO when it runs as a
+    service and WARNING on the console (so log lines do not interleave with the game).
+    ``discord`` and ``matrix`` are None when that platform is not configured.
+    """
+
+    database_path: Path = Path(_DEFAULTS["DATABASE_PATH"])
+    log_level: str | None = None
+    log_format: LogFormat = LogFormat.TEXT
+    default_locale: str = "en"
+    ai_budget: float = 1.0
+    ai_workers: int | None = None
+    game_ttl: float = 86400.0
+    challenge_ttl: float = 120.0
+    discord: DiscordSettings | None = None
+    matrix: MatrixSettings | None = None
+    warnings: tuple[str, ...] = field(default=(), compare=False)
+
+    @property
+    def platforms(self) -> tuple[str, ...]:
+        """The configured platforms, ``("discord", "matrix")`` or fewer."""
+        return tuple(
+            name for name, cfg in (("discord", self.discord), ("matrix", self.matrix)) if cfg
+        )
+
+    def secrets(self) -> tuple[str, ...]:
+        """The secret values, for the log filter that masks them."""
+        found: list[Secret | None] = []
+        if self.discord:
+            found.append(self.discord.token)
+        if self.matrix:
+            found += [self.matrix.password, self.matrix.access_token]
+        return tuple(s.value for s in found if s is not None)
+
+
+def load_settings(
+    environ: Mapping[str, str], env_file: str | Path | None = ".env", *, required: bool = False
+) -> Settings:
+    """Read and validate the settings.
+
+    Args:
+        environ: the process environment (``os.environ``); it wins over the file.
+        env_file: a ``.env`` file; None reads none. A missing file is fine unless ``required``.
+        required: the file was named explicitly, so it must exist.
+
+    Returns:
+        The validated settings; ``warnings`` lists unknown keys found in the file or looking like
+        ours in the environment (a typo such as ``DISCORD_TOKN`` would otherwise go unnoticed).
+
+    Raises:
+        SettingsError: naming every missing or bad key.
+    """
+    raw: dict[str, str] = {}
+    warnings: list[str] = []
+    if env_file is not None:
+        path = Path(env_file)
+        if path.is_file():
+            for name, value in dotenv_values(path, interpolate=False).items():
+                raw[name] = value or ""
+                if name not in KEY_NAMES:
+                    warnings.append(f"{path}: unknown setting {name}")
+        elif required:
+            raise SettingsError([f"settings file {str(path)!r} does not exist"])
+    for name, value in environ.items():
+        if name in KEY_NAMES:
+            raw[name] = value
+        elif name.startswith(("DISCORD_", "MATRIX_")):
+            warnings.append(f"environment: unknown setting {name}")
+    return _Parser(raw).settings(tuple(warnings))
+
+
+class _Parser:
+    """Turns raw strings into typed values, collecting one problem line per bad key."""
+
+    def __init__(self, raw: Mapping[str, str]) -> None:
+        # Unknown keys were warned about; blank values mean "not set".
+        self.raw = {n: v.strip() for n, v in raw.items() if n in KEY_NAMES and v.strip()}
+        self.problems: list[str] = []
+
+    def given(self, name: str) -> bool:
+        return name in self.raw
+
+    def chosen(self, prefix: str) -> list[str]:
+        """Keys of ``prefix`` set to something other than their default: signs that the
+        platform is meant to run (a copy of ``.env.example`` holds only defaults)."""
+        return sorted(n for n, v in self.raw.items() if n.startswith(prefix) and v != _DEFAULTS[n])
+
+    def get(self, name: str, parse: Callable[[str], T], fallback: T) -> T:
+        """The value of ``name`` through ``parse`` (its default when unset); a ValueError from
+        ``parse`` becomes a problem ``NAME: message`` and ``fallback`` is returned."""
+        text = self.raw.get(name, _DEFAULTS[name])
+        try:
+            return parse(text)
+        except ValueError as error:
+            self.problems.append(f"{name}: {error}")
+            return fallback
+
+    def settings(self, warnings: tuple[str, ...]) -> Settings:
+        settings = Settings(
+            database_path=self.get("DATABASE_PATH", _path, Path()),
+            log_level=self.get("LOG_LEVEL", _log_level, None),
+            log_format=self.get("LOG_FORMAT", _log_format, LogFormat.TEXT),
+            default_locale=self.get("DEFAULT_LOCALE", _locale, "en"),
+            ai_budget=self.get("AI_BUDGET_SECONDS", _positive_seconds, 1.0),
+            ai_workers=self.get("AI_WORKERS", _workers, None),
+            game_ttl=self.get("GAME_TTL_SECONDS", _positive_seconds, 86400.0),
+            challenge_ttl=self.get("CHALLENGE_TTL_SECONDS", _positive_seconds, 120.0),
+            discord=self.discord(),
+            matrix=self.matrix(),
+            warnings=warnings,
+        )
+        if self.problems:
+            raise SettingsError(self.problems)
+        return settings
+
+    def discord(self) -> DiscordSettings | None:
+        if not self.given("DISCORD_TOKEN"):
+            others = self.chosen("DISCORD_")
+            if others:
+                self.problems.append(
+                    f"DISCORD_TOKEN: missing, but {', '.join(others)} is set "
+                    "(set the token to run on Discord, or remove the other DISCORD_ keys)"
+                )
+            return None
+        return DiscordSettings(
+            token=Secret(self.raw["DISCORD_TOKEN"]),
+            guild_ids=self.get("DISCORD_GUILD_IDS", _guild_ids, ()),
+            api_base_url=self.get("DISCORD_API_BASE_URL", _url("http", "https"), ""),
+            gateway_url=self.get("DISCORD_GATEWAY_URL", _url("ws", "wss"), ""),
+        )
+
+    def matrix(self) -> MatrixSettings | None:
+        present = self.chosen("MATRIX_")
+        if not present:
+            return None
+        missing = [n for n in ("MATRIX_HOMESERVER", "MATRIX_USER_ID") if not self.given(n)]
+        if not (self.given("MATRIX_PASSWORD") or self.given("MATRIX_ACCESS_TOKEN")):
+            missing.append("MATRIX_PASSWORD or MATRIX_ACCESS_TOKEN")
+        if missing:
+            self.problems.append(
+                f"{missing[0]}: missing, but {', '.join(present)} is set (Matrix needs "
+                "MATRIX_HOMESERVER, MATRIX_USER_ID and MATRIX_PASSWORD or MATRIX_ACCESS_TOKEN"
+                f"; missing: {', '.join(missing)})"
+            )
+            return None
+        password, token = self.raw.get("MATRIX_PASSWORD"), self.raw.get("MATRIX_ACCESS_TOKEN")
+        return MatrixSettings(
+            homeserver=self.get("MATRIX_HOMESERVER", _url("http", "https"), ""),
+            user_id=self.get("MATRIX_USER_ID", _matrix_user, ""),
+            password=Secret(password) if password else None,
+            access_token=Secret(token) if token else None,
+            device_id=self.raw.get("MATRIX_DEVICE_ID"),
+            store_path=self.get("MATRIX_STORE_PATH", _path, Path()),
+            allowed_servers=self.get("MATRIX_ALLOWED_SERVERS", _servers, ()),
+            allowed_users=self.get("MATRIX_ALLOWED_USERS", _matrix_users, ()),
+        )
+
+
+def _path(text: str) -> Path:
+    if "\x00" in text:
+        raise ValueError(f"{text!r} is not a valid path")
+    return Path(text).expanduser()
+
+
+def _log_level(text: str) -> str | None:
+    if not text:
+        return None
+    if text.upper() not in LOG_LEVELS:
+        raise ValueError(f"{text!r} is not one of {', '.join(LOG_LEVELS)}")
+    return text.upper()
+
+
+def _log_format(text: str) -> LogFormat:
+    try:
+        return LogFormat(text.lower())
+    except ValueError:
+        raise ValueError(f"{text!r} is not one of text, json") from None
+
+
+def _locale(text: str) -> str:
+    language = text.replace("_", "-").split("-", 1)[0].lower()
+    if language not in LOCALES:
+        raise ValueError(f"{text!r} is not one of {', '.join(LOCALES)}")
+    return language
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"{text!r} is not a positive number of seconds")
+    return value
+
+
+def _workers(text: str) -> int | None:
+    if not text:
+        return None
+    if not (text.isascii() and text.isdigit()) or int(text) > 256:
+        raise ValueError(f"{text!r} is not a whole number from 0 to 256")
+    return int(text)
+
+
+def _items(text: str) -> list[str]:
+    return [item for item in re.split(r"[,\s]+", text) if item]
+
+
+def _guild_ids(text: str) -> tuple[int, ...]:
+    items = _items(text)
+    if not all(_GUILD_ID.fullmatch(item) for item in items):
+        raise ValueError(f"{text!r} is not a list of numeric ids")
+    return tuple(int(item) for item in items)
+
+
+def _url(*schemes: str) -> Callable[[str], str]:
+    def parse(text: str) -> str:
+        scheme, sep, rest = text.partition("://")
+        if not sep or scheme.lower() not in schemes or not rest or any(c.isspace() for c in text):
+            raise ValueError(f"{text!r} is not a {' or '.join(schemes)} URL")
+        return text
+
+    return parse
+
+
+def _matrix_user(text: str) -> str:
+    if not _MATRIX_USER.fullmatch(text):
+        raise ValueError(f"{text!r} is not a Matrix user id like @bot:example.org")
+    return text
+
+
+def _matrix_users(text: str) -> tuple[str, ...]:
+    bad = [item for item in _items(text) if not _MATRIX_USER.fullmatch(item)]
+    if bad:
+        raise ValueError(f"{bad[0]!r} is not a Matrix user id like @alice:example.org")
+    return tuple(_items(text))
+
+
+def _servers(text: str) -> tuple[str, ...]:
+    bad = [item for item in _items(text) if not _SERVER_NAME.fullmatch(item)]
+    if bad:
+        raise ValueError(f"{bad[0]!r} is not a server name like example.org")
+    return tuple(_items(text))

@@ -1,0 +1,128 @@
+"""The console adapter on the real service and a real SQLite file, fed by a StreamReader."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from adapters.console import ConsoleAdapter
+from core.i18n import render
+from core.sessions import GameService, ServiceSettings
+from core.store import SqliteStore
+
+
+@pytest.fixture
+async def service(tmp_path: Path) -> AsyncIterator[GameService]:
+    store = await SqliteStore.open(tmp_path / "games.sqlite3")
+    service = GameService(store, settings=ServiceSettings(ai_workers=0, ai_warm_up=False))
+    await service.start()
+    yield service
+    await service.close()
+    await store.close()
+
+
+async def play(service: GameService, script: str, locale: str = "en") -> str:
+    """Runs the console over ``script`` to its end of input; returns what it printed."""
+    reader = asyncio.StreamReader()
+    reader.feed_data(script.encode())
+    reader.feed_eof()
+    out = io.StringIO()
+    console = ConsoleAdapter(service, stdin=reader, stdout=out, locale=locale, welcome=False)
+    await asyncio.wait_for(console.run(asyncio.Event()), 10)
+    return out.getvalue()
+
+
+async def test_two_local_players_play_a_whole_game(service: GameService) -> None:
+    output = await play(
+        service,
+        "/tres @bob\n"
+        "bob: /accept\n"
+        "1\n"  # you are X and start (the challenger starts by default)
+        "bob: 4\n"
+        "2\n"
+        "/as bob\n"
+        "5\n"
+        "/as\n"
+        "3\n",
+    )
+    assert "bob" in output and "/accept" in output
+    assert "Now speaking as bob." in output and "Now speaking as you." in output
+    assert "1 X X X\n2 O O ·\n3 · · ·" in output
+    assert render("game.won", "en", player="you", mark="X") in output
+    assert "[/rematch]" in output
+
+
+async def test_each_local_player_speaks_for_themself(service: GameService) -> None:
+    output = await play(service, "/tres @bob\nbob: /accept\nbob: 5\ncarol: 5\n")
+    assert output.count("a b c") == 1  # the board of the accepted game, and no move on it
+    assert render("error.not_your_turn", "en", player="you") in output
+    assert render("error.no_game", "en", prefix="/") in output  # carol plays no game here
+
+
+async def test_replies_are_in_the_locale(service: GameService) -> None:
+    output = await play(service, "/tres easy\n", locale="ca")
+    assert render("game.started", "ca") in output
+    assert render("game.started", "en") not in output
+
+
+async def test_connect_four_shows_the_column_numbers(service: GameService) -> None:
+    output = await play(service, "/quatre easy\n")
+    lines = output.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.strip() == "a b c d e f g")
+    assert lines[header + 7] == "  1 2 3 4 5 6 7"
+
+
+async def test_the_end_of_input_and_exit_end_the_run(service: GameService) -> None:
+    assert await play(service, "") == ""
+    output = await play(service, "/exit\n/tres easy\n")
+    assert output == ""  # nothing after /exit is read
+
+
+async def test_bad_names_and_blank_lines_are_harmless(service: GameService) -> None:
+    output = await play(service, "\n   \n/as 9lives\n/as bob\n")
+    assert "'9lives' is not a name" in output
+    assert "Now speaking as bob." in output
+
+
+async def test_stop_ends_a_run_waiting_for_input(service: GameService) -> None:
+    read_fd, write_fd = os.pipe()  # a terminal nobody types into
+    try:
+        with os.fdopen(read_fd, "r", closefd=False) as stdin:
+            out = io.StringIO()
+            console = ConsoleAdapter(service, stdin=stdin, stdout=out)
+            stop = asyncio.Event()
+            run = asyncio.create_task(console.run(stop))
+            os.write(write_fd, b"/tres easy\n")
+            for _ in range(200):  # the line goes through the reader thread
+                if "a b c" in out.getvalue():
+                    break
+                await asyncio.sleep(0.01)
+            stop.set()
+            await asyncio.wait_for(run, 2)
+        assert "/help" in out.getvalue()  # the welcome
+        assert "a b c" in out.getvalue()
+    finally:
+        os.close(write_fd)
+        os.close(read_fd)
+
+
+async def test_text_streams_without_a_descriptor_and_files_work(
+    service: GameService, tmp_path: Path
+) -> None:
+    out = io.StringIO()
+    stdin = io.StringIO("/tres easy\r\n5\n")  # in memory: read line by line in the thread
+    await asyncio.wait_for(ConsoleAdapter(service, stdin=stdin, stdout=out).run(asyncio.Event()), 5)
+    assert out.getvalue().count("a b c") == 2  # the new board, then the one after the move
+
+    script = tmp_path / "script.txt"
+    script.write_text("/final\n", encoding="utf-8")  # a regular file: read by descriptor
+    with script.open(encoding="utf-8") as stdin_file:
+        out = io.StringIO()
+        console = ConsoleAdapter(service, stdin=stdin_file, stdout=out, welcome=False)
+        await asyncio.wait_for(console.run(asyncio.Event()), 5)
+    assert "a b c" in out.getvalue()  # /final shows the ended board
