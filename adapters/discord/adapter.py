@@ -1,0 +1,81 @@
+"""The Discord adapter as the application runs it: ``await DiscordAdapter(...).run(stop)``."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Iterator
+
+import discord
+import discord.gateway
+import discord.http
+import yarl
+
+from adapters.discord.bot import GameBot, Service
+from adapters.discord.config import DiscordConfig
+
+log = logging.getLogger(__name__)
+
+DRAIN_SECONDS = 8.0  # moves in flight may finish; the application exits within 10 s
+
+
+@contextlib.contextmanager
+def discord_endpoints(config: DiscordConfig) -> Iterator[None]:
+    """Point discord.py at the configured REST base and gateway while the block runs.
+
+    discord.py reads both from class attributes (``Route.BASE``,
+    ``DiscordWebSocket.DEFAULT_GATEWAY``); they are restored afterwards.
+    """
+    route = discord.http.Route
+    socket = discord.gateway.DiscordWebSocket
+    saved = route.BASE, socket.DEFAULT_GATEWAY
+    route.BASE = config.api_base_url.rstrip("/")
+    socket.DEFAULT_GATEWAY = yarl.URL(config.gateway_url)
+    try:
+        yield
+    finally:
+        route.BASE, socket.DEFAULT_GATEWAY = saved
+
+
+class DiscordAdapter:
+    """Runs the bot on Discord until asked to stop.
+
+    Args:
+        service: the game service, started, with its store open (so a click that arrives right
+            after the gateway connects is served).
+        config: token, guilds, endpoints.
+    """
+
+    name = "discord"
+
+    def __init__(self, service: Service, config: DiscordConfig) -> None:
+        self.service = service
+        self.config = config
+        self.bot: GameBot | None = None
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Log in, sync the commands, serve interactions until ``stop`` is set; then stop
+        taking input, let the interactions in flight finish and close the connection.
+
+        Raises:
+            discord.LoginFailure: the token was refused.
+            discord.DiscordException: the connection failed for good.
+        """
+        with discord_endpoints(self.config):
+            bot = GameBot(self.service, self.config)
+            self.bot = bot
+            async with bot:
+                client = asyncio.create_task(bot.start(self.config.token), name="discord-client")
+                stopping = asyncio.create_task(stop.wait(), name="discord-stop")
+                try:
+                    await asyncio.wait({client, stopping}, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    stopping.cancel()
+                if client.done():
+                    client.result()  # a failure to log in or connect
+                    return
+                log.info("discord: stopping")
+                await bot.shutdown(DRAIN_SECONDS)
+                with contextlib.suppress(asyncio.CancelledError):
+                    await client

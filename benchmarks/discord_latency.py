@@ -1,0 +1,105 @@
+"""Click-to-response latency of the Discord bot, through the loopback Discord double.
+
+The real discord.py client, the real service (its AI process pool included) and a SQLite store
+on a temporary file; the double sends each click as INTERACTION_CREATE over the gateway and
+times it until the interaction callback arrives. The bot plays HARD on 3x3, so every callback
+carries the board with the player's move and the bot's answer (Discord's 3-second limit is what
+the figures are compared with).
+
+Two runs: one game at a time (one click in flight), then many games at once (every game has a
+click in flight).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from adapters.discord import DiscordAdapter, DiscordConfig
+from core.sessions import GameService, ServiceSettings
+from core.store import SqliteStore
+from tests.e2e.discord_double import DiscordDouble, Json, Sent, buttons
+
+TOKEN = "test-token"
+
+
+def main(quick: bool) -> None:
+    """Print the latency figures (``quick``: fewer clicks, for a smoke run)."""
+    clicks = 60 if quick else 400
+    games = 10 if quick else 50
+    asyncio.run(_run(clicks, games))
+
+
+async def _run(clicks: int, games: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        async with DiscordDouble() as double:
+            store = await SqliteStore.open(Path(folder) / "bench.sqlite3")
+            service = GameService(store, settings=ServiceSettings(), rng=random.Random(1))
+            started = time.perf_counter()
+            await service.start()
+            warm = time.perf_counter() - started
+            config = DiscordConfig(
+                token=TOKEN, api_base_url=double.api_base_url, gateway_url=double.gateway_url
+            )
+            adapter = DiscordAdapter(service, config)
+            stop = asyncio.Event()
+            running = asyncio.create_task(adapter.run(stop))
+            try:
+                await double.wait_ready()
+                print(f"service start (pool + JIT warm-up): {warm:.1f} s")
+                print(f"{'run':<28}{'clicks':>7}{'median':>9}{'p90':>9}{'p99':>9}{'max':>9}")
+                one = await _players(double, 1, clicks)
+                _report("1 game at a time", one)
+                many = await _players(double, games, clicks)
+                _report(f"{games} games at once", many)
+                deferred = sum(1 for s in one + many if s.callback["type"] != 7)
+                print(f"deferred instead of answered at once: {deferred}")
+                assert adapter.bot is not None
+                await adapter.bot.wait_idle()
+            finally:
+                stop.set()
+                await running
+                await service.close()
+                await store.close()
+
+
+async def _players(double: DiscordDouble, games: int, clicks: int) -> list[Sent]:
+    """``games`` players, each playing HARD 3x3 games, until ``clicks`` clicks were timed."""
+    timed: list[Sent] = []
+
+    async def player(name: str) -> None:
+        while len(timed) < clicks:
+            start = await double.slash("tres", {"level": "hard"}, user=name)
+            assert start.original_id is not None, start.requests
+            board_id = start.original_id
+            while len(timed) < clicks:
+                free = _free_cells(double.messages[board_id])
+                if not free:
+                    break
+                click = await double.click(board_id, random.choice(free), user=name)
+                timed.append(click)
+
+    await asyncio.gather(*(player(f"player{n}-{games}") for n in range(games)))
+    return timed[:clicks]
+
+
+def _free_cells(message: Json) -> list[str]:
+    return [
+        b["custom_id"]
+        for b in buttons(message)
+        if ":move:" in b["custom_id"] and not b.get("disabled")
+    ]
+
+
+def _report(label: str, sent: list[Sent]) -> None:
+    ms = sorted(s.latency * 1000 for s in sent)
+    p90 = ms[min(len(ms) - 1, int(0.90 * len(ms)))]
+    p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))]
+    print(
+        f"{label:<28}{len(ms):>7}{statistics.median(ms):>7.1f}ms{p90:>7.1f}ms"
+        f"{p99:>7.1f}ms{ms[-1]:>7.1f}ms"
+    )

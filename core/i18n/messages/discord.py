@@ -1,0 +1,173 @@
+"""Texts of the Discord adapter: buttons, slash-command choices, and answers only Discord needs.
+
+Command and option descriptions come from the command table (``help.*`` keys); these are the
+rest. Discord limits names and descriptions to 100 characters and button labels to 80.
+"""
+
+# Cyrillic letters are the point of a translation, not look-alikes; a catalogue reads best with
+# one translation per line.
+# ruff: noqa: E501, RUF001
+
+from __future__ import annotations
+
+MESSAGES: dict[str, dict[str, str]] = {
+    # Buttons under a board or a challenge.
+    "discord.button.accept": {
+        "en": "Accept",
+        "ca": "Accepta",
+        "es": "Aceptar",
+        "pt": "Aceitar",
+        "ru": "Принять",
+    },
+    "discord.button.decline": {
+        "en": "Decline",
+        "ca": "Rebutja",
+        "es": "Rechazar",
+        "pt": "Recusar",
+        "ru": "Отклонить",
+    },
+    "discord.button.rematch": {
+        "en": "Rematch",
+        "ca": "Revenja",
+        "es": "Revancha",
+        "pt": "Revanche",
+        "ru": "Реванш",
+    },
+    # Choice names of the slash-command options (the values stay English and stable).
+    "discord.choice.level.easy": {
+        "en": "easy",
+        "ca": "fàcil",
+        "es": "fácil",
+        "pt": "fácil",
+        "ru": "легко",
+    },
+    "discord.choice.level.medium": {
+        "en": "medium",
+        "ca": "mitjà",
+        "es": "medio",
+        "pt": "médio",
+        "ru": "средне",
+    },
+    "discord.choice.level.hard": {
+        "en": "hard",
+        "ca": "difícil",
+        "es": "difícil",
+        "pt": "difícil",
+        "ru": "сложно",
+    },
+    "discord.choice.first.me": {
+        "en": "me",
+        "ca": "jo",
+        "es": "yo",
+        "pt": "eu",
+        "ru": "я",
+    },
+    "discord.choice.first.opponent": {
+        "en": "my opponent",
+        "ca": "el rival",
+        "es": "el rival",
+        "pt": "o adversário",
+        "ru": "соперник",
+    },
+    "discord.choice.first.random": {
+        "en": "random",
+        "ca": "a l'atzar",
+        "es": "al azar",
+        "pt": "aleatório",
+        "ru": "случайно",
+    },
+    # The /move command, for boards too big for buttons.
+    "discord.command.move": {
+        "en": "Play a move on a big board: a cell like b2, or a column number",
+        "ca": "Juga en un tauler gran: una casella com b2, o un número de columna",
+        "es": "Juega en un tablero grande: una casilla como b2, o un número de columna",
+        "pt": "Jogue num tabuleiro grande: uma casa como b2, ou o número de uma coluna",
+        "ru": "Ход на большой доске: клетка вроде b2 или номер столбца",
+    },
+    "discord.option.cell": {
+        "en": "The cell (b2: column letter, row number) or the column number",
+        "ca": "La casella (b2: lletra de columna, número de fila) o el número de columna",
+        "es": "La casilla (b2: letra de columna, número de fila) o el número de columna",
+        "pt": "A casa (b2: letra da coluna, número da linha) ou o número da coluna",
+        "ru": "Клетка (b2: буква столбца, номер строки) или номер столбца",
+    },
+    # Hints added to a board message.
+    "discord.hint.move": {
+        "en": "Play with {command}, for example {example}.",
+        "ca": "Juga amb {command}, per exemple {example}.",
+        "es": "Juega con {command}, por ejemplo {example}.",
+        "pt": "Jogue com {command}, por exemplo {example}.",
+        "ru": "Ходите командой {command}, например {example}.",
+    },
+    "discord.hint.rematch": {
+        "en": "Another game? Type {command}.",
+        "ca": "Una altra partida? Escriu {command}.",
+        "es": "¿Otra partida? Escribe {command}.",
+        "pt": "Outra partida? Escreva {command}.",
+        "ru": "Ещё партию? Введите {command}.",
+    },
+    "discord.hint.answer": {
+        "en": "Answer with {accept} or {decline}.",
+        "ca": "Respon amb {accept} o {decline}.",
+        "es": "Responde con {accept} o {decline}.",
+        "pt": "Responda com {accept} ou {decline}.",
+        "ru": "Ответьте командой {accept} или {decline}.",
+    },
+    # Answers to clicks and commands the service never sees.
+    "discord.unknown_button": {
+        "en": "This button does not belong to any game I know. Start a new one with /help.",
+        "ca": "Aquest botó no és de cap partida que conegui. Comença'n una de nova amb /help.",
+        "es": "Este botón no es de ninguna partida que conozca. Empieza una nueva con /help.",
+        "pt": "Este botão não é de nenhuma partida que eu conheça. Comece outra com /help.",
+        "ru": "Эта кнопка не относится ни к одной известной мне игре. Начните новую: /help.",
+    },
+    "discord.unknown_command": {
+        "en": "I do not know this command any more. Type /help to see what I can do.",
+        "ca": "Ja no conec aquesta ordre. Escriu /help per veure què sé fer.",
+        "es": "Ya no conozco este comando. Escribe /help para ver lo que sé hacer.",
+        "pt": "Já não conheço este comando. Escreva /help para ver o que sei fazer.",
+        "ru": "Я больше не знаю эту команду. Введите /help, чтобы узнать, что я умею.",
+    },
+    "discord.bad_option": {
+        "en": "I could not read the option {option}.",
+        "ca": "No he pogut llegir l'opció {option}.",
+        "es": "No he podido leer la opción {option}.",
+        "pt": "Não consegui ler a opção {option}.",
+        "ru": "Не удалось прочитать параметр {option}.",
+    },
+    "discord.not_a_move": {
+        "en": "{text} is not a move: give a cell like b2 or a column number.",
+        "ca": "{text} no és una jugada: indica una casella com b2 o un número de columna.",
+        "es": "{text} no es una jugada: indica una casilla como b2 o un número de columna.",
+        "pt": "{text} não é uma jogada: indique uma casa como b2 ou o número de uma coluna.",
+        "ru": "{text} — не ход: укажите клетку вроде b2 или номер столбца.",
+    },
+    "discord.challenge_in_dm": {
+        "en": "Challenges need a server channel both players can see; here you can play against me.",
+        "ca": "Els reptes necessiten un canal on tots dos jugadors hi vegin; aquí pots jugar contra mi.",
+        "es": "Los retos necesitan un canal que vean los dos jugadores; aquí puedes jugar contra mí.",
+        "pt": "Desafios precisam de um canal que os dois jogadores vejam; aqui pode jogar contra mim.",
+        "ru": "Вызов возможен только в канале сервера, видном обоим; здесь можно играть со мной.",
+    },
+    "discord.opponent_is_bot": {
+        "en": "{name} is a bot and cannot answer a challenge. Play against me with the level option.",
+        "ca": "{name} és un bot i no pot respondre un repte. Juga contra mi amb l'opció level.",
+        "es": "{name} es un bot y no puede responder a un reto. Juega contra mí con la opción level.",
+        "pt": "{name} é um bot e não pode responder a um desafio. Jogue contra mim com a opção level.",
+        "ru": "{name} — бот и не может принять вызов. Сыграйте со мной, выбрав параметр level.",
+    },
+    "discord.done": {
+        "en": "Done.",
+        "ca": "Fet.",
+        "es": "Hecho.",
+        "pt": "Feito.",
+        "ru": "Готово.",
+    },
+    "discord.players": {
+        "en": "{x} against {o}",
+        "ca": "{x} contra {o}",
+        "es": "{x} contra {o}",
+        "pt": "{x} contra {o}",
+        "ru": "{x} против {o}",
+    },
+}

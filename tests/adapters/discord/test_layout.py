@@ -1,0 +1,226 @@
+"""Boards drawn as Discord messages: rows of buttons, marks, limits."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+import discord
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from adapters.discord.ids import ActionId, MoveId, parse_custom_id
+from adapters.discord.layout import (
+    BLANK_LABEL,
+    MAX_CONTENT,
+    MAX_PER_ROW,
+    MAX_ROWS,
+    BoardMode,
+    MessageSpec,
+    board_message,
+    board_mode,
+    text_message,
+)
+from adapters.discord.views import ActionButton, MoveButton, build_view
+from core.games import CONNECT_FOUR, TICTACTOE, Position, Rules
+from core.i18n import Text, render
+from core.replies import ActionKind, BoardView, CellView, PlayerView
+
+ALICE = PlayerView("Alice", "1", None)
+BOT = PlayerView("Bot (hard)", None, "hard")
+
+
+def board(
+    rules: Rules,
+    moves: Sequence[int] = (),
+    *,
+    pending: bool = False,
+    ended: bool = False,
+) -> BoardView:
+    """A board view as the service would give it, from moves."""
+    position = Position.from_moves(rules, moves)
+    running = not (pending or ended or position.is_over)
+    playable = position.legal_moves() if running else ()
+    winning = set(position.winning_line)
+    cells = tuple(
+        CellView(
+            index=i,
+            row=i // rules.cols,
+            col=i % rules.cols,
+            mark=position.cell(i // rules.cols, i % rules.cols),
+            clickable=running and not rules.gravity and i in playable,
+            winning=i in winning,
+            last=i == position.last_cell,
+        )
+        for i in range(rules.cells)
+    )
+    return BoardView(
+        session_id="s3ss10n",
+        version=len(moves) + 1,
+        rules=rules,
+        cells=cells,
+        playable=playable,
+        players=(ALICE, BOT),
+        to_move=position.to_move if running else None,
+        finished=not running and not pending,
+        status=Text("game.draw") if not running else Text("game.turn"),
+    )
+
+
+def rows(spec: MessageSpec) -> list[list[str]]:
+    grouped: list[list[str]] = [[] for _ in range(spec.rows)]
+    for button in spec.buttons:
+        grouped[button.row].append(button.custom_id)
+    return grouped
+
+
+def check_discord_limits(spec: MessageSpec) -> None:
+    assert spec.rows <= MAX_ROWS
+    assert all(n <= MAX_PER_ROW for n in Counter(b.row for b in spec.buttons).values())
+    assert len({b.custom_id for b in spec.buttons}) == len(spec.buttons)
+    assert all(len(b.custom_id) <= 100 and parse_custom_id(b.custom_id) for b in spec.buttons)
+    assert all(b.label or b.emoji for b in spec.buttons)
+    assert 0 < len(spec.content) <= MAX_CONTENT
+
+
+def test_tictactoe_is_three_rows_of_three_cells() -> None:
+    spec = board_message(board(TICTACTOE), "en")
+    assert [len(r) for r in rows(spec)] == [3, 3, 3]
+    assert [b.custom_id for b in spec.buttons] == [
+        MoveId("s3ss10n", 1, cell).encode() for cell in range(9)
+    ]
+    assert all(b.label == BLANK_LABEL and not b.disabled for b in spec.buttons)
+    assert "Alice" in spec.content and "Bot (hard)" in spec.content
+
+
+def test_marks_are_emoji_and_taken_cells_are_disabled() -> None:
+    spec = board_message(board(TICTACTOE, [4, 0]), "en")
+    by_cell = {move_of(b.custom_id): b for b in spec.buttons}
+    assert by_cell[4].emoji == "❌" and by_cell[4].disabled
+    assert by_cell[0].emoji == "⭕" and by_cell[0].disabled
+    assert by_cell[0].style is discord.ButtonStyle.primary  # the last move
+    assert not by_cell[8].disabled and by_cell[8].emoji is None
+
+
+def move_of(custom_id: str) -> int:
+    parsed = parse_custom_id(custom_id)
+    assert isinstance(parsed, MoveId)
+    return parsed.move
+
+
+def test_a_won_game_marks_the_line_and_disables_every_cell() -> None:
+    won = board(TICTACTOE, [0, 3, 1, 4, 2])
+    spec = board_message(won, "es", actions=(ActionKind.REMATCH,), text="Alice gana")
+    cells = [b for b in spec.buttons if isinstance(parse_custom_id(b.custom_id), MoveId)]
+    assert all(b.disabled for b in cells)
+    winners = [move_of(b.custom_id) for b in cells if b.style is discord.ButtonStyle.success]
+    assert winners == [0, 1, 2]
+    assert all(cells[i].emoji == "❌" for i in winners)
+    rematch = spec.buttons[-1]
+    assert rematch.row == 3 and rematch.label == render("discord.button.rematch", "es")
+    assert parse_custom_id(rematch.custom_id) == ActionId("s3ss10n", 6, ActionKind.REMATCH)
+    assert spec.content.startswith("Alice gana\n")
+
+
+def test_a_finished_five_by_five_names_rematch_instead_of_a_sixth_row() -> None:
+    rules = Rules(5, 5, 4)
+    spec = board_message(board(rules, [0, 1], ended=True), "en", actions=(ActionKind.REMATCH,))
+    assert spec.rows == 5 and len(spec.buttons) == 25
+    assert all(isinstance(parse_custom_id(b.custom_id), MoveId) for b in spec.buttons)
+    assert render("discord.hint.rematch", "en", command="/rematch") in spec.content
+
+
+def test_a_five_by_five_challenge_keeps_accept_and_decline() -> None:
+    rules = Rules(5, 5, 4)
+    actions = (ActionKind.ACCEPT, ActionKind.DECLINE)
+    spec = board_message(board(rules, pending=True), "en", actions=actions)
+    assert [b.label for b in spec.buttons] == ["Accept", "Decline"]
+    assert "```" in spec.content  # the board still shows, as text
+
+
+def test_connect_four_has_seven_numbered_columns_in_two_rows() -> None:
+    moves = [3, 3, 3, 3, 3, 3]  # column 4 is full
+    spec = board_message(board(CONNECT_FOUR, moves), "en")
+    assert [len(r) for r in rows(spec)] == [5, 2]
+    assert [b.label for b in spec.buttons] == [str(c) for c in range(1, 8)]
+    assert [b.disabled for b in spec.buttons] == [False, False, False, True, False, False, False]
+    lines = spec.content.splitlines()
+    assert "1️⃣2️⃣3️⃣4️⃣5️⃣6️⃣7️⃣" in lines
+    assert "⚫⚫⚫⭕⚫⚫⚫" in lines and "⚫⚫⚫❌⚫⚫⚫" in lines
+
+
+def test_the_winning_stones_are_drawn_differently() -> None:
+    won = board(CONNECT_FOUR, [0, 6, 1, 6, 2, 6, 3])
+    assert "❎❎❎❎⚫⚫⭕" in board_message(won, "en").content.splitlines()
+
+
+def test_wide_gravity_boards_drop_the_rematch_button_when_it_cannot_fit() -> None:
+    wide = Rules(6, 25, 4, gravity=True)
+    ongoing = board_message(board(wide), "en")
+    assert ongoing.rows == 5 and len(ongoing.buttons) == 25
+    ended = board_message(board(wide, [0], ended=True), "en", actions=(ActionKind.REMATCH,))
+    assert len(ended.buttons) == 25 and "/rematch" in ended.content
+    narrow = Rules(6, 20, 4, gravity=True)
+    spec = board_message(board(narrow, [0], ended=True), "en", actions=(ActionKind.REMATCH,))
+    assert spec.rows == 5 and spec.buttons[-1].label == "Rematch"
+
+
+def test_large_free_boards_are_text_played_with_move() -> None:
+    big = board(Rules(7, 7, 4), [24])
+    assert board_mode(big) is BoardMode.TEXT
+    spec = board_message(big, "pt")
+    assert spec.buttons == ()
+    assert "```" in spec.content and " X " in spec.content
+    assert "/move cell:" in spec.content
+    assert board_mode(board(Rules(3, 8, 3))) is BoardMode.TEXT  # 24 cells, but 8 wide
+
+
+def test_a_text_reply_carries_its_actions() -> None:
+    actions = (ActionKind.ACCEPT, ActionKind.DECLINE)
+    spec = text_message("Alice challenges Bob", "ru", session_id="abc", version=1, actions=actions)
+    assert [b.label for b in spec.buttons] == ["Принять", "Отклонить"]
+    assert text_message("Hello", "en", actions=actions).buttons == ()
+
+
+def test_views_are_made_of_dynamic_items() -> None:
+    spec = board_message(board(CONNECT_FOUR), "en", actions=(ActionKind.REMATCH,))
+    view = build_view(spec)
+    kinds = Counter(type(item) for item in view.children)
+    assert kinds == {MoveButton: 7, ActionButton: 1}
+    payload = view.to_components()
+    assert [len(row["components"]) for row in payload] == [5, 2, 1]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(3, 25),
+    st.integers(3, 25),
+    st.booleans(),
+    st.lists(st.integers(0, 10_000), max_size=30),
+    st.sampled_from(
+        [(), (ActionKind.REMATCH,), (ActionKind.ACCEPT, ActionKind.DECLINE)],
+    ),
+    st.sampled_from(["en", "ca", "es", "pt", "ru"]),
+)
+def test_every_board_fits_discord(
+    rows_: int,
+    cols: int,
+    gravity: bool,
+    picks: list[int],
+    actions: tuple[ActionKind, ...],
+    locale: str,
+) -> None:
+    rules = Rules(rows_, cols, min(4, max(rows_, cols)), gravity=gravity)
+    position = Position.start(rules)
+    moves: list[int] = []
+    for pick in picks:
+        if position.is_over:
+            break
+        legal = position.legal_moves()
+        move = legal[pick % len(legal)]
+        position = position.play(move)
+        moves.append(move)
+    view = board(rules, moves, pending=ActionKind.ACCEPT in actions)
+    spec = board_message(view, locale, actions=actions)
+    check_discord_limits(spec)
+    build_view(spec)  # discord.py accepts the layout

@@ -1,0 +1,806 @@
+"""A loopback Discord: enough of REST API v10 and the gateway for the real discord.py client.
+
+The double is an aiohttp server on 127.0.0.1 (a random port). The unpatched discord.py client,
+pointed at it through ``discord.http.Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATEWAY``, logs in
+(``GET /users/@me``, ``GET /oauth2/applications/@me``), connects to the gateway (HELLO, heartbeat
+ACKs, IDENTIFY -> READY + GUILD_CREATE, RESUME -> RESUMED), syncs its commands
+(``PUT /applications/{app}/commands``, or per guild) and answers the interactions the tests send
+as INTERACTION_CREATE: slash commands (type 2, with typed options and resolved users) and button
+clicks (type 3, with the full message and its components).
+
+The double keeps every message the bot creates or edits (``messages``), so a test sees what a
+player would, and records every request (``requests``). It enforces Discord's rules that the
+bot must respect: one callback per interaction, within 3 seconds (later ones get ``10062 Unknown
+interaction``), and a command must have been synced before it can be used.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import re
+import time
+import uuid
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+Json = dict[str, Any]
+
+EPHEMERAL = 64  # message flag
+LOADING = 128  # message flag: "the bot is thinking"
+CALLBACK_DEADLINE = 3.0  # seconds Discord waits for an interaction's response
+API_PREFIX = "/api/v10"
+_TIMESTAMP = "2024-01-01T00:00:00.000000+00:00"
+
+
+@dataclass
+class Recorded:
+    """One HTTP request the bot made."""
+
+    method: str
+    path: str  # without the API prefix: /interactions/1/tok/callback
+    query: Mapping[str, str]
+    body: Any
+    at: float  # time.perf_counter() on arrival
+    kind: str  # callback, original_edit, original_get, original_delete, followup, ...
+    token: str | None = None
+    status: int = 200
+    message_id: int | None = None  # the message it created or edited, if any
+
+
+@dataclass
+class Sent:
+    """An interaction the double sent, and what the bot did with it."""
+
+    id: str
+    token: str
+    payload: Json
+    sent_at: float
+    requests: list[Recorded] = field(default_factory=list)
+    callback_at: float | None = None
+    answered: asyncio.Event = field(default_factory=asyncio.Event)
+    original_id: int | None = None  # the message @original refers to
+
+    @property
+    def callback(self) -> Json:
+        """The body of the (first) interaction callback."""
+        for request in self.requests:
+            if request.kind == "callback":
+                body: Json = request.body
+                return body
+        raise AssertionError(f"interaction {self.id} got no callback")
+
+    @property
+    def latency(self) -> float:
+        """Seconds from INTERACTION_CREATE sent to the callback received."""
+        if self.callback_at is None:
+            raise AssertionError(f"interaction {self.id} got no callback")
+        return self.callback_at - self.sent_at
+
+    def bodies(self) -> list[tuple[str, Json]]:
+        """(kind, message data) for everything the bot showed in answer, in order."""
+        shown: list[tuple[str, Json]] = []
+        for request in self.requests:
+            if request.status >= 300 or not isinstance(request.body, dict):
+                continue
+            if request.kind == "callback":
+                data = request.body.get("data")
+                if isinstance(data, dict) and request.body.get("type") in (4, 7):
+                    shown.append(("callback", data))
+            elif request.kind in ("original_edit", "followup", "followup_edit"):
+                shown.append((request.kind, request.body))
+        return shown
+
+    def ephemeral(self) -> list[str]:
+        """Texts only the acting user sees."""
+        return [
+            str(data.get("content", ""))
+            for _, data in self.bodies()
+            if int(data.get("flags") or 0) & EPHEMERAL
+        ]
+
+    def public(self) -> list[str]:
+        """Texts everyone in the channel sees (new messages and edits)."""
+        return [
+            str(data.get("content", ""))
+            for _, data in self.bodies()
+            if not int(data.get("flags") or 0) & EPHEMERAL
+        ]
+
+
+class DiscordDouble:
+    """The loopback Discord server. Use as ``async with DiscordDouble() as double:``."""
+
+    def __init__(self, *, resume_gateway_url: str | None = None) -> None:
+        self._ids = itertools.count(1_200_000_000_000_000_000)
+        self.app_id = self.snowflake()
+        self.bot_user: Json = {
+            "id": self.app_id,
+            "username": "c4bot",
+            "global_name": "C4 Bot",
+            "discriminator": "0",
+            "avatar": None,
+            "bot": True,
+            "flags": 0,
+        }
+        self.guild_id = self.snowflake()
+        self.channel_id = self.snowflake()
+        self.users: dict[str, Json] = {}
+        self.dm_channels: dict[str, str] = {}
+        self.messages: dict[int, Json] = {}
+        self.requests: list[Recorded] = []
+        self.interactions: dict[str, Sent] = {}
+        self.global_commands: list[Json] = []
+        self.guild_commands: dict[str, list[Json]] = {}
+        self.identify_count = 0
+        self.resume_count = 0
+        self.command_syncs = 0
+        self.settle: Callable[[], Awaitable[None]] | None = None
+        self._resume_gateway_url = resume_gateway_url
+        self._seq = 0
+        self._session_id = ""
+        self._ws: web.WebSocketResponse | None = None
+        self._changed = asyncio.Condition()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # --- lifetime -----------------------------------------------------------------------------
+
+    async def __aenter__(self) -> DiscordDouble:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._rest)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = int(self._runner.addresses[0][1])
+
+    async def close(self) -> None:
+        if self._ws is not None:
+            await self._ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def api_base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}{API_PREFIX}"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    def snowflake(self) -> str:
+        return str(next(self._ids))
+
+    # --- waiting ------------------------------------------------------------------------------
+
+    async def wait_for(self, predicate: Callable[[], bool], within: float = 10.0) -> None:
+        """Wait until ``predicate()`` holds (checked on every request and gateway event)."""
+        async with asyncio.timeout(within), self._changed:
+            await self._changed.wait_for(predicate)
+
+    async def _notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+
+    async def wait_ready(self, *, sessions: int = 1, within: float = 10.0) -> None:
+        """Wait until ``sessions`` gateway sessions were identified and commands synced."""
+        await self.wait_for(
+            lambda: self.identify_count >= sessions and self.command_syncs >= sessions,
+            within,
+        )
+
+    # --- people and places --------------------------------------------------------------------
+
+    def user(self, name: str) -> Json:
+        """The user called ``name`` (created on first use)."""
+        if name not in self.users:
+            self.users[name] = {
+                "id": self.snowflake(),
+                "username": name,
+                "global_name": name.capitalize(),
+                "discriminator": "0",
+                "avatar": None,
+                "bot": False,
+                "flags": 0,
+                "public_flags": 0,
+            }
+        return self.users[name]
+
+    def dm_channel(self, name: str) -> str:
+        if name not in self.dm_channels:
+            self.dm_channels[name] = self.snowflake()
+        return self.dm_channels[name]
+
+    def _member(self, user: Json) -> Json:
+        return {
+            "user": user,
+            "roles": [],
+            "joined_at": _TIMESTAMP,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "nick": None,
+            "avatar": None,
+            "premium_since": None,
+            "communication_disabled_until": None,
+            "permissions": "2248473465835073",
+        }
+
+    def _guild_payload(self) -> Json:
+        return {
+            "id": self.guild_id,
+            "name": "Game night",
+            "icon": None,
+            "owner_id": self.user("owner")["id"],
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "roles": [
+                {
+                    "id": self.guild_id,
+                    "name": "@everyone",
+                    "permissions": "2248473465835073",
+                    "position": 0,
+                    "color": 0,
+                    "hoist": False,
+                    "managed": False,
+                    "mentionable": False,
+                    "flags": 0,
+                }
+            ],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "mfa_level": 0,
+            "system_channel_flags": 0,
+            "premium_tier": 0,
+            "preferred_locale": "en-US",
+            "nsfw_level": 0,
+            "member_count": 4,
+            "large": False,
+            "unavailable": False,
+            "joined_at": _TIMESTAMP,
+            "members": [self._member(self.bot_user)],
+            "channels": [self._channel_payload()],
+            "threads": [],
+            "presences": [],
+            "voice_states": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+        }
+
+    def _channel_payload(self) -> Json:
+        return {
+            "id": self.channel_id,
+            "type": 0,
+            "guild_id": self.guild_id,
+            "name": "games",
+            "position": 0,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+            "topic": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+        }
+
+    # --- driving the bot ----------------------------------------------------------------------
+
+    def command(self, name: str, *, dm: bool = False) -> Json:
+        """The synced command called ``name`` usable here (guild commands win in a guild)."""
+        pools = [] if dm else [self.guild_commands.get(self.guild_id, [])]
+        pools.append(self.global_commands)
+        for pool in pools:
+            for command in pool:
+                if command["name"] == name:
+                    return command
+        raise AssertionError(f"the bot did not sync a command {name!r} usable here")
+
+    async def slash(
+        self,
+        name: str,
+        options: Mapping[str, Any] | None = None,
+        *,
+        user: str,
+        dm: bool = False,
+        locale: str = "en-US",
+        wait: bool = True,
+    ) -> Sent:
+        """Run ``/name`` as ``user``; options by name, a user option by the user's name.
+
+        Returns once the callback arrived and the bot settled (see :attr:`settle`).
+        """
+        command = self.command(name, dm=dm)
+        schema = {o["name"]: o for o in command.get("options", [])}
+        sent_options: list[Json] = []
+        resolved_users: Json = {}
+        resolved_members: Json = {}
+        for option_name, value in (options or {}).items():
+            if option_name not in schema:
+                raise AssertionError(f"/{name} has no option {option_name!r}")
+            kind = schema[option_name]["type"]
+            if kind == 6:  # a user
+                person = self.user(value) if value != "@bot" else self.bot_user
+                value = person["id"]
+                resolved_users[value] = person
+                if not dm:
+                    member = self._member(person)
+                    del member["user"]
+                    resolved_members[value] = member
+            sent_options.append({"name": option_name, "type": kind, "value": value})
+        data: Json = {"id": command["id"], "name": name, "type": 1, "options": sent_options}
+        if "guild_id" in command:
+            data["guild_id"] = command["guild_id"]
+        if resolved_users:
+            data["resolved"] = {"users": resolved_users}
+            if resolved_members:
+                data["resolved"]["members"] = resolved_members
+        payload = self._interaction(2, user=user, dm=dm, locale=locale)
+        payload["data"] = data
+        return await self.send_interaction(payload, wait=wait)
+
+    async def click(
+        self,
+        message: int | Json,
+        custom_id: str,
+        *,
+        user: str,
+        locale: str = "en-US",
+        wait: bool = True,
+        forge: bool = False,
+    ) -> Sent:
+        """Press the button ``custom_id`` of ``message`` (an id: its current state; a dict: that
+        snapshot, to click a stale board) as ``user``."""
+        snapshot = self.messages[message] if isinstance(message, int) else message
+        if not forge and custom_id not in button_ids(snapshot):
+            raise AssertionError(f"no button {custom_id!r} on message {snapshot['id']}")
+        channel = str(snapshot["channel_id"])
+        dm = channel in self.dm_channels.values()
+        payload = self._interaction(3, user=user, dm=dm, locale=locale)
+        payload["message"] = json.loads(json.dumps(snapshot))
+        payload["data"] = {"custom_id": custom_id, "component_type": 2}
+        return await self.send_interaction(payload, wait=wait)
+
+    def _interaction(self, kind: int, *, user: str, dm: bool, locale: str) -> Json:
+        person = self.user(user)
+        payload: Json = {
+            "id": self.snowflake(),
+            "application_id": self.app_id,
+            "type": kind,
+            "token": uuid.uuid4().hex,
+            "version": 1,
+            "locale": locale,
+            "app_permissions": "2248473465835073",
+            "attachment_size_limit": 26_214_400,
+            "entitlements": [],
+        }
+        if dm:
+            channel = self.dm_channel(user)
+            payload |= {
+                "channel_id": channel,
+                "channel": {"id": channel, "type": 1, "recipients": [person], "flags": 0},
+                "user": person,
+                "context": 1,
+                "authorizing_integration_owners": {"0": self.guild_id},
+            }
+        else:
+            payload |= {
+                "guild_id": self.guild_id,
+                "guild_locale": "en-US",
+                "guild": {"id": self.guild_id, "locale": "en-US", "features": []},
+                "channel_id": self.channel_id,
+                "channel": self._channel_payload(),
+                "member": self._member(person),
+                "context": 0,
+                "authorizing_integration_owners": {"0": self.guild_id},
+            }
+        return payload
+
+    async def send_interaction(self, payload: Json, *, wait: bool = True) -> Sent:
+        """Send INTERACTION_CREATE; with ``wait``, return after the callback and settling."""
+        sent = Sent(payload["id"], payload["token"], payload, time.perf_counter())
+        self.interactions[sent.token] = sent
+        sent.sent_at = time.perf_counter()
+        await self.dispatch("INTERACTION_CREATE", payload)
+        if wait:
+            await self.wait_answered(sent)
+        return sent
+
+    async def wait_answered(self, sent: Sent, within: float = 5.0) -> Sent:
+        """Wait for the callback of ``sent``, then for the bot to settle."""
+        async with asyncio.timeout(within):
+            await sent.answered.wait()
+        if self.settle is not None:
+            await asyncio.wait_for(self.settle(), within)
+        return sent
+
+    async def dispatch(self, event: str, data: Json) -> None:
+        """Send a gateway DISPATCH event."""
+        if self._ws is None:
+            raise AssertionError("the bot is not connected to the gateway")
+        self._seq += 1
+        await self._ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
+
+    async def ask_reconnect(self) -> None:
+        """Send op 7 RECONNECT: the client must reconnect and RESUME."""
+        if self._ws is None:
+            raise AssertionError("the bot is not connected to the gateway")
+        await self._ws.send_str(json.dumps({"op": 7, "d": None}))
+
+    def snapshot(self, message_id: int) -> Json:
+        """A copy of a message as it is now (edits later do not change it)."""
+        copy: Json = json.loads(json.dumps(self.messages[message_id]))
+        return copy
+
+    def create_message(self, content: str, components: list[Json]) -> Json:
+        """A message in the game channel that the bot did not make (an old bot's, say)."""
+        return self._new_message(self.channel_id, {"content": content, "components": components})
+
+    # --- gateway ------------------------------------------------------------------------------
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        self._ws = ws
+        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41_250}}))
+        async for message in ws:
+            if message.type is not WSMsgType.TEXT:
+                continue
+            frame = json.loads(message.data)
+            op = frame.get("op")
+            if op == 1:
+                await ws.send_str(json.dumps({"op": 11}))
+            elif op == 2:
+                await self._identify(frame["d"])
+            elif op == 6:
+                self.resume_count += 1
+                await self.dispatch("RESUMED", {})
+                await self._notify()
+        if self._ws is ws:
+            self._ws = None
+        return ws
+
+    async def _identify(self, data: Json) -> None:
+        if data.get("token") != "test-token":
+            assert self._ws is not None
+            await self._ws.close(code=4004, message=b"Authentication failed.")
+            return
+        self._session_id = uuid.uuid4().hex
+        ready = {
+            "v": 10,
+            "user": self.bot_user,
+            "guilds": [{"id": self.guild_id, "unavailable": True}],
+            "session_id": self._session_id,
+            "resume_gateway_url": self._resume_gateway_url or self.gateway_url,
+            "application": {"id": self.app_id, "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+        }
+        await self.dispatch("READY", ready)
+        await self.dispatch("GUILD_CREATE", self._guild_payload())
+        self.identify_count += 1
+        await self._notify()
+
+    # --- REST ---------------------------------------------------------------------------------
+
+    async def _rest(self, request: web.Request) -> web.Response:
+        path = "/" + request.match_info["tail"]
+        at = time.perf_counter()
+        body = await _read_body(request)
+        record = Recorded(request.method, path, dict(request.query), body, at, "unknown")
+        try:
+            if request.headers.get("Authorization") is None and not path.startswith(
+                ("/interactions/", "/webhooks/")
+            ):
+                return self._error(record, 401, 0, "401: Unauthorized")
+            status, payload = await self._route(request.method, path, body, record)
+            record.status = status
+            if status < 300 and isinstance(payload, dict):
+                shown = payload.get("resource", {}).get("message") or payload
+                if "channel_id" in shown and "content" in shown:
+                    record.message_id = int(shown["id"])
+            self.requests.append(record)
+            if record.token is not None and record.token in self.interactions:
+                self.interactions[record.token].requests.append(record)
+            if status == 204:
+                return web.Response(status=204)
+            return _json(payload, status)
+        finally:
+            await self._notify()
+
+    def _error(self, record: Recorded, status: int, code: int, message: str) -> web.Response:
+        record.status = status
+        self.requests.append(record)
+        return _json({"code": code, "message": message}, status)
+
+    async def _route(self, method: str, path: str, body: Any, record: Recorded) -> tuple[int, Any]:
+        app = self.app_id
+        if method == "GET" and path == "/users/@me":
+            record.kind = "login"
+            return 200, self.bot_user
+        if method == "GET" and path == "/oauth2/applications/@me":
+            record.kind = "application"
+            return 200, self._application()
+        if method == "GET" and path == "/gateway/bot":
+            record.kind = "gateway"
+            return 200, {
+                "url": self.gateway_url,
+                "shards": 1,
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 1000,
+                    "reset_after": 0,
+                    "max_concurrency": 1,
+                },
+            }
+        if match := re.fullmatch(rf"/applications/{app}/(?:guilds/(\d+)/)?commands", path):
+            record.kind = "commands"
+            guild = match[1]
+            if method == "PUT":
+                return 200, self._sync(body, guild)
+            if method == "GET":
+                pool = self.global_commands if guild is None else self.guild_commands.get(guild)
+                return 200, pool or []
+        if match := re.fullmatch(r"/interactions/(\d+)/([^/]+)/callback", path):
+            record.kind = "callback"
+            record.token = match[2]
+            return self._callback(match[1], match[2], body, record)
+        if match := re.fullmatch(rf"/webhooks/{app}/([^/]+)(?:/messages/([^/]+))?", path):
+            record.token = match[1]
+            return self._webhook(method, match[1], match[2], body, record)
+        if match := re.fullmatch(r"/channels/(\d+)/messages(?:/(\d+))?", path):
+            return self._channel(method, match[1], match[2], body, record)
+        return 404, {"code": 0, "message": f"404: Not Found ({method} {path})"}
+
+    def _application(self) -> Json:
+        return {
+            "id": self.app_id,
+            "name": "C4 Bot",
+            "icon": None,
+            "description": "",
+            "rpc_origins": [],
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "owner": self.user("owner"),
+            "summary": "",
+            "verify_key": "0" * 64,
+            "team": None,
+            "flags": 0,
+            "interactions_endpoint_url": None,
+            "tags": [],
+        }
+
+    def _sync(self, body: Any, guild: str | None) -> list[Json]:
+        commands = []
+        for entry in body:
+            command = dict(entry)
+            command |= {
+                "id": self.snowflake(),
+                "application_id": self.app_id,
+                "version": self.snowflake(),
+                "type": entry.get("type", 1),
+                "default_member_permissions": entry.get("default_member_permissions"),
+                "nsfw": entry.get("nsfw", False),
+            }
+            if guild is not None:
+                command["guild_id"] = guild
+            commands.append(command)
+        if guild is None:
+            self.global_commands = commands
+        else:
+            self.guild_commands[guild] = commands
+        self.command_syncs += 1
+        return commands
+
+    def _callback(
+        self, interaction_id: str, token: str, body: Json, record: Recorded
+    ) -> tuple[int, Any]:
+        sent = self.interactions.get(token)
+        if sent is None or sent.id != interaction_id:
+            return 404, {"code": 10062, "message": "Unknown interaction"}
+        if sent.answered.is_set():
+            return 400, {"code": 40060, "message": "Interaction has already been acknowledged."}
+        if record.at - sent.sent_at > CALLBACK_DEADLINE:
+            return 404, {"code": 10062, "message": "Unknown interaction"}
+        sent.callback_at = record.at
+        sent.answered.set()
+        kind = body["type"]
+        data = body.get("data") or {}
+        payload = sent.payload
+        channel = str(payload["channel_id"])
+        message: Json | None = None
+        loading = False
+        if kind == 4:
+            message = self._new_message(channel, data, interaction=payload)
+            sent.original_id = int(message["id"])
+        elif kind == 5:
+            loading = True
+            flags = LOADING | (int(data.get("flags") or 0) & EPHEMERAL)
+            message = self._new_message(channel, {"content": "", "flags": flags}, payload)
+            sent.original_id = int(message["id"])
+        elif kind in (6, 7):
+            if "message" not in payload:
+                return 400, {"code": 40004, "message": "Cannot update a message here"}
+            sent.original_id = int(payload["message"]["id"])
+            if kind == 7:
+                message = self._edit_message(sent.original_id, data)
+        else:
+            return 400, {"code": 50035, "message": f"Unsupported callback type {kind}"}
+        response: Json = {
+            "interaction": {
+                "id": interaction_id,
+                "type": payload["type"],
+                "response_message_loading": loading,
+                "response_message_ephemeral": bool(
+                    message and int(message.get("flags") or 0) & EPHEMERAL
+                ),
+            },
+        }
+        if message is not None:
+            response["interaction"]["response_message_id"] = message["id"]
+            response["resource"] = {"type": kind, "message": message}
+        return 200, response
+
+    def _webhook(
+        self, method: str, token: str, which: str | None, body: Any, record: Recorded
+    ) -> tuple[int, Any]:
+        sent = self.interactions.get(token)
+        if sent is None or not sent.answered.is_set():
+            return 404, {"code": 10015, "message": "Unknown Webhook"}
+        if which is None:
+            if method != "POST":
+                return 405, {"code": 0, "message": "405: Method Not Allowed"}
+            record.kind = "followup"
+            message = self._new_message(str(sent.payload["channel_id"]), body, sent.payload)
+            return 200, message
+        message_id = sent.original_id if which == "@original" else int(which)
+        if message_id is None or message_id not in self.messages:
+            return 404, {"code": 10008, "message": "Unknown Message"}
+        original = which == "@original"
+        if method == "GET":
+            record.kind = "original_get"
+            return 200, self.messages[message_id]
+        if method == "PATCH":
+            record.kind = "original_edit" if original else "followup_edit"
+            return 200, self._edit_message(message_id, body)
+        if method == "DELETE":
+            record.kind = "original_delete" if original else "followup_delete"
+            del self.messages[message_id]
+            return 204, None
+        return 405, {"code": 0, "message": "405: Method Not Allowed"}
+
+    def _channel(
+        self, method: str, channel: str, which: str | None, body: Any, record: Recorded
+    ) -> tuple[int, Any]:
+        if which is None and method == "POST":
+            record.kind = "channel_create"
+            return 200, self._new_message(channel, body)
+        if which is not None and method == "PATCH":
+            record.kind = "channel_edit"
+            message_id = int(which)
+            message = self.messages.get(message_id)
+            if message is None or str(message["channel_id"]) != channel:
+                return 404, {"code": 10008, "message": "Unknown Message"}
+            if int(message.get("flags") or 0) & EPHEMERAL:
+                return 404, {"code": 10008, "message": "Unknown Message"}
+            return 200, self._edit_message(message_id, body)
+        if which is not None and method == "GET":
+            record.kind = "channel_get"
+            found = self.messages.get(int(which))
+            return (200, found) if found else (404, {"code": 10008, "message": "Unknown Message"})
+        return 405, {"code": 0, "message": "405: Method Not Allowed"}
+
+    # --- messages -----------------------------------------------------------------------------
+
+    def _new_message(self, channel: str, data: Json, interaction: Json | None = None) -> Json:
+        message_id = self.snowflake()
+        message: Json = {
+            "id": message_id,
+            "channel_id": channel,
+            "author": self.bot_user,
+            "content": data.get("content") or "",
+            "timestamp": _TIMESTAMP,
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [],
+            "embeds": data.get("embeds") or [],
+            "pinned": False,
+            "type": 0,
+            "flags": int(data.get("flags") or 0),
+            "components": _with_ids(data.get("components") or []),
+        }
+        if channel == self.channel_id:
+            message["guild_id"] = self.guild_id
+        if interaction is not None:
+            message["type"] = 20 if interaction["type"] == 2 else 0
+            message["webhook_id"] = self.app_id
+            message["application_id"] = self.app_id
+        self.messages[int(message_id)] = message
+        return message
+
+    def _edit_message(self, message_id: int, data: Json) -> Json:
+        message = self.messages[message_id]
+        if "content" in data:
+            message["content"] = data["content"] or ""
+        if "components" in data:
+            message["components"] = _with_ids(data["components"] or [])
+        if "embeds" in data:
+            message["embeds"] = data["embeds"] or []
+        message["flags"] = int(message.get("flags") or 0) & ~LOADING
+        message["edited_timestamp"] = _TIMESTAMP
+        return message
+
+
+def button_ids(message: Json) -> list[str]:
+    """The custom ids of a message's buttons, in order."""
+    return [b["custom_id"] for b in buttons(message) if "custom_id" in b]
+
+
+def buttons(message: Json) -> list[Json]:
+    """A message's buttons, in order (row by row)."""
+    return [
+        component
+        for row in message.get("components", [])
+        for component in row.get("components", [])
+        if component.get("type") == 2
+    ]
+
+
+def button_rows(message: Json) -> list[list[Json]]:
+    """A message's buttons row by row."""
+    return [list(row.get("components", [])) for row in message.get("components", [])]
+
+
+def _with_ids(components: list[Json]) -> list[Json]:
+    # Discord numbers every component of a message; discord.py reads the ids back.
+    counter = itertools.count(1)
+    rows = []
+    for row in components:
+        row = dict(row)
+        row["id"] = next(counter)
+        children = []
+        for child in row.get("components", []):
+            child = dict(child)
+            child["id"] = next(counter)
+            children.append(child)
+        row["components"] = children
+        rows.append(row)
+    return rows
+
+
+async def _read_body(request: web.Request) -> Any:
+    if not request.can_read_body:
+        return None
+    if request.content_type == "application/json":
+        return await request.json()
+    if request.content_type.startswith("multipart/"):
+        form = await request.post()
+        payload = form.get("payload_json")
+        return json.loads(str(payload)) if payload is not None else None
+    return await request.text()
+
+
+def _json(payload: Any, status: int = 200) -> web.Response:
+    # Content-Type exactly "application/json": discord.py compares it literally.
+    return web.Response(
+        status=status, body=json.dumps(payload).encode(), content_type="application/json"
+    )
