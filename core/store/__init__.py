@@ -1,0 +1,30 @@
+"""Session storage: the :class:`SessionStore` protocol and its SQLite implementation.
+
+Usage (both forms close the connection at the end)::
+
+    store = await SqliteStore.open("data/chatbots.sqlite3")
+    ...
+    await store.close()
+
+    async with SqliteStore.open("data/chatbots.sqlite3") as store:
+        ...
+"""
+
+from core.store.base import AlreadyPlaying, SchemaTooNew, SessionStore, StoreBusy, StoreError
+from core.store.models import Seat, Session, StatsRow, Status, new_session_id
+from core.store.sqlite import SCHEMA_VERSION, SqliteStore
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "AlreadyPlaying",
+    "SchemaTooNew",
+    "Seat",
+    "Session",
+    "SessionStore",
+    "SqliteStore",
+    "StatsRow",
+    "Status",
+    "StoreBusy",
+    "StoreError",
+    "new_session_id",
+]

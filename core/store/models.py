@@ -1,0 +1,162 @@
+"""What the store keeps: sessions (one game in one chat), seats, results, stats rows.
+
+Plain frozen values; the service builds new ones with :func:`dataclasses.replace` and the store
+persists them with a compare-and-set on :attr:`Session.version`.
+"""
+
+from __future__ import annotations
+
+import enum
+import secrets
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from core.ai.levels import Level
+from core.games import CONNECT_FOUR, TICTACTOE, Position, Rules
+
+
+class Status(enum.Enum):
+    """Where a session is in its life."""
+
+    CHALLENGE = "challenge"  # a player was challenged and has not answered yet
+    ACTIVE = "active"  # moves are being played
+    FINISHED = "finished"  # won or drawn; kept (until it expires) for a rematch
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One side of the board: a person (``user_id`` set) or the bot (``level`` set)."""
+
+    name: str
+    user_id: str | None = None
+    level: Level | None = None
+
+    def __post_init__(self) -> None:
+        if (self.user_id is None) == (self.level is None):
+            raise ValueError("a seat is either a person (user_id) or the bot (level)")
+
+    @classmethod
+    def person(cls, user_id: str, name: str) -> Seat:
+        return cls(name=name, user_id=user_id)
+
+    @classmethod
+    def bot(cls, level: Level) -> Seat:
+        return cls(name=f"Bot ({level.value})", level=level)
+
+    @property
+    def is_bot(self) -> bool:
+        return self.level is not None
+
+
+_REPLAYS: OrderedDict[tuple[Rules, tuple[int, ...]], Position] = OrderedDict()
+_REPLAYS_SIZE = 4096
+
+
+def replay(rules: Rules, moves: tuple[int, ...]) -> Position:
+    """``Position.from_moves``, with a small LRU cache: a request looks at its game's position
+    several times, and each move extends a history seen a moment ago, so most replays cost one
+    ``play`` (or nothing).
+
+    Raises:
+        IllegalMove: a move of the history is not legal where it is played.
+    """
+    key = (rules, moves)
+    position = _REPLAYS.get(key)
+    if position is not None:
+        _REPLAYS.move_to_end(key)
+        return position
+    before = _REPLAYS.get((rules, moves[:-1])) if moves else None
+    position = Position.from_moves(rules, moves) if before is None else before.play(moves[-1])
+    _REPLAYS[key] = position
+    if len(_REPLAYS) > _REPLAYS_SIZE:
+        _REPLAYS.popitem(last=False)
+    return position
+
+
+def new_session_id() -> str:
+    """A short, random, URL-safe id (8 characters, 48 bits: fits a Discord ``custom_id``)."""
+    return secrets.token_urlsafe(6)
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """One game in one chat, as stored.
+
+    Attributes:
+        seats: X (plays first), then O.
+        moves: the moves played so far, 0-based (cells, or columns with gravity).
+        version: bumped by every change; changes are compare-and-set on it.
+        created_at, updated_at, expires_at: seconds since the epoch (the service's clock).
+        challenger: user id of who started the game (None for nobody in particular).
+        challenged: user id of the challenged player (player-vs-player games only).
+        winner: 1 or 2 once a finished game was won, None otherwise (a finished game without a
+            winner is a draw).
+    """
+
+    id: str
+    platform: str
+    chat_id: str
+    seats: tuple[Seat, Seat]
+    rules: Rules
+    moves: tuple[int, ...]
+    status: Status
+    version: int
+    created_at: float
+    updated_at: float
+    expires_at: float
+    challenger: str | None = None
+    challenged: str | None = None
+    winner: int | None = None
+
+    def position(self) -> Position:
+        """The position after :attr:`moves` (raises ``IllegalMove`` on a corrupt history)."""
+        return replay(self.rules, self.moves)
+
+    def seat_of(self, user_id: str) -> int | None:
+        """1 or 2 for a player of this game, else None (nobody sits twice: the service refuses
+        a challenge to oneself)."""
+        for number, seat in enumerate(self.seats, start=1):
+            if seat.user_id is not None and seat.user_id == user_id:
+                return number
+        return None
+
+    @property
+    def humans(self) -> tuple[str, ...]:
+        """User ids of the people seated, in seat order."""
+        return tuple(seat.user_id for seat in self.seats if seat.user_id is not None)
+
+    @property
+    def live_users(self) -> tuple[str, ...]:
+        """People for whom this is *the* game in this chat (one per user per chat): both players
+        of an active game, only the challenger of a pending challenge, nobody once finished."""
+        if self.status is Status.ACTIVE:
+            return self.humans
+        if self.status is Status.CHALLENGE and self.challenger is not None:
+            return (self.challenger,)
+        return ()
+
+    @property
+    def game_name(self) -> str:
+        """The game as its start command names it (``/tres``, ``/quatre 6x7``, ``/ratlla 9x9 5``):
+        the same in every language."""
+        rules = self.rules
+        if rules == TICTACTOE:
+            return "tres"
+        if rules.gravity and rules.k == CONNECT_FOUR.k:
+            return f"quatre {rules.rows}x{rules.cols}"
+        return f"ratlla {rules.rows}x{rules.cols} {rules.k}"
+
+
+@dataclass(frozen=True, slots=True)
+class StatsRow:
+    """Results of one player (on a platform, or in one chat)."""
+
+    user_id: str
+    name: str
+    wins: int
+    losses: int
+    draws: int
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.losses + self.draws

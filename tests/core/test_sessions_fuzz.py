@@ -1,0 +1,191 @@
+"""Anything from anyone, anywhere, through the whole service: replies, never an exception, and
+every stored game stays valid (its history replays legally and its status matches it)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from core.games import Position
+from core.replies import ActionKind, Actor, Reply
+from core.sessions import GameService, ServiceSettings
+from core.store import SqliteStore, Status
+
+USERS = ("alice", "bob", "carol")
+CHATS = ("c1", "c2")
+COMMANDS = (
+    "/tres",
+    "/tres easy",
+    "/tres hard",
+    "/tres medium second",
+    "/tres @bob",
+    "/tres @alice random",
+    "/tres @carol first",
+    "/quatre 4x5 @bob second",
+    "/quatre 4x4 easy",
+    "/ratlla 5x5 4 medium random",
+    "/tres bot easy",
+    "/ratlla 4x4 3 bot easy medium",
+    "/accept",
+    "/decline",
+    "/rematch",
+    "/final",
+    "/quit",
+    "/stats",
+    "/stats @bob",
+    "/top",
+    "/help",
+    "!5",
+    "5",
+    "1",
+    "9",
+    "b2",
+    "a1",
+    "c3",
+    "z9",
+    "0",
+    "!",
+    "/",
+    "",
+)
+
+
+@dataclass(frozen=True)
+class Say:
+    user: str
+    chat: str
+    text: str
+    addressed: bool
+
+
+@dataclass(frozen=True)
+class Click:
+    user: str
+    chat: str
+    pick: int  # which known session
+    move: int
+    version: int | None
+
+
+@dataclass(frozen=True)
+class Press:
+    user: str
+    chat: str
+    pick: int
+    action: ActionKind
+    version: int | None
+
+
+@dataclass(frozen=True)
+class Wait:
+    seconds: float
+
+
+users = st.sampled_from(USERS)
+chats = st.sampled_from(CHATS)
+texts = st.one_of(st.sampled_from(COMMANDS), st.text(max_size=40))
+steps = st.lists(
+    st.one_of(
+        st.builds(Say, users, chats, texts, st.booleans()),
+        st.builds(Say, users, chats, st.sampled_from(COMMANDS), st.booleans()),
+        st.builds(
+            Click,
+            users,
+            chats,
+            st.integers(0, 10),
+            st.integers(-3, 40),
+            st.none() | st.integers(0, 12),
+        ),
+        st.builds(
+            Press,
+            users,
+            chats,
+            st.integers(0, 10),
+            st.sampled_from(ActionKind),
+            st.none() | st.integers(0, 4),
+        ),
+        st.builds(Wait, st.sampled_from([1.0, 60.0, 130.0, 90_000.0])),
+    ),
+    max_size=25,
+)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_700_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def _scenario(path: Path, script: list[Say | Click | Press | Wait], seed: int) -> None:
+    clock = Clock()
+    async with SqliteStore.open(path) as store:
+        svc = GameService(
+            store,
+            settings=ServiceSettings(ai_workers=0, ai_budget=0.02, bot_vs_bot_budget=0.02),
+            clock=clock,
+            rng=random.Random(seed),
+        )
+        known: list[str] = []
+        for step in script:
+            replies: list[Reply]
+            if isinstance(step, Wait):
+                clock.now += step.seconds
+                continue
+            who = Actor("test", step.chat, step.user, step.user.title(), "ca")
+            if isinstance(step, Say):
+                replies = await svc.handle_text(who, step.text, addressed=step.addressed)
+            elif isinstance(step, Click):
+                target = known[step.pick % len(known)] if known else "nope"
+                replies = await svc.handle_move(who, target, step.move, step.version)
+            else:
+                target = known[step.pick % len(known)] if known else "nope"
+                replies = await svc.handle_action(who, target, step.action, step.version)
+            for reply in replies:
+                assert reply.text is None or reply.text.key != "error.internal", step
+                if reply.text is not None:
+                    reply.text.render(who.locale)  # every text renders
+                if reply.error:
+                    assert reply.private
+                if reply.session_id and reply.session_id not in known:
+                    known.append(reply.session_id)
+            await _check_store(store)
+
+
+async def _check_store(store: SqliteStore) -> None:
+    async with store._db.execute("SELECT id FROM sessions") as cursor:
+        ids = [row[0] for row in await cursor.fetchall()]
+    live: dict[tuple[str, str], str] = {}
+    for session_id in ids:
+        session = await store.get(session_id)
+        assert session is not None
+        position = Position.from_moves(session.rules, session.moves)  # a legal history
+        if session.status is Status.FINISHED:
+            assert position.is_over and session.winner == position.winner
+        else:
+            assert not position.is_over
+        if session.status is Status.CHALLENGE:
+            assert not session.moves
+        for user in session.live_users:
+            assert (session.chat_id, user) not in live  # one live game per user per chat
+            live[(session.chat_id, user)] = session_id
+
+
+@settings(
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(script=steps, seed=st.integers(0, 2**32))
+def test_anything_from_anyone_never_breaks_the_service(
+    script: list[Say | Click | Press | Wait], seed: int
+) -> None:
+    with tempfile.TemporaryDirectory() as directory:
+        asyncio.run(_scenario(Path(directory) / "fuzz.sqlite3", script, seed))
