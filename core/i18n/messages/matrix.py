@@ -1,0 +1,48 @@
+"""Messages of the Matrix adapter (``matrix.*``): hints under boards, actions typed as commands.
+
+Command words (``!accept``, ``!rematch``) come in as placeholders: they are what people type.
+"""
+
+# One line per translation: a catalogue reads best unwrapped, so long lines are fine here;
+# Cyrillic letters and typographic dashes are the point of a translation, not look-alikes.
+# ruff: noqa: E501, RUF001
+
+from __future__ import annotations
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "matrix.seat.bot": {
+        "en": "{name} ({level})",
+        "ca": "{name} ({level})",
+        "es": "{name} ({level})",
+        "pt": "{name} ({level})",
+        "ru": "{name} ({level})",
+    },
+    "matrix.hint.cells": {
+        "en": "Move: type a cell number 1–{cells} or a coordinate such as {coord}, or react with {keycaps}.",
+        "ca": "Per jugar: escriu un número de casella 1–{cells} o una coordenada com {coord}, o reacciona amb {keycaps}.",
+        "es": "Para jugar: escribe un número de casilla 1–{cells} o una coordenada como {coord}, o reacciona con {keycaps}.",
+        "pt": "Para jogar: escreva um número de casa 1–{cells} ou uma coordenada como {coord}, ou reaja com {keycaps}.",
+        "ru": "Ход: напишите номер клетки 1–{cells} или координату, например {coord}, или поставьте реакцию {keycaps}.",
+    },
+    "matrix.hint.gravity": {
+        "en": "Move: type a column number 1–{cols}, or react with {keycaps}.",
+        "ca": "Per jugar: escriu un número de columna 1–{cols}, o reacciona amb {keycaps}.",
+        "es": "Para jugar: escribe un número de columna 1–{cols}, o reacciona con {keycaps}.",
+        "pt": "Para jogar: escreva um número de coluna 1–{cols}, ou reaja com {keycaps}.",
+        "ru": "Ход: напишите номер столбца 1–{cols} или поставьте реакцию {keycaps}.",
+    },
+    "matrix.actions.rematch": {
+        "en": "Type {rematch} to play again.",
+        "ca": "Escriu {rematch} per tornar a jugar.",
+        "es": "Escribe {rematch} para volver a jugar.",
+        "pt": "Escreva {rematch} para jogar de novo.",
+        "ru": "Напишите {rematch}, чтобы сыграть ещё раз.",
+    },
+    "matrix.internal_error": {
+        "en": "Sorry, something went wrong on my side. Please try again.",
+        "ca": "Ho sento, alguna cosa ha fallat per la meva banda. Torna-ho a provar.",
+        "es": "Lo siento, algo ha fallado por mi parte. Vuelve a intentarlo.",
+        "pt": "Desculpe, algo correu mal do meu lado. Tente de novo.",
+        "ru": "Извините, у меня что-то пошло не так. Попробуйте ещё раз.",
+    },
+}
