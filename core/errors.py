@@ -7,6 +7,11 @@ local and remote protocol errors, applied to people).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from core.i18n import Param
+
 
 class UserError(ValueError):
     """A mistake by the player (bad text, wrong turn, occupied cell...), shown to them.
@@ -16,7 +21,7 @@ class UserError(ValueError):
         params: values for the message's ``{placeholders}``.
     """
 
-    def __init__(self, key: str, **params: str | int) -> None:
+    def __init__(self, key: str, **params: Param) -> None:
         self.key = key
         self.params = params
         super().__init__(self.english())

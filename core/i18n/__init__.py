@@ -21,13 +21,20 @@ DEFAULT_LOCALE = "en"
 
 @dataclass(frozen=True, slots=True)
 class Text:
-    """A message to show: a catalogue key and its parameters, rendered late, per reader."""
+    """A message to show: a catalogue key and its parameters, rendered late, per reader.
+
+    A parameter may itself be a :class:`Text` (a game's name, say): it is rendered in the same
+    locale as the message around it.
+    """
 
     key: str
-    params: Mapping[str, str | int] = field(default_factory=dict)
+    params: Mapping[str, Param] = field(default_factory=dict)
 
     def render(self, locale: str) -> str:
         return render(self.key, locale, **self.params)
+
+
+Param = str | int | Text
 
 
 @cache
@@ -53,7 +60,7 @@ def normalize_locale(locale: str | None) -> str:
     return language if language in LOCALES else DEFAULT_LOCALE
 
 
-def render(key: str, locale: str | None, /, **params: str | int) -> str:
+def render(key: str, locale: str | None, /, **params: Param) -> str:
     """The message ``key`` in ``locale`` (English when missing), filled with ``params``.
 
     An unknown key renders as the key itself, so a missing text never crashes a reply.
@@ -61,6 +68,10 @@ def render(key: str, locale: str | None, /, **params: str | int) -> str:
     templates = catalogue().get(key)
     if templates is None:
         return key
+    params = {
+        name: value.render(locale or DEFAULT_LOCALE) if isinstance(value, Text) else value
+        for name, value in params.items()
+    }
     template = templates.get(normalize_locale(locale)) or templates[DEFAULT_LOCALE]
     try:
         return template.format(**params)

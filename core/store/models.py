@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from core.ai.levels import Level
 from core.games import CONNECT_FOUR, TICTACTOE, Position, Rules
+from core.i18n import Text
 
 
 class Status(enum.Enum):
@@ -136,15 +137,15 @@ class Session:
         return ()
 
     @property
-    def game_name(self) -> str:
-        """The game as its start command names it (``/tres``, ``/quatre 6x7``, ``/ratlla 9x9 5``):
-        the same in every language."""
+    def game_name(self) -> Text:
+        """The game's name in the reader's language (tic-tac-toe, Connect Four 6x7, ...)."""
         rules = self.rules
         if rules == TICTACTOE:
-            return "tres"
+            return Text("game.name.tictactoe")
+        size = f"{rules.rows}x{rules.cols}"
         if rules.gravity and rules.k == CONNECT_FOUR.k:
-            return f"quatre {rules.rows}x{rules.cols}"
-        return f"ratlla {rules.rows}x{rules.cols} {rules.k}"
+            return Text("game.name.connect_four", {"size": size})
+        return Text("game.name.k_in_a_row", {"size": size, "k": rules.k})
 
 
 @dataclass(frozen=True, slots=True)

@@ -217,7 +217,7 @@ async def test_final_ends_the_game_and_its_board(harness: Harness, double: Disco
 
     final = await double.slash("final", user="alice")
     assert_answered_once(final)
-    assert final.public() == [render("game.ended", "en", player="Alice", game="tres")]
+    assert final.public() == [render("game.ended", "en", player="Alice", game="tic-tac-toe")]
     board = double.messages[board_id]  # edited in place through the channel
     assert all(b.get("disabled") for b in cell_buttons(board))
     edits = [r for r in double.requests if r.kind == "channel_edit"]

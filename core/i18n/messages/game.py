@@ -2,7 +2,7 @@
 
 Keys: ``game.*`` (what happens), ``error.*`` (a mistake or a temporary failure, shown privately
 where the platform can), ``stats.*``. ``{prefix}`` is the command prefix of the platform (``/`` or
-``!``); ``{mark}`` is ``X`` or ``O``; ``{game}`` is the game as its start command names it.
+``!``); ``{mark}`` is ``X`` or ``O``; ``{game}`` is one of the ``game.name.*`` texts.
 """
 
 # Cyrillic letters are the point of a translation, not look-alikes; a catalogue reads best with
@@ -14,6 +14,28 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 MESSAGES: Mapping[str, Mapping[str, str]] = {
+    # --- names of the games ------------------------------------------------------------------
+    "game.name.tictactoe": {
+        "en": "tic-tac-toe",
+        "ca": "tres en ratlla",
+        "es": "tres en raya",
+        "pt": "jogo da velha",
+        "ru": "крестики-нолики",
+    },
+    "game.name.connect_four": {
+        "en": "Connect Four {size}",
+        "ca": "quatre en ratlla {size}",
+        "es": "cuatro en raya {size}",
+        "pt": "Lig 4 {size}",
+        "ru": "«четыре в ряд» {size}",
+    },
+    "game.name.k_in_a_row": {
+        "en": "{k} in a row on {size}",
+        "ca": "{k} en ratlla en {size}",
+        "es": "{k} en raya en {size}",
+        "pt": "{k} em linha em {size}",
+        "ru": "{k} в ряд на поле {size}",
+    },
     # --- game events ---------------------------------------------------------------------
     "game.started": {
         "en": "New game! Good luck.",
