@@ -19,7 +19,7 @@ import threading
 from typing import Protocol, TextIO, cast
 
 from core.commands import find_command
-from core.i18n import normalize_locale
+from core.i18n import normalize_locale, render
 from core.render import board_text
 from core.replies import ActionKind, Actor, BoardView, Reply
 
@@ -35,20 +35,6 @@ _ACTION_COMMANDS = {
     ActionKind.REMATCH: "/rematch",
 }
 _END = object()  # the reader's "end of input"
-
-WELCOME = """\
-Tic-tac-toe, Connect Four and k in a row, in your terminal.
-  /tres easy       tic-tac-toe against the bot (easy, medium or hard)
-  /quatre          Connect Four; type a column number to drop a stone
-  /ratlla 9x9 5    five in a row on a 9x9 board
-  /tres bot        watch the bot play itself
-  /help            every command
-Moves: a cell number (1-9 on tic-tac-toe) or a coordinate such as b2.
-Two players at one keyboard: "/tres @bob" challenges bob, who answers with "bob: /accept".
-Start a line with NAME: to speak as NAME, or type /as NAME to switch (/as alone switches back).
-/exit or Ctrl-D leaves; games are kept for next time.
-
-"""
 
 
 class TextService(Protocol):
@@ -108,7 +94,7 @@ class ConsoleAdapter:
         A line being answered when ``stop`` is set is answered in full first.
         """
         if self._welcome:
-            self._write(WELCOME)
+            self._write(render("console.welcome", self._locale) + "\n\n")
         lines = _lines(self._stdin)
         stopped = asyncio.create_task(stop.wait())
         try:
@@ -162,7 +148,7 @@ class ConsoleAdapter:
             log.exception(
                 "console line failed", extra={"platform": PLATFORM, "user": speaker.user_id}
             )
-            self._write("Sorry, something went wrong on our side; try again.\n")
+            self._write(render("error.internal", speaker.locale) + "\n")
             return True
         for reply in replies:
             self._write(render_reply(reply, speaker.locale))
@@ -170,10 +156,12 @@ class ConsoleAdapter:
 
     def _switch(self, name: str) -> None:
         if name and not _NAME.fullmatch(name):
-            self._write(f"/as: {name!r} is not a name (letters, digits, _ . -; up to 32)\n")
+            self._write(render("console.bad_name", self._locale, name=name) + "\n")
             return
         self._speaker = self.actor(name or None)
-        self._write(f"Now speaking as {self._speaker.display_name}.\n")
+        self._write(
+            render("console.speaking_as", self._locale, name=self._speaker.display_name) + "\n"
+        )
 
     def _prompt(self) -> None:
         if self._interactive:
