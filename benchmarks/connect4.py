@@ -16,6 +16,7 @@ from pathlib import Path
 from core.ai import _solver_kernel as kernel
 from core.ai import solver
 from core.games import CONNECT_FOUR, Position
+from tests.core.ai.test_solver import keeps_score
 
 DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "connect4"
 
@@ -120,15 +121,6 @@ def plain_table(quick: bool) -> None:
             f"{plain / compiled:>6.0f}",
             flush=True,
         )
-
-
-def keeps_score(p: Position, move: int, score: int) -> bool:
-    child = p.play(move)
-    if child.winner is not None:
-        return (p.rules.cells + 1 - len(p.moves)) // 2 == score
-    if child.is_draw:
-        return score == 0
-    return -solver.solve(child) == score
 
 
 def best_move_table(quick: bool) -> None:

@@ -11,25 +11,11 @@ import time
 
 from core.ai import Level, choose_move, warm_up
 from core.games import TICTACTOE, Position
+from tests.core.ai.test_players import reachable
 
 LINES = (
     (0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6),
 )  # fmt: skip
-
-
-def reachable() -> list[Position]:
-    """Every unfinished position reachable from the empty board, in a fixed order."""
-    seen: set[Position] = set()
-    found: list[Position] = []
-    stack = [Position.start(TICTACTOE)]
-    while stack:
-        p = stack.pop()
-        if p in seen or p.is_over:
-            continue
-        seen.add(p)
-        found.append(p)
-        stack.extend(p.play(m) for m in p.legal_moves())
-    return found
 
 
 def _winner(board: list[int]) -> int:
@@ -81,7 +67,7 @@ def _p99(values: list[float]) -> float:
 
 
 def main(quick: bool) -> None:
-    positions = reachable()
+    positions = reachable(TICTACTOE)
     print(f"unfinished reachable 3x3 positions: {len(positions)} (expected 4520)")
     assert len(positions) == 4520
     started = time.perf_counter()
