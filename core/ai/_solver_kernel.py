@@ -58,19 +58,21 @@ G_KEY_SHIFT = 7  # free boards: the key is mask << G_KEY_SHIFT | cur
 G_MOVES_AT = 8  # where the sorted moves of ply 0 start (ply n: + n * G_MOVES)
 G_SCORES_AT = 9  # where their scores start
 
-# work: what the search and its caller share
-S_NODES = 10
-S_NEXT_CHECK = 11  # node count at which the clock is read next
-S_ABORT = 12  # set once the deadline has passed: every search returns at once
-S_BEST = 13  # root: the move (a bit) proven to reach the lower bound S_LOW
-S_PROVEN = 14  # 1 when S_BEST was proven by a fail-high (else it is only the first candidate)
-S_LOW = 15  # root: proven bounds of the score so far
-S_HIGH = 16
-S_GEN = 17  # generation of the transposition table entries written by this search
-S_HBEST = 18  # the best move of the last heuristic search
-# work: more board parameters, then the moves in order
-G_ODD_ROWS = 19  # gravity: the cells of rows 1, 3, 5... counted from the bottom
-G_ORDER_AT = 20
+G_ODD_ROWS = 10  # gravity: the cells of rows 1, 3, 5... counted from the bottom
+
+# work: what the search and its caller share (cleared before every search)
+S_NODES = 11
+S_NEXT_CHECK = 12  # node count at which the clock is read next
+S_ABORT = 13  # set once the deadline has passed: every search returns at once
+S_BEST = 14  # root: the move (a bit) proven to reach the lower bound S_LOW
+S_PROVEN = 15  # 1 when S_BEST was proven by a fail-high (else it is only the first candidate)
+S_LOW = 16  # root: proven bounds of the score so far
+S_HIGH = 17
+S_GEN = 18  # generation of the transposition table entries written by this search
+S_HBEST = 19  # the best move of the last heuristic search
+S_FIRST = 20  # root: a move (a bit) to try before the others, 0 for none
+# work: the moves in order, then the sorters
+G_ORDER_AT = 21
 
 WIN_BASE = 10_000  # heuristic search: proven results are beyond, evaluations below
 
@@ -287,6 +289,14 @@ def root_search(
     """Like :func:`negamax` at the root, without table cut-offs, recording a fail-high move."""
     count = sort_moves(cur, mask, nb, possible, work)
     base = work[G_MOVES_AT] + nb * work[G_MOVES]
+    first = work[S_FIRST]
+    for i in range(count - 1):
+        if work[base + i] == first:
+            # the caller's favourite goes last, where the loop starts; the others keep their order
+            for j in range(i, count - 1):
+                work[base + j] = work[base + j + 1]
+            work[base + count - 1] = first
+            break
     for i in range(count - 1, -1, -1):
         move = work[base + i]
         score = -negamax(

@@ -152,6 +152,10 @@ class _Engine:
         self.work[kernel.S_ABORT] = 0
         self.work[kernel.S_NEXT_CHECK] = self.work[kernel.S_NODES]
 
+    def prefer(self, move_bit: int) -> None:
+        """Try ``move_bit`` first at the root of the next searches of this generation."""
+        self.work[kernel.S_FIRST] = move_bit
+
     def solve_root(self, p: Position, weak_first: bool, deadline: float) -> int:
         cur, mask, nb = _bitboards(p)
         return int(
@@ -312,6 +316,10 @@ def best_move(p: Position, deadline: float, *, plain: bool = False) -> SearchRes
         heuristic_deadline = started + (FIRST_EXACT_SHARE + HEURISTIC_SHARE) * budget
         depth, heuristic_move = _deepen(engine, p, heuristic_deadline)
         engine.resume()
+        if heuristic_move is not None:
+            # a search cut short has then proven the heuristic's choice when it reaches the
+            # bound, rather than whichever move comes first in the static order
+            engine.prefer(heuristic_move)
         score = engine.solve_root(p, True, deadline)
         if not engine.aborted():
             return _exact(engine, score, remaining_plies)

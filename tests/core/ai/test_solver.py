@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 import os
 import random
 import subprocess
@@ -15,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.ai import _solver_kernel as kernel
+from core.ai import solver as solver_module
 from core.ai.solver import SearchResult, SearchTimeout, accelerated, best_move, solve, warm_up
 from core.games import CONNECT_FOUR, TICTACTOE, Position, Rules
 
@@ -304,3 +306,48 @@ def test_kernel_constants_leave_room_for_scores() -> None:
     # the plain table packs scores of boards up to 25x25 (|score| <= 313) under the flag bit
     assert kernel.TT_OFFSET > 25 * 25 // 2 + 1
     assert kernel.TT_LOWER == 2 * kernel.TT_OFFSET
+
+
+def test_search_counters_do_not_overlap_board_parameters() -> None:
+    # every search clears [S_NODES, G_ORDER_AT): a board parameter in there would be lost
+    names = [name for name in vars(kernel) if name[:2] in ("G_", "S_")]
+    for name in names:
+        index = getattr(kernel, name)
+        inside = kernel.S_NODES <= index < kernel.G_ORDER_AT
+        assert inside == name.startswith("S_"), name
+
+
+@pytest.mark.parametrize("plain", [True, False])
+def test_evaluation_weighs_threats_by_row_parity_after_a_search_starts(plain: bool) -> None:
+    # the first player (to move) has three on the bottom row, the second player no threat
+    p = Position.from_moves(CONNECT_FOUR, [0, 6, 1, 6, 2, 5])
+    with solver_module._lock:
+        engine = solver_module._engine(CONNECT_FOUR, plain=plain)
+        engine.start(engine.table.next_generation())
+        cur, mask, nb = solver_module._bitboards(p)
+        value = engine.functions["evaluate"](cur, mask, nb, engine.work)
+    # one threat, counted again because it lies on an odd row, the first player's rows
+    assert value == 2
+
+
+@pytest.mark.parametrize("plain", [True, False])
+def test_root_search_tries_the_preferred_move_first(plain: bool) -> None:
+    p = Position.start(CONNECT_FOUR)
+    cur, mask, nb = solver_module._bitboards(p)
+    lowest = -CONNECT_FOUR.cells
+    with solver_module._lock:
+        engine = solver_module._engine(CONNECT_FOUR, plain=plain)
+        root_search = engine.functions["root_search"]
+        possible = engine.functions["possible_moves"](mask, engine.work)
+        chosen = []
+        for preferred in (None, 0, 5):
+            engine.start(engine.table.next_generation())
+            if preferred is not None:
+                engine.prefer(1 << p.move_bit(preferred))
+            # every move reaches the lowest score: the first one tried fails high and is kept
+            root_search(
+                cur, mask, nb, lowest, lowest + 1, engine.work, math.inf, engine.table.keys,
+                engine.table.values, possible,
+            )  # fmt: skip
+            chosen.append(engine.move_of_bit(engine.stat(kernel.S_BEST)))
+    assert chosen == [3, 0, 5]
