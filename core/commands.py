@@ -84,9 +84,17 @@ class VsBot:
 
 @dataclass(frozen=True, slots=True)
 class VsUser:
-    """A challenged player as written by the challenger (``@bob:example.org``, ``<@123>``)."""
+    """A challenged player.
+
+    Attributes:
+        user: as written in text (``@bob``, ``@bob:example.org``) when ``name`` is None, and the
+            platform resolves it; the user id itself when an adapter resolved it already (a
+            slash command's user option), with ``name`` the person's display name.
+        name: see ``user``.
+    """
 
     user: str
+    name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

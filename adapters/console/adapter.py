@@ -16,10 +16,12 @@ import logging
 import os
 import re
 import threading
+from collections.abc import Sequence
 from typing import Protocol, TextIO, cast
 
 from core.commands import find_command
 from core.i18n import normalize_locale, render
+from core.ports import PlatformStyle
 from core.render import board_text
 from core.replies import ActionKind, Actor, BoardView, Reply
 
@@ -39,6 +41,10 @@ _END = object()  # the reader's "end of input"
 
 class TextService(Protocol):
     """What the console needs of ``core.sessions.GameService``."""
+
+    def register_platform(self, style: PlatformStyle) -> None:
+        """How console users write mentions, and where later replies go."""
+        ...
 
     async def handle_text(self, actor: Actor, text: str, addressed: bool = False) -> list[Reply]:
         """Replies to a line of chat (see ``core.sessions``)."""
@@ -80,6 +86,7 @@ class ConsoleAdapter:
         welcome: bool = True,
     ) -> None:
         self._service = service
+        service.register_platform(PlatformStyle(PLATFORM, publish=self._publish))
         self._stdin = stdin
         self._stdout = stdout
         self._locale = normalize_locale(locale)
@@ -153,6 +160,11 @@ class ConsoleAdapter:
         for reply in replies:
             self._write(render_reply(reply, speaker.locale))
         return True
+
+    async def _publish(self, actor: Actor, replies: Sequence[Reply]) -> None:
+        # The moves of a bots' game, as they are played.
+        for reply in replies:
+            self._write(render_reply(reply, actor.locale))
 
     def _switch(self, name: str) -> None:
         if name and not _NAME.fullmatch(name):

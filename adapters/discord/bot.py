@@ -15,6 +15,7 @@ import asyncio
 import logging
 import re
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any, Protocol
 
 import discord
@@ -32,9 +33,10 @@ from adapters.discord.ids import ActionId, ButtonId, MoveId, parse_custom_id
 from adapters.discord.layout import MessageSpec, board_message, text_message
 from adapters.discord.views import DYNAMIC_ITEMS, build_view
 from core import commands as core_commands
-from core.commands import Command, CommandError, MoveText, Stats
+from core.commands import Command, CommandError, MoveText, Start, Stats, VsUser
 from core.errors import UserError
 from core.i18n import DEFAULT_LOCALE, normalize_locale, render
+from core.ports import PlatformStyle
 from core.replies import ActionKind, Actor, Reply
 
 log = logging.getLogger(__name__)
@@ -48,6 +50,19 @@ _LEVELS = ("easy", "medium", "hard")
 _FIRSTS = ("me", "opponent", "random")
 
 
+def mentioned_user(actor: Actor, written: str) -> str:
+    """The user id in a Discord mention (``<@123>``, ``<@!123>``); other text as written."""
+    text = written.strip()
+    if text.startswith("<@") and text.endswith(">"):
+        inner = text[2:-1].removeprefix("!")
+        if inner.isascii() and inner.isdigit():
+            return inner
+    return text
+
+
+STYLE = PlatformStyle(PLATFORM, user_id=mentioned_user)
+
+
 class KeyValueStore(Protocol):
     async def kv_get(self, namespace: str, key: str) -> str | None: ...
 
@@ -59,6 +74,8 @@ class Service(Protocol):
 
     @property
     def store(self) -> KeyValueStore: ...
+
+    def register_platform(self, style: PlatformStyle) -> None: ...
 
     async def handle_text(
         self, actor: Actor, text: str, addressed: bool = False
@@ -119,6 +136,7 @@ class GameBot(discord.Client):
         )
         self.service = service
         self.config = config
+        service.register_platform(STYLE)
         self.tree = _Tree(self)
         for command in build_commands(self):
             self.tree.add_command(command)
@@ -429,6 +447,9 @@ class GameBot(discord.Client):
             if interaction.guild_id is None:
                 raise UserError("discord.challenge_in_dm")
             tokens.append(f"<@{opponent.id}>")
+            start = spec.build(typed, tokens)
+            assert isinstance(start, Start)
+            return replace(start, opponent=VsUser(str(opponent.id), opponent.display_name))
         return spec.build(typed, tokens)
 
 

@@ -37,6 +37,7 @@ from adapters.matrix.render import (
 from adapters.matrix.state import BoardRef, Credentials, KeyValueStore, MatrixState
 from adapters.matrix.transport import Invite, Login, MatrixError, NioTransport, SyncBatch, Transport
 from core.i18n import render
+from core.ports import PlatformStyle
 from core.replies import Actor, BoardView, Reply
 
 log = logging.getLogger(__name__)
@@ -49,11 +50,26 @@ DRAIN_TIMEOUT_S = 8.0  # the application must exit within 10 s of a signal
 ROOM_IDLE_S = 300.0
 
 
+def mentioned_user(actor: Actor, written: str) -> str:
+    """The user id a Matrix mention stands for: ``@bob`` is ``@bob`` on the actor's server,
+    a full ``@bob:example.org`` is itself."""
+    text = written.strip()
+    if text.startswith("@") and ":" not in text and ":" in actor.user_id:
+        return f"{text}:{actor.user_id.split(':', 1)[1]}"
+    return text
+
+
+# Element keeps "/" for its own commands, so Matrix users are told to type "!".
+STYLE = PlatformStyle(PLATFORM, prefix="!", user_id=mentioned_user)
+
+
 class GameServiceLike(Protocol):
     """The part of ``core.sessions.GameService`` the adapter uses."""
 
     @property
     def store(self) -> KeyValueStore: ...
+
+    def register_platform(self, style: PlatformStyle) -> None: ...
 
     async def handle_text(
         self, actor: Actor, text: str, *, addressed: bool = False
@@ -142,6 +158,7 @@ class MatrixAdapter:
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self._service = service
+        service.register_platform(STYLE)
         self._config = config
         self._transport = transport
         self._add_keycaps = add_keycaps

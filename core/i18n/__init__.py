@@ -23,8 +23,9 @@ DEFAULT_LOCALE = "en"
 class Text:
     """A message to show: a catalogue key and its parameters, rendered late, per reader.
 
-    A parameter may itself be a :class:`Text` (a game's name, say): it is rendered in the same
-    locale as the message around it.
+    A parameter may itself be a :class:`Text` (a game's name, say), or a tuple of them (the
+    lines of a list): it is rendered in the same locale as the message around it, a tuple one
+    line each.
     """
 
     key: str
@@ -34,7 +35,7 @@ class Text:
         return render(self.key, locale, **self.params)
 
 
-Param = str | int | Text
+Param = str | int | Text | tuple[Text, ...]
 
 
 @cache
@@ -68,15 +69,20 @@ def render(key: str, locale: str | None, /, **params: Param) -> str:
     templates = catalogue().get(key)
     if templates is None:
         return key
-    params = {
-        name: value.render(locale or DEFAULT_LOCALE) if isinstance(value, Text) else value
-        for name, value in params.items()
-    }
+    params = {name: _rendered(value, locale or DEFAULT_LOCALE) for name, value in params.items()}
     template = templates.get(normalize_locale(locale)) or templates[DEFAULT_LOCALE]
     try:
         return template.format(**params)
     except (KeyError, IndexError, ValueError):
         return templates[DEFAULT_LOCALE].format_map(_Lenient(params))
+
+
+def _rendered(value: Param, locale: str) -> str | int:
+    if isinstance(value, Text):
+        return value.render(locale)
+    if isinstance(value, tuple):
+        return "\n".join(line.render(locale) for line in value)
+    return value
 
 
 class _Lenient(dict[str, object]):

@@ -10,13 +10,22 @@ Usage (both forms close the connection at the end)::
         ...
 """
 
-from core.store.base import AlreadyPlaying, SchemaTooNew, SessionStore, StoreBusy, StoreError
+from core.store.base import (
+    AlreadyPlaying,
+    KvEntry,
+    SchemaTooNew,
+    SessionStore,
+    StoreBusy,
+    StoreError,
+    StoreUnavailable,
+)
 from core.store.models import Seat, Session, StatsRow, Status, new_session_id
 from core.store.sqlite import SCHEMA_VERSION, SqliteStore
 
 __all__ = [
     "SCHEMA_VERSION",
     "AlreadyPlaying",
+    "KvEntry",
     "SchemaTooNew",
     "Seat",
     "Session",
@@ -26,5 +35,6 @@ __all__ = [
     "Status",
     "StoreBusy",
     "StoreError",
+    "StoreUnavailable",
     "new_session_id",
 ]

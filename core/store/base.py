@@ -2,9 +2,26 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Protocol
 
 from core.store.models import Session, StatsRow
+
+
+@dataclass(frozen=True, slots=True)
+class KvEntry:
+    """A key-value row to write with a change (a receipt: "this event was handled").
+
+    Attributes:
+        session_id: the row goes when that session is deleted.
+        expires_at: the row goes at the first sweep after this time.
+    """
+
+    namespace: str
+    key: str
+    value: str
+    session_id: str | None = None
+    expires_at: float | None = None
 
 
 class StoreError(Exception):
@@ -15,6 +32,13 @@ class StoreBusy(StoreError):
     """The database stayed locked by another connection beyond the busy timeout.
 
     Temporary: nothing was written; the same request may simply be tried again.
+    """
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot be written (or read) now: read-only, full, corrupt or failing.
+
+    Nothing was written; the message names the path and the cause.
     """
 
 
@@ -44,8 +68,8 @@ class SessionStore(Protocol):
     apply a move. Methods raise :class:`StoreBusy` when the database stays locked.
     """
 
-    async def create(self, session: Session) -> None:
-        """Store a new session.
+    async def create(self, session: Session, *, receipt: KvEntry | None = None) -> None:
+        """Store a new session (and ``receipt``, in the same transaction).
 
         Raises:
             AlreadyPlaying: one of ``session.live_users`` already has a live game in the chat.
@@ -68,7 +92,9 @@ class SessionStore(Protocol):
         """The user's most recently finished game in the chat, if any."""
         ...
 
-    async def update(self, session: Session, *, expected_version: int) -> bool:
+    async def update(
+        self, session: Session, *, expected_version: int, receipt: KvEntry | None = None
+    ) -> bool:
         """Replace the stored session if its version is still ``expected_version``.
 
         When the update moves the session to ``FINISHED``, the result is added to the players'
@@ -82,8 +108,25 @@ class SessionStore(Protocol):
         """
         ...
 
-    async def delete(self, session_id: str, *, expected_version: int | None = None) -> bool:
+    async def delete(
+        self,
+        session_id: str,
+        *,
+        expected_version: int | None = None,
+        receipt: KvEntry | None = None,
+    ) -> bool:
         """Delete a session (only at ``expected_version`` if given); True if it was deleted."""
+        ...
+
+    async def swap(self, old: Session, new: Session, *, receipt: KvEntry | None = None) -> bool:
+        """Delete ``old`` (only at ``old.version``) and create ``new``, in one transaction.
+
+        Returns:
+            False, with nothing written, when ``old`` changed or is gone.
+
+        Raises:
+            AlreadyPlaying: as :meth:`create`.
+        """
         ...
 
     async def delete_expired(self, now: float) -> int:
@@ -104,8 +147,17 @@ class SessionStore(Protocol):
         """Adapter state: the value under ``(namespace, key)``, or None."""
         ...
 
-    async def kv_set(self, namespace: str, key: str, value: str) -> None:
-        """Adapter state: store (or replace) a value."""
+    async def kv_set(
+        self,
+        namespace: str,
+        key: str,
+        value: str,
+        *,
+        session_id: str | None = None,
+        expires_at: float | None = None,
+    ) -> None:
+        """Adapter state: store (or replace) a value; one tied to ``session_id`` goes with its
+        session, one with ``expires_at`` at the first sweep after that time."""
         ...
 
     async def kv_delete(self, namespace: str, key: str) -> None:

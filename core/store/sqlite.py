@@ -29,7 +29,7 @@ import aiosqlite
 
 from core.ai.levels import Level
 from core.games import Rules
-from core.store.base import AlreadyPlaying, SchemaTooNew, StoreBusy
+from core.store.base import AlreadyPlaying, KvEntry, SchemaTooNew, StoreBusy
 from core.store.migrations import MIGRATIONS, Migration
 from core.store.models import Seat, Session, StatsRow, Status
 
@@ -256,18 +256,25 @@ class SqliteStore:
 
     # --- sessions --------------------------------------------------------------------------
 
-    async def create(self, session: Session) -> None:
+    async def create(self, session: Session, *, receipt: KvEntry | None = None) -> None:
         def create(conn: sqlite3.Connection) -> None:
-            conn.execute(
-                f"INSERT INTO sessions ({_SESSION_COLUMNS})"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (session.id, *_session_values(session)),
-            )
-            _set_players(conn, session)
-            if session.status is Status.FINISHED:
-                _record_result(conn, session)
+            _insert(conn, session)
+            _put_receipt(conn, receipt)
 
         await self._write(create)
+
+    async def swap(self, old: Session, new: Session, *, receipt: KvEntry | None = None) -> bool:
+        def swap(conn: sqlite3.Connection) -> bool:
+            deleted = conn.execute(
+                "DELETE FROM sessions WHERE id = ? AND version = ?", (old.id, old.version)
+            ).rowcount
+            if deleted != 1:
+                return False
+            _insert(conn, new)
+            _put_receipt(conn, receipt)
+            return True
+
+        return await self._write(swap)
 
     async def get(self, session_id: str) -> Session | None:
         return await self._call(
@@ -304,7 +311,9 @@ class SqliteStore:
             )
         )
 
-    async def update(self, session: Session, *, expected_version: int) -> bool:
+    async def update(
+        self, session: Session, *, expected_version: int, receipt: KvEntry | None = None
+    ) -> bool:
         def update(conn: sqlite3.Connection) -> bool:
             row = conn.execute(
                 "SELECT status FROM sessions WHERE id = ? AND version = ?",
@@ -327,11 +336,18 @@ class SqliteStore:
                 _set_players(conn, session)
             if session.status is Status.FINISHED and before is not Status.FINISHED:
                 _record_result(conn, session)
+            _put_receipt(conn, receipt)
             return True
 
         return await self._write(update)
 
-    async def delete(self, session_id: str, *, expected_version: int | None = None) -> bool:
+    async def delete(
+        self,
+        session_id: str,
+        *,
+        expected_version: int | None = None,
+        receipt: KvEntry | None = None,
+    ) -> bool:
         def delete(conn: sqlite3.Connection) -> bool:
             if expected_version is None:
                 cursor = conn.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
@@ -340,7 +356,10 @@ class SqliteStore:
                     "DELETE FROM sessions WHERE id = ? AND version = ?",
                     (session_id, expected_version),
                 )
-            return cursor.rowcount == 1
+            if cursor.rowcount != 1:
+                return False
+            _put_receipt(conn, receipt)
+            return True
 
         return await self._write(delete)
 
@@ -398,14 +417,17 @@ class SqliteStore:
         )
         return None if row is None else str(row[0])
 
-    async def kv_set(self, namespace: str, key: str, value: str) -> None:
-        await self._write(
-            lambda conn: conn.execute(
-                "INSERT INTO kv (namespace, key, value) VALUES (?, ?, ?)"
-                " ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value",
-                (namespace, key, value),
-            )
-        )
+    async def kv_set(
+        self,
+        namespace: str,
+        key: str,
+        value: str,
+        *,
+        session_id: str | None = None,
+        expires_at: float | None = None,
+    ) -> None:
+        entry = KvEntry(namespace, key, value, session_id, expires_at)
+        await self._write(lambda conn: _put_receipt(conn, entry))
 
     async def kv_delete(self, namespace: str, key: str) -> None:
         await self._write(
@@ -459,6 +481,27 @@ def _transaction(conn: sqlite3.Connection, fn: Callable[[sqlite3.Connection], T]
             conn.execute("ROLLBACK")
         raise
     return result
+
+
+def _insert(conn: sqlite3.Connection, session: Session) -> None:
+    conn.execute(
+        f"INSERT INTO sessions ({_SESSION_COLUMNS})"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (session.id, *_session_values(session)),
+    )
+    _set_players(conn, session)
+    if session.status is Status.FINISHED:
+        _record_result(conn, session)
+
+
+def _put_receipt(conn: sqlite3.Connection, entry: KvEntry | None) -> None:
+    if entry is None:
+        return
+    conn.execute(
+        "INSERT INTO kv (namespace, key, value) VALUES (?, ?, ?)"
+        " ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value",
+        (entry.namespace, entry.key, entry.value),
+    )
 
 
 def _fetch_session(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...]) -> Session | None:

@@ -130,8 +130,8 @@ async def test_challenge_accepted_and_played_out(harness: Harness, double: Disco
 
     intruder = await double.click(message_id, accept, user="carol")
     assert_answered_once(intruder)
-    bob = f"<@{double.user('bob')['id']}>"  # a mention until Bob accepts: Discord shows his name
-    assert intruder.ephemeral() == [render("error.not_challenged", "en", player=bob)]
+    # The user option brings Bob's display name along: the challenge names him from the start.
+    assert intruder.ephemeral() == [render("error.not_challenged", "en", player="Bob")]
 
     accepted = await double.click(message_id, accept, user="bob")
     assert_answered_once(accepted)
@@ -267,10 +267,10 @@ async def test_unknown_buttons_get_an_answer(harness: Harness, double: DiscordDo
     start = await double.slash("tres", user="alice")
     board_id = int(board_of(double, start)["id"])
     gone = await double.click(board_id, enabled(double.messages[board_id])[0], user="alice")
-    await double.slash("final", user="alice")
+    await double.slash("final", user="alice")  # a resignation: the game stays, finished
     ghost = gone.payload["message"]
     click = await double.click(ghost, button_ids(ghost)[8], user="alice")
-    assert click.ephemeral() == [render("error.no_such_game", "en")]
+    assert click.ephemeral() == [render("error.board_changed", "en")]
 
 
 async def test_garbage_options_are_explained(harness: Harness, double: DiscordDouble) -> None:
