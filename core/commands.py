@@ -208,7 +208,8 @@ _COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxy"  # one per column, up to the wides
 assert len(_COLUMN_LETTERS) == MAX_SIDE
 _MAX_MOVE_DIGITS = 3  # the largest board has 625 cells
 _SUGGEST_MAX_LENGTH = 32  # no close match is worth comparing a long token for
-_DEFAULT_LEVEL = Level.MEDIUM
+DEFAULT_LEVEL = Level.MEDIUM
+"""The bot's level when a start command names none."""
 _DEFAULT_FIRST = First.ME
 
 _OPPONENT_SYNTAX = "[easy|medium|hard|@player|bot]"
@@ -401,11 +402,11 @@ def _opponent(user: str | None, bot: str | None, levels: Sequence[str]) -> Oppon
         if len(chosen) > 2:
             raise CommandError("parse.bot_levels", option=levels[2])
         if not chosen:
-            chosen = [_DEFAULT_LEVEL]
+            chosen = [DEFAULT_LEVEL]
         return BotVsBot(chosen[0], chosen[-1])
     if len(chosen) > 1:
         raise CommandError("parse.twice.opponent", first=levels[0], second=levels[1])
-    return VsBot(chosen[0] if chosen else _DEFAULT_LEVEL)
+    return VsBot(chosen[0] if chosen else DEFAULT_LEVEL)
 
 
 def _rules(kind: GameKind, typed: str, size: str | None, k: str | None, syntax: str) -> Rules:

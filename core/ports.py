@@ -47,6 +47,8 @@ class PlatformStyle:
             so Matrix users type ``!``).
         user_id: the user id that a mention written by ``actor`` stands for (a Matrix ``@bob``
             on the actor's server, a console ``@bob``).
+        bot_user_id: the bot's own user id there: a challenge to it means a game against the
+            bot (at the default level), as the bot cannot answer a challenge.
         publish: shows replies that come later than the request that caused them (the moves
             of a watched bots' game) in the chat of the given actor. None: the platform cannot,
             and such a game is played out within its request.
@@ -55,6 +57,7 @@ class PlatformStyle:
     platform: str
     prefix: str = "/"
     user_id: Callable[[Actor, str], str] = _written_user
+    bot_user_id: str | None = None
     publish: Callable[[Actor, Sequence[Reply]], Awaitable[None]] | None = None
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from core.ai import Level
-from core.commands import BotVsBot, First, Start, VsBot, VsUser
+from core.commands import DEFAULT_LEVEL, BotVsBot, First, Start, VsBot, VsUser
 from core.errors import UserError
 from core.games import Rules
 from core.i18n import Text
@@ -47,7 +49,10 @@ class Challenges:
                 await ctx.create(actor, session)
                 return await self._opened(session, "game.started")
             case VsUser(user, name):
-                challenged = user if name is not None else ctx.style(actor).user_id(actor, user)
+                style = ctx.style(actor)
+                challenged = user if name is not None else style.user_id(actor, user)
+                if challenged == style.bot_user_id:
+                    return await self.start(actor, replace(command, opponent=VsBot(DEFAULT_LEVEL)))
                 if challenged == actor.user_id:
                     raise UserError("error.self_challenge")
                 await ctx.ensure_free(actor)

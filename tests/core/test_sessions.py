@@ -310,6 +310,12 @@ async def test_mentions_and_prefixes_come_from_the_platform_style(store: SqliteS
     replies = await svc.handle_text(ALICE, "/final")
     assert error_key(replies) == "error.nothing_to_end"
     assert replies[0].text is not None and replies[0].text.params["prefix"] == "!"
+    # A challenge to the bot itself is a game against it, at the default level.
+    svc.register_platform(replace(style, bot_user_id="id:@bot"))
+    replies = await svc.handle_text(ALICE, "/tres @bot")
+    board = replies[0].board
+    assert board is not None and board.players[1].level == "medium"
+    await svc.handle_text(ALICE, "/final")
     # Unregistered platforms: "@bob" is the user "bob", and the prefix is "/".
     other = Actor("elsewhere", "room", "ann", "Ann")
     session_id = session_of(await svc.handle_text(other, "/tres @bob"))
