@@ -59,7 +59,8 @@ async def test_the_budget_shrinks_with_the_queue_and_the_queue_is_bounded(
     assert runner.saturated
     moves = await asyncio.gather(*asks)
     assert all(move in board.legal_moves() for move in moves)
-    assert not runner.saturated and runner.load().queued == 0
+    drained: bool = runner.saturated  # read again now that the queue is empty
+    assert not drained and runner.load().queued == 0
 
 
 async def test_a_dead_worker_costs_one_medium_move_and_the_pool_comes_back(
