@@ -181,14 +181,15 @@ class ShutdownDeadlines:
     inside the promise made in the README: the process is gone within :attr:`total` seconds.
     """
 
-    drain: float = 6.0  # adapters and the service: requests in flight have finished
-    service: float = 7.5  # the service: AI pool and sweeper stopped
-    store: float = 8.5  # the store closed
+    drain: float = 5.5  # adapters and the service: the requests in flight have finished
+    adapters: float = 6.5  # adapters disconnected (the application cancels any still running)
+    service: float = 8.0  # the service: bots' games, sweeper and AI pool stopped
+    store: float = 8.7  # the store closed
     watchdog: float = 9.5  # nothing returned: the process is ended from a thread
     total: float = 10.0
 
     def __post_init__(self) -> None:
-        steps = (self.drain, self.service, self.store, self.watchdog, self.total)
+        steps = (self.drain, self.adapters, self.service, self.store, self.watchdog, self.total)
         if any(b <= a for a, b in itertools.pairwise(steps)) or steps[0] <= 0:
             raise ValueError(f"shutdown deadlines must increase, got {steps!r}")
 

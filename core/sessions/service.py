@@ -138,12 +138,13 @@ class GameService:
             extra={"action": "start", "duration_ms": duration},
         )
 
-    async def close(self) -> None:
-        """Let the requests in flight finish (up to ``settings.drain_timeout`` seconds), then
-        stop the bots' games, the sweeper and the AI runner. New requests get
-        ``error.shutting_down``. The store is the caller's to close."""
+    async def close(self, drain_seconds: float | None = None) -> None:
+        """Let the requests in flight finish (up to ``drain_seconds``, by default
+        ``settings.drain_timeout``), then stop the bots' games, the sweeper and the AI runner.
+        New requests get ``error.shutting_down``. The store is the caller's to close."""
         self._requests.close()
-        await self._requests.drain(self.settings.drain_timeout)
+        drain = self.settings.drain_timeout if drain_seconds is None else drain_seconds
+        await self._requests.drain(drain)
         await self._watcher.close()
         if self._sweeper is not None:
             self._sweeper.cancel()
