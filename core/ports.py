@@ -17,7 +17,7 @@ from typing import Protocol
 
 from core.commands import Command
 from core.replies import ActionKind, Actor, Reply
-from core.store.base import KvEntry
+from core.store.base import KeyValueStore, KvEntry
 
 __all__ = [
     "SHUTDOWN",
@@ -59,31 +59,6 @@ class PlatformStyle:
     user_id: Callable[[Actor, str], str] = _written_user
     bot_user_id: str | None = None
     publish: Callable[[Actor, Sequence[Reply]], Awaitable[None]] | None = None
-
-
-class KeyValueStore(Protocol):
-    """Adapter state in the store (board message ids, sync tokens, handled events)."""
-
-    async def kv_get(self, namespace: str, key: str) -> str | None:
-        """The value under ``(namespace, key)``, or None."""
-        ...
-
-    async def kv_set(
-        self,
-        namespace: str,
-        key: str,
-        value: str,
-        *,
-        session_id: str | None = None,
-        expires_at: float | None = None,
-    ) -> None:
-        """Store (or replace) a value; one tied to ``session_id`` goes with its game, one with
-        ``expires_at`` goes at the sweep after that time."""
-        ...
-
-    async def kv_delete(self, namespace: str, key: str) -> None:
-        """Remove a value (no error when absent)."""
-        ...
 
 
 class GameServicePort(Protocol):

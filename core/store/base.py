@@ -60,7 +60,32 @@ class AlreadyPlaying(StoreError):
         self.user_id = user_id
 
 
-class SessionStore(Protocol):
+class KeyValueStore(Protocol):
+    """Adapter state in the store (board message ids, sync tokens, handled events)."""
+
+    async def kv_get(self, namespace: str, key: str) -> str | None:
+        """Adapter state: the value under ``(namespace, key)``, or None."""
+        ...
+
+    async def kv_set(
+        self,
+        namespace: str,
+        key: str,
+        value: str,
+        *,
+        session_id: str | None = None,
+        expires_at: float | None = None,
+    ) -> None:
+        """Adapter state: store (or replace) a value; one tied to ``session_id`` goes with its
+        session, one with ``expires_at`` at the first sweep after that time."""
+        ...
+
+    async def kv_delete(self, namespace: str, key: str) -> None:
+        """Adapter state: remove a value (no error when absent)."""
+        ...
+
+
+class SessionStore(KeyValueStore, Protocol):
     """Where sessions, results and adapter state live; the single source of truth.
 
     Every change to a session is a compare-and-set on its ``version``: :meth:`update` and
@@ -141,27 +166,6 @@ class SessionStore(Protocol):
 
     async def top(self, platform: str, chat_id: str, limit: int = 10) -> list[StatsRow]:
         """The chat's leaderboard: most wins first, then most draws, then fewest losses."""
-        ...
-
-    async def kv_get(self, namespace: str, key: str) -> str | None:
-        """Adapter state: the value under ``(namespace, key)``, or None."""
-        ...
-
-    async def kv_set(
-        self,
-        namespace: str,
-        key: str,
-        value: str,
-        *,
-        session_id: str | None = None,
-        expires_at: float | None = None,
-    ) -> None:
-        """Adapter state: store (or replace) a value; one tied to ``session_id`` goes with its
-        session, one with ``expires_at`` at the first sweep after that time."""
-        ...
-
-    async def kv_delete(self, namespace: str, key: str) -> None:
-        """Adapter state: remove a value (no error when absent)."""
         ...
 
     async def close(self) -> None:
