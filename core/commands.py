@@ -152,6 +152,11 @@ class Top:
 
 
 @dataclass(frozen=True, slots=True)
+class Review:
+    """Every move of the last finished game here, with its exact value and the mistakes."""
+
+
+@dataclass(frozen=True, slots=True)
 class MoveText:
     """A move as typed: a number (``5``: a cell 1..n, or a column 1..cols with gravity) or a
     coordinate (``b2``: column letter, row number from the top), both kept 1-based/as typed
@@ -162,7 +167,7 @@ class MoveText:
     coord: tuple[int, int] | None = None  # (col, row), 0-based
 
 
-Command = Start | Help | Accept | Decline | Rematch | Final | Stats | Top | MoveText
+Command = Start | Help | Accept | Decline | Rematch | Final | Stats | Top | Review | MoveText
 
 
 # --- Errors -----------------------------------------------------------------------------------
@@ -483,6 +488,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("decline", (), "", (), _no_args(Decline())),
     CommandSpec("rematch", (), "", (), _no_args(Rematch())),
     CommandSpec("final", ("quit",), "", (), _no_args(Final())),
+    CommandSpec("review", (), "", (), _no_args(Review())),
     CommandSpec("stats", (), "[@player]", (Option("player"),), _build_stats),
     CommandSpec("top", (), "", (), _no_args(Top())),
 )
