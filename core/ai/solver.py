@@ -6,7 +6,9 @@ ordered by the winning spots they create and then by centrality, moves that lose
 tried), generalised to any board, any ``k``, with or without gravity. It lives once, in
 :mod:`core.ai._solver_kernel`; boards that fit 64-bit words run a numba-compiled copy when numba
 is installed and ``CHATBOTS_JIT`` is not ``0``, everything else runs the same code as plain
-Python.
+Python. On standard Connect Four the search stops at 12 stones and reads the exact value there
+from the opening book (:mod:`core.ai.book`) when it is installed, so that every position with
+at most 12 stones is solved exactly, the empty board included.
 
 Importing this module is cheap: numba is imported on :func:`warm_up` or on first use.
 The search state (transposition table, buffers) is module-level and reused between calls;
@@ -21,7 +23,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from core.ai import _solver_jit
+from core.ai import _solver_jit, book
+from core.ai._book_kernel import BOOK_MISSING
 from core.ai import _solver_kernel as kernel
 from core.games.bitboard import geometry
 from core.games.position import Position
@@ -131,12 +134,18 @@ class _Engine:
             1 << (c * geo.height + r) for c in range(rules.cols) for r in range(0, rules.rows, 2)
         )
         work[kernel.G_ODD_ROWS] = odd_rows if rules.gravity else 0
+        opened = book.load() if book.applies(rules) else None
+        work[kernel.G_BOOK_PLY] = book.BOOK_PLY if opened else -1
+        self.has_book = opened is not None
         if self.compiled:
             import numpy as np
 
             self.work: Any = np.array(work, dtype=np.int64)
+            # an empty book of the same (read-only) type: one compiled version of the search
+            self.book: Any = opened.data if opened else np.frombuffer(b"", dtype=np.uint8)
         else:
             self.work = work
+            self.book = opened.raw if opened else b""
 
     def start(self, generation: int) -> None:
         work = self.work
@@ -161,9 +170,19 @@ class _Engine:
         return int(
             self.functions["solve_root"](
                 cur, mask, nb, int(weak_first), self.work, deadline, self.table.keys,
-                self.table.values,
+                self.table.values, self.book,
             )
         )  # fmt: skip
+
+    def book_score(self, p: Position) -> int | None:
+        """The book's exact score of ``p``, if it has the book's number of stones and is in it."""
+        if not self.has_book or len(p.moves) != book.BOOK_PLY:
+            return None
+        cur, mask, nb = _bitboards(p)
+        value = int(
+            self.functions["book_probe"](cur, mask, nb, self.height, self.rules.cols, self.book)
+        )
+        return None if value == BOOK_MISSING else value
 
     def heuristic(self, p: Position, depth: int, deadline: float) -> int:
         cur, mask, nb = _bitboards(p)
@@ -274,6 +293,9 @@ def solve(p: Position, *, deadline: float | None = None, plain: bool = False) ->
     limit = math.inf if deadline is None else deadline
     with _lock:
         engine = _engine(p.rules, plain=plain)
+        known = engine.book_score(p)
+        if known is not None:
+            return known
         engine.start(engine.table.next_generation())
         score = engine.solve_root(p, False, limit)
         if engine.aborted():
@@ -352,8 +374,12 @@ def _deepen(engine: _Engine, p: Position, deadline: float) -> tuple[int, int | N
 
 
 def warm_up() -> float:
-    """Compile the accelerated paths now (if numba is available and enabled); seconds taken."""
+    """Map the opening book and read its pages, and compile the accelerated paths (if numba is
+    available and enabled); seconds taken."""
     started = time.perf_counter()
+    opened = book.load()
+    if opened is not None:
+        opened.touch()
     if _solver_jit.compiled() is not None:
         from core.games.rules import CONNECT_FOUR
 

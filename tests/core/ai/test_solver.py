@@ -347,7 +347,7 @@ def test_root_search_tries_the_preferred_move_first(plain: bool) -> None:
             # every move reaches the lowest score: the first one tried fails high and is kept
             root_search(
                 cur, mask, nb, lowest, lowest + 1, engine.work, math.inf, engine.table.keys,
-                engine.table.values, possible,
+                engine.table.values, engine.book, possible,
             )  # fmt: skip
             chosen.append(engine.move_of_bit(engine.stat(kernel.S_BEST)))
     assert chosen == [3, 0, 5]
