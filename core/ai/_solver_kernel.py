@@ -453,9 +453,7 @@ def solve_root(
         else:
             high = r
             direction = -1
-    r = narrow(
-        cur, mask, nb, low, high, work, deadline, tt_keys, tt_vals, book, safe, direction
-    )
+    r = narrow(cur, mask, nb, low, high, work, deadline, tt_keys, tt_vals, book, safe, direction)
     if work[S_ABORT]:
         return 0
     # the last fail-high move reached r; without one, r is the lowest score: any safe move

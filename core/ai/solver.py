@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.ai import _solver_jit, book
-from core.ai._book_kernel import BOOK_MISSING
 from core.ai import _solver_kernel as kernel
+from core.ai._book_kernel import BOOK_MISSING
 from core.games.bitboard import geometry
 from core.games.position import Position
 from core.games.rules import Rules
