@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +31,15 @@ from core.games.bitboard import geometry
 from core.games.position import Position
 from core.games.rules import Rules
 
-__all__ = ["SearchResult", "SearchTimeout", "accelerated", "best_move", "solve", "warm_up"]
+__all__ = [
+    "SearchResult",
+    "SearchTimeout",
+    "accelerated",
+    "best_move",
+    "game_scores",
+    "solve",
+    "warm_up",
+]
 
 # Primes, so that key % size spreads the structured bitboard keys. The compiled table takes
 # 8 bytes of key and 4 of value per entry: about 100 MB, allocated on first use.
@@ -45,6 +54,11 @@ MAX_GENERATION = (1 << 23) - 1
 # search again (its table entries survive, so the first attempt is not wasted).
 FIRST_EXACT_SHARE = 0.1
 HEURISTIC_SHARE = 0.15
+
+
+# game_scores keeps what it found for positions with up to this many stones: every game passes
+# through a few of them, and the first plies are the slowest to analyse (tens of ms each)
+OPENING_PLIES = 4
 
 
 class SearchTimeout(Exception):
@@ -214,6 +228,7 @@ _lock = threading.Lock()
 _engines: dict[tuple[Rules, bool], _Engine] = {}
 _last_engine: list[_Engine | None] = [None]
 _tables: dict[bool, _Table] = {}
+_openings: dict[Position, tuple[int, tuple[int, ...]]] = {}
 
 
 def _bitboards(p: Position) -> tuple[int, int, int]:
@@ -399,3 +414,77 @@ def warm_up() -> float:
 def accelerated() -> bool:
     """Whether boards that fit 64-bit words use the compiled kernel (imports numba if needed)."""
     return _solver_jit.compiled() is not None
+
+
+def game_scores(
+    rules: Rules, moves: Sequence[int], *, deadline: float | None = None
+) -> list[tuple[int, tuple[int, ...]]]:
+    """For each position of a game that is not over, its exact score (DESIGN.md, for the side
+    to move) and its optimal moves (those that keep that score), ascending.
+
+    The positions are those before each of ``moves``, from the empty board. One search
+    generation serves the whole game, so the searches share their table entries; whether a
+    move is optimal is a null-window search around the known score, cheaper than its own score.
+
+    Raises:
+        IllegalMove: ``moves`` is not a game of ``rules``.
+        SearchTimeout: the deadline passed first.
+    """
+    positions = [Position.start(rules)]
+    for move in moves:
+        if positions[-1].is_over:
+            break
+        positions.append(positions[-1].play(move))
+    positions = [p for p in positions if not p.is_over]
+    limit = math.inf if deadline is None else deadline
+    with _lock:
+        engine = _engine(rules)
+        generation = engine.table.next_generation()
+        found: list[tuple[int, tuple[int, ...]]] = []
+        # the end of the game first: its entries are exact bounds for the earlier searches
+        for p in reversed(positions):
+            known = _openings.get(p)
+            if known is None:
+                score = _exact_score(engine, p, generation, limit)
+                best = tuple(m for m in p.legal_moves() if _keeps(engine, p, m, score, limit))
+                known = score, best
+                if len(p.moves) <= OPENING_PLIES:
+                    _openings[p] = known
+            found.append(known)
+        found.reverse()
+        return found
+
+
+def _exact_score(engine: _Engine, p: Position, generation: int, deadline: float) -> int:
+    known = engine.book_score(p)
+    if known is not None:
+        return known
+    engine.start(generation)
+    score = engine.solve_root(p, False, deadline)
+    if engine.aborted():
+        raise SearchTimeout(f"no exact score before the deadline for {p!r}")
+    return score
+
+
+def _keeps(engine: _Engine, p: Position, move: int, score: int, deadline: float) -> bool:
+    """Whether ``move`` reaches ``score``, the exact score of ``p`` (so it can do no better)."""
+    child = p.play(move)
+    if child.winner is not None:
+        return (p.rules.cells + 1 - len(p.moves)) // 2 == score
+    if child.is_draw:
+        return score == 0
+    cur, mask, nb = _bitboards(child)
+    functions = engine.functions
+    if functions["winning_spots"](cur, mask, engine.work) & functions["possible_moves"](
+        mask, engine.work
+    ):
+        return -((p.rules.cells - len(p.moves)) // 2) == score  # the opponent wins at once
+    # the child scores at least -score; it is optimal unless it scores more
+    engine.resume()
+    value = functions["negamax"](
+        cur, mask, nb, -score, -score + 1, engine.work, deadline, engine.table.keys,
+        engine.table.values, engine.book,
+    )  # fmt: skip
+    if engine.aborted():
+        raise SearchTimeout(f"no exact score before the deadline for {child!r}")
+    return bool(value <= -score)
