@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.ai import _book_kernel as bk
+from core.ai import _solver_kernel as kernel
 from core.ai import book, solver
 from core.ai.levels import Level
 from core.ai.players import choose_move
@@ -143,15 +146,22 @@ def test_book_value_of_a_documented_example_matches_the_plain_solver() -> None:
     # the example gives stones, not moves: rebuild a game that reaches them
     p = _position_with(*bitboards(board))
     assert p is not None
+    with search_without_book():
+        assert solver.solve(p) == bk.book_score(value, 12, 42)
+
+
+@contextlib.contextmanager
+def search_without_book() -> Iterator[None]:
+    """Standard Connect Four searched as if the book were not installed."""
     with solver._lock:
         engine = solver._engine(CONNECT_FOUR)
-        engine.work[solver.kernel.G_BOOK_PLY] = -1
+        engine.work[kernel.G_BOOK_PLY] = -1
         engine.has_book = False
     try:
-        assert solver.solve(p) == bk.book_score(value, 12, 42)
+        yield
     finally:
         with solver._lock:
-            engine.work[solver.kernel.G_BOOK_PLY] = book.BOOK_PLY
+            engine.work[kernel.G_BOOK_PLY] = book.BOOK_PLY
             engine.has_book = True
 
 
@@ -199,17 +209,8 @@ def test_book_backed_score_equals_the_plain_solver_score(seed: int, stones: int)
     """12 stones: the book alone; 13 and 14: the search's root moves pass through it."""
     p = _random_position(random.Random(seed), stones)
     with_book = solver.solve(p)
-    with solver._lock:
-        engine = solver._engine(CONNECT_FOUR)
-        saved_ply = engine.work[solver.kernel.G_BOOK_PLY]
-        engine.work[solver.kernel.G_BOOK_PLY] = -1  # the same search without the book
-        engine.has_book = False
-    try:
+    with search_without_book():
         without = solver.solve(p)
-    finally:
-        with solver._lock:
-            engine.work[solver.kernel.G_BOOK_PLY] = saved_ply
-            engine.has_book = True
     assert with_book == without, p
 
 
@@ -238,7 +239,7 @@ def test_the_book_applies_only_to_standard_connect_four() -> None:
         assert not book.applies(rules)
     # another board searches without it, and its scores stay exact (the small-board tests)
     engine = solver._engine(Rules(5, 6, 4, gravity=True))
-    assert engine.work[solver.kernel.G_BOOK_PLY] == -1
+    assert engine.work[kernel.G_BOOK_PLY] == -1
 
 
 @pytest.mark.parametrize("name", SETS)
