@@ -98,9 +98,8 @@ def peer() -> Callable[[Position], int] | None:
         return None
     started = time.perf_counter()
     agent: Any = BitBully()
-    print(
-        f"bitbully {agent.is_book_loaded() and 'with its book'} loaded in {fmt(time.perf_counter() - started)}"
-    )
+    seconds = time.perf_counter() - started
+    print(f"bitbully (book loaded: {agent.is_book_loaded()}) started in {fmt(seconds)}")
 
     def best(p: Position) -> int:
         return int(agent.best_move(Board.from_moves(list(p.moves))))
