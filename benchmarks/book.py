@@ -53,7 +53,10 @@ with open('/proc/self/smaps') as f:
             pss += int(line.split()[1])
         elif inside and line.startswith(('Shared_Clean:', 'Shared_Dirty:')):
             shared += int(line.split()[1])
-print(mapped, touched, after - before, pss / 1024, shared / 1024, loaded.load_seconds)
+print(mapped, touched, after - before, pss / 1024, shared / 1024, flush=True)
+import sys
+if sys.argv[1:] == ["hold"]:
+    sys.stdin.read()  # keep the mapping until told to stop (end of input)
 """
 
 
@@ -71,21 +74,33 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def book_figures() -> None:
-    runs = []
-    for _ in range(2):  # the second sees the file in the page cache, as every worker after one
-        done = subprocess.run(
-            [sys.executable, "-c", LOAD_PROBE], cwd=REPO, capture_output=True, text=True
-        )
-        runs.append([float(x) for x in done.stdout.split()])
-    print("book (fresh process): map | map + read every page | RSS added | PSS | shared")
-    for mapped, touched, rss, pss, shared, _ in runs:
+    """Load figures of fresh processes: alone, then while another process (a first pool worker)
+    holds the book mapped, as every further worker does."""
+    command = [sys.executable, "-c", LOAD_PROBE]
+    alone = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=True)
+    holder = subprocess.Popen(
+        [*command, "hold"], cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None
+        first = holder.stdout.readline()
+        second = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=True)
+    finally:
+        holder.communicate("")  # end of input: the holder exits
+    print("book, per process: map | map + read every page | RSS added | PSS | shared with others")
+    for label, line in (
+        ("alone", alone.stdout),
+        ("1st of 2", first),
+        ("2nd of 2", second.stdout),
+    ):
+        mapped, touched, rss, pss, shared = (float(x) for x in line.split())
         print(
-            f"  {fmt(mapped):>8} | {fmt(touched):>8} | {rss:6.1f} MB | {pss:6.1f} MB | "
-            f"{shared:6.1f} MB"
+            f"  {label:<8} {fmt(mapped):>8} | {fmt(touched):>8} | {rss:6.1f} MB | {pss:6.1f} MB"
+            f" | {shared:6.1f} MB"
         )
     print(
-        "  (the mapping is the package's file in the page cache: one copy per machine; PSS "
-        "splits it among the processes mapping it, 'shared' is what others map too)"
+        "  (the pages are the package file's, in the OS page cache: one copy per machine; PSS "
+        "splits them among the processes that map them)"
     )
 
 

@@ -423,8 +423,9 @@ def game_scores(
     to move) and its optimal moves (those that keep that score), ascending.
 
     The positions are those before each of ``moves``, from the empty board. One search
-    generation serves the whole game, so the searches share their table entries; whether a
-    move is optimal is a null-window search around the known score, cheaper than its own score.
+    generation serves the whole game, so the searches share their table entries. Whether a move
+    is optimal is a null-window search around the known score, cheaper than a score; after an
+    optimal move the next score is known without a search.
 
     Raises:
         IllegalMove: ``moves`` is not a game of ``rules``.
@@ -441,17 +442,18 @@ def game_scores(
         engine = _engine(rules)
         generation = engine.table.next_generation()
         found: list[tuple[int, tuple[int, ...]]] = []
-        # the end of the game first: its entries are exact bounds for the earlier searches
-        for p in reversed(positions):
+        for p in positions:
             known = _openings.get(p)
             if known is None:
-                score = _exact_score(engine, p, generation, limit)
+                if found and p.moves[-1] in found[-1][1]:
+                    score = -found[-1][0]  # an optimal move keeps the score
+                else:
+                    score = _exact_score(engine, p, generation, limit)
                 best = tuple(m for m in p.legal_moves() if _keeps(engine, p, m, score, limit))
                 known = score, best
                 if len(p.moves) <= OPENING_PLIES:
                     _openings[p] = known
             found.append(known)
-        found.reverse()
         return found
 
 
