@@ -229,11 +229,17 @@ def test_stats_word_every_count(locale: str, expected: str) -> None:
     assert Text("stats.player", STATS).render(locale) == expected
 
 
-def test_no_message_leaves_a_count_bare() -> None:
-    # "0 wins, 1 losses" came from a number next to a fixed word; now counts go through PLURALS.
-    for locale in LOCALES:
-        shown = render("stats.player", locale, **{**STATS, "losses": 1, "chat_losses": 1})
-        assert "1 losses" not in shown and "1 derrotes" not in shown and "1 derrotas" not in shown
+# Parameters that count things; bounds such as {max} in "from 1 to {max}" are not counts.
+COUNTS = {"wins", "losses", "draws", "chat_wins", "chat_losses", "chat_draws"}
+COUNTS |= {"count", "n", "minutes", "seconds", "length"}
+
+
+@pytest.mark.parametrize(("module_name", "key"), KEYS)
+def test_no_count_stands_next_to_a_fixed_word(module_name: str, key: str) -> None:
+    # "0 wins, 1 losses" came from "{losses} losses": a count must name its plural message.
+    for locale, template in importlib.import_module(module_name).MESSAGES[key].items():
+        for name, spec in fields(template):
+            assert name not in COUNTS or spec, f"{key} [{locale}]: {{{name}}} needs a plural"
 
 
 def test_the_leaderboard_is_lines_of_texts() -> None:
