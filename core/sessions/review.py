@@ -10,7 +10,7 @@ from __future__ import annotations
 from core.ai.review import GameReview, MoveReview, Result, can_review, describe
 from core.errors import UserError
 from core.games import Rules
-from core.i18n import Lines, Text
+from core.i18n import Lines, Param, Text
 from core.replies import Actor, Reply
 from core.sessions.context import Context
 from core.sessions.views import MARKS
@@ -75,7 +75,7 @@ def review_text(session: Session, review: GameReview) -> Text:
 
 
 def _move_line(rules: Rules, move: MoveReview) -> Text:
-    params = {
+    params: dict[str, Param] = {
         "number": move.ply + 1,
         "mark": MARKS[move.player],
         "move": move_label(rules, move.move),

@@ -5,7 +5,8 @@ It owns nothing but the wiring: each request is run by :class:`~core.sessions.re
 :class:`~core.sessions.challenges.Challenges` (new games, answers, rematch, ``/final``),
 :class:`~core.sessions.moves.Moves` (a player's move and the bot's answer),
 :class:`~core.sessions.watch.Watcher` (bots' games), :class:`~core.sessions.stats.Results`
-(``/stats``, ``/top``), :class:`~core.sessions.review.Reviews` (``/review``). The AI runs behind :class:`core.ai.runner.AiRunner`.
+(``/stats``, ``/top``), :class:`~core.sessions.review.Reviews` (``/review``). The AI runs behind
+:class:`core.ai.runner.AiRunner`.
 
 What the replies look like (adapters may rely on this):
 

@@ -4,7 +4,7 @@ transaction that finishes a game)."""
 from __future__ import annotations
 
 from core.commands import Stats
-from core.i18n import Text
+from core.i18n import Lines, Text
 from core.replies import Actor, Reply
 from core.sessions.context import Context
 
@@ -48,17 +48,19 @@ class Results:
         rows = await ctx.store.top(actor.platform, actor.chat_id, ctx.settings.top_size)
         if not rows:
             return [Reply(text=Text("stats.top_empty"))]
-        lines = tuple(
-            Text(
-                "stats.top_line",
-                {
-                    "rank": rank,
-                    "name": row.name,
-                    "wins": row.wins,
-                    "losses": row.losses,
-                    "draws": row.draws,
-                },
+        lines = Lines(
+            tuple(
+                Text(
+                    "stats.top_line",
+                    {
+                        "rank": rank,
+                        "name": row.name,
+                        "wins": row.wins,
+                        "losses": row.losses,
+                        "draws": row.draws,
+                    },
+                )
+                for rank, row in enumerate(rows, start=1)
             )
-            for rank, row in enumerate(rows, start=1)
         )
         return [Reply(text=Text("stats.top", {"lines": lines}))]

@@ -16,7 +16,7 @@ from core.ai import Level
 from core.commands import BotVsBot, First, GameKind, Start, VsBot
 from core.errors import UserError
 from core.games import CONNECT_FOUR, TICTACTOE, Position
-from core.i18n import LOCALES, Text, catalogue, placeholders
+from core.i18n import LOCALES, Lines, Text, catalogue, placeholders
 from core.i18n.messages.game import MESSAGES
 from core.ports import PlatformStyle
 from core.replies import ActionKind, Actor, Reply
@@ -502,8 +502,8 @@ async def test_stats_and_top(store: SqliteStore) -> None:
     top = await svc.handle_text(CAROL, "/top")
     assert top[0].text is not None
     lines = top[0].text.params["lines"]
-    assert isinstance(lines, tuple)
-    assert [(line.params["rank"], line.params["name"]) for line in lines] == [
+    assert isinstance(lines, Lines)
+    assert [(line.params["rank"], line.params["name"]) for line in lines.texts] == [
         (1, "Alice"),
         (2, "Bob"),
     ]

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from core.ai import Level, choose_move
+from core.ai.review import GameReview, review_game
 from core.ai.runner import RunnerLoad
-from core.games import Position
+from core.games import Position, Rules
 from core.ports import KvEntry, PlatformStyle
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService, ServiceSettings
@@ -47,6 +48,11 @@ class HeldRunner:
 
     def load(self) -> RunnerLoad:
         return RunnerLoad(workers=0, running=0, queued=0, budget=1.0)
+
+    async def review(
+        self, rules: Rules, moves: Sequence[int], *, seconds: float
+    ) -> GameReview | None:
+        return review_game(rules, moves)
 
     async def choose(
         self, position: Position, level: Level, *, budget: float, interactive: bool = True
