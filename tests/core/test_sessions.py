@@ -20,7 +20,7 @@ from core.i18n import LOCALES, Text, catalogue, placeholders
 from core.i18n.messages.game import MESSAGES
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService, ServiceSettings, board_view, canonical_user
-from core.store import Session, SqliteStore, Status
+from core.store import KvEntry, Session, SqliteStore, Status
 
 NOW = 1_700_000_000.0
 
@@ -644,11 +644,13 @@ async def test_hard_in_a_thread_and_in_the_process_pool(tmp_path: Path) -> None:
 class SlowStore(SqliteStore):
     """Writes take a while, so a request is still in flight when the service closes."""
 
-    async def update(self, session: Session, *, expected_version: int) -> bool:
+    async def update(
+        self, session: Session, *, expected_version: int, receipt: KvEntry | None = None
+    ) -> bool:
         import asyncio
 
         await asyncio.sleep(0.1)
-        return await super().update(session, expected_version=expected_version)
+        return await super().update(session, expected_version=expected_version, receipt=receipt)
 
 
 async def test_close_finishes_moves_in_flight(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -160,8 +161,11 @@ async def _scenario(path: Path, script: list[Say | Click | Press | Wait], seed: 
 
 
 async def _check_store(store: SqliteStore) -> None:
-    async with store._db.execute("SELECT id FROM sessions") as cursor:
-        ids = [row[0] for row in await cursor.fetchall()]
+    db = sqlite3.connect(store.path)  # a second, plain connection to the same file
+    try:
+        ids = [row[0] for row in db.execute("SELECT id FROM sessions")]
+    finally:
+        db.close()
     live: dict[tuple[str, str], str] = {}
     for session_id in ids:
         session = await store.get(session_id)
