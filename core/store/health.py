@@ -23,7 +23,7 @@ _UNAVAILABLE = {
     10: "disk I/O error",
     11: "the file is corrupt",
     13: "the disk is full",
-    14: "the file cannot be opened",
+    14: "the file cannot be opened or created (check the permissions of the file and its folder)",
     26: "the file is not a SQLite database",
 }
 
