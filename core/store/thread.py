@@ -12,6 +12,7 @@ another coroutine's statements and no asyncio lock is needed.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import sqlite3
 import threading
@@ -53,12 +54,14 @@ class SqliteThread:
     accepted; work queued before it still runs, then the connection is closed.
     """
 
-    def __init__(self, connect: Callable[[], sqlite3.Connection], name: str) -> None:
+    def __init__(self, connect: Callable[[], sqlite3.Connection]) -> None:
         # Use start(): the connection must be created in the thread that will use it.
         self._connect = connect
-        self._name = name
         self._queue: SimpleQueue[_Job[Any] | None] = SimpleQueue()
-        self._closing: asyncio.Future[None] | None = None
+        # Thread-safe and loop-free, so close() may be awaited from any event loop; set
+        # running at once so that no waiter's cancellation can cancel it for the others.
+        self._ended: concurrent.futures.Future[None] = concurrent.futures.Future()
+        self._ended.set_running_or_notify_cancel()
         self._open = False
 
     @classmethod
@@ -77,22 +80,17 @@ class SqliteThread:
         Raises:
             Exception: whatever ``connect`` raised (the thread has then ended).
         """
-        worker = cls(connect, name)
-        loop = asyncio.get_running_loop()
-        opened: asyncio.Future[None] = loop.create_future()
-        worker._closing = loop.create_future()  # settled by the thread when it ends
+        worker = cls(connect)
+        opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         # Daemon: a store nobody closed must not keep the interpreter alive at exit (WAL makes
         # an abandoned connection safe: every committed transaction is in the file).
-        thread = threading.Thread(
-            target=worker._serve, args=(opened, worker._closing), name=name, daemon=True
-        )
-        thread.start()
+        threading.Thread(target=worker._serve, args=(opened,), name=name, daemon=True).start()
+        worker._open = True
         try:
             await opened
         except BaseException:
-            await asyncio.shield(worker._closing)
+            await worker.close()  # also when cancelled: the thread must not wait forever
             raise
-        worker._open = True
         return worker
 
     @property
@@ -120,29 +118,28 @@ class SqliteThread:
         if self._open:
             self._open = False
             self._queue.put(None)
-        if self._closing is not None:
-            # Shielded: a caller cancelled while waiting must not stop the others' wait.
-            await asyncio.shield(self._closing)
+        await asyncio.wrap_future(self._ended)
 
     # --- in the thread ------------------------------------------------------------------------
 
-    def _serve(self, opened: asyncio.Future[None], ended: asyncio.Future[None]) -> None:
+    def _serve(self, opened: asyncio.Future[None]) -> None:
         try:
-            connection = self._connect()
-        except BaseException as error:
-            _reply(opened, None, error)
-            _reply(ended, None, None)
-            return
-        _reply(opened, None, None)
-        try:
-            while (job := self._queue.get()) is not None:
-                try:
-                    result = job.fn(connection)
-                except BaseException as error:  # delivered to the caller, never lost here
-                    _reply(job.future, None, error)
-                else:
-                    _reply(job.future, result, None)
-                del job  # drop the result and traceback now, not at the next job
+            try:
+                connection = self._connect()
+            except BaseException as error:
+                _reply(opened, None, error)
+                return
+            _reply(opened, None, None)
+            try:
+                while (job := self._queue.get()) is not None:
+                    try:
+                        result = job.fn(connection)
+                    except BaseException as error:  # delivered to the caller, never lost here
+                        _reply(job.future, None, error)
+                    else:
+                        _reply(job.future, result, None)
+                    del job  # drop the result and traceback now, not at the next job
+            finally:
+                connection.close()
         finally:
-            connection.close()
-            _reply(ended, None, None)
+            self._ended.set_result(None)

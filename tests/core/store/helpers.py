@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import shutil
 import sqlite3
+import subprocess
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from core.ai import Level
 from core.games import TICTACTOE, Position
@@ -60,3 +67,38 @@ def sql(path: Path, statement: str, params: tuple[Any, ...] = ()) -> list[tuple[
         return db.execute(statement, params).fetchall()
     finally:
         db.close()
+
+
+ROOT = os.geteuid() == 0
+
+
+def chattr(flag: str, path: Path) -> bool:
+    """Set or clear a file attribute (``+i``, ``-i``); False when that is not possible here."""
+    if shutil.which("chattr") is None:
+        return False
+    done = subprocess.run(["chattr", flag, str(path)], capture_output=True, check=False)
+    return done.returncode == 0
+
+
+@contextlib.contextmanager
+def read_only(path: Path) -> Iterator[None]:
+    """Make a file or folder truly unwritable for this process while inside, root included.
+
+    As root, file modes do not stop writes; the immutable attribute (``chattr +i``, on ext4 and
+    most Linux file systems) does. Without either way to deny a write, the test is skipped. The
+    attribute is always cleared afterwards, or pytest could not delete the temporary folder.
+    """
+    if not ROOT:
+        mode = path.stat().st_mode
+        path.chmod(0o555 if path.is_dir() else 0o444)
+        try:
+            yield
+        finally:
+            path.chmod(mode)
+        return
+    if not chattr("+i", path):
+        pytest.skip("running as root where chattr +i is unavailable: no way to deny a write")
+    try:
+        yield
+    finally:
+        chattr("-i", path)

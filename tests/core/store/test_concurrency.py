@@ -22,14 +22,14 @@ from tests.core.store.helpers import make_session, played, sql
 RACERS = 3
 
 
-def _race(path: str, racer: int, start: multiprocessing.synchronize.Event) -> None:
+def _race(path: str, racer: int, start: multiprocessing.synchronize.Barrier) -> None:
     """One process: play random moves in the shared game until it ends; each applied move
     leaves a receipt naming the version it made."""
 
     async def play() -> None:
         rng = random.Random(racer)
         async with SqliteStore.open(path, busy_timeout_ms=10_000) as store:
-            start.wait()
+            start.wait(60)  # every racer has its store open: they start together
             while True:
                 session = await store.live_game("test", "big", "alice")
                 if session is None or session.status is Status.FINISHED:
@@ -53,13 +53,12 @@ async def test_compare_and_set_across_processes(tmp_path: Path) -> None:
         game = replace(make_session(chat="big"), rules=Rules(12, 12, 5))
         await store.create(game)
     context = multiprocessing.get_context("spawn")  # no thread or loop copied by fork
-    start = context.Event()
+    start = context.Barrier(RACERS)
     racers = [
         context.Process(target=_race, args=(str(path), number, start)) for number in range(RACERS)
     ]
     for racer in racers:
         racer.start()
-    start.set()
     for racer in racers:
         racer.join(120)
         assert racer.exitcode == 0

@@ -1,19 +1,12 @@
 """A database that cannot be used stops the bot at open with one line; at run time, a write the
-disk refuses is StoreUnavailable with nothing written (issue 15). Real files, real failures.
-
-Running as root (as CI containers often do), file modes do not stop writes; the immutable
-attribute (``chattr +i``, ext4 and most Linux file systems) does, so these tests use it there and
-plain modes otherwise. The immutable flag is always removed afterwards, or pytest could not
-delete the temporary folder.
+disk refuses is StoreUnavailable with nothing written (issue 15). Real files, real failures
+(read-only files through :func:`read_only`: ``chattr +i`` as root, file modes otherwise).
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 import sqlite3
-import subprocess
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -26,35 +19,7 @@ from core.store import (
     StoreBusy,
     StoreUnavailable,
 )
-from tests.core.store.helpers import make_session, played, sql
-
-ROOT = os.geteuid() == 0
-
-
-def _chattr(flag: str, path: Path) -> bool:
-    if shutil.which("chattr") is None:
-        return False
-    done = subprocess.run(["chattr", flag, str(path)], capture_output=True, check=False)
-    return done.returncode == 0
-
-
-@pytest.fixture
-def frozen() -> Iterator[list[Path]]:
-    """Paths appended here are made immutable by :func:`freeze`, and thawed at the end."""
-    paths: list[Path] = []
-    yield paths
-    for path in paths:
-        _chattr("-i", path)
-
-
-def freeze(path: Path, frozen: list[Path]) -> None:
-    """Make ``path`` truly unwritable for this process (root included), or skip the test."""
-    if not ROOT:
-        path.chmod(0o555 if path.is_dir() else 0o444)
-        return
-    if not _chattr("+i", path):
-        pytest.skip("running as root where chattr +i is unavailable: no way to deny a write")
-    frozen.append(path)
+from tests.core.store.helpers import ROOT, make_session, played, read_only, sql
 
 
 def assert_one_line(error: BaseException, path: Path, *words: str) -> None:
@@ -76,12 +41,11 @@ async def make_database(path: Path, games: int = 0) -> None:
 # --- at open -------------------------------------------------------------------------------------
 
 
-async def test_a_read_only_file_in_a_writable_folder(tmp_path: Path, frozen: list[Path]) -> None:
+async def test_a_read_only_file_in_a_writable_folder(tmp_path: Path) -> None:
     path = tmp_path / "db.sqlite3"
     await make_database(path, games=3)
     before = path.read_bytes()
-    freeze(path, frozen)
-    with pytest.raises(StoreUnavailable) as caught:
+    with read_only(path), pytest.raises(StoreUnavailable) as caught:
         await SqliteStore.open(path)
     assert_one_line(caught.value, path, "read-only")
     assert path.read_bytes() == before
@@ -147,12 +111,11 @@ async def test_a_folder_that_cannot_be_created(tmp_path: Path) -> None:
     assert_one_line(caught.value, path, "folder cannot be created")
 
 
-async def test_a_folder_without_write_permission(tmp_path: Path, frozen: list[Path]) -> None:
+async def test_a_folder_without_write_permission(tmp_path: Path) -> None:
     folder = tmp_path / "locked"
     folder.mkdir()
-    freeze(folder, frozen)
     path = folder / "db.sqlite3"
-    with pytest.raises(StoreUnavailable) as caught:
+    with read_only(folder), pytest.raises(StoreUnavailable) as caught:
         await SqliteStore.open(path)
     assert_one_line(caught.value, path, "cannot be opened or created", "permissions")
     assert not path.exists()
@@ -195,22 +158,19 @@ async def test_a_full_disk_is_unavailable_and_writes_nothing(tmp_path: Path) -> 
 
 
 @pytest.mark.skipif(not ROOT, reason="needs chattr +i on an open file (root)")
-async def test_a_journal_that_turns_read_only_while_running(
-    tmp_path: Path, frozen: list[Path]
-) -> None:
+async def test_a_journal_that_turns_read_only_while_running(tmp_path: Path) -> None:
     async with SqliteStore.open(tmp_path / "db.sqlite3") as store:
         session = make_session()
         await store.create(session)
         await store.check()
-        wal = Path(f"{store.path}-wal")
-        freeze(wal, frozen)  # the disk refuses the journal's next write, as on a failing disk
-        with pytest.raises(StoreUnavailable) as caught:
-            await store.update(played(session, 4), expected_version=1)
-        assert_one_line(caught.value, store.path, "I/O error")
-        with pytest.raises(StoreUnavailable):
-            await store.check()
-        assert await store.get(session.id) == session  # reads still answer, unchanged
-        _chattr("-i", wal)
+        # The disk refuses the journal's next write, as a failing or remounted disk would.
+        with read_only(Path(f"{store.path}-wal")):
+            with pytest.raises(StoreUnavailable) as caught:
+                await store.update(played(session, 4), expected_version=1)
+            assert_one_line(caught.value, store.path, "I/O error")
+            with pytest.raises(StoreUnavailable):
+                await store.check()
+            assert await store.get(session.id) == session  # reads still answer, unchanged
         await store.check()
         assert await store.update(played(session, 4), expected_version=1)
 
