@@ -169,10 +169,13 @@ async def _scenario(path: Path, script: list[Say | Click | Press | Wait], seed: 
 
 
 async def _snapshot(store: SqliteStore) -> dict[str, Session]:
-    # Through a second connection to the real file: the ids, then each session as the store
-    # itself loads it.
-    with sqlite3.connect(store.path) as db:
+    # Through a second, plain connection to the real file: the ids, then each session as the
+    # store itself loads it.
+    db = sqlite3.connect(store.path)
+    try:
         ids = [row[0] for row in db.execute("SELECT id FROM sessions")]
+    finally:
+        db.close()
     sessions = {}
     for session_id in ids:
         session = await store.get(session_id)

@@ -1,0 +1,231 @@
+"""Sessions to rows and back: the one place that knows the ``sessions`` table's columns.
+
+Decoding trusts nothing: a row may have been written by an older bug, edited by hand or damaged,
+and a row that cannot be loaded must not block its players (the store quarantines it). So every
+column is checked for its type and range, and the moves are replayed under the rules.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from core.ai.levels import Level
+from core.games import Rules
+from core.store.models import Seat, Session, Status, replay
+
+SESSION_COLUMNS = (
+    "id",
+    "platform",
+    "chat_id",
+    "rows",
+    "cols",
+    "k",
+    "gravity",
+    "x_user",
+    "x_name",
+    "x_level",
+    "o_user",
+    "o_name",
+    "o_level",
+    "moves",
+    "status",
+    "version",
+    "created_at",
+    "updated_at",
+    "expires_at",
+    "challenger",
+    "challenged",
+    "winner",
+)
+_COLUMN_LIST = ", ".join(SESSION_COLUMNS)
+
+SELECT_SESSION = f"SELECT rowid, {_COLUMN_LIST} FROM sessions"
+"""Every column, after the ``rowid`` (which a damaged row may need: its id may be NULL)."""
+
+INSERT_SESSION = (
+    f"INSERT INTO sessions ({_COLUMN_LIST}) VALUES ({', '.join('?' * len(SESSION_COLUMNS))})"
+)
+"""Takes :func:`session_row`."""
+
+UPDATE_SESSION = (
+    "UPDATE sessions SET "
+    + ", ".join(f"{name} = ?" for name in SESSION_COLUMNS[1:])
+    + " WHERE id = ? AND version = ?"
+)
+"""Takes ``(*session_row(s)[1:], s.id, expected_version)``."""
+
+
+class BadRow(ValueError):
+    """A ``sessions`` row that does not make a valid :class:`Session`; the message says why."""
+
+
+def encode_moves(moves: Iterable[int]) -> str:
+    """Moves as stored: decimal numbers separated by commas (``""`` for none)."""
+    return ",".join(str(move) for move in moves)
+
+
+def decode_moves(text: object) -> tuple[int, ...]:
+    """The stored moves column back to moves.
+
+    Raises:
+        BadRow: not a comma-separated list of plain decimal numbers.
+    """
+    if not isinstance(text, str):
+        raise BadRow(f"moves must be text, got {text!r}")
+    if not text:
+        return ()
+    parts = text.split(",")
+    # isdigit() alone accepts "²" and int() accepts " 4" or "4_0": only ASCII digits are ours.
+    if not all(part.isascii() and part.isdigit() for part in parts):
+        raise BadRow(f"moves do not parse: {text!r}")
+    return tuple(int(part) for part in parts)
+
+
+def session_row(s: Session) -> tuple[Any, ...]:
+    """The values of :data:`SESSION_COLUMNS` for ``s``, in order."""
+    x, o = s.seats
+    return (
+        s.id,
+        s.platform,
+        s.chat_id,
+        s.rules.rows,
+        s.rules.cols,
+        s.rules.k,
+        int(s.rules.gravity),
+        x.user_id,
+        x.name,
+        x.level.value if x.level else None,
+        o.user_id,
+        o.name,
+        o.level.value if o.level else None,
+        encode_moves(s.moves),
+        s.status.value,
+        s.version,
+        s.created_at,
+        s.updated_at,
+        s.expires_at,
+        s.challenger,
+        s.challenged,
+        s.winner,
+    )
+
+
+def _text(name: str, value: object, *, optional: bool = False) -> Any:
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise BadRow(f"{name} must be text, got {value!r}")
+    return value
+
+
+def _whole(name: str, value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise BadRow(f"{name} must be a whole number, got {value!r}")
+    return value
+
+
+def _time(name: str, value: object) -> float:
+    if not isinstance(value, int | float) or isinstance(value, bool) or value != value:
+        raise BadRow(f"{name} must be a time in seconds, got {value!r}")
+    return float(value)
+
+
+def _seat(side: str, user_id: object, name: object, level: object) -> Seat:
+    try:
+        return Seat(
+            name=_text(f"{side}_name", name),
+            user_id=_text(f"{side}_user", user_id, optional=True),
+            level=None if level is None else Level(level),
+        )
+    except BadRow:
+        raise
+    except ValueError as error:
+        raise BadRow(f"seat {side.upper()}: {error}") from None
+
+
+def decode_session(row: Sequence[Any]) -> Session:
+    """A row of :data:`SELECT_SESSION` (``rowid`` first) back to a :class:`Session`.
+
+    Raises:
+        BadRow: a column has the wrong type or range, the rules or seats are invalid, or the
+            moves do not parse or are not a legal game under the rules.
+    """
+    if len(row) != len(SESSION_COLUMNS) + 1:
+        raise BadRow(f"expected {len(SESSION_COLUMNS) + 1} columns, got {len(row)}")
+    (
+        _,
+        session_id,
+        platform,
+        chat_id,
+        rows,
+        cols,
+        k,
+        gravity,
+        x_user,
+        x_name,
+        x_level,
+        o_user,
+        o_name,
+        o_level,
+        moves_text,
+        status_text,
+        version,
+        created_at,
+        updated_at,
+        expires_at,
+        challenger,
+        challenged,
+        winner,
+    ) = row
+    if gravity not in (0, 1) or isinstance(gravity, float):
+        raise BadRow(f"gravity must be 0 or 1, got {gravity!r}")
+    try:
+        rules = Rules(rows, cols, k, gravity=bool(gravity))
+    except ValueError as error:
+        raise BadRow(f"rules: {error}") from None
+    try:
+        status = Status(status_text)
+    except ValueError:
+        raise BadRow(f"unknown status {status_text!r}") from None
+    if winner not in (None, 1, 2) or isinstance(winner, bool | float):
+        raise BadRow(f"winner must be 1, 2 or empty, got {winner!r}")
+    moves = decode_moves(moves_text)
+    try:
+        replay(rules, moves)
+    except ValueError as error:  # IllegalMove is one
+        raise BadRow(f"moves are not a legal game: {error}") from None
+    return Session(
+        id=_text("id", session_id),
+        platform=_text("platform", platform),
+        chat_id=_text("chat_id", chat_id),
+        seats=(_seat("x", x_user, x_name, x_level), _seat("o", o_user, o_name, o_level)),
+        rules=rules,
+        moves=moves,
+        status=status,
+        version=_whole("version", version),
+        created_at=_time("created_at", created_at),
+        updated_at=_time("updated_at", updated_at),
+        expires_at=_time("expires_at", expires_at),
+        challenger=_text("challenger", challenger, optional=True),
+        challenged=_text("challenged", challenged, optional=True),
+        winner=winner,
+    )
+
+
+def row_json(row: Sequence[Any]) -> str:
+    """A raw :data:`SELECT_SESSION` row as JSON (column name to value) for the quarantine.
+
+    Blobs become hex strings; everything else SQLite returns is JSON already.
+    """
+    values = dict(zip(("rowid", *SESSION_COLUMNS), row, strict=False))
+
+    def blob(value: object) -> str:
+        if isinstance(value, bytes):
+            return value.hex()
+        raise TypeError(f"cannot store {value!r} as JSON")
+
+    # NaN and infinities are legal floats in SQLite but not in JSON: allow_nan writes them as
+    # the bare words NaN/Infinity, which Python's json reads back.
+    return json.dumps(values, default=blob, ensure_ascii=False, sort_keys=True)
