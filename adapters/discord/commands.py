@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
 from core import commands as core_commands
-from core.commands import Accept, Command, Decline, Final, Help, Rematch, Top
+from core.commands import Accept, Command, Decline, Final, Help, Rematch, Review, Top
 from core.games.rules import MAX_SIDE, MIN_K
 from core.i18n import catalogue, render
 
@@ -174,6 +174,7 @@ def build_commands(handler: CommandHandler) -> list[app_commands.Command[Any, An
         simple("decline", Decline()),
         simple("rematch", Rematch()),
         simple("final", Final()),
+        simple("review", Review()),
         stats,
         simple("top", Top()),
         move,

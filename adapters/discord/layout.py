@@ -46,7 +46,11 @@ _ACTION_STYLES = {
     ActionKind.ACCEPT: discord.ButtonStyle.success,
     ActionKind.DECLINE: discord.ButtonStyle.danger,
     ActionKind.REMATCH: discord.ButtonStyle.primary,
+    ActionKind.REVIEW: discord.ButtonStyle.secondary,
 }
+
+
+_AFTER_A_GAME = frozenset({ActionKind.REMATCH, ActionKind.REVIEW})
 
 
 class BoardMode(enum.Enum):
@@ -112,7 +116,7 @@ def board_message(
     hints: list[str] = []
     show_board_as_text = mode is BoardMode.TEXT
     if action_buttons and board_rows + 1 > MAX_ROWS:
-        if any(a is not ActionKind.REMATCH for a in action_buttons):
+        if any(a not in _AFTER_A_GAME for a in action_buttons):
             # A pending challenge: nothing can be played yet, so Accept/Decline win the space.
             board_rows = 0
             show_board_as_text = mode is not BoardMode.COLUMNS

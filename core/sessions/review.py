@@ -28,10 +28,16 @@ class Reviews:
         self._ctx = ctx
 
     async def last(self, actor: Actor) -> list[Reply]:
-        """The review of the actor's last finished game here, else of the chat's last one."""
+        """The review of the actor's last finished game here, else of the chat's last one.
+
+        Raises:
+            UserError: the actor's game here is still running, or the chat has no finished game.
+        """
         ctx = self._ctx
         session = await ctx.store.last_finished(actor.platform, actor.chat_id, actor.user_id)
         if session is None:
+            if await ctx.live_game(actor) is not None:
+                raise UserError("error.review_running")
             session = await ctx.store.last_finished(actor.platform, actor.chat_id, None)
         if session is None:
             raise UserError("error.no_review", prefix=ctx.prefix(actor))

@@ -30,6 +30,7 @@ from core.commands import (
     MoveText,
     NotACommand,
     Rematch,
+    Review,
     Start,
     Stats,
     Top,
@@ -61,6 +62,7 @@ BARE: dict[str, Command] = {
     "final": Final(),
     "stats": Stats(),
     "top": Top(),
+    "review": Review(),
 }
 
 
@@ -86,6 +88,7 @@ def test_table_has_the_design_commands_and_aliases() -> None:
         "final": ("quit",),
         "stats": (),
         "top": (),
+        "review": (),
     }
 
 

@@ -107,7 +107,7 @@ async def test_final_after_a_move_is_a_resignation_that_counts(store: SqliteStor
     await svc.handle_text(mover, "5")
     replies = await svc.handle_text(quitter, "/final")
     assert text_keys(replies) == ["game.resigned"]
-    assert replies[0].actions == (ActionKind.REMATCH,)
+    assert replies[0].actions == (ActionKind.REMATCH, ActionKind.REVIEW)
     assert replies[0].board is not None and replies[0].board.finished
     ended = await stored(store, session_id)
     assert ended.status is Status.FINISHED and ended.winner is not None
@@ -182,7 +182,7 @@ async def test_a_watched_game_is_played_at_a_pace_on_one_board(store: SqliteStor
     assert all(r.board is not None and not r.new_message for r in screen.shown)
     assert {r.session_id for r in screen.shown} == {session_id}
     assert elapsed >= 0.02 * (len(ended.moves) - 1)  # no faster than the pace allows
-    assert screen.shown[-1].actions == (ActionKind.REMATCH,)
+    assert screen.shown[-1].actions == (ActionKind.REMATCH, ActionKind.REVIEW)
     await svc.close()
 
 
@@ -308,3 +308,55 @@ async def test_a_busy_ai_refuses_new_hard_games_but_never_a_running_one(
     assert text_keys(await svc.handle_text(BOB, "/tres medium")) == ["game.started"]
     replies = await svc.handle_text(ALICE, "5")  # the running HARD game still gets its move
     assert replies[0].board is not None and sum(c.mark != 0 for c in replies[0].board.cells) == 2
+
+
+# --- review ---------------------------------------------------------------------------------
+
+
+async def test_review_marks_the_blunder_of_a_finished_game(store: SqliteStore) -> None:
+    svc = make(store)
+    session_id = session_of(await svc.handle_text(ALICE, "/tres @bob"))
+    await svc.handle_text(BOB, "/accept")
+    first, second = (
+        (ALICE, BOB)
+        if (await stored(store, session_id)).seats[0].user_id == "alice"
+        else (BOB, ALICE)
+    )
+    assert text_keys(await svc.handle_text(first, "/review")) == ["error.review_running"]
+    # X centre, O edge (the blunder: X now wins by force), X corner, O blocks, X forks, ...
+    for player, cell in ((first, "5"), (second, "2"), (first, "1"), (second, "9")):
+        await svc.handle_text(player, cell)
+    for player, cell in ((first, "7"), (second, "3"), (first, "4")):
+        await svc.handle_text(player, cell)
+    assert (await stored(store, session_id)).status is Status.FINISHED
+    # Anyone in the chat may ask: a bystander gets the chat's last finished game.
+    carol = Actor("test", "room", "carol", "Carol")
+    replies = await svc.handle_text(carol, "/review")
+    text = replies[0].text
+    assert text is not None and text.key == "review.text"
+    english = text.render("en").splitlines()
+    assert english[0].startswith("Review of tic-tac-toe")
+    assert english[1] == "1. X b2: draw → draw"
+    assert (
+        english[2].startswith("2. O b1: draw → loss in")
+        and "✗ a draw turned into a loss" in english[2]
+    )
+    assert "best: a1, c1, a3, c3" in english[2]
+    assert english[-1] == "1 mistake in this game."
+    assert "В этой партии: 1 ошибка." in text.render("ru")
+    # The Review button on the finished board does the same for anyone.
+    pressed = await svc.handle_action(carol, session_id, ActionKind.REVIEW)
+    assert pressed[0].text == text
+
+
+async def test_review_says_plainly_when_a_game_cannot_be_solved(store: SqliteStore) -> None:
+    svc = make(store)
+    await svc.handle_text(ALICE, "/ratlla 9x9 5 easy")
+    await svc.handle_text(ALICE, "e5")
+    await svc.handle_text(ALICE, "/final")
+    replies = await svc.handle_text(ALICE, "/review")
+    assert text_keys(replies) == ["review.unavailable"]
+    # A bystander gets the chat's last finished game; a chat without one says so.
+    assert text_keys(await svc.handle_text(BOB, "/review")) == ["review.unavailable"]
+    elsewhere = Actor("test", "other room", "bob", "Bob")
+    assert text_keys(await svc.handle_text(elsewhere, "/review")) == ["error.no_review"]

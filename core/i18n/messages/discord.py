@@ -33,6 +33,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "Revanche",
         "ru": "Реванш",
     },
+    "discord.button.review": {
+        "en": "Review",
+        "ca": "Revisió",
+        "es": "Revisión",
+        "pt": "Análise",
+        "ru": "Разбор",
+    },
     # Choice names of the slash-command options (the values stay English and stable).
     "discord.choice.level.easy": {
         "en": "easy",

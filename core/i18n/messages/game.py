@@ -131,6 +131,14 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "pt": "{player} parou o jogo dos bots.",
         "ru": "{player} останавливает игру ботов.",
     },
+    "game.stopped": {
+        # A bots' game stopped before its end (by its watcher, or at its time limit).
+        "en": "The game was stopped before its end.",
+        "ca": "La partida s'ha aturat abans d'acabar.",
+        "es": "La partida se detuvo antes de terminar.",
+        "pt": "O jogo foi parado antes do fim.",
+        "ru": "Игра остановлена до конца.",
+    },
     "game.turn": {
         "en": "{player} ({mark}) to move.",
         "ca": "Torn de {player} ({mark}).",
