@@ -58,6 +58,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 
 from core.ai import Level, choose_move
+from core.ai.orphans import Parent, die_with_parent
 from core.commands import (
     PREFIXES,
     Accept,
@@ -169,7 +170,9 @@ class ServiceSettings:
 _WORKER_NICENESS = 10
 
 
-def _worker_init(warm: bool) -> None:
+def _worker_init(warm: bool, parent: Parent) -> None:
+    # After a kill -9 of the service nothing shuts the pool down: each worker watches for it.
+    die_with_parent(parent)
     # Ctrl-C reaches the whole process group; the parent shuts the pool down in order, so the
     # workers must not die mid-task with a traceback each.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -374,7 +377,7 @@ class GameService:
             max_workers=workers,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_worker_init,
-            initargs=(self.settings.ai_warm_up,),
+            initargs=(self.settings.ai_warm_up, Parent.this_process()),
         )
 
     async def close(self) -> None:
