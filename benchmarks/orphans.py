@@ -40,7 +40,7 @@ class Kill:
     """One round: the workers' memory before the kill, and what was left after it."""
 
     worker_rss_mib: tuple[float, ...]
-    survivors: tuple[int, ...]
+    survivors: tuple[str, ...]  # "pid command" of each
     gone_after: float | None  # seconds until the last process of the session went; None: never
 
 
@@ -101,7 +101,7 @@ def _one_kill(directory: Path) -> Kill:
                 gone_after = time.monotonic() - killed
                 break
             time.sleep(0.02)
-        survivors = tuple(in_session(session))
+        survivors = tuple(f"{pid} {command(pid)[:70]!r}" for pid in in_session(session))
         return Kill(rss, survivors, gone_after)
     finally:
         if bot.poll() is None:
@@ -126,7 +126,7 @@ def main(quick: bool) -> None:
         finally:
             shutil.rmtree(directory, ignore_errors=True)
         kills.append(kill)
-        left = ", ".join(f"{pid} {command(pid)[:60]!r}" for pid in kill.survivors) or "none"
+        left = ", ".join(kill.survivors) or "none"
         took = "-" if kill.gone_after is None else f"{kill.gone_after:.2f} s"
         print(f"kill {index + 1:2d}: survivors after {GRACE:.0f} s: {left}; all gone in {took}")
     clean = sum(not kill.survivors for kill in kills)
