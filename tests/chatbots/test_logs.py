@@ -69,7 +69,9 @@ def test_json_lines_are_objects() -> None:
 @pytest.mark.usefixtures("restore_root")
 @pytest.mark.parametrize("fmt", list(LogFormat))
 def test_secrets_are_masked_everywhere(fmt: LogFormat) -> None:
-    settings = load_settings({"DISCORD_TOKEN": TOKEN}, None)
+    # A password may hold any character; "/" and "+" change when URL-encoded.
+    matrix = {"MATRIX_HOMESERVER": "https://m.org", "MATRIX_USER_ID": "@bot:m.org"}
+    settings = load_settings({**matrix, "MATRIX_PASSWORD": TOKEN}, None)
     output = "\n".join(emit(fmt, settings.secrets()))
     assert TOKEN not in output
     assert "MTIz.secret-discord%2Ftoken%2Bvalue" not in output  # nor URL-encoded
