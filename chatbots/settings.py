@@ -393,8 +393,8 @@ def _discord_token(text: str) -> Secret:
         raise ValueError("contains a space or a line break: a bot token is one word")
     if not _DISCORD_TOKEN.fullmatch(text):
         raise ValueError(
-            "is not a bot token (three parts of letters, digits, - and _, separated by dots): "
-            "copy it again from the Developer Portal, your application, Bot"
+            "is not a bot token (three dot-separated parts of letters, digits, - and _): "
+            "copy it again from the Developer Portal"
         )
     return Secret(text)
 

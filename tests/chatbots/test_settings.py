@@ -391,7 +391,7 @@ def test_a_discord_token_with_a_blank_inside_is_refused_unshown(
         (f'"{TOKEN}"', "is in quotes"),
         (f"{TOKEN[:10]} {TOKEN[10:]}", "contains a space or a line break"),
         (f"{TOKEN}\nDISCORD_GUILD_IDS=1", "contains a space or a line break"),
-        ("MTA5.discord-token", "is not a bot token (three parts"),
+        ("MTA5.discord-token", "is not a bot token (three dot-separated parts"),
         ("MTA5.discord+token/x.value", "is not a bot token"),
         ("MTA5..value", "is not a bot token"),
     ],
