@@ -7,6 +7,11 @@ SIGKILL to the main process; and counts the processes of its session still runni
 (AI workers, multiprocessing's resource tracker). A kill is clean when none are. Also prints how
 long the last of them took to go.
 
+Two kinds of rounds: ``idle`` kills a bot that waits for input; ``busy`` first starts a game on
+a 7x8 board against the hard bot, which moves first and searches for its whole budget (1 s) in
+a worker, and kills 0.3 s into that search (compiled code holding the GIL: only the
+parent-death signal can stop it before the search ends).
+
 Survivors are killed after counting, so one bad round does not spoil the next.
 """
 
@@ -65,7 +70,7 @@ def _lines(stream: IO[str], out: queue.Queue[str]) -> None:
         out.put(line)
 
 
-def _one_kill(directory: Path) -> Kill:
+def _one_kill(directory: Path, busy: bool) -> Kill:
     bot = subprocess.Popen(
         _command(),
         stdin=subprocess.PIPE,  # kept open: end of input would stop the console game
@@ -92,6 +97,11 @@ def _one_kill(directory: Path) -> Kill:
                 continue
         workers = [pid for pid in descendants(bot.pid) if "spawn_main" in command(pid)]
         rss = tuple(rss_mib(pid) for pid in workers)
+        if busy:
+            assert bot.stdin is not None
+            bot.stdin.write("/quatre 7x8 hard second\n")
+            bot.stdin.flush()
+            time.sleep(0.3)
         bot.send_signal(signal.SIGKILL)
         bot.wait(timeout=10)
         killed = time.monotonic()
@@ -113,28 +123,34 @@ def _one_kill(directory: Path) -> Kill:
 
 
 def main(quick: bool) -> None:
-    """Kill the bot 10 times (3 with ``--quick``) and print how many kills left nothing."""
+    """Kill the bot 10 times (3 with ``--quick``) idle, then busy; print how many were clean."""
     if not HAS_PROC:
         print("skipped: needs Linux /proc")
         return
     rounds = 3 if quick else 10
-    kills: list[Kill] = []
-    for index in range(rounds):
-        directory = Path(tempfile.mkdtemp(prefix="chatbots-orphans-"))
-        try:
-            kill = _one_kill(directory)
-        finally:
-            shutil.rmtree(directory, ignore_errors=True)
-        kills.append(kill)
-        left = ", ".join(kill.survivors) or "none"
-        took = "-" if kill.gone_after is None else f"{kill.gone_after:.2f} s"
-        print(f"kill {index + 1:2d}: survivors after {GRACE:.0f} s: {left}; all gone in {took}")
+    for busy in (False, True):
+        _report("busy" if busy else "idle", [_round(index, busy) for index in range(rounds)])
+
+
+def _round(index: int, busy: bool) -> Kill:
+    directory = Path(tempfile.mkdtemp(prefix="chatbots-orphans-"))
+    try:
+        kill = _one_kill(directory, busy)
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+    left = ", ".join(kill.survivors) or "none"
+    took = "-" if kill.gone_after is None else f"{kill.gone_after:.2f} s"
+    mode = "busy" if busy else "idle"
+    print(f"{mode} kill {index + 1:2d}: survivors after {GRACE:.0f} s: {left}; all gone in {took}")
+    return kill
+
+
+def _report(mode: str, kills: list[Kill]) -> None:
+    rounds = len(kills)
     clean = sum(not kill.survivors for kill in kills)
     rss = [value for kill in kills for value in kill.worker_rss_mib]
     gone = [kill.gone_after for kill in kills if kill.gone_after is not None]
-    print(
-        f"{clean}/{rounds} clean (no process of the bot's session left {GRACE:.0f} s after kill -9)"
-    )
+    print(f"{mode}: {clean}/{rounds} clean (nothing of the bot's session left {GRACE:.0f} s later)")
     if rss:
         print(
             f"worker RSS before the kill: median {statistics.median(rss):.0f} MiB, "
