@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from core.ai.levels import Level
+from core.ai.orphans import Parent, die_with_parent
 from core.ai.players import choose_move
 from core.games import Position, Rules
 
@@ -107,7 +108,9 @@ class AiRunner(Protocol):
 # --- The process pool's side (module level: workers import these by name) --------------------
 
 
-def _worker_init(warm: bool) -> None:
+def _worker_init(warm: bool, parent: Parent) -> None:
+    # After a kill -9 of the bot nothing shuts the pool down: each worker watches for it.
+    die_with_parent(parent)
     # Ctrl-C reaches the whole process group; the parent shuts the pool down in order, so the
     # workers must not die mid-task with a traceback each.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -225,7 +228,9 @@ class PoolRunner:
             max_workers=self._workers,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_worker_init,
-            initargs=(self._warm_up,),
+            # Built here, in the process that owns the pool: how it is pickled records which
+            # thread starts the workers, which decides how they watch for its death.
+            initargs=(self._warm_up, Parent.this_process()),
         )
 
     async def close(self) -> None:

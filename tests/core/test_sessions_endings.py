@@ -343,7 +343,7 @@ async def test_review_marks_the_blunder_of_a_finished_game(store: SqliteStore) -
     )
     assert "best: a1, c1, a3, c3" in english[2]
     assert english[-1] == "1 mistake in this game."
-    assert "В этой партии: 1 ошибка." in text.render("ru")
+    assert "В этой партии: 1 ошибка." in text.render("ru")  # noqa: RUF001
     # The Review button on the finished board does the same for anyone.
     pressed = await svc.handle_action(carol, session_id, ActionKind.REVIEW)
     assert pressed[0].text == text
