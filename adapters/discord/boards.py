@@ -8,7 +8,10 @@ game) go through the channel's message endpoint: an interaction token expires af
 a channel message can be edited for good.
 
 Edits of one board are applied in order and never backwards: a board older than the one shown
-(a bots' game's move that arrives after ``/final`` stopped it) is dropped.
+(a bots' game's move that arrives after ``/final`` stopped it) is dropped. The boards shown
+lately are also kept in memory: the store forgets a board's row in the transaction that deletes
+its game (an abandoned game, a withdrawn challenge), and the reply that says so must still find
+the message to edit.
 """
 
 from __future__ import annotations
@@ -18,17 +21,26 @@ import collections
 import contextlib
 import logging
 import weakref
-
-import discord
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from adapters.discord.layout import MessageSpec
-from adapters.discord.views import build_view
 from core.ports import KeyValueStore
 
 log = logging.getLogger(__name__)
 
 KV_NAMESPACE = "discord"  # store.kv_*: where each session's board message is
-_REMEMBERED_VERSIONS = 10_000  # boards whose last shown version is kept in memory
+_RECENT = 10_000  # boards kept in memory (a few hundred bytes each)
+
+EditMessage = Callable[[int, int, MessageSpec], Awaitable[bool]]
+"""Edits message ``(channel id, message id)`` to show a spec; False if it cannot be edited."""
+
+
+@dataclass(slots=True)
+class _Shown:
+    channel_id: int
+    message_id: int
+    version: int = -1
 
 
 def board_key(session_id: str) -> str:
@@ -40,15 +52,15 @@ class BoardMessages:
     """The board message of every game: remembered, looked up, edited in order.
 
     Args:
-        client: the connected client (channel message edits go through its HTTP session).
         store: the key-value part of the store.
+        edit_message: edits a channel message (the client's REST call).
     """
 
-    def __init__(self, client: discord.Client, store: KeyValueStore) -> None:
-        self._client = client
+    def __init__(self, store: KeyValueStore, edit_message: EditMessage) -> None:
         self._store = store
+        self._edit_message = edit_message
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._shown: collections.OrderedDict[str, int] = collections.OrderedDict()
+        self._recent: collections.OrderedDict[str, _Shown] = collections.OrderedDict()
         self._posted: dict[str, asyncio.Event] = {}
 
     async def remember(
@@ -61,8 +73,10 @@ class BoardMessages:
             f"{channel_id}:{message_id}",
             session_id=session_id,
         )
-        if version is not None:
-            self._saw(session_id, version)
+        shown = self._recent.get(session_id)
+        if shown is None or (shown.channel_id, shown.message_id) != (channel_id, message_id):
+            shown = _Shown(channel_id, message_id)
+        self._keep(session_id, shown, version)
         posted = self._posted.get(session_id)
         if posted is not None:
             posted.set()
@@ -96,7 +110,7 @@ class BoardMessages:
         """Edit the board message of ``session_id`` to show ``spec``.
 
         Args:
-            version: the game's version ``spec`` shows; an older one than already shown is
+            version: the game's version ``spec`` shows; one older than already shown is
                 dropped (and counts as done).
             wait: see :meth:`where`.
 
@@ -107,22 +121,19 @@ class BoardMessages:
             where = await self.where(session_id, wait=wait)
             if where is None:
                 return False
-            if version is not None and version < self._shown.get(session_id, -1):
+            shown = self._recent.get(session_id)
+            if version is not None and shown is not None and version < shown.version:
                 log.debug("board of %s: version %d is older than shown", session_id, version)
                 return True
-            channel_id, message_id = where
-            channel = self._client.get_partial_messageable(channel_id)
-            message = channel.get_partial_message(message_id)
-            try:
-                await message.edit(content=spec.content, view=build_view(spec))
-            except discord.HTTPException as error:
-                log.warning("could not edit the board of %s: %s", session_id, error)
+            if not await self._edit_message(*where, spec):
                 return False
-            if version is not None:
-                self._saw(session_id, version)
+            self._keep(session_id, shown or _Shown(*where), version)
             return True
 
     async def _lookup(self, session_id: str) -> tuple[int, int] | None:
+        shown = self._recent.get(session_id)
+        if shown is not None:
+            return shown.channel_id, shown.message_id
         value = await self._store.kv_get(KV_NAMESPACE, board_key(session_id))
         if value is None:
             return None
@@ -137,9 +148,10 @@ class BoardMessages:
             self._locks[session_id] = lock
         return lock
 
-    def _saw(self, session_id: str, version: int) -> None:
-        if version >= self._shown.get(session_id, -1):
-            self._shown[session_id] = version
-        self._shown.move_to_end(session_id)
-        while len(self._shown) > _REMEMBERED_VERSIONS:
-            self._shown.popitem(last=False)
+    def _keep(self, session_id: str, shown: _Shown, version: int | None) -> None:
+        if version is not None:
+            shown.version = max(shown.version, version)
+        self._recent[session_id] = shown
+        self._recent.move_to_end(session_id)
+        while len(self._recent) > _RECENT:
+            self._recent.popitem(last=False)

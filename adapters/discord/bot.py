@@ -36,7 +36,7 @@ from adapters.discord.layout import MessageSpec, text_message
 from adapters.discord.options import command_from_options, move_from_text
 from adapters.discord.present import ChannelOutlet, Clicked, Presenter
 from adapters.discord.responder import Responder
-from adapters.discord.views import DYNAMIC_ITEMS
+from adapters.discord.views import DYNAMIC_ITEMS, build_view
 from core.commands import CommandSpec
 from core.errors import UserError
 from core.i18n import DEFAULT_LOCALE, normalize_locale, render
@@ -95,7 +95,7 @@ class GameBot(discord.Client):
         )
         self.service = service
         self.config = config
-        self.presenter = Presenter(BoardMessages(self, service.store))
+        self.presenter = Presenter(BoardMessages(service.store, self._edit_message))
         # Users reach core only through resolved options (ids and names), never as mention
         # text, so Discord needs no mention syntax of its own.
         service.register_platform(PlatformStyle(PLATFORM, publish=self.publish))
@@ -271,6 +271,18 @@ class GameBot(discord.Client):
             except Exception:
                 log.exception("interaction %s failed", interaction.id)
                 await self._answer_safely(responder, render("error.internal", locale))
+
+    async def _edit_message(self, channel_id: int, message_id: int, spec: MessageSpec) -> bool:
+        """Edit a message of ours through its channel (no interaction token needed)."""
+        channel = self.get_partial_messageable(channel_id)
+        try:
+            await channel.get_partial_message(message_id).edit(
+                content=spec.content, view=build_view(spec)
+            )
+        except discord.HTTPException as error:
+            log.warning("could not edit message %d in %d: %s", message_id, channel_id, error)
+            return False
+        return True
 
     def _tracked(self) -> _InFlight:
         return _InFlight(self._in_flight, self._idle)
