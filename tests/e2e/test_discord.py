@@ -372,6 +372,7 @@ async def test_stats_and_top(harness: Harness, double: DiscordDouble) -> None:
     none = await double.slash("stats", {"player": "bob"}, user="alice")
     assert_answered_once(none)
     assert len(none.public()) == 1
+    assert "<@" not in none.public()[0]  # the player reaches core resolved, not as a mention
     top = await double.slash("top", user="alice")
     assert top.public() == [render("stats.top_empty", "en")]
 
