@@ -43,6 +43,7 @@ __all__ = [
     "NotACommand",
     "Opponent",
     "Option",
+    "OptionType",
     "Rematch",
     "Start",
     "Stats",
@@ -143,7 +144,16 @@ class Final:
 
 @dataclass(frozen=True, slots=True)
 class Stats:
-    user: str | None = None  # as written, like VsUser.user; None for the speaker
+    """Results of a player.
+
+    Attributes:
+        user: None for the speaker; else as :attr:`VsUser.user`: as written in text when
+            ``name`` is None, the user id itself when an adapter resolved it already.
+        name: the resolved player's display name, with ``user`` their id.
+    """
+
+    user: str | None = None
+    name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +238,14 @@ Builder = Callable[[str, Sequence[str]], Command]
 arguments (whitespace-separated tokens, as typed)."""
 
 
+class OptionType(enum.Enum):
+    """What an option's value is, so that a platform can ask for it in its own way."""
+
+    TEXT = "text"  # free text, or one of the option's choices
+    INTEGER = "integer"  # a whole number from ``minimum`` to ``maximum``
+    USER = "user"  # a person of the platform (a slash command's user picker)
+
+
 @dataclass(frozen=True, slots=True)
 class Option:
     """One option of a command, for adapters that declare options (Discord slash commands).
@@ -237,11 +255,16 @@ class Option:
             ``player``).
         choices: the fixed values it takes, or ``()`` for free input.
         required: whether the command needs it.
+        type: what its value is.
+        minimum, maximum: the range of an :attr:`OptionType.INTEGER` value.
     """
 
     name: str
     choices: tuple[str, ...] = ()
     required: bool = False
+    type: OptionType = OptionType.TEXT
+    minimum: int | None = None
+    maximum: int | None = None
 
     @property
     def description(self) -> str:
@@ -354,12 +377,20 @@ def _start_builder(kind: GameKind, syntax: str) -> Builder:
     return build
 
 
-def _build_start(kind: GameKind, typed: str, args: Sequence[str], syntax: str) -> Start:
-    """A start command from its options, in any order; each token's shape says what it is."""
+def _build_start(
+    kind: GameKind,
+    typed: str,
+    args: Sequence[str],
+    syntax: str,
+    user: VsUser | None = None,
+) -> Start:
+    """A start command from its options, in any order; each token's shape says what it is.
+
+    ``user`` is a challenged player an adapter resolved already (no token names them then).
+    """
     size: str | None = None
     k: str | None = None
     first: str | None = None
-    user: str | None = None
     bot: str | None = None
     levels: list[str] = []
     for token in args:
@@ -376,8 +407,8 @@ def _build_start(kind: GameKind, typed: str, args: Sequence[str], syntax: str) -
             first = token
         elif _is_mention(token):
             if user is not None:
-                raise CommandError("parse.twice.opponent", first=user, second=token)
-            user = token
+                raise CommandError("parse.twice.opponent", first=_written(user), second=token)
+            user = VsUser(token)
         elif kind is not GameKind.TRES and _looks_like_size(token):
             if size is not None:
                 raise CommandError("parse.twice.size", first=size, second=token)
@@ -394,13 +425,18 @@ def _build_start(kind: GameKind, typed: str, args: Sequence[str], syntax: str) -
     return Start(kind, rules, opponent, _FIRSTS[first.lower()] if first else _DEFAULT_FIRST)
 
 
-def _opponent(user: str | None, bot: str | None, levels: Sequence[str]) -> Opponent:
+def _written(user: VsUser) -> str:
+    """How a challenged player is named in a message about the command."""
+    return user.user if user.name is None else f"@{user.name}"
+
+
+def _opponent(user: VsUser | None, bot: str | None, levels: Sequence[str]) -> Opponent:
     if user is not None and bot is not None:
-        raise CommandError("parse.twice.opponent", first=user, second=bot)
+        raise CommandError("parse.twice.opponent", first=_written(user), second=bot)
     if user is not None:
         if levels:
-            raise CommandError("parse.twice.opponent", first=user, second=levels[0])
-        return VsUser(user)
+            raise CommandError("parse.twice.opponent", first=_written(user), second=levels[0])
+        return user
     chosen = [_LEVELS[level.lower()] for level in levels]
     if bot is not None:
         # "bot" alone: medium vs medium; "bot hard": hard vs hard; "bot easy hard": as given.
@@ -449,7 +485,7 @@ _TRES_SYNTAX = f"{_OPPONENT_SYNTAX} {_FIRST_SYNTAX}"
 _QUATRE_SYNTAX = f"[ROWSxCOLS] {_OPPONENT_SYNTAX} {_FIRST_SYNTAX}"
 _RATLLA_SYNTAX = f"ROWSxCOLS K {_OPPONENT_SYNTAX} {_FIRST_SYNTAX}"
 _LEVEL_OPTION = Option("level", tuple(_LEVELS))
-_OPPONENT_OPTION = Option("opponent")
+_OPPONENT_OPTION = Option("opponent", type=OptionType.USER)
 _FIRST_OPTION = Option("first", ("me", "opponent", "random"))
 
 COMMANDS: tuple[CommandSpec, ...] = (
@@ -476,7 +512,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         _RATLLA_SYNTAX,
         (
             Option("size", required=True),
-            Option("k", required=True),
+            Option("k", required=True, type=OptionType.INTEGER, minimum=MIN_K, maximum=MAX_SIDE),
             _LEVEL_OPTION,
             _OPPONENT_OPTION,
             _FIRST_OPTION,
@@ -489,7 +525,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("rematch", (), "", (), _no_args(Rematch())),
     CommandSpec("final", ("quit",), "", (), _no_args(Final())),
     CommandSpec("review", (), "", (), _no_args(Review())),
-    CommandSpec("stats", (), "[@player]", (Option("player"),), _build_stats),
+    CommandSpec("stats", (), "[@player]", (Option("player", type=OptionType.USER),), _build_stats),
     CommandSpec("top", (), "", (), _no_args(Top())),
 )
 """Every command: parsing, ``/help`` and slash-command registration all read this table."""
@@ -519,7 +555,8 @@ def start_from_options(
     size: str | None = None,
     k: int | str | None = None,
     level: str | None = None,
-    opponent: str | None = None,
+    opponent: VsUser | None = None,
+    bots: bool = False,
     first: str | None = None,
 ) -> Start:
     """A start command from named options (Discord slash commands), checked like typed text.
@@ -528,8 +565,9 @@ def start_from_options(
         kind: the game, as in the table row's ``kind``.
         size: ``ROWSxCOLS`` (``quatre``: optional, ``ratlla``: required).
         k: the line length (``ratlla`` only, required).
-        level: ``easy``, ``medium`` or ``hard``.
-        opponent: a player (``<@123>``, ``@bob:example.org``) or ``bot`` to watch two bots.
+        level: ``easy``, ``medium`` or ``hard`` (with ``bots``: the level of both bots).
+        opponent: a challenged player the platform resolved already (see :class:`VsUser`).
+        bots: two bots play each other for people to watch (the text option ``bot``).
         first: ``me``/``first``, ``opponent``/``second`` or ``random``.
 
     Raises:
@@ -557,14 +595,9 @@ def start_from_options(
                     "parse.bad_option", command=typed, option=value, usage=spec.syntax
                 )
             tokens.append(value.strip())
-    if opponent is not None:
-        opponent = opponent.strip()
-        if not (_is_mention(opponent) or opponent.lower() == _BOT):
-            raise CommandError(
-                "parse.bad_option", command=typed, option=opponent, usage=spec.syntax
-            )
-        tokens.append(opponent)
-    return _build_start(kind, typed, tokens, spec.syntax)
+    if bots:
+        tokens.append(_BOT)
+    return _build_start(kind, typed, tokens, spec.syntax, opponent)
 
 
 # --- Parsing ----------------------------------------------------------------------------------
