@@ -307,14 +307,14 @@ class MatrixAdapter:
                 if not job.shown.done():
                     job.shown.set_result(None)
         else:
-            try:
-                if isinstance(job, Message):
-                    await self._on_message(job)
-                else:
-                    await self._on_reaction(job)
-            finally:
-                if job.event_id in self._undecrypted:
-                    await self._undecrypted.done(job.event_id)
+            if isinstance(job, Message):
+                await self._on_message(job)
+            else:
+                await self._on_reaction(job)
+            # Not after a failure or a cancellation: the next start tries it again, and its
+            # receipt, if written, skips it then.
+            if job.event_id in self._undecrypted:
+                await self._undecrypted.done(job.event_id)
 
     async def _join(self, invite: Invite) -> None:
         transport = self._client()
