@@ -519,7 +519,9 @@ async def test_a_bots_game_is_one_board_edited_move_by_move_and_final_stops_one(
 ) -> None:
     server = synapse_server
     bot = server.user_id(BOT)
-    async with running_bot(server, tmp_path / "bot"), Player(server, "alice") as alice:
+    # A pace slow enough that "!final" comes while the second game still runs.
+    bot_run = running_bot(server, tmp_path / "bot", watch_move_interval=0.4)
+    async with bot_run, Player(server, "alice") as alice:
         room = await open_room(server, alice)
         board = await start_game(server, alice, room, "!tres bot")
         original = board.source["event_id"]
