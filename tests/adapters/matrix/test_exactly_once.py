@@ -38,7 +38,7 @@ class Crash(BaseException):
 
 
 class CrashAfterCommit(SqliteStore):
-    """The real store, dying right after it committed a change that carries a receipt."""
+    """The real store, dying right after it committed the next update once armed."""
 
     armed = False
 
@@ -50,7 +50,7 @@ class CrashAfterCommit(SqliteStore):
         self, session: Session, *, expected_version: int, receipt: KvEntry | None = None
     ) -> bool:
         applied = await super().update(session, expected_version=expected_version, receipt=receipt)
-        if self.armed and receipt is not None:
+        if self.armed:
             self.armed = False
             self.crashed.set()
             raise Crash
