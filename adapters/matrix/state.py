@@ -14,8 +14,9 @@ Everything is under the namespace ``matrix:<bot user id>``, so two bots can shar
   :mod:`adapters.matrix.undecrypted`).
 
 The previous version kept ``handled:<room id>``, a list of the room's last event ids written
-after the change. Such a list is read during the first sync after an upgrade (the only events it
-can cover come from the token saved before it) and deleted once that sync's events are handled.
+after the change (room ids begin with ``!``, event ids with ``$``: the keys never collide).
+Such a list is read during the first sync after an upgrade (the only events it can cover come
+from the token saved before it) and deleted once that sync's events are handled.
 """
 
 from __future__ import annotations
