@@ -8,8 +8,9 @@ Everything is under the namespace ``matrix:<bot user id>``, so two bots can shar
 - ``board:<session id>`` and ``event:<event id>``: a session's board message (the original
   event, which every edit points at) and the way back from a reaction's target; both are tied
   to the session, so the store deletes them with the game;
-- ``handled:<event id>``: the receipt of an event whose handling changed something, written by
-  the service in the same transaction as the change; it expires after :data:`HANDLED_KEPT_S`;
+- ``handled:<event id>``: the receipt of an event the service handled, written in the same
+  transaction as the first change it made (alone when it made none); it expires after
+  :data:`HANDLED_KEPT_S`;
 - ``undecrypted``: encrypted events still waiting for their room key (see
   :mod:`adapters.matrix.undecrypted`).
 
