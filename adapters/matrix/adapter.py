@@ -5,13 +5,13 @@ room (:mod:`adapters.matrix.rooms`) handles that room's events in order and show
 replies (:mod:`adapters.matrix.output`). The moves of a watched bots' game come later, through
 the platform style's ``publish``; they join the room's queue, so they are shown in order too.
 
-Exactly once: each event whose handling changes something carries a receipt
-(``handled:<event id>``) that the service writes in the same transaction as the change, so a
-crash can never apply a move without noting it, nor the other way round. The sync token
-(``next_batch``) is saved only when every event up to it has been handled, so messages sent
-while the bot was down, or being handled when it crashed, are handled after it comes back, and
-the receipts skip the ones already applied. Encrypted events waiting for their room key are kept
-in the store (:mod:`adapters.matrix.undecrypted`). The very first start skips history.
+Exactly once: each event handed to the service carries a receipt (``handled:<event id>``) that
+the service writes in the same transaction as the first change the event makes (alone when it
+makes none), so a crash can never apply a move without noting it, nor the other way round. The
+sync token (``next_batch``) is saved only when every event up to it has been handled, so messages
+sent while the bot was down, or being handled when it crashed, are handled after it comes back,
+and the receipts skip the ones already applied. Encrypted events waiting for their room key are
+kept in the store (:mod:`adapters.matrix.undecrypted`). The very first start skips history.
 """
 
 from __future__ import annotations
