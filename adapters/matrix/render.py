@@ -166,6 +166,9 @@ def actions_hint(actions: Sequence[ActionKind], locale: str) -> str | None:
 
     Accept and Decline need no hint: the challenge text names both commands already.
     """
+    hints = []
     if ActionKind.REMATCH in actions:
-        return render("matrix.actions.rematch", locale, rematch=f"{COMMAND_PREFIX}rematch")
-    return None
+        hints.append(render("matrix.actions.rematch", locale, rematch=f"{COMMAND_PREFIX}rematch"))
+    if ActionKind.REVIEW in actions:
+        hints.append(render("matrix.actions.review", locale, review=f"{COMMAND_PREFIX}review"))
+    return " ".join(hints) or None

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
+from collections.abc import Callable
 from pathlib import Path
-
-import aiosqlite
 
 from adapters.matrix.state import HANDLED_KEPT_S
 from adapters.matrix.undecrypted import KEPT_S
 from core.sessions import GameService
 from core.store import KvEntry, Session, SqliteStore
+from core.store.thread import SqliteThread
 from tests.adapters.matrix.fakes import BOT, FakeTransport, encrypted, text
 from tests.adapters.matrix.harness import (
     ALICE,
@@ -42,8 +43,10 @@ class CrashAfterCommit(SqliteStore):
 
     armed = False
 
-    def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
-        super().__init__(db, path)
+    def __init__(
+        self, db: SqliteThread, path: Path, *, clock: Callable[[], float] = time.time
+    ) -> None:
+        super().__init__(db, path, clock=clock)
         self.crashed = asyncio.Event()
 
     async def update(
@@ -161,8 +164,10 @@ async def test_an_event_whose_key_never_comes_is_given_up(service: GameService) 
 class RecordingStore(SqliteStore):
     """The real store, noting every key-value row written outside a change."""
 
-    def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
-        super().__init__(db, path)
+    def __init__(
+        self, db: SqliteThread, path: Path, *, clock: Callable[[], float] = time.time
+    ) -> None:
+        super().__init__(db, path, clock=clock)
         self.rows: list[KvEntry] = []
 
     async def kv_set(
