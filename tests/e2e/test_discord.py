@@ -91,8 +91,22 @@ async def test_tictactoe_against_hard_until_the_end(
     else:
         assert render("game.draw", "en") in board["content"]
     last_row = button_rows(board)[-1]
-    assert [b["label"] for b in last_row] == ["Rematch"]  # a row of its own
-    assert not last_row[0].get("disabled")
+    assert [b["label"] for b in last_row] == ["Rematch", "Review"]  # a row of their own
+    assert not any(b.get("disabled") for b in last_row)
+
+    # Anyone in the channel may ask for the review once the game is over.
+    review = next(cid for cid in button_ids(board) if cid.endswith(":review"))
+    pressed = await double.click(board_id, review, user="bob")
+    assert_answered_once(pressed)
+    lines = "\n".join(pressed.public()).splitlines()
+    assert any(line.startswith("Review of tic-tac-toe (X: Alice, O: Bot (hard))") for line in lines)
+    moves = [line for line in lines if line[:1].isdigit()]
+    assert moves[0] == "1. X a1: draw → draw"
+    assert not [line for line in moves if ". O " in line and "✗" in line]  # HARD errs never
+    mistakes = sum("✗" in line for line in moves)
+    summary = render("review.summary", "en", mistakes=mistakes)
+    assert lines[-1] == (summary if mistakes else render("review.perfect", "en"))
+    assert double.messages[board_id]["content"] == board["content"]  # the board stays
 
 
 async def test_connect_four_by_columns_with_a_full_column(

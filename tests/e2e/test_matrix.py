@@ -508,6 +508,15 @@ async def test_final_after_a_move_resigns(synapse_server: SynapseServer, tmp_pat
             lambda seen: is_reply_notice(seen, room, bot, final_id), what="the resignation"
         )
         assert resigned in shown(answer) and "!rematch" in shown(answer)
+        assert "!review" in shown(answer)
+
+        # The review of the finished game, for anyone in the room.
+        asked = await alice.say(room, "!review")
+        review = await alice.wait_for(
+            lambda seen: is_reply_notice(seen, room, bot, asked), what="the review"
+        )
+        assert "Review of tic-tac-toe (X: alice, O: Bot (easy))" in shown(review)
+        assert "1. X b2: draw → draw" in shown(review)
 
         again = await start_game(server, alice, room, "!rematch")
         assert again.source["event_id"] != board.source["event_id"]
