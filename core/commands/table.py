@@ -1,235 +1,41 @@
-"""Text -> Command: the parser, the command table and the /help text.
-
-One table, :data:`COMMANDS`, drives everything a player can type: parsing (names, aliases, the
-builder of each command), the ``/help`` text and the names and descriptions adapters register as
-slash commands (maubot generates ``!help`` from its registry the same way). Text is checked once,
-here; a :class:`Command` that leaves this module is valid, and the rest of ``core`` trusts it.
-
-The parser is linear in the length of its input: it splits on whitespace and compares whole
-tokens against small sets; there are no regular expressions, so no backtracking to exploit.
-
-CONTRACT (used by core.sessions and the adapters): the names and fields of the value types
-``GameKind`` .. ``Command`` are stable.
-"""
+"""The command table: one row per command drives parsing, ``/help`` and the slash commands
+adapters register; the builders that turn a row's arguments into a checked :class:`Command`."""
 
 from __future__ import annotations
 
-import difflib
 import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from core.ai.levels import Level
-from core.errors import UserError
+from core.commands.values import (
+    _BOT,
+    _DEFAULT_FIRST,
+    _FIRST_SYNTAX,
+    _FIRSTS,
+    _LEVELS,
+    _OPPONENT_SYNTAX,
+    _SIZE_SEPARATORS,
+    DEFAULT_LEVEL,
+    PREFIXES,
+    Accept,
+    BotVsBot,
+    Command,
+    CommandError,
+    Decline,
+    Final,
+    GameKind,
+    Help,
+    Opponent,
+    Rematch,
+    Review,
+    Start,
+    Stats,
+    Top,
+    VsBot,
+    VsUser,
+)
 from core.games import CONNECT_FOUR, TICTACTOE, Rules
 from core.games.rules import MAX_SIDE, MIN_K, MIN_SIDE
-from core.i18n import render
-
-__all__ = [
-    "COMMANDS",
-    "MAX_LENGTH",
-    "PREFIXES",
-    "Accept",
-    "BotVsBot",
-    "Command",
-    "CommandError",
-    "CommandSpec",
-    "Decline",
-    "Final",
-    "First",
-    "GameKind",
-    "Help",
-    "MoveText",
-    "NotACommand",
-    "Opponent",
-    "Option",
-    "OptionType",
-    "Rematch",
-    "Start",
-    "Stats",
-    "Top",
-    "VsBot",
-    "VsUser",
-    "find_command",
-    "format_command",
-    "help_text",
-    "parse",
-    "resolve_move",
-    "start_from_options",
-]
-
-
-# --- The value types (CONTRACT) ---------------------------------------------------------------
-
-
-class GameKind(enum.Enum):
-    """Which family of game a start command asks for (the seeds' command names)."""
-
-    TRES = "tres"  # tic-tac-toe, 3x3 k=3
-    QUATRE = "quatre"  # Connect Four, gravity, default 6x7 k=4
-    RATLLA = "ratlla"  # k in a row on a free board
-
-
-class First(enum.Enum):
-    """Who plays first, from the point of view of the one who starts the game."""
-
-    ME = "me"
-    OPPONENT = "opponent"
-    RANDOM = "random"
-
-
-@dataclass(frozen=True, slots=True)
-class VsBot:
-    level: Level
-
-
-@dataclass(frozen=True, slots=True)
-class VsUser:
-    """A challenged player.
-
-    Attributes:
-        user: as written in text (``@bob``, ``@bob:example.org``) when ``name`` is None, and the
-            platform resolves it; the user id itself when an adapter resolved it already (a
-            slash command's user option), with ``name`` the person's display name.
-        name: see ``user``.
-    """
-
-    user: str
-    name: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class BotVsBot:
-    """Two bots play each other for people to watch."""
-
-    first: Level
-    second: Level
-
-
-Opponent = VsBot | VsUser | BotVsBot
-
-
-@dataclass(frozen=True, slots=True)
-class Start:
-    kind: GameKind
-    rules: Rules
-    opponent: Opponent
-    first: First
-
-
-@dataclass(frozen=True, slots=True)
-class Help:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class Accept:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class Decline:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class Rematch:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class Final:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class Stats:
-    """Results of a player.
-
-    Attributes:
-        user: None for the speaker; else as :attr:`VsUser.user`: as written in text when
-            ``name`` is None, the user id itself when an adapter resolved it already.
-        name: the resolved player's display name, with ``user`` their id.
-    """
-
-    user: str | None = None
-    name: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Top:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class Review:
-    """Every move of the last finished game here, with its exact value and the mistakes."""
-
-
-@dataclass(frozen=True, slots=True)
-class MoveText:
-    """A move as typed: a number (``5``: a cell 1..n, or a column 1..cols with gravity) or a
-    coordinate (``b2``: column letter, row number from the top), both kept 1-based/as typed
-    until :func:`resolve_move` knows the rules."""
-
-    text: str
-    number: int | None = None
-    coord: tuple[int, int] | None = None  # (col, row), 0-based
-
-
-Command = Start | Help | Accept | Decline | Rematch | Final | Stats | Top | Review | MoveText
-
-
-# --- Errors -----------------------------------------------------------------------------------
-
-
-class CommandError(UserError):
-    """The text is not a valid command or move; the message names the input and what was
-    expected. Keys start with ``parse.`` (catalogue ``core/i18n/messages/parse.py``)."""
-
-
-class NotACommand(CommandError):
-    """Text without a prefix that is neither a command nor a move: most likely people talking.
-
-    Adapters that read every message of a room (Matrix) can ignore it silently instead of
-    answering chatter with an error.
-    """
-
-
-# --- Vocabulary -------------------------------------------------------------------------------
-
-PREFIXES: tuple[str, ...] = ("/", "!")
-"""Accepted command prefixes (Element reserves ``/`` for its own commands, so Matrix uses ``!``)."""
-
-MAX_LENGTH = 500
-"""Longer input is refused before any other work, so no message can make the parser slow."""
-
-_LEVELS: dict[str, Level] = {level.value: level for level in Level}
-_FIRSTS: dict[str, First] = {
-    "first": First.ME,
-    "me": First.ME,  # Discord's choice names (option ``first``: me, opponent, random)
-    "second": First.OPPONENT,
-    "opponent": First.OPPONENT,
-    "random": First.RANDOM,
-}
-_FIRST_WORDS: dict[First, str] = {
-    First.ME: "first",
-    First.OPPONENT: "second",
-    First.RANDOM: "random",
-}
-_BOT = "bot"
-_SIZE_SEPARATORS = ("\u00d7", "x")  # multiplication sign; "6X7" is lower-cased to "x"
-_COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxy"  # one per column, up to the widest board (25)
-assert len(_COLUMN_LETTERS) == MAX_SIDE
-_MAX_MOVE_DIGITS = 3  # the largest board has 625 cells
-_SUGGEST_MAX_LENGTH = 32  # no close match is worth comparing a long token for
-DEFAULT_LEVEL = Level.MEDIUM
-"""The bot's level when a start command names none."""
-_DEFAULT_FIRST = First.ME
-
-_OPPONENT_SYNTAX = "[easy|medium|hard|@player|bot]"
-_FIRST_SYNTAX = "[first|second|random]"
-
 
 # --- The command table ------------------------------------------------------------------------
 
@@ -598,194 +404,3 @@ def start_from_options(
     if bots:
         tokens.append(_BOT)
     return _build_start(kind, typed, tokens, spec.syntax, opponent)
-
-
-# --- Parsing ----------------------------------------------------------------------------------
-
-
-def parse(text: str) -> Command:
-    """Parse one chat message into a command or a move.
-
-    Commands start with ``/`` or ``!`` (``/tres hard``, ``!connect4 7x8 @bob``); moves need no
-    prefix (``5``, ``b2``; ``!5`` works too). Names and options are case-insensitive and options
-    come in any order; surrounding whitespace is ignored.
-
-    Args:
-        text: the message as received.
-
-    Returns:
-        The command, or a :class:`MoveText` for :func:`resolve_move` to check against the rules.
-
-    Raises:
-        NotACommand: text without a prefix that is not a move (chatter, usually).
-        CommandError: anything else that is not understood; ``key`` says what, and the message
-            names the input and what was expected.
-    """
-    # Refuse first: everything below is linear, but there is no reason to do it on a novel.
-    if len(text) > MAX_LENGTH:
-        raise CommandError("parse.too_long", length=len(text), limit=MAX_LENGTH)
-    stripped = text.strip()
-    if not stripped:
-        raise CommandError("parse.empty")
-    prefix = stripped[0]
-    if prefix not in PREFIXES:
-        tokens = stripped.split()
-        if len(tokens) == 1 and _looks_like_move(tokens[0]):
-            return _parse_move(tokens[0])
-        raise NotACommand("parse.not_command", text=stripped, help=f"{PREFIXES[0]}help")
-    tokens = stripped[1:].split()
-    if not tokens:
-        raise CommandError("parse.missing_command", text=stripped, help=f"{prefix}help")
-    name, args = tokens[0], tokens[1:]
-    typed = f"{prefix}{name}"
-    if _looks_like_move(name):
-        if args:
-            raise CommandError("parse.no_args", command=typed, option=args[0])
-        return _parse_move(name)
-    spec = find_command(name)
-    if spec is None:
-        raise _unknown(prefix, name)
-    return spec.build(typed, args)
-
-
-def _unknown(prefix: str, name: str) -> CommandError:
-    typed = f"{prefix}{name}"
-    if len(name) <= _SUGGEST_MAX_LENGTH:
-        close = difflib.get_close_matches(name.lower(), _BY_NAME, n=1)
-        if close:
-            return CommandError(
-                "parse.unknown_command_suggest", command=typed, suggestion=f"{prefix}{close[0]}"
-            )
-    return CommandError("parse.unknown_command", command=typed, help=f"{prefix}help")
-
-
-def _looks_like_move(token: str) -> bool:
-    """Whether a token is an attempt at a move (``5``, ``b2``, also bad ones like ``b0`` or
-    ``12x``), as opposed to a word: it starts with a digit, or is one letter and digits."""
-    if not token.isascii():
-        return False
-    if token[:1].isdigit():
-        return True
-    return len(token) >= 2 and token[0].isalpha() and token[1:].isdigit()
-
-
-def _parse_move(token: str) -> MoveText:
-    if _is_digits(token) and len(token) <= _MAX_MOVE_DIGITS:
-        return MoveText(token, number=int(token))
-    letter, digits = token[:1].lower(), token[1:]
-    if (
-        letter
-        and letter in _COLUMN_LETTERS
-        and _is_digits(digits)
-        and len(digits) <= 2
-        and int(digits) >= 1
-    ):
-        return MoveText(token, coord=(_COLUMN_LETTERS.index(letter), int(digits) - 1))
-    raise CommandError("parse.bad_move", text=token)
-
-
-def resolve_move(move: MoveText, rules: Rules) -> int:
-    """The 0-based move that a typed move means under ``rules``.
-
-    Free boards: a number is a cell ``1..rows*cols`` (row-major from the top left); a coordinate
-    is that cell. Gravity: a number is a column ``1..cols``; a coordinate names its column (the
-    row must be on the board, but the stone still falls).
-
-    Returns:
-        A move as :class:`core.games.Position` takes it (cell index, or column with gravity).
-
-    Raises:
-        CommandError: the move is off the board; the message names it and the valid range.
-    """
-    if move.number is not None:
-        limit = rules.move_count
-        if not 1 <= move.number <= limit:
-            key = "parse.column_range" if rules.gravity else "parse.cell_range"
-            raise CommandError(key, move=move.text, max=limit)
-        return move.number - 1
-    if move.coord is None:
-        raise CommandError("parse.bad_move", text=move.text)
-    col, row = move.coord
-    if not (0 <= col < rules.cols and 0 <= row < rules.rows):
-        raise CommandError(
-            "parse.coord_range",
-            move=move.text,
-            last_col=_COLUMN_LETTERS[rules.cols - 1],
-            rows=rules.rows,
-        )
-    return col if rules.gravity else row * rules.cols + col
-
-
-# --- Text from commands -----------------------------------------------------------------------
-
-
-def format_command(command: Command, prefix: str = "/") -> str:
-    """The text that :func:`parse` turns back into ``command`` (canonical names and options).
-
-    Useful to show a command to type (``/rematch``) or to log what was understood.
-    Moves come without prefix (``b2``), as players type them.
-    """
-    match command:
-        case MoveText(number=int() as number):
-            return str(number)
-        case MoveText(coord=(col, row)):
-            return f"{_COLUMN_LETTERS[col]}{row + 1}"
-        case MoveText():
-            return command.text
-        case Start():
-            return " ".join([f"{prefix}{command.kind.value}", *_start_words(command)])
-        case Stats(user=str() as user):
-            return f"{prefix}stats {user}"
-        case _:
-            return f"{prefix}{_NAMES[type(command)]}"
-
-
-def _start_words(start: Start) -> list[str]:
-    rules = start.rules
-    words: list[str] = []
-    if start.kind is not GameKind.TRES:
-        words.append(f"{rules.rows}x{rules.cols}")
-    if start.kind is GameKind.RATLLA:
-        words.append(str(rules.k))
-    match start.opponent:
-        case VsBot(level):
-            words.append(level.value)
-        case VsUser(user):
-            words.append(user)
-        case BotVsBot(first, second):
-            words += [_BOT, first.value, second.value]
-    words.append(_FIRST_WORDS[start.first])
-    return words
-
-
-_NAMES: dict[type, str] = {
-    Help: "help",
-    Accept: "accept",
-    Decline: "decline",
-    Rematch: "rematch",
-    Final: "final",
-    Stats: "stats",
-    Top: "top",
-}
-
-
-def help_text(locale: str, prefix: str = "/") -> str:
-    """The ``/help`` message in ``locale``, generated from :data:`COMMANDS`.
-
-    Args:
-        locale: a locale or platform tag (``pt-BR``); unknown ones get English.
-        prefix: the prefix players type on this platform (``!`` on Matrix).
-
-    Returns:
-        Plain text: a title, one line per command (names, syntax, description), then how options
-        and moves are written.
-    """
-    lines = [render("help.title", locale)]
-    for spec in COMMANDS:
-        names = ", ".join(f"{prefix}{name}" for name in spec.names)
-        usage = f"{names} {spec.syntax}".rstrip()
-        lines.append(f"{usage} — {render(spec.description, locale)}")
-    lines.append("")
-    lines.append(render("help.options", locale))
-    lines.append(render("help.moves", locale, prefix=prefix))
-    return "\n".join(lines)
