@@ -138,7 +138,7 @@ async def test_connect_four_by_columns_with_a_full_column(
         assert_answered_once(click)
         board = double.messages[board_id]
     assert all(b.get("disabled") for b in cell_buttons(board))
-    assert [b["label"] for b in button_rows(board)[-1]] == ["Rematch"]
+    assert [b["label"] for b in button_rows(board)[-1]] == ["Rematch", "Review"]
 
 
 async def test_challenge_accepted_and_played_out(harness: Harness, double: DiscordDouble) -> None:
