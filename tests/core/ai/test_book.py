@@ -244,11 +244,19 @@ def test_the_book_applies_only_to_standard_connect_four() -> None:
 
 @pytest.mark.parametrize("name", SETS)
 def test_hard_is_optimal_on_a_sample_of_every_set(name: str) -> None:
-    """Every 50th position of each set (20 per set), HARD with a small budget."""
-    for p, score in load_set(name)[::50]:
-        if len(p.moves) > 12 and name == "L1_R3":
-            continue  # beyond the book a hard opening needs seconds: the benchmark covers them
-        move = choose_move(p, Level.HARD, budget=0.3)
+    """Every 50th position of each set (20 per set), HARD with the production budget (most take
+    milliseconds; with 12 stones the score is known but a move must be proven one ply deeper,
+    which takes up to about 0.3 s here).
+
+    Openings with 13 or 14 stones lie beyond the book, where the search alone may need more than
+    that budget: the benchmark (``python -m benchmarks book``) measures them at 1 s.
+    """
+    sample = [
+        (p, score) for p, score in load_set(name)[::50] if len(p.moves) <= 12 or "L1" not in name
+    ]
+    assert len(sample) >= 10
+    for p, score in sample:
+        move = choose_move(p, Level.HARD, budget=1.0)
         assert keeps_score(p, move, score), (name, p)
 
 
