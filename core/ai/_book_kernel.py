@@ -1,8 +1,7 @@
 """The opening book's part of the search kernel: keys, binary search, score conversion.
 
-Written, like :mod:`core.ai._solver_kernel`, in the subset of Python that numba compiles; the
-solver kernel imports these functions so that its compiled copy rebinds and compiles them with
-the rest (their names are in its ``KERNEL_FUNCTIONS``).
+Written, like :mod:`core.ai._solver_kernel`, in the subset of Python that numba compiles, and
+compiled with it in one namespace (:mod:`core.ai._solver_jit`).
 
 The book is ``book_12ply_distances.dat`` of the MIT-licensed ``bitbully-databases`` package,
 read in place as bytes (see :mod:`core.ai.book`). Each record is 5 bytes: a big-endian signed

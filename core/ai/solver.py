@@ -26,6 +26,7 @@ from typing import Any
 from core.ai import _solver_jit, book
 from core.ai import _solver_kernel as kernel
 from core.ai._book_kernel import BOOK_MISSING
+from core.ai._heuristic_kernel import WIN_BASE
 from core.games.bitboard import geometry
 from core.games.position import Position
 from core.games.rules import Rules
@@ -220,7 +221,7 @@ class _Engine:
         return geometry(self.rules).cell_of_bit(bit)
 
 
-_PLAIN_FUNCTIONS: dict[str, Any] = {name: getattr(kernel, name) for name in kernel.KERNEL_FUNCTIONS}
+_PLAIN_FUNCTIONS: dict[str, Any] = _solver_jit.plain_functions()
 _lock = threading.Lock()
 _engines: dict[tuple[Rules, bool], _Engine] = {}
 _last_engine: list[_Engine | None] = [None]
@@ -429,7 +430,7 @@ def _deepen(engine: _Engine, p: Position, deadline: float) -> tuple[int, int | N
             break
         best = engine.stat(kernel.S_HBEST)
         reached = depth
-        if abs(value) > kernel.WIN_BASE:
+        if abs(value) > WIN_BASE:
             break  # proven either way: deeper will not change the choice
     return reached, best
 
