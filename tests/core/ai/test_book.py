@@ -7,6 +7,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -231,6 +232,18 @@ def test_solve_is_exact_from_the_empty_board() -> None:
     assert solver.solve(Position.from_moves(CONNECT_FOUR, [0])) == 2  # an edge loses for him
     result = solver.best_move(Position.start(CONNECT_FOUR), float("inf"))
     assert result.exact and result.score == 1 and result.move == 3
+
+
+def test_best_move_at_the_books_ply_proves_a_move_of_the_known_score() -> None:
+    """With 12 stones the book gives the score; best_move must still prove a move one ply
+    deeper (its candidates take turns; refuted ones drop out)."""
+    sample = [
+        (p, s) for name in ("L1_R2", "L1_R3") for p, s in load_set(name) if len(p.moves) == 12
+    ]
+    for p, score in sample[::24]:
+        result = solver.best_move(p, time.perf_counter() + 10)
+        assert result.exact and result.score in (score, None), p  # None: the only safe move
+        assert keeps_score(p, result.move, score), p
 
 
 def test_the_book_applies_only_to_standard_connect_four() -> None:
