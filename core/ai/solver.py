@@ -31,14 +31,7 @@ from core.games.bitboard import geometry
 from core.games.position import Position
 from core.games.rules import Rules
 
-__all__ = [
-    "SearchResult",
-    "SearchTimeout",
-    "accelerated",
-    "best_move",
-    "solve",
-    "warm_up",
-]
+__all__ = ["SearchResult", "SearchTimeout", "accelerated", "best_move", "solve", "warm_up"]
 
 # Primes, so that key % size spreads the structured bitboard keys. The compiled table takes
 # 8 bytes of key and 4 of value per entry: about 100 MB, allocated on first use.
@@ -374,8 +367,8 @@ def _book_root(
 
     Each candidate (a move that does not lose at once) gets a null-window search in turns that
     double in length, so that one hard refutation does not hold back the proof of a good move; a
-    refuted move is dropped, and the last one left is optimal without a proof. Halfway through
-    the budget the heuristic's choice moves to the front; at the deadline it is played.
+    refuted move is dropped, and the last one left is optimal without a proof. After the first
+    share of the budget the heuristic's choice moves to the front; at the deadline it is played.
     """
     started = time.perf_counter()
     bits = [1 << bit for bit in range(safe.bit_length()) if safe >> bit & 1]
@@ -386,11 +379,13 @@ def _book_root(
     turn = TURN_SECONDS
     heuristic_at = started + FIRST_EXACT_SHARE * (deadline - started)
     heuristic_move: int | None = None
+    deepened = False
     while len(bits) > 1 and time.perf_counter() < deadline:
-        if heuristic_move is None and time.perf_counter() > heuristic_at:
+        if not deepened and time.perf_counter() > heuristic_at:
+            deepened = True
             heuristic_deadline = heuristic_at + HEURISTIC_SHARE * (deadline - started)
             _, heuristic_move = _deepen(engine, p, heuristic_deadline)
-            if heuristic_move is not None and heuristic_move in bits:
+            if heuristic_move in bits:
                 bits.remove(heuristic_move)
                 bits.insert(0, heuristic_move)
         for bit in list(bits):
@@ -410,8 +405,8 @@ def _book_root(
     nodes = engine.stat(kernel.S_NODES)
     if len(bits) == 1:
         return SearchResult(engine.move_of_bit(bits[0]), score, True, nodes, p.rules.cells - nb)
-    chosen = heuristic_move if heuristic_move in bits else bits[0]
-    return SearchResult(engine.move_of_bit(chosen or bits[0]), None, False, nodes, 0)
+    chosen = heuristic_move if heuristic_move is not None and heuristic_move in bits else bits[0]
+    return SearchResult(engine.move_of_bit(chosen), None, False, nodes, 0)
 
 
 def _exact(engine: _Engine, score: int, plies: int) -> SearchResult:
