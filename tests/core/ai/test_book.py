@@ -288,6 +288,8 @@ def test_without_the_package_the_bot_plays_on_and_warns_once() -> None:
         "for _ in range(3):\n"
         "    p = p.play(choose_move(p, Level.HARD, budget=0.05))\n"
         "assert solve(Position.from_moves(CONNECT_FOUR, [3, 3, 3, 3, 2, 4, 2, 4, 4])) == -2\n"
+        "from core.ai.review import can_review\n"
+        "assert not can_review(CONNECT_FOUR)  # no exact review without the book\n"
         "print('played', p.moves)\n"
     )
     done = subprocess.run(
