@@ -107,7 +107,7 @@ def book_figures() -> None:
 def peer() -> Callable[[Position], int] | None:
     """bitbully's best_move with its default book, or None (with a message) when absent."""
     try:
-        from bitbully import BitBully, Board  # type: ignore[import-untyped]
+        from bitbully import BitBully, Board
     except ImportError:
         print("bitbully not installed (pip install -e '.[bench]'): peer columns left out")
         return None
