@@ -97,5 +97,29 @@ def book_probe(cur: Any, mask: Any, nb: Any, height: Any, cols: Any, book: Any) 
     return book_score(value, nb, cols * (height - 1))
 
 
+def book_parent_bound(cur: Any, mask: Any, nb: Any, height: Any, cols: Any, book: Any) -> Any:
+    """A lower bound of the score of a position with one stone more than the book's positions.
+
+    Taking back a top stone of the side that played last gives a position of the book (a
+    parent) where that side could have played there: the parent's score is at least minus this
+    position's, so this position's is at least minus the parent's. Returns the best bound over
+    the parents, or -BOOK_MISSING when none is in the book.
+    """
+    mover = cur ^ mask
+    bound = -BOOK_MISSING
+    for col in range(cols):
+        top = 0
+        for row in range(height - 1):
+            bit = 1 << (col * height + row)
+            if not mask & bit:
+                break
+            top = bit
+        if top and mover & top:
+            value = book_probe(mover ^ top, mask ^ top, nb - 1, height, cols, book)
+            if value != BOOK_MISSING and -value > bound:
+                bound = -value
+    return bound
+
+
 # the functions the compiled copy compiles, callees first
-BOOK_FUNCTIONS = ("book_score", "book_key", "book_find", "book_probe")
+BOOK_FUNCTIONS = ("book_score", "book_key", "book_find", "book_probe", "book_parent_bound")

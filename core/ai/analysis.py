@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from core.ai import solver
+from core.ai import book, solver
 from core.games.position import Position
 from core.games.rules import Rules
 
@@ -85,6 +85,11 @@ def _keeps(engine: solver._Engine, p: Position, move: int, score: int, deadline:
     ):
         return -((p.rules.cells - len(p.moves)) // 2) == score  # the opponent wins at once
     # the child scores at least -score; it is optimal unless it scores more
+    if engine.has_book and nb == book.BOOK_PLY + 1:
+        # one stone beyond the book: the child's other parents in it may show that at once
+        height, cols = engine.height, p.rules.cols
+        if functions["book_parent_bound"](cur, mask, nb, height, cols, engine.book) > -score:
+            return False
     engine.resume()
     value = functions["negamax"](
         cur, mask, nb, -score, -score + 1, engine.work, deadline, engine.table.keys,

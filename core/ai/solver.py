@@ -365,7 +365,8 @@ def _book_root(
 ) -> SearchResult:
     """``best_move`` where the book gives the score: which move reaches it?
 
-    Each candidate (a move that does not lose at once) gets a null-window search in turns that
+    Each candidate (a move that does not lose at once, and that the book does not refute: see
+    :func:`core.ai._book_kernel.book_parent_bound`) gets a null-window search in turns that
     double in length, so that one hard refutation does not hold back the proof of a good move; a
     refuted move is dropped, and the last one left is optimal without a proof. After the first
     share of the budget the heuristic's choice moves to the front; at the deadline it is played.
@@ -375,6 +376,14 @@ def _book_root(
     centre = p.rules.cols - 1
     bits.sort(key=lambda b: abs(2 * engine.move_of_bit(b) - centre))
     cur, mask, nb = _bitboards(p)
+    # a child whose other parents in the book show that it scores more than -score is refuted
+    # without a search (about half of the moves that do not keep the score)
+    bound = engine.functions["book_parent_bound"]
+    height, cols = engine.height, p.rules.cols
+    unrefuted = [
+        b for b in bits if bound(cur ^ mask, mask | b, nb + 1, height, cols, engine.book) <= -score
+    ]
+    bits = unrefuted or bits  # (never empty: the bound of an optimal move is at most -score)
     negamax = engine.functions["negamax"]
     turn = TURN_SECONDS
     heuristic_at = started + FIRST_EXACT_SHARE * (deadline - started)

@@ -218,6 +218,34 @@ def test_book_backed_score_equals_the_plain_solver_score(seed: int, stones: int)
     assert with_book == without, p
 
 
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_parents_in_the_book_bound_a_thirteen_stone_score_from_below(seed: int) -> None:
+    p = _random_position(random.Random(seed), 13)
+    cur, mask = p.stones[1], p.occupied  # the second player to move
+    opened = book.load()
+    assert opened is not None
+    bound = bk.book_parent_bound(cur, mask, 13, 7, 7, opened.data)
+    assert bound <= solver.solve(p), p
+    # the best over the parents: a top stone of the first player taken back
+    parents = [
+        bk.book_probe(cur ^ mask ^ top, mask ^ top, 12, 7, 7, opened.data)
+        for top in _top_stones(p, player=1)
+    ]
+    found = [-value for value in parents if value != bk.BOOK_MISSING]
+    assert bound == (max(found) if found else -bk.BOOK_MISSING)
+
+
+def _top_stones(p: Position, player: int) -> list[int]:
+    """The bits of the top stones of ``player`` (1 or 2), one per column at most."""
+    tops = []
+    for col in range(7):
+        column = [1 << (col * 7 + row) for row in range(6) if p.occupied >> (col * 7 + row) & 1]
+        if column and p.stones[player - 1] & column[-1]:
+            tops.append(column[-1])
+    return tops
+
+
 def test_positions_with_twelve_stones_are_in_the_book_unless_the_mover_wins_at_once(
     opened: book.Book,
 ) -> None:
