@@ -12,7 +12,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from core.ai import book, freeboard, solver
+from core.ai import analysis, book, freeboard, solver
 from core.games import CONNECT_FOUR, TICTACTOE, Position, Rules
 from core.games.bitboard import geometry
 
@@ -119,7 +119,7 @@ def review_game(
         scores = _table_scores(game)
     else:
         try:
-            scores = solver.game_scores(rules, game.moves, deadline=deadline)
+            scores = analysis.game_scores(rules, game.moves, deadline=deadline)
         except solver.SearchTimeout:
             return None
     if deadline is not None and time.perf_counter() > deadline:
