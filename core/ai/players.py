@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import time
 
-from core.ai import freeboard, heuristic
+from core.ai import exact_free, freeboard, heuristic
 from core.ai.levels import Level
 from core.games import CONNECT_FOUR, Position
 from core.games.bitboard import iter_bits
@@ -53,7 +53,7 @@ def warm_up() -> float:
     from core.ai import solver
 
     solver.warm_up()
-    freeboard.warm_up()
+    exact_free.warm_up()
     # the first Connect Four move also builds the heuristic's line tables (about 10 ms)
     choose_move(Position.from_moves(CONNECT_FOUR, [3, 3]), Level.HARD, budget=0.05)
     return time.perf_counter() - started
