@@ -65,6 +65,7 @@ class Key:
 
 
 GENERAL, AI, DISCORD, MATRIX = "General", "AI and games", "Discord", "Matrix"
+HTTP = "Health and metrics"
 
 KEYS: tuple[Key, ...] = (
     Key("DATABASE_PATH", GENERAL, "./data/chatbots.sqlite3"),
@@ -87,6 +88,8 @@ KEYS: tuple[Key, ...] = (
     Key("MATRIX_STORE_PATH", MATRIX, "./data/matrix"),
     Key("MATRIX_ALLOWED_SERVERS", MATRIX),
     Key("MATRIX_ALLOWED_USERS", MATRIX),
+    Key("HTTP_PORT", HTTP),
+    Key("HTTP_HOST", HTTP, "127.0.0.1"),
 )
 KEY_NAMES = frozenset(key.name for key in KEYS)
 _DEFAULTS = {key.name: key.default for key in KEYS}
@@ -95,6 +98,7 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _GUILD_ID = re.compile(r"[1-9][0-9]{0,19}")
 _MATRIX_USER = re.compile(r"@[^:\s]+:[^\s]+")
 _SERVER_NAME = re.compile(r"[A-Za-z0-9.\-\[\]:]+")
+_LISTEN_HOST = re.compile(r"[A-Za-z0-9.:][A-Za-z0-9.\-:]*")  # a host name or an IP address
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +127,8 @@ class Settings:
 
     ``log_level`` is None when not set: the application then picks INFO when it runs as a
     service and WARNING on the console (so log lines do not interleave with the game).
-    ``discord`` and ``matrix`` are None when that platform is not configured.
+    ``discord`` and ``matrix`` are None when that platform is not configured. ``http_port``
+    is None when ``/healthz`` and ``/metrics`` are not served.
     """
 
     database_path: Path = Path(_DEFAULTS["DATABASE_PATH"])
@@ -136,6 +141,8 @@ class Settings:
     challenge_ttl: float = 120.0
     discord: DiscordSettings | None = None
     matrix: MatrixSettings | None = None
+    http_port: int | None = None
+    http_host: str = _DEFAULTS["HTTP_HOST"]
     warnings: tuple[str, ...] = field(default=(), compare=False)
 
     @property
@@ -229,6 +236,8 @@ class _Parser:
             challenge_ttl=self.get("CHALLENGE_TTL_SECONDS", _positive_seconds, 120.0),
             discord=self.discord(),
             matrix=self.matrix(),
+            http_port=self.http_port(),
+            http_host=self.get("HTTP_HOST", _listen_host, ""),
             warnings=warnings,
         )
         if self.problems:
@@ -277,6 +286,12 @@ class _Parser:
             allowed_users=self.get("MATRIX_ALLOWED_USERS", _matrix_users, ()),
         )
 
+    def http_port(self) -> int | None:
+        if not self.given("HTTP_PORT") and self.chosen("HTTP_"):
+            # A listening address without a port serves nothing: surely a forgotten port.
+            self.problems.append("HTTP_PORT: missing, but HTTP_HOST is set (set both, or neither)")
+        return self.get("HTTP_PORT", _port, None)
+
 
 def _path(text: str) -> Path:
     if "\x00" in text:
@@ -322,6 +337,20 @@ def _workers(text: str) -> int | None:
     if not (text.isascii() and text.isdigit()) or int(text) > 256:
         raise ValueError(f"{text!r} is not a whole number from 0 to 256")
     return int(text)
+
+
+def _port(text: str) -> int | None:
+    if not text:
+        return None
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 65535:
+        raise ValueError(f"{text!r} is not a port number from 1 to 65535")
+    return int(text)
+
+
+def _listen_host(text: str) -> str:
+    if not _LISTEN_HOST.fullmatch(text):
+        raise ValueError(f"{text!r} is not a host name or IP address to listen on")
+    return text
 
 
 def _items(text: str) -> list[str]:
