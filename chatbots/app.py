@@ -231,6 +231,7 @@ async def serve(
                         connections=connections(adapters),
                         load=service.runner.load,
                         count_sessions=store.count_sessions,
+                        ai_budget=settings.ai_budget,
                     ):
                         ms = round((time.monotonic() - started) * 1000)
                         names = ",".join(a.name for a in adapters)

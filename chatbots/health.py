@@ -160,6 +160,7 @@ async def serving(
     connections: Sequence[Connection],
     load: Callable[[], RunnerLoad] | None = None,
     count_sessions: Callable[[], Awaitable[int]] | None = None,
+    ai_budget: float = 1.0,
 ) -> AsyncIterator[HttpEndpoints | None]:
     """Serve ``/healthz`` and ``/metrics`` while the block runs; nothing when ``port`` is None.
 
@@ -170,6 +171,7 @@ async def serving(
         connections: the running platforms.
         load: the AI runner's load, shown at each scrape.
         count_sessions: the stored sessions, counted at each scrape.
+        ai_budget: the configured budget of a HARD move, in seconds.
 
     Raises:
         OSError: the address cannot be bound (logged, naming the address).
@@ -177,7 +179,9 @@ async def serving(
     if port is None:
         yield None
         return
-    metrics.watch(connections=connections, load=load, count_sessions=count_sessions)
+    metrics.watch(
+        connections=connections, load=load, count_sessions=count_sessions, ai_budget=ai_budget
+    )
     health = HealthCheck(store_check, connections)
     endpoints = HttpEndpoints(host, port, health=health, metrics=metrics)
     try:
