@@ -48,7 +48,7 @@ async def served() -> dict[str, str]:
         return 3
 
     metrics.watch(connections=[Link()], load=lambda: RunnerLoad(1, 0, 0, 1.0), count_sessions=count)
-    names = {}
+    names: dict[str, str] = {}
     for family in text_string_to_metric_families((await metrics.render()).decode()):
         names |= {sample.name: family.name for sample in family.samples}
         names |= {family.name + suffix: family.name for suffix in _SUFFIXES.get(family.type, ())}
