@@ -17,9 +17,9 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from aiohttp import web
-
 if TYPE_CHECKING:
+    from aiohttp import web
+
     from chatbots.metrics import Metrics
     from core.ai.runner import RunnerLoad
 
@@ -108,6 +108,9 @@ class HttpEndpoints:
         self._port = port
         self._health = health
         self._metrics = metrics
+        # Imported here: a bot without a listener (the console game) need not load aiohttp.
+        from aiohttp import web
+
         app = web.Application()
         app.router.add_get("/healthz", self._healthz)
         app.router.add_get("/metrics", self._render_metrics)
@@ -121,6 +124,8 @@ class HttpEndpoints:
         Raises:
             OSError: the address cannot be bound (in use, not ours).
         """
+        from aiohttp import web
+
         await self._runner.setup()
         site = web.TCPSite(self._runner, self._host, self._port, reuse_address=True)
         try:
@@ -138,12 +143,16 @@ class HttpEndpoints:
         await self._runner.cleanup()
 
     async def _healthz(self, request: web.Request) -> web.Response:
+        from aiohttp import web
+
         checks = await self._health()
         up = all(state == OK for state in checks.values())
         body = {"status": OK if up else DOWN, "checks": checks}
         return web.json_response(body, status=200 if up else 503)
 
     async def _render_metrics(self, request: web.Request) -> web.Response:
+        from aiohttp import web
+
         from chatbots.metrics import CONTENT_TYPE
 
         body = await self._metrics.render()

@@ -266,3 +266,22 @@ def test_the_console_is_connected_and_an_unknown_adapter_must_say() -> None:
         connection_of(Elsewhere())
     reporting = Reporting()
     assert connection_of(reporting) is reporting
+
+
+def test_without_a_listener_no_http_or_platform_library_is_loaded(tmp_path: Path) -> None:
+    # What serve() imports on every start: a console game must stay quick to start.
+    code = (
+        "import sys\n"
+        "import chatbots.app, chatbots.connections, chatbots.health, chatbots.metrics\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'discord', 'nio', 'aiohttp'}))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=environment(tmp_path),
+        timeout=30,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
