@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from adapters.matrix.adapter import GameServiceLike
     from adapters.matrix.transport import Login, SyncBatch, Transport
 
-__all__ = ["SyncWatch", "connection_of", "matrix_adapter"]
+__all__ = ["SyncWatch", "connection_of", "connections", "matrix_adapter"]
 
 SYNC_STALE_AFTER = 90.0
 """Seconds after the last successful sync at which Matrix counts as down even with no error:
@@ -61,6 +61,11 @@ def connection_of(adapter: _Adapter) -> Connection:
     raise TypeError(f"adapter {adapter.name!r} does not report its connection state")
 
 
+def connections(adapters: Sequence[_Adapter]) -> list[Connection]:
+    """:func:`connection_of` each adapter."""
+    return [connection_of(adapter) for adapter in adapters]
+
+
 class _Fixed:
     def __init__(self, name: str, *, up: bool) -> None:
         self.name = name
@@ -86,16 +91,10 @@ class _DiscordGateway:
 # --- Matrix -------------------------------------------------------------------------------------
 
 
-class _MatrixAdapter(Protocol):
-    name: str
-
-    async def run(self, stop: asyncio.Event) -> None: ...
-
-
 class _WatchedAdapter:
     """An adapter together with what tells its connection state."""
 
-    def __init__(self, adapter: _MatrixAdapter, state: Callable[[], bool]) -> None:
+    def __init__(self, adapter: _Adapter, state: Callable[[], bool]) -> None:
         self.adapter = adapter
         self.name = adapter.name
         self._state = state
@@ -196,8 +195,3 @@ class SyncWatch:
 
     async def close(self) -> None:
         await self._transport.close()
-
-
-def connections(adapters: Sequence[_Adapter]) -> list[Connection]:
-    """:func:`connection_of` each adapter."""
-    return [connection_of(adapter) for adapter in adapters]

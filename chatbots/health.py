@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 OK, DOWN = "ok", "down"
 STORE_TIMEOUT = 2.0
 """Seconds the store may take to answer a health check: a prober gives up soon after."""
+SHUTDOWN_GRACE = 1.0
+"""Seconds a request in flight may take to finish once the listener closes."""
 
 
 @runtime_checkable
@@ -115,7 +117,10 @@ class HttpEndpoints:
         app.router.add_get("/healthz", self._healthz)
         app.router.add_get("/metrics", self._render_metrics)
         # No access log: a scrape every 15 s and a probe every few seconds would drown the rest.
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        # A request in flight may finish within a second of the stop: the whole shutdown has 10.
+        self._runner = web.AppRunner(
+            app, access_log=None, handle_signals=False, shutdown_timeout=SHUTDOWN_GRACE
+        )
         self.port: int | None = None
 
     async def start(self) -> None:
@@ -139,7 +144,7 @@ class HttpEndpoints:
         )
 
     async def close(self) -> None:
-        """Stop listening; a request in flight gets a moment to finish."""
+        """Stop listening; a request in flight gets :data:`SHUTDOWN_GRACE` seconds to finish."""
         await self._runner.cleanup()
 
     async def _healthz(self, request: web.Request) -> web.Response:

@@ -285,3 +285,38 @@ def test_without_a_listener_no_http_or_platform_library_is_loaded(tmp_path: Path
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def test_discord_is_connected_while_its_client_is_ready_and_its_gateway_open() -> None:
+    from adapters.discord import DiscordAdapter, DiscordConfig
+
+    class Socket:
+        open = True
+
+    class Client:
+        ready, closed = True, False
+        ws: Socket | None = Socket()
+
+        def is_ready(self) -> bool:
+            return self.ready
+
+        def is_closed(self) -> bool:
+            return self.closed
+
+    adapter = DiscordAdapter(object(), DiscordConfig(token="t"))  # type: ignore[arg-type]
+    link = connection_of(adapter)
+
+    def up() -> bool:  # a call: each read is a new state, not a narrowed one
+        return link.connected
+
+    assert link.name == "discord" and not up()  # no client yet
+    client = Client()
+    adapter.bot = client  # type: ignore[assignment]
+    assert up()
+    assert client.ws is not None
+    client.ws.open = False  # the gateway dropped: discord.py stays "ready" while it reconnects
+    assert not up()
+    client.ws = None
+    assert not up()
+    client.ws, client.closed = Socket(), True
+    assert not up()
