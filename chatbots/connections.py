@@ -8,7 +8,8 @@ its own report. The adapters of today do not yet, so this module reads what they
   websocket is open (discord.py keeps ``is_ready()`` true across a reconnect, so the socket
   must be asked too);
 - Matrix: the adapter's transport is wrapped in a :class:`SyncWatch`, so the last sync it made
-  is known: connected while the last one succeeded, recently.
+  is known: connected while the last one succeeded, recently (after a failure, the next sync
+  returns at once rather than long-polling, so the end of an outage is seen at once).
 
 Once the adapters report ``connected`` themselves, :func:`connection_of` returns them as they
 are and the rest of this module can go.
@@ -151,6 +152,10 @@ class SyncWatch:
     async def sync(
         self, since: str | None, timeout_ms: int, *, first: bool = False, full_state: bool = False
     ) -> SyncBatch:
+        if self._failing:
+            # The first sync after a failure does not long-poll: with nothing new it would only
+            # answer after the full timeout, and the outage would look 30 s longer than it was.
+            timeout_ms = 0
         try:
             batch = await self._transport.sync(
                 since, timeout_ms, first=first, full_state=full_state

@@ -214,10 +214,12 @@ class FakeTransport:
 
     def __init__(self) -> None:
         self.down = False
+        self.timeouts: list[int] = []
 
     async def sync(
         self, since: str | None, timeout_ms: int, *, first: bool = False, full_state: bool = False
     ) -> Any:
+        self.timeouts.append(timeout_ms)
         if self.down:
             from adapters.matrix.transport import MatrixError
 
@@ -244,6 +246,9 @@ async def test_matrix_is_connected_while_its_last_sync_succeeded_recently() -> N
     fake.down = False
     await watch.sync("s1", 30_000)
     assert up(watch)
+    await watch.sync("s1", 30_000)
+    # Only the first sync after the failure skips the long poll: it answers at once.
+    assert fake.timeouts == [30_000, 30_000, 0, 30_000]
     now[0] += 90.0  # a sync that hangs without an error
     assert not up(watch)
 
