@@ -28,8 +28,8 @@ if TYPE_CHECKING:
 
     from adapters.discord import DiscordAdapter
     from adapters.matrix import MatrixConfig
-    from adapters.matrix.adapter import GameServiceLike
     from adapters.matrix.transport import Login, SyncBatch, Transport
+    from core.ports import GameServicePort
 
 __all__ = ["SyncWatch", "connection_of", "connections", "matrix_adapter"]
 
@@ -109,7 +109,7 @@ class _WatchedAdapter:
         await self.adapter.run(stop)
 
 
-def matrix_adapter(service: GameServiceLike, config: MatrixConfig) -> _WatchedAdapter:
+def matrix_adapter(service: GameServicePort, config: MatrixConfig) -> _WatchedAdapter:
     """The Matrix adapter over matrix-nio, as ``MatrixAdapter`` builds it, with its syncs
     watched; the result reports ``connected``."""
     from adapters.matrix import MatrixAdapter
@@ -179,6 +179,9 @@ class SyncWatch:
 
     async def after_sync(self) -> None:
         await self._transport.after_sync()
+
+    def decrypt(self, room_id: str, source: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        return self._transport.decrypt(room_id, source)
 
     async def send(self, room_id: str, content: Mapping[str, Any], event_type: str) -> str:
         return await self._transport.send(room_id, content, event_type)

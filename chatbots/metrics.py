@@ -15,7 +15,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, TypeVar
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, ProcessCollector
 from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4, generate_latest
@@ -269,11 +269,6 @@ def _game(key: str) -> str:
 # --- The store, timed ---------------------------------------------------------------------------
 
 
-@runtime_checkable
-class _Checkable(Protocol):
-    async def check(self) -> None: ...
-
-
 class TimedStore:
     """A :class:`~core.store.SessionStore` that times every operation of the store it wraps.
 
@@ -310,7 +305,9 @@ class TimedStore:
             "challenge_for", self._store.challenge_for(platform, chat_id, user_id)
         )
 
-    async def last_finished(self, platform: str, chat_id: str, user_id: str) -> Session | None:
+    async def last_finished(
+        self, platform: str, chat_id: str, user_id: str | None
+    ) -> Session | None:
         return await self._timed(
             "last_finished", self._store.last_finished(platform, chat_id, user_id)
         )
@@ -372,16 +369,13 @@ class TimedStore:
         await self._timed("kv_delete", self._store.kv_delete(namespace, key))
 
     async def check(self) -> None:
-        """Whether the store answers: its own ``check()`` where it has one, else a trivial read.
+        """Whether the store answers and can write now (health).
 
         Raises:
-            StoreError: the store does not answer (``StoreUnavailable``, ``StoreBusy``).
+            StoreUnavailable: it cannot.
+            StoreBusy: the database stayed locked.
         """
-        store = self._store
-        if isinstance(store, _Checkable):
-            await self._timed("check", store.check())
-        else:
-            await self._timed("check", store.kv_get("health", "ping"))
+        await self._timed("check", self._store.check())
 
     async def close(self) -> None:
         await self._store.close()

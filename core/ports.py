@@ -17,7 +17,7 @@ from typing import Protocol
 
 from core.commands import Command
 from core.replies import ActionKind, Actor, Reply
-from core.store.base import KvEntry
+from core.store.base import KeyValueStore, KvEntry
 
 __all__ = [
     "SHUTDOWN",
@@ -59,31 +59,6 @@ class PlatformStyle:
     user_id: Callable[[Actor, str], str] = _written_user
     bot_user_id: str | None = None
     publish: Callable[[Actor, Sequence[Reply]], Awaitable[None]] | None = None
-
-
-class KeyValueStore(Protocol):
-    """Adapter state in the store (board message ids, sync tokens, handled events)."""
-
-    async def kv_get(self, namespace: str, key: str) -> str | None:
-        """The value under ``(namespace, key)``, or None."""
-        ...
-
-    async def kv_set(
-        self,
-        namespace: str,
-        key: str,
-        value: str,
-        *,
-        session_id: str | None = None,
-        expires_at: float | None = None,
-    ) -> None:
-        """Store (or replace) a value; one tied to ``session_id`` goes with its game, one with
-        ``expires_at`` goes at the sweep after that time."""
-        ...
-
-    async def kv_delete(self, namespace: str, key: str) -> None:
-        """Remove a value (no error when absent)."""
-        ...
 
 
 class GameServicePort(Protocol):
@@ -181,14 +156,15 @@ class ShutdownDeadlines:
     inside the promise made in the README: the process is gone within :attr:`total` seconds.
     """
 
-    drain: float = 6.0  # adapters and the service: requests in flight have finished
-    service: float = 7.5  # the service: AI pool and sweeper stopped
-    store: float = 8.5  # the store closed
+    drain: float = 5.5  # adapters and the service: the requests in flight have finished
+    adapters: float = 6.5  # adapters disconnected (the application cancels any still running)
+    service: float = 8.0  # the service: bots' games, sweeper and AI pool stopped
+    store: float = 8.7  # the store closed
     watchdog: float = 9.5  # nothing returned: the process is ended from a thread
     total: float = 10.0
 
     def __post_init__(self) -> None:
-        steps = (self.drain, self.service, self.store, self.watchdog, self.total)
+        steps = (self.drain, self.adapters, self.service, self.store, self.watchdog, self.total)
         if any(b <= a for a, b in itertools.pairwise(steps)) or steps[0] <= 0:
             raise ValueError(f"shutdown deadlines must increase, got {steps!r}")
 

@@ -8,8 +8,10 @@ it a fake. :class:`PoolRunner` is the real one:
   a search is handed to the pool only when a worker is free. That is what makes the queue
   ordered (a person's move before a watched bots' game) and lets the budget be fixed at the
   moment a search starts: with ``q`` searches still waiting behind ``w`` workers, it gets
-  ``budget * w / (w + q)``, so the last caller of a burst is answered in about two budgets
-  rather than ``q / w`` of them.
+  ``budget / (1 + q / w) ** 2`` (at least :data:`MIN_BUDGET`). Summed over a burst that is
+  about 1.6 budgets per worker however long the queue, so the last caller of a burst waits a
+  few budgets plus :data:`MIN_BUDGET` per queued search and worker, rather than ``q / w``
+  budgets.
 - The queue is bounded. :attr:`PoolRunner.saturated` tells the service to refuse a *new* HARD
   game ("busy, try MEDIUM"); a move of a game already running is always queued.
 - A worker that hangs past its deadline, or a pool that breaks, costs one MEDIUM move: the
@@ -29,21 +31,28 @@ import os
 import random
 import signal
 import time
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from core.ai.levels import Level
+from core.ai.orphans import Parent, die_with_parent
 from core.ai.players import choose_move
 from core.games import Position, Rules
+
+if TYPE_CHECKING:
+    from core.ai.review import GameReview
 
 __all__ = ["AiRunner", "PoolRunner", "RunnerLoad"]
 
 log = logging.getLogger(__name__)
 
-MIN_BUDGET = 0.05
-"""Seconds a HARD search gets however long the queue: below this it plays little better than
-MEDIUM."""
+T = TypeVar("T")
+
+MIN_BUDGET = 0.02
+"""Seconds a HARD search gets however long the queue (the opening book and the threat search
+still answer well in that time; the benchmark ``ai_load`` measures what is lost)."""
 QUEUE_PER_WORKER = 32
 """HARD searches that may wait per worker before new HARD games are refused."""
 _WORKER_NICENESS = 10
@@ -90,11 +99,20 @@ class AiRunner(Protocol):
         """
         ...
 
+    async def review(
+        self, rules: Rules, moves: Sequence[int], *, seconds: float
+    ) -> GameReview | None:
+        """``core.ai.review.review_game`` of a finished game, within ``seconds``; None when it
+        cannot be solved exactly in that time."""
+        ...
+
 
 # --- The process pool's side (module level: workers import these by name) --------------------
 
 
-def _worker_init(warm: bool) -> None:
+def _worker_init(warm: bool, parent: Parent) -> None:
+    # After a kill -9 of the bot nothing shuts the pool down: each worker watches for it.
+    die_with_parent(parent)
     # Ctrl-C reaches the whole process group; the parent shuts the pool down in order, so the
     # workers must not die mid-task with a traceback each.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -128,6 +146,17 @@ def think(
     return choose_move(position, Level(level), budget=budget, rng=random.Random(seed))
 
 
+def review_in_worker(
+    rules: tuple[int, int, int, bool], moves: tuple[int, ...], seconds: float
+) -> GameReview | None:
+    """``review_game`` from picklable arguments (in a worker process or a thread)."""
+    from core.ai.review import review_game
+
+    rows, cols, k, gravity = rules
+    deadline = time.perf_counter() + seconds
+    return review_game(Rules(rows, cols, k, gravity=gravity), moves, deadline=deadline)
+
+
 def _args(position: Position) -> tuple[tuple[int, int, int, bool], tuple[int, ...]]:
     rules = position.rules
     return (rules.rows, rules.cols, rules.k, rules.gravity), position.moves
@@ -137,10 +166,13 @@ def _args(position: Position) -> tuple[tuple[int, int, int, bool], tuple[int, ..
 class _Job:
     priority: int  # 0: a person waits; 1: a watched bots' game
     order: int  # first come, first served within a priority
-    position: Position = field(compare=False)
+    # Runs the job in the pool given the seconds it may take (a search's budget shrinks with
+    # the queue; a review's does not), with its own fallback.
+    run: Callable[[float], Awaitable[Any]] = field(compare=False)
     budget: float = field(compare=False)
-    seed: int = field(compare=False)
-    answer: asyncio.Future[int] = field(compare=False)
+    shrinks: bool = field(compare=False)
+    fallback: Callable[[], Awaitable[Any]] = field(compare=False)
+    answer: asyncio.Future[Any] = field(compare=False)
 
 
 class PoolRunner:
@@ -198,7 +230,9 @@ class PoolRunner:
             max_workers=self._workers,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_worker_init,
-            initargs=(self._warm_up,),
+            # Built here, in the process that owns the pool: how it is pickled records which
+            # thread starts the workers, which decides how they watch for its death.
+            initargs=(self._warm_up, Parent.this_process()),
         )
 
     async def close(self) -> None:
@@ -211,7 +245,7 @@ class PoolRunner:
         while not self._queue.empty():
             job = self._queue.get_nowait()
             if not job.answer.done():
-                job.answer.set_result(await self._fallback(job.position, job.seed))
+                job.answer.set_result(await job.fallback())
         if self._pool is not None:
             pool, self._pool = self._pool, None
             await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
@@ -232,7 +266,7 @@ class PoolRunner:
 
     def _shrunk(self, budget: float) -> float:
         workers = max(1, self._workers)
-        share = workers / (workers + self._queue.qsize())
+        share = (1 + self._queue.qsize() / workers) ** -2
         return max(min(budget, MIN_BUDGET), budget * share)
 
     # --- choosing ------------------------------------------------------------------------------
@@ -244,13 +278,48 @@ class PoolRunner:
         if level is Level.EASY:
             # A random choice: cheaper inline than any hop to a thread.
             return choose_move(position, level, rng=random.Random(seed))
-        if level is Level.HARD and self._pool is not None:
-            answer: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-            job = _Job(0 if interactive else 1, next(self._order), position, budget, seed, answer)
-            self._queue.put_nowait(job)
-            return await answer
-        # MEDIUM (and HARD without a pool): a thread keeps the event loop free.
-        return await asyncio.to_thread(think, *_args(position), level.value, budget, seed)
+        if level is not Level.HARD or self._pool is None:
+            # MEDIUM (and HARD without a pool): a thread keeps the event loop free.
+            return await asyncio.to_thread(think, *_args(position), level.value, budget, seed)
+
+        async def search(seconds: float) -> int:
+            args = (*_args(position), Level.HARD.value, seconds, seed)
+            return await self._in_pool(think, args, seconds + self._grace, fallback)
+
+        async def fallback() -> int:
+            return await self._fallback(position, seed)
+
+        return await self._queued(search, budget, True, fallback, 0 if interactive else 1)
+
+    async def review(
+        self, rules: Rules, moves: Sequence[int], *, seconds: float
+    ) -> GameReview | None:
+        shape = (rules.rows, rules.cols, rules.k, rules.gravity)
+        args = (shape, tuple(moves), seconds)
+        if self._pool is None:
+            return await asyncio.to_thread(review_in_worker, *args)
+
+        async def nothing() -> None:
+            return None
+
+        async def run(limit: float) -> GameReview | None:
+            return await self._in_pool(review_in_worker, args, limit + self._grace, nothing)
+
+        # A person asked and waits: ahead of bots' games, never shortened.
+        return await self._queued(run, seconds, False, nothing, 0)
+
+    async def _queued(
+        self,
+        run: Callable[[float], Awaitable[T]],
+        budget: float,
+        shrinks: bool,
+        fallback: Callable[[], Awaitable[T]],
+        priority: int,
+    ) -> T:
+        answer: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        job = _Job(priority, next(self._order), run, budget, shrinks, fallback, answer)
+        self._queue.put_nowait(job)
+        return await answer
 
     async def _dispatch(self) -> None:
         """One per worker: hands the most urgent waiting search to the pool when it is free."""
@@ -258,7 +327,7 @@ class PoolRunner:
             job = await self._queue.get()
             if job.answer.done():  # its caller gave up (cancelled)
                 continue
-            budget = self._shrunk(job.budget)
+            budget = self._shrunk(job.budget) if job.shrinks else job.budget
             if budget < job.budget:
                 log.info(
                     "ai busy: queued=%d budget=%.2f",
@@ -268,33 +337,39 @@ class PoolRunner:
                 )
             self._running += 1
             try:
-                move = await self._search(job, budget)
+                result = await job.run(budget)
             finally:
                 self._running -= 1
             if not job.answer.done():
-                job.answer.set_result(move)
+                job.answer.set_result(result)
 
-    async def _search(self, job: _Job, budget: float) -> int:
+    async def _in_pool(
+        self,
+        fn: Callable[..., T],
+        args: tuple[Any, ...],
+        seconds: float,
+        fallback: Callable[[], Awaitable[T]],
+    ) -> T:
+        """``fn(*args)`` in a worker within ``seconds``, else ``fallback()``."""
         pool = self._pool
         if pool is None:
-            return await self._fallback(job.position, job.seed)
+            return await fallback()
         loop = asyncio.get_running_loop()
-        args = (*_args(job.position), Level.HARD.value, budget, job.seed)
         try:
-            future = loop.run_in_executor(pool, think, *args)
-            return await asyncio.wait_for(future, budget + self._grace)
+            return await asyncio.wait_for(loop.run_in_executor(pool, fn, *args), seconds)
         except (TimeoutError, BrokenProcessPool) as error:
-            # A worker hung or died: the player still gets an answer (MEDIUM's), and a broken
-            # pool is replaced so the next HARD move runs in the pool again.
+            # A worker hung or died: the player still gets an answer (MEDIUM's move), and a
+            # broken pool is replaced so the next search runs in the pool again.
             log.error(
-                "HARD move failed in the pool (%s); playing MEDIUM",
+                "%s failed in the pool (%s); falling back",
+                fn.__name__,
                 type(error).__name__,
-                extra={"action": "bot_move"},
+                extra={"action": "ai"},
             )
             if isinstance(error, BrokenProcessPool) and self._pool is pool:
                 self._pool = self._new_pool()
                 pool.shutdown(wait=False, cancel_futures=True)
-            return await self._fallback(job.position, job.seed)
+            return await fallback()
 
     @staticmethod
     async def _fallback(position: Position, seed: int) -> int:

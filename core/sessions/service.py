@@ -5,7 +5,8 @@ It owns nothing but the wiring: each request is run by :class:`~core.sessions.re
 :class:`~core.sessions.challenges.Challenges` (new games, answers, rematch, ``/final``),
 :class:`~core.sessions.moves.Moves` (a player's move and the bot's answer),
 :class:`~core.sessions.watch.Watcher` (bots' games), :class:`~core.sessions.stats.Results`
-(``/stats``, ``/top``). The AI runs behind :class:`core.ai.runner.AiRunner`.
+(``/stats``, ``/top``), :class:`~core.sessions.review.Reviews` (``/review``). The AI runs behind
+:class:`core.ai.runner.AiRunner`.
 
 What the replies look like (adapters may rely on this):
 
@@ -47,6 +48,7 @@ from core.commands import (
     MoveText,
     NotACommand,
     Rematch,
+    Review,
     Start,
     Stats,
     Top,
@@ -61,6 +63,7 @@ from core.sessions.challenges import Challenges
 from core.sessions.context import Context
 from core.sessions.moves import Moves, off_board
 from core.sessions.requests import Requests
+from core.sessions.review import Reviews
 from core.sessions.settings import ServiceSettings
 from core.sessions.stats import Results
 from core.sessions.watch import Watcher
@@ -106,6 +109,7 @@ class GameService:
         self._watcher = Watcher(self._ctx, self._moves)
         self._challenges = Challenges(self._ctx, self._moves, self._watcher)
         self._results = Results(self._ctx)
+        self._reviews = Reviews(self._ctx)
         self._sweeper: asyncio.Task[None] | None = None
 
     @property
@@ -138,12 +142,13 @@ class GameService:
             extra={"action": "start", "duration_ms": duration},
         )
 
-    async def close(self) -> None:
-        """Let the requests in flight finish (up to ``settings.drain_timeout`` seconds), then
-        stop the bots' games, the sweeper and the AI runner. New requests get
-        ``error.shutting_down``. The store is the caller's to close."""
+    async def close(self, drain_seconds: float | None = None) -> None:
+        """Let the requests in flight finish (up to ``drain_seconds``, by default
+        ``settings.drain_timeout``), then stop the bots' games, the sweeper and the AI runner.
+        New requests get ``error.shutting_down``. The store is the caller's to close."""
         self._requests.close()
-        await self._requests.drain(self.settings.drain_timeout)
+        drain = self.settings.drain_timeout if drain_seconds is None else drain_seconds
+        await self._requests.drain(drain)
         await self._watcher.close()
         if self._sweeper is not None:
             self._sweeper.cancel()
@@ -226,7 +231,7 @@ class GameService:
         *,
         receipt: KvEntry | None = None,
     ) -> list[Reply]:
-        """Accept, Decline or Rematch pressed on the message of ``session_id``."""
+        """Accept, Decline, Rematch or Review pressed on the message of ``session_id``."""
 
         async def run() -> list[Reply]:
             session = await self._ctx.load(session_id, actor)
@@ -236,6 +241,8 @@ class GameService:
                 return await self._challenges.accept(actor, session)
             if action is ActionKind.DECLINE:
                 return await self._challenges.decline(actor, session)
+            if action is ActionKind.REVIEW:
+                return await self._reviews.review(session)
             return await self._challenges.rematch(actor, session)
 
         return await self._requests.run(actor, action.value, session_id, run, receipt)
@@ -283,6 +290,8 @@ class GameService:
                 return await self._results.stats(actor, command)
             case Top():
                 return await self._results.top(actor)
+            case Review():
+                return await self._reviews.last(actor)
             case Help():
                 locale = normalize_locale(actor.locale or self.settings.default_locale)
                 text = help_text(locale, ctx.prefix(actor))

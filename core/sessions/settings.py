@@ -8,6 +8,9 @@ from dataclasses import dataclass
 
 from core.ports import SHUTDOWN
 
+MAX_DEFAULT_WORKERS = 64
+"""The most AI workers the default (one per core) gives; the same bound as ``AI_WORKERS``."""
+
 
 @dataclass(frozen=True, slots=True)
 class ServiceSettings:
@@ -74,8 +77,11 @@ class ServiceSettings:
 
     @property
     def workers(self) -> int:
-        """The size of the process pool (0: none)."""
-        return (os.cpu_count() or 1) if self.ai_workers is None else self.ai_workers
+        """The size of the process pool (0: none): by default one per core, at most
+        :data:`MAX_DEFAULT_WORKERS` (each worker holds a few hundred MiB)."""
+        if self.ai_workers is None:
+            return min(os.cpu_count() or 1, MAX_DEFAULT_WORKERS)
+        return self.ai_workers
 
 
 def _is_number(value: object) -> bool:

@@ -4,7 +4,7 @@ transaction that finishes a game)."""
 from __future__ import annotations
 
 from core.commands import Stats
-from core.i18n import Text
+from core.i18n import Lines, Text
 from core.replies import Actor, Reply
 from core.sessions.context import Context
 
@@ -19,6 +19,8 @@ class Results:
         ctx = self._ctx
         if command.user is None:
             user_id, name = actor.user_id, actor.display_name
+        elif command.name is not None:  # resolved by the platform (a slash command's option)
+            user_id, name = command.user, command.name
         else:
             user_id = ctx.style(actor).user_id(actor, command.user)
             name = command.user.strip()
@@ -48,17 +50,19 @@ class Results:
         rows = await ctx.store.top(actor.platform, actor.chat_id, ctx.settings.top_size)
         if not rows:
             return [Reply(text=Text("stats.top_empty"))]
-        lines = tuple(
-            Text(
-                "stats.top_line",
-                {
-                    "rank": rank,
-                    "name": row.name,
-                    "wins": row.wins,
-                    "losses": row.losses,
-                    "draws": row.draws,
-                },
+        lines = Lines(
+            tuple(
+                Text(
+                    "stats.top_line",
+                    {
+                        "rank": rank,
+                        "name": row.name,
+                        "wins": row.wins,
+                        "losses": row.losses,
+                        "draws": row.draws,
+                    },
+                )
+                for rank, row in enumerate(rows, start=1)
             )
-            for rank, row in enumerate(rows, start=1)
         )
         return [Reply(text=Text("stats.top", {"lines": lines}))]

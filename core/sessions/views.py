@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from core.ai.review import can_review
 from core.errors import UserError
 from core.games import Position
 from core.i18n import Text
@@ -97,7 +98,10 @@ def board_reply(
     view = board_view(session)
     actions: tuple[ActionKind, ...] = ()
     if session.status is Status.FINISHED:
-        actions = (ActionKind.REMATCH,)
+        # Review only where the game can be solved exactly: a button that always says "no"
+        # would be noise.
+        reviewable = can_review(session.rules)
+        actions = (ActionKind.REMATCH, ActionKind.REVIEW) if reviewable else (ActionKind.REMATCH,)
         if result and text is None:
             text = view.status
     return Reply(

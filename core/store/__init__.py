@@ -1,5 +1,9 @@
 """Session storage: the :class:`SessionStore` protocol and its SQLite implementation.
 
+Modules: ``base`` (protocol, errors, :class:`KvEntry`), ``models`` (what is stored), ``rows``
+(sessions to rows and back), ``ops`` (the work done in the connection's thread), ``health``
+(failures and open checks), ``thread`` (the connection's thread), ``migrations``, ``sqlite``.
+
 Usage (both forms close the connection at the end)::
 
     store = await SqliteStore.open("data/chatbots.sqlite3")

@@ -16,7 +16,7 @@ from core.ai import Level
 from core.commands import BotVsBot, First, GameKind, Start, VsBot
 from core.errors import UserError
 from core.games import CONNECT_FOUR, TICTACTOE, Position
-from core.i18n import LOCALES, Text, catalogue, placeholders
+from core.i18n import LOCALES, Lines, Text, catalogue, placeholders
 from core.i18n.messages.game import MESSAGES
 from core.ports import PlatformStyle
 from core.replies import ActionKind, Actor, Reply
@@ -121,7 +121,8 @@ async def test_game_against_the_bot_to_the_end(store: SqliteStore) -> None:
         assert view is not None
         assert view.to_move in (1, None)
     last = replies[-1]
-    assert last.actions == (ActionKind.REMATCH,)
+    # Tic-tac-toe can be solved exactly, so a finished game offers its review too.
+    assert last.actions == (ActionKind.REMATCH, ActionKind.REVIEW)
     assert last.text is not None and last.text.key in ("game.won", "game.draw")
     assert last.board is not None and last.board.finished and not last.board.playable
     assert not any(cell.clickable for cell in last.board.cells)
@@ -426,7 +427,7 @@ async def test_bot_against_bot(store: SqliteStore) -> None:
     assert all(not reply.new_message for reply in replies[1:])
     last = replies[-1]
     assert last.board is not None and last.board.finished
-    assert last.actions == (ActionKind.REMATCH,)
+    assert last.actions == (ActionKind.REMATCH, ActionKind.REVIEW)
     stones = [sum(1 for c in b.cells if c.mark) for b in boards if b is not None]
     assert stones == list(range(len(stones)))
     # Nobody's stats change, and Alice is free to play.
@@ -502,8 +503,8 @@ async def test_stats_and_top(store: SqliteStore) -> None:
     top = await svc.handle_text(CAROL, "/top")
     assert top[0].text is not None
     lines = top[0].text.params["lines"]
-    assert isinstance(lines, tuple)
-    assert [(line.params["rank"], line.params["name"]) for line in lines] == [
+    assert isinstance(lines, Lines)
+    assert [(line.params["rank"], line.params["name"]) for line in lines.texts] == [
         (1, "Alice"),
         (2, "Bob"),
     ]
