@@ -109,7 +109,8 @@ def _platform_factories(settings: Settings) -> list[AdapterFactory]:
         )
         factories.append(functools.partial(DiscordAdapter, config=discord_config))
     if (matrix := settings.matrix) is not None:
-        from adapters.matrix import MatrixAdapter, MatrixConfig
+        from adapters.matrix import MatrixConfig
+        from chatbots.connections import matrix_adapter
 
         matrix_config = MatrixConfig(
             homeserver=matrix.homeserver,
@@ -122,7 +123,7 @@ def _platform_factories(settings: Settings) -> list[AdapterFactory]:
             allowed_users=matrix.allowed_users,
             default_locale=settings.default_locale,
         )
-        factories.append(functools.partial(MatrixAdapter, config=matrix_config))
+        factories.append(functools.partial(matrix_adapter, config=matrix_config))
     return factories
 
 
@@ -192,6 +193,9 @@ async def serve(
     Raises:
         SettingsError: a platform's config refused a value (nothing was opened yet).
     """
+    from chatbots.connections import connections
+    from chatbots.health import serving
+    from chatbots.metrics import Metrics, TimedStore
     from core.sessions import GameService
     from core.store import SqliteStore
 
@@ -209,16 +213,28 @@ async def serve(
             return EXIT_FAILED
         closed = True
         try:
-            service = GameService(store, settings=service_settings(settings))
+            metrics = Metrics(settings.platforms or (_CONSOLE,))
+            timed = TimedStore(store, metrics)
+            service = GameService(timed, settings=service_settings(settings), observer=metrics)
             try:
                 await service.start()
                 code = EXIT_OK
                 if not shutdown.stop.is_set():  # else a signal came during start-up
                     adapters = [factory(service) for factory in factories]
-                    ms = round((time.monotonic() - started) * 1000)
-                    names = ",".join(a.name for a in adapters)
-                    log.info("started", extra={"adapters": names, "startup_ms": ms})
-                    code = await run_adapters(adapters, shutdown)
+                    async with serving(
+                        settings.http_host,
+                        settings.http_port,
+                        metrics=metrics,
+                        store_check=timed.check,
+                        connections=connections(adapters),
+                        load=service.runner.load,
+                        count_sessions=store.count_sessions,
+                        ai_budget=settings.ai_budget,
+                    ):
+                        ms = round((time.monotonic() - started) * 1000)
+                        names = ",".join(a.name for a in adapters)
+                        log.info("started", extra={"adapters": names, "startup_ms": ms})
+                        code = await run_adapters(adapters, shutdown)
             finally:
                 shutdown.request("shutdown")  # also when start-up failed: the watchdog runs
                 closing = service.close(shutdown.remaining(SHUTDOWN.drain))
