@@ -51,6 +51,11 @@ class Adapter(Protocol):
 
     name: str
 
+    @property
+    def connected(self) -> bool:
+        """Whether the platform connection is up now (cheap; never blocks)."""
+        ...
+
     async def run(self, stop: asyncio.Event) -> None: ...
 
 
@@ -109,8 +114,7 @@ def _platform_factories(settings: Settings) -> list[AdapterFactory]:
         )
         factories.append(functools.partial(DiscordAdapter, config=discord_config))
     if (matrix := settings.matrix) is not None:
-        from adapters.matrix import MatrixConfig
-        from chatbots.connections import matrix_adapter
+        from adapters.matrix import MatrixAdapter, MatrixConfig
 
         matrix_config = MatrixConfig(
             homeserver=matrix.homeserver,
@@ -123,7 +127,7 @@ def _platform_factories(settings: Settings) -> list[AdapterFactory]:
             allowed_users=matrix.allowed_users,
             default_locale=settings.default_locale,
         )
-        factories.append(functools.partial(matrix_adapter, config=matrix_config))
+        factories.append(functools.partial(MatrixAdapter, config=matrix_config))
     return factories
 
 
@@ -193,7 +197,6 @@ async def serve(
     Raises:
         SettingsError: a platform's config refused a value (nothing was opened yet).
     """
-    from chatbots.connections import connections
     from chatbots.health import serving
     from chatbots.metrics import Metrics, TimedStore
     from core.sessions import GameService
@@ -226,10 +229,9 @@ async def serve(
                         settings.http_port,
                         metrics=metrics,
                         store_check=timed.check,
-                        connections=connections(adapters),
-                        load=service.runner.load,
+                        connections=adapters,
+                        load=functools.partial(service.runner.load, settings.ai_budget),
                         count_sessions=store.count_sessions,
-                        ai_budget=settings.ai_budget,
                     ):
                         ms = round((time.monotonic() - started) * 1000)
                         names = ",".join(a.name for a in adapters)

@@ -174,7 +174,6 @@ async def serving(
     connections: Sequence[Connection],
     load: Callable[[], RunnerLoad] | None = None,
     count_sessions: Callable[[], Awaitable[int]] | None = None,
-    ai_budget: float = 1.0,
 ) -> AsyncIterator[HttpEndpoints | None]:
     """Serve ``/healthz`` and ``/metrics`` while the block runs; nothing when ``port`` is None.
 
@@ -183,9 +182,8 @@ async def serving(
         metrics: the application's metrics.
         store_check: raises when the store does not answer.
         connections: the running platforms.
-        load: the AI runner's load, shown at each scrape.
+        load: the AI runner's load for the configured budget, shown at each scrape.
         count_sessions: the stored sessions, counted at each scrape.
-        ai_budget: the configured budget of a HARD move, in seconds.
 
     Raises:
         OSError: the address cannot be bound (logged, naming the address).
@@ -193,9 +191,7 @@ async def serving(
     if port is None:
         yield None
         return
-    metrics.watch(
-        connections=connections, load=load, count_sessions=count_sessions, ai_budget=ai_budget
-    )
+    metrics.watch(connections=connections, load=load, count_sessions=count_sessions)
     health = HealthCheck(store_check, connections)
     endpoints = HttpEndpoints(host, port, health=health, metrics=metrics)
     try:

@@ -175,20 +175,18 @@ class Metrics:
         connections: Iterable[Connection] = (),
         load: Callable[[], RunnerLoad] | None = None,
         count_sessions: Callable[[], Awaitable[int]] | None = None,
-        ai_budget: float = 1.0,
     ) -> None:
         """Say where the scrape-time values come from.
 
         Args:
             connections: the platforms whose state ``chatbots_platform_connected`` shows.
-            load: the AI runner's load (``GameService.runner.load``).
+            load: the AI runner's load for the configured budget (``GameService.runner.load``
+                with ``AI_BUDGET_SECONDS``).
             count_sessions: how many sessions the store holds (read at each scrape).
-            ai_budget: the configured budget of a HARD move (``AI_BUDGET_SECONDS``).
         """
         self._state.connections = tuple(connections)
         self._state.load = load
         self._state.count_sessions = count_sessions
-        self._state.ai_budget = ai_budget
 
     async def render(self) -> bytes:
         """The metrics in the Prometheus text format, the store's count read now."""
@@ -203,7 +201,6 @@ class _ScrapeState:
         self.connections: tuple[Connection, ...] = ()
         self.load: Callable[[], RunnerLoad] | None = None
         self.count_sessions: Callable[[], Awaitable[int]] | None = None
-        self.ai_budget = 1.0
         self._sessions: int | None = None
 
     async def refresh(self) -> None:
@@ -243,8 +240,7 @@ class _ScrapeState:
                 "queue_length": load.queued,
                 "running": load.running,
                 "workers": load.workers,
-                # The runner states its budget for a 1 s search: scaled to the configured one.
-                "budget_seconds": load.budget * self.ai_budget,
+                "budget_seconds": load.budget,
             }
         for suffix, text in _AI_GAUGES:
             family = GaugeMetricFamily(f"chatbots_ai_{suffix}", text)

@@ -14,7 +14,6 @@ import aiohttp
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from chatbots.connections import SyncWatch, connection_of
 from chatbots.health import STORE_TIMEOUT, Connection, serving
 from chatbots.metrics import Metrics
 from chatbots.settings import SettingsError, load_settings
@@ -204,78 +203,11 @@ def test_check_shows_the_listener(tmp_path: Path) -> None:
     assert "HTTP_PORT = 9464\nHTTP_HOST = ::\n" in check(HTTP_PORT="9464", HTTP_HOST="::")
 
 
-# --- Connection states -------------------------------------------------------------------------
-
-
-class FakeTransport:
-    """The part of a Matrix transport that a sync needs; fails while ``down``."""
-
-    def __init__(self) -> None:
-        self.down = False
-        self.timeouts: list[int] = []
-
-    async def sync(
-        self, since: str | None, timeout_ms: int, *, first: bool = False, full_state: bool = False
-    ) -> Any:
-        self.timeouts.append(timeout_ms)
-        if self.down:
-            from adapters.matrix.transport import MatrixError
-
-            raise MatrixError("sync", "Cannot connect to host 127.0.0.1:8008")
-        return since
-
-
-async def test_matrix_is_connected_while_its_last_sync_succeeded_recently() -> None:
-    from adapters.matrix.transport import MatrixError
-
-    def up(watch: SyncWatch) -> bool:  # a call: each read is a new state, not a narrowed one
-        return watch.connected
-
-    now = [100.0]
-    fake = FakeTransport()
-    watch = SyncWatch(fake, stale_after=90.0, clock=lambda: now[0])  # type: ignore[arg-type]
-    assert not up(watch)  # no sync yet
-    await watch.sync("s1", 30_000)
-    assert up(watch)
-    fake.down = True
-    with pytest.raises(MatrixError):
-        await watch.sync("s1", 30_000)
-    assert not up(watch)
-    fake.down = False
-    await watch.sync("s1", 30_000)
-    assert up(watch)
-    await watch.sync("s1", 30_000)
-    # Only the first sync after the failure skips the long poll: it answers at once.
-    assert fake.timeouts == [30_000, 30_000, 0, 30_000]
-    now[0] += 90.0  # a sync that hangs without an error
-    assert not up(watch)
-
-
-def test_the_console_is_connected_and_an_unknown_adapter_must_say() -> None:
-    class Console:
-        name = "console"
-
-        async def run(self, stop: asyncio.Event) -> None:
-            pass
-
-    class Elsewhere(Console):
-        name = "irc"
-
-    class Reporting(Elsewhere):
-        connected = False
-
-    assert connection_of(Console()).connected
-    with pytest.raises(TypeError, match="'irc' does not report its connection state"):
-        connection_of(Elsewhere())
-    reporting = Reporting()
-    assert connection_of(reporting) is reporting
-
-
 def test_without_a_listener_no_http_or_platform_library_is_loaded(tmp_path: Path) -> None:
     # What serve() imports on every start: a console game must stay quick to start.
     code = (
         "import sys\n"
-        "import chatbots.app, chatbots.connections, chatbots.health, chatbots.metrics\n"
+        "import chatbots.app, chatbots.health, chatbots.metrics\n"
         "print(sorted({m.split('.')[0] for m in sys.modules} & {'discord', 'nio', 'aiohttp'}))\n"
     )
     result = subprocess.run(
@@ -288,38 +220,3 @@ def test_without_a_listener_no_http_or_platform_library_is_loaded(tmp_path: Path
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
-
-
-def test_discord_is_connected_while_its_client_is_ready_and_its_gateway_open() -> None:
-    from adapters.discord import DiscordAdapter, DiscordConfig
-
-    class Socket:
-        open = True
-
-    class Client:
-        ready, closed = True, False
-        ws: Socket | None = Socket()
-
-        def is_ready(self) -> bool:
-            return self.ready
-
-        def is_closed(self) -> bool:
-            return self.closed
-
-    adapter = DiscordAdapter(object(), DiscordConfig(token="t"))  # type: ignore[arg-type]
-    link = connection_of(adapter)
-
-    def up() -> bool:  # a call: each read is a new state, not a narrowed one
-        return link.connected
-
-    assert link.name == "discord" and not up()  # no client yet
-    client = Client()
-    adapter.bot = client  # type: ignore[assignment]
-    assert up()
-    assert client.ws is not None
-    client.ws.open = False  # the gateway dropped: discord.py stays "ready" while it reconnects
-    assert not up()
-    client.ws = None
-    assert not up()
-    client.ws, client.closed = Socket(), True
-    assert not up()

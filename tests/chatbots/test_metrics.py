@@ -126,9 +126,9 @@ async def test_scrape_time_gauges_read_the_present() -> None:
         counted += 1
         return 41 + counted
 
-    load = RunnerLoad(workers=2, running=2, queued=6, budget=0.25)
+    load = RunnerLoad(workers=2, running=2, queued=6, budget=0.5)
     links = [Link("discord", True), Link("matrix", False)]
-    metrics.watch(connections=links, load=lambda: load, count_sessions=count, ai_budget=2.0)
+    metrics.watch(connections=links, load=lambda: load, count_sessions=count)
     text = (await metrics.render()).decode()
     assert 'chatbots_platform_connected{platform="discord"} 1.0' in text
     assert 'chatbots_platform_connected{platform="matrix"} 0.0' in text
