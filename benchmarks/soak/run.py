@@ -1,0 +1,199 @@
+"""The soak itself: set up Synapse, the Discord double and the bot; play, restart, check, report."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from benchmarks.soak.bot import BotProcess, Life, Sample
+from benchmarks.soak.discord_players import SOLO_PLANS as DISCORD_PLANS
+from benchmarks.soak.discord_players import DiscordPlayers
+from benchmarks.soak.ledger import Ledger, Verdict, check
+from benchmarks.soak.matrix_players import SOLO_PLANS as MATRIX_PLANS
+from benchmarks.soak.matrix_players import MatrixPlayers
+from tests.e2e.discord_double import DiscordDouble
+from tests.e2e.synapse import BOT, PASSWORD, Player, SynapseServer
+
+# The settings check wants a token of Discord's shape (three dot-separated parts); the double
+# accepts only its own test token at IDENTIFY, so the soak's double translates the one to the
+# other (see SoakDouble).
+SOAK_TOKEN = "MTIzNDU2Nzg5.soak.loopback-double-token"
+DOUBLE_TOKEN = "test-token"
+AI_WORKERS = 2
+AI_BUDGET = 0.2  # the hard bot's thinking time: games keep moving, the two cores stay shared
+DRAIN = 45.0  # after the end, seconds the drivers get to see their last answers
+MEMORY_GROWTH_LIMIT = (1.25, 40.0)  # last minute at most 25 % and 40 MiB over the first
+MATRIX_PLAYERS = ("soak-mara", "soak-milo")
+DISCORD_SOLO = ("soak-ann", "soak-ben")
+DISCORD_PAIR = ("soak-cid", "soak-dot")
+
+
+class SoakDouble(DiscordDouble):
+    """The loopback Discord, accepting the soak's well-formed token at IDENTIFY."""
+
+    async def _identify(self, data: dict[str, Any]) -> None:
+        if data.get("token") == SOAK_TOKEN:
+            data = {**data, "token": DOUBLE_TOKEN}
+        await super()._identify(data)
+
+
+@dataclass(frozen=True, slots=True)
+class Schedule:
+    """When the bot is stopped and started again, in seconds from the start of play."""
+
+    seconds: float
+    restart_every: float
+
+    def stops(self) -> list[tuple[float, str]]:
+        terms = [t for t in _multiples(self.restart_every, self.seconds)]
+        # One SIGKILL, halfway between the first two TERMs (or halfway through a short run).
+        kill = 1.5 * self.restart_every
+        if kill >= self.seconds - 10:
+            kill = self.seconds / 2
+        return sorted([(t, "TERM") for t in terms if abs(t - kill) > 10] + [(kill, "KILL")])
+
+
+def _multiples(step: float, end: float) -> list[float]:
+    found, t = [], step
+    while t < end - 10:  # no restart in the last seconds: the final stop comes anyway
+        found.append(t)
+        t += step
+    return found
+
+
+@dataclass(slots=True)
+class Report:
+    minutes: float = 0.0
+    lives: list[Life] = field(default_factory=list)
+    samples: list[Sample] = field(default_factory=list)
+    orphans: list[str] = field(default_factory=list)
+    verdict: Verdict = field(default_factory=Verdict)
+    ledger: Ledger = field(default_factory=Ledger)
+
+
+async def soak(schedule: Schedule) -> Report:
+    """Run the whole soak and return its figures (checks included; nothing raised for them)."""
+    report = Report()
+    with tempfile.TemporaryDirectory(prefix="chatbots-soak-") as folder:
+        base = Path(folder)
+        server = await asyncio.to_thread(SynapseServer.start, base / "synapse")
+        try:
+            await asyncio.to_thread(server.register, [BOT, *MATRIX_PLAYERS])
+            double = SoakDouble()
+            await double.start()
+            try:
+                await _play(schedule, server, double, base, report)
+            finally:
+                await double.close()
+        finally:
+            await asyncio.to_thread(server.stop)
+    return report
+
+
+async def _play(
+    schedule: Schedule, server: SynapseServer, double: SoakDouble, base: Path, report: Report
+) -> None:
+    database = base / "games.sqlite3"
+    settings = {
+        "DATABASE_PATH": str(database),
+        "AI_WORKERS": str(AI_WORKERS),
+        "AI_BUDGET_SECONDS": str(AI_BUDGET),
+        "LOG_LEVEL": "INFO",
+        "LOG_FORMAT": "text",
+        "DISCORD_TOKEN": SOAK_TOKEN,
+        "DISCORD_API_BASE_URL": double.api_base_url,
+        "DISCORD_GATEWAY_URL": double.gateway_url,
+        "MATRIX_HOMESERVER": server.url,
+        "MATRIX_USER_ID": server.user_id(BOT),
+        "MATRIX_PASSWORD": PASSWORD,
+        "MATRIX_STORE_PATH": str(base / "matrix-store"),
+    }
+    bot = BotProcess(base, settings, lambda: double.identify_count)
+    report.lives = bot.lives
+    report.ledger = ledger = Ledger()
+    first = await bot.start()
+    print(f"bot up in {first.up_after:.1f} s (pid {first.pid})", flush=True)
+    try:
+        async with _players(server) as players:
+            started = time.monotonic()
+            stop_at = started + schedule.seconds
+            matrix = MatrixPlayers(server.user_id(BOT), database, ledger, bot.uptime, stop_at)
+            rooms = [await matrix.open_room(player) for player in players]
+            discord = DiscordPlayers(double, ledger, bot.uptime, stop_at)
+            drivers = [
+                *(
+                    matrix.solo(player, room, random.Random(n), MATRIX_PLANS[n % 2 :])
+                    for n, (player, room) in enumerate(zip(players, rooms, strict=True))
+                ),
+                *(
+                    discord.solo(name, random.Random(10 + n), DISCORD_PLANS[n % 2 :])
+                    for n, name in enumerate(DISCORD_SOLO)
+                ),
+                discord.pair(*DISCORD_PAIR, random.Random(20)),
+            ]
+            tasks = [asyncio.create_task(driver) for driver in drivers]
+            operator = asyncio.create_task(_operate(bot, schedule, started, report))
+            done, pending = await asyncio.wait(tasks, timeout=schedule.seconds + DRAIN)
+            for task in pending:
+                task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
+            failed = operator.exception() if operator.done() and not operator.cancelled() else None
+            operator.cancel()
+            await asyncio.gather(operator, return_exceptions=True)
+            report.minutes = (time.monotonic() - started) / 60
+            if failed:
+                raise failed  # a restart that did not come up
+            for task in done:
+                task.result()  # a driver's own bug must not pass for a clean soak
+    finally:
+        if bot.lives[-1].stop == "":  # still running
+            await bot.stop("final")
+        await asyncio.sleep(1.0)
+        report.orphans = bot.leftovers()
+    report.verdict = await check(ledger, database)
+
+
+@contextlib.asynccontextmanager
+async def _players(server: SynapseServer) -> AsyncIterator[list[Player]]:
+    async with contextlib.AsyncExitStack() as stack:
+        players = [await stack.enter_async_context(Player(server, name)) for name in MATRIX_PLAYERS]
+        yield players
+
+
+async def _operate(bot: BotProcess, schedule: Schedule, started: float, report: Report) -> None:
+    """Restart the bot on schedule and sample its memory every minute."""
+    stops = schedule.stops()
+    minute = 1
+    while True:
+        elapsed = time.monotonic() - started
+        if stops and elapsed >= stops[0][0]:
+            _, how = stops.pop(0)
+            life = await bot.stop(how)
+            code = life.exit_code
+            print(
+                f"{elapsed / 60:5.1f} min: SIG{how} -> exit {code} in {life.stop_seconds:.1f} s"
+                f"{', left: ' + ', '.join(life.survivors) if life.survivors else ''}",
+                flush=True,
+            )
+            new = await bot.start()
+            print(f"{(time.monotonic() - started) / 60:5.1f} min: up again in {new.up_after:.1f} s")
+            continue
+        if elapsed >= 60 * minute:
+            sample = bot.sample(minute)
+            if sample is not None:
+                report.samples.append(sample)
+                print(
+                    f"{minute:5d} min: RSS {sample.total_mib:6.0f} MiB (main "
+                    f"{sample.main_mib:.0f}, {sample.workers} workers {sample.workers_mib:.0f}), "
+                    f"life {sample.life}, up {sample.uptime:.0f} s",
+                    flush=True,
+                )
+                minute += 1
+        await asyncio.sleep(0.5)
