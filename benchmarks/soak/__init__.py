@@ -18,14 +18,17 @@ players saw; and nothing of the bot's process trees may be left running. A summa
 printed; a failed check raises (a non-zero exit).
 
 Environment: ``SOAK_MINUTES`` sets the length (such as ``SOAK_MINUTES=10``), and
-``SOAK_RESTART_MINUTES`` the time between SIGTERMs. The default ``python -m benchmarks`` run
-(``make bench``) leaves the soak out (``IN_DEFAULT_RUN``); name it to run it.
+``SOAK_RESTART_MINUTES`` the time between SIGTERMs; ``SOAK_KEEP_DIR`` keeps the database, the
+bot's logs (one per life) and Synapse's files in that directory for a look afterwards. The
+default ``python -m benchmarks`` run (``make bench``) leaves the soak out (``IN_DEFAULT_RUN``);
+name it to run it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+from pathlib import Path
 
 from benchmarks.soak.run import MEMORY_GROWTH_LIMIT, Report, Schedule, soak
 from tests.e2e.synapse import synapse_missing
@@ -50,7 +53,8 @@ def main(quick: bool) -> None:
         f"Discord double + Synapse + `chatbots run`",
         flush=True,
     )
-    report = asyncio.run(soak(Schedule(minutes * 60, every * 60)))
+    keep = os.environ.get("SOAK_KEEP_DIR", "").strip()
+    report = asyncio.run(soak(Schedule(minutes * 60, every * 60), Path(keep) if keep else None))
     failures = summarize(report)
     if failures:
         raise SystemExit("soak failed: " + "; ".join(failures))
@@ -104,13 +108,16 @@ def summarize(report: Report) -> list[str]:
     if verdict.unmatched_games:
         print(f"{'games without a stored session':<34}{verdict.unmatched_games:>10}")
     survivors = [s for life in report.lives for s in life.survivors]
+    warnings = sum(life.warnings for life in report.lives)
+    errors = sum(life.errors for life in report.lives)
+    print(f"{'bot log warnings / errors':<34}{warnings:>8}/{errors}")
     print(f"{'orphans after the final stop':<34}{len(report.orphans):>10}")
     print(f"{'left 5 s after a restart stop':<34}{len(survivors):>10}")
-    print("RSS per minute (MiB, main + workers):")
+    print("RSS per minute (MiB, main + children: AI workers and the resource tracker):")
     for s in report.samples:
         print(
             f"  {s.minute:3d} min  {s.total_mib:6.0f}  (main {s.main_mib:5.0f}, "
-            f"{s.workers} workers {s.workers_mib:5.0f}; life {s.life}, up {s.uptime:4.0f} s)"
+            f"{s.workers} children {s.workers_mib:5.0f}; life {s.life}, up {s.uptime:4.0f} s)"
         )
     failures = []
     if report.samples:
@@ -125,6 +132,9 @@ def summarize(report: Report) -> list[str]:
             failures.append("memory grew")
     else:
         failures.append("no memory sample")
+    for life in report.lives:
+        for line in life.samples:
+            print(f"  life {life.index} log: {line}")
     for problem in verdict.problems:
         print(f"  ! {problem}")
     for line in bad_exits:

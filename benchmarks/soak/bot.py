@@ -40,6 +40,26 @@ class Life:
     exit_code: int | None = None
     stop_seconds: float | None = None  # from the signal to the process gone
     survivors: tuple[str, ...] = ()  # "pid command" of what was left GRACE seconds later
+    warnings: int = 0  # log lines at WARNING, and at ERROR or above
+    errors: int = 0
+    samples: tuple[str, ...] = ()  # the first few distinct warnings and errors
+
+    def read_log(self) -> None:
+        """Count the warnings and errors of the life's log (``<ts> LEVEL logger event ...``)."""
+        seen: list[str] = []
+        for line in self.log.read_text(errors="replace").splitlines():
+            parts = line.split(" ", 3)
+            level = parts[1] if len(parts) > 2 else ""
+            if level == "WARNING":
+                self.warnings += 1
+            elif level in ("ERROR", "CRITICAL"):
+                self.errors += 1
+            elif not line.startswith("Traceback"):
+                continue
+            event = " ".join(parts[1:])[:110] if len(parts) > 2 else line[:110]
+            if len(seen) < 5 and event not in seen:
+                seen.append(event)
+        self.samples = tuple(seen)
 
 
 @dataclass(slots=True)
@@ -171,6 +191,7 @@ class BotProcess:
             if running(pid):
                 os.kill(pid, signal.SIGKILL)
         self._process = None
+        life.read_log()
         return life
 
     def sample(self, minute: int) -> Sample | None:

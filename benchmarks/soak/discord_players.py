@@ -76,6 +76,7 @@ class DiscordPlayers:
         self.ledger = ledger
         self.uptime = uptime
         self.stop_at = stop_at  # time.monotonic(): no new move or game after it
+        self.boards: set[int] = set()  # message ids of the boards being played now
 
     def user_id(self, name: str) -> str:
         user_id = str(self.double.user(name)["id"])
@@ -187,6 +188,15 @@ class DiscordPlayers:
         plays is whoever's turn it is; the challenger is X).
         """
         message_id = int(game.board)
+        self.boards.add(message_id)
+        try:
+            await self._play_on(game, message_id, grid, players, rng)
+        finally:
+            self.boards.discard(message_id)
+
+    async def _play_on(
+        self, game: Game, message_id: int, grid: Grid, players: dict[str, str], rng: random.Random
+    ) -> None:
         rules = game.rules
         marks = self._marks(game, players)
         refusals = 0

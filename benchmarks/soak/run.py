@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import random
 import tempfile
 import time
@@ -20,6 +21,7 @@ from benchmarks.soak.matrix_players import SOLO_PLANS as MATRIX_PLANS
 from benchmarks.soak.matrix_players import MatrixPlayers
 from tests.e2e.discord_double import DiscordDouble
 from tests.e2e.synapse import BOT, PASSWORD, Player, SynapseServer
+from tests.processes import rss_mib
 
 # The settings check wants a token of Discord's shape (three dot-separated parts); the double
 # accepts only its own test token at IDENTIFY, so the soak's double translates the one to the
@@ -28,6 +30,7 @@ SOAK_TOKEN = "MTIzNDU2Nzg5.soak.loopback-double-token"
 DOUBLE_TOKEN = "test-token"
 AI_WORKERS = 2
 AI_BUDGET = 0.2  # the hard bot's thinking time: games keep moving, the two cores stay shared
+KEEP_MESSAGES = 500  # the double's newest messages kept (and every board in play)
 DRAIN = 45.0  # after the end, seconds the drivers get to see their last answers
 MEMORY_GROWTH_LIMIT = (1.25, 40.0)  # last minute at most 25 % and 40 MiB over the first
 MATRIX_PLAYERS = ("soak-mara", "soak-milo")
@@ -78,11 +81,20 @@ class Report:
     ledger: Ledger = field(default_factory=Ledger)
 
 
-async def soak(schedule: Schedule) -> Report:
-    """Run the whole soak and return its figures (checks included; nothing raised for them)."""
+async def soak(schedule: Schedule, keep: Path | None = None) -> Report:
+    """Run the whole soak and return its figures (checks included; nothing raised for them).
+
+    Args:
+        keep: a directory for the database, the bot's logs and Synapse's files, kept after the
+            run (None: a temporary directory, deleted).
+    """
     report = Report()
-    with tempfile.TemporaryDirectory(prefix="chatbots-soak-") as folder:
-        base = Path(folder)
+    with contextlib.ExitStack() as stack:
+        if keep is None:
+            base = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="chatbots-soak-")))
+        else:
+            base = keep
+            base.mkdir(parents=True, exist_ok=True)
         server = await asyncio.to_thread(SynapseServer.start, base / "synapse")
         try:
             await asyncio.to_thread(server.register, [BOT, *MATRIX_PLAYERS])
@@ -139,8 +151,13 @@ async def _play(
                 discord.pair(*DISCORD_PAIR, random.Random(20)),
             ]
             tasks = [asyncio.create_task(driver) for driver in drivers]
-            operator = asyncio.create_task(_operate(bot, schedule, started, report))
+            operator = asyncio.create_task(
+                _operate(bot, double, discord.boards, schedule, started, report)
+            )
             done, pending = await asyncio.wait(tasks, timeout=schedule.seconds + DRAIN)
+            last = bot.sample(max(1, round(schedule.seconds / 60)))
+            if last is not None and (not report.samples or report.samples[-1].minute < last.minute):
+                report.samples.append(last)  # the last minute's, had the end come first
             for task in pending:
                 task.cancel()
             await asyncio.gather(*pending, return_exceptions=True)
@@ -160,6 +177,25 @@ async def _play(
     report.verdict = await check(ledger, database)
 
 
+def _prune(double: DiscordDouble, boards: set[int]) -> None:
+    """Forget the double's records of old interactions and messages.
+
+    The double keeps every request, interaction and message for the tests' assertions; over
+    half an hour of clicks that would be most of the soak's own memory. A player looks at its
+    interaction only until it is answered (or given up, after ``EDIT_WAIT``), and at the board
+    it plays; the bot edits only recent messages and the boards of live games.
+    """
+    horizon = time.perf_counter() - 120.0
+    double.requests[:] = [r for r in double.requests if r.at > horizon]
+    for token, sent in list(double.interactions.items()):
+        if sent.sent_at < horizon:
+            del double.interactions[token]
+    recent = set(sorted(double.messages)[-KEEP_MESSAGES:])
+    for message_id in list(double.messages):
+        if message_id not in recent and message_id not in boards:
+            del double.messages[message_id]
+
+
 @contextlib.asynccontextmanager
 async def _players(server: SynapseServer) -> AsyncIterator[list[Player]]:
     async with contextlib.AsyncExitStack() as stack:
@@ -167,12 +203,34 @@ async def _players(server: SynapseServer) -> AsyncIterator[list[Player]]:
         yield players
 
 
-async def _operate(bot: BotProcess, schedule: Schedule, started: float, report: Report) -> None:
-    """Restart the bot on schedule and sample its memory every minute."""
+async def _operate(
+    bot: BotProcess,
+    double: DiscordDouble,
+    boards: set[int],
+    schedule: Schedule,
+    started: float,
+    report: Report,
+) -> None:
+    """Restart the bot on schedule, sample its memory every minute, keep the double lean."""
     stops = schedule.stops()
     minute = 1
     while True:
         elapsed = time.monotonic() - started
+        # A minute's sample comes before a stop due at the same time: it shows the life that
+        # ran through that minute, not one seconds old.
+        if elapsed >= 60 * minute and (sample := bot.sample(minute)) is not None:
+            report.samples.append(sample)
+            print(
+                f"{minute:5d} min: bot RSS {sample.total_mib:6.0f} MiB (main "
+                f"{sample.main_mib:.0f}, {sample.workers} children {sample.workers_mib:.0f}), "
+                f"life {sample.life}, up {sample.uptime:.0f} s; soak itself "
+                f"{rss_mib(os.getpid()):.0f} MiB; {sum(report.ledger.moves_acked.values())} "
+                f"moves acked so far",
+                flush=True,
+            )
+            minute += 1
+            _prune(double, boards)
+            continue
         if stops and elapsed >= stops[0][0]:
             _, how = stops.pop(0)
             life = await bot.stop(how)
@@ -185,15 +243,4 @@ async def _operate(bot: BotProcess, schedule: Schedule, started: float, report: 
             new = await bot.start()
             print(f"{(time.monotonic() - started) / 60:5.1f} min: up again in {new.up_after:.1f} s")
             continue
-        if elapsed >= 60 * minute:
-            sample = bot.sample(minute)
-            if sample is not None:
-                report.samples.append(sample)
-                print(
-                    f"{minute:5d} min: RSS {sample.total_mib:6.0f} MiB (main "
-                    f"{sample.main_mib:.0f}, {sample.workers} workers {sample.workers_mib:.0f}), "
-                    f"life {sample.life}, up {sample.uptime:.0f} s",
-                    flush=True,
-                )
-                minute += 1
         await asyncio.sleep(0.5)
