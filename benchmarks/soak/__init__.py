@@ -97,6 +97,10 @@ def summarize(report: Report) -> list[str]:
         ("moves acknowledged", ledger.moves_acked),
     ):
         print(f"{label:<34}{counts['discord']:>10}{counts['matrix']:>10}")
+    unanswered = ledger.moves_sent - ledger.moves_acked
+    print(
+        f"{'moves unanswered (bot down)':<34}{unanswered['discord']:>10}{unanswered['matrix']:>10}"
+    )
     print(f"{'games finished':<34}{ledger.finished('discord'):>10}{ledger.finished('matrix'):>10}")
     print(f"{'stored sessions':<34}{verdict.sessions:>10}")
     print(f"{'lost moves':<34}{verdict.lost:>10}")

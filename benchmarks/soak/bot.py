@@ -54,6 +54,8 @@ class Life:
                 self.warnings += 1
             elif level in ("ERROR", "CRITICAL"):
                 self.errors += 1
+            elif "Warning: " in line:  # Python's warnings module (a library's UserWarning)
+                self.warnings += 1
             elif not line.startswith("Traceback"):
                 continue
             event = " ".join(parts[1:])[:110] if len(parts) > 2 else line[:110]
