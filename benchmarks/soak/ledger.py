@@ -18,6 +18,7 @@ became of it: it is allowed in the history (it was sent) and not required there 
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections import Counter
 from dataclasses import dataclass, field
@@ -153,7 +154,7 @@ async def check(ledger: Ledger, database: Path) -> Verdict:
 def _session_ids(database: Path) -> list[str]:
     # The store has no "list every session" call (nothing in the bot needs one): the ids come
     # from the table directly, read-only, and every session is then loaded by the store itself.
-    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
+    with contextlib.closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as db:
         return [str(row[0]) for row in db.execute("SELECT id FROM sessions ORDER BY created_at")]
 
 

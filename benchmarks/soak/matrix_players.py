@@ -10,6 +10,7 @@ once), so a player never sends a move twice: it waits, and only once the bot has
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import sqlite3
 import time
@@ -271,7 +272,10 @@ class MatrixPlayers:
 
 def _kv(database: Path, namespace: str, key: str) -> str | None:
     try:
-        with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=5) as db:
+        # closing(): a connection's own context manager ends the transaction, not the connection.
+        with contextlib.closing(
+            sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=5)
+        ) as db:
             row = db.execute(
                 "SELECT value FROM kv WHERE namespace = ? AND key = ?", (namespace, key)
             ).fetchone()
