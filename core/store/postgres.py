@@ -72,6 +72,8 @@ _UNAVAILABLE = {
     "42501": "permission denied",
 }
 
+_CLIENT_FAILURES = {"InterfaceError", "InternalClientError"}
+
 
 def redact_url(url: str) -> str:
     """``url`` with its password replaced by ``***`` (for logs, messages and ``chatbots check``)."""
@@ -106,9 +108,10 @@ def translate(error: BaseException, where: str) -> StoreError | None:
     if isinstance(error, OSError | TimeoutError):
         cause = getattr(error, "strerror", None) or str(error) or type(error).__name__
         return StoreUnavailable(where, f"the server cannot be reached ({cause})")
-    if type(error).__module__.startswith("asyncpg") and "InterfaceError" in {
-        cls.__name__ for cls in type(error).__mro__
-    }:
+    # The client's own view of a connection that broke under it (closed by the server,
+    # a FATAL notice arriving mid-statement): no SQLSTATE, but the same meaning.
+    names = {cls.__name__ for cls in type(error).__mro__}
+    if type(error).__module__.startswith("asyncpg") and names & _CLIENT_FAILURES:
         return StoreUnavailable(where, f"the connection failed ({error})")
     return None
 
