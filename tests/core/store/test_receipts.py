@@ -170,9 +170,9 @@ _write = st.tuples(
 
 
 async def _run_writes(
-    backends: Backends, kind: Kind, folder: Path, writes: list[tuple[str, int, int]]
+    backends: Backends, store_kind: Kind, folder: Path, writes: list[tuple[str, int, int]]
 ) -> None:
-    async with backends.fresh(kind, folder) as backend, backend.open() as store:
+    async with backends.fresh(store_kind, folder) as backend, backend.open() as store:
         sessions: list[Session] = [make_session(alice="p0", bob=None)]
         await store.create(sessions[0])
         current: dict[str, Session] = {sessions[0].id: sessions[0]}
@@ -218,11 +218,11 @@ async def _run_writes(
         assert await store.count_sessions() == len(current)
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("store_kind", KINDS)
 @settings(max_examples=40, deadline=None)
 @given(st.lists(_write, max_size=25))
 def test_receipts_follow_their_writes(
-    backends: Backends, kind: Kind, writes: list[tuple[str, int, int]]
+    backends: Backends, store_kind: Kind, writes: list[tuple[str, int, int]]
 ) -> None:
     with tempfile.TemporaryDirectory(prefix="receipts-") as folder:
-        asyncio.run(_run_writes(backends, kind, Path(folder), writes))
+        asyncio.run(_run_writes(backends, store_kind, Path(folder), writes))
