@@ -79,6 +79,7 @@ def describe(settings: Settings) -> str:
     """The settings as ``KEY = value`` lines, secrets masked, and what will run."""
     values: dict[str, object] = {
         "DATABASE_PATH": settings.database_path,
+        "DATABASE_URL": _database_url(settings),
         "LOG_LEVEL": settings.log_level or "(INFO; WARNING on the console)",
         "LOG_FORMAT": settings.log_format.value,
         "DEFAULT_LOCALE": settings.default_locale,
@@ -107,8 +108,16 @@ def describe(settings: Settings) -> str:
         }
     lines = [f"{key.name} = {values[key.name]}" for key in KEYS if key.name in values]
     lines += [f"warning: {warning}" for warning in settings.warnings]
+    lines.append(f"store: {settings.database}")
     lines.append(f"runs: {', '.join(settings.platforms) or 'console (no platform configured)'}")
     return "\n".join(lines)
+
+
+def _database_url(settings: Settings) -> str:
+    from core.store.postgres import redact_url
+
+    url = settings.database_url
+    return "" if url is None else redact_url(url.value)
 
 
 if __name__ == "__main__":  # not on import: the AI pool's workers may import this module
