@@ -62,7 +62,7 @@ async def create(conn: Connection, session: Session, receipt: KvEntry | None) ->
         AlreadyPlaying: a live user of ``session`` plays another game in the chat.
     """
     await conn.execute(PG_INSERT_SESSION, *session_row(session))
-    await set_players(conn, session)
+    await set_players(conn, session, new=True)
     if session.status is Status.FINISHED:
         await record_result(conn, session)
     await put_receipt(conn, receipt)
@@ -71,7 +71,11 @@ async def create(conn: Connection, session: Session, receipt: KvEntry | None) ->
 async def update(
     conn: Connection, session: Session, expected_version: int, receipt: KvEntry | None
 ) -> bool:
-    """Compare-and-set a session on its version (see ``SessionStore.update``)."""
+    """Compare-and-set a session on its version (see ``SessionStore.update``).
+
+    Runs inside the caller's transaction; :func:`update_in_place` is the one-statement try
+    that the store makes first.
+    """
     # FOR UPDATE: the status read here is the one the UPDATE replaces, whoever races us.
     before = await conn.fetchval(
         "SELECT status FROM sessions WHERE id = $1 AND version = $2 FOR UPDATE",
@@ -92,6 +96,43 @@ async def update(
         await record_result(conn, session)
     await put_receipt(conn, receipt)
     return True
+
+
+async def update_in_place(
+    conn: Connection, session: Session, expected_version: int, receipt: KvEntry | None
+) -> bool:
+    """The common update in one statement, without a transaction of its own: a move that
+    leaves the status as it was (so the players rows and the stats stay as they are), with
+    its receipt in the same statement (written iff the session row was).
+
+    Returns:
+        True if applied. False says only "not this way": the session changed meanwhile, is
+        gone, or changes status; :func:`update` in a transaction then decides.
+    """
+    values = (*session_row(session)[1:], session.id, expected_version)
+    where_status = f" AND status = ${len(values) + 1}"
+    if receipt is None:
+        done = await conn.execute(PG_UPDATE_SESSION + where_status, *values, session.status.value)
+        return _count(done) == 1
+    n = len(values) + 1
+    applied = await conn.fetchval(
+        f"WITH moved AS ({PG_UPDATE_SESSION}{where_status} RETURNING id),"
+        f" receipt AS (INSERT INTO kv (namespace, key, value, session_id, expires_at)"
+        f" SELECT ${n + 1}, ${n + 2}, ${n + 3}, ${n + 4}::text, ${n + 5}::double precision"
+        f" FROM moved WHERE ${n + 4}::text IS NULL OR ${n + 4}::text = moved.id"
+        f" OR EXISTS (SELECT 1 FROM sessions WHERE id = ${n + 4}::text FOR KEY SHARE)"
+        " ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value,"
+        " session_id = excluded.session_id, expires_at = excluded.expires_at)"
+        " SELECT count(*) FROM moved",
+        *values,
+        session.status.value,
+        receipt.namespace,
+        receipt.key,
+        receipt.value,
+        receipt.session_id,
+        receipt.expires_at,
+    )
+    return bool(applied)
 
 
 async def delete(
@@ -138,13 +179,15 @@ async def delete_expired(conn: Connection, now: float) -> int:
     return int(swept)
 
 
-async def set_players(conn: Connection, session: Session) -> None:
-    """Make the ``players`` rows say who lives in ``session`` (inside a transaction).
+async def set_players(conn: Connection, session: Session, *, new: bool = False) -> None:
+    """Make the ``players`` rows say who lives in ``session`` (inside a transaction); ``new``:
+    the session was just inserted, so it has no rows yet.
 
     Raises:
         AlreadyPlaying: the primary key refused a user who already has a live game here.
     """
-    await conn.execute("DELETE FROM players WHERE session_id = $1", session.id)
+    if not new:
+        await conn.execute("DELETE FROM players WHERE session_id = $1", session.id)
     users = list(dict.fromkeys(session.live_users))
     if not users:
         return

@@ -35,6 +35,7 @@ from core.store.migrations import STEPS, Dialect, Step
 from core.store.models import Session, StatsRow, Status
 
 if TYPE_CHECKING:
+    import asyncpg
     from asyncpg import Pool, Record
 
     from core.store.pg_ops import Connection
@@ -197,6 +198,10 @@ class PostgresStore:
                 min_size=1,
                 max_size=pool_size,
                 timeout=connect_timeout,
+                # The pool's reset after each use (RESET ALL, UNLISTEN, ...) is a round trip
+                # per operation, and there is nothing to reset: the store never changes a
+                # session setting, and its advisory locks end with their transactions.
+                reset=_nothing_to_reset,
                 server_settings={
                     "lock_timeout": f"{int(busy_timeout_ms)}ms",
                     "application_name": "chatbots",
@@ -339,6 +344,11 @@ class PostgresStore:
     async def update(
         self, session: Session, *, expected_version: int, receipt: KvEntry | None = None
     ) -> bool:
+        # Most updates are a move that keeps the status: one statement, one round trip.
+        if await self._read(
+            lambda conn: pg_ops.update_in_place(conn, session, expected_version, receipt)
+        ):
+            return True
         return await self._write(
             lambda conn: pg_ops.update(conn, session, expected_version, receipt)
         )
@@ -461,6 +471,10 @@ class PostgresStore:
         tb: TracebackType | None,
     ) -> None:
         await self.close()
+
+
+async def _nothing_to_reset(conn: asyncpg.Connection[Record]) -> None:
+    """The pool's reset hook: asyncpg still rolls back a transaction left open."""
 
 
 async def _version(conn: Connection) -> int:

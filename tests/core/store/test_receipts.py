@@ -226,3 +226,21 @@ def test_receipts_follow_their_writes(
 ) -> None:
     with tempfile.TemporaryDirectory(prefix="receipts-") as folder:
         asyncio.run(_run_writes(backends, store_kind, Path(folder), writes))
+
+
+async def test_a_move_receipt_tied_to_a_game_that_is_gone_is_not_stored(backend: Backend) -> None:
+    async with backend.open() as store:
+        session, other = make_session(), make_session(chat="c2")
+        await store.create(session)
+        await store.create(other)
+        assert await store.delete(other.id)
+        assert await store.update(
+            played(session, 4), expected_version=1, receipt=receipt("late", other.id)
+        )
+        assert await store.kv_get("matrix", "late") is None
+        assert await store.update(
+            played(session, 4, 0), expected_version=2, receipt=receipt("mine", session.id)
+        )
+        assert await store.kv_get("matrix", "mine") == "handled mine"
+        stored = await store.get(session.id)
+        assert stored is not None and stored.moves == (4, 0)
