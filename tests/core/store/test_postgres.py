@@ -1,6 +1,7 @@
 """PostgreSQL only: what only a server has. Processes racing on one row, sweepers running at
-once, migrations under a lock, a read-only or vanished server, a database that is not ours, and
-asyncpg kept off SQLite's import path. The promises both stores keep are in test_store.py."""
+once, migrations under a lock, a read-only or vanished server, a database that is not ours,
+asyncpg kept off SQLite's import path, and a test server that never outlives its test run.
+The promises both stores keep are in test_store.py."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ import asyncio
 import contextlib
 import multiprocessing
 import multiprocessing.synchronize
+import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -22,6 +25,7 @@ from core.store.migrations import STEPS, Step
 from core.store.postgres import PostgresStore, redact_url
 from tests.backends import Backends, PostgresBackend
 from tests.core.store.helpers import NOW, make_session
+from tests.processes import descendants, running
 
 ROUNDS = 50
 RACERS = 3
@@ -261,3 +265,30 @@ async def _until(condition: Callable[[], Any], seconds: float = 10.0) -> None:
     while not await condition():
         assert asyncio.get_running_loop().time() < deadline, "condition never held"
         await asyncio.sleep(0.05)
+
+
+def test_the_test_server_dies_with_a_killed_test_run() -> None:
+    """No finalizer runs after a SIGKILL: the parent-death signal still stops the server."""
+    code = (
+        "import time\n"
+        "from tests.pg import PostgresServer\n"
+        "server = PostgresServer.start()\n"
+        "print(server.pid, server.root, flush=True)\n"
+        "time.sleep(300)\n"
+    )
+    root = Path(__file__).parents[3]
+    parent = subprocess.Popen(
+        [sys.executable, "-c", code], cwd=root, stdout=subprocess.PIPE, text=True
+    )
+    assert parent.stdout is not None
+    pid_text, folder = parent.stdout.readline().split()
+    server = int(pid_text)
+    children = descendants(server)
+    assert running(server) and children
+    parent.kill()
+    parent.wait(10)
+    deadline = time.monotonic() + 15
+    while running(server) or any(running(child) for child in children):
+        assert time.monotonic() < deadline, "the server outlived the killed test run"
+        time.sleep(0.1)
+    shutil.rmtree(folder, ignore_errors=True)  # what the finalizer would have done
