@@ -25,6 +25,7 @@ from core.store.migrations import STEPS, Step
 from core.store.postgres import PostgresStore, redact_url
 from tests.backends import Backends, PostgresBackend
 from tests.core.store.helpers import NOW, make_session
+from tests.pg import PostgresServer
 from tests.processes import descendants, running
 
 ROUNDS = 50
@@ -292,3 +293,23 @@ def test_the_test_server_dies_with_a_killed_test_run() -> None:
         assert time.monotonic() < deadline, "the server outlived the killed test run"
         time.sleep(0.1)
     shutil.rmtree(folder, ignore_errors=True)  # what the finalizer would have done
+
+
+async def test_a_server_that_goes_away_is_unavailable() -> None:
+    """Its own server (the session's one must live on): stopped under a running store."""
+    server = PostgresServer.start()
+    try:
+        store = await PostgresStore.open(server.url(), connect_timeout=5)
+        game = make_session()
+        await store.create(game)
+        server.stop()
+        with pytest.raises(StoreUnavailable) as caught:
+            await store.update(replace(game, version=2), expected_version=1)
+        assert "\n" not in str(caught.value)
+        with pytest.raises(StoreUnavailable):
+            await store.check()
+        with pytest.raises(StoreUnavailable):
+            await store.get(game.id)
+        await asyncio.wait_for(store.close(), 10)
+    finally:
+        server.stop()
