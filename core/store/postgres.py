@@ -133,6 +133,10 @@ class PostgresStore:
         self._acquire_timeout = acquire_timeout
         self._clock = clock
         self._closing: asyncio.Future[None] | None = None
+        # Operations under way; close() waits for them (as SQLite's queued work finishes).
+        self._running = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
 
     @property
     def url(self) -> str:
@@ -261,6 +265,8 @@ class PostgresStore:
         """A connection of the pool, errors translated (see :meth:`_read`)."""
         if self._closing is not None:
             raise RuntimeError("the store is closed")
+        self._running += 1
+        self._idle.clear()
         try:
             async with self._pool.acquire(timeout=self._acquire_timeout) as conn:
                 yield conn
@@ -273,6 +279,10 @@ class PostgresStore:
             if translated is None or translated is error:
                 raise
             raise translated from error
+        finally:
+            self._running -= 1
+            if not self._running:
+                self._idle.set()
 
     async def _read(self, fn: Callable[[Connection], Awaitable[T]]) -> T:
         """Run ``fn`` on a connection of the pool (autocommit statements).
@@ -456,10 +466,14 @@ class PostgresStore:
             raise StoreUnavailable(self._url, str(error)) from error
 
     async def close(self) -> None:
-        """Close the pool (idempotent); operations already running finish first."""
+        """Close the pool (idempotent); operations already started finish first."""
         if self._closing is None:
-            self._closing = asyncio.ensure_future(self._pool.close())
+            self._closing = asyncio.ensure_future(self._close())
         await asyncio.shield(self._closing)
+
+    async def _close(self) -> None:
+        await self._idle.wait()
+        await self._pool.close()
 
     async def __aenter__(self) -> Self:
         return self

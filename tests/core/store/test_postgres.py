@@ -313,3 +313,37 @@ async def test_a_server_that_goes_away_is_unavailable() -> None:
         await asyncio.wait_for(store.close(), 10)
     finally:
         server.stop()
+
+
+async def test_close_lets_started_work_finish_and_is_idempotent(pg: PostgresBackend) -> None:
+    store = await pg.open(pool_size=3)  # most creates wait for a connection at close
+    sessions = [make_session(alice=f"a{n}", bob=f"b{n}") for n in range(50)]
+    writes = [asyncio.ensure_future(store.create(s)) for s in sessions]
+    await asyncio.sleep(0)  # every create has started
+    closers = [asyncio.ensure_future(store.close()) for _ in range(3)]
+    await asyncio.gather(*writes, *closers)
+    await store.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        await store.get(sessions[0].id)
+    assert await pg.sql("SELECT count(*) FROM sessions") == [(50,)]
+
+
+async def test_a_cancelled_caller_leaves_all_or_nothing(pg: PostgresBackend) -> None:
+    async with pg.open() as store:
+        for delay in (0.0, 0.001, 0.005, 0.02):
+            session = make_session(alice=f"a{delay}", bob=f"b{delay}")
+            creating = asyncio.ensure_future(store.create(session))
+            await asyncio.sleep(delay)
+            creating.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await creating
+            # Either the whole create committed (session and players) or none of it.
+            stored = await store.get(session.id)
+            players = await pg.sql("SELECT count(*) FROM players WHERE session_id = $1", session.id)
+            assert (stored == session and players == [(2,)]) or (
+                stored is None and players == [(0,)]
+            )
+        # And the store goes on serving.
+        game = make_session(chat="after")
+        await store.create(game)
+        assert await store.update(replace(game, version=2), expected_version=1)
