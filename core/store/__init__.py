@@ -3,8 +3,8 @@
 Modules: ``base`` (protocol, errors, :class:`KvEntry`), ``models`` (what is stored), ``rows``
 (sessions to rows and back, for both stores), ``ops`` (the work done in the connection's
 thread), ``health`` (failures and open checks), ``thread`` (the connection's thread),
-``migrations`` (both dialects), ``sqlite``; ``postgres`` and ``pg_ops`` (asyncpg, imported only
-when a :class:`~core.store.postgres.PostgresStore` is opened).
+``migrations`` (both dialects), ``sqlite``; ``postgres``, ``pg_ops`` and ``pg_health``
+(asyncpg, imported only when a :class:`~core.store.postgres.PostgresStore` is opened).
 
 Usage (both forms close the connection at the end)::
 

@@ -21,7 +21,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from core.store.base import AlreadyPlaying, KvEntry, StoreError
+from core.store.base import AlreadyPlaying, KvEntry, StoreError, StoreUnavailable
 from core.store.models import Session, Status
 from core.store.rows import (
     PG_INSERT_SESSION,
@@ -45,6 +45,11 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], float]
 
 _MAX_QUARANTINES_PER_READ = 100  # as core.store.ops
+
+VERSION_TABLE = "chatbots_schema"
+"""One row: the schema version (SQLite keeps it in ``PRAGMA user_version``)."""
+MIGRATION_LOCK = 0x63686174
+"""The ``pg_advisory_xact_lock`` key that migrations hold: any constant of ours ("chat")."""
 
 
 def _count(status: str) -> int:
@@ -331,3 +336,29 @@ async def quarantine(conn: Connection, *, session_id: str, clock: Clock) -> tupl
     )
     await conn.execute("DELETE FROM sessions WHERE id = $1", session_id)
     return session_id, reason
+
+
+# --- the schema version ----------------------------------------------------------------------
+
+
+async def version_of(conn: Connection) -> int:
+    """The schema version in the version table."""
+    return int(await conn.fetchval(f"SELECT version FROM {VERSION_TABLE}"))
+
+
+async def prepare_versions(conn: Connection) -> int:
+    """Make the version table if missing (at version 0) and return the version; refuse a
+    database whose tables another program made."""
+    await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+    ours = await conn.fetchval("SELECT to_regclass($1) IS NOT NULL", VERSION_TABLE)
+    if not ours:
+        if await conn.fetchval("SELECT to_regclass('sessions') IS NOT NULL"):
+            raise StoreUnavailable(
+                "",
+                "it has a sessions table that chatbots did not make: use a database of its own",
+            )
+        await conn.execute(
+            f"CREATE TABLE {VERSION_TABLE} (version INTEGER NOT NULL CHECK (version >= 0))"
+        )
+        await conn.execute(f"INSERT INTO {VERSION_TABLE} (version) VALUES (0)")
+    return await version_of(conn)

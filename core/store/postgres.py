@@ -27,12 +27,14 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Generator, Iterable
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self, TypeVar
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 from core.store import pg_ops
-from core.store.base import KvEntry, SchemaTooNew, StoreBusy, StoreError, StoreUnavailable
+from core.store.base import KvEntry, SchemaTooNew, StoreBusy, StoreUnavailable
 from core.store.migrations import STEPS, Dialect, Step
 from core.store.models import Session, StatsRow, Status
+from core.store.pg_health import redact_url, translate, unavailable
+from core.store.pg_ops import MIGRATION_LOCK, VERSION_TABLE, prepare_versions, version_of
 
 if TYPE_CHECKING:
     import asyncpg
@@ -46,75 +48,6 @@ T = TypeVar("T")
 
 SCHEMES = ("postgresql", "postgres")
 """URL schemes of a PostgreSQL ``DATABASE_URL``."""
-
-_VERSION_TABLE = "chatbots_schema"
-# pg_advisory_xact_lock key for migrations: any constant of ours ("chat" in ASCII).
-_MIGRATION_LOCK = 0x63686174
-
-# SQLSTATE classes and codes (https://www.postgresql.org/docs/current/errcodes-appendix.html).
-_BUSY = {
-    "55P03": "a lock was held too long",
-    "40001": "a concurrent transaction conflicted",
-    "40P01": "a deadlock with a concurrent transaction",
-    "57014": "a statement took too long",
-    "53300": "the server has no free connection slot",
-}
-_UNAVAILABLE = {
-    "25006": "the server is read-only",
-    "08": "the connection failed",
-    "57P01": "the server is shutting down",
-    "57P02": "the server crashed",
-    "57P03": "the server is starting up or shutting down",
-    "53": "the server ran out of a resource (disk, memory)",
-    "58": "the server had an I/O error",
-    "XX": "the server reported an internal error or corruption",
-    "28": "the server refused the login",
-    "3D000": "the database does not exist",
-    "42501": "permission denied",
-}
-
-_CLIENT_FAILURES = {"InterfaceError", "InternalClientError"}
-
-
-def redact_url(url: str) -> str:
-    """``url`` with its password replaced by ``***`` (for logs, messages and ``chatbots check``)."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "(an unparsable URL)"
-    if parts.password is None:
-        return url
-    user = parts.username or ""
-    host = parts.netloc.rsplit("@", 1)[-1]
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
-
-
-def translate(error: BaseException, where: str) -> StoreError | None:
-    """Our error for a driver or network one: :class:`StoreBusy`, :class:`StoreUnavailable`, or
-    None when ``error`` is not about the database's availability (a bug: re-raise it).
-
-    Args:
-        error: what asyncpg or the network raised.
-        where: the redacted URL, for the message.
-    """
-    if isinstance(error, StoreError):
-        return error
-    state = getattr(error, "sqlstate", None)
-    if isinstance(state, str):
-        for key in (state, state[:2]):
-            if key in _BUSY:
-                return StoreBusy(f"{_BUSY[key]} ({error})")
-            if key in _UNAVAILABLE:
-                return StoreUnavailable(where, f"{_UNAVAILABLE[key]} ({error})")
-    if isinstance(error, OSError | TimeoutError):
-        cause = getattr(error, "strerror", None) or str(error) or type(error).__name__
-        return StoreUnavailable(where, f"the server cannot be reached ({cause})")
-    # The client's own view of a connection that broke under it (closed by the server,
-    # a FATAL notice arriving mid-statement): no SQLSTATE, but the same meaning.
-    names = {cls.__name__ for cls in type(error).__mro__}
-    if type(error).__module__.startswith("asyncpg") and names & _CLIENT_FAILURES:
-        return StoreUnavailable(where, f"the connection failed ({error})")
-    return None
 
 
 class PostgresStore:
@@ -212,7 +145,7 @@ class PostgresStore:
                 },
             )
         except Exception as error:
-            raise _unavailable(error, shown) from error
+            raise unavailable(error, shown) from error
         store = cls(pool, shown, acquire_timeout=max(busy_timeout_ms / 1000, 0.001), clock=clock)
         try:
             await store._migrate(STEPS)
@@ -220,13 +153,13 @@ class PostgresStore:
         except BaseException as error:
             await store.close()
             if isinstance(error, Exception):
-                raise _unavailable(error, shown) from error
+                raise unavailable(error, shown) from error
             raise
         return store
 
     async def _migrate(self, migrations: Iterable[Step]) -> None:
         steps = list(migrations)
-        current = await self._write(_prepare_versions)
+        current = await self._write(prepare_versions)
         if current > len(steps):
             raise SchemaTooNew(
                 self._url,
@@ -237,13 +170,13 @@ class PostgresStore:
             started = time.perf_counter()
 
             async def step(conn: Connection, version: int = version) -> bool:
-                await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+                await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
                 # Re-read under the lock: another process may have migrated meanwhile.
-                if await _version(conn) != version:
+                if await version_of(conn) != version:
                     return False
                 for statement in steps[version].sql(Dialect.POSTGRES):
                     await conn.execute(statement)
-                await conn.execute(f"UPDATE {_VERSION_TABLE} SET version = $1", version + 1)
+                await conn.execute(f"UPDATE {VERSION_TABLE} SET version = $1", version + 1)
                 return True
 
             if await self._write(step):
@@ -256,7 +189,7 @@ class PostgresStore:
 
     async def schema_version(self) -> int:
         """The schema version of the database."""
-        return await self._read(_version)
+        return await self._read(version_of)
 
     # --- plumbing --------------------------------------------------------------------------
 
@@ -460,7 +393,7 @@ class PostgresStore:
         """
         try:
             await self._write(
-                lambda conn: conn.execute(f"UPDATE {_VERSION_TABLE} SET version = version")
+                lambda conn: conn.execute(f"UPDATE {VERSION_TABLE} SET version = version")
             )
         except RuntimeError as error:  # closed
             raise StoreUnavailable(self._url, str(error)) from error
@@ -489,42 +422,6 @@ class PostgresStore:
 
 async def _nothing_to_reset(conn: asyncpg.Connection[Record]) -> None:
     """The pool's reset hook: asyncpg still rolls back a transaction left open."""
-
-
-async def _version(conn: Connection) -> int:
-    return int(await conn.fetchval(f"SELECT version FROM {_VERSION_TABLE}"))
-
-
-async def _prepare_versions(conn: Connection) -> int:
-    """Make the version table if missing (at version 0) and return the version; refuse a
-    database whose tables another program made."""
-    await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
-    ours = await conn.fetchval("SELECT to_regclass($1) IS NOT NULL", _VERSION_TABLE)
-    if not ours:
-        if await conn.fetchval("SELECT to_regclass('sessions') IS NOT NULL"):
-            raise StoreUnavailable(
-                "",
-                "it has a sessions table that chatbots did not make: use a database of its own",
-            )
-        await conn.execute(
-            f"CREATE TABLE {_VERSION_TABLE} (version INTEGER NOT NULL CHECK (version >= 0))"
-        )
-        await conn.execute(f"INSERT INTO {_VERSION_TABLE} (version) VALUES (0)")
-    return await _version(conn)
-
-
-def _unavailable(error: BaseException, where: str) -> StoreUnavailable:
-    """Any failure while opening, as one :class:`StoreUnavailable` line naming the cause."""
-    if isinstance(error, StoreUnavailable):
-        if not error.path:  # raised below the store, which alone knows the URL
-            return type(error)(where, error.cause)
-        return error
-    if isinstance(error, StoreBusy):
-        return StoreUnavailable(where, f"another connection holds a lock ({error})")
-    translated = translate(error, where)
-    if isinstance(translated, StoreUnavailable):
-        return translated
-    return StoreUnavailable(where, f"{type(error).__name__}: {error}")
 
 
 class _Opening:

@@ -22,7 +22,8 @@ import pytest
 
 from core.store import SCHEMA_VERSION, KvEntry, SchemaTooNew, StoreUnavailable
 from core.store.migrations import STEPS, Step
-from core.store.postgres import PostgresStore, redact_url
+from core.store.pg_health import redact_url
+from core.store.postgres import PostgresStore
 from tests.backends import Backends, PostgresBackend
 from tests.core.store.helpers import NOW, make_session
 from tests.pg import PostgresServer
