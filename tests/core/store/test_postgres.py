@@ -21,11 +21,12 @@ from typing import Any
 import pytest
 
 from core.store import SCHEMA_VERSION, KvEntry, SchemaTooNew, StoreUnavailable
-from core.store.migrations import STEPS, Step
+from core.store.migrations import STEPS, Dialect, Step
 from core.store.pg_health import redact_url
 from core.store.postgres import PostgresStore
+from core.store.rows import PG_INSERT_SESSION, session_row
 from tests.backends import Backends, PostgresBackend
-from tests.core.store.helpers import NOW, make_session
+from tests.core.store.helpers import NOW, make_session, played
 from tests.pg import PostgresServer
 from tests.processes import descendants, running
 
@@ -348,3 +349,36 @@ async def test_a_cancelled_caller_leaves_all_or_nothing(pg: PostgresBackend) -> 
         game = make_session(chat="after")
         await store.create(game)
         assert await store.update(replace(game, version=2), expected_version=1)
+
+
+async def test_a_v1_database_is_upgraded_and_keeps_every_row(pg: PostgresBackend) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(pg.where)
+    try:
+        async with conn.transaction():
+            for statement in STEPS[0].sql(Dialect.POSTGRES):
+                await conn.execute(statement)
+            await conn.execute("CREATE TABLE chatbots_schema (version INTEGER NOT NULL)")
+            await conn.execute("INSERT INTO chatbots_schema VALUES (1)")
+            active = make_session()
+            finished = played(make_session(chat="c2"), 0, 3, 1, 4, 2)
+            for session in (active, finished):
+                await conn.execute(PG_INSERT_SESSION, *session_row(session))
+            await conn.execute(
+                "INSERT INTO players VALUES ('test', 'c1', 'alice', $1), ('test', 'c1', 'bob', $1)",
+                active.id,
+            )
+            await conn.execute("INSERT INTO kv VALUES ('matrix', 'next_batch', 's42')")
+    finally:
+        await conn.close()
+    async with pg.open() as store:
+        assert await store.schema_version() == SCHEMA_VERSION == 2
+        assert await store.get(active.id) == active
+        assert await store.get(finished.id) == finished
+        live = await store.live_game("test", "c1", "bob")
+        assert live is not None and live.id == active.id
+        assert await pg.sql("SELECT * FROM kv") == [("matrix", "next_batch", "s42", None, None)]
+        await store.kv_set("matrix", f"board:{active.id}", "$e", session_id=active.id)
+        assert await store.delete(active.id)
+        assert await store.kv_get("matrix", f"board:{active.id}") is None
