@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.util
 import logging
 import os
 import sys
@@ -108,7 +109,10 @@ def describe(settings: Settings) -> str:
         }
     lines = [f"{key.name} = {values[key.name]}" for key in KEYS if key.name in values]
     lines += [f"warning: {warning}" for warning in settings.warnings]
-    lines.append(f"store: {settings.database}")
+    store = settings.database
+    if settings.database_url is not None and importlib.util.find_spec("asyncpg") is None:
+        store += " (but asyncpg is missing: pip install 'chatbots[postgres]')"
+    lines.append(f"store: {store}")
     lines.append(f"runs: {', '.join(settings.platforms) or 'console (no platform configured)'}")
     return "\n".join(lines)
 
