@@ -187,8 +187,6 @@ def configure_logging(
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(level)
-    # aiosqlite logs every statement at DEBUG: noise that hides our events.
-    logging.getLogger("aiosqlite").setLevel(max(logging.INFO, root.level))
     # Whatever would go to stderr unformatted goes through the handler (and its mask) instead.
     logging.captureWarnings(True)
     sys.excepthook = _log_uncaught

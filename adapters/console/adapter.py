@@ -21,7 +21,7 @@ from typing import Protocol, TextIO, cast
 
 from core.commands import find_command
 from core.i18n import normalize_locale, render
-from core.ports import PlatformStyle
+from core.ports import GameServicePort, PlatformStyle
 from core.render import board_text
 from core.replies import Actor, BoardView, Reply
 
@@ -32,18 +32,6 @@ CHAT_ID = "console"
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,31}")
 _SAID_BY = re.compile(rf"({_NAME.pattern}):\s*(.*)", re.DOTALL)
 _END = object()  # the reader's "end of input"
-
-
-class TextService(Protocol):
-    """What the console needs of ``core.sessions.GameService``."""
-
-    def register_platform(self, style: PlatformStyle) -> None:
-        """How console users write mentions, and where later replies go."""
-        ...
-
-    async def handle_text(self, actor: Actor, text: str, addressed: bool = False) -> list[Reply]:
-        """Replies to a line of chat (see ``core.sessions``)."""
-        ...
 
 
 class LineReader(Protocol):
@@ -71,7 +59,7 @@ class ConsoleAdapter:
 
     def __init__(
         self,
-        service: TextService,
+        service: GameServicePort,
         *,
         stdin: TextIO | LineReader,
         stdout: TextIO,

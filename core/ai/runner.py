@@ -8,8 +8,10 @@ it a fake. :class:`PoolRunner` is the real one:
   a search is handed to the pool only when a worker is free. That is what makes the queue
   ordered (a person's move before a watched bots' game) and lets the budget be fixed at the
   moment a search starts: with ``q`` searches still waiting behind ``w`` workers, it gets
-  ``budget * w / (w + q)``, so the last caller of a burst is answered in about two budgets
-  rather than ``q / w`` of them.
+  ``budget / (1 + q / w) ** 2`` (at least :data:`MIN_BUDGET`). Summed over a burst that is
+  about 1.6 budgets per worker however long the queue, so the last caller of a burst waits a
+  few budgets plus :data:`MIN_BUDGET` per queued search and worker, rather than ``q / w``
+  budgets.
 - The queue is bounded. :attr:`PoolRunner.saturated` tells the service to refuse a *new* HARD
   game ("busy, try MEDIUM"); a move of a game already running is always queued.
 - A worker that hangs past its deadline, or a pool that breaks, costs one MEDIUM move: the
@@ -48,9 +50,9 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-MIN_BUDGET = 0.05
-"""Seconds a HARD search gets however long the queue: below this it plays little better than
-MEDIUM."""
+MIN_BUDGET = 0.02
+"""Seconds a HARD search gets however long the queue (the opening book and the threat search
+still answer well in that time; the benchmark ``ai_load`` measures what is lost)."""
 QUEUE_PER_WORKER = 32
 """HARD searches that may wait per worker before new HARD games are refused."""
 _WORKER_NICENESS = 10
@@ -264,7 +266,7 @@ class PoolRunner:
 
     def _shrunk(self, budget: float) -> float:
         workers = max(1, self._workers)
-        share = workers / (workers + self._queue.qsize())
+        share = (1 + self._queue.qsize() / workers) ** -2
         return max(min(budget, MIN_BUDGET), budget * share)
 
     # --- choosing ------------------------------------------------------------------------------

@@ -71,6 +71,7 @@ class Requests:
         self._idle.clear()
         token = begin_receipt(receipt)
         outcome = "ok"
+        replies: list[Reply] = []
         try:
             replies = await work()
         except UserError as error:
@@ -100,7 +101,9 @@ class Requests:
         finally:
             unwritten = end_receipt(token)
             try:
-                if unwritten is not None:
+                # A request that changed nothing and answered nothing (chatter in a room) needs
+                # no receipt: handling it again after a restart does nothing either.
+                if unwritten is not None and replies:
                     await self._write_receipt(unwritten)
             finally:
                 self._in_flight -= 1

@@ -19,6 +19,8 @@ class Results:
         ctx = self._ctx
         if command.user is None:
             user_id, name = actor.user_id, actor.display_name
+        elif command.name is not None:  # resolved by the platform (a slash command's option)
+            user_id, name = command.user, command.name
         else:
             user_id = ctx.style(actor).user_id(actor, command.user)
             name = command.user.strip()

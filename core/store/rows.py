@@ -8,6 +8,7 @@ column is checked for its type and range, and the moves are replayed under the r
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -84,21 +85,23 @@ def encode_moves(moves: Iterable[int]) -> str:
     return ",".join(str(move) for move in moves)
 
 
+# Only ASCII digits are ours: isdigit() alone accepts "²", int() accepts " 4" and "4_0".
+_MOVES = re.compile(r"[0-9]+(?:,[0-9]+)*", re.ASCII)
+
+
 def decode_moves(text: object) -> tuple[int, ...]:
     """The stored moves column back to moves.
 
     Raises:
         BadRow: not a comma-separated list of plain decimal numbers.
     """
-    if not isinstance(text, str):
+    if type(text) is not str:
         raise BadRow(f"moves must be text, got {text!r}")
     if not text:
         return ()
-    parts = text.split(",")
-    # isdigit() alone accepts "²" and int() accepts " 4" or "4_0": only ASCII digits are ours.
-    if not all(part.isascii() and part.isdigit() for part in parts):
+    if _MOVES.fullmatch(text) is None:
         raise BadRow(f"moves do not parse: {text!r}")
-    return tuple(int(part) for part in parts)
+    return tuple(map(int, text.split(",")))
 
 
 def session_row(s: Session) -> tuple[Any, ...]:
@@ -130,37 +133,57 @@ def session_row(s: Session) -> tuple[Any, ...]:
     )
 
 
-def _text(name: str, value: object, *, optional: bool = False) -> Any:
-    if value is None and optional:
-        return None
-    if not isinstance(value, str):
-        raise BadRow(f"{name} must be text, got {value!r}")
-    return value
+_TEXT = (str,)
+_TEXT_OR_NONE = (str, type(None))
+_WHOLE = (int,)  # type() is exact: bool is not int here (SQLite never returns bool anyway)
+_WHOLE_OR_NONE = (int, type(None))
+_TIME = (int, float)
+_KINDS = dict(
+    zip(
+        SESSION_COLUMNS,
+        (
+            *(_TEXT, _TEXT, _TEXT),  # id, platform, chat_id
+            *(_WHOLE, _WHOLE, _WHOLE, _WHOLE),  # rows, cols, k, gravity
+            *(_TEXT_OR_NONE, _TEXT, _TEXT_OR_NONE),  # x_user, x_name, x_level
+            *(_TEXT_OR_NONE, _TEXT, _TEXT_OR_NONE),  # o_user, o_name, o_level
+            *(_TEXT, _TEXT, _WHOLE),  # moves, status, version
+            *(_TIME, _TIME, _TIME),  # created_at, updated_at, expires_at
+            *(_TEXT_OR_NONE, _TEXT_OR_NONE, _WHOLE_OR_NONE),  # challenger, challenged, winner
+        ),
+        strict=True,
+    )
+)
+_KIND_LIST = tuple(_KINDS.values())
+_KIND_NAMES = {
+    _TEXT: "text",
+    _TEXT_OR_NONE: "text or empty",
+    _WHOLE: "a whole number",
+    _WHOLE_OR_NONE: "a whole number or empty",
+    _TIME: "a time in seconds",
+}
+_STATUSES = {status.value: status for status in Status}
+_LEVELS = {level.value: level for level in Level}
 
 
-def _whole(name: str, value: object) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise BadRow(f"{name} must be a whole number, got {value!r}")
-    return value
+def _check_types(values: Sequence[Any]) -> None:
+    # One pass over plain type() identities: this runs on every load of every session.
+    for value, kind in zip(values, _KIND_LIST, strict=True):
+        if type(value) not in kind:
+            break
+    else:
+        return
+    for (name, kind), value in zip(_KINDS.items(), values, strict=True):
+        if type(value) not in kind:
+            raise BadRow(f"{name} must be {_KIND_NAMES[kind]}, got {value!r}")
 
 
-def _time(name: str, value: object) -> float:
-    if not isinstance(value, int | float) or isinstance(value, bool) or value != value:
-        raise BadRow(f"{name} must be a time in seconds, got {value!r}")
-    return float(value)
-
-
-def _seat(side: str, user_id: object, name: object, level: object) -> Seat:
+def _seat(side: str, user_id: str | None, name: str, level: str | None) -> Seat:
     try:
-        return Seat(
-            name=_text(f"{side}_name", name),
-            user_id=_text(f"{side}_user", user_id, optional=True),
-            level=None if level is None else Level(level),
-        )
-    except BadRow:
-        raise
+        return Seat(name, user_id, None if level is None else _LEVELS[level])
+    except KeyError:
+        raise BadRow(f"seat {side}: unknown level {level!r}") from None
     except ValueError as error:
-        raise BadRow(f"seat {side.upper()}: {error}") from None
+        raise BadRow(f"seat {side}: {error}") from None
 
 
 def decode_session(row: Sequence[Any]) -> Session:
@@ -172,6 +195,7 @@ def decode_session(row: Sequence[Any]) -> Session:
     """
     if len(row) != len(SESSION_COLUMNS) + 1:
         raise BadRow(f"expected {len(SESSION_COLUMNS) + 1} columns, got {len(row)}")
+    _check_types(row[1:])
     (
         _,
         session_id,
@@ -197,37 +221,38 @@ def decode_session(row: Sequence[Any]) -> Session:
         challenged,
         winner,
     ) = row
-    if gravity not in (0, 1) or isinstance(gravity, float):
+    if gravity not in (0, 1):
         raise BadRow(f"gravity must be 0 or 1, got {gravity!r}")
     try:
-        rules = Rules(rows, cols, k, gravity=bool(gravity))
+        rules = Rules(rows, cols, k, gravity=gravity == 1)
     except ValueError as error:
         raise BadRow(f"rules: {error}") from None
-    try:
-        status = Status(status_text)
-    except ValueError:
-        raise BadRow(f"unknown status {status_text!r}") from None
-    if winner not in (None, 1, 2) or isinstance(winner, bool | float):
+    status = _STATUSES.get(status_text)
+    if status is None:
+        raise BadRow(f"unknown status {status_text!r}")
+    if winner not in (None, 1, 2):
         raise BadRow(f"winner must be 1, 2 or empty, got {winner!r}")
+    if created_at != created_at or updated_at != updated_at or expires_at != expires_at:
+        raise BadRow(f"a time is not a number: {(created_at, updated_at, expires_at)!r}")
     moves = decode_moves(moves_text)
     try:
         replay(rules, moves)
     except ValueError as error:  # IllegalMove is one
         raise BadRow(f"moves are not a legal game: {error}") from None
     return Session(
-        id=_text("id", session_id),
-        platform=_text("platform", platform),
-        chat_id=_text("chat_id", chat_id),
-        seats=(_seat("x", x_user, x_name, x_level), _seat("o", o_user, o_name, o_level)),
+        id=session_id,
+        platform=platform,
+        chat_id=chat_id,
+        seats=(_seat("X", x_user, x_name, x_level), _seat("O", o_user, o_name, o_level)),
         rules=rules,
         moves=moves,
         status=status,
-        version=_whole("version", version),
-        created_at=_time("created_at", created_at),
-        updated_at=_time("updated_at", updated_at),
-        expires_at=_time("expires_at", expires_at),
-        challenger=_text("challenger", challenger, optional=True),
-        challenged=_text("challenged", challenged, optional=True),
+        version=version,
+        created_at=float(created_at),
+        updated_at=float(updated_at),
+        expires_at=float(expires_at),
+        challenger=challenger,
+        challenged=challenged,
         winner=winner,
     )
 

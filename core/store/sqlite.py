@@ -59,6 +59,7 @@ class SqliteStore:
 
     @property
     def path(self) -> Path:
+        """The database file."""
         return self._path
 
     @classmethod

@@ -93,11 +93,6 @@ class SqliteThread:
             raise
         return worker
 
-    @property
-    def closed(self) -> bool:
-        """True once :meth:`close` was called (work queued before still completes)."""
-        return not self._open
-
     def run(self, fn: Callable[[sqlite3.Connection], T]) -> asyncio.Future[T]:
         """Queue ``fn(connection)`` for the thread.
 

@@ -55,7 +55,7 @@ async def test_the_budget_shrinks_with_the_queue_and_the_queue_is_bounded(
     await asyncio.sleep(0.05)
     busy = runner.load()
     assert busy.running == 1 and busy.queued == 3
-    assert MIN_BUDGET <= busy.budget <= 1.0 / 4
+    assert MIN_BUDGET <= busy.budget <= 1.0 / 16  # three waiting behind one worker
     assert runner.saturated
     moves = await asyncio.gather(*asks)
     assert all(move in board.legal_moves() for move in moves)
