@@ -581,7 +581,9 @@ async def _race(services: Sequence[GameService], store: AnyStore, session_id: st
         if clicks_only:
             assert len(applied) == 1, sorted(map(str, answers))
         rounds += 1
-    assert rounds >= 3
+    # A clicks-only round, then a mixed one: with PostgreSQL's truly parallel writers, one mixed
+    # round of typed moves may well play the rest of a tic-tac-toe game.
+    assert rounds >= 2
     Position.from_moves(TICTACTOE, (await stored(store, session_id)).moves)
 
 
