@@ -26,7 +26,8 @@ from core.ports import SHUTDOWN
 
 if TYPE_CHECKING:
     from core.sessions import GameService, ServiceSettings
-    from core.store import SessionStore
+    from core.store import SqliteStore
+    from core.store.postgres import PostgresStore
 
 log = logging.getLogger("chatbots")
 
@@ -51,6 +52,11 @@ class Adapter(Protocol):
     own (the console at the end of its input); raising means it failed."""
 
     name: str
+
+    @property
+    def connected(self) -> bool:
+        """Whether the platform connection is up now (cheap; never blocks)."""
+        ...
 
     async def run(self, stop: asyncio.Event) -> None: ...
 
@@ -193,6 +199,8 @@ async def serve(
     Raises:
         SettingsError: a platform's config refused a value (nothing was opened yet).
     """
+    from chatbots.health import serving
+    from chatbots.metrics import Metrics, TimedStore
     from core.sessions import GameService
 
     factories = plan_adapters(settings, stdin=stdin or sys.stdin, stdout=stdout or sys.stdout)
@@ -209,16 +217,27 @@ async def serve(
             return EXIT_FAILED
         closed = True
         try:
-            service = GameService(store, settings=service_settings(settings))
+            metrics = Metrics(settings.platforms or (_CONSOLE,))
+            timed = TimedStore(store, metrics)
+            service = GameService(timed, settings=service_settings(settings), observer=metrics)
             try:
                 await service.start()
                 code = EXIT_OK
                 if not shutdown.stop.is_set():  # else a signal came during start-up
                     adapters = [factory(service) for factory in factories]
-                    ms = round((time.monotonic() - started) * 1000)
-                    names = ",".join(a.name for a in adapters)
-                    log.info("started", extra={"adapters": names, "startup_ms": ms})
-                    code = await run_adapters(adapters, shutdown)
+                    async with serving(
+                        settings.http_host,
+                        settings.http_port,
+                        metrics=metrics,
+                        store_check=timed.check,
+                        connections=adapters,
+                        load=functools.partial(service.runner.load, settings.ai_budget),
+                        count_sessions=store.count_sessions,
+                    ):
+                        ms = round((time.monotonic() - started) * 1000)
+                        names = ",".join(a.name for a in adapters)
+                        log.info("started", extra={"adapters": names, "startup_ms": ms})
+                        code = await run_adapters(adapters, shutdown)
             finally:
                 shutdown.request("shutdown")  # also when start-up failed: the watchdog runs
                 closing = service.close(shutdown.remaining(SHUTDOWN.drain))
@@ -235,7 +254,7 @@ async def serve(
             loop.remove_signal_handler(signum)
 
 
-async def open_store(settings: Settings) -> SessionStore:
+async def open_store(settings: Settings) -> SqliteStore | PostgresStore:
     """The store the settings name: PostgreSQL when ``DATABASE_URL`` is set, else the SQLite
     file at ``DATABASE_PATH``. asyncpg is imported only in the first case.
 
