@@ -26,8 +26,7 @@ from core.ports import SHUTDOWN
 
 if TYPE_CHECKING:
     from core.sessions import GameService, ServiceSettings
-    from core.store import SqliteStore
-    from core.store.postgres import PostgresStore
+    from core.store import SessionStore
 
 log = logging.getLogger("chatbots")
 
@@ -232,7 +231,7 @@ async def serve(
                         store_check=timed.check,
                         connections=adapters,
                         load=functools.partial(service.runner.load, settings.ai_budget),
-                        count_sessions=store.count_sessions,
+                        count_sessions=timed.count_sessions,
                     ):
                         ms = round((time.monotonic() - started) * 1000)
                         names = ",".join(a.name for a in adapters)
@@ -254,7 +253,7 @@ async def serve(
             loop.remove_signal_handler(signum)
 
 
-async def open_store(settings: Settings) -> SqliteStore | PostgresStore:
+async def open_store(settings: Settings) -> SessionStore:
     """The store the settings name: PostgreSQL when ``DATABASE_URL`` is set, else the SQLite
     file at ``DATABASE_PATH``. asyncpg is imported only in the first case.
 

@@ -373,6 +373,9 @@ class TimedStore:
         """
         await self._timed("check", self._store.check())
 
+    async def count_sessions(self) -> int:
+        return await self._timed("count_sessions", self._store.count_sessions())
+
     async def close(self) -> None:
         await self._store.close()
 
@@ -392,5 +395,6 @@ _OPERATIONS = (
     "kv_get",
     "kv_set",
     "kv_delete",
+    "count_sessions",
     "check",
 )

@@ -197,6 +197,10 @@ class SessionStore(KeyValueStore, Protocol):
         """The chat's leaderboard: most wins first, then most draws, then fewest losses."""
         ...
 
+    async def count_sessions(self) -> int:
+        """How many sessions are stored, whatever their status (health and metrics)."""
+        ...
+
     async def check(self) -> None:
         """Prove the store can answer and write now (for health).
 
