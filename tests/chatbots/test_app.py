@@ -67,9 +67,7 @@ def test_console_plays_a_whole_game_from_stdin(tmp_path: Path) -> None:
     # Every cell, in an order that takes the centre and corners first; taken cells and the
     # moves after the end get an answer each, and the end of input ends the run.
     script = "/tres easy\n" + "\n".join("519372468") + "\n"
-    started = time.monotonic()
     result = chatbots(tmp_path, "run", stdin=script)
-    elapsed = time.monotonic() - started
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "No chat platform is configured" in out and ".env.example" in out
@@ -88,7 +86,6 @@ def test_console_plays_a_whole_game_from_stdin(tmp_path: Path) -> None:
     assert "[/rematch]" in out
     assert "Traceback" not in result.stderr
     assert (tmp_path / "db" / "games.sqlite3").is_file()
-    assert elapsed < 20
 
 
 async def test_sigterm_stops_cleanly_and_keeps_the_game(tmp_path: Path) -> None:

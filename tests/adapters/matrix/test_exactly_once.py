@@ -109,9 +109,15 @@ async def test_the_previous_versions_list_counts_in_the_first_sync_and_is_then_d
     await state(service).set_next_batch("s0")
     await service.store.kv_set(NAMESPACE, f"handled:{ROOM}", json.dumps(["$1"]))
     fake = FakeTransport()
-    fake.deliver((ROOM, text("$1", ALICE, "!help")), (ROOM, text("$2", ALICE, "!help")))
+    token = fake.deliver((ROOM, text("$1", ALICE, "!help")), (ROOM, text("$2", ALICE, "!help")))
     async with running(service, fake):
         await fake.wait_sent(notice_to("$2"))
+        # The old list goes right after that sync's token is saved, which follows the notice.
+        for _ in range(500):
+            if await service.store.kv_get(NAMESPACE, f"handled:{ROOM}") is None:
+                break
+            await asyncio.sleep(0.01)
+    assert await state(service).next_batch() == token
     assert not [s for s in fake.sent if notice_to("$1")(s)]
     assert await service.store.kv_get(NAMESPACE, f"handled:{ROOM}") is None
 

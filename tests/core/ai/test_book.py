@@ -288,19 +288,18 @@ def test_the_book_applies_only_to_standard_connect_four() -> None:
 
 @pytest.mark.parametrize("name", SETS)
 def test_hard_is_optimal_on_a_sample_of_every_set(name: str) -> None:
-    """Every 50th position of each set (20 per set), HARD with the production budget (most take
+    """Every 50th position of each set (20 per set), HARD with room to spare (most take
     milliseconds; with 12 stones the score is known but a move must be proven one ply deeper,
-    which takes up to about 0.3 s here).
-
-    Openings with 13 or 14 stones lie beyond the book, where the search alone may need more than
-    that budget: the benchmark (``python -m benchmarks book``) measures them at 1 s.
+    which takes up to about 0.6 s of CPU). The budget is a bound, not a speed claim: a busy
+    machine must not turn a correct player into a failed test. What 1 s achieves is measured by
+    the benchmark (``python -m benchmarks book``), which covers the 13- and 14-stone openings too.
     """
     sample = [
         (p, score) for p, score in load_set(name)[::50] if len(p.moves) <= 12 or "L1" not in name
     ]
     assert len(sample) >= 10
     for p, score in sample:
-        move = choose_move(p, Level.HARD, budget=1.0)
+        move = choose_move(p, Level.HARD, budget=5.0)
         assert keeps_score(p, move, score), (name, p)
 
 
