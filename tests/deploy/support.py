@@ -64,3 +64,46 @@ def ensure_tools() -> None:
         [str(ROOT / "deploy" / "test-tools")], capture_output=True, text=True, timeout=900
     )
     assert result.returncode == 0, f"deploy/test-tools failed:\n{result.stderr}"
+
+
+def debian_mirror() -> str:
+    """The Debian mirror this machine's apt uses for its own release (the one-line
+    ``sources.list`` format or deb822 ``.sources`` files), so the image is built from the same
+    place the host installs from and no address is written into the project's files."""
+    suite = _os_release().get("VERSION_CODENAME", "bookworm")
+    sources = Path("/etc/apt")
+    found: list[str] = []
+    for path in [sources / "sources.list", *sorted((sources / "sources.list.d").glob("*"))]:
+        if not path.is_file():
+            continue
+        text = path.read_text(errors="replace")
+        if path.suffix == ".sources":
+            for stanza in re.split(r"\n\s*\n", text):
+                fields = dict(
+                    (key.strip().lower(), value.strip())
+                    for key, _, value in (line.partition(":") for line in stanza.splitlines())
+                    if not key.startswith("#") and value
+                )
+                if suite in fields.get("suites", "").split() and "deb" in fields.get("types", ""):
+                    found += fields.get("uris", "").split()
+        else:
+            for line in text.splitlines():
+                words = line.split("#", 1)[0].split()
+                if len(words) >= 3 and words[0] == "deb":
+                    # Skip options such as [signed-by=...]: the URI is the first word with "://".
+                    uri = next((w for w in words[1:] if "://" in w), None)
+                    if uri is not None and suite in words:
+                        found.append(uri)
+    # The main archive rather than the security one (which has no bookworm suite).
+    mirrors = [uri.rstrip("/") for uri in found if "security" not in uri]
+    if not mirrors:
+        pytest.skip(f"no Debian {suite} mirror in this machine's apt sources")
+    return mirrors[0]
+
+
+def _os_release() -> dict[str, str]:
+    path = Path("/etc/os-release")
+    if not path.is_file():
+        return {}
+    pairs = (line.partition("=") for line in path.read_text().splitlines())
+    return {key: value.strip('"') for key, _, value in pairs if key}
