@@ -1,5 +1,6 @@
 """The container image, built and run for real with podman: a console game through stdin, the
-games kept in the /data volume, and a stop by SIGTERM well inside the stop timeout.
+games kept in the /data volume, a stop by SIGTERM well inside the stop timeout, and compose.yaml
+brought up and stopped by podman-compose.
 
 No image registry is reachable, so the base image is made here (``deploy/debian-base``:
 debootstrap from the Debian mirror of this machine's apt sources, cached between runs), and the
@@ -18,6 +19,7 @@ import json
 import os
 import queue
 import re
+import shutil
 import subprocess
 import threading
 import time
@@ -237,3 +239,49 @@ def test_the_games_stay_in_the_volume(image: str, volume: str) -> None:
     assert sum(map(int, played.groups())) == 1, second.output
     mountpoint = podman("volume", "inspect", "--format={{.Mountpoint}}", volume).stdout.strip()
     assert (Path(mountpoint) / "chatbots.sqlite3").is_file()
+
+
+def test_compose_runs_the_bot_on_its_named_volume(image: str, tmp_path: Path) -> None:
+    # compose.yaml as shipped, plus what a test needs: the image built above instead of a build
+    # (no registry for its base), and stdin kept open so the console waits instead of ending.
+    shutil.copy(ROOT / "compose.yaml", tmp_path / "compose.yaml")
+    (tmp_path / ".env").write_text("# no platform: the console game\n")
+    (tmp_path / "compose.test.yaml").write_text(
+        f"services:\n  chatbots:\n    image: {image}\n    stdin_open: true\n"
+    )
+    # podman-compose has no --ulimit; podman takes default rlimits from containers.conf.
+    (tmp_path / "containers.conf").write_text(
+        '[containers]\ndefault_ulimits = ["nofile=1024:1024", "nproc=4096:4096"]\n'
+    )
+    project = f"chatbots-test-{uuid.uuid4().hex[:8]}"
+    env = os.environ | {"CONTAINERS_CONF": str(tmp_path / "containers.conf")}
+    compose = ["podman-compose", "-p", project, "-f", "compose.yaml", "-f", "compose.test.yaml"]
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        result = subprocess.run(
+            [*compose, *args], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+        return result
+
+    container, volume = f"{project}_chatbots_1", f"{project}_chatbots-data"
+    try:
+        run("up", "-d", "--no-build")
+        database = None
+        deadline = time.monotonic() + 60
+        while database is None or not database.is_file():
+            assert time.monotonic() < deadline, podman("logs", container, check=False).stderr
+            time.sleep(0.5)
+            inspected = podman("volume", "inspect", "--format={{.Mountpoint}}", volume)
+            database = Path(inspected.stdout.strip()) / "chatbots.sqlite3"
+        state = podman("inspect", "--format={{.State.Running}} {{.Config.StopSignal}}", container)
+        assert state.stdout.split() == ["true", "15"]  # running; SIGTERM from compose.yaml
+        started = time.monotonic()
+        run("stop")
+        took = time.monotonic() - started
+        code = podman("inspect", "--format={{.State.ExitCode}}", container).stdout.strip()
+        assert code == "0" and took < DRAIN + 2, (code, took)
+    finally:
+        subprocess.run([*compose, "down"], cwd=tmp_path, env=env, capture_output=True, timeout=120)
+        podman("volume", "rm", "--force", volume, check=False)
+        podman("network", "rm", "--force", f"{project}_default", check=False)
