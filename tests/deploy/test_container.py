@@ -5,9 +5,8 @@ brought up and stopped by podman-compose.
 No image registry is reachable, so the base image is made here (``deploy/debian-base``:
 debootstrap from the Debian mirror of this machine's apt sources, cached between runs), and the
 Dockerfile gets it as ``BASE_IMAGE``. The mirror and pip's CA bundle come in as a build argument
-and a build secret, as the Dockerfile asks. podman runs with runc and explicit rlimits: on this
-kind of machine (cgroups v1) podman cannot raise the open-files limit to its default, and the
-container would not start ("error setting rlimit type 7: operation not permitted").
+and a build secret, as the Dockerfile asks (tests/deploy/podman.py; the image is the ``image``
+fixture of conftest.py).
 
 Cold (nothing cached): about 2 min for the base and 3 min for the image. Warm: the image build
 is all cache hits, and the test takes about half a minute.
@@ -31,77 +30,13 @@ from typing import IO, Any
 import pytest
 
 from chatbots.settings import KEY_NAMES
-from tests.deploy.support import (
-    CONSOLE_GAME,
-    ROOT,
-    assert_console_game,
-    copy_source,
-    debian_mirror,
-    ensure_tools,
-)
+from tests.deploy.podman import RUN_OPTIONS, podman
+from tests.deploy.support import CONSOLE_GAME, ROOT, assert_console_game
 
 pytestmark = pytest.mark.timeout(1800)  # a cold machine: debootstrap and the whole image
 
-IMAGE = "localhost/chatbots:test"
-BASE_IMAGE = "localhost/debian:bookworm-slim"
 DRAIN = 10.0  # the bot's own limit from SIGTERM to exit (chatbots.app.SHUTDOWN_TIMEOUT)
-RUN_OPTIONS = (
-    "--network=host",
-    "--ulimit=nofile=1024:1024",
-    "--ulimit=nproc=4096:4096",
-    # The image's health check runs when asked (below); podman's timer for it needs systemd.
-    "--health-interval=disable",
-)
 _RESULT = re.compile(r"\(([XO])\) wins!|It's a draw\.")
-
-
-def podman(
-    *args: str, timeout: float = 120, check: bool = True
-) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run(
-        ["podman", "--runtime", "runc", *args], capture_output=True, text=True, timeout=timeout
-    )
-    if check:
-        assert result.returncode == 0, f"podman {' '.join(args)}:\n{result.stderr[-3000:]}"
-    return result
-
-
-def _pip_ca() -> Path | None:
-    """The CA bundle pip trusts on this machine (a TLS proxy's CA may be in it)."""
-    for candidate in (os.environ.get("PIP_CERT"), "/etc/ssl/certs/ca-certificates.crt"):
-        if candidate and Path(candidate).is_file():
-            return Path(candidate)
-    return None
-
-
-@pytest.fixture(scope="module")
-def image(tmp_path_factory: pytest.TempPathFactory) -> str:
-    if os.geteuid() != 0:
-        pytest.skip("the container test needs root (debootstrap, rootful podman)")
-    ensure_tools()
-    mirror = debian_mirror()
-    started = time.monotonic()
-    base = subprocess.run(
-        [str(ROOT / "deploy" / "debian-base"), mirror, BASE_IMAGE],
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert base.returncode == 0, base.stderr
-    based = time.monotonic()
-
-    context = copy_source(tmp_path_factory.mktemp("context"))
-    build = ["build", "--format=docker", "--network=host", "--pull=never", f"--tag={IMAGE}"]
-    build += [f"--build-arg=BASE_IMAGE={BASE_IMAGE}", f"--build-arg=DEBIAN_MIRROR={mirror}"]
-    if index := os.environ.get("PIP_INDEX_URL"):
-        build.append(f"--build-arg=PIP_INDEX_URL={index}")
-    if (ca := _pip_ca()) is not None:
-        build.append(f"--secret=id=pip-ca,src={ca}")
-    podman(*build, str(context), timeout=1500)
-    print(  # shown with -s: the figures of the README and of the CI's budget
-        f"\nbase image {based - started:.0f} s, image build {time.monotonic() - based:.0f} s"
-    )
-    return IMAGE
 
 
 @pytest.fixture
