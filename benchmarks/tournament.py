@@ -28,6 +28,7 @@ class Game:
     opponent: Level
     hard_first: bool
     seed: int
+    budget: float = BUDGET  # seconds per HARD move
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +49,7 @@ def play(game: Game) -> Played:
     while not p.is_over:
         if p.to_move == hard_player:
             started = time.perf_counter()
-            move = choose_move(p, Level.HARD, budget=BUDGET, rng=rng)
+            move = choose_move(p, Level.HARD, budget=game.budget, rng=rng)
             times.append(time.perf_counter() - started)
             if first < 0:
                 first = move

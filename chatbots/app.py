@@ -22,18 +22,16 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Protocol, TextIO
 
 from chatbots.settings import Settings, SettingsError
+from core.ports import SHUTDOWN
 
 if TYPE_CHECKING:
     from core.sessions import GameService, ServiceSettings
 
 log = logging.getLogger("chatbots")
 
-SHUTDOWN_TIMEOUT = 10.0
-"""Seconds from the stop request to the end of the process, at most."""
-_ADAPTERS_DEADLINE = 5.0  # after the stop request: adapters finish their moves in flight
-_SERVICE_DEADLINE = 7.5  # the service finishes its moves and stops the AI pool
-_STORE_DEADLINE = 8.5  # the store closes
-_WATCHDOG = 9.5  # nothing returned: the process is ended from a thread
+SHUTDOWN_TIMEOUT = SHUTDOWN.total
+"""Seconds from the stop request to the end of the process, at most (core.ports.SHUTDOWN holds
+each step's deadline; the adapters and the service read the same table)."""
 
 EXIT_OK, EXIT_FAILED, EXIT_CONFIG = 0, 1, 2
 _CONSOLE = "console"  # the one adapter that may end on its own: its input ended
@@ -198,7 +196,7 @@ async def serve(
     from core.store import SqliteStore
 
     factories = plan_adapters(settings, stdin=stdin or sys.stdin, stdout=stdout or sys.stdout)
-    shutdown = Shutdown(watchdog=_WATCHDOG)
+    shutdown = Shutdown(watchdog=SHUTDOWN.watchdog)
     loop = asyncio.get_running_loop()
     installed = _install_signal_handlers(loop, shutdown)
     started = time.monotonic()
@@ -223,11 +221,11 @@ async def serve(
                     code = await run_adapters(adapters, shutdown)
             finally:
                 shutdown.request("shutdown")  # also when start-up failed: the watchdog runs
-                closing = service.close()
-                closed &= await _close("service", closing, shutdown.remaining(_SERVICE_DEADLINE))
+                closing = service.close(shutdown.remaining(SHUTDOWN.drain))
+                closed &= await _close("service", closing, shutdown.remaining(SHUTDOWN.service))
         finally:
             closing = store.close()
-            closed &= await _close("store", closing, shutdown.remaining(_STORE_DEADLINE))
+            closed &= await _close("store", closing, shutdown.remaining(SHUTDOWN.store))
         code = code if closed else EXIT_FAILED
         log.info("stopped", extra={"exit_code": code})
         return code
@@ -243,7 +241,7 @@ async def run_adapters(adapters: Sequence[Adapter], shutdown: Shutdown) -> int:
     The console ending (its input ended) is a normal stop. A platform adapter that raises or
     returns on its own is logged as a failure and stops the others: a half-running bot is worse
     than a restart by the supervisor, which the non-zero exit code asks for. Adapters still
-    running :data:`_ADAPTERS_DEADLINE` seconds after the stop request (or at a second signal)
+    running ``SHUTDOWN.adapters`` seconds after the stop request (or at a second signal)
     are cancelled.
 
     Returns:
@@ -266,7 +264,7 @@ async def run_adapters(adapters: Sequence[Adapter], shutdown: Shutdown) -> int:
         forced = asyncio.create_task(shutdown.forced.wait())
         await asyncio.wait(
             [finished, forced],
-            timeout=shutdown.remaining(_ADAPTERS_DEADLINE),
+            timeout=shutdown.remaining(SHUTDOWN.adapters),
             return_when=asyncio.FIRST_COMPLETED,
         )
         finished.cancel()

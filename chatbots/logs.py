@@ -7,13 +7,15 @@ Code anywhere logs with the standard library and passes its fields as ``extra``:
 and gets ``... INFO core.sessions move platform=discord chat=... session=... ms=12``. Any
 attribute a record carries beyond the standard ones is a field. The :class:`SecretFilter` on the
 handler replaces every configured secret (and its URL-encoded form) with ``***`` in the message,
-the fields and the traceback before anything is written.
+the fields and the traceback before anything is written, and so it does with the interaction
+and webhook tokens in Discord's URLs and payloads, which discord.py logs at DEBUG.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 import threading
 import time
@@ -25,35 +27,59 @@ from urllib.parse import quote
 from chatbots.settings import LogFormat
 
 MASK = "***"
+# A configured secret shorter than this is not masked in log lines: replacing every "x" would
+# garble every line ("matri***") and tell the reader the secret anyway. Such a secret still never
+# shows in ``chatbots check`` or a ``repr`` (see chatbots.settings.Secret).
+MIN_MASKED_LENGTH = 8
 # Attributes every LogRecord has; anything else was passed in ``extra`` and is a field.
 _STANDARD = frozenset(
     vars(logging.LogRecord("", 0, "", 0, "", None, None)).keys() | {"message", "asctime"}
 )
 _BARE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.:/@+")
+# Tokens we never configured but that act as passwords while they live: Discord's interaction
+# and webhook tokens, in the REST paths discord.py logs at DEBUG
+# (``/interactions/<id>/<token>/callback``, ``/webhooks/<app id>/<token>/...``), and any
+# ``token``, ``access_token`` or ``password`` key in a logged payload (the gateway's
+# INTERACTION_CREATE event carries the interaction's token; a Matrix login answers with one).
+_SECRET_KEYS = ("token", "access_token", "refresh_token", "password")
+_PATH_TOKEN = re.compile(r"(/(?:interactions|webhooks)/[^/\s?#'\"]+/)[^/\s?#'\"]+")
+_KEYED_TOKEN = re.compile(
+    # a quoted value after ":" (a dict or JSON), any value after "=" (a query, key=value)
+    rf"""(\b(?:{"|".join(_SECRET_KEYS)})['"]?(?:\s*:\s*['"]|\s*=\s*['"]?))[^'"\s,;&}})]+"""
+)
 
 
 class SecretFilter(logging.Filter):
-    """Masks secret values in every record that passes through it.
+    """Masks secrets in every record that passes through it, ours and the libraries'.
 
-    It renders the message (``msg % args``) and the traceback first, so a secret can hide in
-    neither. Every secret is masked, however short: a garbled log beats a leaked password.
+    It masks the configured ``secrets`` of at least :data:`MIN_MASKED_LENGTH` characters (and
+    their URL-encoded forms), and the tokens Discord puts in URLs and payloads, whether or not
+    any secret is configured. It renders the message (``msg % args``) and the traceback first,
+    so a secret can hide in neither, and masks every ``extra`` field (a field named like a
+    token or a password entirely).
     """
 
     def __init__(self, secrets: Iterable[str]) -> None:
         super().__init__()
-        forms = {form for s in secrets if s for form in (s, quote(s, safe=""))}
+        forms = {
+            form for s in secrets if len(s) >= MIN_MASKED_LENGTH for form in (s, quote(s, safe=""))
+        }
         # Longest first, so a secret that contains another is masked whole.
         self._secrets = tuple(sorted(forms, key=len, reverse=True))
 
     def mask(self, text: str) -> str:
+        """``text`` with every secret and token replaced by ``***``."""
         for secret in self._secrets:
             text = text.replace(secret, MASK)
-        return text
+        text = _PATH_TOKEN.sub(rf"\g<1>{MASK}", text)
+        return _KEYED_TOKEN.sub(rf"\g<1>{MASK}", text)
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if not self._secrets:
-            return True
-        record.msg = self.mask(record.getMessage())
+        try:
+            message = record.getMessage()
+        except Exception:  # a library's bad format string: still print, still masked
+            message = f"{record.msg} (arguments that do not fit it: {record.args!r})"
+        record.msg = self.mask(message)
         record.args = None
         if (exc := _exception(record)) is not None:
             record.exc_text = self.mask(exc)
@@ -61,6 +87,9 @@ class SecretFilter(logging.Filter):
         if record.stack_info:
             record.stack_info = self.mask(record.stack_info)
         for name, value in fields(record).items():
+            if name.lower() in _SECRET_KEYS and value:
+                setattr(record, name, MASK)
+                continue
             masked = self.mask(value if isinstance(value, str) else str(value))
             if masked != str(value):
                 setattr(record, name, masked)
@@ -158,8 +187,6 @@ def configure_logging(
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(level)
-    # aiosqlite logs every statement at DEBUG: noise that hides our events.
-    logging.getLogger("aiosqlite").setLevel(max(logging.INFO, root.level))
     # Whatever would go to stderr unformatted goes through the handler (and its mask) instead.
     logging.captureWarnings(True)
     sys.excepthook = _log_uncaught

@@ -3,7 +3,13 @@
 Every key is declared once in :data:`KEYS` (name, group, default, whether it is a secret);
 ``.env.example`` describes the same keys, grouped, and a test keeps the two in step. Settings
 are read and validated once, at start-up, by :func:`load_settings`: every problem is reported
-at once, each naming its key, as a :class:`SettingsError`.
+at once, each naming its key, as a :class:`SettingsError` (one line per problem).
+
+Every number has a lower and an upper bound (:data:`LIMITS`): a value that parses but makes no
+sense (an AI budget of 1e308 seconds: a hard move that never answers) is refused like a typo.
+Tokens, user ids and URLs are checked for their shape, so that a token pasted with a space or a
+newline fails ``chatbots check`` rather than the login; a problem with a secret says what is
+wrong with it, never what it is.
 
 Values are taken literally (no ``${VAR}`` expansion). The environment wins over the file, and an
 empty value means "not set", so ``DISCORD_TOKEN=`` in the environment switches Discord off even if
@@ -13,12 +19,12 @@ the file has a token.
 from __future__ import annotations
 
 import enum
-import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
+from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
 
@@ -90,11 +96,31 @@ KEYS: tuple[Key, ...] = (
 )
 KEY_NAMES = frozenset(key.name for key in KEYS)
 _DEFAULTS = {key.name: key.default for key in KEYS}
+_DISCORD_API, _DISCORD_GATEWAY = _DEFAULTS["DISCORD_API_BASE_URL"], _DEFAULTS["DISCORD_GATEWAY_URL"]
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+# The bounds of every number, inclusive; .env.example states them, and a test checks it does.
+LIMITS: dict[str, tuple[float, float]] = {
+    # Below 50 ms the hard bot plays hardly better than medium; above 30 s a player gives up
+    # (and a searching worker is busy for every other chat that long).
+    "AI_BUDGET_SECONDS": (0.05, 30.0),
+    # Each worker holds about 250 MiB.
+    "AI_WORKERS": (0, 64),
+    "GAME_TTL_SECONDS": (60, 30 * 86400),
+    "CHALLENGE_TTL_SECONDS": (10, 86400),
+}
+MAX_GUILD_IDS = 100
+
+_DECIMAL = re.compile(r"\+?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]{1,3})?")
 _GUILD_ID = re.compile(r"[1-9][0-9]{0,19}")
-_MATRIX_USER = re.compile(r"@[^:\s]+:[^\s]+")
-_SERVER_NAME = re.compile(r"[A-Za-z0-9.\-\[\]:]+")
+# A bot token: base64url of the bot's id, a timestamp, an HMAC, joined by dots.
+_DISCORD_TOKEN = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
+_TOKEN_CHARS = re.compile(r"[\x21-\x7e]+")  # printable ASCII, no space
+# A host name, an IPv4 address or a bracketed IPv6 address, then maybe a port.
+_SERVER = r"(?:[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?"
+_SERVER_NAME = re.compile(_SERVER)
+# The localpart may use any printable ASCII but ":" (the spec's historical user ids).
+_MATRIX_USER = re.compile(rf"@[\x21-\x39\x3b-\x7e]+:{_SERVER}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,16 +243,22 @@ class _Parser:
             self.problems.append(f"{name}: {error}")
             return fallback
 
+    def optional(self, name: str, parse: Callable[[str], T]) -> T | None:
+        """The value of ``name`` through ``parse``, None when unset (or bad: a problem)."""
+        return self.get(name, parse, None) if self.given(name) else None
+
     def settings(self, warnings: tuple[str, ...]) -> Settings:
         settings = Settings(
             database_path=self.get("DATABASE_PATH", _path, Path()),
             log_level=self.get("LOG_LEVEL", _log_level, None),
             log_format=self.get("LOG_FORMAT", _log_format, LogFormat.TEXT),
             default_locale=self.get("DEFAULT_LOCALE", _locale, "en"),
-            ai_budget=self.get("AI_BUDGET_SECONDS", _positive_seconds, 1.0),
+            ai_budget=self.get("AI_BUDGET_SECONDS", _seconds(*LIMITS["AI_BUDGET_SECONDS"]), 1.0),
             ai_workers=self.get("AI_WORKERS", _workers, None),
-            game_ttl=self.get("GAME_TTL_SECONDS", _positive_seconds, 86400.0),
-            challenge_ttl=self.get("CHALLENGE_TTL_SECONDS", _positive_seconds, 120.0),
+            game_ttl=self.get("GAME_TTL_SECONDS", _seconds(*LIMITS["GAME_TTL_SECONDS"]), 86400.0),
+            challenge_ttl=self.get(
+                "CHALLENGE_TTL_SECONDS", _seconds(*LIMITS["CHALLENGE_TTL_SECONDS"]), 120.0
+            ),
             discord=self.discord(),
             matrix=self.matrix(),
             warnings=warnings,
@@ -245,10 +277,10 @@ class _Parser:
                 )
             return None
         return DiscordSettings(
-            token=Secret(self.raw["DISCORD_TOKEN"]),
+            token=self.get("DISCORD_TOKEN", _discord_token, Secret("")),
             guild_ids=self.get("DISCORD_GUILD_IDS", _guild_ids, ()),
-            api_base_url=self.get("DISCORD_API_BASE_URL", _url("http", "https"), ""),
-            gateway_url=self.get("DISCORD_GATEWAY_URL", _url("ws", "wss"), ""),
+            api_base_url=self.get("DISCORD_API_BASE_URL", _url(_DISCORD_API, "http", "https"), ""),
+            gateway_url=self.get("DISCORD_GATEWAY_URL", _url(_DISCORD_GATEWAY, "ws", "wss"), ""),
         )
 
     def matrix(self) -> MatrixSettings | None:
@@ -265,22 +297,32 @@ class _Parser:
                 f"; missing: {', '.join(missing)})"
             )
             return None
-        password, token = self.raw.get("MATRIX_PASSWORD"), self.raw.get("MATRIX_ACCESS_TOKEN")
+        password = self.raw.get("MATRIX_PASSWORD")
         return MatrixSettings(
-            homeserver=self.get("MATRIX_HOMESERVER", _url("http", "https"), ""),
+            homeserver=self.get(
+                "MATRIX_HOMESERVER", _url("https://matrix.example.org", "http", "https"), ""
+            ),
             user_id=self.get("MATRIX_USER_ID", _matrix_user, ""),
             password=Secret(password) if password else None,
-            access_token=Secret(token) if token else None,
-            device_id=self.raw.get("MATRIX_DEVICE_ID"),
+            access_token=self.optional("MATRIX_ACCESS_TOKEN", _matrix_token),
+            device_id=self.optional("MATRIX_DEVICE_ID", _device_id),
             store_path=self.get("MATRIX_STORE_PATH", _path, Path()),
             allowed_servers=self.get("MATRIX_ALLOWED_SERVERS", _servers, ()),
             allowed_users=self.get("MATRIX_ALLOWED_USERS", _matrix_users, ()),
         )
 
 
+def _shown(text: str, limit: int = 40) -> str:
+    """``text`` quoted for a problem line: escaped, so that the line stays one line, and cut
+    short, so that a pasted blob does not fill the screen."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
 def _path(text: str) -> Path:
     if "\x00" in text:
-        raise ValueError(f"{text!r} is not a valid path")
+        raise ValueError(f"{_shown(text)} is not a valid path")
     return Path(text).expanduser()
 
 
@@ -288,7 +330,7 @@ def _log_level(text: str) -> str | None:
     if not text:
         return None
     if text.upper() not in LOG_LEVELS:
-        raise ValueError(f"{text!r} is not one of {', '.join(LOG_LEVELS)}")
+        raise ValueError(f"{_shown(text)} is not one of {', '.join(LOG_LEVELS)}")
     return text.upper()
 
 
@@ -296,32 +338,83 @@ def _log_format(text: str) -> LogFormat:
     try:
         return LogFormat(text.lower())
     except ValueError:
-        raise ValueError(f"{text!r} is not one of text, json") from None
+        raise ValueError(f"{_shown(text)} is not one of text, json") from None
 
 
 def _locale(text: str) -> str:
     language = text.replace("_", "-").split("-", 1)[0].lower()
     if language not in LOCALES:
-        raise ValueError(f"{text!r} is not one of {', '.join(LOCALES)}")
+        raise ValueError(f"{_shown(text)} is not one of {', '.join(LOCALES)}")
     return language
 
 
-def _positive_seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise ValueError(f"{text!r} is not a number of seconds") from None
-    if not (math.isfinite(value) and value > 0):
-        raise ValueError(f"{text!r} is not a positive number of seconds")
-    return value
+def _seconds(low: float, high: float) -> Callable[[str], float]:
+    """A parser of a number of seconds from ``low`` to ``high`` (decimal, finite)."""
+    expected = f"a number of seconds from {_amount(low)} to {_amount(high)}"
+
+    def parse(text: str) -> float:
+        # float() would also take "inf", "nan", "1_0" and non-ASCII digits; none is meant here.
+        if not _DECIMAL.fullmatch(text) or not low <= float(text) <= high:
+            raise ValueError(f"{_shown(text)} is not {expected}")
+        return float(text)
+
+    return parse
+
+
+def _amount(seconds: float) -> str:
+    """A bound as an admin would type it, and how long that is when it is not obvious:
+    ``0.05``, ``30``, ``86400 (1 day)``."""
+    text = f"{seconds:.10g}"
+    if seconds > 60:
+        for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+            if seconds % size == 0:
+                count = int(seconds // size)
+                return f"{text} ({count} {unit}{'s' * (count > 1)})"
+    return text
 
 
 def _workers(text: str) -> int | None:
     if not text:
         return None
-    if not (text.isascii() and text.isdigit()) or int(text) > 256:
-        raise ValueError(f"{text!r} is not a whole number from 0 to 256")
+    low, high = LIMITS["AI_WORKERS"]
+    # The length test first: int() refuses numbers of thousands of digits with its own message.
+    if not (text.isascii() and text.isdigit() and len(text) <= 4 and low <= int(text) <= high):
+        raise ValueError(f"{_shown(text)} is not a whole number from {low:g} to {high:g}")
     return int(text)
+
+
+def _discord_token(text: str) -> Secret:
+    # The value is secret: messages say what is wrong with it, never what it is.
+    if text[:4].lower() == "bot ":
+        raise ValueError("starts with 'Bot ': set the token alone, without the prefix")
+    if text[0] in "\"'" and text[-1] == text[0]:
+        raise ValueError("is in quotes: remove them (only a .env file strips quotes)")
+    if any(c.isspace() for c in text):
+        raise ValueError("contains a space or a line break: a bot token is one word")
+    if not _DISCORD_TOKEN.fullmatch(text):
+        raise ValueError(
+            "is not a bot token (three dot-separated parts of letters, digits, - and _): "
+            "copy it again from the Developer Portal"
+        )
+    return Secret(text)
+
+
+def _matrix_token(text: str) -> Secret:
+    if text[:7].lower() == "bearer ":
+        raise ValueError("starts with 'Bearer ': set the token alone, without the prefix")
+    if text[0] in "\"'" and text[-1] == text[0]:
+        raise ValueError("is in quotes: remove them (only a .env file strips quotes)")
+    if any(c.isspace() for c in text):
+        raise ValueError("contains a space or a line break: an access token is one word")
+    if not _TOKEN_CHARS.fullmatch(text):
+        raise ValueError("contains a character that is not printable ASCII: not an access token")
+    return Secret(text)
+
+
+def _device_id(text: str) -> str:
+    if not _TOKEN_CHARS.fullmatch(text):
+        raise ValueError(f"{_shown(text)} is not a device id (one word of printable ASCII)")
+    return text
 
 
 def _items(text: str) -> list[str]:
@@ -330,36 +423,60 @@ def _items(text: str) -> list[str]:
 
 def _guild_ids(text: str) -> tuple[int, ...]:
     items = _items(text)
-    if not all(_GUILD_ID.fullmatch(item) for item in items):
-        raise ValueError(f"{text!r} is not a list of numeric ids")
+    # A snowflake is a 64-bit number: 20 digits at most, and not every 20-digit number.
+    if not all(_GUILD_ID.fullmatch(item) and int(item) < 2**64 for item in items):
+        raise ValueError(f"{_shown(text)} is not a list of numeric ids")
+    if len(items) > MAX_GUILD_IDS:
+        raise ValueError(
+            f"{len(items)} ids, more than {MAX_GUILD_IDS}: leave it empty to sync commands "
+            "globally (the list is for a few test servers)"
+        )
     return tuple(int(item) for item in items)
 
 
-def _url(*schemes: str) -> Callable[[str], str]:
+def _url(example: str, *schemes: str) -> Callable[[str], str]:
+    """A parser of a URL with one of ``schemes`` and a host (``example`` shows one)."""
+
     def parse(text: str) -> str:
-        scheme, sep, rest = text.partition("://")
-        if not sep or scheme.lower() not in schemes or not rest or any(c.isspace() for c in text):
-            raise ValueError(f"{text!r} is not a {' or '.join(schemes)} URL")
+        if not _has_host(text, schemes):
+            kind = " or ".join(schemes)
+            article = "an" if kind.startswith("h") else "a"
+            raise ValueError(f"{_shown(text)} is not {article} {kind} URL like {example}")
         return text
 
     return parse
 
 
+def _has_host(text: str, schemes: tuple[str, ...]) -> bool:
+    if not text.isprintable() or any(c.isspace() for c in text):
+        return False
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018 - raises ValueError on a port that is not a number below 65536
+    except ValueError:
+        return False
+    return parts.scheme.lower() in schemes and bool(parts.hostname) and "://" in text
+
+
 def _matrix_user(text: str) -> str:
-    if not _MATRIX_USER.fullmatch(text):
-        raise ValueError(f"{text!r} is not a Matrix user id like @bot:example.org")
+    if not _is_matrix_user(text):
+        raise ValueError(f"{_shown(text)} is not a Matrix user id like @bot:example.org")
     return text
 
 
 def _matrix_users(text: str) -> tuple[str, ...]:
-    bad = [item for item in _items(text) if not _MATRIX_USER.fullmatch(item)]
+    bad = [item for item in _items(text) if not _is_matrix_user(item)]
     if bad:
-        raise ValueError(f"{bad[0]!r} is not a Matrix user id like @alice:example.org")
+        raise ValueError(f"{_shown(bad[0])} is not a Matrix user id like @alice:example.org")
     return tuple(_items(text))
+
+
+def _is_matrix_user(text: str) -> bool:
+    return len(text) <= 255 and _MATRIX_USER.fullmatch(text) is not None
 
 
 def _servers(text: str) -> tuple[str, ...]:
     bad = [item for item in _items(text) if not _SERVER_NAME.fullmatch(item)]
     if bad:
-        raise ValueError(f"{bad[0]!r} is not a server name like example.org")
+        raise ValueError(f"{_shown(bad[0])} is not a server name like example.org")
     return tuple(_items(text))

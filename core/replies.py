@@ -39,6 +39,7 @@ class ActionKind(enum.Enum):
     ACCEPT = "accept"
     DECLINE = "decline"
     REMATCH = "rematch"
+    REVIEW = "review"
 
 
 @dataclass(frozen=True, slots=True)

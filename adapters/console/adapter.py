@@ -16,12 +16,14 @@ import logging
 import os
 import re
 import threading
+from collections.abc import Sequence
 from typing import Protocol, TextIO, cast
 
 from core.commands import find_command
 from core.i18n import normalize_locale, render
+from core.ports import GameServicePort, PlatformStyle
 from core.render import board_text
-from core.replies import ActionKind, Actor, BoardView, Reply
+from core.replies import Actor, BoardView, Reply
 
 log = logging.getLogger(__name__)
 
@@ -29,20 +31,7 @@ PLATFORM = "console"
 CHAT_ID = "console"
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,31}")
 _SAID_BY = re.compile(rf"({_NAME.pattern}):\s*(.*)", re.DOTALL)
-_ACTION_COMMANDS = {
-    ActionKind.ACCEPT: "/accept",
-    ActionKind.DECLINE: "/decline",
-    ActionKind.REMATCH: "/rematch",
-}
 _END = object()  # the reader's "end of input"
-
-
-class TextService(Protocol):
-    """What the console needs of ``core.sessions.GameService``."""
-
-    async def handle_text(self, actor: Actor, text: str, addressed: bool = False) -> list[Reply]:
-        """Replies to a line of chat (see ``core.sessions``)."""
-        ...
 
 
 class LineReader(Protocol):
@@ -70,7 +59,7 @@ class ConsoleAdapter:
 
     def __init__(
         self,
-        service: TextService,
+        service: GameServicePort,
         *,
         stdin: TextIO | LineReader,
         stdout: TextIO,
@@ -80,6 +69,7 @@ class ConsoleAdapter:
         welcome: bool = True,
     ) -> None:
         self._service = service
+        service.register_platform(PlatformStyle(PLATFORM, publish=self._publish))
         self._stdin = stdin
         self._stdout = stdout
         self._locale = normalize_locale(locale)
@@ -153,6 +143,11 @@ class ConsoleAdapter:
         for reply in replies:
             self._write(render_reply(reply, speaker.locale))
         return True
+
+    async def _publish(self, actor: Actor, replies: Sequence[Reply]) -> None:
+        # The moves of a bots' game, as they are played.
+        for reply in replies:
+            self._write(render_reply(reply, actor.locale))
 
     def _switch(self, name: str) -> None:
         if name and not _NAME.fullmatch(name):
@@ -279,7 +274,8 @@ def render_reply(reply: Reply, locale: str) -> str:
     if reply.text is not None and (reply.board is None or reply.text != reply.board.status):
         parts.append(reply.text.render(locale))  # a result is often the status line as well
     if reply.actions:
-        parts.append("  ".join(f"[{_ACTION_COMMANDS[action]}]" for action in reply.actions))
+        # Every action is also a command of the same name.
+        parts.append("  ".join(f"[/{action.value}]" for action in reply.actions))
     return "\n".join(parts) + "\n\n" if parts else ""
 
 

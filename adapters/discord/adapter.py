@@ -12,12 +12,11 @@ import discord.gateway
 import discord.http
 import yarl
 
-from adapters.discord.bot import GameBot, Service
+from adapters.discord.bot import GameBot
 from adapters.discord.config import DiscordConfig
+from core.ports import SHUTDOWN, GameServicePort
 
 log = logging.getLogger(__name__)
-
-DRAIN_SECONDS = 8.0  # moves in flight may finish; the application exits within 10 s
 
 
 @contextlib.contextmanager
@@ -49,7 +48,7 @@ class DiscordAdapter:
 
     name = "discord"
 
-    def __init__(self, service: Service, config: DiscordConfig) -> None:
+    def __init__(self, service: GameServicePort, config: DiscordConfig) -> None:
         self.service = service
         self.config = config
         self.bot: GameBot | None = None
@@ -76,6 +75,6 @@ class DiscordAdapter:
                     client.result()  # a failure to log in or connect
                     return
                 log.info("discord: stopping")
-                await bot.shutdown(DRAIN_SECONDS)
+                await bot.shutdown(SHUTDOWN.drain)
                 with contextlib.suppress(asyncio.CancelledError):
                     await client

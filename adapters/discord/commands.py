@@ -1,26 +1,35 @@
-"""Slash commands, declared from the command table of :mod:`core.commands`.
+"""Slash commands, generated from the command table of :mod:`core.commands`.
 
-Names, option names and choice values are stable (DESIGN.md: ``level``, ``opponent``, ``size``,
-``k``, ``first``); descriptions and choice names are catalogue keys, translated for Discord's
-locales by :class:`CatalogueTranslator`. The callbacks only collect the options and hand them to
-the client (:class:`CommandHandler`), which turns them into a :class:`core.commands.Command`.
+Every row of :data:`core.commands.COMMANDS` becomes a slash command with the row's name and
+options: each :class:`~core.commands.Option` gives a parameter of the matching Discord type
+(text, an integer range, a user), its choices and whether it is required, so a new row is a new
+slash command without code here. Names, option names and choice values are stable (DESIGN.md:
+``level``, ``opponent``, ``size``, ``k``, ``first``); descriptions and choice names are
+catalogue keys, translated for Discord's locales by :class:`CatalogueTranslator`.
+
+Discord adds what only Discord needs: ``/move`` (a move on a board too big for buttons) and the
+``watch`` option of every command that names an opponent (two bots play for people to watch:
+the text option ``bot``, which a user picker cannot express). The callbacks only collect the
+options and hand them to the client (:class:`CommandHandler`); :mod:`adapters.discord.options`
+turns them into a :class:`core.commands.Command`.
 """
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
-from core import commands as core_commands
-from core.commands import Accept, Command, Decline, Final, Help, Rematch, Top
-from core.games.rules import MAX_SIDE, MIN_K
+from core.commands import COMMANDS, CommandSpec, Option, OptionType
 from core.i18n import catalogue, render
 
 Interaction = discord.Interaction[Any]
 UserOption = discord.User | discord.Member
+SlashCommand = app_commands.Command[Any, Any, None]
 
 # Discord's locales that have a catalogue. Discord has no Catalan (players who write Catalan
 # get the seed names, which are Catalan already, and English descriptions).
@@ -31,6 +40,10 @@ DISCORD_LOCALES: dict[discord.Locale, str] = {
     discord.Locale.russian: "ru",
 }
 MAX_DESCRIPTION = 100  # Discord's limit for descriptions and choice names
+WATCH = "watch"  # the Discord-only option: two bots play each other
+WATCH_DESCRIPTION = "discord.option.watch"
+MOVE = "move"  # the Discord-only command
+MOVE_CELL = "cell"
 
 
 def text(key: str) -> locale_str:
@@ -60,121 +73,92 @@ class CatalogueTranslator(app_commands.Translator):
 class CommandHandler(Protocol):
     """What the client does with a slash command."""
 
-    async def start_game(
-        self,
-        interaction: Interaction,
-        name: str,
-        *,
-        size: str | None = None,
-        k: int | None = None,
-        level: str | None = None,
-        opponent: UserOption | None = None,
-        first: str | None = None,
-    ) -> None: ...
-
-    async def run_command(self, interaction: Interaction, command: Command) -> None: ...
-
-    async def show_stats(self, interaction: Interaction, player: UserOption | None) -> None: ...
-
-    async def play_text(self, interaction: Interaction, cell: str) -> None: ...
-
-
-def _choices(option: str, values: tuple[str, ...]) -> list[Choice[str]]:
-    return [Choice(name=text(f"discord.choice.{option}.{v}"), value=v) for v in values]
-
-
-LEVEL_CHOICES = _choices("level", ("easy", "medium", "hard"))
-FIRST_CHOICES = _choices("first", ("me", "opponent", "random"))
-KRange = app_commands.Range[int, MIN_K, MAX_SIDE]
-
-
-def _spec(name: str) -> core_commands.CommandSpec:
-    spec = core_commands.find_command(name)
-    if spec is None:
-        raise LookupError(f"no command {name!r} in core.commands.COMMANDS")
-    return spec
-
-
-def _description(name: str) -> locale_str:
-    return text(_spec(name).description)
-
-
-def _option(name: str) -> locale_str:
-    return text(f"help.option.{name}")
-
-
-def build_commands(handler: CommandHandler) -> list[app_commands.Command[Any, Any, None]]:
-    """Every slash command, calling ``handler``."""
-
-    @app_commands.command(name="tres", description=_description("tres"))
-    @app_commands.describe(level=_option("level"), opponent=_option("opponent"))
-    @app_commands.describe(first=_option("first"))
-    @app_commands.choices(level=LEVEL_CHOICES, first=FIRST_CHOICES)
-    async def tres(
-        interaction: Interaction,
-        level: str | None = None,
-        opponent: UserOption | None = None,
-        first: str | None = None,
+    async def run_slash(
+        self, interaction: Interaction, spec: CommandSpec, options: Mapping[str, Any]
     ) -> None:
-        await handler.start_game(interaction, "tres", level=level, opponent=opponent, first=first)
+        """A command of the table with its option values (absent ones are None)."""
+        ...
 
-    @app_commands.command(name="quatre", description=_description("quatre"))
-    @app_commands.describe(size=_option("size"), level=_option("level"))
-    @app_commands.describe(opponent=_option("opponent"), first=_option("first"))
-    @app_commands.choices(level=LEVEL_CHOICES, first=FIRST_CHOICES)
-    async def quatre(
-        interaction: Interaction,
-        size: str | None = None,
-        level: str | None = None,
-        opponent: UserOption | None = None,
-        first: str | None = None,
-    ) -> None:
-        await handler.start_game(
-            interaction, "quatre", size=size, level=level, opponent=opponent, first=first
-        )
+    async def play_text(self, interaction: Interaction, cell: str) -> None:
+        """``/move``: a move as typed."""
+        ...
 
-    @app_commands.command(name="ratlla", description=_description("ratlla"))
-    @app_commands.describe(size=_option("size"), k=_option("k"), level=_option("level"))
-    @app_commands.describe(opponent=_option("opponent"), first=_option("first"))
-    @app_commands.choices(level=LEVEL_CHOICES, first=FIRST_CHOICES)
-    async def ratlla(
-        interaction: Interaction,
-        size: str,
-        k: KRange,
-        level: str | None = None,
-        opponent: UserOption | None = None,
-        first: str | None = None,
-    ) -> None:
-        await handler.start_game(
-            interaction, "ratlla", size=size, k=k, level=level, opponent=opponent, first=first
-        )
 
-    @app_commands.command(name="stats", description=_description("stats"))
-    @app_commands.describe(player=_option("player"))
-    async def stats(interaction: Interaction, player: UserOption | None = None) -> None:
-        await handler.show_stats(interaction, player)
+def choice_key(option: str, value: str) -> str:
+    """Message key of the name shown for a choice."""
+    return f"discord.choice.{option}.{value}"
 
-    @app_commands.command(name="move", description=text("discord.command.move"))
+
+def discord_options(spec: CommandSpec) -> tuple[Option, ...]:
+    """The options of ``spec`` as Discord asks for them: the table's, plus ``watch`` where an
+    opponent can be named."""
+    if any(option.name == "opponent" for option in spec.options):
+        return (*spec.options, Option(WATCH))
+    return spec.options
+
+
+def _annotation(option: Option) -> Any:
+    if option.name == WATCH:
+        return bool
+    match option.type:
+        case OptionType.USER:
+            return UserOption
+        case OptionType.INTEGER if option.minimum is not None or option.maximum is not None:
+            return app_commands.Range[int, option.minimum, option.maximum]
+        case OptionType.INTEGER:
+            return int
+        case OptionType.TEXT:
+            return str
+    raise AssertionError(f"unhandled option type {option.type!r}")  # pragma: no cover
+
+
+def _description(option: Option) -> locale_str:
+    return text(WATCH_DESCRIPTION if option.name == WATCH else option.description)
+
+
+def _parameter(option: Option) -> inspect.Parameter:
+    annotation = _annotation(option)
+    if option.required:
+        return inspect.Parameter(option.name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation)
+    return inspect.Parameter(
+        option.name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation | None, default=None
+    )
+
+
+def table_command(handler: CommandHandler, spec: CommandSpec) -> SlashCommand:
+    """The slash command of one table row, calling ``handler.run_slash``."""
+
+    async def callback(interaction: Interaction, /, **options: Any) -> None:
+        await handler.run_slash(interaction, spec, options)
+
+    options = discord_options(spec)
+    # discord.py reads a command's parameters from its callback's signature: one signature
+    # per row, made from the row's options.
+    first = inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_ONLY)
+    callback.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [first, *(_parameter(option) for option in options)]
+    )
+    if options:
+        app_commands.describe(**{o.name: _description(o) for o in options})(callback)
+    choices = {
+        o.name: [Choice(name=text(choice_key(o.name, v)), value=v) for v in o.choices]
+        for o in options
+        if o.choices
+    }
+    if choices:
+        app_commands.choices(**choices)(callback)
+    return app_commands.Command(
+        name=spec.name, description=text(spec.description), callback=callback
+    )
+
+
+def build_commands(handler: CommandHandler) -> list[SlashCommand]:
+    """Every slash command: one per table row, in the table's order, then ``/move``."""
+    commands = [table_command(handler, spec) for spec in COMMANDS]
+
+    @app_commands.command(name=MOVE, description=text("discord.command.move"))
     @app_commands.describe(cell=text("discord.option.cell"))
     async def move(interaction: Interaction, cell: app_commands.Range[str, 1, 8]) -> None:
         await handler.play_text(interaction, cell)
 
-    def simple(name: str, command: Command) -> app_commands.Command[Any, Any, None]:
-        async def callback(interaction: Interaction) -> None:
-            await handler.run_command(interaction, command)
-
-        return app_commands.Command(name=name, description=_description(name), callback=callback)
-
-    return [
-        simple("help", Help()),
-        tres,
-        quatre,
-        ratlla,
-        simple("accept", Accept()),
-        simple("decline", Decline()),
-        simple("rematch", Rematch()),
-        simple("final", Final()),
-        stats,
-        simple("top", Top()),
-        move,
-    ]
+    return [*commands, move]

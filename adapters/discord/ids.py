@@ -7,7 +7,7 @@ before a restart still works (discord.py's ``DynamicItem`` matches the ids by re
 Formats (at most 100 characters, Discord's limit)::
 
     c4:move:<session>:<version>:<move>       a cell (free boards) or a column (gravity)
-    c4:act:<session>:<version>:<action>      accept, decline or rematch
+    c4:act:<session>:<version>:<action>      any ActionKind value (accept, decline, rematch...)
 """
 
 from __future__ import annotations

@@ -10,10 +10,11 @@ Discord allows 5 action rows of 5 buttons. The layout (DESIGN.md, "Discord"):
 - gravity boards up to 25 columns: the board drawn as emoji in the text, one button per column
   (5 to a row: Connect Four's 7 columns take two rows);
 - larger free boards: the board as monospace text, played with ``/move``;
-- Accept, Decline and Rematch sit in a row of their own under the board. When that row does not
-  fit (a 5x5 board, or more than 20 columns), a pending challenge keeps its Accept/Decline
-  buttons and shows the board only as text, and a finished game names ``/rematch`` instead of a
-  button.
+- Actions (Accept, Decline, Rematch, any :class:`~core.replies.ActionKind`: each is a button
+  labelled ``discord.button.<kind>``) sit in a row of their own under the board. When that row
+  does not fit (a 5x5 board, or more than 20 columns), a pending challenge keeps its
+  Accept/Decline buttons and shows the board only as text, and a finished game names the
+  commands (``/rematch``) instead of buttons.
 
 Marks are emoji (❌ ⭕), never colour alone; the winning line is green and keeps its marks, the
 last move is blue, and every button is disabled once the game is over.
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 import discord
 
 from adapters.discord.ids import ActionId, MoveId
-from core.i18n import render
+from core.i18n import catalogue, render
 from core.render import COLUMN_LETTERS, board_text
 from core.replies import ActionKind, BoardView, CellView, PlayerView
 
@@ -42,6 +43,7 @@ EMPTY_EMOJI = "⚫"
 KEYCAPS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣", "🔟")
 BLANK_LABEL = "\u200b"  # a button needs a label or an emoji; an empty cell shows neither
 
+# Actions not named here (a new ActionKind) get a plain grey button.
 _ACTION_STYLES = {
     ActionKind.ACCEPT: discord.ButtonStyle.success,
     ActionKind.DECLINE: discord.ButtonStyle.danger,
@@ -112,13 +114,14 @@ def board_message(
     hints: list[str] = []
     show_board_as_text = mode is BoardMode.TEXT
     if action_buttons and board_rows + 1 > MAX_ROWS:
-        if any(a is not ActionKind.REMATCH for a in action_buttons):
+        if not board.finished:
             # A pending challenge: nothing can be played yet, so Accept/Decline win the space.
             board_rows = 0
             show_board_as_text = mode is not BoardMode.COLUMNS
         else:
+            # A finished game keeps its cells; its actions are named as commands instead.
+            hints.extend(_action_hint(action, locale) for action in action_buttons)
             action_buttons = []
-            hints.append(render("discord.hint.rematch", locale, command="/rematch"))
 
     lines: list[str] = []
     if text:
@@ -226,12 +229,21 @@ def _column_buttons(board: BoardView) -> list[ButtonSpec]:
 def _action_button(
     session_id: str, version: int, action: ActionKind, row: int, locale: str
 ) -> ButtonSpec:
+    """The button of any :class:`ActionKind`: labelled ``discord.button.<kind>``."""
     return ButtonSpec(
         custom_id=ActionId(session_id, version, action).encode(),
         row=row,
-        style=_ACTION_STYLES[action],
+        style=_ACTION_STYLES.get(action, discord.ButtonStyle.secondary),
         label=render(f"discord.button.{action.value}", locale),
     )
+
+
+def _action_hint(action: ActionKind, locale: str) -> str:
+    """An action named as the command that does the same (``/rematch``, ``/review``): the
+    text ``discord.hint.<kind>``, or the bare command where there is none."""
+    command = f"/{action.value}"
+    key = f"discord.hint.{action.value}"
+    return render(key, locale, command=command) if key in catalogue() else command
 
 
 def _players_line(players: tuple[PlayerView, PlayerView], locale: str) -> str:

@@ -64,7 +64,7 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=MOVE_T
 
 
 class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACTION_TEMPLATE):
-    """Accept, Decline or Rematch."""
+    """An action on a session (any :class:`~core.replies.ActionKind`: Accept, Rematch...)."""
 
     def __init__(self, button: discord.ui.Button[Any], action: ActionId) -> None:
         super().__init__(button)

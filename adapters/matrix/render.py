@@ -15,7 +15,7 @@ from typing import Any
 from core.games import Rules
 from core.i18n import render
 from core.render import COLUMN_LETTERS, MARKS, board_text
-from core.replies import ActionKind, BoardView, CellView, PlayerView
+from core.replies import ActionKind, BoardView, CellView
 
 Content = dict[str, Any]
 
@@ -54,7 +54,7 @@ def keycaps_for(rules: Rules) -> tuple[str, ...]:
 
 def board_body(board: BoardView, locale: str) -> str:
     """The plain body: the board lines of ``core.render``, the status line, the seats."""
-    return "\n".join([board_text(board), board.status.render(locale), _seats(board, locale)])
+    return "\n".join([board_text(board), board.status.render(locale), _seats(board)])
 
 
 def board_html(board: BoardView, locale: str) -> str:
@@ -68,7 +68,7 @@ def board_html(board: BoardView, locale: str) -> str:
     parts = [
         "<pre>" + "\n".join(lines) + "</pre>",
         f"<p>{html.escape(board.status.render(locale))}<br>"
-        f"{html.escape(_seats(board, locale, emoji=True))}</p>",
+        f"{html.escape(_seats(board, emoji=True))}</p>",
     ]
     if board.playable:
         parts.append(f"<p><em>{html.escape(move_hint(board.rules, locale))}</em></p>")
@@ -84,20 +84,15 @@ def _html_cell(cell: CellView) -> str:
     return mark
 
 
-def _seats(board: BoardView, locale: str, *, emoji: bool = False) -> str:
+def _seats(board: BoardView, *, emoji: bool = False) -> str:
     seats = []
     for index, player in enumerate(board.players):
         symbol = MARKS[index + 1]
         if emoji:
             symbol = f"{_SEAT_EMOJI[index]} {symbol}"
-        seats.append(f"{symbol}: {_player_name(player, locale)}")
+        # The bot's seat is named with its level already ("Bot (easy)").
+        seats.append(f"{symbol}: {player.name}")
     return " · ".join(seats)
-
-
-def _player_name(player: PlayerView, locale: str) -> str:
-    if player.user_id is None and player.level:
-        return render("matrix.seat.bot", locale, name=player.name, level=player.level)
-    return player.name
 
 
 def move_hint(rules: Rules, locale: str) -> str:
@@ -171,6 +166,9 @@ def actions_hint(actions: Sequence[ActionKind], locale: str) -> str | None:
 
     Accept and Decline need no hint: the challenge text names both commands already.
     """
+    hints = []
     if ActionKind.REMATCH in actions:
-        return render("matrix.actions.rematch", locale, rematch=f"{COMMAND_PREFIX}rematch")
-    return None
+        hints.append(render("matrix.actions.rematch", locale, rematch=f"{COMMAND_PREFIX}rematch"))
+    if ActionKind.REVIEW in actions:
+        hints.append(render("matrix.actions.review", locale, review=f"{COMMAND_PREFIX}review"))
+    return " ".join(hints) or None

@@ -6,29 +6,35 @@ Everything is under the namespace ``matrix:<bot user id>``, so two bots can shar
 - ``credentials``: access token and device id from a password login (a restart reuses the
   device, and with it the encryption keys);
 - ``board:<session id>`` and ``event:<event id>``: a session's board message (the original
-  event, which every edit points at) and the way back from a reaction's target;
-- ``handled:<room id>``: the last events handled in a room, so a crash between handling an
-  event and saving the sync token never handles it twice.
+  event, which every edit points at) and the way back from a reaction's target; both are tied
+  to the session, so the store deletes them with the game;
+- ``handled:<event id>``: the receipt of an event the service handled, written in the same
+  transaction as the first change it made (alone when it made none); it expires after
+  :data:`HANDLED_KEPT_S`;
+- ``undecrypted``: encrypted events still waiting for their room key (see
+  :mod:`adapters.matrix.undecrypted`).
+
+The previous version kept ``handled:<room id>``, a list of the room's last event ids written
+after the change (room ids begin with ``!``, event ids with ``$``: the keys never collide).
+Such a list is read during the first sync after an upgrade (the only events it can cover come
+from the token saved before it) and deleted once that sync's events are handled.
 """
 
 from __future__ import annotations
 
 import json
-from collections import deque
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
-from typing import Protocol
+from typing import Any
 
-_HANDLED_KEPT = 64
+from core.ports import KeyValueStore, KvEntry
 
+HANDLED_KEPT_S = 3 * 86400.0
+"""How long a receipt outlives its event. An event comes back only in a sync from a token saved
+before it was handled, and the token follows the handled events within seconds; days cover a
+bot that crashed and stayed down over a weekend."""
 
-class KeyValueStore(Protocol):
-    """The adapter-state part of ``core.store.SessionStore``."""
-
-    async def kv_get(self, namespace: str, key: str) -> str | None: ...
-
-    async def kv_set(self, namespace: str, key: str, value: str) -> None: ...
-
-    async def kv_delete(self, namespace: str, key: str) -> None: ...
+_UNDECRYPTED = "undecrypted"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +63,10 @@ class MatrixState:
     def __init__(self, store: KeyValueStore, user_id: str) -> None:
         self._store = store
         self._namespace = f"matrix:{user_id}"
-        self._handled: dict[str, deque[str]] = {}
+        # Per-room lists of the previous version, read while the first sync is handled.
+        self._legacy: dict[str, frozenset[str]] | None = {}
+
+    # --- sync token and login -------------------------------------------------------------
 
     async def next_batch(self) -> str | None:
         return await self._store.kv_get(self._namespace, "next_batch")
@@ -81,6 +90,8 @@ class MatrixState:
     async def forget_credentials(self) -> None:
         await self._store.kv_delete(self._namespace, "credentials")
 
+    # --- boards ---------------------------------------------------------------------------
+
     async def board(self, session_id: str) -> BoardRef | None:
         return _board(await self._store.kv_get(self._namespace, f"board:{session_id}"))
 
@@ -90,42 +101,85 @@ class MatrixState:
         return None if session_id is None else await self.board(session_id)
 
     async def set_board(self, ref: BoardRef) -> None:
+        """Remember the board of ``ref.session_id`` (until its game is deleted)."""
         old = await self.board(ref.session_id)
         if old is not None and old.event_id != ref.event_id:
             await self._store.kv_delete(self._namespace, f"event:{old.event_id}")
+        session = ref.session_id
         await self._store.kv_set(
-            self._namespace, f"board:{ref.session_id}", json.dumps(asdict(ref))
+            self._namespace, f"board:{session}", json.dumps(asdict(ref)), session_id=session
         )
-        await self._store.kv_set(self._namespace, f"event:{ref.event_id}", ref.session_id)
+        await self._store.kv_set(
+            self._namespace, f"event:{ref.event_id}", session, session_id=session
+        )
 
     async def forget_board(self, ref: BoardRef) -> None:
         await self._store.kv_delete(self._namespace, f"event:{ref.event_id}")
         await self._store.kv_delete(self._namespace, f"board:{ref.session_id}")
 
+    # --- handled events -------------------------------------------------------------------
+
+    def receipt(self, event_id: str, now: float) -> KvEntry:
+        """The row that says ``event_id`` was handled, for the service to write with the
+        change the event makes."""
+        return KvEntry(self._namespace, f"handled:{event_id}", "1", expires_at=now + HANDLED_KEPT_S)
+
     async def was_handled(self, room_id: str, event_id: str) -> bool:
-        return event_id in await self._recent(room_id)
+        """Whether the event's receipt (or the previous version's list) names it."""
+        if await self._store.kv_get(self._namespace, f"handled:{event_id}") is not None:
+            return True
+        return event_id in await self._legacy_list(room_id)
 
-    async def mark_handled(self, room_id: str, event_id: str) -> None:
-        recent = await self._recent(room_id)
-        recent.append(event_id)
-        await self._store.kv_set(self._namespace, f"handled:{room_id}", json.dumps(list(recent)))
-
-    async def _recent(self, room_id: str) -> deque[str]:
-        recent = self._handled.get(room_id)
-        if recent is None:
+    async def _legacy_list(self, room_id: str) -> frozenset[str]:
+        if self._legacy is None:
+            return frozenset()
+        known = self._legacy.get(room_id)
+        if known is None:
             raw = await self._store.kv_get(self._namespace, f"handled:{room_id}")
-            try:
-                loaded = json.loads(raw) if raw else []
-            except ValueError:
-                loaded = []
-            items = (
-                [item for item in loaded if isinstance(item, str)]
-                if isinstance(loaded, list)
-                else []
-            )
-            recent = deque(items, maxlen=_HANDLED_KEPT)
-            self._handled[room_id] = recent
-        return recent
+            known = frozenset(_strings(raw))
+            if self._legacy is not None:  # the first sync may have ended while reading
+                self._legacy[room_id] = known
+        return known
+
+    async def first_sync_handled(self) -> None:
+        """The events of the first sync are handled: the previous version's lists cover
+        nothing later, so the ones read are deleted and no more are read."""
+        if self._legacy is None:
+            return
+        read, self._legacy = self._legacy, None
+        for room_id, known in read.items():
+            if known:
+                await self._store.kv_delete(self._namespace, f"handled:{room_id}")
+
+    # --- encrypted events waiting for their key -------------------------------------------
+
+    async def undecrypted(self) -> list[Mapping[str, Any]]:
+        """The stored entries (as :meth:`set_undecrypted` wrote them)."""
+        raw = await self._store.kv_get(self._namespace, _UNDECRYPTED)
+        try:
+            data = json.loads(raw) if raw else []
+        except ValueError:
+            return []
+        return [item for item in data if isinstance(item, dict)] if isinstance(data, list) else []
+
+    async def set_undecrypted(
+        self, entries: list[Mapping[str, Any]], *, expires_at: float | None
+    ) -> None:
+        """Replace the stored entries (none: delete the row); the row goes at ``expires_at``."""
+        if not entries:
+            await self._store.kv_delete(self._namespace, _UNDECRYPTED)
+            return
+        await self._store.kv_set(
+            self._namespace, _UNDECRYPTED, json.dumps(entries), expires_at=expires_at
+        )
+
+
+def _strings(raw: str | None) -> list[str]:
+    try:
+        loaded = json.loads(raw) if raw else []
+    except ValueError:
+        return []
+    return [item for item in loaded if isinstance(item, str)] if isinstance(loaded, list) else []
 
 
 def _board(raw: str | None) -> BoardRef | None:

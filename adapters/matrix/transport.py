@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +26,6 @@ log = logging.getLogger(__name__)
 SYNC_FILTER: dict[str, Any] = {"room": {"timeline": {"limit": 100}}}
 # The very first sync only learns the rooms and the token; history is not replayed.
 FIRST_SYNC_FILTER: dict[str, Any] = {"room": {"timeline": {"limit": 1}}}
-_UNDECRYPTED_KEPT_S = 300.0
 
 
 class MatrixError(Exception):
@@ -73,11 +71,13 @@ class TimelineEvent:
 
 @dataclass(frozen=True, slots=True)
 class SyncBatch:
-    """One sync response: the token after it, pending invites, new timeline events in order."""
+    """One sync response: the token after it, pending invites, new timeline events in order,
+    and the encrypted events it could not decrypt yet (raw, for :meth:`Transport.decrypt`)."""
 
     next_batch: str
     invites: tuple[Invite, ...] = ()
     events: tuple[TimelineEvent, ...] = ()
+    undecrypted: tuple[TimelineEvent, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +112,11 @@ class Transport(Protocol):
 
     async def after_sync(self) -> None:
         """Housekeeping between syncs (encryption keys, to-device messages)."""
+        ...
+
+    def decrypt(self, room_id: str, source: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        """The plain event of an encrypted one from :attr:`SyncBatch.undecrypted`, or None
+        while its room key is still missing."""
         ...
 
     async def send(self, room_id: str, content: Mapping[str, Any], event_type: str) -> str:
@@ -174,8 +179,6 @@ class NioTransport:
             config=config,
         )
         self._global_name: str | None = None
-        # Messages whose room key had not arrived yet, tried again after later syncs.
-        self._undecrypted: list[tuple[float, str, Any]] = []
 
     @property
     def encryption(self) -> bool:
@@ -243,41 +246,35 @@ class NioTransport:
             Invite(room_id, _inviter(info.invite_state, own))
             for room_id, info in response.rooms.invite.items()
         )
-        events: list[TimelineEvent] = self._retry_undecrypted()
+        events: list[TimelineEvent] = []
+        undecrypted: list[TimelineEvent] = []
         for room_id, info in response.rooms.join.items():
-            raw = [self._source(room_id, event) for event in info.timeline.events]
-            kept = events_after_own_join([source for source in raw if source is not None], own)
-            events.extend(TimelineEvent(room_id, source) for source in kept)
-        return SyncBatch(str(response.next_batch), invites, tuple(events))
+            timeline = [
+                (event, event.source)
+                for event in info.timeline.events
+                if isinstance(getattr(event, "source", None), dict)
+            ]
+            kept = events_after_own_join([source for _, source in timeline], own)
+            for event, source in timeline[len(timeline) - len(kept) :]:
+                # Not decrypted (yet): the room key usually follows within a sync or two.
+                found = undecrypted if isinstance(event, nio.MegolmEvent) else events
+                found.append(TimelineEvent(room_id, source))
+        return SyncBatch(str(response.next_batch), invites, tuple(events), tuple(undecrypted))
 
-    def _source(self, room_id: str, event: Any) -> Mapping[str, Any] | None:
-        if isinstance(event, nio.MegolmEvent):
-            # Not decrypted (yet): the room key usually follows within a sync or two.
-            self._undecrypted.append((time.monotonic(), room_id, event))
+    def decrypt(self, room_id: str, source: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        if not self._client.olm:
             return None
-        source = getattr(event, "source", None)
-        return source if isinstance(source, dict) else None
-
-    def _retry_undecrypted(self) -> list[TimelineEvent]:
-        if not self._undecrypted or not self._client.olm:
-            return []
-        now = time.monotonic()
-        kept: list[tuple[float, str, Any]] = []
-        decrypted: list[TimelineEvent] = []
-        for since, room_id, event in self._undecrypted:
-            try:
-                plain = self._client.decrypt_event(event)
-            except Exception:  # nio raises EncryptionError and friends: just not yet
-                plain = None
-            source = getattr(plain, "source", None)
-            if isinstance(source, dict) and not isinstance(plain, nio.MegolmEvent):
-                decrypted.append(TimelineEvent(room_id, source))
-            elif now - since < _UNDECRYPTED_KEPT_S:
-                kept.append((since, room_id, event))
-            else:
-                log.warning("could not decrypt %s in %s; giving up", event.event_id, room_id)
-        self._undecrypted = kept
-        return decrypted
+        event = nio.MegolmEvent.from_dict({**source, "room_id": room_id})
+        if not isinstance(event, nio.MegolmEvent):
+            return None  # malformed: it never will decrypt
+        try:
+            plain = self._client.decrypt_event(event)
+        except Exception:  # nio raises EncryptionError and friends: just not yet
+            return None
+        plain_source = getattr(plain, "source", None)
+        if isinstance(plain, nio.MegolmEvent) or not isinstance(plain_source, dict):
+            return None
+        return plain_source
 
     async def after_sync(self) -> None:
         client = self._client

@@ -1,8 +1,9 @@
 """The compiled copy of :mod:`core.ai._solver_kernel` (numba), built on first use.
 
-Compiling rebinds the kernel's globals: each function is re-created from its own code object
-with a namespace where its callees are compiled dispatchers and the integer constants are those
-of 64-bit words, then handed to ``numba.njit``. The algorithm thus exists once, in the kernel.
+Compiling rebinds the kernel's globals (with those of :mod:`core.ai._book_kernel`): each function
+is re-created from its own code object with a namespace where its callees are compiled
+dispatchers and the integer constants are those of 64-bit words, then handed to ``numba.njit``.
+The algorithm thus exists once, in the kernel.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import time
 import types
 from typing import Any
 
+from core.ai import _book_kernel as book_kernel
 from core.ai import _solver_kernel as kernel
 
 JIT_ENV = "CHATBOTS_JIT"
@@ -53,7 +55,8 @@ def _build() -> dict[str, Any]:
             t = time.perf_counter()
         return t
 
-    namespace = dict(vars(kernel))
+    # the book's functions are compiled in the same namespace: their constants must be there
+    namespace = {**vars(book_kernel), **vars(kernel)}
     namespace.update(kernel.COMPILED_CONSTANTS, now=clock)
     for name in kernel.KERNEL_FUNCTIONS:
         plain = getattr(kernel, name)

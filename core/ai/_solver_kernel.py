@@ -26,6 +26,16 @@ from __future__ import annotations
 import time
 from typing import Any
 
+# all of them, not only the one called here: the compiled copy compiles them in this namespace
+from core.ai._book_kernel import (  # noqa: F401
+    BOOK_FUNCTIONS,
+    BOOK_MISSING,
+    book_find,
+    book_key,
+    book_probe,
+    book_score,
+)
+
 # Compiled integers are 64-bit: a shift by 64 or more is undefined there, so shifts that long are
 # cut to 0 (the bits would be off the board anyway). Python ints need no limit.
 SHIFT_LIMIT = 1 << 30
@@ -59,20 +69,21 @@ G_MOVES_AT = 8  # where the sorted moves of ply 0 start (ply n: + n * G_MOVES)
 G_SCORES_AT = 9  # where their scores start
 
 G_ODD_ROWS = 10  # gravity: the cells of rows 1, 3, 5... counted from the bottom
+G_BOOK_PLY = 11  # stones of the positions the opening book holds; -1 without a book
 
 # work: what the search and its caller share (cleared before every search)
-S_NODES = 11
-S_NEXT_CHECK = 12  # node count at which the clock is read next
-S_ABORT = 13  # set once the deadline has passed: every search returns at once
-S_BEST = 14  # root: the move (a bit) proven to reach the lower bound S_LOW
-S_PROVEN = 15  # 1 when S_BEST was proven by a fail-high (else it is only the first candidate)
-S_LOW = 16  # root: proven bounds of the score so far
-S_HIGH = 17
-S_GEN = 18  # generation of the transposition table entries written by this search
-S_HBEST = 19  # the best move of the last heuristic search
-S_FIRST = 20  # root: a move (a bit) to try before the others, 0 for none
+S_NODES = 12
+S_NEXT_CHECK = 13  # node count at which the clock is read next
+S_ABORT = 14  # set once the deadline has passed: every search returns at once
+S_BEST = 15  # root: the move (a bit) proven to reach the lower bound S_LOW
+S_PROVEN = 16  # 1 when S_BEST was proven by a fail-high (else it is only the first candidate)
+S_LOW = 17  # root: proven bounds of the score so far
+S_HIGH = 18
+S_GEN = 19  # generation of the transposition table entries written by this search
+S_HBEST = 20  # the best move of the last heuristic search
+S_FIRST = 21  # root: a move (a bit) to try before the others, 0 for none
 # work: the moves in order, then the sorters
-G_ORDER_AT = 21
+G_ORDER_AT = 22
 
 WIN_BASE = 10_000  # heuristic search: proven results are beyond, evaluations below
 
@@ -213,6 +224,7 @@ def negamax(
     deadline: Any,
     tt_keys: Any,
     tt_vals: Any,
+    book: Any,
 ) -> Any:
     """Score of the position within (alpha, beta), Pons' way; the side to move cannot win now.
 
@@ -237,6 +249,11 @@ def negamax(
         beta = high
         if alpha >= beta:
             return beta
+    if nb == work[G_BOOK_PLY]:
+        h = work[G_HEIGHT]
+        value = book_probe(cur, mask, nb, h, cells // (h - 1), book)
+        if value != BOOK_MISSING:
+            return value
     key = position_key(cur, mask, work)
     slot = key % len(tt_keys)
     if tt_keys[slot] == key:
@@ -259,7 +276,7 @@ def negamax(
         move = work[base + i]
         child_mask = mask | move
         score = -negamax(
-            cur ^ mask, child_mask, nb + 1, -beta, -alpha, work, deadline, tt_keys, tt_vals
+            cur ^ mask, child_mask, nb + 1, -beta, -alpha, work, deadline, tt_keys, tt_vals, book
         )
         if work[S_ABORT]:
             return 0
@@ -284,6 +301,7 @@ def root_search(
     deadline: Any,
     tt_keys: Any,
     tt_vals: Any,
+    book: Any,
     possible: Any,
 ) -> Any:
     """Like :func:`negamax` at the root, without table cut-offs, recording a fail-high move."""
@@ -300,7 +318,7 @@ def root_search(
     for i in range(count - 1, -1, -1):
         move = work[base + i]
         score = -negamax(
-            cur ^ mask, mask | move, nb + 1, -beta, -alpha, work, deadline, tt_keys, tt_vals
+            cur ^ mask, mask | move, nb + 1, -beta, -alpha, work, deadline, tt_keys, tt_vals, book
         )
         if work[S_ABORT]:
             return 0
@@ -323,6 +341,7 @@ def narrow(
     deadline: Any,
     tt_keys: Any,
     tt_vals: Any,
+    book: Any,
     possible: Any,
     direction: Any,
 ) -> Any:
@@ -345,7 +364,9 @@ def narrow(
                 med = -((-low) // 2)
             elif med >= 0 and high // 2 > med:
                 med = high // 2
-        r = root_search(cur, mask, nb, med, med + 1, work, deadline, tt_keys, tt_vals, possible)
+        r = root_search(
+            cur, mask, nb, med, med + 1, work, deadline, tt_keys, tt_vals, book, possible
+        )
         if work[S_ABORT]:
             break
         if r <= med:
@@ -368,6 +389,7 @@ def solve_root(
     deadline: Any,
     tt_keys: Any,
     tt_vals: Any,
+    book: Any,
 ) -> Any:
     """Exact score of a position that is not over; S_BEST gets a move that keeps it.
 
@@ -404,14 +426,22 @@ def solve_root(
         return 0
     low = -((cells - 2 - nb) // 2)
     high = (cells - 1 - nb) // 2
+    if nb == work[G_BOOK_PLY]:
+        h = work[G_HEIGHT]
+        known = book_probe(cur, mask, nb, h, cells // (h - 1), book)
+        if known != BOOK_MISSING:
+            # the score is known: one null-window search proves a move that reaches it
+            low = known - 1
+            high = known
     work[S_LOW] = low
     work[S_HIGH] = high
     direction = 0
     if weak_first and low < -1 and high > 1:
         # (clipped, though the test above makes it -1..1: compiled calls then share one type)
         r = narrow(
-            cur, mask, nb, max(low, -1), min(high, 1), work, deadline, tt_keys, tt_vals, safe, 0
-        )
+            cur, mask, nb, max(low, -1), min(high, 1), work, deadline, tt_keys, tt_vals, book,
+            safe, 0,
+        )  # fmt: skip
         if work[S_ABORT]:
             return 0
         if r == 0:
@@ -423,7 +453,7 @@ def solve_root(
         else:
             high = r
             direction = -1
-    r = narrow(cur, mask, nb, low, high, work, deadline, tt_keys, tt_vals, safe, direction)
+    r = narrow(cur, mask, nb, low, high, work, deadline, tt_keys, tt_vals, book, safe, direction)
     if work[S_ABORT]:
         return 0
     # the last fail-high move reached r; without one, r is the lowest score: any safe move
@@ -520,6 +550,7 @@ def heuristic_root(cur: Any, mask: Any, nb: Any, depth: Any, work: Any, deadline
 
 # the functions the compiled copy compiles, callees first
 KERNEL_FUNCTIONS = (
+    *BOOK_FUNCTIONS,
     "shl",
     "shr",
     "popcount",

@@ -74,6 +74,12 @@ def _table_score(rules: Rules, mine: int, theirs: int) -> int:
     return best
 
 
+def table_score(rules: Rules, mine: int, theirs: int) -> int:
+    """The exact score (DESIGN.md) of a position of a board with at most TABLE_CELLS cells,
+    for the side to move, whose stones are ``mine``; from the complete table."""
+    return _table_score(rules, mine, theirs)
+
+
 def _table_move(p: Position) -> int:
     """The best move from the complete table: the fastest win, else a draw, else the slowest
     loss; the first such cell on ties, so the choice is reproducible."""

@@ -6,7 +6,9 @@ ordered by the winning spots they create and then by centrality, moves that lose
 tried), generalised to any board, any ``k``, with or without gravity. It lives once, in
 :mod:`core.ai._solver_kernel`; boards that fit 64-bit words run a numba-compiled copy when numba
 is installed and ``CHATBOTS_JIT`` is not ``0``, everything else runs the same code as plain
-Python.
+Python. On standard Connect Four the search stops at 12 stones and reads the exact value there
+from the opening book (:mod:`core.ai.book`) when it is installed, so that every position with
+at most 12 stones is solved exactly, the empty board included.
 
 Importing this module is cheap: numba is imported on :func:`warm_up` or on first use.
 The search state (transposition table, buffers) is module-level and reused between calls;
@@ -18,16 +20,26 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.ai import _solver_jit
+from core.ai import _solver_jit, book
 from core.ai import _solver_kernel as kernel
+from core.ai._book_kernel import BOOK_MISSING
 from core.games.bitboard import geometry
 from core.games.position import Position
 from core.games.rules import Rules
 
-__all__ = ["SearchResult", "SearchTimeout", "accelerated", "best_move", "solve", "warm_up"]
+__all__ = [
+    "SearchResult",
+    "SearchTimeout",
+    "accelerated",
+    "best_move",
+    "game_scores",
+    "solve",
+    "warm_up",
+]
 
 # Primes, so that key % size spreads the structured bitboard keys. The compiled table takes
 # 8 bytes of key and 4 of value per entry: about 100 MB, allocated on first use.
@@ -42,6 +54,11 @@ MAX_GENERATION = (1 << 23) - 1
 # search again (its table entries survive, so the first attempt is not wasted).
 FIRST_EXACT_SHARE = 0.1
 HEURISTIC_SHARE = 0.15
+
+
+# game_scores keeps what it found for positions with up to this many stones: every game passes
+# through a few of them, and the first plies are the slowest to analyse (tens of ms each)
+OPENING_PLIES = 4
 
 
 class SearchTimeout(Exception):
@@ -131,12 +148,18 @@ class _Engine:
             1 << (c * geo.height + r) for c in range(rules.cols) for r in range(0, rules.rows, 2)
         )
         work[kernel.G_ODD_ROWS] = odd_rows if rules.gravity else 0
+        opened = book.load() if book.applies(rules) else None
+        work[kernel.G_BOOK_PLY] = book.BOOK_PLY if opened else -1
+        self.has_book = opened is not None
         if self.compiled:
             import numpy as np
 
             self.work: Any = np.array(work, dtype=np.int64)
+            # an empty book of the same (read-only) type: one compiled version of the search
+            self.book: Any = opened.data if opened else np.frombuffer(b"", dtype=np.uint8)
         else:
             self.work = work
+            self.book = opened.raw if opened else b""
 
     def start(self, generation: int) -> None:
         work = self.work
@@ -161,9 +184,19 @@ class _Engine:
         return int(
             self.functions["solve_root"](
                 cur, mask, nb, int(weak_first), self.work, deadline, self.table.keys,
-                self.table.values,
+                self.table.values, self.book,
             )
         )  # fmt: skip
+
+    def book_score(self, p: Position) -> int | None:
+        """The book's exact score of ``p``, if it has the book's number of stones and is in it."""
+        if not self.has_book or len(p.moves) != book.BOOK_PLY:
+            return None
+        cur, mask, nb = _bitboards(p)
+        value = int(
+            self.functions["book_probe"](cur, mask, nb, self.height, self.rules.cols, self.book)
+        )
+        return None if value == BOOK_MISSING else value
 
     def heuristic(self, p: Position, depth: int, deadline: float) -> int:
         cur, mask, nb = _bitboards(p)
@@ -195,6 +228,7 @@ _lock = threading.Lock()
 _engines: dict[tuple[Rules, bool], _Engine] = {}
 _last_engine: list[_Engine | None] = [None]
 _tables: dict[bool, _Table] = {}
+_openings: dict[Position, tuple[int, tuple[int, ...]]] = {}
 
 
 def _bitboards(p: Position) -> tuple[int, int, int]:
@@ -274,6 +308,9 @@ def solve(p: Position, *, deadline: float | None = None, plain: bool = False) ->
     limit = math.inf if deadline is None else deadline
     with _lock:
         engine = _engine(p.rules, plain=plain)
+        known = engine.book_score(p)
+        if known is not None:
+            return known
         engine.start(engine.table.next_generation())
         score = engine.solve_root(p, False, limit)
         if engine.aborted():
@@ -352,8 +389,12 @@ def _deepen(engine: _Engine, p: Position, deadline: float) -> tuple[int, int | N
 
 
 def warm_up() -> float:
-    """Compile the accelerated paths now (if numba is available and enabled); seconds taken."""
+    """Map the opening book and read its pages, and compile the accelerated paths (if numba is
+    available and enabled); seconds taken."""
     started = time.perf_counter()
+    opened = book.load()
+    if opened is not None:
+        opened.touch()
     if _solver_jit.compiled() is not None:
         from core.games.rules import CONNECT_FOUR
 
@@ -373,3 +414,79 @@ def warm_up() -> float:
 def accelerated() -> bool:
     """Whether boards that fit 64-bit words use the compiled kernel (imports numba if needed)."""
     return _solver_jit.compiled() is not None
+
+
+def game_scores(
+    rules: Rules, moves: Sequence[int], *, deadline: float | None = None
+) -> list[tuple[int, tuple[int, ...]]]:
+    """For each position of a game that is not over, its exact score (DESIGN.md, for the side
+    to move) and its optimal moves (those that keep that score), ascending.
+
+    The positions are those before each of ``moves``, from the empty board. One search
+    generation serves the whole game, so the searches share their table entries. Whether a move
+    is optimal is a null-window search around the known score, cheaper than a score; after an
+    optimal move the next score is known without a search.
+
+    Raises:
+        IllegalMove: ``moves`` is not a game of ``rules``.
+        SearchTimeout: the deadline passed first.
+    """
+    positions = [Position.start(rules)]
+    for move in moves:
+        if positions[-1].is_over:
+            break
+        positions.append(positions[-1].play(move))
+    positions = [p for p in positions if not p.is_over]
+    limit = math.inf if deadline is None else deadline
+    with _lock:
+        engine = _engine(rules)
+        generation = engine.table.next_generation()
+        found: list[tuple[int, tuple[int, ...]]] = []
+        for p in positions:
+            known = _openings.get(p)
+            if known is None:
+                if found and p.moves[-1] in found[-1][1]:
+                    score = -found[-1][0]  # an optimal move keeps the score
+                else:
+                    score = _exact_score(engine, p, generation, limit)
+                best = tuple(m for m in p.legal_moves() if _keeps(engine, p, m, score, limit))
+                known = score, best
+                if len(p.moves) <= OPENING_PLIES:
+                    _openings[p] = known
+            found.append(known)
+        return found
+
+
+def _exact_score(engine: _Engine, p: Position, generation: int, deadline: float) -> int:
+    known = engine.book_score(p)
+    if known is not None:
+        return known
+    engine.start(generation)
+    score = engine.solve_root(p, False, deadline)
+    if engine.aborted():
+        raise SearchTimeout(f"no exact score before the deadline for {p!r}")
+    return score
+
+
+def _keeps(engine: _Engine, p: Position, move: int, score: int, deadline: float) -> bool:
+    """Whether ``move`` reaches ``score``, the exact score of ``p`` (so it can do no better)."""
+    child = p.play(move)
+    if child.winner is not None:
+        return (p.rules.cells + 1 - len(p.moves)) // 2 == score
+    if child.is_draw:
+        return score == 0
+    cur, mask, nb = _bitboards(child)
+    functions = engine.functions
+    if functions["winning_spots"](cur, mask, engine.work) & functions["possible_moves"](
+        mask, engine.work
+    ):
+        return -((p.rules.cells - len(p.moves)) // 2) == score  # the opponent wins at once
+    # the child scores at least -score; it is optimal unless it scores more
+    engine.resume()
+    value = functions["negamax"](
+        cur, mask, nb, -score, -score + 1, engine.work, deadline, engine.table.keys,
+        engine.table.values, engine.book,
+    )  # fmt: skip
+    if engine.aborted():
+        raise SearchTimeout(f"no exact score before the deadline for {child!r}")
+    return bool(value <= -score)

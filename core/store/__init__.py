@@ -1,5 +1,9 @@
 """Session storage: the :class:`SessionStore` protocol and its SQLite implementation.
 
+Modules: ``base`` (protocol, errors, :class:`KvEntry`), ``models`` (what is stored), ``rows``
+(sessions to rows and back), ``ops`` (the work done in the connection's thread), ``health``
+(failures and open checks), ``thread`` (the connection's thread), ``migrations``, ``sqlite``.
+
 Usage (both forms close the connection at the end)::
 
     store = await SqliteStore.open("data/chatbots.sqlite3")
@@ -10,13 +14,22 @@ Usage (both forms close the connection at the end)::
         ...
 """
 
-from core.store.base import AlreadyPlaying, SchemaTooNew, SessionStore, StoreBusy, StoreError
+from core.store.base import (
+    AlreadyPlaying,
+    KvEntry,
+    SchemaTooNew,
+    SessionStore,
+    StoreBusy,
+    StoreError,
+    StoreUnavailable,
+)
 from core.store.models import Seat, Session, StatsRow, Status, new_session_id
 from core.store.sqlite import SCHEMA_VERSION, SqliteStore
 
 __all__ = [
     "SCHEMA_VERSION",
     "AlreadyPlaying",
+    "KvEntry",
     "SchemaTooNew",
     "Seat",
     "Session",
@@ -26,5 +39,6 @@ __all__ = [
     "Status",
     "StoreBusy",
     "StoreError",
+    "StoreUnavailable",
     "new_session_id",
 ]

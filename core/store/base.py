@@ -1,7 +1,9 @@
-"""The seam between the service and its storage: :class:`SessionStore`, and its errors."""
+"""The seam between the service and its storage: :class:`SessionStore`, errors, :class:`KvEntry`."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 from core.store.models import Session, StatsRow
@@ -18,7 +20,25 @@ class StoreBusy(StoreError):
     """
 
 
-class SchemaTooNew(StoreError):
+class StoreUnavailable(StoreError):
+    """The database cannot be used: read-only, full, failing disk, corrupt, not a database.
+
+    At open it means "do not start" (the message is one line naming the file and the cause). At
+    run time it is temporary from the player's view: nothing of the request was written, so
+    "cannot save right now" is the honest answer, and health reports it.
+
+    Attributes:
+        path: the database file.
+        cause: what is wrong, in words (one line).
+    """
+
+    def __init__(self, path: str | Path, cause: str) -> None:
+        self.path = str(path)
+        self.cause = " ".join(cause.split())  # one line, whatever SQLite or the OS said
+        super().__init__(f"cannot use the database {self.path!r}: {self.cause}")
+
+
+class SchemaTooNew(StoreUnavailable):
     """The database was written by a newer version of the code; refusing to touch it."""
 
 
@@ -36,15 +56,65 @@ class AlreadyPlaying(StoreError):
         self.user_id = user_id
 
 
-class SessionStore(Protocol):
-    """Where sessions, results and adapter state live; the single source of truth.
+@dataclass(frozen=True, slots=True)
+class KvEntry:
+    """One adapter-state row: a value under ``(namespace, key)``.
 
-    Every change to a session is a compare-and-set on its ``version``: :meth:`update` and
-    :meth:`delete` say whether they applied, so two clicks, tasks or processes can never both
-    apply a move. Methods raise :class:`StoreBusy` when the database stays locked.
+    Passed as ``receipt=`` to a write, it is stored in the same transaction as the change, and
+    only if the change applies ("this event was handled" exactly when its move was saved).
+
+    Attributes:
+        session_id: tie the row to a session: it is deleted with the session, and not stored at
+            all when the session no longer exists.
+        expires_at: seconds since the epoch after which :meth:`SessionStore.delete_expired`
+            removes the row; None keeps it until deleted.
     """
 
-    async def create(self, session: Session) -> None:
+    namespace: str
+    key: str
+    value: str
+    session_id: str | None = None
+    expires_at: float | None = None
+
+
+class KeyValueStore(Protocol):
+    """Adapter state in the store (board message ids, sync tokens, handled events)."""
+
+    async def kv_get(self, namespace: str, key: str) -> str | None:
+        """Adapter state: the value under ``(namespace, key)``, or None."""
+        ...
+
+    async def kv_set(
+        self,
+        namespace: str,
+        key: str,
+        value: str,
+        *,
+        session_id: str | None = None,
+        expires_at: float | None = None,
+    ) -> None:
+        """Adapter state: store (or replace) a value; see :class:`KvEntry` for the keywords.
+
+        A row tied to a session that no longer exists is not stored (no error).
+        """
+        ...
+
+    async def kv_delete(self, namespace: str, key: str) -> None:
+        """Adapter state: remove a value (no error when absent)."""
+        ...
+
+
+class SessionStore(KeyValueStore, Protocol):
+    """Where sessions, results and adapter state live; the single source of truth.
+
+    Every change to a session is a compare-and-set on its ``version``: :meth:`update`,
+    :meth:`delete` and :meth:`swap` say whether they applied, so two clicks, tasks or processes
+    can never both apply a move. Every method raises :class:`StoreBusy` when the database stays
+    locked and :class:`StoreUnavailable` when it cannot be written or read (nothing was written
+    in either case). A write's ``receipt`` is stored in the same transaction, iff it applies.
+    """
+
+    async def create(self, session: Session, *, receipt: KvEntry | None = None) -> None:
         """Store a new session.
 
         Raises:
@@ -53,7 +123,7 @@ class SessionStore(Protocol):
         ...
 
     async def get(self, session_id: str) -> Session | None:
-        """The session, or None when there is none with that id."""
+        """The session, or None when there is none with that id (or it could not be loaded)."""
         ...
 
     async def live_game(self, platform: str, chat_id: str, user_id: str) -> Session | None:
@@ -64,11 +134,16 @@ class SessionStore(Protocol):
         """The latest pending challenge addressed to the user in the chat, if any."""
         ...
 
-    async def last_finished(self, platform: str, chat_id: str, user_id: str) -> Session | None:
-        """The user's most recently finished game in the chat, if any."""
+    async def last_finished(
+        self, platform: str, chat_id: str, user_id: str | None
+    ) -> Session | None:
+        """The most recently finished game in the chat that the user played or started (any
+        user's when ``user_id`` is None), if any."""
         ...
 
-    async def update(self, session: Session, *, expected_version: int) -> bool:
+    async def update(
+        self, session: Session, *, expected_version: int, receipt: KvEntry | None = None
+    ) -> bool:
         """Replace the stored session if its version is still ``expected_version``.
 
         When the update moves the session to ``FINISHED``, the result is added to the players'
@@ -82,12 +157,34 @@ class SessionStore(Protocol):
         """
         ...
 
-    async def delete(self, session_id: str, *, expected_version: int | None = None) -> bool:
+    async def delete(
+        self,
+        session_id: str,
+        *,
+        expected_version: int | None = None,
+        receipt: KvEntry | None = None,
+    ) -> bool:
         """Delete a session (only at ``expected_version`` if given); True if it was deleted."""
         ...
 
+    async def swap(self, old: Session, new: Session, *, receipt: KvEntry | None = None) -> bool:
+        """Delete ``old`` (only at ``old.version``) and create ``new``, in one transaction.
+
+        Returns:
+            True if done; False, with nothing written, if ``old`` changed meanwhile or is gone.
+
+        Raises:
+            AlreadyPlaying: as :meth:`create`; ``old`` is then left as it was.
+        """
+        ...
+
     async def delete_expired(self, now: float) -> int:
-        """Delete every session whose ``expires_at`` is at or before ``now``; how many."""
+        """Delete every session whose ``expires_at`` is at or before ``now``, with its kv rows,
+        and every kv row whose own ``expires_at`` has passed.
+
+        Returns:
+            How many sessions were deleted.
+        """
         ...
 
     async def player_stats(
@@ -100,16 +197,13 @@ class SessionStore(Protocol):
         """The chat's leaderboard: most wins first, then most draws, then fewest losses."""
         ...
 
-    async def kv_get(self, namespace: str, key: str) -> str | None:
-        """Adapter state: the value under ``(namespace, key)``, or None."""
-        ...
+    async def check(self) -> None:
+        """Prove the store can answer and write now (for health).
 
-    async def kv_set(self, namespace: str, key: str, value: str) -> None:
-        """Adapter state: store (or replace) a value."""
-        ...
-
-    async def kv_delete(self, namespace: str, key: str) -> None:
-        """Adapter state: remove a value (no error when absent)."""
+        Raises:
+            StoreUnavailable: it cannot (closed, read-only, full, failing disk).
+            StoreBusy: the database stayed locked.
+        """
         ...
 
     async def close(self) -> None:

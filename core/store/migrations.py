@@ -91,5 +91,32 @@ def _v1_initial(db: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: Sequence[Migration] = (_v1_initial,)
+def _v2_kv_lifetimes_and_quarantine(db: sqlite3.Connection) -> None:
+    # An adapter's row about a game (a Matrix board's event id, a Discord message) dies with
+    # the game: the sweeper deletes sessions, and the foreign key takes their rows along. The
+    # column must default to NULL for ALTER TABLE to add a REFERENCES clause.
+    db.execute(
+        "ALTER TABLE kv ADD COLUMN session_id TEXT REFERENCES sessions (id) ON DELETE CASCADE"
+    )
+    # Receipts ("this event was handled") need only outlive the platform's redelivery window.
+    db.execute("ALTER TABLE kv ADD COLUMN expires_at REAL")
+    # Without an index on the child column every session delete would scan all of kv.
+    db.execute("CREATE INDEX kv_session ON kv (session_id) WHERE session_id IS NOT NULL")
+    db.execute("CREATE INDEX kv_expiry ON kv (expires_at) WHERE expires_at IS NOT NULL")
+    # Rows the code cannot load are moved here (not deleted) so an operator can look at them.
+    # No foreign key: the session row is gone by design. The row is JSON, column name -> value.
+    db.execute(
+        """
+        CREATE TABLE quarantine (
+            id              INTEGER PRIMARY KEY,
+            session_id      TEXT,
+            row             TEXT NOT NULL,
+            reason          TEXT NOT NULL,
+            quarantined_at  REAL NOT NULL
+        )
+        """
+    )
+
+
+MIGRATIONS: Sequence[Migration] = (_v1_initial, _v2_kv_lifetimes_and_quarantine)
 """Step ``i`` upgrades version ``i`` to ``i + 1``."""

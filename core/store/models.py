@@ -129,9 +129,13 @@ class Session:
     @property
     def live_users(self) -> tuple[str, ...]:
         """People for whom this is *the* game in this chat (one per user per chat): both players
-        of an active game, only the challenger of a pending challenge, nobody once finished."""
+        of an active game (the watcher of a bots' game), only the challenger of a pending
+        challenge, nobody once finished."""
         if self.status is Status.ACTIVE:
-            return self.humans
+            # A bots' game is its watcher's game in the chat: one at a time, ended by /final.
+            if self.humans or self.challenger is None:
+                return self.humans
+            return (self.challenger,)
         if self.status is Status.CHALLENGE and self.challenger is not None:
             return (self.challenger,)
         return ()

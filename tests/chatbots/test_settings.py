@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from chatbots.settings import (
+    KEY_NAMES,
     KEYS,
+    LIMITS,
     LogFormat,
     Secret,
     Settings,
@@ -17,6 +24,7 @@ from chatbots.settings import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
+TOKEN = "MTA5.discord-token.value_1"
 MATRIX = {
     "MATRIX_HOMESERVER": "https://matrix.example.org",
     "MATRIX_USER_ID": "@bot:example.org",
@@ -50,7 +58,7 @@ def test_every_value_is_parsed() -> None:
             "AI_WORKERS": "3",
             "GAME_TTL_SECONDS": "60",
             "CHALLENGE_TTL_SECONDS": "30",
-            "DISCORD_TOKEN": " discord-token-value ",
+            "DISCORD_TOKEN": f" {TOKEN} ",
             "DISCORD_GUILD_IDS": "123, 456 789",
             "DISCORD_API_BASE_URL": "http://127.0.0.1:8080/api/v10",
             "DISCORD_GATEWAY_URL": "ws://127.0.0.1:8080/gateway",
@@ -69,14 +77,14 @@ def test_every_value_is_parsed() -> None:
     assert (settings.game_ttl, settings.challenge_ttl) == (60.0, 30.0)
     assert settings.platforms == ("discord", "matrix")
     assert settings.discord is not None and settings.matrix is not None
-    assert settings.discord.token == Secret("discord-token-value")  # surrounding blanks dropped
+    assert settings.discord.token == Secret(TOKEN)  # surrounding blanks dropped
     assert settings.discord.guild_ids == (123, 456, 789)
     assert settings.discord.gateway_url == "ws://127.0.0.1:8080/gateway"
     assert settings.matrix.password == Secret("hunter2-matrix-pw")
     assert settings.matrix.access_token is None
     assert settings.matrix.allowed_servers == ("example.org", "localhost:8448")
     assert settings.matrix.allowed_users == ("@alice:example.org",)
-    assert set(settings.secrets()) == {"discord-token-value", "hunter2-matrix-pw"}
+    assert set(settings.secrets()) == {TOKEN, "hunter2-matrix-pw"}
 
 
 @pytest.mark.parametrize(
@@ -85,24 +93,54 @@ def test_every_value_is_parsed() -> None:
         ({"LOG_LEVEL": "loud"}, "LOG_LEVEL: 'loud' is not one of DEBUG, INFO"),
         ({"LOG_FORMAT": "xml"}, "LOG_FORMAT: 'xml' is not one of text, json"),
         ({"DEFAULT_LOCALE": "de"}, "DEFAULT_LOCALE: 'de' is not one of en, ca, es, pt, ru"),
-        ({"AI_BUDGET_SECONDS": "fast"}, "AI_BUDGET_SECONDS: 'fast' is not a number of seconds"),
-        ({"AI_BUDGET_SECONDS": "0"}, "AI_BUDGET_SECONDS: '0' is not a positive number"),
-        ({"GAME_TTL_SECONDS": "nan"}, "GAME_TTL_SECONDS: 'nan' is not a positive number"),
-        ({"CHALLENGE_TTL_SECONDS": "-5"}, "CHALLENGE_TTL_SECONDS: '-5' is not a positive"),
-        ({"AI_WORKERS": "two"}, "AI_WORKERS: 'two' is not a whole number from 0 to 256"),
-        ({"AI_WORKERS": "-1"}, "AI_WORKERS: '-1' is not a whole number"),
-        ({"AI_WORKERS": "257"}, "AI_WORKERS: '257' is not a whole number"),
         (
-            {"DISCORD_TOKEN": "t0ken", "DISCORD_GUILD_IDS": "12a"},
+            {"AI_BUDGET_SECONDS": "fast"},
+            "AI_BUDGET_SECONDS: 'fast' is not a number of seconds from 0.05 to 30",
+        ),
+        ({"AI_BUDGET_SECONDS": "0"}, "AI_BUDGET_SECONDS: '0' is not a number of seconds from"),
+        ({"AI_BUDGET_SECONDS": "1e308"}, "AI_BUDGET_SECONDS: '1e308' is not a number of seconds"),
+        (
+            {"GAME_TTL_SECONDS": "nan"},
+            "GAME_TTL_SECONDS: 'nan' is not a number of seconds from 60 to 2592000 (30 days)",
+        ),
+        (
+            {"CHALLENGE_TTL_SECONDS": "-5"},
+            "CHALLENGE_TTL_SECONDS: '-5' is not a number of seconds from 10 to 86400 (1 day)",
+        ),
+        ({"AI_WORKERS": "two"}, "AI_WORKERS: 'two' is not a whole number from 0 to 64"),
+        ({"AI_WORKERS": "-1"}, "AI_WORKERS: '-1' is not a whole number"),
+        ({"AI_WORKERS": "65"}, "AI_WORKERS: '65' is not a whole number"),
+        (
+            {"AI_WORKERS": "9" * 5000},
+            "AI_WORKERS: '9999999999999999999999999999999999999999'... (5000 characters) is not",
+        ),
+        (
+            {"DISCORD_TOKEN": TOKEN, "DISCORD_GUILD_IDS": "12a"},
             "DISCORD_GUILD_IDS: '12a' is not a list of numeric ids",
         ),
         (
-            {"DISCORD_TOKEN": "t0ken", "DISCORD_GATEWAY_URL": "https://gateway"},
-            "DISCORD_GATEWAY_URL: 'https://gateway' is not a ws or wss URL",
+            {"DISCORD_TOKEN": TOKEN, "DISCORD_GUILD_IDS": "18446744073709551616"},
+            "DISCORD_GUILD_IDS: '18446744073709551616' is not a list of numeric ids",
         ),
         (
-            {"DISCORD_TOKEN": "t0ken", "DISCORD_API_BASE_URL": "discord.com/api"},
-            "DISCORD_API_BASE_URL: 'discord.com/api' is not a http or https URL",
+            {"DISCORD_TOKEN": TOKEN, "DISCORD_GUILD_IDS": ",".join(["1"] * 101)},
+            "DISCORD_GUILD_IDS: 101 ids, more than 100: leave it empty to sync commands globally",
+        ),
+        (
+            {"DISCORD_TOKEN": TOKEN, "DISCORD_GATEWAY_URL": "https://gateway"},
+            "DISCORD_GATEWAY_URL: 'https://gateway' is not a ws or wss URL like wss://",
+        ),
+        (
+            {"DISCORD_TOKEN": TOKEN, "DISCORD_API_BASE_URL": "discord.com/api"},
+            "DISCORD_API_BASE_URL: 'discord.com/api' is not an http or https URL like https://",
+        ),
+        (
+            {"DISCORD_TOKEN": TOKEN, "DISCORD_API_BASE_URL": "https://:443/api"},
+            "DISCORD_API_BASE_URL: 'https://:443/api' is not an http or https URL",
+        ),
+        (
+            {"DISCORD_TOKEN": TOKEN, "DISCORD_GATEWAY_URL": "wss://gateway:99999/"},
+            "DISCORD_GATEWAY_URL: 'wss://gateway:99999/' is not a ws or wss URL",
         ),
         ({"DISCORD_GUILD_IDS": "123"}, "DISCORD_TOKEN: missing, but DISCORD_GUILD_IDS is set"),
         (
@@ -111,7 +149,27 @@ def test_every_value_is_parsed() -> None:
         ),
         (
             {**MATRIX, "MATRIX_HOMESERVER": "matrix.example.org"},
-            "MATRIX_HOMESERVER: 'matrix.example.org' is not a http or https URL",
+            "MATRIX_HOMESERVER: 'matrix.example.org' is not an http or https URL",
+        ),
+        (
+            {**MATRIX, "MATRIX_HOMESERVER": "https:///_matrix"},
+            "MATRIX_HOMESERVER: 'https:///_matrix' is not an http or https URL",
+        ),
+        (
+            {**MATRIX, "MATRIX_USER_ID": "@bot:example.org\n@x:y"},
+            "MATRIX_USER_ID: '@bot:example.org\\n@x:y' is not a Matrix user id",
+        ),
+        (
+            {**MATRIX, "MATRIX_USER_ID": "@bot"},
+            "MATRIX_USER_ID: '@bot' is not a Matrix user id like @bot:example.org",
+        ),
+        (
+            {**MATRIX, "MATRIX_DEVICE_ID": "MY DEVICE"},
+            "MATRIX_DEVICE_ID: 'MY DEVICE' is not a device id (one word of printable ASCII)",
+        ),
+        (
+            {**MATRIX, "MATRIX_ALLOWED_SERVERS": "example.org,ex_ample.org"},
+            "MATRIX_ALLOWED_SERVERS: 'ex_ample.org' is not a server name",
         ),
         (
             {**MATRIX, "MATRIX_ALLOWED_USERS": "@a:x.org,bob"},
@@ -152,7 +210,7 @@ def test_env_file_is_read_and_the_environment_wins(tmp_path: Path) -> None:
         "# comment\n"
         "DATABASE_PATH=from-file.sqlite3\n"
         "LOG_FORMAT=json\n"
-        "DISCORD_TOKEN='file-token-value'\n"
+        f"DISCORD_TOKEN='{TOKEN}'\n"
         "AI_BUDGET_SECONDS=2.5\n",
         encoding="utf-8",
     )
@@ -160,7 +218,7 @@ def test_env_file_is_read_and_the_environment_wins(tmp_path: Path) -> None:
     assert settings.database_path == Path("from-env.sqlite3")  # the environment wins
     assert settings.log_format is LogFormat.JSON  # the file fills the rest
     assert settings.ai_budget == 2.5
-    assert settings.discord is not None and settings.discord.token.value == "file-token-value"
+    assert settings.discord is not None and settings.discord.token.value == TOKEN
     # An empty value in the environment unsets the file's value.
     assert load_settings({"DISCORD_TOKEN": ""}, env_file).discord is None
 
@@ -181,7 +239,7 @@ def test_a_missing_env_file_is_fine_unless_named(tmp_path: Path) -> None:
 
 def test_a_bad_value_in_the_file_is_named(tmp_path: Path) -> None:
     env_file = tmp_path / ".env"
-    env_file.write_text("DISCORD_TOKEN=abc\nDISCORD_GUILD_IDS=12a\n", encoding="utf-8")
+    env_file.write_text(f"DISCORD_TOKEN={TOKEN}\nDISCORD_GUILD_IDS=12a\n", encoding="utf-8")
     assert "DISCORD_GUILD_IDS: '12a' is not a list of numeric ids" in problems({}, env_file)
 
 
@@ -197,11 +255,11 @@ def test_unknown_keys_are_warned_about(tmp_path: Path) -> None:
 
 def test_secrets_never_show_in_repr_or_str() -> None:
     settings = load_settings(
-        {"DISCORD_TOKEN": "discord-token-value", **MATRIX, "MATRIX_ACCESS_TOKEN": "syt_abcdef"},
+        {"DISCORD_TOKEN": TOKEN, **MATRIX, "MATRIX_ACCESS_TOKEN": "syt_abcdef"},
         None,
     )
     for text in (repr(settings), str(settings), f"{settings.discord}", repr(settings.matrix)):
-        assert "discord-token-value" not in text
+        assert TOKEN not in text
         assert "hunter2-matrix-pw" not in text
         assert "syt_abcdef" not in text
     assert "Secret('***')" in repr(settings)
@@ -227,3 +285,218 @@ def test_env_example_lists_every_key_with_a_comment_and_no_secret() -> None:
     # Copying the example as it is gives a valid console setup.
     settings = load_settings({}, ROOT / ".env.example")
     assert settings.platforms == () and settings.warnings == ()
+
+
+# --- bounds of numbers ----------------------------------------------------------------------
+
+SECONDS = ["AI_BUDGET_SECONDS", "GAME_TTL_SECONDS", "CHALLENGE_TTL_SECONDS"]
+FIELD = {"AI_BUDGET_SECONDS": "ai_budget", "GAME_TTL_SECONDS": "game_ttl"}
+FIELD |= {"CHALLENGE_TTL_SECONDS": "challenge_ttl", "AI_WORKERS": "ai_workers"}
+
+
+def one_problem(environ: dict[str, str]) -> str:
+    """The only problem of ``environ``, checked to be one line naming the key it is about."""
+    with pytest.raises(SettingsError) as caught:
+        load_settings(environ, None)
+    (problem,) = caught.value.problems
+    (name,) = environ
+    assert problem.startswith(f"{name}: ")
+    assert problem.isprintable(), problem  # one line, whatever was typed
+    assert len(problem) < 300, problem
+    return problem
+
+
+@pytest.mark.parametrize("name", SECONDS)
+@given(data=st.data())
+def test_seconds_within_the_limits_are_taken(name: str, data: st.DataObject) -> None:
+    low, high = LIMITS[name]
+    value = data.draw(st.floats(low, high))
+    settings = load_settings({name: repr(value)}, None)
+    assert getattr(settings, FIELD[name]) == value
+
+
+@pytest.mark.parametrize("name", SECONDS)
+@given(data=st.data())
+def test_seconds_beyond_the_limits_are_refused(name: str, data: st.DataObject) -> None:
+    low, high = LIMITS[name]
+    value = data.draw(
+        st.floats(max_value=low, exclude_max=True) | st.floats(min_value=high, exclude_min=True)
+    )
+    assert f"to {high:.10g}" in one_problem({name: repr(value)})
+
+
+@pytest.mark.parametrize("name", SECONDS)
+@pytest.mark.parametrize(
+    "text", ["nan", "inf", "-inf", "Infinity", "1e308", "1e999", "1_0", "٣", "0x10", "1,5", "5s"]
+)
+def test_seconds_that_are_not_a_plain_number_in_range_are_refused(name: str, text: str) -> None:
+    one_problem({name: text})
+
+
+@pytest.mark.parametrize("name", [*SECONDS, "AI_WORKERS"])
+@given(text=st.text(min_size=1).filter(lambda t: t.strip() != ""))
+def test_any_text_is_a_bounded_number_or_one_line_naming_the_key(name: str, text: str) -> None:
+    low, high = LIMITS[name]
+    try:
+        settings = load_settings({name: text}, None)
+    except SettingsError:
+        one_problem({name: text})
+    else:
+        value = getattr(settings, FIELD[name])
+        assert isinstance(value, int | float) and low <= value <= high
+
+
+@given(st.integers())
+def test_workers_are_a_whole_number_within_the_limits(count: int) -> None:
+    low, high = LIMITS["AI_WORKERS"]
+    if low <= count <= high:
+        assert load_settings({"AI_WORKERS": str(count)}, None).ai_workers == count
+    else:
+        assert f"from {low:g} to {high:g}" in one_problem({"AI_WORKERS": str(count)})
+
+
+def test_env_example_states_every_limit() -> None:
+    lines = (ROOT / ".env.example").read_text(encoding="utf-8").splitlines()
+    for name, (low, high) in LIMITS.items():
+        at = next(i for i, line in enumerate(lines) if line.startswith(f"{name}="))
+        comment = " ".join(line for line in lines[at - 3 : at] if line.startswith("#"))
+        assert f"{low:.10g} to {high:.10g}" in comment, f"{name}: {comment!r}"
+
+
+# --- shapes of tokens, ids and URLs ---------------------------------------------------------
+
+PART = st.text("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", min_size=1)
+
+
+@given(st.tuples(PART, PART, PART))
+def test_a_discord_token_of_three_parts_is_taken(parts: tuple[str, str, str]) -> None:
+    token = ".".join(parts)
+    settings = load_settings({"DISCORD_TOKEN": token}, None)
+    assert settings.discord is not None and settings.discord.token == Secret(token)
+
+
+@given(st.tuples(PART, PART, PART), st.sampled_from([" ", "\n", "\t", "\r\n", "\u00a0"]))
+def test_a_discord_token_with_a_blank_inside_is_refused_unshown(
+    parts: tuple[str, str, str], blank: str
+) -> None:
+    token = parts[0] + blank + ".".join(parts)
+    problem = one_problem({"DISCORD_TOKEN": token})
+    assert ".".join(parts) not in problem
+
+
+@pytest.mark.parametrize(
+    ("token", "says"),
+    [
+        (f"Bot {TOKEN}", "starts with 'Bot '"),
+        (f'"{TOKEN}"', "is in quotes"),
+        (f"{TOKEN[:10]} {TOKEN[10:]}", "contains a space or a line break"),
+        (f"{TOKEN}\nDISCORD_GUILD_IDS=1", "contains a space or a line break"),
+        ("MTA5.discord-token", "is not a bot token (three dot-separated parts"),
+        ("MTA5.discord+token/x.value", "is not a bot token"),
+        ("MTA5..value", "is not a bot token"),
+    ],
+)
+def test_a_discord_token_of_the_wrong_shape_is_named_never_shown(token: str, says: str) -> None:
+    problem = one_problem({"DISCORD_TOKEN": token})
+    assert says in problem
+    assert "discord-token" not in problem and "value" not in problem
+
+
+@pytest.mark.parametrize(
+    ("token", "says"),
+    [
+        ("Bearer syt_Ym90_secret_1", "starts with 'Bearer '"),
+        ("'syt_Ym90_secret_1'", "is in quotes"),
+        ("syt_Ym90 secret_1", "contains a space or a line break"),
+        ("syt_Ym90\nsecret_1", "contains a space or a line break"),
+        ("syt_Ym90_sécret_1", "not printable ASCII"),
+    ],
+)
+def test_a_matrix_token_of_the_wrong_shape_is_named_never_shown(token: str, says: str) -> None:
+    environ = {k: v for k, v in MATRIX.items() if k != "MATRIX_PASSWORD"}
+    with pytest.raises(SettingsError) as caught:
+        load_settings({**environ, "MATRIX_ACCESS_TOKEN": token}, None)
+    (problem,) = caught.value.problems
+    assert problem.startswith("MATRIX_ACCESS_TOKEN: ") and says in problem
+    assert "secret" not in problem
+
+
+@pytest.mark.parametrize(
+    "user_id",
+    [
+        "@bot:example.org",
+        "@bot:localhost:8448",
+        "@g=a/m.e_b+o-t:x.org",
+        "@b:[::1]:8008",
+        "@b:1.2.3.4",
+    ],
+)
+def test_matrix_user_ids_of_the_spec_are_taken(user_id: str) -> None:
+    settings = load_settings({**MATRIX, "MATRIX_USER_ID": user_id}, None)
+    assert settings.matrix is not None and settings.matrix.user_id == user_id
+
+
+@pytest.mark.parametrize(
+    "user_id", ["bot:example.org", "@bot", "@:example.org", "@bot:", "@bo t:x.org", "@bot:x_y.org"]
+)
+def test_matrix_user_ids_of_the_wrong_shape_are_refused(user_id: str) -> None:
+    with pytest.raises(SettingsError, match=r"MATRIX_USER_ID: .* is not a Matrix user id"):
+        load_settings({**MATRIX, "MATRIX_USER_ID": user_id}, None)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://matrix.example.org",
+        "http://127.0.0.1:8008",
+        "https://x.org/prefix/",
+        "HTTPS://x.org",
+    ],
+)
+def test_homeserver_urls_with_a_host_are_taken(url: str) -> None:
+    settings = load_settings({**MATRIX, "MATRIX_HOMESERVER": url}, None)
+    assert settings.matrix is not None and settings.matrix.homeserver == url
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["https://", "https:///x", "ftp://x.org", "x.org", "https://x.org:port", "https://x .org"],
+)
+def test_homeserver_urls_without_a_host_are_refused(url: str) -> None:
+    with pytest.raises(SettingsError, match=r"MATRIX_HOMESERVER: .* is not an http or https URL"):
+        load_settings({**MATRIX, "MATRIX_HOMESERVER": url}, None)
+
+
+# --- what an admin sees -----------------------------------------------------------------------
+
+
+def test_check_prints_one_line_per_problem_and_no_secret(tmp_path: Path) -> None:
+    bad = {
+        "AI_BUDGET_SECONDS": "1e308",
+        "AI_WORKERS": "100",
+        "GAME_TTL_SECONDS": "inf",
+        "DISCORD_TOKEN": f"{TOKEN}\nsecond-line",
+        "MATRIX_HOMESERVER": "matrix.example.org",
+        "MATRIX_USER_ID": "gamebot",
+        "MATRIX_ACCESS_TOKEN": "syt_Ym90 secret_1",
+    }
+    env = {k: v for k, v in os.environ.items() if k not in KEY_NAMES}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    result = subprocess.run(
+        [sys.executable, "-m", "chatbots", "check"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env | bad,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    lines = result.stderr.splitlines()
+    assert lines[0] == "chatbots: bad settings (see .env.example):"
+    # One line per bad key, in the order of .env.example, each naming its key first.
+    assert [line.split(":")[0].strip() for line in lines[1:]] == [
+        key.name for key in KEYS if key.name in bad
+    ]
+    assert all(line.startswith("  ") and len(line) < 200 for line in lines[1:])
+    assert TOKEN not in result.stderr and "secret_1" not in result.stderr
+    assert result.stdout == ""

@@ -30,6 +30,7 @@ from core.commands import (
     MoveText,
     NotACommand,
     Rematch,
+    Review,
     Start,
     Stats,
     Top,
@@ -61,6 +62,7 @@ BARE: dict[str, Command] = {
     "final": Final(),
     "stats": Stats(),
     "top": Top(),
+    "review": Review(),
 }
 
 
@@ -86,6 +88,7 @@ def test_table_has_the_design_commands_and_aliases() -> None:
         "final": ("quit",),
         "stats": (),
         "top": (),
+        "review": (),
     }
 
 
@@ -237,12 +240,12 @@ def test_start_from_options_matches_parse() -> None:
     assert start_from_options(GameKind.QUATRE, size="7x8", level="hard", first="opponent") == parse(
         "/quatre 7x8 hard second"
     )
-    assert start_from_options(GameKind.RATLLA, size="9x9", k=5, opponent="<@1>") == parse(
-        "/ratlla 9x9 5 <@1>"
+    bob = VsUser("1", "Bob")  # resolved by the platform: the id, and the name to show
+    assert start_from_options(GameKind.RATLLA, size="9x9", k=5, opponent=bob) == Start(
+        GameKind.RATLLA, Rules(9, 9, 5), bob, First.ME
     )
-    assert start_from_options(GameKind.TRES, opponent="bot", level="easy") == parse(
-        "/tres bot easy"
-    )
+    assert start_from_options(GameKind.TRES, bots=True, level="easy") == parse("/tres bot easy")
+    assert start_from_options(GameKind.TRES, bots=True) == parse("/tres bot")
 
 
 @pytest.mark.parametrize(
@@ -255,14 +258,26 @@ def test_start_from_options_matches_parse() -> None:
         ({"size": "9x9"}, "parse.needs_size_and_k"),
         ({"size": "9x9", "k": 5, "level": "expert"}, "parse.bad_option"),
         ({"size": "9x9", "k": 5, "first": "later"}, "parse.bad_option"),
-        ({"size": "9x9", "k": 5, "opponent": "bob"}, "parse.bad_option"),
-        ({"size": "9x9", "k": 5, "opponent": "<@1>", "level": "hard"}, "parse.twice.opponent"),
+        (
+            {"size": "9x9", "k": 5, "opponent": VsUser("1", "Bob"), "level": "hard"},
+            "parse.twice.opponent",
+        ),
+        (
+            {"size": "9x9", "k": 5, "opponent": VsUser("1", "Bob"), "bots": True},
+            "parse.twice.opponent",
+        ),
     ],
 )
-def test_start_from_options_errors(options: dict[str, str | int], key: str) -> None:
+def test_start_from_options_errors(options: dict[str, object], key: str) -> None:
     with pytest.raises(CommandError) as caught:
         start_from_options(GameKind.RATLLA, **options)  # type: ignore[arg-type]
     assert caught.value.key == key
+
+
+def test_a_resolved_opponent_is_named_in_errors() -> None:
+    with pytest.raises(CommandError) as caught:
+        start_from_options(GameKind.TRES, opponent=VsUser("1", "Bob"), level="hard")
+    assert caught.value.params == {"first": "@Bob", "second": "hard"}
 
 
 # --- Errors -----------------------------------------------------------------------------------
@@ -589,9 +604,7 @@ def check_outcome(text: str) -> None:
         for locale in LOCALES:
             render(error.key, locale, **error.params)
     else:
-        assert isinstance(
-            result, Start | Help | Accept | Decline | Rematch | Final | Stats | Top | MoveText
-        )
+        assert isinstance(result, Command)
 
 
 @settings(max_examples=500)

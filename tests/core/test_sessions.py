@@ -16,11 +16,12 @@ from core.ai import Level
 from core.commands import BotVsBot, First, GameKind, Start, VsBot
 from core.errors import UserError
 from core.games import CONNECT_FOUR, TICTACTOE, Position
-from core.i18n import LOCALES, Text, catalogue, placeholders
+from core.i18n import LOCALES, Lines, Text, catalogue, placeholders
 from core.i18n.messages.game import MESSAGES
+from core.ports import PlatformStyle
 from core.replies import ActionKind, Actor, Reply
-from core.sessions import GameService, ServiceSettings, board_view, canonical_user
-from core.store import Session, SqliteStore, Status
+from core.sessions import GameService, ServiceSettings, board_view
+from core.store import KvEntry, Session, SqliteStore, Status
 
 NOW = 1_700_000_000.0
 
@@ -120,7 +121,8 @@ async def test_game_against_the_bot_to_the_end(store: SqliteStore) -> None:
         assert view is not None
         assert view.to_move in (1, None)
     last = replies[-1]
-    assert last.actions == (ActionKind.REMATCH,)
+    # Tic-tac-toe can be solved exactly, so a finished game offers its review too.
+    assert last.actions == (ActionKind.REMATCH, ActionKind.REVIEW)
     assert last.text is not None and last.text.key in ("game.won", "game.draw")
     assert last.board is not None and last.board.finished and not last.board.playable
     assert not any(cell.clickable for cell in last.board.cells)
@@ -299,15 +301,26 @@ async def test_accepting_while_playing_elsewhere_in_the_chat(store: SqliteStore)
     assert (await stored(store, session_id)).status is Status.CHALLENGE
 
 
-async def test_mentions_are_resolved_per_platform() -> None:
-    discord = Actor("discord", "c", "111", "Ann")
-    matrix = Actor("matrix", "!r:x.org", "@ann:x.org", "Ann")
-    console = Actor("console", "tty", "ann", "Ann")
-    assert canonical_user(discord, "<@222>") == "222"
-    assert canonical_user(discord, "<@!222>") == "222"
-    assert canonical_user(matrix, "@bob:y.org") == "@bob:y.org"
-    assert canonical_user(matrix, "@bob") == "@bob:x.org"
-    assert canonical_user(console, "@bob") == "bob"
+async def test_mentions_and_prefixes_come_from_the_platform_style(store: SqliteStore) -> None:
+    svc = service(store)
+    style = PlatformStyle("test", prefix="!", user_id=lambda actor, text: f"id:{text.strip()}")
+    svc.register_platform(style)
+    session_id = session_of(await svc.handle_text(ALICE, "/tres @bob"))
+    assert (await stored(store, session_id)).challenged == "id:@bob"
+    await svc.handle_text(ALICE, "/final")
+    replies = await svc.handle_text(ALICE, "/final")
+    assert error_key(replies) == "error.nothing_to_end"
+    assert replies[0].text is not None and replies[0].text.params["prefix"] == "!"
+    # A challenge to the bot itself is a game against it, at the default level.
+    svc.register_platform(replace(style, bot_user_id="id:@bot"))
+    replies = await svc.handle_text(ALICE, "/tres @bot")
+    board = replies[0].board
+    assert board is not None and board.players[1].level == "medium"
+    await svc.handle_text(ALICE, "/final")
+    # Unregistered platforms: "@bob" is the user "bob", and the prefix is "/".
+    other = Actor("elsewhere", "room", "ann", "Ann")
+    session_id = session_of(await svc.handle_text(other, "/tres @bob"))
+    assert (await stored(store, session_id)).challenged == "bob"
 
 
 # --- expiry ---------------------------------------------------------------------------------
@@ -414,7 +427,7 @@ async def test_bot_against_bot(store: SqliteStore) -> None:
     assert all(not reply.new_message for reply in replies[1:])
     last = replies[-1]
     assert last.board is not None and last.board.finished
-    assert last.actions == (ActionKind.REMATCH,)
+    assert last.actions == (ActionKind.REMATCH, ActionKind.REVIEW)
     stones = [sum(1 for c in b.cells if c.mark) for b in boards if b is not None]
     assert stones == list(range(len(stones)))
     # Nobody's stats change, and Alice is free to play.
@@ -489,8 +502,14 @@ async def test_stats_and_top(store: SqliteStore) -> None:
     assert bobs[0].text.params["player"] == "Bob"
     top = await svc.handle_text(CAROL, "/top")
     assert top[0].text is not None
-    lines = str(top[0].text.params["lines"]).splitlines()
-    assert lines[0].startswith("1. Alice") and lines[1].startswith("2. Bob")
+    lines = top[0].text.params["lines"]
+    assert isinstance(lines, Lines)
+    assert [(line.params["rank"], line.params["name"]) for line in lines.texts] == [
+        (1, "Alice"),
+        (2, "Bob"),
+    ]
+    rendered = top[0].text.render("en").splitlines()
+    assert rendered[-2].startswith("1. Alice") and rendered[-1].startswith("2. Bob")
     # Another chat has its own leaderboard.
     assert keys(await svc.handle_text(actor("carol", chat="else"), "/top")) == ["stats.top_empty"]
 
@@ -499,6 +518,7 @@ async def test_help_is_localized(store: SqliteStore) -> None:
     svc = service(store)
     english = await svc.handle_text(ALICE, "/help")
     catalan = await svc.handle_text(actor("anna", locale="ca-ES"), "/help")
+    svc.register_platform(PlatformStyle("matrix", prefix="!"))
     matrix = await svc.handle_text(actor("m", platform="matrix"), "!help")
     texts = [r[0].text.render("en") for r in (english, catalan, matrix) if r[0].text]
     assert len(texts) == 3 and texts[0] != texts[1]
@@ -628,7 +648,7 @@ async def test_hard_in_a_thread_and_in_the_process_pool(tmp_path: Path) -> None:
         )
         await svc.start()
         try:
-            assert svc._pool is not None
+            assert svc.runner.load().workers == 1
             replies = await svc.handle_command(
                 ALICE, Start(GameKind.TRES, TICTACTOE, VsBot(Level.HARD), First.ME)
             )
@@ -644,11 +664,13 @@ async def test_hard_in_a_thread_and_in_the_process_pool(tmp_path: Path) -> None:
 class SlowStore(SqliteStore):
     """Writes take a while, so a request is still in flight when the service closes."""
 
-    async def update(self, session: Session, *, expected_version: int) -> bool:
+    async def update(
+        self, session: Session, *, expected_version: int, receipt: KvEntry | None = None
+    ) -> bool:
         import asyncio
 
         await asyncio.sleep(0.1)
-        return await super().update(session, expected_version=expected_version)
+        return await super().update(session, expected_version=expected_version, receipt=receipt)
 
 
 async def test_close_finishes_moves_in_flight(tmp_path: Path) -> None:
@@ -704,7 +726,8 @@ def test_game_catalogue_complete() -> None:
 
 
 def test_every_key_the_service_uses_exists() -> None:
-    source = (Path(__file__).parents[2] / "core" / "sessions.py").read_text()
+    package = Path(__file__).parents[2] / "core" / "sessions"
+    source = "\n".join(path.read_text() for path in sorted(package.glob("*.py")))
     used = set(re.findall(r"\"((?:game|error|stats)\.[a-z_]+)\"", source))
     assert used and used <= set(catalogue()), used - set(catalogue())
 

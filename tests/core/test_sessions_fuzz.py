@@ -1,21 +1,23 @@
-"""Anything from anyone, anywhere, through the whole service: replies, never an exception, and
-every stored game stays valid (its history replays legally and its status matches it)."""
+"""Anything from anyone, anywhere, through the whole service: replies, never an exception; every
+stored game stays valid (its history replays legally and its status matches it), and only the
+people of a game change it, each on their own turn."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from core.games import Position
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService, ServiceSettings
-from core.store import SqliteStore, Status
+from core.store import Session, SqliteStore, Status
 
 USERS = ("alice", "bob", "carol")
 CHATS = ("c1", "c2")
@@ -102,6 +104,9 @@ steps = st.lists(
             st.integers(-3, 40),
             st.none() | st.integers(0, 12),
         ),
+        # Clicks that are legal on a 3x3 board with no version, so that the players' and the
+        # onlookers' clicks on a live game are common.
+        st.builds(Click, users, chats, st.integers(0, 3), st.integers(0, 8), st.none()),
         st.builds(
             Press,
             users,
@@ -134,6 +139,7 @@ async def _scenario(path: Path, script: list[Say | Click | Press | Wait], seed: 
             rng=random.Random(seed),
         )
         known: list[str] = []
+        before = await _snapshot(store)
         for step in script:
             replies: list[Reply]
             if isinstance(step, Wait):
@@ -156,19 +162,38 @@ async def _scenario(path: Path, script: list[Say | Click | Press | Wait], seed: 
                     assert reply.private
                 if reply.session_id and reply.session_id not in known:
                     known.append(reply.session_id)
-            await _check_store(store)
+            after = await _snapshot(store)
+            _check_store(after)
+            _check_who_changed(before, after, step.user, clock.now, step)
+            before = after
 
 
-async def _check_store(store: SqliteStore) -> None:
-    async with store._db.execute("SELECT id FROM sessions") as cursor:
-        ids = [row[0] for row in await cursor.fetchall()]
-    live: dict[tuple[str, str], str] = {}
+async def _snapshot(store: SqliteStore) -> dict[str, Session]:
+    # Through a second, plain connection to the real file: the ids, then each session as the
+    # store itself loads it.
+    db = sqlite3.connect(store.path)
+    try:
+        ids = [row[0] for row in db.execute("SELECT id FROM sessions")]
+    finally:
+        db.close()
+    sessions = {}
     for session_id in ids:
         session = await store.get(session_id)
         assert session is not None
+        sessions[session_id] = session
+    return sessions
+
+
+def _check_store(sessions: dict[str, Session]) -> None:
+    live: dict[tuple[str, str], str] = {}
+    for session_id, session in sessions.items():
         position = Position.from_moves(session.rules, session.moves)  # a legal history
         if session.status is Status.FINISHED:
-            assert position.is_over and session.winner == position.winner
+            if position.is_over:
+                assert session.winner == position.winner
+            else:  # resigned (the winner is a seat) or a stopped bots' game (no winner)
+                assert session.moves and session.winner in (1, 2, None)
+                assert session.winner is not None or all(s.is_bot for s in session.seats)
         else:
             assert not position.is_over
         if session.status is Status.CHALLENGE:
@@ -178,12 +203,53 @@ async def _check_store(store: SqliteStore) -> None:
             live[(session.chat_id, user)] = session_id
 
 
+def _check_who_changed(
+    before: dict[str, Session], after: dict[str, Session], user: str, now: float, step: object
+) -> None:
+    """Only a game's players change it, and only on their turn (the bot answers after them);
+    only the people of a challenge answer it; nobody else removes a live game."""
+    for session_id, old in before.items():
+        new = after.get(session_id)
+        seat = old.seat_of(user)
+        watcher = all(s.is_bot for s in old.seats) and old.challenger == user
+        if new is None:
+            expired = old.expires_at <= now
+            involved = seat is not None or watcher or user in (old.challenger, old.challenged)
+            assert expired or involved, (step, old)
+            continue
+        if new.version == old.version:
+            assert new == old, step
+            continue
+        added = new.moves[len(old.moves) :]
+        assert new.moves[: len(old.moves)] == old.moves, step
+        if old.status is Status.CHALLENGE:
+            assert user == old.challenged and not added, (step, old, new)
+            continue
+        assert seat is not None or watcher, (step, old, new)
+        position = Position.from_moves(old.rules, old.moves)
+        for move in added:
+            mover = old.seats[position.to_move - 1]
+            # A person's stone is the actor's own; every other new stone is the bot's.
+            assert mover.is_bot or (mover.user_id == user and move == added[0]), (step, new)
+            position = position.play(move)
+
+
 @settings(
     max_examples=100,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
 @given(script=steps, seed=st.integers(0, 2**32))
+# A third party in the chat clicks a game that is not theirs, and declines another's challenge.
+@example(script=[Say("alice", "c1", "/tres easy", True), Click("carol", "c1", 0, 4, None)], seed=1)
+@example(
+    script=[
+        Say("alice", "c1", "/tres @bob", True),
+        Press("carol", "c1", 0, ActionKind.DECLINE, None),
+        Press("carol", "c1", 0, ActionKind.ACCEPT, None),
+    ],
+    seed=1,
+)
 def test_anything_from_anyone_never_breaks_the_service(
     script: list[Say | Click | Press | Wait], seed: int
 ) -> None:

@@ -496,17 +496,32 @@ class RunningBot:
 
 @contextlib.asynccontextmanager
 async def running_bot(
-    server: SynapseServer, data_dir: Path, *, ai_workers: int = 0
+    server: SynapseServer,
+    data_dir: Path,
+    *,
+    ai_workers: int = 0,
+    watch_move_interval: float = 0.2,
 ) -> AsyncIterator[RunningBot]:
     """The whole bot (SQLite store, GameService, MatrixAdapter) on ``data_dir``, until exit.
 
     The same ``data_dir`` again is a restart: same database, same device, same sync token.
+
+    Args:
+        ai_workers: processes for HARD, as in a deployment (warmed up at start); 0 runs HARD
+            in a thread.
+        watch_move_interval: the pace of bots' games (brisker than people watch them).
     """
     await asyncio.to_thread(data_dir.mkdir, parents=True, exist_ok=True)
     store = await SqliteStore.open(data_dir / "chatbots.sqlite3")
     service = GameService(
         store,
-        settings=ServiceSettings(ai_workers=ai_workers, ai_budget=0.5, ai_warm_up=ai_workers > 0),
+        settings=ServiceSettings(
+            ai_workers=ai_workers,
+            ai_budget=0.5,
+            ai_warm_up=ai_workers > 0,
+            watch_move_interval=watch_move_interval,
+            bot_vs_bot_budget=0.05,
+        ),
     )
     await service.start()
     config = MatrixConfig(

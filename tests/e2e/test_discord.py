@@ -8,6 +8,8 @@ answers were ephemeral. Nothing of the bot or the service is faked.
 from __future__ import annotations
 
 import asyncio
+import itertools
+import statistics
 from pathlib import Path
 
 from core.i18n import render
@@ -15,6 +17,7 @@ from core.sessions import ServiceSettings
 from tests.e2e.discord_double import (
     DiscordDouble,
     Json,
+    Recorded,
     Sent,
     button_ids,
     button_rows,
@@ -45,6 +48,10 @@ def cell_buttons(message: Json) -> list[Json]:
 
 def marks(message: Json) -> list[str]:
     return [(b.get("emoji") or {}).get("name", "") for b in cell_buttons(message)]
+
+
+def rematch_buttons(message: Json) -> list[Json]:
+    return [b for b in buttons(message) if b.get("custom_id", "").endswith(":rematch")]
 
 
 def assert_answered_once(sent: Sent) -> None:
@@ -84,8 +91,22 @@ async def test_tictactoe_against_hard_until_the_end(
     else:
         assert render("game.draw", "en") in board["content"]
     last_row = button_rows(board)[-1]
-    assert [b["label"] for b in last_row] == ["Rematch"]  # a row of its own
-    assert not last_row[0].get("disabled")
+    assert [b["label"] for b in last_row] == ["Rematch", "Review"]  # a row of their own
+    assert not any(b.get("disabled") for b in last_row)
+
+    # Anyone in the channel may ask for the review once the game is over.
+    review = next(cid for cid in button_ids(board) if cid.endswith(":review"))
+    pressed = await double.click(board_id, review, user="bob")
+    assert_answered_once(pressed)
+    lines = "\n".join(pressed.public()).splitlines()
+    assert any(line.startswith("Review of tic-tac-toe (X: Alice, O: Bot (hard))") for line in lines)
+    moves = [line for line in lines if line[:1].isdigit()]
+    assert moves[0] == "1. X a1: draw → draw"
+    assert not [line for line in moves if ". O " in line and "✗" in line]  # HARD errs never
+    mistakes = sum("✗" in line for line in moves)
+    summary = render("review.summary", "en", mistakes=mistakes)
+    assert lines[-1] == (summary if mistakes else render("review.perfect", "en"))
+    assert double.messages[board_id]["content"] == board["content"]  # the board stays
 
 
 async def test_connect_four_by_columns_with_a_full_column(
@@ -117,7 +138,7 @@ async def test_connect_four_by_columns_with_a_full_column(
         assert_answered_once(click)
         board = double.messages[board_id]
     assert all(b.get("disabled") for b in cell_buttons(board))
-    assert [b["label"] for b in button_rows(board)[-1]] == ["Rematch"]
+    assert [b["label"] for b in button_rows(board)[-1]] == ["Rematch", "Review"]
 
 
 async def test_challenge_accepted_and_played_out(harness: Harness, double: DiscordDouble) -> None:
@@ -130,8 +151,8 @@ async def test_challenge_accepted_and_played_out(harness: Harness, double: Disco
 
     intruder = await double.click(message_id, accept, user="carol")
     assert_answered_once(intruder)
-    bob = f"<@{double.user('bob')['id']}>"  # a mention until Bob accepts: Discord shows his name
-    assert intruder.ephemeral() == [render("error.not_challenged", "en", player=bob)]
+    # The user option brings Bob's display name along: the challenge names him from the start.
+    assert intruder.ephemeral() == [render("error.not_challenged", "en", player="Bob")]
 
     accepted = await double.click(message_id, accept, user="bob")
     assert_answered_once(accepted)
@@ -267,10 +288,10 @@ async def test_unknown_buttons_get_an_answer(harness: Harness, double: DiscordDo
     start = await double.slash("tres", user="alice")
     board_id = int(board_of(double, start)["id"])
     gone = await double.click(board_id, enabled(double.messages[board_id])[0], user="alice")
-    await double.slash("final", user="alice")
+    await double.slash("final", user="alice")  # a resignation: the game stays, finished
     ghost = gone.payload["message"]
     click = await double.click(ghost, button_ids(ghost)[8], user="alice")
-    assert click.ephemeral() == [render("error.no_such_game", "en")]
+    assert click.ephemeral() == [render("error.board_changed", "en")]
 
 
 async def test_garbage_options_are_explained(harness: Harness, double: DiscordDouble) -> None:
@@ -331,8 +352,9 @@ async def test_commands_are_synced_with_translations(
     assert tres["description_localizations"]["es-ES"] == render("help.tres", "es")
     assert tres["description_localizations"]["ru"] == render("help.tres", "ru")
     options = {o["name"]: o for o in tres["options"]}
-    assert set(options) == {"level", "opponent", "first"}
+    assert set(options) == {"level", "opponent", "first", "watch"}
     assert options["opponent"]["type"] == 6
+    assert options["watch"]["type"] == 5  # a boolean
     assert [c["value"] for c in options["level"]["choices"]] == ["easy", "medium", "hard"]
     easy = options["level"]["choices"][0]
     assert easy["name_localizations"]["es-ES"] == render("discord.choice.level.easy", "es")
@@ -364,6 +386,7 @@ async def test_stats_and_top(harness: Harness, double: DiscordDouble) -> None:
     none = await double.slash("stats", {"player": "bob"}, user="alice")
     assert_answered_once(none)
     assert len(none.public()) == 1
+    assert "<@" not in none.public()[0]  # the player reaches core resolved, not as a mention
     top = await double.slash("top", user="alice")
     assert top.public() == [render("stats.top_empty", "en")]
 
@@ -407,3 +430,128 @@ async def test_slow_answers_are_deferred_and_finished_before_a_stop(
     board = board_of(double, start)
     assert board["content"].count(O_MARK) == 1  # the bot's first stone
     assert board["flags"] == 0  # no longer "thinking"
+
+
+WATCH_FAST = ServiceSettings(
+    ai_workers=0,
+    ai_warm_up=False,
+    ai_budget=0.3,
+    sweep_interval=3600.0,
+    watch_move_interval=0.05,
+    bot_vs_bot_budget=0.02,
+)
+
+
+def board_edits(double: DiscordDouble, message_id: int) -> list[Recorded]:
+    """The channel edits of one message, in the order they arrived."""
+    path = f"/channels/{double.channel_id}/messages/{message_id}"
+    return [r for r in double.requests if r.kind == "channel_edit" and r.path == path]
+
+
+def column_stones(message: Json) -> tuple[int, int]:
+    """X's and O's stones on a board drawn as emoji (gravity boards)."""
+    content = str(message["content"])
+    # The players line shows each mark once more.
+    return content.count(X_MARK) - 1, content.count(O_MARK) - 1
+
+
+async def test_a_bots_game_plays_on_one_message_move_by_move(
+    tmp_path: Path, double: DiscordDouble
+) -> None:
+    bot = Harness(double, tmp_path / "watch.sqlite3", settings=WATCH_FAST)
+    await bot.start()
+    try:
+        start = await double.slash("tres", {"watch": True, "level": "easy"}, user="alice")
+        assert_answered_once(start)
+        board_id = int(board_of(double, start)["id"])
+        assert render("game.watch", "en") in start.public()[0]
+
+        def over() -> bool:
+            return bool(rematch_buttons(double.messages[board_id]))
+
+        await double.wait_for(over, within=10)
+    finally:
+        await bot.stop()
+    board = double.messages[board_id]
+    edits = board_edits(double, board_id)
+    # One edit per move, each showing one stone more than the one before, to the end.
+    counts = [len([m for m in marks(edit.body) if m]) for edit in edits]
+    assert counts == list(range(1, len(edits) + 1))
+    assert counts[-1] == len([m for m in marks(board) if m]) >= 5
+    assert all(b.get("disabled") for b in cell_buttons(board))
+    # At the pace people can follow (0.05 s here), not all at once (the first edit may wait
+    # for the board message to be known, so single gaps vary).
+    gaps = [b.at - a.at for a, b in itertools.pairwise(edits)]
+    assert statistics.median(gaps) >= 0.04
+    # The result, as after any last move: on the board, and said in the channel.
+    results = [r for r in double.requests if r.kind == "channel_create"]
+    assert len(results) == 1 and results[0].body["content"] in board["content"]
+
+
+async def test_final_stops_a_bots_game(tmp_path: Path, double: DiscordDouble) -> None:
+    bot = Harness(double, tmp_path / "stop.sqlite3", settings=WATCH_FAST)
+    await bot.start()
+    try:
+        start = await double.slash("quatre", {"watch": True, "level": "easy"}, user="alice")
+        board_id = int(board_of(double, start)["id"])
+        await double.wait_for(lambda: len(board_edits(double, board_id)) >= 2)
+
+        final = await double.slash("final", user="alice")
+        assert_answered_once(final)
+        assert final.public() == [render("game.watch_stopped", "en", player="Alice")]
+        edits = len(board_edits(double, board_id))
+        board = double.messages[board_id]
+        assert render("game.stopped", "en") in board["content"]
+        assert all(b.get("disabled") for b in cell_buttons(board))
+        played = column_stones(board)
+        assert 2 <= sum(played) < 42
+        await asyncio.sleep(0.3)  # six moves' time: the game must not go on
+        assert len(board_edits(double, board_id)) == edits
+        assert column_stones(double.messages[board_id]) == played
+    finally:
+        await bot.stop()
+
+
+async def test_a_resignation_shows_the_finished_board(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    start = await double.slash("tres", {"level": "medium", "first": "me"}, user="alice")
+    board_id = int(board_of(double, start)["id"])
+    await double.click(board_id, enabled(double.messages[board_id])[4], user="alice")
+
+    final = await double.slash("final", user="alice")
+    assert_answered_once(final)
+    resigned = render("game.resigned", "en", player="Alice", winner="Bot (medium)")
+    assert final.public() == [resigned]
+    board = double.messages[board_id]  # the board itself says how the game ended
+    assert resigned in board["content"]
+    assert len([m for m in marks(board) if m]) == 2  # the move and the bot's answer stay
+    assert all(b.get("disabled") for b in cell_buttons(board))
+    [rematch] = rematch_buttons(board)
+    assert not rematch.get("disabled") and rematch["label"] == "Rematch"
+
+    again = await double.click(board_id, rematch["custom_id"], user="alice")
+    assert_answered_once(again)
+    assert len(enabled(double.messages[board_id])) == 0
+    new_board = [r for r in again.requests if r.kind == "followup"]
+    assert len(new_board) == 1 and render("game.rematch", "en") in new_board[0].body["content"]
+
+
+async def test_hard_moves_through_the_process_pool(tmp_path: Path, double: DiscordDouble) -> None:
+    # As deployed: a worker process, warmed up at start, picks HARD's moves; they come back
+    # through pickling, and the pool is shut down with the service.
+    settings = ServiceSettings(ai_workers=1, ai_warm_up=True, ai_budget=0.3, sweep_interval=3600.0)
+    bot = Harness(double, tmp_path / "pool.sqlite3", settings=settings)
+    await bot.start()
+    try:
+        start = await double.slash("quatre", {"level": "hard"}, user="alice")
+        assert_answered_once(start)
+        board_id = int(board_of(double, start)["id"])
+        for turn in range(1, 4):
+            click = await double.click(
+                board_id, enabled(double.messages[board_id])[0], user="alice"
+            )
+            assert_answered_once(click)
+            assert column_stones(double.messages[board_id]) == (turn, turn)
+    finally:
+        await bot.stop()

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from adapters.matrix.render import KEYCAPS
+from core.i18n import render
 from tests.e2e.synapse import (
     BOT,
     Player,
@@ -145,7 +146,12 @@ async def test_tictactoe_against_the_hard_bot_by_text(
 ) -> None:
     server = synapse_server
     bot = server.user_id(BOT)
-    async with running_bot(server, tmp_path / "bot"), Player(server, "alice") as alice:
+    # The real process pool, as deployed: the position and the chosen move cross a process
+    # boundary (pickling), the worker is warmed up at start and shut down at the end.
+    async with (
+        running_bot(server, tmp_path / "bot", ai_workers=1),
+        Player(server, "alice") as alice,
+    ):
         room = await open_room(server, alice)
 
         mark = alice.mark()
@@ -450,3 +456,123 @@ async def test_garbage_unknown_command_and_a_move_without_a_game(
             if seen.room_id == room and is_notice_from(seen.source, bot)
         ]
         assert notices == [answer, no_game, hinted]
+
+
+def stones(seen: Seen) -> int:
+    return sum(mark in "XO" for row in grid(shown(seen)) for mark in row)
+
+
+def is_playable(seen: Seen) -> bool:
+    """A board people can still move on: it ends with the move hint."""
+    content = _content(seen)
+    new = content.get("m.new_content")
+    html = (new if isinstance(new, dict) else content).get("formatted_body", "")
+    return "<em>" in str(html)
+
+
+async def test_challenging_the_bot_itself_is_a_game_against_it(
+    synapse_server: SynapseServer, tmp_path: Path
+) -> None:
+    server = synapse_server
+    bot = server.user_id(BOT)
+    async with running_bot(server, tmp_path / "bot"), Player(server, "alice") as alice:
+        room = await open_room(server, alice)
+        mark = alice.mark()
+        board = await start_game(server, alice, room, f"!tres @{BOT}")
+        assert "alice" in shown(board) and "X: alice" in shown(board)
+        # A game at once, not a challenge that nobody could accept.
+        assert not [
+            seen
+            for seen in alice.events[mark:]
+            if is_notice_from(seen.source, bot) and "!accept" in shown(seen)
+        ]
+        _, edit = await move_by_text(server, alice, room, board, "5")
+        assert stones(edit) == 2  # the bot answered
+
+
+async def test_final_after_a_move_resigns(synapse_server: SynapseServer, tmp_path: Path) -> None:
+    server = synapse_server
+    bot = server.user_id(BOT)
+    async with running_bot(server, tmp_path / "bot"), Player(server, "alice") as alice:
+        room = await open_room(server, alice)
+        board = await start_game(server, alice, room, "!tres easy")
+        _, edit = await move_by_text(server, alice, room, board, "5")
+        assert is_playable(edit)
+
+        final_id, ended = await move_by_text(server, alice, room, board, "!final")
+        resigned = render("game.resigned", "en", player="alice", winner="Bot (easy)")
+        assert resigned in shown(ended)
+        assert grid(shown(ended)) == grid(shown(edit))  # the board as it was, ended
+        assert not is_playable(ended)
+        answer = await alice.wait_for(
+            lambda seen: is_reply_notice(seen, room, bot, final_id), what="the resignation"
+        )
+        assert resigned in shown(answer) and "!rematch" in shown(answer)
+        assert "!review" in shown(answer)
+
+        # The review of the finished game, for anyone in the room.
+        asked = await alice.say(room, "!review")
+        review = await alice.wait_for(
+            lambda seen: is_reply_notice(seen, room, bot, asked), what="the review"
+        )
+        assert "Review of tic-tac-toe (X: alice, O: Bot (easy))" in shown(review)
+        assert "1. X b2: draw → draw" in shown(review)
+
+        again = await start_game(server, alice, room, "!rematch")
+        assert again.source["event_id"] != board.source["event_id"]
+        assert is_playable(again)
+
+
+async def test_a_bots_game_is_one_board_edited_move_by_move_and_final_stops_one(
+    synapse_server: SynapseServer, tmp_path: Path
+) -> None:
+    server = synapse_server
+    bot = server.user_id(BOT)
+    # A pace slow enough that "!final" comes while the second game still runs.
+    bot_run = running_bot(server, tmp_path / "bot", watch_move_interval=0.4)
+    async with bot_run, Player(server, "alice") as alice:
+        room = await open_room(server, alice)
+        board = await start_game(server, alice, room, "!tres bot")
+        original = board.source["event_id"]
+        after = alice.events.index(board) + 1
+        last = await alice.wait_for(
+            lambda seen: is_edit_of(seen.source, original) and not is_playable(seen),
+            after=after,
+            what="the bots' game played out",
+        )
+        edits = [seen for seen in alice.events if is_edit_of(seen.source, original)]
+        assert stones(board) == 0
+        assert [stones(edit) for edit in edits] == list(range(1, len(edits) + 1))
+        assert edits[-1] is last
+        await alice.wait_for(
+            lambda seen: is_notice_from(seen.source, bot) and "!rematch" in shown(seen),
+            after=alice.events.index(last),
+            what="the result",
+        )
+
+        # Connect Four takes long enough to be stopped.
+        board = await start_game(server, alice, room, "!quatre bot")
+        original = board.source["event_id"]
+        await alice.wait_for(
+            lambda seen: is_edit_of(seen.source, original) and stones(seen) == 2,
+            what="two moves played",
+        )
+        final_id, stopped = await move_by_text(server, alice, room, board, "!final")
+        if render("game.stopped", "en") not in shown(stopped):
+            # A move published just before the stop: the stopped board follows it.
+            stopped = await alice.wait_for(
+                lambda seen: is_edit_of(seen.source, original) and not is_playable(seen),
+                after=alice.events.index(stopped) + 1,
+                what="the stopped board",
+            )
+        assert render("game.stopped", "en") in shown(stopped)
+        answer = await alice.wait_for(
+            lambda seen: is_reply_notice(seen, room, bot, final_id), what="stopped"
+        )
+        assert render("game.watch_stopped", "en", player="alice") in shown(answer)
+        # Answers come in order within a room: by the answer to "!help", a move played after
+        # the stop would have been shown.
+        help_id = await alice.say(room, "!help")
+        await alice.wait_for(lambda seen: is_reply_notice(seen, room, bot, help_id), what="help")
+        later = alice.events[alice.events.index(stopped) + 1 :]
+        assert not [seen for seen in later if is_edit_of(seen.source, original)]

@@ -33,6 +33,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "Revanche",
         "ru": "Реванш",
     },
+    "discord.button.review": {
+        "en": "Review",
+        "ca": "Revisió",
+        "es": "Revisión",
+        "pt": "Análise",
+        "ru": "Разбор",
+    },
     # Choice names of the slash-command options (the values stay English and stable).
     "discord.choice.level.easy": {
         "en": "easy",
@@ -90,6 +97,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "La casilla (b2: letra de columna, número de fila) o el número de columna",
         "pt": "A casa (b2: letra da coluna, número da linha) ou o número da coluna",
         "ru": "Клетка (b2: буква столбца, номер строки) или номер столбца",
+    },
+    "discord.option.watch": {
+        "en": "Two bots play each other while you watch (level: theirs)",
+        "ca": "Dos bots juguen l'un contra l'altre mentre mires (nivell: el seu)",
+        "es": "Dos bots juegan entre ellos mientras miras (nivel: el suyo)",
+        "pt": "Dois bots jogam um contra o outro enquanto você assiste (nível: o deles)",
+        "ru": "Два бота играют друг с другом, а вы смотрите (уровень: их)",
     },
     # Hints added to a board message.
     "discord.hint.move": {

@@ -2,7 +2,8 @@
 
 Keys: ``game.*`` (what happens), ``error.*`` (a mistake or a temporary failure, shown privately
 where the platform can), ``stats.*``. ``{prefix}`` is the command prefix of the platform (``/`` or
-``!``); ``{mark}`` is ``X`` or ``O``; ``{game}`` is one of the ``game.name.*`` texts.
+``!``); ``{mark}`` is ``X`` or ``O``; ``{game}`` is one of the ``game.name.*`` texts. Counts are
+plain integers, worded by the ``PLURALS`` below (``{wins:stats.count.wins}``).
 """
 
 # Cyrillic letters are the point of a translation, not look-alikes; a catalogue reads best with
@@ -61,23 +62,23 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "game.challenge": {
         "en": (
             "{challenger} challenges {challenged} to {game}. {challenged}: answer with"
-            " {accept} or {decline} within {minutes} min."
+            " {accept} or {decline} within {minutes:game.count.minutes}."
         ),
         "ca": (
             "{challenger} repta {challenged} a {game}. {challenged}: respon amb {accept} o"
-            " {decline} en {minutes} min."
+            " {decline} en {minutes:game.count.minutes}."
         ),
         "es": (
             "{challenger} reta a {challenged} a {game}. {challenged}: responde con {accept} o"
-            " {decline} en {minutes} min."
+            " {decline} en {minutes:game.count.minutes}."
         ),
         "pt": (
             "{challenger} desafia {challenged} para {game}. {challenged}: responda com {accept}"
-            " ou {decline} em {minutes} min."
+            " ou {decline} em {minutes:game.count.minutes}."
         ),
         "ru": (
             "{challenger} вызывает {challenged} на игру {game}. {challenged}: ответьте"
-            " {accept} или {decline} в течение {minutes} мин."
+            " {accept} или {decline}; на ответ — {minutes:game.count.minutes}."
         ),
     },
     "game.challenge_status": {
@@ -114,6 +115,29 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "es": "{player} ha terminado la partida ({game}).",
         "pt": "{player} encerrou o jogo ({game}).",
         "ru": "{player} завершает игру ({game}).",
+    },
+    "game.resigned": {
+        # /final after a move was played: it counts as a loss.
+        "en": "{player} resigned. {winner} wins.",
+        "ca": "{player} s'ha rendit. Guanya {winner}.",
+        "es": "{player} se ha rendido. Gana {winner}.",
+        "pt": "{player} desistiu. {winner} vence.",
+        "ru": "{player} сдаётся. Побеждает {winner}.",
+    },
+    "game.watch_stopped": {
+        "en": "{player} stopped the bots' game.",
+        "ca": "{player} ha aturat la partida dels bots.",
+        "es": "{player} ha detenido la partida de los bots.",
+        "pt": "{player} parou o jogo dos bots.",
+        "ru": "{player} останавливает игру ботов.",
+    },
+    "game.stopped": {
+        # A bots' game stopped before its end (by its watcher, or at its time limit).
+        "en": "The game was stopped before its end.",
+        "ca": "La partida s'ha aturat abans d'acabar.",
+        "es": "La partida se detuvo antes de terminar.",
+        "pt": "O jogo foi parado antes do fim.",
+        "ru": "Игра остановлена до конца.",
     },
     "game.turn": {
         "en": "{player} ({mark}) to move.",
@@ -169,6 +193,51 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "es": "Lo sentimos, algo ha fallado por nuestra parte. Vuelve a intentarlo.",
         "pt": "Desculpe, algo deu errado do nosso lado. Tente de novo.",
         "ru": "Извините, у нас что-то пошло не так. Попробуйте ещё раз.",
+    },
+    "error.store_unavailable": {
+        "en": "I can't save anything right now, so nothing changed. Please try again in a moment.",
+        "ca": (
+            "Ara mateix no puc desar res, així que no ha canviat res. Torna-ho a provar d'aquí a"
+            " un moment."
+        ),
+        "es": (
+            "Ahora mismo no puedo guardar nada, así que no ha cambiado nada. Vuelve a intentarlo"
+            " en un momento."
+        ),
+        "pt": "Não consigo salvar nada agora, então nada mudou. Tente de novo daqui a pouco.",
+        "ru": (
+            "Сейчас я не могу ничего сохранить, поэтому ничего не изменилось. Попробуйте ещё раз"
+            " чуть позже."
+        ),
+    },
+    "error.ai_busy": {
+        "en": (
+            "The bot is very busy right now. Try level medium ({prefix}tres medium), or try"
+            " again in a minute."
+        ),
+        "ca": (
+            "El bot està molt ocupat ara mateix. Prova el nivell medium ({prefix}tres medium) o"
+            " torna-ho a provar d'aquí a un minut."
+        ),
+        "es": (
+            "El bot está muy ocupado ahora mismo. Prueba el nivel medium ({prefix}tres medium) o"
+            " vuelve a intentarlo dentro de un minuto."
+        ),
+        "pt": (
+            "O bot está muito ocupado agora. Experimente o nível medium ({prefix}tres medium) ou"
+            " tente de novo daqui a um minuto."
+        ),
+        "ru": (
+            "Бот сейчас очень занят. Выберите уровень medium ({prefix}tres medium) или"
+            " попробуйте ещё раз через минуту."
+        ),
+    },
+    "error.rate_limited": {
+        "en": "Slow down: try again in {seconds:error.count.seconds}.",
+        "ca": "Més a poc a poc: torna-ho a provar d'aquí a {seconds:error.count.seconds}.",
+        "es": "Más despacio: vuelve a intentarlo dentro de {seconds:error.count.seconds}.",
+        "pt": "Mais devagar: tente de novo daqui a {seconds:error.count.seconds}.",
+        "ru": "Не так быстро: попробуйте снова через {seconds:error.count.seconds}.",
     },
     "error.shutting_down": {
         "en": "The bot is restarting. Please try again in a few seconds.",
@@ -226,6 +295,13 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
             "У вас уже есть игра здесь ({game} против {opponent}). Доиграйте её или завершите"
             " командой {prefix}final."
         ),
+    },
+    "error.watch_limit": {
+        "en": "You are already watching a bots' game here; end it with {prefix}final first.",
+        "ca": "Ja estàs mirant una partida de bots aquí; acaba-la primer amb {prefix}final.",
+        "es": "Ya estás viendo una partida de bots aquí; termínala primero con {prefix}final.",
+        "pt": "Você já está assistindo a um jogo de bots aqui; encerre-o primeiro com {prefix}final.",
+        "ru": "Вы уже смотрите здесь игру ботов; сначала завершите её командой {prefix}final.",
     },
     "error.self_challenge": {
         "en": "You cannot challenge yourself. Play the bot instead, or challenge someone else.",
@@ -356,32 +432,40 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     },
     "stats.player": {
         "en": (
-            "{player}: {wins} wins, {losses} losses, {draws} draws"
-            " (in this chat: {chat_wins} · {chat_losses} · {chat_draws})."
+            "{player}: {wins:stats.count.wins}, {losses:stats.count.losses}, {draws:stats.count.draws}"
+            " (in this chat: {chat_wins:stats.count.wins}, {chat_losses:stats.count.losses}, {chat_draws:stats.count.draws})."
         ),
         "ca": (
-            "{player}: {wins} victòries, {losses} derrotes, {draws} empats"
-            " (en aquest xat: {chat_wins} · {chat_losses} · {chat_draws})."
+            "{player}: {wins:stats.count.wins}, {losses:stats.count.losses}, {draws:stats.count.draws}"
+            " (en aquest xat: {chat_wins:stats.count.wins}, {chat_losses:stats.count.losses}, {chat_draws:stats.count.draws})."
         ),
         "es": (
-            "{player}: {wins} victorias, {losses} derrotas, {draws} empates"
-            " (en este chat: {chat_wins} · {chat_losses} · {chat_draws})."
+            "{player}: {wins:stats.count.wins}, {losses:stats.count.losses}, {draws:stats.count.draws}"
+            " (en este chat: {chat_wins:stats.count.wins}, {chat_losses:stats.count.losses}, {chat_draws:stats.count.draws})."
         ),
         "pt": (
-            "{player}: {wins} vitórias, {losses} derrotas, {draws} empates"
-            " (neste chat: {chat_wins} · {chat_losses} · {chat_draws})."
+            "{player}: {wins:stats.count.wins}, {losses:stats.count.losses}, {draws:stats.count.draws}"
+            " (neste chat: {chat_wins:stats.count.wins}, {chat_losses:stats.count.losses}, {chat_draws:stats.count.draws})."
         ),
         "ru": (
-            "{player}: побед {wins}, поражений {losses}, ничьих {draws}"
-            " (в этом чате: {chat_wins} · {chat_losses} · {chat_draws})."
+            "{player}: {wins:stats.count.wins}, {losses:stats.count.losses}, {draws:stats.count.draws}"
+            " (в этом чате: {chat_wins:stats.count.wins}, {chat_losses:stats.count.losses}, {chat_draws:stats.count.draws})."
         ),
     },
     "stats.top": {
-        "en": "Leaderboard of this chat (wins · losses · draws):\n{lines}",
-        "ca": "Classificació d'aquest xat (victòries · derrotes · empats):\n{lines}",
-        "es": "Clasificación de este chat (victorias · derrotas · empates):\n{lines}",
-        "pt": "Classificação deste chat (vitórias · derrotas · empates):\n{lines}",
-        "ru": "Таблица лидеров этого чата (победы · поражения · ничьи):\n{lines}",
+        "en": "Leaderboard of this chat:\n{lines}",
+        "ca": "Classificació d'aquest xat:\n{lines}",
+        "es": "Clasificación de este chat:\n{lines}",
+        "pt": "Classificação deste chat:\n{lines}",
+        "ru": "Таблица лидеров этого чата:\n{lines}",
+    },
+    "stats.top_line": {
+        # One line of stats.top's {lines}; rank starts at 1.
+        "en": "{rank}. {name} — {wins:stats.count.wins} · {losses:stats.count.losses} · {draws:stats.count.draws}",
+        "ca": "{rank}. {name} — {wins:stats.count.wins} · {losses:stats.count.losses} · {draws:stats.count.draws}",
+        "es": "{rank}. {name} — {wins:stats.count.wins} · {losses:stats.count.losses} · {draws:stats.count.draws}",
+        "pt": "{rank}. {name} — {wins:stats.count.wins} · {losses:stats.count.losses} · {draws:stats.count.draws}",
+        "ru": "{rank}. {name} — {wins:stats.count.wins} · {losses:stats.count.losses} · {draws:stats.count.draws}",
     },
     "stats.top_empty": {
         "en": "No finished games in this chat yet.",
@@ -389,5 +473,107 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "es": "Todavía no hay ninguna partida terminada en este chat.",
         "pt": "Ainda não há jogos terminados neste chat.",
         "ru": "В этом чате пока нет законченных игр.",
+    },
+}
+
+
+# The words for counts, one form per CLDR plural category of each language (Babel's rules; a test
+# checks the categories). ``many`` in ca/es/pt is for round millions ("1000000 de victòries").
+# Russian ``other`` is for fractions (genitive singular: "1,5 победы"); ``one`` covers 21, 31...
+PLURALS: Mapping[str, Mapping[str, Mapping[str, str]]] = {
+    "game.count.minutes": {
+        # Nominative in Russian ("на ответ — 5 минут").
+        "en": {"one": "{count} minute", "other": "{count} minutes"},
+        "ca": {"one": "{count} minut", "many": "{count} de minuts", "other": "{count} minuts"},
+        "es": {"one": "{count} minuto", "many": "{count} de minutos", "other": "{count} minutos"},
+        "pt": {"one": "{count} minuto", "many": "{count} de minutos", "other": "{count} minutos"},
+        "ru": {
+            "one": "{count} минута",
+            "few": "{count} минуты",
+            "many": "{count} минут",
+            "other": "{count} минуты",
+        },
+    },
+    "error.count.seconds": {
+        # After "in": accusative in Russian ("через 1 секунду", "через 5 секунд").
+        "en": {"one": "{count} second", "other": "{count} seconds"},
+        "ca": {"one": "{count} segon", "many": "{count} de segons", "other": "{count} segons"},
+        "es": {
+            "one": "{count} segundo",
+            "many": "{count} de segundos",
+            "other": "{count} segundos",
+        },
+        "pt": {
+            "one": "{count} segundo",
+            "many": "{count} de segundos",
+            "other": "{count} segundos",
+        },
+        "ru": {
+            "one": "{count} секунду",
+            "few": "{count} секунды",
+            "many": "{count} секунд",
+            "other": "{count} секунды",
+        },
+    },
+    "stats.count.wins": {
+        "en": {"one": "{count} win", "other": "{count} wins"},
+        "ca": {
+            "one": "{count} victòria",
+            "many": "{count} de victòries",
+            "other": "{count} victòries",
+        },
+        "es": {
+            "one": "{count} victoria",
+            "many": "{count} de victorias",
+            "other": "{count} victorias",
+        },
+        "pt": {
+            "one": "{count} vitória",
+            "many": "{count} de vitórias",
+            "other": "{count} vitórias",
+        },
+        "ru": {
+            "one": "{count} победа",
+            "few": "{count} победы",
+            "many": "{count} побед",
+            "other": "{count} победы",
+        },
+    },
+    "stats.count.losses": {
+        "en": {"one": "{count} loss", "other": "{count} losses"},
+        "ca": {
+            "one": "{count} derrota",
+            "many": "{count} de derrotes",
+            "other": "{count} derrotes",
+        },
+        "es": {
+            "one": "{count} derrota",
+            "many": "{count} de derrotas",
+            "other": "{count} derrotas",
+        },
+        "pt": {
+            "one": "{count} derrota",
+            "many": "{count} de derrotas",
+            "other": "{count} derrotas",
+        },
+        "ru": {
+            "one": "{count} поражение",
+            "few": "{count} поражения",
+            "many": "{count} поражений",
+            "other": "{count} поражения",
+        },
+    },
+    "stats.count.draws": {
+        "en": {"one": "{count} draw", "other": "{count} draws"},
+        # Catalan elides "de" before a vowel.
+        "ca": {"one": "{count} empat", "many": "{count} d'empats", "other": "{count} empats"},
+        "es": {"one": "{count} empate", "many": "{count} de empates", "other": "{count} empates"},
+        "pt": {"one": "{count} empate", "many": "{count} de empates", "other": "{count} empates"},
+        "ru": {
+            "one": "{count} ничья",
+            "few": "{count} ничьи",
+            "many": "{count} ничьих",
+            "other": "{count} ничьей",
+        },
     },
 }

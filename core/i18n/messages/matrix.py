@@ -10,13 +10,6 @@ Command words (``!accept``, ``!rematch``) come in as placeholders: they are what
 from __future__ import annotations
 
 MESSAGES: dict[str, dict[str, str]] = {
-    "matrix.seat.bot": {
-        "en": "{name} ({level})",
-        "ca": "{name} ({level})",
-        "es": "{name} ({level})",
-        "pt": "{name} ({level})",
-        "ru": "{name} ({level})",
-    },
     "matrix.hint.cells": {
         "en": "Move: type a cell number 1–{cells} or a coordinate such as {coord}, or react with {keycaps}.",
         "ca": "Per jugar: escriu un número de casella 1–{cells} o una coordenada com {coord}, o reacciona amb {keycaps}.",
@@ -37,6 +30,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "Escribe {rematch} para volver a jugar.",
         "pt": "Escreva {rematch} para jogar de novo.",
         "ru": "Напишите {rematch}, чтобы сыграть ещё раз.",
+    },
+    "matrix.actions.review": {
+        "en": "{review} shows every move's exact value and the mistakes.",
+        "ca": "{review} mostra el valor exacte de cada jugada i els errors.",
+        "es": "{review} muestra el valor exacto de cada jugada y los errores.",
+        "pt": "{review} mostra o valor exato de cada lance e os erros.",
+        "ru": "{review} покажет точную оценку каждого хода и ошибки.",
     },
     "matrix.internal_error": {
         "en": "Sorry, something went wrong on my side. Please try again.",

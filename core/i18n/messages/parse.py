@@ -3,7 +3,8 @@
 Parse errors name the input in quotes and say what was expected. ``help.<command>`` and
 ``help.option.<name>`` double as Discord slash-command descriptions: at most 100 characters.
 Command names, option words (easy, first, bot...) and ROWSxCOLS/K stay untranslated: they are
-what the player types.
+what the player types. Bounds such as ``{max}`` in "from 1 to {max}" are numbers, not counts of
+things; the one count, a message's length, is worded by ``PLURALS``.
 """
 
 # One line per translation: a catalogue reads best unwrapped, so long lines are fine here;
@@ -12,14 +13,16 @@ what the player types.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 MESSAGES: dict[str, dict[str, str]] = {
     # --- parse errors ---
     "parse.too_long": {
-        "en": "That message is too long ({length} characters): commands are at most {limit}.",
-        "ca": "Aquest missatge és massa llarg ({length} caràcters): les ordres en tenen {limit} com a màxim.",
-        "es": "Ese mensaje es demasiado largo ({length} caracteres): los comandos tienen {limit} como máximo.",
-        "pt": "Essa mensagem é longa demais ({length} caracteres): os comandos têm no máximo {limit}.",
-        "ru": "Сообщение слишком длинное ({length} симв.): команда может быть не длиннее {limit}.",
+        "en": "That message is too long ({length:parse.count.characters}): commands are at most {limit}.",
+        "ca": "Aquest missatge és massa llarg ({length:parse.count.characters}): les ordres en tenen {limit} com a màxim.",
+        "es": "Ese mensaje es demasiado largo ({length:parse.count.characters}): los comandos tienen {limit} como máximo.",
+        "pt": "Essa mensagem é longa demais ({length:parse.count.characters}): os comandos têm no máximo {limit}.",
+        "ru": "Сообщение слишком длинное ({length:parse.count.characters}): команда может быть не длиннее {limit}.",
     },
     "parse.empty": {
         "en": "The message is empty: type a command such as /help, or a move such as 5.",
@@ -233,11 +236,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ru": "Сыграть последнюю партию ещё раз, поменявшись сторонами.",
     },
     "help.final": {
-        "en": "End and delete your game in this chat.",
-        "ca": "Acaba i esborra la teva partida en aquest xat.",
-        "es": "Termina y borra tu partida en este chat.",
-        "pt": "Encerre e apague a sua partida neste chat.",
-        "ru": "Завершить и удалить вашу партию в этом чате.",
+        "en": "End your game here. After a move it's a resignation (a loss); an unanswered challenge just ends.",
+        "ca": "Acaba la teva partida aquí. Després d'una jugada et rendeixes (derrota); un repte pendent s'anul·la.",
+        "es": "Termina tu partida aquí. Tras una jugada, te rindes (derrota); un reto sin respuesta solo se anula.",
+        "pt": "Encerre sua partida aqui. Após um lance, você desiste (derrota); um desafio sem resposta só termina.",
+        "ru": "Завершить партию здесь. После хода это сдача (поражение); вызов без ответа просто отменяется.",
     },
     "help.stats": {
         "en": "Results of a player (you, unless you name one).",
@@ -309,5 +312,35 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "El jugador cuyos resultados mostrar (tú por defecto).",
         "pt": "O jogador cujos resultados mostrar (você por padrão).",
         "ru": "Игрок, чьи результаты показать (по умолчанию вы).",
+    },
+}
+
+
+# The words for counts, one form per CLDR plural category of each language (see game.py).
+PLURALS: Mapping[str, Mapping[str, Mapping[str, str]]] = {
+    "parse.count.characters": {
+        # In parentheses: nominative in Russian ("(25 символов)").
+        "en": {"one": "{count} character", "other": "{count} characters"},
+        "ca": {
+            "one": "{count} caràcter",
+            "many": "{count} de caràcters",
+            "other": "{count} caràcters",
+        },
+        "es": {
+            "one": "{count} carácter",
+            "many": "{count} de caracteres",
+            "other": "{count} caracteres",
+        },
+        "pt": {
+            "one": "{count} caractere",
+            "many": "{count} de caracteres",
+            "other": "{count} caracteres",
+        },
+        "ru": {
+            "one": "{count} символ",
+            "few": "{count} символа",
+            "many": "{count} символов",
+            "other": "{count} символа",
+        },
     },
 }

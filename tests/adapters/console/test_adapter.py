@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import io
 import os
+import re
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -126,3 +128,50 @@ async def test_text_streams_without_a_descriptor_and_files_work(
         console = ConsoleAdapter(service, stdin=stdin_file, stdout=out, welcome=False)
         await asyncio.wait_for(console.run(asyncio.Event()), 5)
     assert "a b c" in out.getvalue()  # /final shows the ended board
+
+
+class TimedWrites(io.StringIO):
+    """stdout that remembers each write with the time it was made."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes: list[tuple[float, str]] = []
+
+    def write(self, text: str) -> int:
+        self.writes.append((time.monotonic(), text))
+        return super().write(text)
+
+
+def _stones(printed: str) -> int:
+    rows = [line for line in printed.splitlines() if re.match(r"\d+ [XO·]", line)]
+    return sum(line.count("X") + line.count("O") for line in rows)
+
+
+async def test_a_bots_game_is_printed_move_by_move(tmp_path: Path) -> None:
+    store = await SqliteStore.open(tmp_path / "games.sqlite3")
+    settings = ServiceSettings(
+        ai_workers=0, ai_warm_up=False, watch_move_interval=0.01, bot_vs_bot_budget=0.02
+    )
+    service = GameService(store, settings=settings)
+    try:
+        reader = asyncio.StreamReader()
+        reader.feed_data(b"/tres bot\n")
+        out = TimedWrites()
+        console = ConsoleAdapter(service, stdin=reader, stdout=out, welcome=False)
+        run = asyncio.create_task(console.run(asyncio.Event()))
+        for _ in range(500):  # the game plays on after the line was answered
+            if "[/rematch]" in out.getvalue():
+                break
+            await asyncio.sleep(0.01)
+        reader.feed_eof()
+        await asyncio.wait_for(run, 5)
+    finally:
+        await service.close()
+        await store.close()
+    boards = [(at, printed) for at, printed in out.writes if "a b c" in printed]
+    counts = [_stones(printed) for _, printed in boards]
+    assert render("game.watch", "en") in boards[0][1]
+    assert counts == list(range(len(boards)))  # the new board, then one write per move
+    assert len(boards) >= 6  # nobody wins tic-tac-toe in fewer than five moves
+    assert boards[-1][0] - boards[0][0] >= 0.01 * (len(boards) - 2)  # at the watching pace
+    assert "[/rematch]" in boards[-1][1]

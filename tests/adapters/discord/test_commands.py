@@ -1,8 +1,9 @@
-"""Slash commands: declared from the command table, translated from the catalogues."""
+"""Slash commands: generated from the command table, translated from the catalogues."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -10,57 +11,95 @@ from discord import app_commands
 from adapters.discord.commands import (
     DISCORD_LOCALES,
     MAX_DESCRIPTION,
+    MOVE,
+    WATCH,
     CatalogueTranslator,
     Interaction,
-    UserOption,
     build_commands,
+    choice_key,
+    discord_options,
     text,
 )
-from core.commands import COMMANDS, Command, find_command
+from core.commands import COMMANDS, CommandSpec, OptionType
 from core.i18n import catalogue, render
+
+_DISCORD_TYPES = {
+    OptionType.TEXT: discord.AppCommandOptionType.string,
+    OptionType.INTEGER: discord.AppCommandOptionType.integer,
+    OptionType.USER: discord.AppCommandOptionType.user,
+}
 
 
 class Recorder:
     """A command handler that only remembers what it was asked (no Discord, no service)."""
 
     def __init__(self) -> None:
-        self.calls: list[tuple[str, Any]] = []
+        self.calls: list[tuple[str, Mapping[str, Any]]] = []
 
-    async def start_game(self, interaction: Interaction, name: str, **options: Any) -> None:
-        self.calls.append((name, options))
-
-    async def run_command(self, interaction: Interaction, command: Command) -> None:
-        self.calls.append(("run", command))
-
-    async def show_stats(self, interaction: Interaction, player: UserOption | None) -> None:
-        self.calls.append(("stats", player))
+    async def run_slash(
+        self, interaction: Interaction, spec: CommandSpec, options: Mapping[str, Any]
+    ) -> None:
+        self.calls.append((spec.name, options))
 
     async def play_text(self, interaction: Interaction, cell: str) -> None:
-        self.calls.append(("move", cell))
+        self.calls.append((MOVE, {"cell": cell}))
 
 
 def test_every_table_command_is_a_slash_command_with_the_table_options() -> None:
     commands = {c.name: c for c in build_commands(Recorder())}
-    assert set(commands) == {spec.name for spec in COMMANDS} | {"move"}
-    for name, command in commands.items():
-        spec = find_command(name)
-        if spec is None:
-            continue
-        assert {p.name for p in command.parameters} == {o.name for o in spec.options}
-        required = {p.name for p in command.parameters if p.required}
-        assert required == {o.name for o in spec.options if o.required}
+    assert list(commands) == [spec.name for spec in COMMANDS] + [MOVE]
+    for spec in COMMANDS:
+        command = commands[spec.name]
+        assert str(command.description) == render(spec.description, "en")
+        parameters = {p.name: p for p in command.parameters}
+        options = {o.name: o for o in spec.options}
+        assert set(parameters) == set(options) | ({WATCH} if "opponent" in options else set())
+        for name, option in options.items():
+            parameter = parameters[name]
+            assert parameter.required == option.required, (spec.name, name)
+            assert parameter.type is _DISCORD_TYPES[option.type], (spec.name, name)
+            assert [c.value for c in parameter.choices] == list(option.choices)
+            assert (parameter.min_value, parameter.max_value) == (option.minimum, option.maximum)
+            assert str(parameter.description) == render(option.description, "en")[:100]
 
 
-def test_option_types_and_choices_are_stable() -> None:
+def test_the_stable_names_and_types() -> None:
+    # DESIGN.md promises these names; players' muscle memory and old clients depend on them.
     commands = {c.name: c for c in build_commands(Recorder())}
     tres = {p.name: p for p in commands["tres"].parameters}
     assert tres["opponent"].type is discord.AppCommandOptionType.user
     assert [c.value for c in tres["level"].choices] == ["easy", "medium", "hard"]
     assert [c.value for c in tres["first"].choices] == ["me", "opponent", "random"]
+    assert tres[WATCH].type is discord.AppCommandOptionType.boolean
+    assert not tres[WATCH].required
     ratlla = {p.name: p for p in commands["ratlla"].parameters}
     assert ratlla["k"].type is discord.AppCommandOptionType.integer
     assert (ratlla["k"].min_value, ratlla["k"].max_value) == (3, 25)
     assert ratlla["size"].type is discord.AppCommandOptionType.string
+    stats = {p.name: p for p in commands["stats"].parameters}
+    assert stats["player"].type is discord.AppCommandOptionType.user
+
+
+async def test_callbacks_hand_the_row_and_its_options_to_the_handler() -> None:
+    recorder = Recorder()
+    commands = {c.name: c for c in build_commands(recorder)}
+    nobody = cast(Interaction, None)  # the handler is what is checked, not Discord
+    await commands["ratlla"].callback(nobody, size="9x9", k=5, level=None)  # type: ignore[call-arg]
+    await commands["top"].callback(nobody)  # type: ignore[call-arg]
+    await commands[MOVE].callback(nobody, cell="b2")  # type: ignore[call-arg]
+    assert recorder.calls == [
+        ("ratlla", {"size": "9x9", "k": 5, "level": None}),
+        ("top", {}),
+        (MOVE, {"cell": "b2"}),
+    ]
+
+
+def test_every_option_text_exists_and_fits() -> None:
+    for spec in COMMANDS:
+        for option in discord_options(spec):
+            for value in option.choices:
+                assert choice_key(option.name, value) in catalogue(), (option.name, value)
+    assert "discord.option.watch" in catalogue()
 
 
 async def test_descriptions_and_choices_are_translated_for_discord_locales() -> None:

@@ -23,7 +23,7 @@ from adapters.discord.layout import (
 )
 from adapters.discord.views import ActionButton, MoveButton, build_view
 from core.games import CONNECT_FOUR, TICTACTOE, Position, Rules
-from core.i18n import Text, render
+from core.i18n import Text, catalogue, render
 from core.replies import ActionKind, BoardView, CellView, PlayerView
 
 ALICE = PlayerView("Alice", "1", None)
@@ -224,3 +224,31 @@ def test_every_board_fits_discord(
     spec = board_message(view, locale, actions=actions)
     check_discord_limits(spec)
     build_view(spec)  # discord.py accepts the layout
+
+
+def test_every_action_kind_is_a_button_labelled_from_the_catalogue() -> None:
+    # A new ActionKind (Review, say) needs only its text ``discord.button.<kind>``.
+    kinds = tuple(ActionKind)
+    finished = board(TICTACTOE, [0, 3, 1, 4, 2], ended=True)
+    for spec in (
+        board_message(finished, "pt", actions=kinds),
+        text_message("after the game", "pt", session_id="s3ss10n", version=6, actions=kinds),
+    ):
+        actions = [b for b in spec.buttons if isinstance(parse_custom_id(b.custom_id), ActionId)]
+        assert [parse_custom_id(b.custom_id) for b in actions] == [
+            ActionId("s3ss10n", 6, kind) for kind in kinds
+        ]
+        assert [b.label for b in actions] == [
+            render(f"discord.button.{k.value}", "pt") for k in kinds
+        ]
+        assert all(f"discord.button.{k.value}" in catalogue() for k in kinds)
+        assert len({b.row for b in actions}) == 1  # a row of their own
+        view = build_view(spec)
+        assert sum(isinstance(item, ActionButton) for item in view.children) == len(kinds)
+
+
+def test_a_full_board_names_every_action_as_a_command() -> None:
+    spec = board_message(board(Rules(5, 5, 4), [0, 1], ended=True), "en", actions=tuple(ActionKind))
+    assert all(isinstance(parse_custom_id(b.custom_id), MoveId) for b in spec.buttons)
+    for kind in ActionKind:
+        assert f"/{kind.value}" in spec.content

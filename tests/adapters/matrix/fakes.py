@@ -1,6 +1,8 @@
 """A hand-written stand-in for the homeserver side of :class:`adapters.matrix.transport.Transport`.
 
 Tests script the sync responses (:meth:`FakeTransport.deliver`) and read what the adapter sent.
+Decryption is scripted too (:attr:`FakeTransport.keys`): the order in which a real homeserver
+hands out an encrypted message and its room key cannot be arranged from outside.
 """
 
 from __future__ import annotations
@@ -34,6 +36,9 @@ class FakeTransport:
         self.send_errors: list[MatrixError] = []
         self.gates: dict[str, asyncio.Event] = {}  # sends to these rooms wait for the gate
         self.logins: list[tuple[str, str | None]] = []
+        # Encrypted event id -> its plain source, once "its room key has arrived".
+        self.keys: dict[str, dict[str, Any]] = {}
+        self.decrypt_attempts: list[str] = []
         self.closed = False
         self._changed = asyncio.Condition()
         self._count = 0
@@ -41,12 +46,19 @@ class FakeTransport:
 
     # --- scripting -------------------------------------------------------------------------
 
-    def deliver(self, *events: tuple[str, dict[str, Any]], invites: tuple[Any, ...] = ()) -> str:
-        """Queue one sync response with ``(room id, event source)`` pairs; its token."""
+    def deliver(
+        self,
+        *events: tuple[str, dict[str, Any]],
+        invites: tuple[Any, ...] = (),
+        undecrypted: tuple[tuple[str, dict[str, Any]], ...] = (),
+    ) -> str:
+        """Queue one sync response with ``(room id, event source)`` pairs (and encrypted ones
+        that could not be decrypted); its token."""
         self._token += 1
         token = f"s{self._token}"
         timeline = tuple(TimelineEvent(room, source) for room, source in events)
-        self._batches.put_nowait(SyncBatch(token, tuple(invites), timeline))
+        waiting = tuple(TimelineEvent(room, source) for room, source in undecrypted)
+        self._batches.put_nowait(SyncBatch(token, tuple(invites), timeline, waiting))
         return token
 
     def fail_sync(self, error: MatrixError) -> None:
@@ -104,6 +116,11 @@ class FakeTransport:
     async def after_sync(self) -> None:
         await self._changed_now()
 
+    def decrypt(self, room_id: str, source: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        event_id = str(source.get("event_id"))
+        self.decrypt_attempts.append(event_id)
+        return self.keys.get(event_id)
+
     async def send(self, room_id: str, content: Mapping[str, Any], event_type: str) -> str:
         gate = self.gates.get(room_id)
         if gate is not None:
@@ -153,4 +170,20 @@ def reaction(event_id: str, sender: str, target: str, key: str) -> dict[str, Any
         "event_id": event_id,
         "sender": sender,
         "content": {"m.relates_to": {"rel_type": "m.annotation", "event_id": target, "key": key}},
+    }
+
+
+def encrypted(event_id: str, sender: str) -> dict[str, Any]:
+    """An ``m.room.encrypted`` event as it arrives before its room key."""
+    return {
+        "type": "m.room.encrypted",
+        "event_id": event_id,
+        "sender": sender,
+        "content": {
+            "algorithm": "m.megolm.v1.aes-sha2",
+            "ciphertext": "AwgAEnAC...",
+            "device_id": "PHONE",
+            "sender_key": "curve-key",
+            "session_id": "megolm-session",
+        },
     }

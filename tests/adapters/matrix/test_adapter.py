@@ -1,102 +1,32 @@
 """The adapter's logic against a scripted homeserver (tests/adapters/matrix/fakes.py) and the
-real service and store: first start, restarts, exactly-once handling, boards and edits,
-reactions, rate limits, rooms that do not wait for each other, shutdown."""
+real service and store: first start, restarts, boards and edits, reactions, rate limits, rooms
+that do not wait for each other, shutdown."""
 
 from __future__ import annotations
 
 import asyncio
-import random
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
-from pathlib import Path
 
 import pytest
 
 from adapters.matrix import MatrixAdapter, MatrixConfig
 from adapters.matrix.render import KEYCAPS
-from adapters.matrix.state import Credentials, MatrixState
+from adapters.matrix.state import Credentials
 from adapters.matrix.transport import Invite, MatrixError
-from core.sessions import GameService, ServiceSettings
-from core.store import SqliteStore
-from tests.adapters.matrix.fakes import BOT, FakeTransport, Sent, reaction, text
-
-ALICE = "@alice:example.org"
-BOB = "@bob:example.org"
-CAROL = "@carol:example.org"
-ROOM = "!games:example.org"
-CONFIG = MatrixConfig("https://matrix.example.org", BOT, password="pw")
-
-
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[GameService]:
-    store = await SqliteStore.open(tmp_path / "chatbots.sqlite3")
-    service = GameService(
-        store,
-        settings=ServiceSettings(ai_workers=0, ai_warm_up=False),
-        rng=random.Random(7),
-    )
-    await service.start()
-    yield service
-    await service.close()
-    await store.close()
-
-
-class Sleeps:
-    """A sleep that returns at once and remembers how long it was asked to wait."""
-
-    def __init__(self) -> None:
-        self.delays: list[float] = []
-
-    async def __call__(self, seconds: float) -> None:
-        self.delays.append(seconds)
-        await asyncio.sleep(0)
-
-
-@asynccontextmanager
-async def running(
-    service: GameService,
-    fake: FakeTransport,
-    config: MatrixConfig = CONFIG,
-    sleep: Sleeps | None = None,
-) -> AsyncIterator[MatrixAdapter]:
-    adapter = MatrixAdapter(
-        service, config, transport=fake, add_keycaps=False, sleep=sleep or Sleeps()
-    )
-    stop = asyncio.Event()
-    task = asyncio.create_task(adapter.run(stop))
-    try:
-        yield adapter
-    finally:
-        stop.set()
-        await asyncio.wait_for(task, 10)
-
-
-def state(service: GameService) -> MatrixState:
-    return MatrixState(service.store, BOT)
-
-
-def notice_to(event_id: str) -> Callable[[Sent], bool]:
-    def check(sent: Sent) -> bool:
-        relates = sent.content.get("m.relates_to", {})
-        return sent.content.get("msgtype") == "m.notice" and relates.get("m.in_reply_to") == {
-            "event_id": event_id
-        }
-
-    return check
-
-
-def is_board(sent: Sent) -> bool:
-    return "<pre>" in str(sent.content.get("formatted_body", "")) and (
-        "m.relates_to" not in sent.content
-    )
-
-
-def edit_of(event_id: str) -> Callable[[Sent], bool]:
-    def check(sent: Sent) -> bool:
-        relates = sent.content.get("m.relates_to", {})
-        return bool(relates == {"rel_type": "m.replace", "event_id": event_id})
-
-    return check
+from core.sessions import GameService
+from tests.adapters.matrix.fakes import BOT, FakeTransport, reaction, text
+from tests.adapters.matrix.harness import (
+    ALICE,
+    BOB,
+    CAROL,
+    CONFIG,
+    ROOM,
+    Sleeps,
+    edit_of,
+    is_board,
+    notice_to,
+    running,
+    state,
+)
 
 
 async def test_first_start_skips_history_but_accepts_invites(service: GameService) -> None:

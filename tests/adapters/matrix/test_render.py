@@ -16,6 +16,7 @@ from adapters.matrix.render import (
     reaction_move,
     reaction_number,
 )
+from core.ai import Level
 from core.games import CONNECT_FOUR, TICTACTOE, Position, Rules
 from core.i18n import LOCALES
 from core.render import board_text
@@ -59,6 +60,12 @@ def test_html_has_coordinates_marks_the_winning_line_and_hints_only_while_playab
     won = board_html(board_view(_session((0, 3, 1, 4, 2))), "en")
     assert "1 <b>X</b> <b>X</b> <b>X</b>" in won
     assert "<em>" not in won
+
+
+def test_the_bot_seat_names_its_level_once() -> None:
+    session = _session((4,))
+    against_bot = replace(session, seats=(session.seats[0], Seat.bot(Level.EASY)))
+    assert board_body(board_view(against_bot), "en").endswith("X: alice · O: Bot (easy)")
 
 
 def test_html_escapes_names() -> None:

@@ -19,27 +19,11 @@ from core.ai import _solver_kernel as kernel
 from core.ai import solver as solver_module
 from core.ai.solver import SearchResult, SearchTimeout, accelerated, best_move, solve, warm_up
 from core.games import CONNECT_FOUR, TICTACTOE, Position, Rules
+from tests.core.ai.connect4_sets import load_set
 
 REPO = Path(__file__).resolve().parents[3]
-DATA = REPO / ".." / "shared" / "data" / "connect4"
 GRAVITY_4X4_K3 = Rules(4, 4, 3, gravity=True)
 FREE_3X4_K3 = Rules(3, 4, 3)
-
-
-def load_set(name: str, count: int) -> list[tuple[Position, int]]:
-    path = DATA / f"Test_{name}"
-    if not path.exists():
-        pytest.skip(f"test data not found: {path}")
-    positions = []
-    with path.open() as lines:
-        for line in lines:
-            moves, score = line.split()
-            positions.append(
-                (Position.from_moves(CONNECT_FOUR, [int(c) - 1 for c in moves]), int(score))
-            )
-            if len(positions) == count:
-                break
-    return positions
 
 
 @functools.cache
@@ -347,7 +331,7 @@ def test_root_search_tries_the_preferred_move_first(plain: bool) -> None:
             # every move reaches the lowest score: the first one tried fails high and is kept
             root_search(
                 cur, mask, nb, lowest, lowest + 1, engine.work, math.inf, engine.table.keys,
-                engine.table.values, possible,
+                engine.table.values, engine.book, possible,
             )  # fmt: skip
             chosen.append(engine.move_of_bit(engine.stat(kernel.S_BEST)))
     assert chosen == [3, 0, 5]

@@ -2,64 +2,26 @@
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from core.ai import Level
-from core.games import TICTACTOE, Position
 from core.store import (
     SCHEMA_VERSION,
     AlreadyPlaying,
     SchemaTooNew,
-    Seat,
-    Session,
     SqliteStore,
     Status,
     StoreBusy,
-    new_session_id,
 )
-
-NOW = 1_000_000.0
-
-
-def make_session(
-    *,
-    alice: str = "alice",
-    bob: str | None = "bob",
-    chat: str = "c1",
-    status: Status = Status.ACTIVE,
-    expires_at: float = NOW + 100,
-) -> Session:
-    second = Seat.person(bob, bob.title()) if bob else Seat.bot(Level.EASY)
-    return Session(
-        id=new_session_id(),
-        platform="test",
-        chat_id=chat,
-        seats=(Seat.person(alice, alice.title()), second),
-        rules=TICTACTOE,
-        moves=(),
-        status=status,
-        version=1,
-        created_at=NOW,
-        updated_at=NOW,
-        expires_at=expires_at,
-        challenger=alice,
-        challenged=bob if status is Status.CHALLENGE else None,
-    )
+from tests.core.store.helpers import NOW, make_session, played, sql
 
 
-def played(session: Session, *moves: int) -> Session:
-    position = Position.from_moves(session.rules, (*session.moves, *moves))
-    return replace(
-        session,
-        moves=position.moves,
-        version=session.version + 1,
-        status=Status.FINISHED if position.is_over else Status.ACTIVE,
-        winner=position.winner,
-    )
+def _pragma(conn: sqlite3.Connection, name: str) -> object:
+    return conn.execute(f"PRAGMA {name}").fetchone()[0]
 
 
 async def test_open_creates_directory_and_sets_pragmas(tmp_path: Path) -> None:
@@ -68,13 +30,10 @@ async def test_open_creates_directory_and_sets_pragmas(tmp_path: Path) -> None:
     try:
         assert path.exists()
         assert await store.schema_version() == SCHEMA_VERSION
-        db = store._db
         pragmas = {}
         for name in ("journal_mode", "synchronous", "foreign_keys", "busy_timeout"):
-            async with db.execute(f"PRAGMA {name}") as cursor:
-                row = await cursor.fetchone()
-            assert row is not None
-            pragmas[name] = row[0]
+            # The store's own connection: busy_timeout and foreign_keys are per connection.
+            pragmas[name] = await store._call(functools.partial(_pragma, name=name))
         assert pragmas == {
             "journal_mode": "wal",
             "synchronous": 1,  # NORMAL
@@ -129,11 +88,8 @@ async def test_a_failing_migration_step_rolls_back_alone(tmp_path: Path) -> None
         with pytest.raises(RuntimeError, match="boom"):
             await store._migrate([*MIGRATIONS, step_ok, step_bad])
         assert await store.schema_version() == SCHEMA_VERSION + 1
-        async with store._db.execute(
-            "SELECT name FROM sqlite_master WHERE name LIKE 'extra_%'"
-        ) as cursor:
-            names = [row[0] for row in await cursor.fetchall()]
-        assert names == ["extra_one"]
+        names = sql(store.path, "SELECT name FROM sqlite_master WHERE name LIKE 'extra_%'")
+        assert names == [("extra_one",)]
 
 
 async def test_compare_and_set(tmp_path: Path) -> None:

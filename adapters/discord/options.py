@@ -1,0 +1,94 @@
+"""A slash command's option values -> a :class:`core.commands.Command`, checked once.
+
+The values reach core as neutral values: a picked user is a :class:`~core.commands.VsUser` (or a
+:class:`~core.commands.Stats`) with the user's id and display name, never mention text for core
+to parse back; sizes, line lengths, levels and who starts go through
+:func:`core.commands.start_from_options`, the same checks as typed commands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import discord
+
+from adapters.discord.commands import WATCH
+from core.commands import (
+    Command,
+    CommandSpec,
+    MoveText,
+    Stats,
+    VsUser,
+    parse,
+    start_from_options,
+)
+from core.errors import UserError
+
+__all__ = ["command_from_options", "move_from_text"]
+
+
+def command_from_options(
+    spec: CommandSpec,
+    options: Mapping[str, Any],
+    *,
+    bot_id: int | None,
+    in_guild: bool,
+) -> Command:
+    """The command that a table row's slash command means with ``options``.
+
+    Args:
+        spec: the table row of the command.
+        options: the option values by name (absent ones None): text, ints, booleans and
+            ``discord.User``/``discord.Member`` for user options.
+        bot_id: our own user id: picking the bot as opponent is a game against it.
+        in_guild: the command came from a server (a challenge needs one; DMs have no one else).
+
+    Raises:
+        UserError: a value is not valid; the message names it.
+    """
+    if spec.kind is not None:
+        opponent = options.get("opponent")
+        return start_from_options(
+            spec.kind,
+            size=options.get("size"),
+            k=options.get("k"),
+            level=options.get("level"),
+            opponent=_challenged(opponent, bot_id=bot_id, in_guild=in_guild),
+            bots=bool(options.get(WATCH)),
+            first=options.get("first"),
+        )
+    if spec.name == "stats":
+        player = options.get("player")
+        if isinstance(player, discord.abc.User):
+            return Stats(str(player.id), player.display_name)
+        return Stats()
+    return spec.build(f"/{spec.name}", ())
+
+
+def _challenged(opponent: object, *, bot_id: int | None, in_guild: bool) -> VsUser | None:
+    if not isinstance(opponent, discord.abc.User) or opponent.id == bot_id:
+        # Nobody, or the bot itself: a game against the bot, at the level chosen.
+        return None
+    if opponent.bot:
+        raise UserError("discord.opponent_is_bot", name=opponent.display_name)
+    if not in_guild:
+        raise UserError("discord.challenge_in_dm")
+    return VsUser(str(opponent.id), opponent.display_name)
+
+
+def move_from_text(cell: str) -> MoveText:
+    """``/move cell:...``: the move as typed, parsed once.
+
+    Raises:
+        UserError: not a move (``discord.not_a_move``), or a malformed one (``parse.bad_move``).
+    """
+    try:
+        parsed = parse(cell)
+    except UserError as error:
+        if error.key != "parse.bad_move":
+            raise UserError("discord.not_a_move", text=cell) from None
+        raise
+    if not isinstance(parsed, MoveText):
+        raise UserError("discord.not_a_move", text=cell)
+    return parsed

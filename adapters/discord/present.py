@@ -1,0 +1,184 @@
+"""The service's replies shown on Discord: which message each goes to, and how.
+
+One set of rules for every way a reply arrives: as the answer to an interaction (sent through a
+:class:`~adapters.discord.responder.Responder`), or later, without one (the moves of a watched
+bots' game, sent to the channel through a :class:`ChannelOutlet`).
+
+A board goes where its game is shown: the clicked message if it shows that game, else the
+session's remembered board message (edited through the channel), else a new message. Private
+replies (mistakes) are ephemeral; where there is no interaction to answer, nobody can be
+answered privately and they are only logged.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import discord
+
+from adapters.discord.boards import BoardMessages
+from adapters.discord.ids import ActionId, ButtonId
+from adapters.discord.layout import MessageSpec, board_message, text_message
+from adapters.discord.responder import Responder
+from adapters.discord.views import build_view
+from core.replies import Reply
+
+log = logging.getLogger(__name__)
+
+
+class Outlet(Protocol):
+    """Where new messages of one answer go."""
+
+    @property
+    def channel_id(self) -> int | None:
+        """The channel the answer is shown in."""
+        ...
+
+    async def send(self, spec: MessageSpec, ephemeral: bool) -> int | None:
+        """Show ``spec`` as a new message; its id if it is public."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Clicked:
+    """The button whose click is being answered, and the message it was on."""
+
+    responder: Responder
+    button: ButtonId
+    message: discord.Message
+
+
+class ChannelOutlet:
+    """New messages in a channel, outside any interaction (nothing can be ephemeral there).
+
+    Args:
+        client: the connected client.
+        channel_id: the channel (or DM) to post in.
+    """
+
+    def __init__(self, client: discord.Client, channel_id: int) -> None:
+        self._client = client
+        self._channel_id = channel_id
+
+    @property
+    def channel_id(self) -> int:
+        """The channel posted in."""
+        return self._channel_id
+
+    async def send(self, spec: MessageSpec, ephemeral: bool) -> int | None:
+        """Post ``spec``; a private one is dropped (no interaction to show it to)."""
+        if ephemeral:
+            log.info("a private reply outside an interaction was not shown: %r", spec.content)
+            return None
+        channel = self._client.get_partial_messageable(self._channel_id)
+        if spec.buttons:
+            message = await channel.send(spec.content, view=build_view(spec))
+        else:
+            message = await channel.send(spec.content)
+        return message.id
+
+
+class Presenter:
+    """Shows replies (see the module docstring).
+
+    Args:
+        boards: the games' board messages.
+    """
+
+    def __init__(self, boards: BoardMessages) -> None:
+        self.boards = boards
+
+    async def show(
+        self,
+        outlet: Outlet,
+        replies: Sequence[Reply],
+        locale: str,
+        *,
+        clicked: Clicked | None = None,
+        wait_for_board: float = 0.0,
+    ) -> None:
+        """Show ``replies`` in order, in ``locale``.
+
+        Args:
+            outlet: where new messages go (the interaction's responder, or a channel).
+            clicked: the click being answered, if any (its message may be the board).
+            wait_for_board: seconds to wait for a game's board message to be remembered
+                before posting a new one instead (see :meth:`BoardMessages.where`).
+        """
+        if clicked is not None and isinstance(clicked.button, ActionId):
+            old = clicked.button.session_id
+            if any(r.new_message and r.session_id != old for r in replies):
+                # An action that opened another game (a rematch): the old message gives one.
+                await clicked.responder.disable_source()
+        for reply in replies:
+            await self._show_one(outlet, reply, locale, clicked, wait_for_board)
+
+    async def _show_one(
+        self,
+        outlet: Outlet,
+        reply: Reply,
+        locale: str,
+        clicked: Clicked | None,
+        wait: float,
+    ) -> None:
+        text = reply.text.render(locale) if reply.text is not None else None
+        if reply.private or reply.error:
+            if text:
+                await outlet.send(text_message(text, locale), ephemeral=True)
+            return
+        session_id = reply.board.session_id if reply.board else reply.session_id
+        here = clicked if clicked is not None and clicked.button.session_id == session_id else None
+        if reply.board is None:
+            if not text:
+                return
+            spec = text_message(
+                text,
+                locale,
+                session_id=reply.session_id,
+                version=reply.version,
+                actions=reply.actions,
+            )
+            if reply.new_message or session_id is None:
+                await self._post(outlet, spec, reply.session_id if reply.actions else None)
+            elif here is not None:
+                # A declined challenge: its message says so and loses its buttons.
+                await here.responder.update_source(spec)
+            elif not await self.boards.edit(session_id, spec, wait=wait):
+                await self._post(outlet, spec, None)
+            return
+        board = reply.board
+        spec = board_message(
+            board, locale, actions=reply.actions, text=text if reply.new_message else None
+        )
+        if here is not None:
+            # The clicked message shows this game: it becomes the new board.
+            await here.responder.update_source(spec)
+            message = here.message
+            await self.boards.remember(
+                board.session_id, message.channel.id, message.id, board.version
+            )
+        elif reply.new_message or not await self.boards.edit(
+            board.session_id, spec, version=board.version, wait=wait
+        ):
+            await self._post(outlet, spec, board.session_id, board.version)
+        elif isinstance(outlet, Responder):
+            # Edited far up the channel: tell the player where the game stands.
+            outlet.summary = board.status.render(locale)
+        if text and not reply.new_message:
+            await outlet.send(text_message(text, locale), ephemeral=False)
+
+    async def _post(
+        self,
+        outlet: Outlet,
+        spec: MessageSpec,
+        session_id: str | None,
+        version: int | None = None,
+    ) -> None:
+        """A new public message; remembered as the session's board when it names one."""
+        message_id = await outlet.send(spec, ephemeral=False)
+        channel_id = outlet.channel_id
+        if session_id is not None and message_id is not None and channel_id is not None:
+            await self.boards.remember(session_id, channel_id, message_id, version)

@@ -1,0 +1,204 @@
+"""Game review: every move of a finished (or stopped) game with its exact value.
+
+Pure: rules and moves in, a :class:`GameReview` out; rendering it is the adapters' job. A game
+is reviewed only where it can be solved exactly (:func:`can_review`); otherwise, or when the
+deadline passes, the answer is None, never a guess.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from core.ai import book, freeboard, solver
+from core.games import CONNECT_FOUR, TICTACTOE, Position, Rules
+from core.games.bitboard import geometry
+
+__all__ = [
+    "GameReview",
+    "Mistake",
+    "MoveReview",
+    "Result",
+    "can_review",
+    "describe",
+    "review_game",
+]
+
+# Other boards are reviewed when they are this small: their solver search from the empty
+# board takes well under a second (a 4x5 gravity board: a few ms; a 3x4 free board: about 1 ms).
+MAX_GRAVITY_CELLS = 20
+MAX_FREE_CELLS = 12
+
+
+class Mistake(enum.Enum):
+    """What a move threw away (for the side that played it)."""
+
+    WIN_TO_DRAW = "win_to_draw"
+    DRAW_TO_LOSS = "draw_to_loss"
+    WIN_TO_LOSS = "win_to_loss"
+
+
+class Result(enum.Enum):
+    """The end of the game under best play, for the side a score belongs to."""
+
+    WIN = "win"
+    DRAW = "draw"
+    LOSS = "loss"
+
+
+@dataclass(frozen=True, slots=True)
+class MoveReview:
+    """One move of a reviewed game.
+
+    Attributes:
+        ply: the move's index in the game (0 for the first move).
+        player: who played it, 1 or 2.
+        move: the move (a cell, or a column under gravity).
+        before: the exact score (DESIGN.md) of the position for the mover, before the move.
+        after: the exact score for the mover once the move is played (== ``before`` when the
+            move is optimal, lower otherwise).
+        best: the optimal moves of the position, ascending.
+        mistake: what the move threw away, None if it kept the result (a slower win or a faster
+            loss is no mistake here: ``after < before`` still shows it).
+    """
+
+    ply: int
+    player: int
+    move: int
+    before: int
+    after: int
+    best: tuple[int, ...]
+    mistake: Mistake | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameReview:
+    """The moves of a game with their exact values, in the order they were played."""
+
+    rules: Rules
+    moves: tuple[MoveReview, ...]
+
+
+def can_review(rules: Rules) -> bool:
+    """Whether games of ``rules`` can be solved exactly: tic-tac-toe, standard Connect Four
+    (with its opening book installed) and small boards."""
+    if rules == TICTACTOE:
+        return True
+    if rules == CONNECT_FOUR:
+        return book.load() is not None
+    if rules.gravity:
+        return rules.cells <= MAX_GRAVITY_CELLS
+    return rules.cells <= MAX_FREE_CELLS
+
+
+def review_game(
+    rules: Rules, moves: Sequence[int], *, deadline: float | None = None
+) -> GameReview | None:
+    """The exact value of every move of a game.
+
+    A CPU-bound function, like ``choose_move``: run it off the event loop.
+
+    Args:
+        rules: the game's rules.
+        moves: the moves played, from the empty board (a whole game or its beginning).
+        deadline: a :func:`time.perf_counter` value after which to give up.
+
+    Returns:
+        The review, or None when the game cannot be solved exactly (:func:`can_review`) or not
+        before the deadline.
+
+    Raises:
+        IllegalMove: ``moves`` is not a game of ``rules``.
+    """
+    if not can_review(rules):
+        return None
+    game = Position.from_moves(rules, moves)  # IllegalMove before any search
+    if rules == TICTACTOE:
+        scores = _table_scores(game)
+    else:
+        try:
+            scores = solver.game_scores(rules, game.moves, deadline=deadline)
+        except solver.SearchTimeout:
+            return None
+    if deadline is not None and time.perf_counter() > deadline:
+        return None
+    reviews = []
+    p = Position.start(rules)
+    for ply, move in enumerate(game.moves):
+        before, best = scores[ply]
+        child = p.play(move)
+        if child.winner is not None:
+            after = (rules.cells + 1 - ply) // 2
+        elif child.is_draw:
+            after = 0
+        else:
+            after = -scores[ply + 1][0]
+        reviews.append(
+            MoveReview(ply, p.to_move, move, before, after, best, _mistake(before, after))
+        )
+        p = child
+    return GameReview(rules, tuple(reviews))
+
+
+def describe(score: int, rules: Rules, stones: int) -> tuple[Result, int]:
+    """A score turned into words: the result for its side and the plies left until the end.
+
+    Args:
+        score: an exact score (DESIGN.md) for the side to move.
+        rules: the game's rules.
+        stones: the stones on the board when that side is to move.
+
+    Returns:
+        (result, plies): plies counts the stones still to be played by both sides, the last one
+        included (for a draw: until the board is full).
+    """
+    if score == 0:
+        return Result.DRAW, rules.cells - stones
+    # the winner's score is (cells + 1 - s) // 2 where s, the stones before the winning one,
+    # has the parity of the winner's turns: the mover's when winning, the opponent's otherwise
+    winner_parity = stones % 2 if score > 0 else (stones + 1) % 2
+    before_last = rules.cells - 2 * abs(score)
+    if before_last % 2 != winner_parity:
+        before_last += 1
+    return (Result.WIN if score > 0 else Result.LOSS), before_last - stones + 1
+
+
+def _mistake(before: int, after: int) -> Mistake | None:
+    if before > 0 and after == 0:
+        return Mistake.WIN_TO_DRAW
+    if before > 0 and after < 0:
+        return Mistake.WIN_TO_LOSS
+    if before == 0 and after < 0:
+        return Mistake.DRAW_TO_LOSS
+    return None
+
+
+def _table_scores(game: Position) -> list[tuple[int, tuple[int, ...]]]:
+    """Tic-tac-toe from the complete table: every position's score and its optimal moves."""
+    rules = game.rules
+    geo = geometry(rules)
+    found = []
+    p = Position.start(rules)
+    for move in (*game.moves, None):
+        if p.is_over:
+            break
+        player = p.to_move - 1
+        mine, theirs = p.stones[player], p.stones[1 - player]
+        values = {}
+        for candidate in p.legal_moves():
+            child = p.play(candidate)
+            if child.winner is not None:
+                values[candidate] = (rules.cells + 1 - len(p.moves)) // 2
+            elif child.is_draw:
+                values[candidate] = 0
+            else:
+                values[candidate] = -freeboard.table_score(
+                    rules, theirs, mine | 1 << geo.cell_bits[candidate]
+                )
+        score = max(values.values())
+        found.append((score, tuple(m for m, v in values.items() if v == score)))
+        if move is not None:
+            p = p.play(move)
+    return found

@@ -1,0 +1,406 @@
+"""The command table: one row per command drives parsing, ``/help`` and the slash commands
+adapters register; the builders that turn a row's arguments into a checked :class:`Command`."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from core.commands.values import (
+    _BOT,
+    _DEFAULT_FIRST,
+    _FIRST_SYNTAX,
+    _FIRSTS,
+    _LEVELS,
+    _OPPONENT_SYNTAX,
+    _SIZE_SEPARATORS,
+    DEFAULT_LEVEL,
+    PREFIXES,
+    Accept,
+    BotVsBot,
+    Command,
+    CommandError,
+    Decline,
+    Final,
+    GameKind,
+    Help,
+    Opponent,
+    Rematch,
+    Review,
+    Start,
+    Stats,
+    Top,
+    VsBot,
+    VsUser,
+)
+from core.games import CONNECT_FOUR, TICTACTOE, Rules
+from core.games.rules import MAX_SIDE, MIN_K, MIN_SIDE
+
+# --- The command table ------------------------------------------------------------------------
+
+Builder = Callable[[str, Sequence[str]], Command]
+"""Builds a command from the command as typed (prefix and name, for messages) and its
+arguments (whitespace-separated tokens, as typed)."""
+
+
+class OptionType(enum.Enum):
+    """What an option's value is, so that a platform can ask for it in its own way."""
+
+    TEXT = "text"  # free text, or one of the option's choices
+    INTEGER = "integer"  # a whole number from ``minimum`` to ``maximum``
+    USER = "user"  # a person of the platform (a slash command's user picker)
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One option of a command, for adapters that declare options (Discord slash commands).
+
+    Attributes:
+        name: the stable option name (``level``, ``opponent``, ``size``, ``k``, ``first``,
+            ``player``).
+        choices: the fixed values it takes, or ``()`` for free input.
+        required: whether the command needs it.
+        type: what its value is.
+        minimum, maximum: the range of an :attr:`OptionType.INTEGER` value.
+    """
+
+    name: str
+    choices: tuple[str, ...] = ()
+    required: bool = False
+    type: OptionType = OptionType.TEXT
+    minimum: int | None = None
+    maximum: int | None = None
+
+    @property
+    def description(self) -> str:
+        """Message key of the option's description (at most 100 characters in every locale)."""
+        return f"help.option.{self.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class CommandSpec:
+    """One row of the command table.
+
+    Attributes:
+        name: the canonical name, without prefix (``tres``).
+        aliases: other names that mean the same (``tictactoe``).
+        syntax: the arguments as shown in ``/help`` (``""`` for none).
+        options: the arguments as named options, for slash commands.
+        build: makes the :class:`Command` from the arguments (raises :class:`CommandError`).
+        kind: the game a start command starts, else None.
+    """
+
+    name: str
+    aliases: tuple[str, ...]
+    syntax: str
+    options: tuple[Option, ...]
+    build: Builder = field(repr=False, compare=False)
+    kind: GameKind | None = None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The name and its aliases, as typed after the prefix."""
+        return (self.name, *self.aliases)
+
+    @property
+    def description(self) -> str:
+        """Message key of the one-line description (at most 100 characters in every locale)."""
+        return f"help.{self.name}"
+
+    def usage(self, prefix: str = "/") -> str:
+        """The command with its syntax: ``/ratlla ROWSxCOLS K [...]``."""
+        return f"{prefix}{self.name} {self.syntax}".rstrip()
+
+
+# --- Building commands from arguments ---------------------------------------------------------
+
+
+def _no_args(value: Command) -> Builder:
+    def build(typed: str, args: Sequence[str]) -> Command:
+        if args:
+            raise CommandError("parse.no_args", command=typed, option=args[0])
+        return value
+
+    return build
+
+
+def _build_stats(typed: str, args: Sequence[str]) -> Command:
+    if not args:
+        return Stats()
+    if len(args) > 1 or not _is_mention(args[0]):
+        bad = args[0] if not _is_mention(args[0]) else args[1]
+        raise CommandError("parse.bad_option", command=typed, option=bad, usage="[@player]")
+    return Stats(args[0])
+
+
+def _is_mention(token: str) -> bool:
+    """A player as written: a Matrix id (``@bob:example.org``), a name (``@bob``) or a Discord
+    user mention (``<@123>``, ``<@!123>``; not a role ``<@&1>`` nor a channel ``<#1>``)."""
+    if token.startswith("@"):
+        return len(token) > 1
+    if token.startswith("<@") and token.endswith(">"):
+        digits = token[2:-1].removeprefix("!")
+        return _is_digits(digits)
+    return False
+
+
+def _is_digits(text: str) -> bool:
+    # str.isdigit() alone accepts "²" and other Unicode digits that int() rejects.
+    return text.isascii() and text.isdigit()
+
+
+def _split_size(token: str) -> tuple[str, str] | None:
+    """``("6", "7")`` for a token shaped like a size (``6x7``, ``6X7``, ``6\u00d77``), else None."""
+    lowered = token.lower()
+    for separator in _SIZE_SEPARATORS:
+        rows, found, cols = lowered.partition(separator)
+        if found:
+            return rows, cols
+    return None
+
+
+def _looks_like_size(token: str) -> bool:
+    # "6x7", "6x", "x7" and "6xx7" are sizes (good or bad); "bot", "@x" or "xyz" are not.
+    parts = _split_size(token)
+    return parts is not None and (parts[0][:1].isdigit() or parts[1][:1].isdigit())
+
+
+def _parse_size(token: str) -> tuple[int, int]:
+    parts = _split_size(token)
+    if parts is None or not (_is_digits(parts[0]) and _is_digits(parts[1])):
+        raise CommandError("parse.bad_size", size=token)
+    rows, cols = int(parts[0]), int(parts[1])
+    if not (MIN_SIDE <= rows <= MAX_SIDE and MIN_SIDE <= cols <= MAX_SIDE):
+        raise CommandError("parse.size_range", size=token, min=MIN_SIDE, max=MAX_SIDE)
+    return rows, cols
+
+
+def _start_builder(kind: GameKind, syntax: str) -> Builder:
+    def build(typed: str, args: Sequence[str]) -> Command:
+        return _build_start(kind, typed, args, syntax)
+
+    return build
+
+
+def _build_start(
+    kind: GameKind,
+    typed: str,
+    args: Sequence[str],
+    syntax: str,
+    user: VsUser | None = None,
+) -> Start:
+    """A start command from its options, in any order; each token's shape says what it is.
+
+    ``user`` is a challenged player an adapter resolved already (no token names them then).
+    """
+    size: str | None = None
+    k: str | None = None
+    first: str | None = None
+    bot: str | None = None
+    levels: list[str] = []
+    for token in args:
+        word = token.lower()
+        if word in _LEVELS:
+            levels.append(token)
+        elif word == _BOT:
+            if bot is not None:
+                raise CommandError("parse.twice.opponent", first=bot, second=token)
+            bot = token
+        elif word in _FIRSTS:
+            if first is not None:
+                raise CommandError("parse.twice.first", first=first, second=token)
+            first = token
+        elif _is_mention(token):
+            if user is not None:
+                raise CommandError("parse.twice.opponent", first=_written(user), second=token)
+            user = VsUser(token)
+        elif kind is not GameKind.TRES and _looks_like_size(token):
+            if size is not None:
+                raise CommandError("parse.twice.size", first=size, second=token)
+            size = token
+        elif kind is GameKind.RATLLA and _is_digits(token):
+            if k is not None:
+                raise CommandError("parse.twice.k", first=k, second=token)
+            k = token
+        else:
+            raise CommandError("parse.bad_option", command=typed, option=token, usage=syntax)
+
+    opponent = _opponent(user, bot, levels)
+    rules = _rules(kind, typed, size, k, syntax)
+    return Start(kind, rules, opponent, _FIRSTS[first.lower()] if first else _DEFAULT_FIRST)
+
+
+def _written(user: VsUser) -> str:
+    """How a challenged player is named in a message about the command."""
+    return user.user if user.name is None else f"@{user.name}"
+
+
+def _opponent(user: VsUser | None, bot: str | None, levels: Sequence[str]) -> Opponent:
+    if user is not None and bot is not None:
+        raise CommandError("parse.twice.opponent", first=_written(user), second=bot)
+    if user is not None:
+        if levels:
+            raise CommandError("parse.twice.opponent", first=_written(user), second=levels[0])
+        return user
+    chosen = [_LEVELS[level.lower()] for level in levels]
+    if bot is not None:
+        # "bot" alone: medium vs medium; "bot hard": hard vs hard; "bot easy hard": as given.
+        if len(chosen) > 2:
+            raise CommandError("parse.bot_levels", option=levels[2])
+        if not chosen:
+            chosen = [DEFAULT_LEVEL]
+        return BotVsBot(chosen[0], chosen[-1])
+    if len(chosen) > 1:
+        raise CommandError("parse.twice.opponent", first=levels[0], second=levels[1])
+    return VsBot(chosen[0] if chosen else DEFAULT_LEVEL)
+
+
+def _rules(kind: GameKind, typed: str, size: str | None, k: str | None, syntax: str) -> Rules:
+    if kind is GameKind.TRES:
+        return TICTACTOE
+    if kind is GameKind.QUATRE:
+        if size is None:
+            return CONNECT_FOUR
+        rows, cols = _parse_size(size)
+        if max(rows, cols) < CONNECT_FOUR.k:
+            raise CommandError("parse.size_too_small", size=size, k=CONNECT_FOUR.k)
+        return _checked_rules(rows, cols, CONNECT_FOUR.k, gravity=True)
+    if size is None or k is None:
+        raise CommandError(
+            "parse.needs_size_and_k", command=typed, usage=f"{typed} {syntax}".rstrip()
+        )
+    rows, cols = _parse_size(size)
+    longest = max(rows, cols)
+    if not MIN_K <= int(k) <= longest:  # k is ASCII digits, at most MAX_LENGTH of them
+        raise CommandError("parse.k_range", k=k, size=f"{rows}x{cols}", min=MIN_K, max=longest)
+    return _checked_rules(rows, cols, int(k), gravity=False)
+
+
+def _checked_rules(rows: int, cols: int, k: int, *, gravity: bool) -> Rules:
+    # Ranges were checked above with the player's own words; should Rules ever grow a stricter
+    # check, it still reaches the player as a UserError rather than as a crash.
+    try:
+        return Rules(rows, cols, k, gravity=gravity)
+    except ValueError as error:
+        raise CommandError("parse.bad_rules", reason=str(error)) from None
+
+
+# The table. Order is the order of /help.
+_TRES_SYNTAX = f"{_OPPONENT_SYNTAX} {_FIRST_SYNTAX}"
+_QUATRE_SYNTAX = f"[ROWSxCOLS] {_OPPONENT_SYNTAX} {_FIRST_SYNTAX}"
+_RATLLA_SYNTAX = f"ROWSxCOLS K {_OPPONENT_SYNTAX} {_FIRST_SYNTAX}"
+_LEVEL_OPTION = Option("level", tuple(_LEVELS))
+_OPPONENT_OPTION = Option("opponent", type=OptionType.USER)
+_FIRST_OPTION = Option("first", ("me", "opponent", "random"))
+
+COMMANDS: tuple[CommandSpec, ...] = (
+    CommandSpec("help", (), "", (), _no_args(Help())),
+    CommandSpec(
+        "tres",
+        ("tictactoe",),
+        _TRES_SYNTAX,
+        (_LEVEL_OPTION, _OPPONENT_OPTION, _FIRST_OPTION),
+        _start_builder(GameKind.TRES, _TRES_SYNTAX),
+        GameKind.TRES,
+    ),
+    CommandSpec(
+        "quatre",
+        ("connect4",),
+        _QUATRE_SYNTAX,
+        (Option("size"), _LEVEL_OPTION, _OPPONENT_OPTION, _FIRST_OPTION),
+        _start_builder(GameKind.QUATRE, _QUATRE_SYNTAX),
+        GameKind.QUATRE,
+    ),
+    CommandSpec(
+        "ratlla",
+        (),
+        _RATLLA_SYNTAX,
+        (
+            Option("size", required=True),
+            Option("k", required=True, type=OptionType.INTEGER, minimum=MIN_K, maximum=MAX_SIDE),
+            _LEVEL_OPTION,
+            _OPPONENT_OPTION,
+            _FIRST_OPTION,
+        ),
+        _start_builder(GameKind.RATLLA, _RATLLA_SYNTAX),
+        GameKind.RATLLA,
+    ),
+    CommandSpec("accept", (), "", (), _no_args(Accept())),
+    CommandSpec("decline", (), "", (), _no_args(Decline())),
+    CommandSpec("rematch", (), "", (), _no_args(Rematch())),
+    CommandSpec("final", ("quit",), "", (), _no_args(Final())),
+    CommandSpec("review", (), "", (), _no_args(Review())),
+    CommandSpec("stats", (), "[@player]", (Option("player", type=OptionType.USER),), _build_stats),
+    CommandSpec("top", (), "", (), _no_args(Top())),
+)
+"""Every command: parsing, ``/help`` and slash-command registration all read this table."""
+
+
+def _index(specs: Sequence[CommandSpec]) -> dict[str, CommandSpec]:
+    by_name: dict[str, CommandSpec] = {}
+    for spec in specs:
+        for name in spec.names:
+            if name in by_name:
+                raise RuntimeError(f"command name {name!r} is used twice")
+            by_name[name] = spec
+    return by_name
+
+
+_BY_NAME = _index(COMMANDS)
+
+
+def find_command(name: str) -> CommandSpec | None:
+    """The table row for a command name or alias (no prefix, any case), else None."""
+    return _BY_NAME.get(name.lower())
+
+
+def start_from_options(
+    kind: GameKind,
+    *,
+    size: str | None = None,
+    k: int | str | None = None,
+    level: str | None = None,
+    opponent: VsUser | None = None,
+    bots: bool = False,
+    first: str | None = None,
+) -> Start:
+    """A start command from named options (Discord slash commands), checked like typed text.
+
+    Args:
+        kind: the game, as in the table row's ``kind``.
+        size: ``ROWSxCOLS`` (``quatre``: optional, ``ratlla``: required).
+        k: the line length (``ratlla`` only, required).
+        level: ``easy``, ``medium`` or ``hard`` (with ``bots``: the level of both bots).
+        opponent: a challenged player the platform resolved already (see :class:`VsUser`).
+        bots: two bots play each other for people to watch (the text option ``bot``).
+        first: ``me``/``first``, ``opponent``/``second`` or ``random``.
+
+    Raises:
+        CommandError: the same errors, with the same keys, as :func:`parse`.
+    """
+    spec = next(spec for spec in COMMANDS if spec.kind is kind)
+    typed = f"{PREFIXES[0]}{spec.name}"
+    tokens: list[str] = []
+    # Each value must have the shape of its own option: a size typed as "hard" is a bad size,
+    # not a level.
+    if size is not None:
+        size = size.strip()
+        if not _looks_like_size(size):
+            raise CommandError("parse.bad_size", size=size)
+        tokens.append(size)
+    if k is not None:
+        k = str(k).strip()
+        if not _is_digits(k):
+            raise CommandError("parse.bad_option", command=typed, option=k, usage=spec.syntax)
+        tokens.append(k)
+    for value, allowed in ((level, _LEVELS), (first, _FIRSTS)):
+        if value is not None:
+            if value.strip().lower() not in allowed:
+                raise CommandError(
+                    "parse.bad_option", command=typed, option=value, usage=spec.syntax
+                )
+            tokens.append(value.strip())
+    if bots:
+        tokens.append(_BOT)
+    return _build_start(kind, typed, tokens, spec.syntax, opponent)

@@ -1,0 +1,184 @@
+"""The commands' value types, their errors and the vocabulary players type (CONTRACT: the names
+and fields of the value types ``GameKind`` .. ``Command`` are stable; core.sessions and the
+adapters use them)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from core.ai.levels import Level
+from core.errors import UserError
+from core.games import Rules
+from core.games.rules import MAX_SIDE
+
+# --- The value types (CONTRACT) ---------------------------------------------------------------
+
+
+class GameKind(enum.Enum):
+    """Which family of game a start command asks for (the seeds' command names)."""
+
+    TRES = "tres"  # tic-tac-toe, 3x3 k=3
+    QUATRE = "quatre"  # Connect Four, gravity, default 6x7 k=4
+    RATLLA = "ratlla"  # k in a row on a free board
+
+
+class First(enum.Enum):
+    """Who plays first, from the point of view of the one who starts the game."""
+
+    ME = "me"
+    OPPONENT = "opponent"
+    RANDOM = "random"
+
+
+@dataclass(frozen=True, slots=True)
+class VsBot:
+    level: Level
+
+
+@dataclass(frozen=True, slots=True)
+class VsUser:
+    """A challenged player.
+
+    Attributes:
+        user: as written in text (``@bob``, ``@bob:example.org``) when ``name`` is None, and the
+            platform resolves it; the user id itself when an adapter resolved it already (a
+            slash command's user option), with ``name`` the person's display name.
+        name: see ``user``.
+    """
+
+    user: str
+    name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BotVsBot:
+    """Two bots play each other for people to watch."""
+
+    first: Level
+    second: Level
+
+
+Opponent = VsBot | VsUser | BotVsBot
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    kind: GameKind
+    rules: Rules
+    opponent: Opponent
+    first: First
+
+
+@dataclass(frozen=True, slots=True)
+class Help:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Accept:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Decline:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Final:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    """Results of a player.
+
+    Attributes:
+        user: None for the speaker; else as :attr:`VsUser.user`: as written in text when
+            ``name`` is None, the user id itself when an adapter resolved it already.
+        name: the resolved player's display name, with ``user`` their id.
+    """
+
+    user: str | None = None
+    name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Top:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """Every move of the last finished game here, with its exact value and the mistakes."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveText:
+    """A move as typed: a number (``5``: a cell 1..n, or a column 1..cols with gravity) or a
+    coordinate (``b2``: column letter, row number from the top), both kept 1-based/as typed
+    until :func:`resolve_move` knows the rules."""
+
+    text: str
+    number: int | None = None
+    coord: tuple[int, int] | None = None  # (col, row), 0-based
+
+
+Command = Start | Help | Accept | Decline | Rematch | Final | Stats | Top | Review | MoveText
+
+
+# --- Errors -----------------------------------------------------------------------------------
+
+
+class CommandError(UserError):
+    """The text is not a valid command or move; the message names the input and what was
+    expected. Keys start with ``parse.`` (catalogue ``core/i18n/messages/parse.py``)."""
+
+
+class NotACommand(CommandError):
+    """Text without a prefix that is neither a command nor a move: most likely people talking.
+
+    Adapters that read every message of a room (Matrix) can ignore it silently instead of
+    answering chatter with an error.
+    """
+
+
+# --- Vocabulary -------------------------------------------------------------------------------
+
+PREFIXES: tuple[str, ...] = ("/", "!")
+"""Accepted command prefixes (Element reserves ``/`` for its own commands, so Matrix uses ``!``)."""
+
+MAX_LENGTH = 500
+"""Longer input is refused before any other work, so no message can make the parser slow."""
+
+_LEVELS: dict[str, Level] = {level.value: level for level in Level}
+_FIRSTS: dict[str, First] = {
+    "first": First.ME,
+    "me": First.ME,  # Discord's choice names (option ``first``: me, opponent, random)
+    "second": First.OPPONENT,
+    "opponent": First.OPPONENT,
+    "random": First.RANDOM,
+}
+_FIRST_WORDS: dict[First, str] = {
+    First.ME: "first",
+    First.OPPONENT: "second",
+    First.RANDOM: "random",
+}
+_BOT = "bot"
+_SIZE_SEPARATORS = ("\u00d7", "x")  # multiplication sign; "6X7" is lower-cased to "x"
+_COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxy"  # one per column, up to the widest board (25)
+assert len(_COLUMN_LETTERS) == MAX_SIDE
+_MAX_MOVE_DIGITS = 3  # the largest board has 625 cells
+_SUGGEST_MAX_LENGTH = 32  # no close match is worth comparing a long token for
+DEFAULT_LEVEL = Level.MEDIUM
+"""The bot's level when a start command names none."""
+_DEFAULT_FIRST = First.ME
+
+_OPPONENT_SYNTAX = "[easy|medium|hard|@player|bot]"
+_FIRST_SYNTAX = "[first|second|random]"

@@ -1,0 +1,172 @@
+"""The one port adapters talk to: the game service, the key-value state, platform conventions,
+observers, and the shutdown deadlines every part keeps.
+
+Adapters (Discord, Matrix, the console) import these protocols and nothing else of the service:
+they turn their platform's events into calls on :class:`GameServicePort` and draw the neutral
+:class:`~core.replies.Reply` values it returns. What is particular to a platform (how a mention
+is written, which prefix its users type) reaches core as a :class:`PlatformStyle` the adapter
+registers, never as code in core that tests the platform's name.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from core.commands import Command
+from core.replies import ActionKind, Actor, Reply
+from core.store.base import KeyValueStore, KvEntry
+
+__all__ = [
+    "SHUTDOWN",
+    "GameServicePort",
+    "KeyValueStore",
+    "KvEntry",
+    "NullObserver",
+    "PlatformStyle",
+    "ServiceObserver",
+    "ShutdownDeadlines",
+]
+
+
+def _written_user(actor: Actor, written: str) -> str:
+    # Platforms without a mention syntax of their own: "@bob" names the user "bob".
+    text = written.strip()
+    return text.removeprefix("@") if len(text) > 1 else text
+
+
+@dataclass(frozen=True, slots=True)
+class PlatformStyle:
+    """How people on one platform write what core parses from text.
+
+    Attributes:
+        platform: the name adapters put in :attr:`Actor.platform`.
+        prefix: the command prefix its users are told to type (Element keeps ``/`` for itself,
+            so Matrix users type ``!``).
+        user_id: the user id that a mention written by ``actor`` stands for (a Matrix ``@bob``
+            on the actor's server, a console ``@bob``).
+        bot_user_id: the bot's own user id there: a challenge to it means a game against the
+            bot (at the default level), as the bot cannot answer a challenge.
+        publish: shows replies that come later than the request that caused them (the moves
+            of a watched bots' game) in the chat of the given actor. None: the platform cannot,
+            and such a game is played out within its request.
+    """
+
+    platform: str
+    prefix: str = "/"
+    user_id: Callable[[Actor, str], str] = _written_user
+    bot_user_id: str | None = None
+    publish: Callable[[Actor, Sequence[Reply]], Awaitable[None]] | None = None
+
+
+class GameServicePort(Protocol):
+    """What adapters call; ``core.sessions.GameService`` implements it.
+
+    Every call answers with replies to show in order; a player's mistake is a reply with
+    ``error=True``, never an exception. ``receipt``, when given, is written in the same
+    transaction as the first change the request makes (or alone, when it changes nothing), so an
+    adapter can mark an event handled exactly when its effect is applied.
+    """
+
+    @property
+    def store(self) -> KeyValueStore: ...
+
+    def register_platform(self, style: PlatformStyle) -> None:
+        """Tell the service how a platform's users write mentions and prefixes."""
+        ...
+
+    async def handle_text(
+        self, actor: Actor, text: str, addressed: bool = False, *, receipt: KvEntry | None = None
+    ) -> list[Reply]:
+        """A chat message: a command, a move as text, or chatter."""
+        ...
+
+    async def handle_command(
+        self, actor: Actor, command: Command, *, receipt: KvEntry | None = None
+    ) -> list[Reply]:
+        """An already parsed command (a slash command built from its options)."""
+        ...
+
+    async def handle_move(
+        self,
+        actor: Actor,
+        session_id: str,
+        move: int,
+        version: int | None = None,
+        *,
+        receipt: KvEntry | None = None,
+    ) -> list[Reply]:
+        """A click or a reaction: ``move`` 0-based; ``version`` from the button, if any."""
+        ...
+
+    async def handle_action(
+        self,
+        actor: Actor,
+        session_id: str,
+        action: ActionKind,
+        version: int | None = None,
+        *,
+        receipt: KvEntry | None = None,
+    ) -> list[Reply]:
+        """Accept, Decline, Rematch or Review pressed on the message of ``session_id``."""
+        ...
+
+
+class ServiceObserver(Protocol):
+    """What the service reports as it works (metrics); every method must be cheap and must not
+    raise."""
+
+    def game_started(self, platform: str, game: str) -> None: ...
+
+    def game_finished(self, platform: str, game: str) -> None: ...
+
+    def move_played(self, platform: str) -> None: ...
+
+    def request_failed(self, platform: str, kind: str) -> None: ...
+
+    def ai_thought(self, level: str, seconds: float) -> None: ...
+
+
+class NullObserver:
+    """Reports nowhere (the default)."""
+
+    def game_started(self, platform: str, game: str) -> None:
+        pass
+
+    def game_finished(self, platform: str, game: str) -> None:
+        pass
+
+    def move_played(self, platform: str) -> None:
+        pass
+
+    def request_failed(self, platform: str, kind: str) -> None:
+        pass
+
+    def ai_thought(self, level: str, seconds: float) -> None:
+        pass
+
+
+@dataclass(frozen=True, slots=True)
+class ShutdownDeadlines:
+    """Seconds after the stop request by which each part of the shutdown is done.
+
+    One table, read by the application, the service and the adapters, so that every drain fits
+    inside the promise made in the README: the process is gone within :attr:`total` seconds.
+    """
+
+    drain: float = 5.5  # adapters and the service: the requests in flight have finished
+    adapters: float = 6.5  # adapters disconnected (the application cancels any still running)
+    service: float = 8.0  # the service: bots' games, sweeper and AI pool stopped
+    store: float = 8.7  # the store closed
+    watchdog: float = 9.5  # nothing returned: the process is ended from a thread
+    total: float = 10.0
+
+    def __post_init__(self) -> None:
+        steps = (self.drain, self.adapters, self.service, self.store, self.watchdog, self.total)
+        if any(b <= a for a, b in itertools.pairwise(steps)) or steps[0] <= 0:
+            raise ValueError(f"shutdown deadlines must increase, got {steps!r}")
+
+
+SHUTDOWN = ShutdownDeadlines()

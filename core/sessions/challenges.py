@@ -1,0 +1,276 @@
+"""Starting games and ending them by choice: new games, challenges, rematches and ``/final``."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from core.ai import Level
+from core.commands import DEFAULT_LEVEL, BotVsBot, First, Start, VsBot, VsUser
+from core.errors import UserError
+from core.games import Rules
+from core.i18n import Text
+from core.replies import ActionKind, Actor, Reply
+from core.sessions.context import Context
+from core.sessions.model import (
+    Event,
+    check_removal,
+    new_session,
+    resigned,
+    stopped,
+    transition,
+)
+from core.sessions.moves import Moves
+from core.sessions.views import board_reply, board_view
+from core.sessions.watch import Watcher
+from core.store import AlreadyPlaying, Seat, Session, Status
+
+
+class Challenges:
+    """New games (against the bot, a person or two bots), answers to challenges, rematches and
+    quitting."""
+
+    def __init__(self, ctx: Context, moves: Moves, watcher: Watcher) -> None:
+        self._ctx = ctx
+        self._moves = moves
+        self._watcher = watcher
+
+    # --- starting --------------------------------------------------------------------------
+
+    async def start(self, actor: Actor, command: Start) -> list[Reply]:
+        ctx = self._ctx
+        me = Seat.person(actor.user_id, actor.display_name)
+        match command.opponent:
+            case VsBot(level):
+                self._refuse_when_busy(actor, (level,))
+                await ctx.ensure_free(actor)
+                bot = Seat.bot(level)
+                seats = (me, bot) if self._starter_first(command.first) else (bot, me)
+                session = self._new(actor, seats, command.rules, Status.ACTIVE)
+                await ctx.create(actor, session)
+                return await self._opened(session, "game.started")
+            case VsUser(user, name):
+                style = ctx.style(actor)
+                challenged = user if name is not None else style.user_id(actor, user)
+                if challenged == style.bot_user_id:
+                    return await self.start(actor, replace(command, opponent=VsBot(DEFAULT_LEVEL)))
+                if challenged == actor.user_id:
+                    raise UserError("error.self_challenge")
+                await ctx.ensure_free(actor)
+                other = Seat.person(challenged, name or user.strip())
+                seats = (me, other) if self._starter_first(command.first) else (other, me)
+                session = self._new(actor, seats, command.rules, Status.CHALLENGE, challenged)
+                await ctx.create(actor, session)
+                return [self._challenge_reply(actor, session)]
+            case BotVsBot(first_level, second_level):
+                self._refuse_when_busy(actor, (first_level, second_level))
+                await ctx.ensure_free(actor)
+                seats = (Seat.bot(first_level), Seat.bot(second_level))
+                session = self._new(actor, seats, command.rules, Status.ACTIVE)
+                await ctx.create(actor, session)
+                return await self._watcher.watch(actor, session)
+        raise AssertionError(f"unhandled opponent {command.opponent!r}")  # pragma: no cover
+
+    def _refuse_when_busy(self, actor: Actor, levels: tuple[Level, ...]) -> None:
+        # A full AI queue refuses new HARD games; moves of games already running still queue.
+        if Level.HARD in levels and self._ctx.runner.saturated:
+            raise UserError("error.ai_busy", prefix=self._ctx.prefix(actor))
+
+    def _new(
+        self,
+        actor: Actor,
+        seats: tuple[Seat, Seat],
+        rules: Rules,
+        status: Status,
+        challenged: str | None = None,
+    ) -> Session:
+        now, ttl = self._ctx.now_and_ttl(status)
+        if all(seat.is_bot for seat in seats):
+            # A bots' game cannot outlive its time cap by much: a restart leaves it orphaned.
+            ttl = min(ttl, self._ctx.settings.watch_max_seconds * 2)
+        return new_session(
+            platform=actor.platform,
+            chat_id=actor.chat_id,
+            seats=seats,
+            rules=rules,
+            status=status,
+            now=now,
+            ttl=ttl,
+            challenger=actor.user_id,
+            challenged=challenged,
+        )
+
+    def _starter_first(self, first: First) -> bool:
+        if first is First.RANDOM:
+            return self._ctx.rng.random() < 0.5
+        return first is First.ME
+
+    async def _opened(self, session: Session, key: str) -> list[Reply]:
+        """A stored game against the bot: its board, with the bot's first move if it starts."""
+        self._ctx.observer.game_started(session.platform, session.game_name.key)
+        current = await self._moves.bot_turns(session)
+        return [board_reply(current, new_message=True, text=Text(key))]
+
+    def _challenge_reply(self, actor: Actor, session: Session) -> Reply:
+        challenged = next(s for s in session.seats if s.user_id == session.challenged)
+        prefix = self._ctx.prefix(actor)
+        minutes = max(1, round(self._ctx.settings.challenge_ttl / 60))
+        return Reply(
+            text=Text(
+                "game.challenge",
+                {
+                    "challenger": actor.display_name,
+                    "challenged": challenged.name,
+                    "game": session.game_name,
+                    "accept": f"{prefix}accept",
+                    "decline": f"{prefix}decline",
+                    "minutes": minutes,
+                },
+            ),
+            new_message=True,
+            actions=(ActionKind.ACCEPT, ActionKind.DECLINE),
+            session_id=session.id,
+            version=session.version,
+        )
+
+    # --- answers ---------------------------------------------------------------------------
+
+    async def accept(self, actor: Actor, session: Session) -> list[Reply]:
+        ctx = self._ctx
+        session = await ctx.check_expiry(session)
+        if session.status is not Status.CHALLENGE:
+            raise UserError("error.not_a_challenge")
+        if session.challenged != actor.user_id:
+            raise UserError("error.not_challenged", player=self._challenged_name(session))
+        me = Seat.person(actor.user_id, actor.display_name)
+        seats = tuple(me if seat.user_id == actor.user_id else seat for seat in session.seats)
+        now, ttl = ctx.now_and_ttl(Status.ACTIVE)
+        accepted = transition(session, Event.ACCEPT, now=now, ttl=ttl, seats=(seats[0], seats[1]))
+        try:
+            applied = await ctx.update(accepted, expected_version=session.version)
+        except AlreadyPlaying as error:
+            raise await ctx.already_playing_error(actor, error) from None
+        if not applied:
+            return await self._moves.stale(session)
+        ctx.observer.game_started(session.platform, session.game_name.key)
+        return [
+            board_reply(
+                accepted,
+                new_message=True,
+                text=Text("game.accepted", {"player": actor.display_name}),
+            )
+        ]
+
+    async def decline(self, actor: Actor, session: Session) -> list[Reply]:
+        session = await self._ctx.check_expiry(session)
+        if session.status is not Status.CHALLENGE:
+            raise UserError("error.not_a_challenge")
+        if actor.user_id == session.challenged:
+            event, key = Event.DECLINE, "game.declined"
+        elif actor.user_id == session.challenger:
+            event, key = Event.WITHDRAW, "game.withdrawn"
+        else:
+            raise UserError("error.not_challenged", player=self._challenged_name(session))
+        return await self._removed(session, event, Text(key, {"player": actor.display_name}))
+
+    @staticmethod
+    def _challenged_name(session: Session) -> str:
+        return next(s.name for s in session.seats if s.user_id == session.challenged)
+
+    async def _removed(self, session: Session, event: Event, text: Text) -> list[Reply]:
+        check_removal(session, event)
+        if not await self._ctx.delete(session):
+            return await self._moves.stale(session)
+        return [Reply(text=text, session_id=session.id, version=session.version + 1)]
+
+    # --- rematch ---------------------------------------------------------------------------
+
+    async def rematch(self, actor: Actor, session: Session) -> list[Reply]:
+        """The finished ``session`` again with sides swapped; it gives way to the new game in
+        one transaction, so a failure keeps it."""
+        ctx = self._ctx
+        if session.status is not Status.FINISHED:
+            raise UserError("error.not_finished")
+        seat = session.seat_of(actor.user_id)
+        watching = all(s.is_bot for s in session.seats)
+        if seat is None and not watching:
+            raise UserError("error.not_your_game")
+        swapped = self._renamed((session.seats[1], session.seats[0]), actor)
+        opponent = None if seat is None else session.seats[2 - seat]
+        check_removal(session, Event.REMATCH)
+        await ctx.ensure_free(actor)
+        if opponent is not None and not opponent.is_bot:
+            assert opponent.user_id is not None
+            new = self._from(actor, session, swapped, Status.CHALLENGE, opponent.user_id)
+            await self._swap(actor, session, new)
+            return [self._challenge_reply(actor, new)]
+        levels = tuple(s.level for s in session.seats if s.level is not None)
+        self._refuse_when_busy(actor, levels)
+        new = self._from(actor, session, swapped, Status.ACTIVE)
+        await self._swap(actor, session, new)
+        if watching:
+            return await self._watcher.watch(actor, new)
+        return await self._opened(new, "game.rematch")
+
+    def _from(
+        self,
+        actor: Actor,
+        finished: Session,
+        seats: tuple[Seat, Seat],
+        status: Status,
+        challenged: str | None = None,
+    ) -> Session:
+        return self._new(actor, seats, finished.rules, status, challenged)
+
+    async def _swap(self, actor: Actor, finished: Session, new: Session) -> None:
+        # A finished game gives one rematch: someone quicker already took it.
+        if not await self._ctx.swap(actor, finished, new):
+            raise UserError("error.no_such_game")
+
+    @staticmethod
+    def _renamed(seats: tuple[Seat, Seat], actor: Actor) -> tuple[Seat, Seat]:
+        # People rename themselves between games.
+        def fresh(seat: Seat) -> Seat:
+            if seat.user_id == actor.user_id:
+                return Seat.person(actor.user_id, actor.display_name)
+            return seat
+
+        return fresh(seats[0]), fresh(seats[1])
+
+    # --- /final ----------------------------------------------------------------------------
+
+    async def final(self, actor: Actor) -> list[Reply]:
+        """End the actor's game here: a challenge is withdrawn, a game with no move yet just
+        ends, a watched bots' game stops, and any other game is a resignation (a loss)."""
+        ctx = self._ctx
+        session = await ctx.live_game(actor)
+        if session is None:
+            raise UserError("error.nothing_to_end", prefix=ctx.prefix(actor))
+        name = {"player": actor.display_name}
+        if session.status is Status.CHALLENGE:
+            return await self._removed(session, Event.WITHDRAW, Text("game.withdrawn", name))
+        seat = session.seat_of(actor.user_id)
+        now, ttl = ctx.now_and_ttl(Status.FINISHED)
+        if seat is None:  # the watcher of a bots' game
+            ended = stopped(session, now=now, ttl=ttl)
+            text = Text("game.watch_stopped", name)
+        elif not session.moves:
+            check_removal(session, Event.ABANDON)
+            text = Text("game.ended", {**name, "game": session.game_name})
+            if not await ctx.delete(session):
+                return await self._moves.stale(session)
+            gone = transition(session, Event.MOVE, now=now, ttl=ttl)
+            return [
+                Reply(
+                    text=text,
+                    board=board_view(gone, ended=text),
+                    session_id=session.id,
+                    version=gone.version,
+                )
+            ]
+        else:
+            ended = resigned(session, seat, now=now, ttl=ttl)
+            text = Text("game.resigned", {**name, "winner": session.seats[2 - seat].name})
+        if not await ctx.update(ended, expected_version=session.version):
+            return await self._moves.stale(session)
+        ctx.observer.game_finished(session.platform, session.game_name.key)
+        return [board_reply(ended, text=text)]

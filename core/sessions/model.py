@@ -1,0 +1,148 @@
+"""A session's life as one table: which event moves which status where (pure, no I/O).
+
+Every change the service makes to a stored session goes through :func:`transition`, so the
+status changes in one place and each change bumps ``version`` (the compare-and-set the store
+applies) and pushes ``expires_at`` forward. Events that end a session without a result (a
+declined or withdrawn challenge, a game quit before any move, a finished game consumed by its
+rematch) delete it instead; :data:`REMOVALS` says when that is allowed.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import replace
+
+from core.games import Position, Rules
+from core.store import Seat, Session, Status, new_session_id
+
+
+class Event(enum.Enum):
+    """Something that happens to a session."""
+
+    ACCEPT = "accept"  # the challenged player said yes
+    MOVE = "move"  # a stone was placed and the game goes on
+    FINISH = "finish"  # a stone won the game or filled the board
+    RESIGN = "resign"  # a player ended a game in which a move was played: the other side wins
+    STOP = "stop"  # a bots' game was stopped by its watcher, or ran out of time
+    DECLINE = "decline"  # the challenged player said no
+    WITHDRAW = "withdraw"  # the challenger took the challenge back
+    ABANDON = "abandon"  # a game ended before anyone moved: no result
+    REMATCH = "rematch"  # a finished game gave way to its rematch
+
+
+class InvalidTransition(RuntimeError):
+    """The service asked for a change the table does not allow (a bug, not a player's error)."""
+
+
+TRANSITIONS: Mapping[tuple[Status, Event], Status] = {
+    (Status.CHALLENGE, Event.ACCEPT): Status.ACTIVE,
+    (Status.ACTIVE, Event.MOVE): Status.ACTIVE,
+    (Status.ACTIVE, Event.FINISH): Status.FINISHED,
+    (Status.ACTIVE, Event.RESIGN): Status.FINISHED,
+    (Status.ACTIVE, Event.STOP): Status.FINISHED,
+}
+"""Status changes of a session that stays stored."""
+
+REMOVALS: frozenset[tuple[Status, Event]] = frozenset(
+    {
+        (Status.CHALLENGE, Event.DECLINE),
+        (Status.CHALLENGE, Event.WITHDRAW),
+        (Status.ACTIVE, Event.ABANDON),
+        (Status.FINISHED, Event.REMATCH),
+    }
+)
+"""Events that delete a session (it ends with no result to keep)."""
+
+
+def transition(
+    session: Session,
+    event: Event,
+    *,
+    now: float,
+    ttl: float,
+    moves: tuple[int, ...] | None = None,
+    winner: int | None = None,
+    seats: tuple[Seat, Seat] | None = None,
+) -> Session:
+    """The session after ``event``, one version later, alive ``ttl`` seconds from ``now``.
+
+    Raises:
+        InvalidTransition: the table has no such change from the session's status.
+    """
+    target = TRANSITIONS.get((session.status, event))
+    if target is None:
+        raise InvalidTransition(f"no transition from {session.status.value} on {event.value}")
+    return replace(
+        session,
+        status=target,
+        moves=session.moves if moves is None else moves,
+        winner=winner if target is Status.FINISHED else None,
+        seats=session.seats if seats is None else seats,
+        version=session.version + 1,
+        updated_at=now,
+        expires_at=now + ttl,
+    )
+
+
+def check_removal(session: Session, event: Event) -> None:
+    """Refuse to delete a session for an event the table does not allow.
+
+    Raises:
+        InvalidTransition: the session may not end that way from its status.
+    """
+    if (session.status, event) not in REMOVALS:
+        raise InvalidTransition(f"a {session.status.value} session cannot end on {event.value}")
+
+
+def played(session: Session, position: Position, *, now: float, ttl: float) -> Session:
+    """The session after the move that led to ``position``."""
+    event = Event.FINISH if position.is_over else Event.MOVE
+    return transition(
+        session, event, now=now, ttl=ttl, moves=position.moves, winner=position.winner
+    )
+
+
+def resigned(session: Session, quitter: int, *, now: float, ttl: float) -> Session:
+    """The session after seat ``quitter`` (1 or 2) gave up: the other seat wins."""
+    return transition(session, Event.RESIGN, now=now, ttl=ttl, winner=3 - quitter)
+
+
+def stopped(session: Session, *, now: float, ttl: float) -> Session:
+    """A bots' game stopped before its end: finished, with no winner."""
+    return transition(session, Event.STOP, now=now, ttl=ttl)
+
+
+def was_cut_short(session: Session, position: Position) -> bool:
+    """A finished game whose board is not over: resigned (a winner) or stopped (none)."""
+    return session.status is Status.FINISHED and not position.is_over
+
+
+def new_session(
+    *,
+    platform: str,
+    chat_id: str,
+    seats: tuple[Seat, Seat],
+    rules: Rules,
+    status: Status,
+    now: float,
+    ttl: float,
+    challenger: str | None,
+    challenged: str | None = None,
+) -> Session:
+    """A session at version 1, born now."""
+    return Session(
+        id=new_session_id(),
+        platform=platform,
+        chat_id=chat_id,
+        seats=seats,
+        rules=rules,
+        moves=(),
+        status=status,
+        version=1,
+        created_at=now,
+        updated_at=now,
+        expires_at=now + ttl,
+        challenger=challenger,
+        challenged=challenged,
+    )

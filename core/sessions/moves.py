@@ -1,0 +1,178 @@
+"""Moves: a player's (clicked, reacted or typed) and the bot's answer to it."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from core.commands import MoveText, resolve_move
+from core.errors import UserError
+from core.games import Position, Rules
+from core.i18n import Text
+from core.replies import Actor, Reply
+from core.sessions.context import Context
+from core.sessions.model import played
+from core.sessions.views import board_changed, board_reply
+from core.store import Session, Status
+
+log = logging.getLogger("core.sessions")
+
+
+class Moves:
+    """Applies moves with a compare-and-set each, and lets the bot answer."""
+
+    def __init__(self, ctx: Context) -> None:
+        self._ctx = ctx
+        self._thinking: set[str] = set()  # sessions whose bot move is being computed here
+
+    async def typed(self, actor: Actor, move: MoveText, explicit: bool) -> list[Reply]:
+        """A move typed as text in the chat of the actor's live game."""
+        ctx = self._ctx
+        session = await ctx.store.live_game(actor.platform, actor.chat_id, actor.user_id)
+        if session is None:
+            if not explicit:
+                return []
+            raise UserError("error.no_game", prefix=ctx.prefix(actor))
+        session = await ctx.check_expiry(session)
+        if session.status is Status.CHALLENGE:
+            raise UserError("error.challenge_pending")
+        if session.seat_of(actor.user_id) is None:  # the watcher of a bots' game
+            raise UserError("error.not_your_game")
+        return await self.play(actor, session, resolve_move(move, session.rules), None)
+
+    async def play(
+        self, actor: Actor, session: Session, move: int, version: int | None
+    ) -> list[Reply]:
+        """The actor's ``move`` (0-based) on ``session``, seen at ``version`` (None: any)."""
+        ctx = self._ctx
+        if version is not None and version != session.version:
+            return await self.stale(session)
+        seat = session.seat_of(actor.user_id)
+        if seat is None:
+            raise UserError("error.not_your_game")
+        if session.status is Status.CHALLENGE:
+            raise UserError("error.challenge_pending")
+        if session.status is Status.FINISHED:
+            raise UserError("error.game_over", prefix=ctx.prefix(actor))
+        position = session.position()
+        if position.to_move != seat:
+            other = session.seats[position.to_move - 1]
+            if not other.is_bot:
+                raise UserError("error.not_your_turn", player=other.name)
+            if session.id in self._thinking:
+                raise UserError("error.bot_thinking")
+            # The bot's move was lost (a restart between the player's move and the bot's):
+            # play it now and show the board; the player's move was meant for the old board.
+            current = await self.bot_turns(session)
+            return [
+                board_reply(current),
+                Reply(
+                    text=Text("error.board_changed"),
+                    private=True,
+                    error=True,
+                    session_id=session.id,
+                    version=current.version,
+                ),
+            ]
+        check_legal(position, move)
+        after = await self._apply(session, position.play(move))
+        if after is None:
+            return await self.stale(session)
+        current = await self.bot_turns(after)
+        return [board_reply(current)]
+
+    async def _apply(self, session: Session, position: Position) -> Session | None:
+        """Store the move that led to ``position``; None when the session changed meanwhile."""
+        ctx = self._ctx
+        now, ttl = ctx.now_and_ttl(Status.ACTIVE)
+        after = played(session, position, now=now, ttl=ttl)
+        if not await ctx.update(after, expected_version=session.version):
+            return None
+        ctx.observer.move_played(session.platform)
+        if after.status is Status.FINISHED:
+            ctx.observer.game_finished(session.platform, session.game_name.key)
+        return after
+
+    async def stale(self, session: Session) -> list[Reply]:
+        """The board changed under the player: show the current one and say so."""
+        current = await self._ctx.store.get(session.id)
+        if current is None:
+            raise UserError("error.no_such_game")
+        return board_changed(current)
+
+    # --- the bot ---------------------------------------------------------------------------
+
+    async def bot_turns(self, session: Session) -> Session:
+        """Let the bot play while it is its turn in a game against a person; the session as it
+        is stored afterwards (reloaded when someone else changed it meanwhile).
+
+        Raises:
+            UserError: the game was deleted meanwhile.
+        """
+        current = session
+        while current.status is Status.ACTIVE:
+            position = current.position()
+            if not current.seats[position.to_move - 1].is_bot:
+                break
+            following = await self.bot_move(current, self._ctx.settings.ai_budget)
+            if following is None:
+                # Someone else changed the game while the bot thought (a /final, a race with
+                # another process): what they stored is the board now.
+                reloaded = await self._ctx.store.get(current.id)
+                if reloaded is None:
+                    raise UserError("error.no_such_game")
+                return reloaded
+            current = following
+        return current
+
+    async def bot_move(
+        self, session: Session, budget: float, *, interactive: bool = True
+    ) -> Session | None:
+        """One move of the bot whose turn it is; None if the session changed meanwhile."""
+        position = session.position()
+        level = session.seats[position.to_move - 1].level
+        assert level is not None
+        self._thinking.add(session.id)
+        started = time.perf_counter()
+        try:
+            move = await self._ctx.runner.choose(
+                position, level, budget=budget, interactive=interactive
+            )
+        finally:
+            self._thinking.discard(session.id)
+        seconds = time.perf_counter() - started
+        self._ctx.observer.ai_thought(level.value, seconds)
+        if move not in position.legal_moves():
+            log.error("bot chose an illegal move %r in session %s", move, session.id)
+            move = self._ctx.rng.choice(position.legal_moves())
+        log.debug(
+            "action=bot_move session=%s level=%s duration_ms=%.1f",
+            session.id,
+            level.value,
+            seconds * 1000,
+            extra={"session": session.id, "action": "bot_move", "duration_ms": seconds * 1000},
+        )
+        return await self._apply(session, position.play(move))
+
+
+def check_legal(position: Position, move: int) -> None:
+    """Refuse a move the rules do not allow now, saying why in the player's terms.
+
+    Raises:
+        UserError: a full column, a cell or column off the board, an occupied cell.
+    """
+    if move in position.legal_moves():
+        return
+    rules = position.rules
+    if rules.gravity and 0 <= move < rules.cols:
+        raise UserError("error.column_full", column=move + 1)
+    if not rules.gravity and 0 <= move < rules.cells:
+        raise UserError("error.occupied", cell=move + 1)
+    raise off_board(rules, move + 1)
+
+
+def off_board(rules: Rules, shown: int | str) -> UserError:
+    """The error for a move (as the player numbers it) that is not on the board."""
+    if rules.gravity:
+        return UserError("error.off_board_column", column=shown, max=rules.cols)
+    return UserError("error.off_board_cell", cell=shown, max=rules.cells)

@@ -1,0 +1,299 @@
+"""GameService: the façade adapters call (it implements :class:`core.ports.GameServicePort`).
+
+It owns nothing but the wiring: each request is run by :class:`~core.sessions.requests.Requests`
+(accounting, error -> reply, receipt, one log line) and handed to the part that owns it:
+:class:`~core.sessions.challenges.Challenges` (new games, answers, rematch, ``/final``),
+:class:`~core.sessions.moves.Moves` (a player's move and the bot's answer),
+:class:`~core.sessions.watch.Watcher` (bots' games), :class:`~core.sessions.stats.Results`
+(``/stats``, ``/top``), :class:`~core.sessions.review.Reviews` (``/review``). The AI runs behind
+:class:`core.ai.runner.AiRunner`.
+
+What the replies look like (adapters may rely on this):
+
+- A new game against the bot, an accepted challenge, a rematch against the bot: one reply with
+  ``board`` and ``new_message=True`` (the bot's first move, if it starts, is already on it).
+- A challenge: one reply with ``text`` (``game.challenge``), ``actions=(ACCEPT, DECLINE)``,
+  ``new_message=True`` and no board; a decline or withdrawal: a text reply.
+- A move: one reply with the updated ``board`` (the bot's answer included). When the move ends
+  the game the same reply carries the result as ``text`` and ``actions=(REMATCH,)``.
+- Bot against bot: the new board; each move follows through the platform's
+  :attr:`~core.ports.PlatformStyle.publish` as a board update, the last with the result (where
+  the platform has no ``publish``, they follow in the same answer).
+- ``/final``: a resignation (the finished board with ``game.resigned``), a stopped bots' game,
+  a game without moves ended (``game.ended``), or a withdrawn challenge.
+- A lost race or a stale button: a board update with the current board, then a private error
+  (``error.board_changed``).
+- Typed moves without prefix from someone who has no game in the chat are ignored unless
+  ``addressed`` (people talk about numbers, too).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import Callable
+
+from core.ai.runner import AiRunner, PoolRunner
+from core.commands import (
+    PREFIXES,
+    Accept,
+    Command,
+    CommandError,
+    Decline,
+    Final,
+    Help,
+    MoveText,
+    NotACommand,
+    Rematch,
+    Review,
+    Start,
+    Stats,
+    Top,
+    help_text,
+    parse,
+)
+from core.errors import UserError
+from core.i18n import Text, normalize_locale
+from core.ports import KvEntry, NullObserver, PlatformStyle, ServiceObserver
+from core.replies import ActionKind, Actor, Reply
+from core.sessions.challenges import Challenges
+from core.sessions.context import Context
+from core.sessions.moves import Moves, off_board
+from core.sessions.requests import Requests
+from core.sessions.review import Reviews
+from core.sessions.settings import ServiceSettings
+from core.sessions.stats import Results
+from core.sessions.watch import Watcher
+from core.store import SessionStore
+
+log = logging.getLogger("core.sessions")
+
+
+class GameService:
+    """Starts games, applies moves, lets the bot answer, ends games; see the module docstring.
+
+    Args:
+        store: where sessions live (the single source of truth).
+        settings: behaviour; defaults if None.
+        clock: seconds since the epoch; injected so expiry is testable without sleeping.
+        rng: the random source (who starts on ``random``, the bot's seeds; ids are not from it).
+        runner: chooses the bot's moves; by default a process pool of ``settings.ai_workers``.
+        observer: told about games, moves, failures and thinking time (metrics).
+    """
+
+    def __init__(
+        self,
+        store: SessionStore,
+        *,
+        settings: ServiceSettings | None = None,
+        clock: Callable[[], float] = time.time,
+        rng: random.Random | None = None,
+        runner: AiRunner | None = None,
+        observer: ServiceObserver | None = None,
+    ) -> None:
+        self.settings = settings or ServiceSettings()
+        rng = rng or random.Random()
+        observer = observer or NullObserver()
+        self.runner = runner or PoolRunner(
+            workers=self.settings.workers,
+            warm_up=self.settings.ai_warm_up,
+            grace=self.settings.ai_grace,
+            rng=random.Random(rng.getrandbits(64)),
+        )
+        self._ctx = Context(store, self.settings, clock, rng, self.runner, observer)
+        self._requests = Requests(store, observer)
+        self._moves = Moves(self._ctx)
+        self._watcher = Watcher(self._ctx, self._moves)
+        self._challenges = Challenges(self._ctx, self._moves, self._watcher)
+        self._results = Results(self._ctx)
+        self._reviews = Reviews(self._ctx)
+        self._sweeper: asyncio.Task[None] | None = None
+
+    @property
+    def store(self) -> SessionStore:
+        return self._ctx.store
+
+    def register_platform(self, style: PlatformStyle) -> None:
+        """How users of ``style.platform`` write prefixes and mentions, and how to show them
+        later replies."""
+        self._ctx.styles[style.platform] = style
+
+    # --- lifetime --------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start the AI runner (each worker JIT-compiles the search once, now rather than on a
+        player's move) and the periodic sweep of expired games.
+
+        Without :meth:`start` the service still works: HARD then runs in a thread and nothing
+        sweeps (tests, tools).
+        """
+        started = time.perf_counter()
+        await self.runner.start()
+        if self._sweeper is None:
+            self._sweeper = asyncio.create_task(self._sweep_forever(), name="session-sweeper")
+        duration = (time.perf_counter() - started) * 1000
+        log.info(
+            "service started: ai_workers=%d duration_ms=%.0f",
+            self.runner.load().workers,
+            duration,
+            extra={"action": "start", "duration_ms": duration},
+        )
+
+    async def close(self, drain_seconds: float | None = None) -> None:
+        """Let the requests in flight finish (up to ``drain_seconds``, by default
+        ``settings.drain_timeout``), then stop the bots' games, the sweeper and the AI runner.
+        New requests get ``error.shutting_down``. The store is the caller's to close."""
+        self._requests.close()
+        drain = self.settings.drain_timeout if drain_seconds is None else drain_seconds
+        await self._requests.drain(drain)
+        await self._watcher.close()
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+            self._sweeper = None
+        await self.runner.close()
+
+    async def sweep(self) -> int:
+        """Delete every expired session now; how many were deleted."""
+        return await self._ctx.store.delete_expired(self._ctx.clock())
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sweep_interval)
+            started = time.perf_counter()
+            try:
+                count = await self.sweep()
+            except Exception:
+                # A locked or broken database must not end the sweeper: try again next time.
+                log.exception("sweep failed", extra={"action": "sweep"})
+                continue
+            if count:
+                duration = (time.perf_counter() - started) * 1000
+                log.info(
+                    "action=sweep deleted=%d duration_ms=%.1f",
+                    count,
+                    duration,
+                    extra={"action": "sweep", "duration_ms": duration},
+                )
+
+    # --- entry points ----------------------------------------------------------------------
+
+    async def handle_text(
+        self, actor: Actor, text: str, addressed: bool = False, *, receipt: KvEntry | None = None
+    ) -> list[Reply]:
+        """A chat message: a command, a move as text, or chatter (see the module docstring)."""
+
+        async def run() -> list[Reply]:
+            return await self._text(actor, text, addressed)
+
+        return await self._requests.run(actor, "text", None, run, receipt)
+
+    async def handle_command(
+        self, actor: Actor, command: Command, *, receipt: KvEntry | None = None
+    ) -> list[Reply]:
+        """An already parsed command (a slash command)."""
+
+        async def run() -> list[Reply]:
+            return await self._command(actor, command, True)
+
+        return await self._requests.run(actor, type(command).__name__.lower(), None, run, receipt)
+
+    async def handle_move(
+        self,
+        actor: Actor,
+        session_id: str,
+        move: int,
+        version: int | None = None,
+        *,
+        receipt: KvEntry | None = None,
+    ) -> list[Reply]:
+        """A click or a reaction on the board of ``session_id``: ``move`` is 0-based."""
+
+        async def run() -> list[Reply]:
+            session = await self._ctx.load(session_id, actor)
+            if not isinstance(move, int) or isinstance(move, bool):
+                # A move is a cell or column number; anything else is off the board.
+                raise off_board(session.rules, str(move))
+            return await self._moves.play(actor, session, move, version)
+
+        return await self._requests.run(actor, "move", session_id, run, receipt)
+
+    async def handle_action(
+        self,
+        actor: Actor,
+        session_id: str,
+        action: ActionKind,
+        version: int | None = None,
+        *,
+        receipt: KvEntry | None = None,
+    ) -> list[Reply]:
+        """Accept, Decline, Rematch or Review pressed on the message of ``session_id``."""
+
+        async def run() -> list[Reply]:
+            session = await self._ctx.load(session_id, actor)
+            if version is not None and version != session.version:
+                return await self._moves.stale(session)
+            if action is ActionKind.ACCEPT:
+                return await self._challenges.accept(actor, session)
+            if action is ActionKind.DECLINE:
+                return await self._challenges.decline(actor, session)
+            if action is ActionKind.REVIEW:
+                return await self._reviews.review(session)
+            return await self._challenges.rematch(actor, session)
+
+        return await self._requests.run(actor, action.value, session_id, run, receipt)
+
+    # --- text and commands -----------------------------------------------------------------
+
+    async def _text(self, actor: Actor, text: str, addressed: bool) -> list[Reply]:
+        prefixed = text.strip()[:1] in PREFIXES
+        try:
+            command = parse(text)
+        except NotACommand:
+            if addressed:
+                raise
+            return []
+        except CommandError:
+            # Unprefixed text that merely looks like a bad move ("12x", "b0") is chatter unless
+            # the speaker is playing here or talking to the bot.
+            if prefixed or addressed or await self._ctx.live_game(actor) is not None:
+                raise
+            return []
+        return await self._command(actor, command, prefixed or addressed)
+
+    async def _command(self, actor: Actor, command: Command, explicit: bool) -> list[Reply]:
+        ctx = self._ctx
+        match command:
+            case MoveText():
+                return await self._moves.typed(actor, command, explicit)
+            case Start():
+                return await self._challenges.start(actor, command)
+            case Accept():
+                return await self._challenges.accept(actor, await ctx.challenge_for(actor))
+            case Decline():
+                return await self._challenges.decline(actor, await ctx.challenge_for(actor))
+            case Rematch():
+                session = await ctx.store.last_finished(
+                    actor.platform, actor.chat_id, actor.user_id
+                )
+                if session is None:
+                    raise UserError("error.no_rematch", prefix=ctx.prefix(actor))
+                session = await ctx.check_expiry(session)
+                return await self._challenges.rematch(actor, session)
+            case Final():
+                return await self._challenges.final(actor)
+            case Stats():
+                return await self._results.stats(actor, command)
+            case Top():
+                return await self._results.top(actor)
+            case Review():
+                return await self._reviews.last(actor)
+            case Help():
+                locale = normalize_locale(actor.locale or self.settings.default_locale)
+                text = help_text(locale, ctx.prefix(actor))
+                return [Reply(text=Text("game.help", {"text": text}), private=True)]
+        raise AssertionError(f"unhandled command {command!r}")  # pragma: no cover

@@ -1,0 +1,142 @@
+"""What players see: boards and the replies that carry them (pure functions of a session)."""
+
+from __future__ import annotations
+
+from core.ai.review import can_review
+from core.errors import UserError
+from core.games import Position
+from core.i18n import Text
+from core.replies import ActionKind, BoardView, CellView, PlayerView, Reply
+from core.sessions.model import was_cut_short
+from core.store import Seat, Session, Status
+
+MARKS = ("", "X", "O")
+"""Mark names for the ``{mark}`` parameter: the same letters in every language."""
+
+
+def _player_view(seat: Seat) -> PlayerView:
+    return PlayerView(
+        name=seat.name, user_id=seat.user_id, level=seat.level.value if seat.level else None
+    )
+
+
+def status_text(session: Session, position: Position) -> Text:
+    """The line under the board: whose turn it is, or how the game ended."""
+    if session.status is Status.CHALLENGE:
+        x, o = session.seats
+        return Text("game.challenge_status", {"player_x": x.name, "player_o": o.name})
+    if was_cut_short(session, position):
+        if session.winner is None:
+            return Text("game.stopped")
+        loser, winner = session.seats[2 - session.winner], session.seats[session.winner - 1]
+        return Text("game.resigned", {"player": loser.name, "winner": winner.name})
+    if session.status is Status.FINISHED or position.is_over:
+        if position.winner is None:
+            return Text("game.draw")
+        winner = session.seats[position.winner - 1]
+        return Text("game.won", {"player": winner.name, "mark": MARKS[position.winner]})
+    seat = session.seats[position.to_move - 1]
+    return Text("game.turn", {"player": seat.name, "mark": MARKS[position.to_move]})
+
+
+def board_view(session: Session, *, ended: Text | None = None) -> BoardView:
+    """The board of ``session`` as adapters draw it.
+
+    Args:
+        session: the game.
+        ended: for a game that was just ended without a result: the status line to show;
+            nothing is playable then.
+    """
+    position = session.position()
+    running = session.status is Status.ACTIVE and not position.is_over and ended is None
+    rules = position.rules
+    winning = frozenset(position.winning_line)
+    last = position.last_cell
+    playable = position.legal_moves() if running else ()
+    free = frozenset(playable) if running and not rules.gravity else frozenset()
+    first, second = position.stones
+    # Straight from the bitboards: Position.cell() per cell costs a geometry lookup each.
+    cells = tuple(
+        CellView(
+            index=index,
+            row=index // rules.cols,
+            col=index % rules.cols,
+            mark=1 if first >> bit & 1 else 2 if second >> bit & 1 else 0,
+            clickable=index in free,
+            winning=index in winning,
+            last=index == last,
+        )
+        for index, bit in enumerate(position.geometry.cell_bits)
+    )
+    return BoardView(
+        session_id=session.id,
+        version=session.version,
+        rules=rules,
+        cells=cells,
+        playable=playable,
+        players=(_player_view(session.seats[0]), _player_view(session.seats[1])),
+        to_move=position.to_move if running else None,
+        finished=not running and session.status is not Status.CHALLENGE,
+        status=ended if ended is not None else status_text(session, position),
+    )
+
+
+def board_reply(
+    session: Session,
+    *,
+    new_message: bool = False,
+    text: Text | None = None,
+    result: bool = True,
+) -> Reply:
+    """The board of ``session``; a finished game carries its result and offers a rematch.
+
+    Args:
+        new_message: post a new board message rather than update the existing one.
+        text: a message to show with the board (overrides the result text).
+        result: show the result text of a finished game (False when repeating a board).
+    """
+    view = board_view(session)
+    actions: tuple[ActionKind, ...] = ()
+    if session.status is Status.FINISHED:
+        # Review only where the game can be solved exactly: a button that always says "no"
+        # would be noise.
+        reviewable = can_review(session.rules)
+        actions = (ActionKind.REMATCH, ActionKind.REVIEW) if reviewable else (ActionKind.REMATCH,)
+        if result and text is None:
+            text = view.status
+    return Reply(
+        text=text,
+        board=view,
+        new_message=new_message,
+        actions=actions,
+        session_id=session.id,
+        version=session.version,
+    )
+
+
+def error_reply(error: UserError, session_id: str | None = None) -> Reply:
+    """A player's mistake, shown only to them where the platform can."""
+    return Reply(
+        text=Text(error.key, dict(error.params)),
+        session_id=session_id,
+        private=True,
+        error=True,
+    )
+
+
+def board_changed(session: Session) -> list[Reply]:
+    """The board as it now stands, then a private "the board changed" (a lost race or a stale
+    button)."""
+    replies: list[Reply] = []
+    if session.status is not Status.CHALLENGE:
+        replies.append(board_reply(session, result=False))
+    replies.append(
+        Reply(
+            text=Text("error.board_changed"),
+            session_id=session.id,
+            version=session.version,
+            private=True,
+            error=True,
+        )
+    )
+    return replies

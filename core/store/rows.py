@@ -1,0 +1,256 @@
+"""Sessions to rows and back: the one place that knows the ``sessions`` table's columns.
+
+Decoding trusts nothing: a row may have been written by an older bug, edited by hand or damaged,
+and a row that cannot be loaded must not block its players (the store quarantines it). So every
+column is checked for its type and range, and the moves are replayed under the rules.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from core.ai.levels import Level
+from core.games import Rules
+from core.store.models import Seat, Session, Status, replay
+
+SESSION_COLUMNS = (
+    "id",
+    "platform",
+    "chat_id",
+    "rows",
+    "cols",
+    "k",
+    "gravity",
+    "x_user",
+    "x_name",
+    "x_level",
+    "o_user",
+    "o_name",
+    "o_level",
+    "moves",
+    "status",
+    "version",
+    "created_at",
+    "updated_at",
+    "expires_at",
+    "challenger",
+    "challenged",
+    "winner",
+)
+_COLUMN_LIST = ", ".join(SESSION_COLUMNS)
+
+SELECT_SESSION = f"SELECT rowid, {_COLUMN_LIST} FROM sessions"
+"""Every column, after the ``rowid`` (which a damaged row may need: its id may be NULL)."""
+
+INSERT_SESSION = (
+    f"INSERT INTO sessions ({_COLUMN_LIST}) VALUES ({', '.join('?' * len(SESSION_COLUMNS))})"
+)
+"""Takes :func:`session_row`."""
+
+UPDATE_SESSION = (
+    "UPDATE sessions SET "
+    + ", ".join(f"{name} = ?" for name in SESSION_COLUMNS[1:])
+    + " WHERE id = ? AND version = ?"
+)
+"""Takes ``(*session_row(s)[1:], s.id, expected_version)``."""
+
+
+class BadRow(ValueError):
+    """A ``sessions`` row that does not make a valid :class:`Session`; the message says why."""
+
+
+def encode_moves(moves: Iterable[int]) -> str:
+    """Moves as stored: decimal numbers separated by commas (``""`` for none)."""
+    return ",".join(str(move) for move in moves)
+
+
+# Only ASCII digits are ours: isdigit() alone accepts "²", int() accepts " 4" and "4_0".
+_MOVES = re.compile(r"[0-9]+(?:,[0-9]+)*", re.ASCII)
+
+
+def decode_moves(text: object) -> tuple[int, ...]:
+    """The stored moves column back to moves.
+
+    Raises:
+        BadRow: not a comma-separated list of plain decimal numbers.
+    """
+    if type(text) is not str:
+        raise BadRow(f"moves must be text, got {text!r}")
+    if not text:
+        return ()
+    if _MOVES.fullmatch(text) is None:
+        raise BadRow(f"moves do not parse: {text!r}")
+    return tuple(map(int, text.split(",")))
+
+
+def session_row(s: Session) -> tuple[Any, ...]:
+    """The values of :data:`SESSION_COLUMNS` for ``s``, in order."""
+    x, o = s.seats
+    return (
+        s.id,
+        s.platform,
+        s.chat_id,
+        s.rules.rows,
+        s.rules.cols,
+        s.rules.k,
+        int(s.rules.gravity),
+        x.user_id,
+        x.name,
+        x.level.value if x.level else None,
+        o.user_id,
+        o.name,
+        o.level.value if o.level else None,
+        encode_moves(s.moves),
+        s.status.value,
+        s.version,
+        s.created_at,
+        s.updated_at,
+        s.expires_at,
+        s.challenger,
+        s.challenged,
+        s.winner,
+    )
+
+
+_TEXT = (str,)
+_TEXT_OR_NONE = (str, type(None))
+_WHOLE = (int,)  # type() is exact: bool is not int here (SQLite never returns bool anyway)
+_WHOLE_OR_NONE = (int, type(None))
+_TIME = (int, float)
+_KINDS = dict(
+    zip(
+        SESSION_COLUMNS,
+        (
+            *(_TEXT, _TEXT, _TEXT),  # id, platform, chat_id
+            *(_WHOLE, _WHOLE, _WHOLE, _WHOLE),  # rows, cols, k, gravity
+            *(_TEXT_OR_NONE, _TEXT, _TEXT_OR_NONE),  # x_user, x_name, x_level
+            *(_TEXT_OR_NONE, _TEXT, _TEXT_OR_NONE),  # o_user, o_name, o_level
+            *(_TEXT, _TEXT, _WHOLE),  # moves, status, version
+            *(_TIME, _TIME, _TIME),  # created_at, updated_at, expires_at
+            *(_TEXT_OR_NONE, _TEXT_OR_NONE, _WHOLE_OR_NONE),  # challenger, challenged, winner
+        ),
+        strict=True,
+    )
+)
+_KIND_LIST = tuple(_KINDS.values())
+_KIND_NAMES = {
+    _TEXT: "text",
+    _TEXT_OR_NONE: "text or empty",
+    _WHOLE: "a whole number",
+    _WHOLE_OR_NONE: "a whole number or empty",
+    _TIME: "a time in seconds",
+}
+_STATUSES = {status.value: status for status in Status}
+_LEVELS = {level.value: level for level in Level}
+
+
+def _check_types(values: Sequence[Any]) -> None:
+    # One pass over plain type() identities: this runs on every load of every session.
+    for value, kind in zip(values, _KIND_LIST, strict=True):
+        if type(value) not in kind:
+            break
+    else:
+        return
+    for (name, kind), value in zip(_KINDS.items(), values, strict=True):
+        if type(value) not in kind:
+            raise BadRow(f"{name} must be {_KIND_NAMES[kind]}, got {value!r}")
+
+
+def _seat(side: str, user_id: str | None, name: str, level: str | None) -> Seat:
+    try:
+        return Seat(name, user_id, None if level is None else _LEVELS[level])
+    except KeyError:
+        raise BadRow(f"seat {side}: unknown level {level!r}") from None
+    except ValueError as error:
+        raise BadRow(f"seat {side}: {error}") from None
+
+
+def decode_session(row: Sequence[Any]) -> Session:
+    """A row of :data:`SELECT_SESSION` (``rowid`` first) back to a :class:`Session`.
+
+    Raises:
+        BadRow: a column has the wrong type or range, the rules or seats are invalid, or the
+            moves do not parse or are not a legal game under the rules.
+    """
+    if len(row) != len(SESSION_COLUMNS) + 1:
+        raise BadRow(f"expected {len(SESSION_COLUMNS) + 1} columns, got {len(row)}")
+    _check_types(row[1:])
+    (
+        _,
+        session_id,
+        platform,
+        chat_id,
+        rows,
+        cols,
+        k,
+        gravity,
+        x_user,
+        x_name,
+        x_level,
+        o_user,
+        o_name,
+        o_level,
+        moves_text,
+        status_text,
+        version,
+        created_at,
+        updated_at,
+        expires_at,
+        challenger,
+        challenged,
+        winner,
+    ) = row
+    if gravity not in (0, 1):
+        raise BadRow(f"gravity must be 0 or 1, got {gravity!r}")
+    try:
+        rules = Rules(rows, cols, k, gravity=gravity == 1)
+    except ValueError as error:
+        raise BadRow(f"rules: {error}") from None
+    status = _STATUSES.get(status_text)
+    if status is None:
+        raise BadRow(f"unknown status {status_text!r}")
+    if winner not in (None, 1, 2):
+        raise BadRow(f"winner must be 1, 2 or empty, got {winner!r}")
+    if created_at != created_at or updated_at != updated_at or expires_at != expires_at:
+        raise BadRow(f"a time is not a number: {(created_at, updated_at, expires_at)!r}")
+    moves = decode_moves(moves_text)
+    try:
+        replay(rules, moves)
+    except ValueError as error:  # IllegalMove is one
+        raise BadRow(f"moves are not a legal game: {error}") from None
+    return Session(
+        id=session_id,
+        platform=platform,
+        chat_id=chat_id,
+        seats=(_seat("X", x_user, x_name, x_level), _seat("O", o_user, o_name, o_level)),
+        rules=rules,
+        moves=moves,
+        status=status,
+        version=version,
+        created_at=float(created_at),
+        updated_at=float(updated_at),
+        expires_at=float(expires_at),
+        challenger=challenger,
+        challenged=challenged,
+        winner=winner,
+    )
+
+
+def row_json(row: Sequence[Any]) -> str:
+    """A raw :data:`SELECT_SESSION` row as JSON (column name to value) for the quarantine.
+
+    Blobs become hex strings; everything else SQLite returns is JSON already.
+    """
+    values = dict(zip(("rowid", *SESSION_COLUMNS), row, strict=False))
+
+    def blob(value: object) -> str:
+        if isinstance(value, bytes):
+            return value.hex()
+        raise TypeError(f"cannot store {value!r} as JSON")
+
+    # NaN and infinities are legal floats in SQLite but not in JSON: allow_nan writes them as
+    # the bare words NaN/Infinity, which Python's json reads back.
+    return json.dumps(values, default=blob, ensure_ascii=False, sort_keys=True)

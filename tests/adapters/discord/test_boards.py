@@ -1,0 +1,106 @@
+"""Board messages: remembered with their game, found again, edited in order."""
+
+from __future__ import annotations
+
+import asyncio
+
+from adapters.discord.boards import KV_NAMESPACE, BoardMessages, board_key
+from adapters.discord.layout import MessageSpec
+
+
+class GameStore:
+    """The key-value part of a store that, like the real one, forgets a game's rows with it."""
+
+    def __init__(self) -> None:
+        self.rows: dict[tuple[str, str], tuple[str, str | None]] = {}
+
+    async def kv_get(self, namespace: str, key: str) -> str | None:
+        row = self.rows.get((namespace, key))
+        return None if row is None else row[0]
+
+    async def kv_set(
+        self,
+        namespace: str,
+        key: str,
+        value: str,
+        *,
+        session_id: str | None = None,
+        expires_at: float | None = None,
+    ) -> None:
+        self.rows[(namespace, key)] = (value, session_id)
+
+    async def kv_delete(self, namespace: str, key: str) -> None:
+        self.rows.pop((namespace, key), None)
+
+    def game_deleted(self, session_id: str) -> None:
+        self.rows = {k: row for k, row in self.rows.items() if row[1] != session_id}
+
+
+class Channel:
+    """Messages as Discord keeps them; edits recorded in order."""
+
+    def __init__(self) -> None:
+        self.edits: list[tuple[int, int, str]] = []
+        self.gone: set[int] = set()
+
+    async def edit(self, channel_id: int, message_id: int, spec: MessageSpec) -> bool:
+        if message_id in self.gone:
+            return False
+        self.edits.append((channel_id, message_id, spec.content))
+        return True
+
+
+async def test_a_board_row_belongs_to_its_game() -> None:
+    store = GameStore()
+    boards = BoardMessages(store, Channel().edit)
+    await boards.remember("g1", 10, 20, version=1)
+    assert store.rows[(KV_NAMESPACE, board_key("g1"))] == ("10:20", "g1")
+
+
+async def test_a_restart_finds_the_board_in_the_store() -> None:
+    store = GameStore()
+    await BoardMessages(store, Channel().edit).remember("g1", 10, 20)
+    channel = Channel()
+    after_restart = BoardMessages(store, channel.edit)
+    assert await after_restart.edit("g1", MessageSpec("moved"), version=2)
+    assert channel.edits == [(10, 20, "moved")]
+    assert not await after_restart.edit("other", MessageSpec("?"))
+
+
+async def test_the_reply_that_deletes_a_game_still_edits_its_board() -> None:
+    store, channel = GameStore(), Channel()
+    boards = BoardMessages(store, channel.edit)
+    await boards.remember("g1", 10, 20, version=0)
+    store.game_deleted("g1")  # /final before any move: the game and its rows are gone
+    assert await boards.edit("g1", MessageSpec("ended"), version=1)
+    assert channel.edits == [(10, 20, "ended")]
+
+
+async def test_an_older_board_never_replaces_a_newer_one() -> None:
+    channel = Channel()
+    boards = BoardMessages(GameStore(), channel.edit)
+    await boards.remember("g1", 10, 20, version=3)
+    assert await boards.edit("g1", MessageSpec("stopped"), version=5)
+    assert await boards.edit("g1", MessageSpec("late move"), version=4)  # dropped, not an error
+    assert await boards.edit("g1", MessageSpec("text"))  # no version: always shown
+    assert [content for _, _, content in channel.edits] == ["stopped", "text"]
+
+
+async def test_an_edit_can_wait_for_the_board_to_be_posted() -> None:
+    channel = Channel()
+    boards = BoardMessages(GameStore(), channel.edit)
+    edit = asyncio.create_task(boards.edit("g1", MessageSpec("move 1"), version=2, wait=5.0))
+    await asyncio.sleep(0.01)
+    assert not edit.done()
+    await boards.remember("g1", 10, 20, version=1)
+    assert await asyncio.wait_for(edit, 1.0)
+    assert channel.edits == [(10, 20, "move 1")]
+    assert not await boards.edit("g2", MessageSpec("?"), wait=0.01)  # never posted
+
+
+async def test_a_deleted_message_is_not_edited() -> None:
+    channel = Channel()
+    boards = BoardMessages(GameStore(), channel.edit)
+    await boards.remember("g1", 10, 20)
+    channel.gone.add(20)
+    assert not await boards.edit("g1", MessageSpec("moved"))

@@ -1,0 +1,129 @@
+"""AI workers die with their parent: real pools, real ``kill -9``."""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from core.ai.orphans import EXIT_ORPHANED, Parent
+from tests.processes import HAS_PROC, descendants, running
+
+ROOT = Path(__file__).resolve().parents[3]
+PARENT = Path(__file__).with_name("orphan_parent.py")
+GONE_WITHIN = 5.0
+
+pytestmark = pytest.mark.skipif(not HAS_PROC, reason="reads /proc (Linux)")
+
+
+def environment() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env["CHATBOTS_JIT"] = "0"
+    return env
+
+
+def wait_gone(pids: list[int], timeout: float) -> list[int]:
+    """The pids still running after up to ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    alive = [pid for pid in pids if running(pid)]
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.05)
+        alive = [pid for pid in alive if running(pid)]
+    return alive
+
+
+@pytest.mark.parametrize("starter", ["main", "signal", "thread"])
+def test_workers_die_with_a_killed_parent(starter: str) -> None:
+    parent = subprocess.Popen(
+        [sys.executable, str(PARENT), "2", starter],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environment(),
+    )
+    left: list[int] = []
+    try:
+        assert parent.stdout is not None and parent.stderr is not None
+        line = parent.stdout.readline()
+        assert line, parent.stderr.read()
+        seen = json.loads(line)
+        workers: list[int] = seen["workers"]
+        assert len(workers) == 2
+        # Started by a thread that has ended, the workers are still the same ones: nothing
+        # killed them early.
+        assert seen["again"] == workers
+        tree = descendants(parent.pid)  # the workers and multiprocessing's resource tracker
+        assert set(workers) <= set(tree)
+        assert len(tree) > len(workers), "expected the resource tracker too"
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(timeout=10)
+        left = wait_gone(tree, GONE_WITHIN)
+        assert left == [], f"still running {GONE_WITHIN} s after the parent's kill: {left}"
+    finally:
+        parent.kill()
+        parent.wait(timeout=10)
+        for pid in left:  # don't leave them to the next test run
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_a_worker_whose_parent_is_already_gone_exits_at_once() -> None:
+    # The expected parent is not this process's parent: as if it had died before the worker
+    # got to its initializer.
+    code = (
+        "import os, time\n"
+        "from core.ai.orphans import Parent, die_with_parent\n"
+        "die_with_parent(Parent(os.getppid() + 1_000_000, main_thread=True))\n"
+        "time.sleep(60)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=environment(), capture_output=True, timeout=30
+    )
+    assert done.returncode == EXIT_ORPHANED, done.stderr
+
+
+def test_a_parent_records_which_thread_starts_the_worker() -> None:
+    parent = Parent.this_process()
+    assert parent == Parent(os.getpid(), main_thread=False)
+    assert pickle.loads(pickle.dumps(parent)) == Parent(os.getpid(), main_thread=True)
+    copies: list[Parent] = []
+    thread = threading.Thread(target=lambda: copies.append(pickle.loads(pickle.dumps(parent))))
+    thread.start()
+    thread.join()
+    assert copies == [Parent(os.getpid(), main_thread=False)]
+
+
+def test_the_runners_workers_die_with_a_killed_bot() -> None:
+    # The service's own pool (core.ai.runner), started the way the bot starts it.
+    script = (
+        "import asyncio, os, sys\n"
+        "from core.ai.runner import PoolRunner\n"
+        "async def main():\n"
+        "    runner = PoolRunner(workers=2, warm_up=False)\n"
+        "    await runner.start()\n"
+        "    print(os.getpid(), flush=True)\n"
+        "    await asyncio.sleep(60)\n"
+        "asyncio.run(main())\n"
+    )
+    bot = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=environment()
+    )
+    try:
+        assert bot.stdout is not None
+        assert int(bot.stdout.readline()) == bot.pid
+        workers = descendants(bot.pid)
+        assert len(workers) >= 2  # the two workers (and the resource tracker)
+        os.kill(bot.pid, signal.SIGKILL)
+        bot.wait(10)
+        assert wait_gone(workers, GONE_WITHIN) == []
+    finally:
+        if bot.poll() is None:
+            bot.kill()

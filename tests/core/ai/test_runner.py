@@ -1,0 +1,87 @@
+"""The AI runner with a real ``spawn`` process pool: people before bots' games, a budget that
+shrinks with the queue, a bounded queue, and an answer even when a worker dies."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+from collections.abc import AsyncIterator
+
+import pytest
+
+from core.ai import Level
+from core.ai.runner import MIN_BUDGET, PoolRunner
+from core.games import CONNECT_FOUR, TICTACTOE, Position
+
+
+@pytest.fixture
+async def runner() -> AsyncIterator[PoolRunner]:
+    pool = PoolRunner(workers=1, warm_up=False, grace=2.0, rng=random.Random(1), queue_limit=3)
+    await pool.start()
+    try:
+        yield pool
+    finally:
+        await pool.close()
+
+
+async def test_people_go_before_bots_games(runner: PoolRunner) -> None:
+    board = Position.start(CONNECT_FOUR)
+    finished: list[str] = []
+
+    async def ask(name: str, interactive: bool, budget: float) -> None:
+        move = await runner.choose(board, Level.HARD, budget=budget, interactive=interactive)
+        assert move in board.legal_moves()
+        finished.append(name)
+
+    # The first search occupies the only worker; the others wait in the runner's queue.
+    busy = asyncio.create_task(ask("first", True, 0.3))
+    await asyncio.sleep(0.05)
+    bots = [asyncio.create_task(ask(f"bots{n}", False, 0.05)) for n in range(2)]
+    await asyncio.sleep(0)
+    person = asyncio.create_task(ask("person", True, 0.05))
+    await asyncio.gather(busy, *bots, person)
+    assert finished[:2] == ["first", "person"]
+
+
+async def test_the_budget_shrinks_with_the_queue_and_the_queue_is_bounded(
+    runner: PoolRunner,
+) -> None:
+    board = Position.start(CONNECT_FOUR)
+    idle = runner.load()
+    assert (idle.workers, idle.queued, idle.budget) == (1, 0, 1.0)
+    asks = [asyncio.create_task(runner.choose(board, Level.HARD, budget=0.2)) for _ in range(4)]
+    await asyncio.sleep(0.05)
+    busy = runner.load()
+    assert busy.running == 1 and busy.queued == 3
+    assert MIN_BUDGET <= busy.budget <= 1.0 / 16  # three waiting behind one worker
+    assert runner.saturated
+    moves = await asyncio.gather(*asks)
+    assert all(move in board.legal_moves() for move in moves)
+    drained: bool = runner.saturated  # read again now that the queue is empty
+    assert not drained and runner.load().queued == 0
+
+
+async def test_a_dead_worker_costs_one_medium_move_and_the_pool_comes_back(
+    runner: PoolRunner,
+) -> None:
+    board = Position.from_moves(TICTACTOE, [0])
+    ask = asyncio.create_task(runner.choose(Position.start(CONNECT_FOUR), Level.HARD, budget=1.0))
+    await asyncio.sleep(0.3)
+    pool = runner._pool
+    assert pool is not None
+    for pid in list(pool._processes):  # the only way to reach the worker from outside
+        os.kill(pid, signal.SIGKILL)
+    assert await ask in range(7)  # answered (by MEDIUM) rather than lost
+    # HARD in the replaced pool: never loses tic-tac-toe, so it takes the centre.
+    assert await runner.choose(board, Level.HARD, budget=0.2) == 4
+
+
+async def test_without_workers_hard_runs_in_a_thread() -> None:
+    runner = PoolRunner(workers=0)
+    await runner.start()
+    board = Position.from_moves(TICTACTOE, [0])
+    assert await runner.choose(board, Level.HARD, budget=0.2) == 4
+    assert not runner.saturated and runner.load().workers == 0
+    await runner.close()
