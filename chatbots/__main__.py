@@ -108,6 +108,10 @@ def describe(settings: Settings) -> str:
             "MATRIX_ALLOWED_SERVERS": ",".join(m.allowed_servers),
             "MATRIX_ALLOWED_USERS": ",".join(m.allowed_users),
         }
+    values |= {
+        "HTTP_PORT": "(off)" if settings.http_port is None else settings.http_port,
+        "HTTP_HOST": settings.http_host,
+    }
     lines = [f"{key.name} = {values[key.name]}" for key in KEYS if key.name in values]
     lines += [f"warning: {warning}" for warning in settings.warnings]
     lines.append(f"runs: {', '.join(settings.platforms) or 'console (no platform configured)'}")

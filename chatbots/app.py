@@ -51,6 +51,11 @@ class Adapter(Protocol):
 
     name: str
 
+    @property
+    def connected(self) -> bool:
+        """Whether the platform connection is up now (cheap; never blocks)."""
+        ...
+
     async def run(self, stop: asyncio.Event) -> None: ...
 
 
@@ -192,6 +197,8 @@ async def serve(
     Raises:
         SettingsError: a platform's config refused a value (nothing was opened yet).
     """
+    from chatbots.health import serving
+    from chatbots.metrics import Metrics, TimedStore
     from core.sessions import GameService
     from core.store import SqliteStore
 
@@ -209,16 +216,27 @@ async def serve(
             return EXIT_FAILED
         closed = True
         try:
-            service = GameService(store, settings=service_settings(settings))
+            metrics = Metrics(settings.platforms or (_CONSOLE,))
+            timed = TimedStore(store, metrics)
+            service = GameService(timed, settings=service_settings(settings), observer=metrics)
             try:
                 await service.start()
                 code = EXIT_OK
                 if not shutdown.stop.is_set():  # else a signal came during start-up
                     adapters = [factory(service) for factory in factories]
-                    ms = round((time.monotonic() - started) * 1000)
-                    names = ",".join(a.name for a in adapters)
-                    log.info("started", extra={"adapters": names, "startup_ms": ms})
-                    code = await run_adapters(adapters, shutdown)
+                    async with serving(
+                        settings.http_host,
+                        settings.http_port,
+                        metrics=metrics,
+                        store_check=timed.check,
+                        connections=adapters,
+                        load=functools.partial(service.runner.load, settings.ai_budget),
+                        count_sessions=store.count_sessions,
+                    ):
+                        ms = round((time.monotonic() - started) * 1000)
+                        names = ",".join(a.name for a in adapters)
+                        log.info("started", extra={"adapters": names, "startup_ms": ms})
+                        code = await run_adapters(adapters, shutdown)
             finally:
                 shutdown.request("shutdown")  # also when start-up failed: the watchdog runs
                 closing = service.close(shutdown.remaining(SHUTDOWN.drain))

@@ -71,6 +71,7 @@ class Key:
 
 
 GENERAL, AI, DISCORD, MATRIX = "General", "AI and games", "Discord", "Matrix"
+HTTP = "Health and metrics"
 
 KEYS: tuple[Key, ...] = (
     Key("DATABASE_PATH", GENERAL, "./data/chatbots.sqlite3"),
@@ -93,6 +94,8 @@ KEYS: tuple[Key, ...] = (
     Key("MATRIX_STORE_PATH", MATRIX, "./data/matrix"),
     Key("MATRIX_ALLOWED_SERVERS", MATRIX),
     Key("MATRIX_ALLOWED_USERS", MATRIX),
+    Key("HTTP_PORT", HTTP),
+    Key("HTTP_HOST", HTTP, "127.0.0.1"),
 )
 KEY_NAMES = frozenset(key.name for key in KEYS)
 _DEFAULTS = {key.name: key.default for key in KEYS}
@@ -108,6 +111,7 @@ LIMITS: dict[str, tuple[float, float]] = {
     "AI_WORKERS": (0, 64),
     "GAME_TTL_SECONDS": (60, 30 * 86400),
     "CHALLENGE_TTL_SECONDS": (10, 86400),
+    "HTTP_PORT": (1, 65535),
 }
 MAX_GUILD_IDS = 100
 
@@ -121,6 +125,7 @@ _SERVER = r"(?:[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?"
 _SERVER_NAME = re.compile(_SERVER)
 # The localpart may use any printable ASCII but ":" (the spec's historical user ids).
 _MATRIX_USER = re.compile(rf"@[\x21-\x39\x3b-\x7e]+:{_SERVER}")
+_LISTEN_HOST = re.compile(r"[A-Za-z0-9.:][A-Za-z0-9.\-:]*")  # a host name or an IP address
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +154,8 @@ class Settings:
 
     ``log_level`` is None when not set: the application then picks INFO when it runs as a
     service and WARNING on the console (so log lines do not interleave with the game).
-    ``discord`` and ``matrix`` are None when that platform is not configured.
+    ``discord`` and ``matrix`` are None when that platform is not configured. ``http_port``
+    is None when ``/healthz`` and ``/metrics`` are not served.
     """
 
     database_path: Path = Path(_DEFAULTS["DATABASE_PATH"])
@@ -162,6 +168,8 @@ class Settings:
     challenge_ttl: float = 120.0
     discord: DiscordSettings | None = None
     matrix: MatrixSettings | None = None
+    http_port: int | None = None
+    http_host: str = _DEFAULTS["HTTP_HOST"]
     warnings: tuple[str, ...] = field(default=(), compare=False)
 
     @property
@@ -261,6 +269,8 @@ class _Parser:
             ),
             discord=self.discord(),
             matrix=self.matrix(),
+            http_port=self.http_port(),
+            http_host=self.get("HTTP_HOST", _listen_host, ""),
             warnings=warnings,
         )
         if self.problems:
@@ -310,6 +320,12 @@ class _Parser:
             allowed_servers=self.get("MATRIX_ALLOWED_SERVERS", _servers, ()),
             allowed_users=self.get("MATRIX_ALLOWED_USERS", _matrix_users, ()),
         )
+
+    def http_port(self) -> int | None:
+        if not self.given("HTTP_PORT") and self.chosen("HTTP_"):
+            # A listening address without a port serves nothing: surely a forgotten port.
+            self.problems.append("HTTP_PORT: missing, but HTTP_HOST is set (set both, or neither)")
+        return self.get("HTTP_PORT", _port, None)
 
 
 def _shown(text: str, limit: int = 40) -> str:
@@ -414,6 +430,21 @@ def _matrix_token(text: str) -> Secret:
 def _device_id(text: str) -> str:
     if not _TOKEN_CHARS.fullmatch(text):
         raise ValueError(f"{_shown(text)} is not a device id (one word of printable ASCII)")
+    return text
+
+
+def _port(text: str) -> int | None:
+    if not text:
+        return None
+    low, high = LIMITS["HTTP_PORT"]
+    if not (text.isascii() and text.isdigit() and len(text) <= 5 and low <= int(text) <= high):
+        raise ValueError(f"{_shown(text)} is not a port number from {low:g} to {high:g}")
+    return int(text)
+
+
+def _listen_host(text: str) -> str:
+    if not _LISTEN_HOST.fullmatch(text):
+        raise ValueError(f"{_shown(text)} is not a host name or IP address to listen on")
     return text
 
 

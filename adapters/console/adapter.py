@@ -56,6 +56,7 @@ class ConsoleAdapter:
     """
 
     name = PLATFORM
+    connected = True  # the terminal is always there
 
     def __init__(
         self,

@@ -53,6 +53,16 @@ class DiscordAdapter:
         self.config = config
         self.bot: GameBot | None = None
 
+    @property
+    def connected(self) -> bool:
+        """The gateway is up: the client is ready, not closed, and its websocket open
+        (discord.py keeps ``is_ready()`` true while it reconnects, so the socket is asked too)."""
+        bot = self.bot
+        if bot is None or bot.is_closed() or not bot.is_ready():
+            return False
+        socket: discord.gateway.DiscordWebSocket | None = bot.ws  # None before it connects
+        return socket is not None and socket.open
+
     async def run(self, stop: asyncio.Event) -> None:
         """Log in, sync the commands, serve interactions until ``stop`` is set; then stop
         taking input, let the interactions in flight finish and close the connection.

@@ -44,6 +44,7 @@ T = TypeVar("T")
 
 PLATFORM = "matrix"
 SYNC_TIMEOUT_MS = 30_000
+SYNC_STALE_AFTER_S = 90.0  # no sync success for this long: down (a long poll may take 30 + 30 s)
 
 
 def mentioned_user(actor: Actor, written: str) -> str:
@@ -123,6 +124,18 @@ class MatrixAdapter:
         self._user_id = config.user_id
         self.device_id: str | None = None  # once logged in
         self.ready = asyncio.Event()  # set once logged in and caught up (tests, benchmarks)
+        self._last_sync: float | None = None  # time.monotonic() of the last successful sync
+        self._sync_failing = False
+
+    @property
+    def connected(self) -> bool:
+        """The last sync succeeded, less than :data:`SYNC_STALE_AFTER_S` seconds ago."""
+        last = self._last_sync
+        return (
+            not self._sync_failing
+            and last is not None
+            and time.monotonic() - last < SYNC_STALE_AFTER_S
+        )
 
     @property
     def locale(self) -> str:
@@ -245,11 +258,15 @@ class MatrixAdapter:
         attempt = 0
         while not stop.is_set():
             try:
-                return await self._until(
+                # After a failure, do not long-poll: with nothing new the answer would only come
+                # after the full timeout, and the outage would look 30 s longer than it was.
+                wait_ms = 0 if self._sync_failing else timeout_ms
+                batch = await self._until(
                     stop,
-                    transport.sync(since, timeout_ms, first=first, full_state=full_state),
+                    transport.sync(since, wait_ms, first=first, full_state=full_state),
                 )
             except MatrixError as error:
+                self._sync_failing = True
                 if error.unknown_token and self._config.password and not self._config.access_token:
                     # Logged out from elsewhere (an admin, a device list): log in again, on the
                     # same device, and carry on from the same token.
@@ -262,6 +279,11 @@ class MatrixAdapter:
                 attempt += 1
                 log.warning("matrix: sync failed (%s); trying again in %.1f s", error, delay)
                 await self._until(stop, self._sleep(delay))
+            else:
+                if batch is not None:  # None: stopped
+                    self._sync_failing = False
+                    self._last_sync = time.monotonic()
+                return batch
         return None
 
     async def _dispatch(self, batch: SyncBatch) -> None:

@@ -1,8 +1,7 @@
 """The opening book's part of the search kernel: keys, binary search, score conversion.
 
-Written, like :mod:`core.ai._solver_kernel`, in the subset of Python that numba compiles; the
-solver kernel imports these functions so that its compiled copy rebinds and compiles them with
-the rest (their names are in its ``KERNEL_FUNCTIONS``).
+Written, like :mod:`core.ai._solver_kernel`, in the subset of Python that numba compiles, and
+compiled with it in one namespace (:mod:`core.ai._solver_jit`).
 
 The book is ``book_12ply_distances.dat`` of the MIT-licensed ``bitbully-databases`` package,
 read in place as bytes (see :mod:`core.ai.book`). Each record is 5 bytes: a big-endian signed
@@ -98,5 +97,29 @@ def book_probe(cur: Any, mask: Any, nb: Any, height: Any, cols: Any, book: Any) 
     return book_score(value, nb, cols * (height - 1))
 
 
+def book_parent_bound(cur: Any, mask: Any, nb: Any, height: Any, cols: Any, book: Any) -> Any:
+    """A lower bound of the score of a position with one stone more than the book's positions.
+
+    Taking back a top stone of the side that played last gives a position of the book (a
+    parent) where that side could have played there: the parent's score is at least minus this
+    position's, so this position's is at least minus the parent's. Returns the best bound over
+    the parents, or -BOOK_MISSING when none is in the book.
+    """
+    mover = cur ^ mask
+    bound = -BOOK_MISSING
+    for col in range(cols):
+        top = 0
+        for row in range(height - 1):
+            bit = 1 << (col * height + row)
+            if not mask & bit:
+                break
+            top = bit
+        if top and mover & top:
+            value = book_probe(mover ^ top, mask ^ top, nb - 1, height, cols, book)
+            if value != BOOK_MISSING and -value > bound:
+                bound = -value
+    return bound
+
+
 # the functions the compiled copy compiles, callees first
-BOOK_FUNCTIONS = ("book_score", "book_key", "book_find", "book_probe")
+BOOK_FUNCTIONS = ("book_score", "book_key", "book_find", "book_probe", "book_parent_bound")

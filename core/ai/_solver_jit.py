@@ -1,9 +1,9 @@
 """The compiled copy of :mod:`core.ai._solver_kernel` (numba), built on first use.
 
-Compiling rebinds the kernel's globals (with those of :mod:`core.ai._book_kernel`): each function
-is re-created from its own code object with a namespace where its callees are compiled
-dispatchers and the integer constants are those of 64-bit words, then handed to ``numba.njit``.
-The algorithm thus exists once, in the kernel.
+Compiling rebinds the kernel's globals, those of its companions :mod:`core.ai._book_kernel` and
+:mod:`core.ai._heuristic_kernel` too: each function is re-created from its own code object with
+a namespace where its callees are compiled dispatchers and the integer constants are those of
+64-bit words, then handed to ``numba.njit``. The algorithm thus exists once, in the kernel.
 """
 
 from __future__ import annotations
@@ -14,12 +14,25 @@ import types
 from typing import Any
 
 from core.ai import _book_kernel as book_kernel
+from core.ai import _heuristic_kernel as heuristic_kernel
 from core.ai import _solver_kernel as kernel
 
 JIT_ENV = "CHATBOTS_JIT"
 
+# the kernel's modules and the functions each contributes, callees first
+MODULES = (
+    (book_kernel, book_kernel.BOOK_FUNCTIONS),
+    (kernel, kernel.KERNEL_FUNCTIONS),
+    (heuristic_kernel, heuristic_kernel.HEURISTIC_FUNCTIONS),
+)
+
 _namespace: dict[str, Any] | None = None
 _failed = False
+
+
+def plain_functions() -> dict[str, Any]:
+    """Every kernel function by name, as written (plain Python)."""
+    return {name: getattr(module, name) for module, names in MODULES for name in names}
 
 
 def enabled() -> bool:
@@ -55,11 +68,10 @@ def _build() -> dict[str, Any]:
             t = time.perf_counter()
         return t
 
-    # the book's functions are compiled in the same namespace: their constants must be there
-    namespace = {**vars(book_kernel), **vars(kernel)}
+    # one namespace for the three modules: each function finds the others' names there
+    namespace = {**vars(book_kernel), **vars(heuristic_kernel), **vars(kernel)}
     namespace.update(kernel.COMPILED_CONSTANTS, now=clock)
-    for name in kernel.KERNEL_FUNCTIONS:
-        plain = getattr(kernel, name)
+    for name, plain in plain_functions().items():
         copy = types.FunctionType(plain.__code__, namespace, name, plain.__defaults__)
         copy.__module__ = plain.__module__
         copy.__qualname__ = plain.__qualname__

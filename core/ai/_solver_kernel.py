@@ -1,16 +1,21 @@
 """The search kernel: Pascal Pons' Connect Four solver, generalised to any k-in-a-row board.
 
-This module is the single source of truth of the algorithm. It is plain Python written in the
-subset numba compiles: integers, flat arrays, no objects. :mod:`core.ai._solver_jit` builds a
-compiled copy of these very functions (same code objects, globals rebound to compiled
-dispatchers); without numba, or with ``CHATBOTS_JIT=0``, the functions run as they are, on
-Python ints and lists, which also covers boards too big for 64 bits.
+This module is the single source of truth of the algorithm, with two companions compiled in the
+same namespace: :mod:`core.ai._book_kernel` (the opening book) and
+:mod:`core.ai._heuristic_kernel` (the depth-limited search for when the exact one cannot
+finish). It is plain Python written in the subset numba compiles: integers, flat arrays, no
+objects. :mod:`core.ai._solver_jit` builds a compiled copy of these very functions (same code
+objects, globals rebound to compiled dispatchers); without numba, or with ``CHATBOTS_JIT=0``,
+the functions run as they are, on Python ints and lists, which also covers boards too big for
+64 bits.
 
 A position is ``cur`` (stones of the side to move), ``mask`` (every stone) and ``nb`` (stones
 played), in the bitboard layout of :mod:`core.games.bitboard`. Scores follow DESIGN.md.
 
 Arrays passed around (int64 numpy arrays when compiled, lists when plain):
 
+- ``book``: the opening book's bytes, read-only (a uint8 array when compiled, the mapped file
+  when plain; empty where no book applies).
 - ``work``: everything but the table, in one array because every array argument costs on every
   call of the recursion: the board parameters (``G_*`` indexes), counters and results shared
   with the caller (``S_*``), the moves in order (``G_ORDER_AT`` onwards, most central first: a
@@ -26,15 +31,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-# all of them, not only the one called here: the compiled copy compiles them in this namespace
-from core.ai._book_kernel import (  # noqa: F401
-    BOOK_FUNCTIONS,
-    BOOK_MISSING,
-    book_find,
-    book_key,
-    book_probe,
-    book_score,
-)
+from core.ai._book_kernel import BOOK_MISSING, book_probe
 
 # Compiled integers are 64-bit: a shift by 64 or more is undefined there, so shifts that long are
 # cut to 0 (the bits would be off the board anyway). Python ints need no limit.
@@ -84,8 +81,6 @@ S_HBEST = 20  # the best move of the last heuristic search
 S_FIRST = 21  # root: a move (a bit) to try before the others, 0 for none
 # work: the moves in order, then the sorters
 G_ORDER_AT = 22
-
-WIN_BASE = 10_000  # heuristic search: proven results are beyond, evaluations below
 
 
 def shl(x: Any, s: Any) -> Any:
@@ -461,96 +456,8 @@ def solve_root(
     return r
 
 
-def evaluate(cur: Any, mask: Any, nb: Any, work: Any) -> Any:
-    """A small heuristic score for the side to move: its winning spots minus the opponent's.
-
-    With gravity a spot counts double on the rows where it tends to decide the end game (odd
-    rows from the bottom for the first player, even rows for the second: zugzwang).
-    """
-    mine = winning_spots(cur, mask, work)
-    theirs = winning_spots(cur ^ mask, mask, work)
-    score = popcount(mine) - popcount(theirs)
-    if work[G_GRAVITY]:
-        odd = work[G_ODD_ROWS]
-        even = work[G_BOARD] ^ odd
-        if nb % 2 == 0:
-            score += popcount(mine & odd) - popcount(theirs & even)
-        else:
-            score += popcount(mine & even) - popcount(theirs & odd)
-    return score
-
-
-def heuristic(
-    cur: Any, mask: Any, nb: Any, depth: Any, alpha: Any, beta: Any, work: Any, deadline: Any
-) -> Any:
-    """Depth-limited alpha-beta (no table) for when the exact search cannot finish.
-
-    Results beyond +-WIN_BASE are proven (WIN_BASE + the DESIGN score), the rest evaluations.
-    """
-    if tick(work, deadline):
-        return 0
-    cells = work[G_CELLS]
-    if winning_spots(cur, mask, work) & possible_moves(mask, work):
-        return WIN_BASE + (cells + 1 - nb) // 2
-    safe = non_losing_moves(cur, mask, work)
-    if safe == 0:
-        return -(WIN_BASE + (cells - nb) // 2)
-    if nb >= cells - 2:
-        return 0
-    if depth <= 0:
-        return evaluate(cur, mask, nb, work)
-    count = sort_moves(cur, mask, nb, safe, work)
-    base = work[G_MOVES_AT] + nb * work[G_MOVES]
-    best = -(WIN_BASE + cells)
-    for i in range(count - 1, -1, -1):
-        move = work[base + i]
-        score = -heuristic(
-            cur ^ mask, mask | move, nb + 1, depth - 1, -beta, -alpha, work, deadline
-        )
-        if work[S_ABORT]:
-            return 0
-        if score > best:
-            best = score
-            if score > alpha:
-                alpha = score
-                if alpha >= beta:
-                    break
-    return best
-
-
-def heuristic_root(cur: Any, mask: Any, nb: Any, depth: Any, work: Any, deadline: Any) -> Any:
-    """:func:`heuristic` at the root of a game not over: records its best move in S_HBEST."""
-    cells = work[G_CELLS]
-    possible = possible_moves(mask, work)
-    wins = winning_spots(cur, mask, work) & possible
-    if wins:
-        work[S_HBEST] = wins & -wins
-        return WIN_BASE + (cells + 1 - nb) // 2
-    safe = non_losing_moves(cur, mask, work)
-    if safe == 0:
-        work[S_HBEST] = possible & -possible
-        return -(WIN_BASE + (cells - nb) // 2)
-    count = sort_moves(cur, mask, nb, safe, work)
-    base = work[G_MOVES_AT] + nb * work[G_MOVES]
-    alpha = -(WIN_BASE + cells)
-    beta = WIN_BASE + cells
-    work[S_HBEST] = work[base + count - 1]
-    for i in range(count - 1, -1, -1):
-        move = work[base + i]
-        score = -heuristic(
-            cur ^ mask, mask | move, nb + 1, depth - 1, -beta, -alpha, work, deadline
-        )
-        if work[S_ABORT]:
-            return 0
-        if score > alpha:
-            alpha = score
-            work[S_HBEST] = move
-    return alpha
-
-
 # the functions the compiled copy compiles, callees first
 KERNEL_FUNCTIONS = (
-    *BOOK_FUNCTIONS,
     "shl",
     "shr",
     "popcount",
@@ -566,7 +473,4 @@ KERNEL_FUNCTIONS = (
     "root_search",
     "narrow",
     "solve_root",
-    "evaluate",
-    "heuristic",
-    "heuristic_root",
 )

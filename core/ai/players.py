@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 import time
 
-from core.ai import freeboard, heuristic
+from core.ai import exact_free, freeboard, heuristic
 from core.ai.levels import Level
-from core.games import Position
+from core.games import CONNECT_FOUR, Position
 from core.games.bitboard import iter_bits
 
 
@@ -46,13 +46,16 @@ def choose_move(
 
 
 def warm_up() -> float:
-    """Prepare HARD before the first player waits for it: compile the solver's hot loop (if
-    accelerated) and fill the tic-tac-toe table. Returns the seconds it took."""
+    """Prepare HARD before the first player waits for it: map the Connect Four opening book,
+    compile the solver's hot loop (if accelerated), fill the tic-tac-toe table and the
+    heuristic's tables of Connect Four. Returns the seconds it took."""
     started = time.perf_counter()
     from core.ai import solver
 
     solver.warm_up()
-    freeboard.warm_up()
+    exact_free.warm_up()
+    # the first Connect Four move also builds the heuristic's line tables (about 10 ms)
+    choose_move(Position.from_moves(CONNECT_FOUR, [3, 3]), Level.HARD, budget=0.05)
     return time.perf_counter() - started
 
 

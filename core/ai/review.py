@@ -12,7 +12,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from core.ai import book, freeboard, solver
+from core.ai import analysis, book, exact_free, solver
 from core.games import CONNECT_FOUR, TICTACTOE, Position, Rules
 from core.games.bitboard import geometry
 
@@ -119,7 +119,7 @@ def review_game(
         scores = _table_scores(game)
     else:
         try:
-            scores = solver.game_scores(rules, game.moves, deadline=deadline)
+            scores = analysis.game_scores(rules, game.moves, deadline=deadline)
         except solver.SearchTimeout:
             return None
     if deadline is not None and time.perf_counter() > deadline:
@@ -194,7 +194,7 @@ def _table_scores(game: Position) -> list[tuple[int, tuple[int, ...]]]:
             elif child.is_draw:
                 values[candidate] = 0
             else:
-                values[candidate] = -freeboard.table_score(
+                values[candidate] = -exact_free.table_score(
                     rules, theirs, mine | 1 << geo.cell_bits[candidate]
                 )
         score = max(values.values())

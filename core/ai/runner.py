@@ -84,8 +84,8 @@ class AiRunner(Protocol):
         """True when no new HARD game should start (the queue is full)."""
         ...
 
-    def load(self) -> RunnerLoad:
-        """The queue as it stands."""
+    def load(self, budget: float = 1.0) -> RunnerLoad:
+        """The queue as it stands; ``budget``: the configured seconds of a HARD search."""
         ...
 
     async def choose(
@@ -256,12 +256,12 @@ class PoolRunner:
     def saturated(self) -> bool:
         return self._pool is not None and self._queue.qsize() >= self._queue_limit
 
-    def load(self) -> RunnerLoad:
+    def load(self, budget: float = 1.0) -> RunnerLoad:
         return RunnerLoad(
             workers=self._workers if self._pool is not None else 0,
             running=self._running,
             queued=self._queue.qsize(),
-            budget=self._shrunk(1.0),
+            budget=self._shrunk(budget),
         )
 
     def _shrunk(self, budget: float) -> float:

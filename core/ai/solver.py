@@ -20,26 +20,18 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from core.ai import _solver_jit, book
 from core.ai import _solver_kernel as kernel
 from core.ai._book_kernel import BOOK_MISSING
+from core.ai._heuristic_kernel import WIN_BASE
 from core.games.bitboard import geometry
 from core.games.position import Position
 from core.games.rules import Rules
 
-__all__ = [
-    "SearchResult",
-    "SearchTimeout",
-    "accelerated",
-    "best_move",
-    "game_scores",
-    "solve",
-    "warm_up",
-]
+__all__ = ["SearchResult", "SearchTimeout", "accelerated", "best_move", "solve", "warm_up"]
 
 # Primes, so that key % size spreads the structured bitboard keys. The compiled table takes
 # 8 bytes of key and 4 of value per entry: about 100 MB, allocated on first use.
@@ -56,9 +48,8 @@ FIRST_EXACT_SHARE = 0.1
 HEURISTIC_SHARE = 0.15
 
 
-# game_scores keeps what it found for positions with up to this many stones: every game passes
-# through a few of them, and the first plies are the slowest to analyse (tens of ms each)
-OPENING_PLIES = 4
+# _book_root: the first turn of the null-window searches of the candidates (then doubled)
+TURN_SECONDS = 0.002
 
 
 class SearchTimeout(Exception):
@@ -223,12 +214,11 @@ class _Engine:
         return geometry(self.rules).cell_of_bit(bit)
 
 
-_PLAIN_FUNCTIONS: dict[str, Any] = {name: getattr(kernel, name) for name in kernel.KERNEL_FUNCTIONS}
+_PLAIN_FUNCTIONS: dict[str, Any] = _solver_jit.plain_functions()
 _lock = threading.Lock()
 _engines: dict[tuple[Rules, bool], _Engine] = {}
 _last_engine: list[_Engine | None] = [None]
 _tables: dict[bool, _Table] = {}
-_openings: dict[Position, tuple[int, tuple[int, ...]]] = {}
 
 
 def _bitboards(p: Position) -> tuple[int, int, int]:
@@ -345,6 +335,9 @@ def best_move(p: Position, deadline: float, *, plain: bool = False) -> SearchRes
             )
             if not wins:
                 return SearchResult(engine.move_of_bit(safe), None, True, 0, 0)
+        known = engine.book_score(p) if safe else None
+        if known is not None:
+            return _book_root(engine, p, known, safe, deadline)
         started = time.perf_counter()
         budget = max(0.0, deadline - started)
         score = engine.solve_root(p, True, started + FIRST_EXACT_SHARE * budget)
@@ -367,6 +360,64 @@ def best_move(p: Position, deadline: float, *, plain: bool = False) -> SearchRes
         return SearchResult(move, None, False, engine.stat(kernel.S_NODES), depth)
 
 
+def _book_root(
+    engine: _Engine, p: Position, score: int, safe: int, deadline: float
+) -> SearchResult:
+    """``best_move`` where the book gives the score: which move reaches it?
+
+    Each candidate (a move that does not lose at once, and that the book does not refute: see
+    :func:`core.ai._book_kernel.book_parent_bound`) gets a null-window search in turns that
+    double in length, so that one hard refutation does not hold back the proof of a good move; a
+    refuted move is dropped, and the last one left is optimal without a proof. After the first
+    share of the budget the heuristic's choice moves to the front; at the deadline it is played.
+    """
+    started = time.perf_counter()
+    bits = [1 << bit for bit in range(safe.bit_length()) if safe >> bit & 1]
+    centre = p.rules.cols - 1
+    bits.sort(key=lambda b: abs(2 * engine.move_of_bit(b) - centre))
+    cur, mask, nb = _bitboards(p)
+    # a child whose other parents in the book show that it scores more than -score is refuted
+    # without a search (about half of the moves that do not keep the score)
+    bound = engine.functions["book_parent_bound"]
+    height, cols = engine.height, p.rules.cols
+    unrefuted = [
+        b for b in bits if bound(cur ^ mask, mask | b, nb + 1, height, cols, engine.book) <= -score
+    ]
+    bits = unrefuted or bits  # (never empty: the bound of an optimal move is at most -score)
+    negamax = engine.functions["negamax"]
+    turn = TURN_SECONDS
+    heuristic_at = started + FIRST_EXACT_SHARE * (deadline - started)
+    heuristic_move: int | None = None
+    deepened = False
+    while len(bits) > 1 and time.perf_counter() < deadline:
+        if not deepened and time.perf_counter() > heuristic_at:
+            deepened = True
+            heuristic_deadline = heuristic_at + HEURISTIC_SHARE * (deadline - started)
+            _, heuristic_move = _deepen(engine, p, heuristic_deadline)
+            if heuristic_move in bits:
+                bits.remove(heuristic_move)
+                bits.insert(0, heuristic_move)
+        for bit in list(bits):
+            engine.resume()
+            value = negamax(
+                cur ^ mask, mask | bit, nb + 1, -score, -score + 1, engine.work,
+                min(deadline, time.perf_counter() + turn), engine.table.keys,
+                engine.table.values, engine.book,
+            )  # fmt: skip
+            if engine.aborted():
+                continue
+            if value <= -score:
+                bits = [bit]  # proven: the opponent can hold it to -score, no better
+                break
+            bits.remove(bit)
+        turn *= 2
+    nodes = engine.stat(kernel.S_NODES)
+    if len(bits) == 1:
+        return SearchResult(engine.move_of_bit(bits[0]), score, True, nodes, p.rules.cells - nb)
+    chosen = heuristic_move if heuristic_move is not None and heuristic_move in bits else bits[0]
+    return SearchResult(engine.move_of_bit(chosen), None, False, nodes, 0)
+
+
 def _exact(engine: _Engine, score: int, plies: int) -> SearchResult:
     move = engine.move_of_bit(engine.stat(kernel.S_BEST))
     return SearchResult(move, score, True, engine.stat(kernel.S_NODES), plies)
@@ -383,7 +434,7 @@ def _deepen(engine: _Engine, p: Position, deadline: float) -> tuple[int, int | N
             break
         best = engine.stat(kernel.S_HBEST)
         reached = depth
-        if abs(value) > kernel.WIN_BASE:
+        if abs(value) > WIN_BASE:
             break  # proven either way: deeper will not change the choice
     return reached, best
 
@@ -408,85 +459,14 @@ def warm_up() -> float:
                 engine = _engine(p.rules)
                 engine.start(engine.table.next_generation())
                 engine.heuristic(p, 2, math.inf)
+        # the kernel functions called from Python: a forced move, a game's analysis
+        best_move(Position.from_moves(CONNECT_FOUR, [0, 6, 1, 6, 2]), math.inf)
+        from core.ai import analysis  # (it imports this module)
+
+        analysis.game_scores(Rules(4, 4, 3, gravity=True), [1, 1, 2])
     return time.perf_counter() - started
 
 
 def accelerated() -> bool:
     """Whether boards that fit 64-bit words use the compiled kernel (imports numba if needed)."""
     return _solver_jit.compiled() is not None
-
-
-def game_scores(
-    rules: Rules, moves: Sequence[int], *, deadline: float | None = None
-) -> list[tuple[int, tuple[int, ...]]]:
-    """For each position of a game that is not over, its exact score (DESIGN.md, for the side
-    to move) and its optimal moves (those that keep that score), ascending.
-
-    The positions are those before each of ``moves``, from the empty board. One search
-    generation serves the whole game, so the searches share their table entries. Whether a move
-    is optimal is a null-window search around the known score, cheaper than a score; after an
-    optimal move the next score is known without a search.
-
-    Raises:
-        IllegalMove: ``moves`` is not a game of ``rules``.
-        SearchTimeout: the deadline passed first.
-    """
-    positions = [Position.start(rules)]
-    for move in moves:
-        if positions[-1].is_over:
-            break
-        positions.append(positions[-1].play(move))
-    positions = [p for p in positions if not p.is_over]
-    limit = math.inf if deadline is None else deadline
-    with _lock:
-        engine = _engine(rules)
-        generation = engine.table.next_generation()
-        found: list[tuple[int, tuple[int, ...]]] = []
-        for p in positions:
-            known = _openings.get(p)
-            if known is None:
-                if found and p.moves[-1] in found[-1][1]:
-                    score = -found[-1][0]  # an optimal move keeps the score
-                else:
-                    score = _exact_score(engine, p, generation, limit)
-                best = tuple(m for m in p.legal_moves() if _keeps(engine, p, m, score, limit))
-                known = score, best
-                if len(p.moves) <= OPENING_PLIES:
-                    _openings[p] = known
-            found.append(known)
-        return found
-
-
-def _exact_score(engine: _Engine, p: Position, generation: int, deadline: float) -> int:
-    known = engine.book_score(p)
-    if known is not None:
-        return known
-    engine.start(generation)
-    score = engine.solve_root(p, False, deadline)
-    if engine.aborted():
-        raise SearchTimeout(f"no exact score before the deadline for {p!r}")
-    return score
-
-
-def _keeps(engine: _Engine, p: Position, move: int, score: int, deadline: float) -> bool:
-    """Whether ``move`` reaches ``score``, the exact score of ``p`` (so it can do no better)."""
-    child = p.play(move)
-    if child.winner is not None:
-        return (p.rules.cells + 1 - len(p.moves)) // 2 == score
-    if child.is_draw:
-        return score == 0
-    cur, mask, nb = _bitboards(child)
-    functions = engine.functions
-    if functions["winning_spots"](cur, mask, engine.work) & functions["possible_moves"](
-        mask, engine.work
-    ):
-        return -((p.rules.cells - len(p.moves)) // 2) == score  # the opponent wins at once
-    # the child scores at least -score; it is optimal unless it scores more
-    engine.resume()
-    value = functions["negamax"](
-        cur, mask, nb, -score, -score + 1, engine.work, deadline, engine.table.keys,
-        engine.table.values, engine.book,
-    )  # fmt: skip
-    if engine.aborted():
-        raise SearchTimeout(f"no exact score before the deadline for {child!r}")
-    return bool(value <= -score)

@@ -182,6 +182,8 @@ def test_a_platform_that_cannot_connect_exits_non_zero_without_leaking(tmp_path:
 class Platform:
     """A platform adapter that keeps running until stopped, as the real ones do."""
 
+    connected = True
+
     def __init__(self, name: str) -> None:
         self.name = name
         self.stopped = False
@@ -194,6 +196,7 @@ class Platform:
 
 class Crashing:
     name = "matrix"
+    connected = False
 
     async def run(self, stop: asyncio.Event) -> None:
         await asyncio.sleep(0.01)
@@ -201,6 +204,8 @@ class Crashing:
 
 
 class Ending:
+    connected = True
+
     def __init__(self, name: str) -> None:
         self.name = name
 

@@ -46,8 +46,8 @@ class HeldRunner:
     async def close(self) -> None:
         pass
 
-    def load(self) -> RunnerLoad:
-        return RunnerLoad(workers=0, running=0, queued=0, budget=1.0)
+    def load(self, budget: float = 1.0) -> RunnerLoad:
+        return RunnerLoad(workers=0, running=0, queued=0, budget=budget)
 
     async def review(
         self, rules: Rules, moves: Sequence[int], *, seconds: float

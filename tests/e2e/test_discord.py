@@ -417,7 +417,8 @@ async def test_slow_answers_are_deferred_and_finished_before_a_stop(
     bot = Harness(double, tmp_path / "slow.sqlite3", settings=settings)
     await bot.start()
     try:
-        options = {"level": "hard", "first": "opponent"}
+        # 7x8: beyond the opening book (standard 6x7 is answered at once), HARD thinks 2 s
+        options = {"size": "7x8", "level": "hard", "first": "opponent"}
         start = await double.slash("quatre", options, user="alice", wait=False)
         async with asyncio.timeout(3):
             await start.answered.wait()
@@ -426,7 +427,7 @@ async def test_slow_answers_are_deferred_and_finished_before_a_stop(
     finally:
         await bot.stop()  # SIGTERM now: the bot finishes the answer in flight first
     edits = [r for r in start.requests if r.kind == "original_edit"]
-    assert len(edits) == 1 and len(buttons(edits[0].body)) == 7
+    assert len(edits) == 1 and len(buttons(edits[0].body)) == 8
     board = board_of(double, start)
     assert board["content"].count(O_MARK) == 1  # the bot's first stone
     assert board["flags"] == 0  # no longer "thinking"

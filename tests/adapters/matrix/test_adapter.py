@@ -202,3 +202,22 @@ async def test_a_token_revoked_while_running_logs_in_again_on_the_same_device(
         await fake.wait_sent(notice_to("$1"))
     assert fake.logins == [("password", None), ("password", "NEWDEVICE")]
     assert fake.syncs[1][0] == "s0"  # carried on from the same token
+
+
+async def test_connected_follows_the_last_sync(service: GameService) -> None:
+    await state(service).set_next_batch("s0")
+    fake = FakeTransport()
+    fake.deliver()
+    async with running(service, fake) as adapter:
+
+        def up() -> bool:  # a call: each read is a new state, not one mypy narrowed
+            return adapter.connected
+
+        await asyncio.wait_for(adapter.ready.wait(), 5)
+        assert up()
+        fake.fail_sync(MatrixError("sync", "Cannot connect to host"))
+        await fake.wait_until(lambda: len(fake.syncs) >= 3)  # failed, then tried again
+        assert not up()
+        fake.deliver()
+        await fake.wait_until(lambda: len(fake.syncs) >= 4)
+        assert up()

@@ -7,6 +7,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -108,7 +109,10 @@ def compiled() -> None:
 def test_the_book_is_the_expected_file(opened: book.Book) -> None:
     assert opened.records == book.BOOK_RECORDS
     assert opened.path.endswith("book_12ply_distances.dat")
-    assert Path(opened.path).is_relative_to(Path(sys.prefix)), "read from the package, in place"
+    import bitbully_databases
+
+    package = Path(bitbully_databases.__file__).parent
+    assert Path(opened.path).is_relative_to(package), "read from the package, in place"
 
 
 @pytest.mark.parametrize(("board", "value"), EXAMPLES)
@@ -214,6 +218,34 @@ def test_book_backed_score_equals_the_plain_solver_score(seed: int, stones: int)
     assert with_book == without, p
 
 
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_parents_in_the_book_bound_a_thirteen_stone_score_from_below(seed: int) -> None:
+    p = _random_position(random.Random(seed), 13)
+    cur, mask = p.stones[1], p.occupied  # the second player to move
+    opened = book.load()
+    assert opened is not None
+    bound = bk.book_parent_bound(cur, mask, 13, 7, 7, opened.data)
+    assert bound <= solver.solve(p), p
+    # the best over the parents: a top stone of the first player taken back
+    parents = [
+        bk.book_probe(cur ^ mask ^ top, mask ^ top, 12, 7, 7, opened.data)
+        for top in _top_stones(p, player=1)
+    ]
+    found = [-value for value in parents if value != bk.BOOK_MISSING]
+    assert bound == (max(found) if found else -bk.BOOK_MISSING)
+
+
+def _top_stones(p: Position, player: int) -> list[int]:
+    """The bits of the top stones of ``player`` (1 or 2), one per column at most."""
+    tops = []
+    for col in range(7):
+        column = [1 << (col * 7 + row) for row in range(6) if p.occupied >> (col * 7 + row) & 1]
+        if column and p.stones[player - 1] & column[-1]:
+            tops.append(column[-1])
+    return tops
+
+
 def test_positions_with_twelve_stones_are_in_the_book_unless_the_mover_wins_at_once(
     opened: book.Book,
 ) -> None:
@@ -233,6 +265,18 @@ def test_solve_is_exact_from_the_empty_board() -> None:
     assert result.exact and result.score == 1 and result.move == 3
 
 
+def test_best_move_at_the_books_ply_proves_a_move_of_the_known_score() -> None:
+    """With 12 stones the book gives the score; best_move must still prove a move one ply
+    deeper (its candidates take turns; refuted ones drop out)."""
+    sample = [
+        (p, s) for name in ("L1_R2", "L1_R3") for p, s in load_set(name) if len(p.moves) == 12
+    ]
+    for p, score in sample[::24]:
+        result = solver.best_move(p, time.perf_counter() + 10)
+        assert result.exact and result.score in (score, None), p  # None: the only safe move
+        assert keeps_score(p, result.move, score), p
+
+
 def test_the_book_applies_only_to_standard_connect_four() -> None:
     assert book.applies(CONNECT_FOUR)
     for rules in (Rules(6, 8, 4, gravity=True), Rules(7, 7, 4, gravity=True), Rules(6, 7, 5)):
@@ -244,11 +288,19 @@ def test_the_book_applies_only_to_standard_connect_four() -> None:
 
 @pytest.mark.parametrize("name", SETS)
 def test_hard_is_optimal_on_a_sample_of_every_set(name: str) -> None:
-    """Every 50th position of each set (20 per set), HARD with a small budget."""
-    for p, score in load_set(name)[::50]:
-        if len(p.moves) > 12 and name == "L1_R3":
-            continue  # beyond the book a hard opening needs seconds: the benchmark covers them
-        move = choose_move(p, Level.HARD, budget=0.3)
+    """Every 50th position of each set (20 per set), HARD with the production budget (most take
+    milliseconds; with 12 stones the score is known but a move must be proven one ply deeper,
+    which takes up to about 0.3 s here).
+
+    Openings with 13 or 14 stones lie beyond the book, where the search alone may need more than
+    that budget: the benchmark (``python -m benchmarks book``) measures them at 1 s.
+    """
+    sample = [
+        (p, score) for p, score in load_set(name)[::50] if len(p.moves) <= 12 or "L1" not in name
+    ]
+    assert len(sample) >= 10
+    for p, score in sample:
+        move = choose_move(p, Level.HARD, budget=1.0)
         assert keeps_score(p, move, score), (name, p)
 
 
@@ -267,6 +319,8 @@ def test_without_the_package_the_bot_plays_on_and_warns_once() -> None:
         "for _ in range(3):\n"
         "    p = p.play(choose_move(p, Level.HARD, budget=0.05))\n"
         "assert solve(Position.from_moves(CONNECT_FOUR, [3, 3, 3, 3, 2, 4, 2, 4, 4])) == -2\n"
+        "from core.ai.review import can_review\n"
+        "assert not can_review(CONNECT_FOUR)  # no exact review without the book\n"
         "print('played', p.moves)\n"
     )
     done = subprocess.run(

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.ai import freeboard
+from core.ai import exact_free, freeboard, threat_search
 from core.ai.heuristic import windows
 from core.games import Position, Rules
 from core.games.bitboard import geometry, has_line, iter_bits
@@ -71,7 +71,7 @@ def test_exact_move_agrees_with_brute_force(rules: Rules) -> None:
             p = p.play(rng.choice(p.legal_moves()))
         if p.is_over:
             continue
-        solved = freeboard.exact_move(p, time.perf_counter() + 60)
+        solved = exact_free.exact_move(p, time.perf_counter() + 60)
         assert solved is not None
         move, score = solved
         assert score == brute_score(p)
@@ -95,7 +95,7 @@ def test_board_counts_stay_consistent(data: st.DataObject) -> None:
     rules = data.draw(st.sampled_from([Rules(7, 7, 4), Rules(9, 9, 5), Rules(5, 8, 3)]))
     table = windows(rules)
     geo = geometry(rules)
-    board = freeboard._Board(table, (0, 0))
+    board = threat_search.Board(table, (0, 0))
     played: list[tuple[int, int]] = []
     free = iter_bits(geo.board_mask)
     for step in range(data.draw(st.integers(0, 30))):
@@ -106,7 +106,7 @@ def test_board_counts_stay_consistent(data: st.DataObject) -> None:
             bit = data.draw(st.sampled_from([b for b in free if not board.occupied >> b & 1]))
             board.play(bit, step % 2)
             played.append((bit, step % 2))
-    fresh = freeboard._Board(table, (board.stones[0], board.stones[1]))
+    fresh = threat_search.Board(table, (board.stones[0], board.stones[1]))
     assert board.counts == fresh.counts
     assert board.fours == fresh.fours
     assert board.threes == fresh.threes
@@ -147,8 +147,8 @@ def test_makes_an_open_four_from_an_open_three() -> None:
     move = hard(p, 0.5)
     # An open four (or any move from which the win is forced by fours) wins; check by fours.
     child = p.play(move)
-    board = freeboard._Board(windows(r), child.stones)
-    search = freeboard._Search(windows(r), board, time.perf_counter() + 10)
+    board = threat_search.Board(windows(r), child.stones)
+    search = threat_search.Search(windows(r), board, time.perf_counter() + 10)
     assert search.threat_search(0, 6, threes=False) >= 0 or bin(board.wins(0)).count("1") >= 2
 
 
@@ -162,8 +162,8 @@ def test_finds_a_four_three() -> None:
     assert p.to_move == 1
     move = hard(p, 1.0)
     child = p.play(move)
-    board = freeboard._Board(windows(r), child.stones)
-    search = freeboard._Search(windows(r), board, time.perf_counter() + 30)
+    board = threat_search.Board(windows(r), child.stones)
+    search = threat_search.Search(windows(r), board, time.perf_counter() + 30)
     # After our move the opponent is to move and loses to continuous threats.
     assert search._defends_in_vain(0, 6, threes=True)
 
@@ -186,8 +186,8 @@ def test_refutes_the_opponents_open_three() -> None:
     assert p.to_move == 1
     move = hard(p, 0.5)
     child = p.play(move)
-    board = freeboard._Board(windows(r), child.stones)
-    search = freeboard._Search(windows(r), board, time.perf_counter() + 30)
+    board = threat_search.Board(windows(r), child.stones)
+    search = threat_search.Search(windows(r), board, time.perf_counter() + 30)
     assert search.threat_search(1, 4, threes=True) < 0
 
 

@@ -1,0 +1,205 @@
+"""``/healthz`` and ``/metrics`` over one small HTTP listener (opt-in with ``HTTP_PORT``).
+
+``/healthz`` answers 200 only when the store answers and every configured platform is
+connected, else 503; the body names each check either way::
+
+    {"status": "down", "checks": {"store": "ok", "discord": "ok", "matrix": "down"}}
+
+``/metrics`` is :meth:`chatbots.metrics.Metrics.render`. Neither endpoint asks who is calling:
+the listener binds to ``HTTP_HOST`` (127.0.0.1 unless told otherwise) for that reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from aiohttp import web
+
+    from chatbots.metrics import Metrics
+    from core.ai.runner import RunnerLoad
+
+__all__ = ["Connection", "HealthCheck", "HttpEndpoints", "serving"]
+
+log = logging.getLogger(__name__)
+
+OK, DOWN = "ok", "down"
+STORE_TIMEOUT = 2.0
+"""Seconds the store may take to answer a health check: a prober gives up soon after."""
+SHUTDOWN_GRACE = 1.0
+"""Seconds a request in flight may take to finish once the listener closes."""
+
+
+@runtime_checkable
+class Connection(Protocol):
+    """A platform connection that says whether it is up now.
+
+    Adapters implement it (``name`` is the platform, ``connected`` is cheap and never blocks);
+    the console is always connected.
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def connected(self) -> bool: ...
+
+
+class HealthCheck:
+    """Whether the bot can serve: the store answers and every platform is connected.
+
+    Args:
+        store_check: raises when the store does not answer (``TimedStore.check``).
+        connections: the running platforms.
+        store_timeout: seconds after which a store that has not answered counts as down.
+    """
+
+    def __init__(
+        self,
+        store_check: Callable[[], Awaitable[None]],
+        connections: Sequence[Connection],
+        *,
+        store_timeout: float = STORE_TIMEOUT,
+    ) -> None:
+        self._store_check = store_check
+        self._connections = tuple(connections)
+        self._store_timeout = store_timeout
+
+    async def __call__(self) -> dict[str, str]:
+        """Each check's state, ``ok`` or ``down``: ``store`` first, then each platform."""
+        checks = {"store": await self._store()}
+        for connection in self._connections:
+            checks[connection.name] = OK if _connected(connection) else DOWN
+        return checks
+
+    async def _store(self) -> str:
+        try:
+            await asyncio.wait_for(self._store_check(), self._store_timeout)
+        except Exception as error:
+            # The reason goes to the log, not to the unauthenticated caller.
+            log.warning("health: the store does not answer", extra={"error": repr(error)})
+            return DOWN
+        return OK
+
+
+def _connected(connection: Connection) -> bool:
+    try:
+        return bool(connection.connected)
+    except Exception:
+        log.exception(
+            "health: reading a connection state failed", extra={"platform": connection.name}
+        )
+        return False
+
+
+class HttpEndpoints:
+    """The listener: ``GET /healthz`` and ``GET /metrics`` (HEAD too), nothing else.
+
+    Args:
+        host, port: where to listen; port 0 picks a free one (tests), see :attr:`port`.
+        health: the checks behind ``/healthz``.
+        metrics: what ``/metrics`` shows.
+    """
+
+    def __init__(self, host: str, port: int, *, health: HealthCheck, metrics: Metrics) -> None:
+        self._host = host
+        self._port = port
+        self._health = health
+        self._metrics = metrics
+        # Imported here: a bot without a listener (the console game) need not load aiohttp.
+        from aiohttp import web
+
+        app = web.Application()
+        app.router.add_get("/healthz", self._healthz)
+        app.router.add_get("/metrics", self._render_metrics)
+        # No access log: a scrape every 15 s and a probe every few seconds would drown the rest.
+        # A request in flight may finish within a second of the stop: the whole shutdown has 10.
+        self._runner = web.AppRunner(
+            app, access_log=None, handle_signals=False, shutdown_timeout=SHUTDOWN_GRACE
+        )
+        self.port: int | None = None
+
+    async def start(self) -> None:
+        """Bind and serve.
+
+        Raises:
+            OSError: the address cannot be bound (in use, not ours).
+        """
+        from aiohttp import web
+
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self._host, self._port, reuse_address=True)
+        try:
+            await site.start()
+        except OSError:
+            await self._runner.cleanup()
+            raise
+        self.port = int(self._runner.addresses[0][1])
+        log.info(
+            "http: serving /healthz and /metrics", extra={"host": self._host, "port": self.port}
+        )
+
+    async def close(self) -> None:
+        """Stop listening; a request in flight gets :data:`SHUTDOWN_GRACE` seconds to finish."""
+        await self._runner.cleanup()
+
+    async def _healthz(self, request: web.Request) -> web.Response:
+        from aiohttp import web
+
+        checks = await self._health()
+        up = all(state == OK for state in checks.values())
+        body = {"status": OK if up else DOWN, "checks": checks}
+        return web.json_response(body, status=200 if up else 503)
+
+    async def _render_metrics(self, request: web.Request) -> web.Response:
+        from aiohttp import web
+
+        from chatbots.metrics import CONTENT_TYPE
+
+        body = await self._metrics.render()
+        return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE})
+
+
+@contextlib.asynccontextmanager
+async def serving(
+    host: str,
+    port: int | None,
+    *,
+    metrics: Metrics,
+    store_check: Callable[[], Awaitable[None]],
+    connections: Sequence[Connection],
+    load: Callable[[], RunnerLoad] | None = None,
+    count_sessions: Callable[[], Awaitable[int]] | None = None,
+) -> AsyncIterator[HttpEndpoints | None]:
+    """Serve ``/healthz`` and ``/metrics`` while the block runs; nothing when ``port`` is None.
+
+    Args:
+        host, port: where to listen (``HTTP_HOST``, ``HTTP_PORT``).
+        metrics: the application's metrics.
+        store_check: raises when the store does not answer.
+        connections: the running platforms.
+        load: the AI runner's load for the configured budget, shown at each scrape.
+        count_sessions: the stored sessions, counted at each scrape.
+
+    Raises:
+        OSError: the address cannot be bound (logged, naming the address).
+    """
+    if port is None:
+        yield None
+        return
+    metrics.watch(connections=connections, load=load, count_sessions=count_sessions)
+    health = HealthCheck(store_check, connections)
+    endpoints = HttpEndpoints(host, port, health=health, metrics=metrics)
+    try:
+        await endpoints.start()
+    except OSError as error:
+        log.error("http: cannot listen", extra={"host": host, "port": port, "error": str(error)})
+        raise
+    try:
+        yield endpoints
+    finally:
+        await endpoints.close()
