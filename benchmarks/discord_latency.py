@@ -22,9 +22,7 @@ from pathlib import Path
 from adapters.discord import DiscordAdapter, DiscordConfig
 from core.sessions import GameService, ServiceSettings
 from core.store import SqliteStore
-from tests.e2e.discord_double import DiscordDouble, Json, Sent, buttons
-
-TOKEN = "test-token"
+from tests.e2e.discord_double import TOKEN, DiscordDouble, Json, Sent, buttons
 
 
 def main(quick: bool) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.util
 import logging
 import os
 import sys
@@ -82,6 +83,7 @@ def describe(settings: Settings) -> str:
     """The settings as ``KEY = value`` lines, secrets masked, and what will run."""
     values: dict[str, object] = {
         "DATABASE_PATH": settings.database_path,
+        "DATABASE_URL": _database_url(settings),
         "LOG_LEVEL": settings.log_level or "(INFO; WARNING on the console)",
         "LOG_FORMAT": settings.log_format.value,
         "DEFAULT_LOCALE": settings.default_locale,
@@ -114,8 +116,19 @@ def describe(settings: Settings) -> str:
     }
     lines = [f"{key.name} = {values[key.name]}" for key in KEYS if key.name in values]
     lines += [f"warning: {warning}" for warning in settings.warnings]
+    store = settings.database
+    if settings.database_url is not None and importlib.util.find_spec("asyncpg") is None:
+        store += " (but asyncpg is missing: pip install 'chatbots[postgres]')"
+    lines.append(f"store: {store}")
     lines.append(f"runs: {', '.join(settings.platforms) or 'console (no platform configured)'}")
     return "\n".join(lines)
+
+
+def _database_url(settings: Settings) -> str:
+    from core.store.pg_health import redact_url
+
+    url = settings.database_url
+    return "" if url is None else redact_url(url.value)
 
 
 if __name__ == "__main__":  # not on import: the AI pool's workers may import this module

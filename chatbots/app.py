@@ -26,6 +26,8 @@ from core.ports import SHUTDOWN
 
 if TYPE_CHECKING:
     from core.sessions import GameService, ServiceSettings
+    from core.store import SqliteStore
+    from core.store.postgres import PostgresStore
 
 log = logging.getLogger("chatbots")
 
@@ -200,7 +202,6 @@ async def serve(
     from chatbots.health import serving
     from chatbots.metrics import Metrics, TimedStore
     from core.sessions import GameService
-    from core.store import SqliteStore
 
     factories = plan_adapters(settings, stdin=stdin or sys.stdin, stdout=stdout or sys.stdout)
     shutdown = Shutdown(watchdog=SHUTDOWN.watchdog)
@@ -209,10 +210,10 @@ async def serve(
     started = time.monotonic()
     try:
         try:
-            store = await SqliteStore.open(settings.database_path)
+            store = await open_store(settings)
         except Exception as error:
-            path = str(settings.database_path)
-            log.error("cannot open the database", extra={"path": path, "error": str(error)})
+            where = settings.database
+            log.error("cannot open the database", extra={"store": where, "error": str(error)})
             return EXIT_FAILED
         closed = True
         try:
@@ -251,6 +252,22 @@ async def serve(
         shutdown.close()
         for signum in installed:
             loop.remove_signal_handler(signum)
+
+
+async def open_store(settings: Settings) -> SqliteStore | PostgresStore:
+    """The store the settings name: PostgreSQL when ``DATABASE_URL`` is set, else the SQLite
+    file at ``DATABASE_PATH``. asyncpg is imported only in the first case.
+
+    Raises:
+        StoreUnavailable: the database cannot be used (one line naming it and why).
+    """
+    if settings.database_url is not None:
+        from core.store.postgres import PostgresStore
+
+        return await PostgresStore.open(settings.database_url.value)
+    from core.store import SqliteStore
+
+    return await SqliteStore.open(settings.database_path)
 
 
 async def run_adapters(adapters: Sequence[Adapter], shutdown: Shutdown) -> int:

@@ -21,10 +21,10 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypeVar
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from dotenv import dotenv_values
 
@@ -75,6 +75,7 @@ HTTP = "Health and metrics"
 
 KEYS: tuple[Key, ...] = (
     Key("DATABASE_PATH", GENERAL, "./data/chatbots.sqlite3"),
+    Key("DATABASE_URL", GENERAL, secret=True),
     Key("LOG_LEVEL", GENERAL),
     Key("LOG_FORMAT", GENERAL, "text"),
     Key("DEFAULT_LOCALE", GENERAL, "en"),
@@ -155,10 +156,12 @@ class Settings:
     ``log_level`` is None when not set: the application then picks INFO when it runs as a
     service and WARNING on the console (so log lines do not interleave with the game).
     ``discord`` and ``matrix`` are None when that platform is not configured. ``http_port``
-    is None when ``/healthz`` and ``/metrics`` are not served.
+    is None when ``/healthz`` and ``/metrics`` are not served. ``database_url`` (PostgreSQL) is
+    None when unset: the SQLite file at ``database_path`` is the store then.
     """
 
     database_path: Path = Path(_DEFAULTS["DATABASE_PATH"])
+    database_url: Secret | None = None
     log_level: str | None = None
     log_format: LogFormat = LogFormat.TEXT
     default_locale: str = "en"
@@ -179,9 +182,19 @@ class Settings:
             name for name, cfg in (("discord", self.discord), ("matrix", self.matrix)) if cfg
         )
 
+    @property
+    def database(self) -> str:
+        """Which store is used, for people: the PostgreSQL URL (password masked) or the file."""
+        if self.database_url is not None:
+            return f"PostgreSQL at {_redacted(self.database_url.value)}"
+        return f"SQLite at {self.database_path}"
+
     def secrets(self) -> tuple[str, ...]:
         """The secret values, for the log filter that masks them."""
         found: list[Secret | None] = []
+        if self.database_url is not None:
+            password = urlsplit(self.database_url.value).password
+            found.append(Secret(password) if password else None)
         if self.discord:
             found.append(self.discord.token)
         if self.matrix:
@@ -258,6 +271,7 @@ class _Parser:
     def settings(self, warnings: tuple[str, ...]) -> Settings:
         settings = Settings(
             database_path=self.get("DATABASE_PATH", _path, Path()),
+            database_url=self.optional("DATABASE_URL", _database_url),
             log_level=self.get("LOG_LEVEL", _log_level, None),
             log_format=self.get("LOG_FORMAT", _log_format, LogFormat.TEXT),
             default_locale=self.get("DEFAULT_LOCALE", _locale, "en"),
@@ -275,6 +289,9 @@ class _Parser:
         )
         if self.problems:
             raise SettingsError(self.problems)
+        if settings.database_url is not None and self.chosen("DATABASE_PATH"):
+            notice = "DATABASE_PATH is ignored: DATABASE_URL is set, the store is PostgreSQL"
+            settings = replace(settings, warnings=(*settings.warnings, notice))
         return settings
 
     def discord(self) -> DiscordSettings | None:
@@ -487,6 +504,37 @@ def _has_host(text: str, schemes: tuple[str, ...]) -> bool:
     except ValueError:
         return False
     return parts.scheme.lower() in schemes and bool(parts.hostname) and "://" in text
+
+
+def _redacted(url: str) -> str:
+    # The store's own masking, imported late: the settings module stays light to import.
+    from core.store.pg_health import redact_url
+
+    return redact_url(url)
+
+
+def _database_url(text: str) -> Secret:
+    """A PostgreSQL URL: scheme postgresql or postgres, and a host (``@host``) or a Unix
+    socket folder (``?host=/run/postgresql``). It may hold a password: problems show it
+    masked."""
+    shown = _shown(_redacted(text), limit=80)
+    expected = "a PostgreSQL URL like postgresql://user:password@host:5432/dbname"
+    if not text.isprintable() or any(c.isspace() for c in text):
+        raise ValueError(f"{shown} is not {expected} (no spaces)")
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018 - raises ValueError on a port that is not a number below 65536
+    except ValueError:
+        raise ValueError(f"{shown} is not {expected}") from None
+    if parts.scheme.lower() not in ("postgresql", "postgres") or "://" not in text:
+        raise ValueError(f"{shown} is not {expected}")
+    sockets = [v for k, v in parse_qsl(parts.query) if k == "host" and v.startswith("/")]
+    if not parts.hostname and not sockets:
+        raise ValueError(
+            f"{shown} names no server: add a host (postgresql://user@host/dbname) or a socket"
+            " folder (postgresql:///dbname?host=/run/postgresql)"
+        )
+    return Secret(text)
 
 
 def _matrix_user(text: str) -> str:

@@ -19,15 +19,13 @@ from benchmarks.soak.discord_players import DiscordPlayers
 from benchmarks.soak.ledger import Ledger, Verdict, check
 from benchmarks.soak.matrix_players import SOLO_PLANS as MATRIX_PLANS
 from benchmarks.soak.matrix_players import MatrixPlayers
-from tests.e2e.discord_double import DiscordDouble, Sent
+from tests.e2e.discord_double import TOKEN, DiscordDouble, Sent
 from tests.e2e.synapse import BOT, PASSWORD, Player, SynapseServer
 from tests.processes import rss_mib
 
 # The settings check wants a token of Discord's shape (three dot-separated parts); the double
 # accepts only its own test token at IDENTIFY, so the soak's double translates the one to the
 # other (see SoakDouble).
-SOAK_TOKEN = "MTIzNDU2Nzg5.soak.loopback-double-token"
-DOUBLE_TOKEN = "test-token"
 AI_WORKERS = 2
 AI_BUDGET = 0.2  # the hard bot's thinking time: games keep moving, the two cores stay shared
 KEEP_MESSAGES = 500  # the double's newest messages kept (and every board in play)
@@ -53,11 +51,6 @@ class SoakDouble(DiscordDouble):
         if wait:
             await self.wait_answered(sent)
         return sent
-
-    async def _identify(self, data: dict[str, Any]) -> None:
-        if data.get("token") == SOAK_TOKEN:
-            data = {**data, "token": DOUBLE_TOKEN}
-        await super()._identify(data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +125,7 @@ async def _play(
         "AI_BUDGET_SECONDS": str(AI_BUDGET),
         "LOG_LEVEL": "INFO",
         "LOG_FORMAT": "text",
-        "DISCORD_TOKEN": SOAK_TOKEN,
+        "DISCORD_TOKEN": TOKEN,
         "DISCORD_API_BASE_URL": double.api_base_url,
         "DISCORD_GATEWAY_URL": double.gateway_url,
         "MATRIX_HOMESERVER": server.url,

@@ -1,8 +1,10 @@
-"""Session storage: the :class:`SessionStore` protocol and its SQLite implementation.
+"""Session storage: the :class:`SessionStore` protocol and its SQLite and PostgreSQL stores.
 
 Modules: ``base`` (protocol, errors, :class:`KvEntry`), ``models`` (what is stored), ``rows``
-(sessions to rows and back), ``ops`` (the work done in the connection's thread), ``health``
-(failures and open checks), ``thread`` (the connection's thread), ``migrations``, ``sqlite``.
+(sessions to rows and back, for both stores), ``ops`` (the work done in the connection's
+thread), ``health`` (failures and open checks), ``thread`` (the connection's thread),
+``migrations`` (both dialects), ``sqlite``; ``postgres``, ``pg_ops`` and ``pg_health``
+(asyncpg, imported only when a :class:`~core.store.postgres.PostgresStore` is opened).
 
 Usage (both forms close the connection at the end)::
 

@@ -57,6 +57,24 @@ UPDATE_SESSION = (
 )
 """Takes ``(*session_row(s)[1:], s.id, expected_version)``."""
 
+# The same three statements for PostgreSQL ($n placeholders, asyncpg's). Its ``id`` is NOT NULL
+# (a primary key there is), so the id itself is the handle that a quarantine needs.
+PG_SELECT_SESSION = f"SELECT id, {_COLUMN_LIST} FROM sessions"
+"""As :data:`SELECT_SESSION`, with the id as the handle."""
+
+PG_INSERT_SESSION = (
+    f"INSERT INTO sessions ({_COLUMN_LIST})"
+    f" VALUES ({', '.join(f'${n}' for n in range(1, len(SESSION_COLUMNS) + 1))})"
+)
+"""As :data:`INSERT_SESSION`; takes :func:`session_row`."""
+
+PG_UPDATE_SESSION = (
+    "UPDATE sessions SET "
+    + ", ".join(f"{name} = ${n}" for n, name in enumerate(SESSION_COLUMNS[1:], start=1))
+    + f" WHERE id = ${len(SESSION_COLUMNS)} AND version = ${len(SESSION_COLUMNS) + 1}"
+)
+"""As :data:`UPDATE_SESSION`; takes ``(*session_row(s)[1:], s.id, expected_version)``."""
+
 
 class BadRow(ValueError):
     """A ``sessions`` row that does not make a valid :class:`Session`; the message says why."""
@@ -239,12 +257,15 @@ def decode_session(row: Sequence[Any]) -> Session:
     )
 
 
-def row_json(row: Sequence[Any]) -> str:
+def row_json(row: Sequence[Any], *, handle: bool = True) -> str:
     """A raw :data:`SELECT_SESSION` row as JSON (column name to value) for the quarantine.
 
-    Blobs become hex strings; everything else SQLite returns is JSON already.
+    Blobs become hex strings; everything else SQLite returns is JSON already. ``handle=False``
+    leaves out the first column (PostgreSQL's handle is the id, already there).
     """
-    values = dict(zip(("rowid", *SESSION_COLUMNS), row, strict=False))
+    names = ("rowid", *SESSION_COLUMNS) if handle else ("", *SESSION_COLUMNS)
+    values = dict(zip(names, row, strict=False))
+    values.pop("", None)
 
     def blob(value: object) -> str:
         if isinstance(value, bytes):

@@ -22,6 +22,7 @@ from core.ports import PlatformStyle
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService, ServiceSettings, board_view
 from core.store import KvEntry, Session, SqliteStore, Status
+from tests.backends import AnyStore, Backend
 
 NOW = 1_700_000_000.0
 
@@ -46,7 +47,7 @@ def actor(user: str, chat: str = "room", locale: str = "en", platform: str = "te
 ALICE, BOB, CAROL = actor("alice"), actor("bob"), actor("carol")
 
 
-def service(store: SqliteStore, clock: Clock | None = None, seed: int = 7) -> GameService:
+def service(store: AnyStore, clock: Clock | None = None, seed: int = 7) -> GameService:
     return GameService(
         store,
         settings=ServiceSettings(ai_workers=0, ai_budget=0.05),
@@ -56,8 +57,9 @@ def service(store: SqliteStore, clock: Clock | None = None, seed: int = 7) -> Ga
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
-    async with SqliteStore.open(tmp_path / "games.sqlite3") as opened:
+async def store(backend: Backend) -> AsyncIterator[AnyStore]:
+    """A fresh store of each kind in turn (SQLite, PostgreSQL)."""
+    async with backend.open() as opened:
         yield opened
 
 
@@ -80,7 +82,7 @@ def session_of(replies: Sequence[Reply]) -> str:
     return ids.pop()
 
 
-async def stored(store: SqliteStore, session_id: str) -> Session:
+async def stored(store: AnyStore, session_id: str) -> Session:
     session = await store.get(session_id)
     assert session is not None
     return session
@@ -99,7 +101,7 @@ async def pvp(svc: GameService, first: str = "first") -> str:
 # --- games against the bot ----------------------------------------------------------------
 
 
-async def test_game_against_the_bot_to_the_end(store: SqliteStore) -> None:
+async def test_game_against_the_bot_to_the_end(store: AnyStore) -> None:
     svc = service(store)
     started = await svc.handle_text(ALICE, "/tres easy")
     assert len(started) == 1 and started[0].new_message and started[0].board is not None
@@ -133,7 +135,7 @@ async def test_game_against_the_bot_to_the_end(store: SqliteStore) -> None:
     assert stats is not None and stats.games == 1
 
 
-async def test_bot_starts_when_asked(store: SqliteStore) -> None:
+async def test_bot_starts_when_asked(store: AnyStore) -> None:
     svc = service(store)
     replies = await svc.handle_text(ALICE, "/quatre easy second")
     board = replies[0].board
@@ -144,7 +146,7 @@ async def test_bot_starts_when_asked(store: SqliteStore) -> None:
     assert board.playable == tuple(range(7)) and board.to_move == 2
 
 
-async def test_typed_moves_and_mistakes(store: SqliteStore) -> None:
+async def test_typed_moves_and_mistakes(store: AnyStore) -> None:
     svc = service(store)
     await svc.handle_text(ALICE, "/tres easy")
     assert error_key(await svc.handle_text(ALICE, "5")) is None
@@ -165,7 +167,7 @@ async def test_typed_moves_and_mistakes(store: SqliteStore) -> None:
     assert error_key(await svc.handle_text(BOB, "/nonsense")) is not None
 
 
-async def test_full_column_and_off_board(store: SqliteStore) -> None:
+async def test_full_column_and_off_board(store: AnyStore) -> None:
     svc = service(store)
     replies = await svc.handle_text(ALICE, "/quatre 4x4 medium")
     session_id = session_of(replies)
@@ -177,7 +179,7 @@ async def test_full_column_and_off_board(store: SqliteStore) -> None:
     assert error_key(await svc.handle_move(ALICE, session_id, 7)) == "error.off_board_column"
 
 
-async def test_one_game_per_user_per_chat(store: SqliteStore) -> None:
+async def test_one_game_per_user_per_chat(store: AnyStore) -> None:
     svc = service(store)
     await svc.handle_text(ALICE, "/tres easy")
     again = await svc.handle_text(ALICE, "/quatre hard")
@@ -219,7 +221,7 @@ async def test_restart_mid_game(tmp_path: Path) -> None:
         await svc.close()
 
 
-async def test_bot_move_lost_in_a_restart_is_played_on_next_access(store: SqliteStore) -> None:
+async def test_bot_move_lost_in_a_restart_is_played_on_next_access(store: AnyStore) -> None:
     svc = service(store)
     session_id = session_of(await svc.handle_text(ALICE, "/tres easy"))
     session = await stored(store, session_id)
@@ -235,7 +237,7 @@ async def test_bot_move_lost_in_a_restart_is_played_on_next_access(store: Sqlite
 # --- player against player ------------------------------------------------------------------
 
 
-async def test_challenge_accept_and_play(store: SqliteStore) -> None:
+async def test_challenge_accept_and_play(store: AnyStore) -> None:
     svc = service(store)
     challenge = await svc.handle_text(ALICE, "/tres @bob")
     session_id = session_of(challenge)
@@ -270,7 +272,7 @@ async def test_challenge_accept_and_play(store: SqliteStore) -> None:
     assert alice is not None and alice.wins == 1 and bob is not None and bob.losses == 1
 
 
-async def test_challenged_player_may_start(store: SqliteStore) -> None:
+async def test_challenged_player_may_start(store: AnyStore) -> None:
     svc = service(store)
     session_id = await pvp(svc, first="second")
     session = await stored(store, session_id)
@@ -279,7 +281,7 @@ async def test_challenged_player_may_start(store: SqliteStore) -> None:
     assert error_key(await svc.handle_text(BOB, "5")) is None
 
 
-async def test_decline_and_withdraw(store: SqliteStore) -> None:
+async def test_decline_and_withdraw(store: AnyStore) -> None:
     svc = service(store)
     session_id = session_of(await svc.handle_text(ALICE, "/quatre @bob"))
     assert keys(await svc.handle_text(BOB, "/decline")) == ["game.declined"]
@@ -293,7 +295,7 @@ async def test_decline_and_withdraw(store: SqliteStore) -> None:
     assert error_key(await svc.handle_text(ALICE, "/tres @alice")) == "error.self_challenge"
 
 
-async def test_accepting_while_playing_elsewhere_in_the_chat(store: SqliteStore) -> None:
+async def test_accepting_while_playing_elsewhere_in_the_chat(store: AnyStore) -> None:
     svc = service(store)
     await svc.handle_text(BOB, "/tres easy")
     session_id = session_of(await svc.handle_text(ALICE, "/tres @bob"))
@@ -301,7 +303,7 @@ async def test_accepting_while_playing_elsewhere_in_the_chat(store: SqliteStore)
     assert (await stored(store, session_id)).status is Status.CHALLENGE
 
 
-async def test_mentions_and_prefixes_come_from_the_platform_style(store: SqliteStore) -> None:
+async def test_mentions_and_prefixes_come_from_the_platform_style(store: AnyStore) -> None:
     svc = service(store)
     style = PlatformStyle("test", prefix="!", user_id=lambda actor, text: f"id:{text.strip()}")
     svc.register_platform(style)
@@ -326,7 +328,7 @@ async def test_mentions_and_prefixes_come_from_the_platform_style(store: SqliteS
 # --- expiry ---------------------------------------------------------------------------------
 
 
-async def test_game_expires_before_a_move(store: SqliteStore) -> None:
+async def test_game_expires_before_a_move(store: AnyStore) -> None:
     clock = Clock()
     svc = service(store, clock)
     session_id = session_of(await svc.handle_text(ALICE, "/tres easy"))
@@ -350,7 +352,7 @@ async def test_game_expires_before_a_move(store: SqliteStore) -> None:
 
 
 async def test_expired_game_blocks_nothing_and_typed_move_says_expired(
-    store: SqliteStore,
+    store: AnyStore,
 ) -> None:
     clock = Clock()
     svc = service(store, clock)
@@ -362,7 +364,7 @@ async def test_expired_game_blocks_nothing_and_typed_move_says_expired(
     assert error_key(await svc.handle_text(BOB, "/quatre")) is None
 
 
-async def test_challenge_expires(store: SqliteStore) -> None:
+async def test_challenge_expires(store: AnyStore) -> None:
     clock = Clock()
     svc = service(store, clock)
     session_id = session_of(await svc.handle_text(ALICE, "/tres @bob"))
@@ -378,7 +380,7 @@ async def test_challenge_expires(store: SqliteStore) -> None:
     assert error_key(await svc.handle_text(BOB, "/accept")) == "error.challenge_expired"
 
 
-async def test_sweep(store: SqliteStore) -> None:
+async def test_sweep(store: AnyStore) -> None:
     clock = Clock()
     svc = service(store, clock)
     await svc.handle_text(ALICE, "/tres @bob")  # expires in 2 minutes
@@ -390,7 +392,7 @@ async def test_sweep(store: SqliteStore) -> None:
     assert await store.count_sessions() == 0
 
 
-async def test_periodic_sweeper_runs(store: SqliteStore) -> None:
+async def test_periodic_sweeper_runs(store: AnyStore) -> None:
     import asyncio
 
     clock = Clock()
@@ -416,7 +418,7 @@ async def test_periodic_sweeper_runs(store: SqliteStore) -> None:
 # --- bot vs bot, rematch, stats -------------------------------------------------------------
 
 
-async def test_bot_against_bot(store: SqliteStore) -> None:
+async def test_bot_against_bot(store: AnyStore) -> None:
     svc = service(store)
     replies = await svc.handle_text(ALICE, "/tres bot easy medium")
     assert replies[0].new_message and keys(replies[:1]) == ["game.watch"]
@@ -442,14 +444,14 @@ async def test_bot_against_bot(store: SqliteStore) -> None:
     )
 
 
-async def test_bot_against_bot_by_command(store: SqliteStore) -> None:
+async def test_bot_against_bot_by_command(store: AnyStore) -> None:
     svc = service(store)
     command = Start(GameKind.QUATRE, CONNECT_FOUR, BotVsBot(Level.EASY, Level.EASY), First.ME)
     replies = await svc.handle_command(ALICE, command)
     assert replies[-1].board is not None and replies[-1].board.finished
 
 
-async def test_rematch_against_the_bot_swaps_sides(store: SqliteStore) -> None:
+async def test_rematch_against_the_bot_swaps_sides(store: AnyStore) -> None:
     svc = service(store)
     assert error_key(await svc.handle_text(ALICE, "/rematch")) == "error.no_rematch"
     session_id = session_of(await svc.handle_text(ALICE, "/tres easy"))
@@ -467,7 +469,7 @@ async def test_rematch_against_the_bot_swaps_sides(store: SqliteStore) -> None:
     assert board.players[1].user_id == "alice" and board.to_move == 2
 
 
-async def test_rematch_between_players_is_a_new_challenge(store: SqliteStore) -> None:
+async def test_rematch_between_players_is_a_new_challenge(store: AnyStore) -> None:
     svc = service(store)
     session_id = await pvp(svc)
     for player, cell in ((ALICE, "1"), (BOB, "4"), (ALICE, "2"), (BOB, "5"), (ALICE, "3")):
@@ -480,14 +482,14 @@ async def test_rematch_between_players_is_a_new_challenge(store: SqliteStore) ->
     assert board is not None and [p.user_id for p in board.players] == ["bob", "alice"]
 
 
-async def _finish(svc: GameService, store: SqliteStore, session_id: str, who: Actor) -> None:
+async def _finish(svc: GameService, store: AnyStore, session_id: str, who: Actor) -> None:
     session = await stored(store, session_id)
     while session.status is Status.ACTIVE:
         await svc.handle_move(who, session_id, session.position().legal_moves()[0])
         session = await stored(store, session_id)
 
 
-async def test_stats_and_top(store: SqliteStore) -> None:
+async def test_stats_and_top(store: AnyStore) -> None:
     svc = service(store)
     assert keys(await svc.handle_text(ALICE, "/stats")) == ["stats.none"]
     assert keys(await svc.handle_text(ALICE, "/top")) == ["stats.top_empty"]
@@ -514,7 +516,7 @@ async def test_stats_and_top(store: SqliteStore) -> None:
     assert keys(await svc.handle_text(actor("carol", chat="else"), "/top")) == ["stats.top_empty"]
 
 
-async def test_help_is_localized(store: SqliteStore) -> None:
+async def test_help_is_localized(store: AnyStore) -> None:
     svc = service(store)
     english = await svc.handle_text(ALICE, "/help")
     catalan = await svc.handle_text(actor("anna", locale="ca-ES"), "/help")
@@ -536,7 +538,7 @@ _RACE_ANSWERS = {
 }
 
 
-async def _race(services: Sequence[GameService], store: SqliteStore, session_id: str) -> None:
+async def _race(services: Sequence[GameService], store: AnyStore, session_id: str) -> None:
     """200 attempts per round from many tasks, until the game ends.
 
     Even rounds are clicks that all carry the round's version: exactly one applies. Odd rounds
@@ -579,18 +581,19 @@ async def _race(services: Sequence[GameService], store: SqliteStore, session_id:
         if clicks_only:
             assert len(applied) == 1, sorted(map(str, answers))
         rounds += 1
-    assert rounds >= 3
+    # A clicks-only round, then a mixed one: with PostgreSQL's truly parallel writers, one mixed
+    # round of typed moves may well play the rest of a tic-tac-toe game.
+    assert rounds >= 2
     Position.from_moves(TICTACTOE, (await stored(store, session_id)).moves)
 
 
-async def test_200_concurrent_moves_one_store(store: SqliteStore) -> None:
+async def test_200_concurrent_moves_one_store(store: AnyStore) -> None:
     svc = service(store)
     await _race([svc], store, await pvp(svc))
 
 
-async def test_200_concurrent_moves_two_stores(tmp_path: Path) -> None:
-    path = tmp_path / "shared.sqlite3"
-    async with SqliteStore.open(path) as one, SqliteStore.open(path) as two:
+async def test_200_concurrent_moves_two_stores(backend: Backend) -> None:
+    async with backend.open() as one, backend.open() as two:
         first, second = service(one), service(two, seed=8)
         await _race([first, second], one, await pvp(first))
 
@@ -689,7 +692,7 @@ async def test_close_finishes_moves_in_flight(tmp_path: Path) -> None:
     await store.close()
 
 
-async def test_a_click_from_another_chat_finds_nothing(store: SqliteStore) -> None:
+async def test_a_click_from_another_chat_finds_nothing(store: AnyStore) -> None:
     svc = service(store)
     session_id = session_of(await svc.handle_text(ALICE, "/tres easy"))
     elsewhere = actor("alice", chat="elsewhere")
@@ -702,7 +705,7 @@ async def test_a_click_from_another_chat_finds_nothing(store: SqliteStore) -> No
 # --- views and texts ------------------------------------------------------------------------
 
 
-async def test_board_view_of_a_won_game(store: SqliteStore) -> None:
+async def test_board_view_of_a_won_game(store: AnyStore) -> None:
     svc = service(store)
     session_id = await pvp(svc)
     session = await stored(store, session_id)

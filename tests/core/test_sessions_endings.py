@@ -1,13 +1,13 @@
 """How games end and what survives races: resignation, bots' games people watch, the atomic
-rematch, the bot's move that loses a race, and a busy AI. Real SQLite files; the AI runner is
-replaced by a hand-written fake where a test must hold the bot mid-thought."""
+rematch, the bot's move that loses a race, and a busy AI. On both stores (a real SQLite file, a
+real PostgreSQL server); the AI runner is replaced by a hand-written fake where a test must
+hold the bot mid-thought."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 from collections.abc import AsyncIterator, Sequence
-from pathlib import Path
 
 import pytest
 
@@ -18,7 +18,8 @@ from core.games import Position, Rules
 from core.ports import KvEntry, PlatformStyle
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService, ServiceSettings
-from core.store import Session, SqliteStore, Status
+from core.store import Session, Status
+from tests.backends import AnyStore, Backend
 
 NOW = 1_700_000_000.0
 ALICE = Actor("test", "room", "alice", "Alice")
@@ -64,12 +65,12 @@ class HeldRunner:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
-    async with SqliteStore.open(tmp_path / "games.sqlite3") as opened:
+async def store(backend: Backend) -> AsyncIterator[AnyStore]:
+    async with backend.open() as opened:
         yield opened
 
 
-def make(store: SqliteStore, runner: HeldRunner | None = None, **settings: float) -> GameService:
+def make(store: AnyStore, runner: HeldRunner | None = None, **settings: float) -> GameService:
     return GameService(
         store,
         settings=ServiceSettings(ai_workers=0, ai_budget=0.05, **settings),  # type: ignore[arg-type]
@@ -89,7 +90,7 @@ def text_keys(replies: Sequence[Reply]) -> list[str]:
     return [r.text.key for r in replies if r.text is not None]
 
 
-async def stored(store: SqliteStore, session_id: str) -> Session:
+async def stored(store: AnyStore, session_id: str) -> Session:
     session = await store.get(session_id)
     assert session is not None
     return session
@@ -98,7 +99,7 @@ async def stored(store: SqliteStore, session_id: str) -> Session:
 # --- /final ---------------------------------------------------------------------------------
 
 
-async def test_final_after_a_move_is_a_resignation_that_counts(store: SqliteStore) -> None:
+async def test_final_after_a_move_is_a_resignation_that_counts(store: AnyStore) -> None:
     svc = make(store)
     session_id = session_of(await svc.handle_text(ALICE, "/tres @bob"))
     await svc.handle_text(BOB, "/accept")
@@ -120,7 +121,7 @@ async def test_final_after_a_move_is_a_resignation_that_counts(store: SqliteStor
     assert text_keys(await svc.handle_text(quitter, "/rematch")) == ["game.challenge"]
 
 
-async def test_final_against_the_bot_counts_as_a_loss(store: SqliteStore) -> None:
+async def test_final_against_the_bot_counts_as_a_loss(store: AnyStore) -> None:
     svc = make(store)
     await svc.handle_text(ALICE, "/tres easy")
     await svc.handle_text(ALICE, "5")
@@ -130,7 +131,7 @@ async def test_final_against_the_bot_counts_as_a_loss(store: SqliteStore) -> Non
 
 
 async def test_final_before_any_move_or_on_a_challenge_records_nothing(
-    store: SqliteStore,
+    store: AnyStore,
 ) -> None:
     svc = make(store)
     session_id = session_of(await svc.handle_text(ALICE, "/tres easy"))
@@ -157,7 +158,7 @@ class Screen:
         self.changed.set()
 
 
-async def finished(store: SqliteStore, session_id: str) -> Session:
+async def finished(store: AnyStore, session_id: str) -> Session:
     for _ in range(400):
         session = await stored(store, session_id)
         if session.status is Status.FINISHED:
@@ -166,7 +167,7 @@ async def finished(store: SqliteStore, session_id: str) -> Session:
     raise AssertionError("the bots' game did not finish")
 
 
-async def test_a_watched_game_is_played_at_a_pace_on_one_board(store: SqliteStore) -> None:
+async def test_a_watched_game_is_played_at_a_pace_on_one_board(store: AnyStore) -> None:
     svc = make(store, watch_move_interval=0.02, bot_vs_bot_budget=0.02)
     screen = Screen()
     svc.register_platform(PlatformStyle("test", publish=screen.publish))
@@ -186,7 +187,7 @@ async def test_a_watched_game_is_played_at_a_pace_on_one_board(store: SqliteStor
     await svc.close()
 
 
-async def test_final_stops_a_watched_game(store: SqliteStore) -> None:
+async def test_final_stops_a_watched_game(store: AnyStore) -> None:
     svc = make(store, watch_move_interval=0.05)
     screen = Screen()
     svc.register_platform(PlatformStyle("test", publish=screen.publish))
@@ -205,7 +206,7 @@ async def test_final_stops_a_watched_game(store: SqliteStore) -> None:
     await svc.close()
 
 
-async def test_a_watched_game_stops_at_its_time_cap(store: SqliteStore) -> None:
+async def test_a_watched_game_stops_at_its_time_cap(store: AnyStore) -> None:
     svc = make(store, watch_move_interval=0.05, watch_max_seconds=0.12)
     screen = Screen()
     svc.register_platform(PlatformStyle("test", publish=screen.publish))
@@ -217,7 +218,7 @@ async def test_a_watched_game_stops_at_its_time_cap(store: SqliteStore) -> None:
 
 
 async def test_without_publish_a_watched_game_is_played_in_the_request(
-    store: SqliteStore,
+    store: AnyStore,
 ) -> None:
     svc = make(store, watch_max_seconds=5.0)
     replies = await svc.handle_text(ALICE, "/tres bot easy")
@@ -226,7 +227,7 @@ async def test_without_publish_a_watched_game_is_played_in_the_request(
     assert len(replies) == 1 + len(session.moves)
 
 
-async def test_bots_games_ask_the_ai_as_background_work(store: SqliteStore) -> None:
+async def test_bots_games_ask_the_ai_as_background_work(store: AnyStore) -> None:
     # The runner queues non-interactive searches behind people's (tests/core/ai/test_runner.py).
     runner = HeldRunner()
     svc = make(store, runner=runner, watch_move_interval=0.0)
@@ -244,20 +245,21 @@ async def test_bots_games_ask_the_ai_as_background_work(store: SqliteStore) -> N
 
 
 async def test_a_rematch_that_cannot_start_keeps_the_finished_game(
-    store: SqliteStore, tmp_path: Path
+    store: AnyStore, backend: Backend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    class RacingStore(SqliteStore):
-        """Between the service's check and its swap, the player starts another game."""
-
-        async def swap(self, old: Session, new: Session, *, receipt: KvEntry | None = None) -> bool:
-            await make(store).handle_text(ALICE, "/tres easy")
-            return await super().swap(old, new, receipt=receipt)
-
     svc = make(store)
     session_id = session_of(await svc.handle_text(ALICE, "/tres easy"))
     await svc.handle_text(ALICE, "5")
     await svc.handle_text(ALICE, "/final")
-    racing = await RacingStore.open(tmp_path / "games.sqlite3")
+    racing = await backend.open()  # a second store on the same database
+    swap = racing.swap
+
+    async def racing_swap(old: Session, new: Session, *, receipt: KvEntry | None = None) -> bool:
+        """Between the service's check and its swap, the player starts another game."""
+        await make(store).handle_text(ALICE, "/tres easy")
+        return bool(await swap(old, new, receipt=receipt))
+
+    monkeypatch.setattr(racing, "swap", racing_swap)
     try:
         replies = await make(racing).handle_action(ALICE, session_id, ActionKind.REMATCH)
     finally:
@@ -267,7 +269,7 @@ async def test_a_rematch_that_cannot_start_keeps_the_finished_game(
 
 
 async def test_a_bot_move_that_loses_a_race_shows_the_board_that_won(
-    store: SqliteStore,
+    store: AnyStore,
 ) -> None:
     runner = HeldRunner()
     svc = make(store, runner=runner)
@@ -286,7 +288,7 @@ async def test_a_bot_move_that_loses_a_race_shows_the_board_that_won(
 
 
 async def test_a_move_that_is_not_a_whole_number_is_refused_clearly(
-    store: SqliteStore,
+    store: AnyStore,
 ) -> None:
     svc = make(store)
     session_id = session_of(await svc.handle_text(ALICE, "/tres easy"))
@@ -296,7 +298,7 @@ async def test_a_move_that_is_not_a_whole_number_is_refused_clearly(
 
 
 async def test_a_busy_ai_refuses_new_hard_games_but_never_a_running_one(
-    store: SqliteStore,
+    store: AnyStore,
 ) -> None:
     runner = HeldRunner()
     svc = make(store, runner=runner)
@@ -313,7 +315,7 @@ async def test_a_busy_ai_refuses_new_hard_games_but_never_a_running_one(
 # --- review ---------------------------------------------------------------------------------
 
 
-async def test_review_marks_the_blunder_of_a_finished_game(store: SqliteStore) -> None:
+async def test_review_marks_the_blunder_of_a_finished_game(store: AnyStore) -> None:
     svc = make(store)
     session_id = session_of(await svc.handle_text(ALICE, "/tres @bob"))
     await svc.handle_text(BOB, "/accept")
@@ -349,7 +351,7 @@ async def test_review_marks_the_blunder_of_a_finished_game(store: SqliteStore) -
     assert pressed[0].text == text
 
 
-async def test_review_says_plainly_when_a_game_cannot_be_solved(store: SqliteStore) -> None:
+async def test_review_says_plainly_when_a_game_cannot_be_solved(store: AnyStore) -> None:
     svc = make(store)
     await svc.handle_text(ALICE, "/ratlla 9x9 5 easy")
     await svc.handle_text(ALICE, "e5")

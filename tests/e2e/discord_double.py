@@ -37,6 +37,10 @@ API_PREFIX = "/api/v10"
 _TIMESTAMP = "2024-01-01T00:00:00.000000+00:00"
 
 
+TOKEN = "MTIwMDAwMDAwMDA.loopback-double.token"
+"""The one bot token the double accepts: shaped like a real one, so the bot's settings take it."""
+
+
 @dataclass
 class Recorded:
     """One HTTP request the bot made."""
@@ -477,7 +481,7 @@ class DiscordDouble:
         return ws
 
     async def _identify(self, data: Json) -> None:
-        if data.get("token") != "test-token":
+        if data.get("token") != TOKEN:
             assert self._ws is not None
             await self._ws.close(code=4004, message=b"Authentication failed.")
             return

@@ -17,9 +17,7 @@ from adapters.discord import DiscordAdapter, DiscordConfig
 from adapters.discord.bot import GameBot
 from core.sessions import GameService, ServiceSettings
 from core.store import SqliteStore
-from tests.e2e.discord_double import DiscordDouble
-
-TOKEN = "test-token"
+from tests.e2e.discord_double import TOKEN, DiscordDouble
 
 
 class ManualClock:

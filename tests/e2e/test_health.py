@@ -25,8 +25,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from chatbots.settings import KEY_NAMES
-from tests.e2e.discord_double import DiscordDouble, buttons
-from tests.e2e.discord_harness import TOKEN as HARNESS_TOKEN
+from tests.e2e.discord_double import TOKEN, DiscordDouble, buttons
 from tests.e2e.synapse import BOT, PASSWORD, START_TIMEOUT, SynapseServer, synapse_server
 
 __all__ = ["synapse_server"]  # a fixture
@@ -119,20 +118,8 @@ async def samples(port: int) -> dict[tuple[str, tuple[tuple[str, str], ...]], fl
     }
 
 
-TOKEN = "MTA5.loopback-double.token"  # the shape of a bot token, which the settings check
-
-
-class Double(DiscordDouble):
-    """The Discord double, taking :data:`TOKEN` for the one it knows (it predates the check)."""
-
-    async def _identify(self, data: dict[str, Any]) -> None:
-        if data.get("token") == TOKEN:
-            data = {**data, "token": HARNESS_TOKEN}
-        await super()._identify(data)
-
-
 async def test_metrics_count_the_moves_of_a_discord_game_exactly(tmp_path: Path) -> None:
-    async with Double() as double:
+    async with DiscordDouble() as double:
         settings = {
             "DISCORD_TOKEN": TOKEN,
             "DISCORD_API_BASE_URL": double.api_base_url,

@@ -1,5 +1,6 @@
 """The connection thread and compare-and-set under real concurrency: processes racing on one
-file, queued work finishing at close, cancelled callers, and no aiosqlite internals."""
+file, queued work finishing at close, cancelled callers, and no aiosqlite internals. SQLite only
+(PostgreSQL's processes, close and cancellation: test_postgres.py)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """A database that cannot be used stops the bot at open with one line; at run time, a write the
 disk refuses is StoreUnavailable with nothing written (issue 15). Real files, real failures
 (read-only files through :func:`read_only`: ``chattr +i`` as root, file modes otherwise).
+SQLite only: a file's failures (PostgreSQL's, a read-only or vanished server: test_postgres.py).
 """
 
 from __future__ import annotations

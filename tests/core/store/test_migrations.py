@@ -1,5 +1,5 @@
 """Upgrades: a database written by version 1 of the schema opens at the current one, every row
-kept; kv rows then get lifetimes."""
+kept; kv rows then get lifetimes. SQLite only (PostgreSQL's upgrade: test_postgres.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Receipts (written iff the change applies), the atomic swap, and kv rows that die with their
-game or expire."""
+game or expire; on both stores."""
 
 from __future__ import annotations
 
@@ -12,16 +12,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.store import AlreadyPlaying, KvEntry, Session, SqliteStore
-from tests.core.store.helpers import NOW, make_session, played, sql
+from core.store import AlreadyPlaying, KvEntry, Session
+from tests.backends import KINDS, Backend, Backends, Kind
+from tests.core.store.helpers import NOW, make_session, played
 
 
 def receipt(key: str, session_id: str | None = None) -> KvEntry:
     return KvEntry("matrix", key, f"handled {key}", session_id=session_id)
 
 
-async def test_receipt_with_each_write_iff_it_applies(tmp_path: Path) -> None:
-    async with SqliteStore.open(tmp_path / "db.sqlite3") as store:
+async def test_receipt_with_each_write_iff_it_applies(backend: Backend) -> None:
+    async with backend.open() as store:
         session = make_session()
         await store.create(session, receipt=receipt("create"))
         assert await store.kv_get("matrix", "create") == "handled create"
@@ -46,18 +47,18 @@ async def test_receipt_with_each_write_iff_it_applies(tmp_path: Path) -> None:
         assert await store.kv_get("matrix", "twice") is None
 
 
-async def test_a_receipt_replaces_an_older_value(tmp_path: Path) -> None:
-    async with SqliteStore.open(tmp_path / "db.sqlite3") as store:
+async def test_a_receipt_replaces_an_older_value(backend: Backend) -> None:
+    async with backend.open() as store:
         await store.kv_set("matrix", "k", "old", expires_at=NOW)
         session = make_session()
         await store.create(session, receipt=KvEntry("matrix", "k", "new", session_id=session.id))
-        assert sql(store.path, "SELECT value, session_id, expires_at FROM kv WHERE key = 'k'") == [
-            ("new", session.id, None)
-        ]
+        assert await backend.sql(
+            "SELECT value, session_id, expires_at FROM kv WHERE key = 'k'"
+        ) == [("new", session.id, None)]
 
 
-async def test_swap_replaces_the_finished_game(tmp_path: Path) -> None:
-    async with SqliteStore.open(tmp_path / "db.sqlite3") as store:
+async def test_swap_replaces_the_finished_game(backend: Backend) -> None:
+    async with backend.open() as store:
         old = make_session()
         await store.create(old)
         finished = played(old, 0, 3, 1, 4, 2)
@@ -76,8 +77,8 @@ async def test_swap_replaces_the_finished_game(tmp_path: Path) -> None:
         assert alice is not None and alice.wins == 1
 
 
-async def test_swap_with_a_stale_or_missing_old_game_writes_nothing(tmp_path: Path) -> None:
-    async with SqliteStore.open(tmp_path / "db.sqlite3") as store:
+async def test_swap_with_a_stale_or_missing_old_game_writes_nothing(backend: Backend) -> None:
+    async with backend.open() as store:
         old = played(make_session(), 0, 3, 1, 4, 2)
         await store.create(old)  # stored finished, at version 2
         new = make_session(alice="bob", bob="alice")
@@ -91,8 +92,8 @@ async def test_swap_with_a_stale_or_missing_old_game_writes_nothing(tmp_path: Pa
         assert await store.kv_get("matrix", "r") is None
 
 
-async def test_swap_that_cannot_create_leaves_the_old_game_intact(tmp_path: Path) -> None:
-    async with SqliteStore.open(tmp_path / "db.sqlite3") as store:
+async def test_swap_that_cannot_create_leaves_the_old_game_intact(backend: Backend) -> None:
+    async with backend.open() as store:
         old = played(make_session(), 0, 3, 1, 4, 2)
         await store.create(old)
         await store.kv_set("discord", f"board:{old.id}", "message 1", session_id=old.id)
@@ -108,8 +109,8 @@ async def test_swap_that_cannot_create_leaves_the_old_game_intact(tmp_path: Path
         assert await store.kv_get("matrix", "r") is None
 
 
-async def test_kv_rows_die_with_their_session(tmp_path: Path) -> None:
-    async with SqliteStore.open(tmp_path / "db.sqlite3") as store:
+async def test_kv_rows_die_with_their_session(backend: Backend) -> None:
+    async with backend.open() as store:
         kept, deleted, swept = (
             make_session(),
             make_session(chat="c2"),
@@ -131,8 +132,8 @@ async def test_kv_rows_die_with_their_session(tmp_path: Path) -> None:
         assert await store.kv_get("matrix", f"board:{kept.id}") == "$kept"
 
 
-async def test_kv_row_for_a_session_that_is_gone_is_not_stored(tmp_path: Path) -> None:
-    async with SqliteStore.open(tmp_path / "db.sqlite3") as store:
+async def test_kv_row_for_a_session_that_is_gone_is_not_stored(backend: Backend) -> None:
+    async with backend.open() as store:
         await store.kv_set("matrix", "board:nope", "$event", session_id="nope")
         assert await store.kv_get("matrix", "board:nope") is None
         # A receipt tied to the session its own write deletes goes with it.
@@ -140,11 +141,11 @@ async def test_kv_row_for_a_session_that_is_gone_is_not_stored(tmp_path: Path) -
         await store.create(session)
         assert await store.delete(session.id, receipt=receipt("bye", session.id))
         assert await store.kv_get("matrix", "bye") is None
-        assert sql(store.path, "SELECT count(*) FROM kv") == [(0,)]
+        assert await backend.sql("SELECT count(*) FROM kv") == [(0,)]
 
 
-async def test_kv_rows_expire(tmp_path: Path) -> None:
-    async with SqliteStore.open(tmp_path / "db.sqlite3") as store:
+async def test_kv_rows_expire(backend: Backend) -> None:
+    async with backend.open() as store:
         await store.kv_set("matrix", "handled:old", "1", expires_at=NOW - 1)
         await store.kv_set("matrix", "handled:now", "1", expires_at=NOW)
         await store.kv_set("matrix", "handled:later", "1", expires_at=NOW + 1)
@@ -168,8 +169,10 @@ _write = st.tuples(
 )
 
 
-async def _run_writes(path: Path, writes: list[tuple[str, int, int]]) -> None:
-    async with SqliteStore.open(path) as store:
+async def _run_writes(
+    backends: Backends, store_kind: Kind, folder: Path, writes: list[tuple[str, int, int]]
+) -> None:
+    async with backends.fresh(store_kind, folder) as backend, backend.open() as store:
         sessions: list[Session] = [make_session(alice="p0", bob=None)]
         await store.create(sessions[0])
         current: dict[str, Session] = {sessions[0].id: sessions[0]}
@@ -215,8 +218,29 @@ async def _run_writes(path: Path, writes: list[tuple[str, int, int]]) -> None:
         assert await store.count_sessions() == len(current)
 
 
+@pytest.mark.parametrize("store_kind", KINDS)
 @settings(max_examples=40, deadline=None)
 @given(st.lists(_write, max_size=25))
-def test_receipts_follow_their_writes(writes: list[tuple[str, int, int]]) -> None:
+def test_receipts_follow_their_writes(
+    backends: Backends, store_kind: Kind, writes: list[tuple[str, int, int]]
+) -> None:
     with tempfile.TemporaryDirectory(prefix="receipts-") as folder:
-        asyncio.run(_run_writes(Path(folder) / "db.sqlite3", writes))
+        asyncio.run(_run_writes(backends, store_kind, Path(folder), writes))
+
+
+async def test_a_move_receipt_tied_to_a_game_that_is_gone_is_not_stored(backend: Backend) -> None:
+    async with backend.open() as store:
+        session, other = make_session(), make_session(chat="c2")
+        await store.create(session)
+        await store.create(other)
+        assert await store.delete(other.id)
+        assert await store.update(
+            played(session, 4), expected_version=1, receipt=receipt("late", other.id)
+        )
+        assert await store.kv_get("matrix", "late") is None
+        assert await store.update(
+            played(session, 4, 0), expected_version=2, receipt=receipt("mine", session.id)
+        )
+        assert await store.kv_get("matrix", "mine") == "handled mine"
+        stored = await store.get(session.id)
+        assert stored is not None and stored.moves == (4, 0)
