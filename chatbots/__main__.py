@@ -3,6 +3,7 @@
     chatbots run                 every configured platform; the terminal game when none is
     chatbots check               validate the settings and show them, secrets masked
     chatbots --env-file F run    read settings from F instead of ./.env
+    chatbots --version           the installed release
 
 Exit codes: 0 after a requested stop, 1 on a failure (the database, an adapter), 2 on bad
 settings or usage.
@@ -18,6 +19,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from chatbots import __version__
 from chatbots.app import EXIT_CONFIG, EXIT_FAILED, plan_adapters, serve
 from chatbots.logs import configure_logging
 from chatbots.settings import KEYS, Settings, SettingsError, load_settings
@@ -31,6 +33,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="chatbots",
         description="Tic-tac-toe, Connect Four and k in a row on Discord, Matrix and the terminal.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument(
         "--env-file", metavar="PATH", help="settings file to read (default: ./.env if present)"
     )
