@@ -133,12 +133,13 @@ def session_row(s: Session) -> tuple[Any, ...]:
     )
 
 
-_TEXT = (str,)
-_TEXT_OR_NONE = (str, type(None))
-_WHOLE = (int,)  # type() is exact: bool is not int here (SQLite never returns bool anyway)
-_WHOLE_OR_NONE = (int, type(None))
-_TIME = (int, float)
-_KINDS = dict(
+_Kind = tuple[type, ...]
+_TEXT: _Kind = (str,)
+_TEXT_OR_NONE: _Kind = (str, type(None))
+_WHOLE: _Kind = (int,)  # type() is exact: bool is not int here (SQLite never returns bool anyway)
+_WHOLE_OR_NONE: _Kind = (int, type(None))
+_TIME: _Kind = (int, float)
+_KINDS: dict[str, _Kind] = dict(
     zip(
         SESSION_COLUMNS,
         (
@@ -154,7 +155,7 @@ _KINDS = dict(
     )
 )
 _KIND_LIST = tuple(_KINDS.values())
-_KIND_NAMES = {
+_KIND_NAMES: dict[_Kind, str] = {
     _TEXT: "text",
     _TEXT_OR_NONE: "text or empty",
     _WHOLE: "a whole number",
