@@ -68,7 +68,7 @@ async def _throughput(directory: Path, games: int, seconds: float) -> float:
     return moves / elapsed
 
 
-async def _raw_upserts(directory: Path, seconds: float) -> float:
+async def raw_upserts(directory: Path, seconds: float) -> float:
     # The floor under any store: one autocommitted upsert per await, same pragmas, each one a
     # hop to a thread that owns the connection (the standard library's executor, not ours).
     loop = asyncio.get_running_loop()
@@ -199,7 +199,7 @@ async def _run(quick: bool) -> None:
         seconds = 2.0 if quick else 8.0
         games = 50 if quick else 200
         service_rate = await _throughput(directory, games, seconds)
-        raw_rate = await _raw_upserts(directory, seconds)
+        raw_rate = await raw_upserts(directory, seconds)
         print(f"moves/s through GameService ({games} parallel games vs EASY): {service_rate:8.0f}")
         print(f"raw sqlite3 upserts/s (one thread, one hop each, autocommit): {raw_rate:8.0f}")
         print(f"ratio service/raw: {service_rate / raw_rate:.3f}")

@@ -21,13 +21,12 @@ import multiprocessing
 import multiprocessing.synchronize
 import os
 import random
-import sqlite3
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from benchmarks.service import raw_upserts
 from core.replies import Actor, Reply
 from core.sessions import GameService, ServiceSettings
 from core.store import SessionStore, SqliteStore
@@ -85,41 +84,6 @@ async def _sqlite_service(path: Path, games: int, seconds: float) -> tuple[float
         started = time.perf_counter()
         moves, busy = await _play(store, "", games, seconds)
         return moves / (time.perf_counter() - started), busy
-
-
-async def _sqlite_raw(path: Path, seconds: float) -> float:
-    loop = asyncio.get_running_loop()
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="raw-sqlite") as pool:
-        db = await loop.run_in_executor(
-            pool, lambda: sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        )
-        try:
-
-            def setup() -> None:
-                db.execute("PRAGMA journal_mode = WAL")
-                db.execute("PRAGMA synchronous = NORMAL")
-                db.execute(
-                    "CREATE TABLE t (id TEXT PRIMARY KEY, moves TEXT NOT NULL,"
-                    " version INTEGER NOT NULL)"
-                )
-
-            def upsert(count: int) -> None:
-                db.execute(
-                    "INSERT INTO t (id, moves, version) VALUES (?, ?, 1)"
-                    " ON CONFLICT (id) DO UPDATE SET moves = excluded.moves,"
-                    " version = t.version + 1",
-                    (f"g{count % 1000}", str(count)),
-                )
-
-            await loop.run_in_executor(pool, setup)
-            count = 0
-            started = time.perf_counter()
-            while time.perf_counter() < started + seconds:
-                await loop.run_in_executor(pool, upsert, count)
-                count += 1
-            return count / (time.perf_counter() - started)
-        finally:
-            await loop.run_in_executor(pool, db.close)
 
 
 async def _pg_raw(url: str, prefix: str, seconds: float) -> int:
@@ -226,7 +190,7 @@ def main(quick: bool) -> None:
     with tempfile.TemporaryDirectory(prefix="bench-store-") as name:
         folder = Path(name)
         service, busy = asyncio.run(_sqlite_service(folder / "service.sqlite3", games, seconds))
-        raw = asyncio.run(_sqlite_raw(folder / "raw.sqlite3", seconds))
+        raw = asyncio.run(raw_upserts(folder, seconds))
         rows.append(("SQLite", 1, service, raw, busy))
     started = time.perf_counter()
     server = PostgresServer.start()

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Coroutine, Generator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from types import TracebackType
+from typing import Any, Generic, Protocol, TypeVar
 
 from core.store.models import Session, StatsRow
 
@@ -213,3 +215,35 @@ class SessionStore(KeyValueStore, Protocol):
     async def close(self) -> None:
         """Release the connection; the store is unusable afterwards."""
         ...
+
+
+class _Closable(Protocol):
+    async def close(self) -> None: ...
+
+
+StoreT = TypeVar("StoreT", bound=_Closable)
+
+
+class Opening(Generic[StoreT]):
+    """What a store's ``open`` returns: await it for the store, or use it with ``async with``
+    (the store is closed when the block ends)."""
+
+    def __init__(self, opening: Coroutine[Any, Any, StoreT]) -> None:
+        self._opening = opening
+        self._store: StoreT | None = None
+
+    def __await__(self) -> Generator[Any, None, StoreT]:
+        return self._opening.__await__()
+
+    async def __aenter__(self) -> StoreT:
+        self._store = await self._opening
+        return self._store
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._store is not None:
+            await self._store.close()

@@ -24,13 +24,13 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Generator, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 from urllib.parse import urlsplit
 
 from core.store import pg_ops
-from core.store.base import KvEntry, SchemaTooNew, StoreBusy, StoreUnavailable
+from core.store.base import KvEntry, Opening, SchemaTooNew, StoreBusy, StoreUnavailable
 from core.store.migrations import STEPS, Dialect, Step
 from core.store.models import Session, StatsRow, Status
 from core.store.pg_health import redact_url, translate, unavailable
@@ -85,7 +85,7 @@ class PostgresStore:
         pool_size: int = 10,
         connect_timeout: float = 10.0,
         clock: Callable[[], float] = time.time,
-    ) -> _Opening:
+    ) -> Opening[PostgresStore]:
         """Connect to the database at ``url``, then create or upgrade its schema.
 
         Args:
@@ -112,7 +112,7 @@ class PostgresStore:
             raise ValueError(f"not a PostgreSQL URL (postgresql://...): {redact_url(url)!r}")
         if busy_timeout_ms < 0 or pool_size < 1 or connect_timeout <= 0:
             raise ValueError("busy_timeout_ms >= 0, pool_size >= 1 and connect_timeout > 0")
-        return _Opening(cls._open(url, busy_timeout_ms, pool_size, connect_timeout, clock))
+        return Opening(cls._open(url, busy_timeout_ms, pool_size, connect_timeout, clock))
 
     @classmethod
     async def _open(
@@ -422,27 +422,3 @@ class PostgresStore:
 
 async def _nothing_to_reset(conn: asyncpg.Connection[Record]) -> None:
     """The pool's reset hook: asyncpg still rolls back a transaction left open."""
-
-
-class _Opening:
-    """What :meth:`PostgresStore.open` returns: await it, or use it with ``async with``."""
-
-    def __init__(self, opening: Coroutine[Any, Any, PostgresStore]) -> None:
-        self._opening = opening
-        self._store: PostgresStore | None = None
-
-    def __await__(self) -> Generator[Any, None, PostgresStore]:
-        return self._opening.__await__()
-
-    async def __aenter__(self) -> PostgresStore:
-        self._store = await self._opening
-        return self._store
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        if self._store is not None:
-            await self._store.close()

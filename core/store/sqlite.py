@@ -21,13 +21,13 @@ from __future__ import annotations
 import logging
 import sqlite3
 import time
-from collections.abc import Callable, Coroutine, Generator, Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
 from core.store import health, ops
-from core.store.base import KvEntry, SchemaTooNew, StoreUnavailable
+from core.store.base import KvEntry, Opening, SchemaTooNew, StoreUnavailable
 from core.store.migrations import MIGRATIONS, Migration
 from core.store.models import Session, StatsRow, Status
 from core.store.thread import SqliteThread
@@ -69,7 +69,7 @@ class SqliteStore:
         *,
         busy_timeout_ms: int = 5000,
         clock: Callable[[], float] = time.time,
-    ) -> _OpenStore:
+    ) -> Opening[SqliteStore]:
         """Open (create, check, migrate) the database at ``path``.
 
         Args:
@@ -90,7 +90,7 @@ class SqliteStore:
         """
         if busy_timeout_ms < 0:
             raise ValueError(f"busy_timeout_ms must be >= 0, got {busy_timeout_ms!r}")
-        return _OpenStore(cls._open(Path(path), busy_timeout_ms, clock))
+        return Opening(cls._open(Path(path), busy_timeout_ms, clock))
 
     @classmethod
     async def _open(
@@ -351,27 +351,3 @@ def _configure(conn: sqlite3.Connection, busy_timeout_ms: int) -> None:
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = NORMAL")
     conn.execute("PRAGMA foreign_keys = ON")
-
-
-class _OpenStore:
-    """What :meth:`SqliteStore.open` returns: await it, or use it with ``async with``."""
-
-    def __init__(self, opening: Coroutine[Any, Any, SqliteStore]) -> None:
-        self._opening = opening
-        self._store: SqliteStore | None = None
-
-    def __await__(self) -> Generator[Any, None, SqliteStore]:
-        return self._opening.__await__()
-
-    async def __aenter__(self) -> SqliteStore:
-        self._store = await self._opening
-        return self._store
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        if self._store is not None:
-            await self._store.close()
