@@ -191,6 +191,7 @@ class Challenges:
         if session.status is not Status.FINISHED:
             raise UserError("error.not_finished")
         seat = session.seat_of(actor.user_id)
+        # Anyone in the chat may ask for another bots' game after one ends (and watch it).
         watching = all(s.is_bot for s in session.seats)
         if seat is None and not watching:
             raise UserError("error.not_your_game")

@@ -215,7 +215,9 @@ def _check_who_changed(
         if new is None:
             expired = old.expires_at <= now
             involved = seat is not None or watcher or user in (old.challenger, old.challenged)
-            assert expired or involved, (step, old)
+            # A finished bots' game gives its one rematch to whoever asks first.
+            bots_rematch = old.status is Status.FINISHED and all(s.is_bot for s in old.seats)
+            assert expired or involved or bots_rematch, (step, old)
             continue
         if new.version == old.version:
             assert new == old, step
@@ -242,6 +244,14 @@ def _check_who_changed(
 @given(script=steps, seed=st.integers(0, 2**32))
 # A third party in the chat clicks a game that is not theirs, and declines another's challenge.
 @example(script=[Say("alice", "c1", "/tres easy", True), Click("carol", "c1", 0, 4, None)], seed=1)
+# Someone else presses Rematch under a bots' game that was watched to its end (allowed).
+@example(
+    script=[
+        Say("alice", "c1", "/tres bot easy", False),
+        Press("bob", "c1", 0, ActionKind.REMATCH, None),
+    ],
+    seed=0,
+)
 @example(
     script=[
         Say("alice", "c1", "/tres @bob", True),
