@@ -201,26 +201,16 @@ class Challenges:
         await ctx.ensure_free(actor)
         if opponent is not None and not opponent.is_bot:
             assert opponent.user_id is not None
-            new = self._from(actor, session, swapped, Status.CHALLENGE, opponent.user_id)
+            new = self._new(actor, swapped, session.rules, Status.CHALLENGE, opponent.user_id)
             await self._swap(actor, session, new)
             return [self._challenge_reply(actor, new)]
         levels = tuple(s.level for s in session.seats if s.level is not None)
         self._refuse_when_busy(actor, levels)
-        new = self._from(actor, session, swapped, Status.ACTIVE)
+        new = self._new(actor, swapped, session.rules, Status.ACTIVE)
         await self._swap(actor, session, new)
         if watching:
             return await self._watcher.watch(actor, new)
         return await self._opened(new, "game.rematch")
-
-    def _from(
-        self,
-        actor: Actor,
-        finished: Session,
-        seats: tuple[Seat, Seat],
-        status: Status,
-        challenged: str | None = None,
-    ) -> Session:
-        return self._new(actor, seats, finished.rules, status, challenged)
 
     async def _swap(self, actor: Actor, finished: Session, new: Session) -> None:
         # A finished game gives one rematch: someone quicker already took it.
