@@ -110,9 +110,13 @@ class AiRunner(Protocol):
 # --- The process pool's side (module level: workers import these by name) --------------------
 
 
-def _worker_init(warm: bool, parent: Parent) -> None:
+def _worker_init(warm: bool, parent: Parent, budget: float) -> None:
     # After a kill -9 of the bot nothing shuts the pool down: each worker watches for it.
     die_with_parent(parent)
+    # Every worker holds a solver table: no bigger than its searches can fill.
+    from core.ai import solver
+
+    solver.size_table(budget)
     # Ctrl-C reaches the whole process group; the parent shuts the pool down in order, so the
     # workers must not die mid-task with a traceback each.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -184,6 +188,8 @@ class PoolRunner:
         grace: seconds a search may run over its budget before MEDIUM answers instead.
         rng: where the searches' seeds come from.
         queue_limit: searches that may wait before :attr:`saturated` (default: 32 a worker).
+        budget: the seconds a HARD search usually gets: the workers' solver tables are sized
+            for it.
     """
 
     def __init__(
@@ -194,8 +200,10 @@ class PoolRunner:
         grace: float = 5.0,
         rng: random.Random | None = None,
         queue_limit: int | None = None,
+        budget: float = 1.0,
     ) -> None:
         self._workers = workers
+        self._budget = budget
         self._warm_up = warm_up
         self._grace = grace
         self._rng = rng or random.Random()
@@ -232,7 +240,7 @@ class PoolRunner:
             initializer=_worker_init,
             # Built here, in the process that owns the pool: how it is pickled records which
             # thread starts the workers, which decides how they watch for its death.
-            initargs=(self._warm_up, Parent.this_process()),
+            initargs=(self._warm_up, Parent.this_process(), self._budget),
         )
 
     async def close(self) -> None:

@@ -34,9 +34,12 @@ from core.games.rules import Rules
 __all__ = ["SearchResult", "SearchTimeout", "accelerated", "best_move", "solve", "warm_up"]
 
 # Primes, so that key % size spreads the structured bitboard keys. The compiled table takes
-# 8 bytes of key and 4 of value per entry: about 100 MB, allocated on first use.
+# 8 bytes of key and 4 of value per entry (this size: about 100 MB), allocated on first use.
 COMPILED_TABLE_SIZE = 8_388_593
 PLAIN_TABLE_SIZE = 1_048_573
+# Smaller compiled tables for shorter budgets (see size_table): a search visits a few million
+# positions a second, so a short budget cannot fill a big table, and every AI worker holds one.
+TABLE_SIZES_BY_BUDGET = ((0.25, 1_048_573), (0.5, 2_097_143), (1.0, 4_194_301))
 # What the compiled table's 32-bit values hold above the score; clearing the table when the
 # generations run out costs milliseconds, so it must stay rare next to microsecond solves.
 MAX_GENERATION = (1 << 23) - 1
@@ -219,6 +222,25 @@ _lock = threading.Lock()
 _engines: dict[tuple[Rules, bool], _Engine] = {}
 _last_engine: list[_Engine | None] = [None]
 _tables: dict[bool, _Table] = {}
+_compiled_size = [COMPILED_TABLE_SIZE]
+
+
+def size_table(budget: float) -> int:
+    """Size the compiled table for searches of ``budget`` seconds; the number of entries.
+
+    Meant for a process's start (the AI workers call it before warming up); a process that
+    already searched drops its table and engines and builds new ones on the next search.
+    """
+    entries = next(
+        (size for limit, size in TABLE_SIZES_BY_BUDGET if budget <= limit), COMPILED_TABLE_SIZE
+    )
+    with _lock:
+        if _compiled_size[0] != entries:
+            _compiled_size[0] = entries
+            _tables.pop(True, None)
+            _engines.clear()
+            _last_engine[0] = None
+    return entries
 
 
 def _bitboards(p: Position) -> tuple[int, int, int]:
@@ -239,8 +261,8 @@ def _table(compiled: bool) -> _Table:
             import numpy as np
 
             table = _Table(
-                np.empty(COMPILED_TABLE_SIZE, dtype=np.int64),
-                np.empty(COMPILED_TABLE_SIZE, dtype=np.int32),
+                np.empty(_compiled_size[0], dtype=np.int64),
+                np.empty(_compiled_size[0], dtype=np.int32),
             )
             # writing every page now keeps page faults out of the first searches' timings
             table.keys.fill(0)

@@ -102,6 +102,7 @@ class GameService:
             warm_up=self.settings.ai_warm_up,
             grace=self.settings.ai_grace,
             rng=random.Random(rng.getrandbits(64)),
+            budget=self.settings.ai_budget,
         )
         self._ctx = Context(store, self.settings, clock, rng, self.runner, observer)
         self._requests = Requests(store, observer)

@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from core.ai import Level
+from core.ai import Level, solver
 from core.ai.runner import MIN_BUDGET, PoolRunner
 from core.games import CONNECT_FOUR, TICTACTOE, Position
 
@@ -85,3 +85,35 @@ async def test_without_workers_hard_runs_in_a_thread() -> None:
     assert await runner.choose(board, Level.HARD, budget=0.2) == 4
     assert not runner.saturated and runner.load().workers == 0
     await runner.close()
+
+
+def table_entries() -> int:
+    """In a worker: the size of its compiled solver table (allocated by its warm-up)."""
+    from core.ai import solver
+
+    return len(solver._table(True).keys)
+
+
+async def test_the_workers_tables_are_sized_by_the_budget() -> None:
+    runner = PoolRunner(workers=1, warm_up=True, budget=0.2)
+    await runner.start()
+    try:
+        assert runner._pool is not None
+        loop = asyncio.get_running_loop()
+        entries = await loop.run_in_executor(runner._pool, table_entries)
+    finally:
+        await runner.close()
+    assert entries == solver.TABLE_SIZES_BY_BUDGET[0][1]  # about 12 MB instead of 100
+
+
+def test_the_table_follows_the_budget_and_still_solves() -> None:
+    board = Position.from_moves(CONNECT_FOUR, [3, 3, 3, 3, 2, 4, 2, 4, 4, 1, 5, 0, 6, 6])
+    exact = solver.solve(board, plain=True)  # the plain kernel has a table of its own
+    try:
+        for budget, expected in ((0.1, 1_048_573), (1.0, 4_194_301), (30.0, 8_388_593)):
+            assert solver.size_table(budget) == expected
+            # The same exact score whatever the size: the table only saves work.
+            assert solver.solve(board) == exact
+            assert len(solver._table(True).keys) == expected
+    finally:
+        solver.size_table(30.0)
