@@ -311,7 +311,9 @@ class _Parser:
         )
 
     def matrix(self) -> MatrixSettings | None:
-        present = self.chosen("MATRIX_")
+        # Where the keys are kept says nothing about running Matrix: an image or a service unit
+        # sets it for every install.
+        present = [n for n in self.chosen("MATRIX_") if n != "MATRIX_STORE_PATH"]
         if not present:
             return None
         missing = [n for n in ("MATRIX_HOMESERVER", "MATRIX_USER_ID") if not self.given(n)]

@@ -196,6 +196,15 @@ def test_half_configured_matrix_names_what_is_missing() -> None:
     assert "missing: MATRIX_HOMESERVER, MATRIX_PASSWORD or MATRIX_ACCESS_TOKEN" in error
 
 
+def test_where_matrix_keeps_its_keys_is_no_reason_to_run_it() -> None:
+    # An image or a service unit points it into its data folder for every install.
+    settings = load_settings({"MATRIX_STORE_PATH": "/var/lib/chatbots/matrix"}, None)
+    assert settings.matrix is None
+    configured = load_settings({**MATRIX, "MATRIX_STORE_PATH": "/var/lib/chatbots/matrix"}, None)
+    assert configured.matrix is not None
+    assert str(configured.matrix.store_path) == "/var/lib/chatbots/matrix"
+
+
 def test_an_access_token_is_enough_for_matrix() -> None:
     environ = {k: v for k, v in MATRIX.items() if k != "MATRIX_PASSWORD"}
     settings = load_settings({**environ, "MATRIX_ACCESS_TOKEN": "syt_token_value"}, None)
