@@ -18,17 +18,31 @@ the file has a token.
 
 from __future__ import annotations
 
-import enum
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypeVar
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
 
-from core.i18n import LOCALES
+from chatbots import setting_values as parse
+from chatbots.setting_values import LIMITS, LOG_LEVELS, LogFormat, Secret
+
+__all__ = [
+    "KEYS",
+    "KEY_NAMES",
+    "LIMITS",
+    "LOG_LEVELS",
+    "DiscordSettings",
+    "Key",
+    "LogFormat",
+    "MatrixSettings",
+    "Secret",
+    "Settings",
+    "SettingsError",
+    "load_settings",
+]
 
 T = TypeVar("T")
 
@@ -39,24 +53,6 @@ class SettingsError(ValueError):
     def __init__(self, problems: Iterable[str]) -> None:
         self.problems = tuple(problems)
         super().__init__("; ".join(self.problems))
-
-
-@dataclass(frozen=True, slots=True, repr=False)
-class Secret:
-    """A secret value (token, password) that never shows in ``repr``, ``str`` or f-strings."""
-
-    value: str
-
-    def __repr__(self) -> str:
-        return "Secret('***')"
-
-    def __str__(self) -> str:
-        return "***"
-
-
-class LogFormat(enum.Enum):
-    TEXT = "text"
-    JSON = "json"
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,32 +97,6 @@ KEYS: tuple[Key, ...] = (
 KEY_NAMES = frozenset(key.name for key in KEYS)
 _DEFAULTS = {key.name: key.default for key in KEYS}
 _DISCORD_API, _DISCORD_GATEWAY = _DEFAULTS["DISCORD_API_BASE_URL"], _DEFAULTS["DISCORD_GATEWAY_URL"]
-
-LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
-# The bounds of every number, inclusive; .env.example states them, and a test checks it does.
-LIMITS: dict[str, tuple[float, float]] = {
-    # Below 50 ms the hard bot plays hardly better than medium; above 30 s a player gives up
-    # (and a searching worker is busy for every other chat that long).
-    "AI_BUDGET_SECONDS": (0.05, 30.0),
-    # Each worker holds about 250 MiB.
-    "AI_WORKERS": (0, 64),
-    "GAME_TTL_SECONDS": (60, 30 * 86400),
-    "CHALLENGE_TTL_SECONDS": (10, 86400),
-    "HTTP_PORT": (1, 65535),
-}
-MAX_GUILD_IDS = 100
-
-_DECIMAL = re.compile(r"\+?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]{1,3})?")
-_GUILD_ID = re.compile(r"[1-9][0-9]{0,19}")
-# A bot token: base64url of the bot's id, a timestamp, an HMAC, joined by dots.
-_DISCORD_TOKEN = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
-_TOKEN_CHARS = re.compile(r"[\x21-\x7e]+")  # printable ASCII, no space
-# A host name, an IPv4 address or a bracketed IPv6 address, then maybe a port.
-_SERVER = r"(?:[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?"
-_SERVER_NAME = re.compile(_SERVER)
-# The localpart may use any printable ASCII but ":" (the spec's historical user ids).
-_MATRIX_USER = re.compile(rf"@[\x21-\x39\x3b-\x7e]+:{_SERVER}")
-_LISTEN_HOST = re.compile(r"[A-Za-z0-9.:][A-Za-z0-9.\-:]*")  # a host name or an IP address
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,7 +156,7 @@ class Settings:
     def database(self) -> str:
         """Which store is used, for people: the PostgreSQL URL (password masked) or the file."""
         if self.database_url is not None:
-            return f"PostgreSQL at {_redacted(self.database_url.value)}"
+            return f"PostgreSQL at {parse.redacted(self.database_url.value)}"
         return f"SQLite at {self.database_path}"
 
     def secrets(self) -> tuple[str, ...]:
@@ -270,21 +240,25 @@ class _Parser:
 
     def settings(self, warnings: tuple[str, ...]) -> Settings:
         settings = Settings(
-            database_path=self.get("DATABASE_PATH", _path, Path()),
-            database_url=self.optional("DATABASE_URL", _database_url),
-            log_level=self.get("LOG_LEVEL", _log_level, None),
-            log_format=self.get("LOG_FORMAT", _log_format, LogFormat.TEXT),
-            default_locale=self.get("DEFAULT_LOCALE", _locale, "en"),
-            ai_budget=self.get("AI_BUDGET_SECONDS", _seconds(*LIMITS["AI_BUDGET_SECONDS"]), 1.0),
-            ai_workers=self.get("AI_WORKERS", _workers, None),
-            game_ttl=self.get("GAME_TTL_SECONDS", _seconds(*LIMITS["GAME_TTL_SECONDS"]), 86400.0),
+            database_path=self.get("DATABASE_PATH", parse.path, Path()),
+            database_url=self.optional("DATABASE_URL", parse.database_url),
+            log_level=self.get("LOG_LEVEL", parse.log_level, None),
+            log_format=self.get("LOG_FORMAT", parse.log_format, LogFormat.TEXT),
+            default_locale=self.get("DEFAULT_LOCALE", parse.locale, "en"),
+            ai_budget=self.get(
+                "AI_BUDGET_SECONDS", parse.seconds(*LIMITS["AI_BUDGET_SECONDS"]), 1.0
+            ),
+            ai_workers=self.get("AI_WORKERS", parse.workers, None),
+            game_ttl=self.get(
+                "GAME_TTL_SECONDS", parse.seconds(*LIMITS["GAME_TTL_SECONDS"]), 86400.0
+            ),
             challenge_ttl=self.get(
-                "CHALLENGE_TTL_SECONDS", _seconds(*LIMITS["CHALLENGE_TTL_SECONDS"]), 120.0
+                "CHALLENGE_TTL_SECONDS", parse.seconds(*LIMITS["CHALLENGE_TTL_SECONDS"]), 120.0
             ),
             discord=self.discord(),
             matrix=self.matrix(),
             http_port=self.http_port(),
-            http_host=self.get("HTTP_HOST", _listen_host, ""),
+            http_host=self.get("HTTP_HOST", parse.listen_host, ""),
             warnings=warnings,
         )
         if self.problems:
@@ -304,10 +278,14 @@ class _Parser:
                 )
             return None
         return DiscordSettings(
-            token=self.get("DISCORD_TOKEN", _discord_token, Secret("")),
-            guild_ids=self.get("DISCORD_GUILD_IDS", _guild_ids, ()),
-            api_base_url=self.get("DISCORD_API_BASE_URL", _url(_DISCORD_API, "http", "https"), ""),
-            gateway_url=self.get("DISCORD_GATEWAY_URL", _url(_DISCORD_GATEWAY, "ws", "wss"), ""),
+            token=self.get("DISCORD_TOKEN", parse.discord_token, Secret("")),
+            guild_ids=self.get("DISCORD_GUILD_IDS", parse.guild_ids, ()),
+            api_base_url=self.get(
+                "DISCORD_API_BASE_URL", parse.url(_DISCORD_API, "http", "https"), ""
+            ),
+            gateway_url=self.get(
+                "DISCORD_GATEWAY_URL", parse.url(_DISCORD_GATEWAY, "ws", "wss"), ""
+            ),
         )
 
     def matrix(self) -> MatrixSettings | None:
@@ -329,235 +307,19 @@ class _Parser:
         password = self.raw.get("MATRIX_PASSWORD")
         return MatrixSettings(
             homeserver=self.get(
-                "MATRIX_HOMESERVER", _url("https://matrix.example.org", "http", "https"), ""
+                "MATRIX_HOMESERVER", parse.url("https://matrix.example.org", "http", "https"), ""
             ),
-            user_id=self.get("MATRIX_USER_ID", _matrix_user, ""),
+            user_id=self.get("MATRIX_USER_ID", parse.matrix_user, ""),
             password=Secret(password) if password else None,
-            access_token=self.optional("MATRIX_ACCESS_TOKEN", _matrix_token),
-            device_id=self.optional("MATRIX_DEVICE_ID", _device_id),
-            store_path=self.get("MATRIX_STORE_PATH", _path, Path()),
-            allowed_servers=self.get("MATRIX_ALLOWED_SERVERS", _servers, ()),
-            allowed_users=self.get("MATRIX_ALLOWED_USERS", _matrix_users, ()),
+            access_token=self.optional("MATRIX_ACCESS_TOKEN", parse.matrix_token),
+            device_id=self.optional("MATRIX_DEVICE_ID", parse.device_id),
+            store_path=self.get("MATRIX_STORE_PATH", parse.path, Path()),
+            allowed_servers=self.get("MATRIX_ALLOWED_SERVERS", parse.servers, ()),
+            allowed_users=self.get("MATRIX_ALLOWED_USERS", parse.matrix_users, ()),
         )
 
     def http_port(self) -> int | None:
         if not self.given("HTTP_PORT") and self.chosen("HTTP_"):
             # A listening address without a port serves nothing: surely a forgotten port.
             self.problems.append("HTTP_PORT: missing, but HTTP_HOST is set (set both, or neither)")
-        return self.get("HTTP_PORT", _port, None)
-
-
-def _shown(text: str, limit: int = 40) -> str:
-    """``text`` quoted for a problem line: escaped, so that the line stays one line, and cut
-    short, so that a pasted blob does not fill the screen."""
-    if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit]!r}... ({len(text)} characters)"
-
-
-def _path(text: str) -> Path:
-    if "\x00" in text:
-        raise ValueError(f"{_shown(text)} is not a valid path")
-    return Path(text).expanduser()
-
-
-def _log_level(text: str) -> str | None:
-    if not text:
-        return None
-    if text.upper() not in LOG_LEVELS:
-        raise ValueError(f"{_shown(text)} is not one of {', '.join(LOG_LEVELS)}")
-    return text.upper()
-
-
-def _log_format(text: str) -> LogFormat:
-    try:
-        return LogFormat(text.lower())
-    except ValueError:
-        raise ValueError(f"{_shown(text)} is not one of text, json") from None
-
-
-def _locale(text: str) -> str:
-    language = text.replace("_", "-").split("-", 1)[0].lower()
-    if language not in LOCALES:
-        raise ValueError(f"{_shown(text)} is not one of {', '.join(LOCALES)}")
-    return language
-
-
-def _seconds(low: float, high: float) -> Callable[[str], float]:
-    """A parser of a number of seconds from ``low`` to ``high`` (decimal, finite)."""
-    expected = f"a number of seconds from {_amount(low)} to {_amount(high)}"
-
-    def parse(text: str) -> float:
-        # float() would also take "inf", "nan", "1_0" and non-ASCII digits; none is meant here.
-        if not _DECIMAL.fullmatch(text) or not low <= float(text) <= high:
-            raise ValueError(f"{_shown(text)} is not {expected}")
-        return float(text)
-
-    return parse
-
-
-def _amount(seconds: float) -> str:
-    """A bound as an admin would type it, and how long that is when it is not obvious:
-    ``0.05``, ``30``, ``86400 (1 day)``."""
-    text = f"{seconds:.10g}"
-    if seconds > 60:
-        for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-            if seconds % size == 0:
-                count = int(seconds // size)
-                return f"{text} ({count} {unit}{'s' * (count > 1)})"
-    return text
-
-
-def _workers(text: str) -> int | None:
-    if not text:
-        return None
-    low, high = LIMITS["AI_WORKERS"]
-    # The length test first: int() refuses numbers of thousands of digits with its own message.
-    if not (text.isascii() and text.isdigit() and len(text) <= 4 and low <= int(text) <= high):
-        raise ValueError(f"{_shown(text)} is not a whole number from {low:g} to {high:g}")
-    return int(text)
-
-
-def _discord_token(text: str) -> Secret:
-    # The value is secret: messages say what is wrong with it, never what it is.
-    if text[:4].lower() == "bot ":
-        raise ValueError("starts with 'Bot ': set the token alone, without the prefix")
-    if text[0] in "\"'" and text[-1] == text[0]:
-        raise ValueError("is in quotes: remove them (only a .env file strips quotes)")
-    if any(c.isspace() for c in text):
-        raise ValueError("contains a space or a line break: a bot token is one word")
-    if not _DISCORD_TOKEN.fullmatch(text):
-        raise ValueError(
-            "is not a bot token (three dot-separated parts of letters, digits, - and _): "
-            "copy it again from the Developer Portal"
-        )
-    return Secret(text)
-
-
-def _matrix_token(text: str) -> Secret:
-    if text[:7].lower() == "bearer ":
-        raise ValueError("starts with 'Bearer ': set the token alone, without the prefix")
-    if text[0] in "\"'" and text[-1] == text[0]:
-        raise ValueError("is in quotes: remove them (only a .env file strips quotes)")
-    if any(c.isspace() for c in text):
-        raise ValueError("contains a space or a line break: an access token is one word")
-    if not _TOKEN_CHARS.fullmatch(text):
-        raise ValueError("contains a character that is not printable ASCII: not an access token")
-    return Secret(text)
-
-
-def _device_id(text: str) -> str:
-    if not _TOKEN_CHARS.fullmatch(text):
-        raise ValueError(f"{_shown(text)} is not a device id (one word of printable ASCII)")
-    return text
-
-
-def _port(text: str) -> int | None:
-    if not text:
-        return None
-    low, high = LIMITS["HTTP_PORT"]
-    if not (text.isascii() and text.isdigit() and len(text) <= 5 and low <= int(text) <= high):
-        raise ValueError(f"{_shown(text)} is not a port number from {low:g} to {high:g}")
-    return int(text)
-
-
-def _listen_host(text: str) -> str:
-    if not _LISTEN_HOST.fullmatch(text):
-        raise ValueError(f"{_shown(text)} is not a host name or IP address to listen on")
-    return text
-
-
-def _items(text: str) -> list[str]:
-    return [item for item in re.split(r"[,\s]+", text) if item]
-
-
-def _guild_ids(text: str) -> tuple[int, ...]:
-    items = _items(text)
-    # A snowflake is a 64-bit number: 20 digits at most, and not every 20-digit number.
-    if not all(_GUILD_ID.fullmatch(item) and int(item) < 2**64 for item in items):
-        raise ValueError(f"{_shown(text)} is not a list of numeric ids")
-    if len(items) > MAX_GUILD_IDS:
-        raise ValueError(
-            f"{len(items)} ids, more than {MAX_GUILD_IDS}: leave it empty to sync commands "
-            "globally (the list is for a few test servers)"
-        )
-    return tuple(int(item) for item in items)
-
-
-def _url(example: str, *schemes: str) -> Callable[[str], str]:
-    """A parser of a URL with one of ``schemes`` and a host (``example`` shows one)."""
-
-    def parse(text: str) -> str:
-        if not _has_host(text, schemes):
-            kind = " or ".join(schemes)
-            article = "an" if kind.startswith("h") else "a"
-            raise ValueError(f"{_shown(text)} is not {article} {kind} URL like {example}")
-        return text
-
-    return parse
-
-
-def _has_host(text: str, schemes: tuple[str, ...]) -> bool:
-    if not text.isprintable() or any(c.isspace() for c in text):
-        return False
-    try:
-        parts = urlsplit(text)
-        parts.port  # noqa: B018 - raises ValueError on a port that is not a number below 65536
-    except ValueError:
-        return False
-    return parts.scheme.lower() in schemes and bool(parts.hostname) and "://" in text
-
-
-def _redacted(url: str) -> str:
-    # The store's own masking, imported late: the settings module stays light to import.
-    from core.store.pg_health import redact_url
-
-    return redact_url(url)
-
-
-def _database_url(text: str) -> Secret:
-    """A PostgreSQL URL: scheme postgresql or postgres, and a host (``@host``) or a Unix
-    socket folder (``?host=/run/postgresql``). It may hold a password: problems show it
-    masked."""
-    shown = _shown(_redacted(text), limit=80)
-    expected = "a PostgreSQL URL like postgresql://user:password@host:5432/dbname"
-    if not text.isprintable() or any(c.isspace() for c in text):
-        raise ValueError(f"{shown} is not {expected} (no spaces)")
-    try:
-        parts = urlsplit(text)
-        parts.port  # noqa: B018 - raises ValueError on a port that is not a number below 65536
-    except ValueError:
-        raise ValueError(f"{shown} is not {expected}") from None
-    if parts.scheme.lower() not in ("postgresql", "postgres") or "://" not in text:
-        raise ValueError(f"{shown} is not {expected}")
-    sockets = [v for k, v in parse_qsl(parts.query) if k == "host" and v.startswith("/")]
-    if not parts.hostname and not sockets:
-        raise ValueError(
-            f"{shown} names no server: add a host (postgresql://user@host/dbname) or a socket"
-            " folder (postgresql:///dbname?host=/run/postgresql)"
-        )
-    return Secret(text)
-
-
-def _matrix_user(text: str) -> str:
-    if not _is_matrix_user(text):
-        raise ValueError(f"{_shown(text)} is not a Matrix user id like @bot:example.org")
-    return text
-
-
-def _matrix_users(text: str) -> tuple[str, ...]:
-    bad = [item for item in _items(text) if not _is_matrix_user(item)]
-    if bad:
-        raise ValueError(f"{_shown(bad[0])} is not a Matrix user id like @alice:example.org")
-    return tuple(_items(text))
-
-
-def _is_matrix_user(text: str) -> bool:
-    return len(text) <= 255 and _MATRIX_USER.fullmatch(text) is not None
-
-
-def _servers(text: str) -> tuple[str, ...]:
-    bad = [item for item in _items(text) if not _SERVER_NAME.fullmatch(item)]
-    if bad:
-        raise ValueError(f"{_shown(bad[0])} is not a server name like example.org")
-    return tuple(_items(text))
+        return self.get("HTTP_PORT", parse.port, None)
