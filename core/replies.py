@@ -24,6 +24,12 @@ class Actor:
         user_id: the platform's stable id of the person.
         display_name: how to call the person in messages.
         locale: the person's language tag as the platform gives it (``pt-BR``); may be empty.
+        server_id: the Discord server (guild) the chat belongs to; None where chats stand
+            alone (Matrix rooms, the console, Discord direct messages).
+        is_admin: the person may change the settings of this chat, as the platform says:
+            Manage Server on Discord, power level 50 or more (or ``BOT_ADMINS``) on Matrix, the
+            local user on the console. Adapters read it from the platform, never from the
+            person's text.
     """
 
     platform: str
@@ -31,6 +37,8 @@ class Actor:
     user_id: str
     display_name: str
     locale: str = "en"
+    server_id: str | None = None
+    is_admin: bool = False
 
 
 class ActionKind(enum.Enum):
