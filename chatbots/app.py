@@ -70,6 +70,7 @@ def service_settings(settings: Settings) -> ServiceSettings:
         game_ttl=settings.game_ttl,
         challenge_ttl=settings.challenge_ttl,
         default_locale=settings.default_locale,
+        lease_ttl=settings.lease_ttl,
     )
 
 
@@ -116,6 +117,7 @@ def _platform_factories(settings: Settings) -> list[AdapterFactory]:
         factories.append(functools.partial(DiscordAdapter, config=discord_config))
     if (matrix := settings.matrix) is not None:
         from adapters.matrix import MatrixAdapter, MatrixConfig
+        from core.leases import Lease
 
         matrix_config = MatrixConfig(
             homeserver=matrix.homeserver,
@@ -128,7 +130,14 @@ def _platform_factories(settings: Settings) -> list[AdapterFactory]:
             allowed_users=matrix.allowed_users,
             default_locale=settings.default_locale,
         )
-        factories.append(functools.partial(MatrixAdapter, config=matrix_config))
+
+        def matrix_adapter(service: GameService) -> Adapter:
+            # One process syncs the account; others configured for it stand by.
+            name = f"matrix-sync:{matrix_config.user_id}"
+            lease = Lease(service.store, name, ttl=settings.lease_ttl)
+            return MatrixAdapter(service, matrix_config, lease=lease)
+
+        factories.append(matrix_adapter)
     return factories
 
 

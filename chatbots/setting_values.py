@@ -44,6 +44,9 @@ LIMITS: dict[str, tuple[float, float]] = {
     # Each worker holds about 250 MiB.
     "AI_WORKERS": (0, 64),
     "GAME_TTL_SECONDS": (60, 30 * 86400),
+    # A takeover comes about this long after the holder died: at most 20 keeps a Matrix
+    # takeover (the lease, a login, a sync) within 30 s; below 1 s renewals would be a load.
+    "LEASE_TTL_SECONDS": (1, 20),
     "CHALLENGE_TTL_SECONDS": (10, 86400),
     "HTTP_PORT": (1, 65535),
 }

@@ -72,6 +72,7 @@ HTTP = "Health and metrics"
 KEYS: tuple[Key, ...] = (
     Key("DATABASE_PATH", GENERAL, "./data/chatbots.sqlite3"),
     Key("DATABASE_URL", GENERAL, secret=True),
+    Key("LEASE_TTL_SECONDS", GENERAL, "15"),
     Key("LOG_LEVEL", GENERAL),
     Key("LOG_FORMAT", GENERAL, "text"),
     Key("DEFAULT_LOCALE", GENERAL, "en"),
@@ -132,6 +133,7 @@ class Settings:
 
     database_path: Path = Path(_DEFAULTS["DATABASE_PATH"])
     database_url: Secret | None = None
+    lease_ttl: float = 15.0
     log_level: str | None = None
     log_format: LogFormat = LogFormat.TEXT
     default_locale: str = "en"
@@ -242,6 +244,9 @@ class _Parser:
         settings = Settings(
             database_path=self.get("DATABASE_PATH", parse.path, Path()),
             database_url=self.optional("DATABASE_URL", parse.database_url),
+            lease_ttl=self.get(
+                "LEASE_TTL_SECONDS", parse.seconds(*LIMITS["LEASE_TTL_SECONDS"]), 15.0
+            ),
             log_level=self.get("LOG_LEVEL", parse.log_level, None),
             log_format=self.get("LOG_FORMAT", parse.log_format, LogFormat.TEXT),
             default_locale=self.get("DEFAULT_LOCALE", parse.locale, "en"),

@@ -1,5 +1,6 @@
 """The one port adapters talk to: the game service, the key-value state, platform conventions,
-observers, and the shutdown deadlines every part keeps.
+observers, the shutdown deadlines every part keeps, and the lease that keeps work that must run
+once (a Matrix account's sync) to one process.
 
 Adapters (Discord, Matrix, the console) import these protocols and nothing else of the service:
 they turn their platform's events into calls on :class:`GameServicePort` and draw the neutral
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from core.commands import Command
+from core.leases import Lease, LeaseState
 from core.replies import ActionKind, Actor, Reply
 from core.store.base import KeyValueStore, KvEntry
 
@@ -24,6 +26,8 @@ __all__ = [
     "GameServicePort",
     "KeyValueStore",
     "KvEntry",
+    "Lease",
+    "LeaseState",
     "NullObserver",
     "PlatformStyle",
     "ServiceObserver",

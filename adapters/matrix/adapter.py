@@ -12,6 +12,12 @@ sync token (``next_batch``) is saved only when every event up to it has been han
 sent while the bot was down, or being handled when it crashed, are handled after it comes back,
 and the receipts skip the ones already applied. Encrypted events waiting for their room key are
 kept in the store (:mod:`adapters.matrix.undecrypted`). The very first start skips history.
+
+One process at a time: given a :class:`~core.ports.Lease` (``matrix-sync:<user id>``), the
+adapter logs in and syncs only while it holds it. Other processes configured for the same
+account wait, and the one that takes the lease over starts from the stored token. A process
+that loses the lease stops syncing at once and lets its handlers finish only while the lease
+is surely still its own (:meth:`~core.ports.Lease.remaining`); it saves no token after that.
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ from adapters.matrix.state import Credentials, MatrixState
 from adapters.matrix.transport import Invite, Login, MatrixError, NioTransport, SyncBatch, Transport
 from adapters.matrix.undecrypted import Undecrypted
 from core.i18n import render
-from core.ports import SHUTDOWN, GameServicePort, PlatformStyle
+from core.ports import SHUTDOWN, GameServicePort, Lease, LeaseState, PlatformStyle
 from core.replies import Actor, Reply
 
 log = logging.getLogger(__name__)
@@ -88,6 +94,8 @@ class MatrixAdapter:
         add_keycaps: put the keycap reactions under new gravity boards, so a column is one click.
         sleep: how back-offs wait (tests pass one that does not).
         clock: seconds since the epoch (when receipts and waiting events expire).
+        lease: sync only while holding it (several processes configured for one account);
+            None syncs without asking anyone.
     """
 
     name = "matrix"
@@ -101,6 +109,7 @@ class MatrixAdapter:
         add_keycaps: bool = True,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         clock: Callable[[], float] = time.time,
+        lease: Lease | None = None,
     ) -> None:
         self._service = service
         # A challenge to the bot itself is a game against it; a bots' game is shown move by
@@ -110,26 +119,44 @@ class MatrixAdapter:
         )
         self._config = config
         self._transport = transport
+        self._own_transport = transport is None  # then each term of the lease gets a new one
         self._sleep = sleep
         self._clock = clock
+        self._lease = lease
         self._state = MatrixState(service.store, config.user_id)
-        self._undecrypted = Undecrypted(self._state, clock)
         self._output = Output(
             self._state, self._client, config.default_locale, add_keycaps=add_keycaps, sleep=sleep
         )
-        self._watermark = Watermark(self._state)
-        self._rooms: Rooms[_Job] = Rooms(self._handle, self._watermark)
+        self._new_term()
         self._publishing: set[asyncio.Future[None]] = set()
         self._serving = False
         self._user_id = config.user_id
         self.device_id: str | None = None  # once logged in
         self.ready = asyncio.Event()  # set once logged in and caught up (tests, benchmarks)
-        self._last_sync: float | None = None  # time.monotonic() of the last successful sync
+
+    def _new_term(self) -> None:
+        # What one term of syncing builds up; a process that takes the lease again starts
+        # clean from the stored token.
+        self._undecrypted = Undecrypted(self._state, self._clock)
+        self._watermark = Watermark(self._state, may_save=self._holds_lease)
+        self._rooms: Rooms[_Job] = Rooms(self._handle, self._watermark)
+        self._last_sync: float | None = None
         self._sync_failing = False
+
+    def _holds_lease(self) -> bool:
+        return self._lease is None or self._lease.remaining() > 0
+
+    @property
+    def lease(self) -> Lease | None:
+        """The account's sync lease, if the adapter syncs under one."""
+        return self._lease
 
     @property
     def connected(self) -> bool:
-        """The last sync succeeded, less than :data:`SYNC_STALE_AFTER_S` seconds ago."""
+        """The last sync succeeded, less than :data:`SYNC_STALE_AFTER_S` seconds ago; or this
+        process stands by while another holds the account's lease (its job, then)."""
+        if self._lease is not None and self._lease.state is LeaseState.STANDBY:
+            return True
         last = self._last_sync
         return (
             not self._sync_failing
@@ -146,12 +173,22 @@ class MatrixAdapter:
     async def run(self, stop: asyncio.Event) -> None:
         """Log in, sync and serve until ``stop`` is set; then stop taking input, let the
         handlers in flight finish (up to :attr:`core.ports.SHUTDOWN.drain` seconds), save the
-        sync token and close."""
-        if self._transport is None:
+        sync token and close. With a lease: all that, whenever this process holds it."""
+        if self._lease is None:
+            await self._serve(stop)
+        else:
+            await self._lease.run(self._serve, stop)
+
+    async def _serve(self, stop: asyncio.Event) -> None:
+        """One term: from the login to the shutdown (``stop``: stopping, or the lease lost)."""
+        if self._own_transport:
             self._transport = NioTransport(
                 self._config.homeserver, self._config.user_id, self._config.store_path
             )
-        transport = self._transport
+        if self._lease is not None and self._lease.terms > 1:
+            self._new_term()
+            log.info("matrix: took the sync over; resuming from the stored token")
+        transport = self._client()
         try:
             login = await self._until(stop, self._login(transport))
             if login is None:
@@ -305,7 +342,11 @@ class MatrixAdapter:
 
     async def _shutdown(self, transport: Transport) -> None:
         self._serving = False
-        await self._rooms.close(SHUTDOWN.drain)
+        # A process that lost the lease must be done before another may take it.
+        drain = (
+            SHUTDOWN.drain if self._lease is None else min(SHUTDOWN.drain, self._lease.remaining())
+        )
+        await self._rooms.close(drain)
         for shown in self._publishing:
             if not shown.done():
                 shown.set_result(None)  # not shown: the bots' game goes on unseen, or stops

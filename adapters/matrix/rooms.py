@@ -36,8 +36,11 @@ class Batch:
 class Watermark:
     """Saves the newest sync token whose events, and all before them, are handled."""
 
-    def __init__(self, state: MatrixState) -> None:
+    def __init__(self, state: MatrixState, may_save: Callable[[], bool] = lambda: True) -> None:
+        # may_save: False once this process may no longer hold the account's sync lease; a
+        # token saved then could move another process's token back.
         self._state = state
+        self._may_save = may_save
         self._open: deque[Batch] = deque()
         self._seq = 0
         self._saved_seq = 0
@@ -60,7 +63,7 @@ class Watermark:
         if newest is None:
             return
         async with self._lock:
-            if newest.seq > self._saved_seq:
+            if newest.seq > self._saved_seq and self._may_save():
                 await self._state.set_next_batch(newest.token)
                 self._saved_seq = newest.seq
                 await self._state.first_sync_handled()

@@ -57,6 +57,7 @@ from core.commands import (
 )
 from core.errors import UserError
 from core.i18n import Text, normalize_locale
+from core.leases import RELEASE_TIMEOUT, Lease
 from core.ports import KvEntry, NullObserver, PlatformStyle, ServiceObserver
 from core.replies import ActionKind, Actor, Reply
 from core.sessions.challenges import Challenges
@@ -70,6 +71,9 @@ from core.sessions.watch import Watcher
 from core.store import SessionStore
 
 log = logging.getLogger("core.sessions")
+
+SWEEPER_LEASE = "sweeper"
+"""The lease whose holder sweeps: one process sweeps at a time (any sweep is safe anyway)."""
 
 
 class GameService:
@@ -112,6 +116,9 @@ class GameService:
         self._results = Results(self._ctx)
         self._reviews = Reviews(self._ctx)
         self._sweeper: asyncio.Task[None] | None = None
+        self._sweeper_stop = asyncio.Event()
+        self.sweeper_lease = Lease(store, SWEEPER_LEASE, ttl=self.settings.lease_ttl)
+        """Held while this process is the one that sweeps (health and metrics read it)."""
 
     @property
     def store(self) -> SessionStore:
@@ -134,7 +141,11 @@ class GameService:
         started = time.perf_counter()
         await self.runner.start()
         if self._sweeper is None:
-            self._sweeper = asyncio.create_task(self._sweep_forever(), name="session-sweeper")
+            self._sweeper_stop.clear()
+            self._sweeper = asyncio.create_task(
+                self.sweeper_lease.run(self._sweep_while_held, self._sweeper_stop),
+                name="session-sweeper",
+            )
         duration = (time.perf_counter() - started) * 1000
         log.info(
             "service started: ai_workers=%d duration_ms=%.0f",
@@ -152,6 +163,10 @@ class GameService:
         await self._requests.drain(drain)
         await self._watcher.close()
         if self._sweeper is not None:
+            # Stopped rather than cancelled, so that the lease is released and another
+            # process sweeps at once; cancelled if the store does not let it go in time.
+            self._sweeper_stop.set()
+            await asyncio.wait({self._sweeper}, timeout=RELEASE_TIMEOUT + 1.0)
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sweeper
@@ -162,9 +177,14 @@ class GameService:
         """Delete every expired session now; how many were deleted."""
         return await self._ctx.store.delete_expired(self._ctx.clock())
 
-    async def _sweep_forever(self) -> None:
+    async def _sweep_while_held(self, ending: asyncio.Event) -> None:
+        """Sweep every ``sweep_interval`` seconds until ``ending`` is set (the lease lost or
+        the service closing)."""
         while True:
-            await asyncio.sleep(self.settings.sweep_interval)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(ending.wait(), self.settings.sweep_interval)
+            if ending.is_set():
+                return
             started = time.perf_counter()
             try:
                 count = await self.sweep()

@@ -6,6 +6,7 @@ import math
 import os
 from dataclasses import dataclass
 
+from core.leases import DEFAULT_TTL
 from core.ports import SHUTDOWN
 
 MAX_DEFAULT_WORKERS = 64
@@ -35,6 +36,9 @@ class ServiceSettings:
             on it and plays a MEDIUM move instead.
         top_size: players listed by ``/top``.
         drain_timeout: seconds :meth:`GameService.close` waits for requests in flight.
+        lease_ttl: seconds a lease of work that runs in one process at a time (the sweeper)
+            lasts without renewal: another process takes the work over that long after the
+            holder died.
     """
 
     ai_budget: float = 1.0
@@ -50,6 +54,7 @@ class ServiceSettings:
     ai_grace: float = 5.0
     top_size: int = 10
     drain_timeout: float = SHUTDOWN.drain
+    lease_ttl: float = DEFAULT_TTL
 
     def __post_init__(self) -> None:
         for name in (
@@ -60,6 +65,7 @@ class ServiceSettings:
             "bot_vs_bot_budget",
             "watch_max_seconds",
             "drain_timeout",
+            "lease_ttl",
         ):
             value = getattr(self, name)
             if not _is_number(value) or value <= 0:
