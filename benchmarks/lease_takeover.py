@@ -22,12 +22,21 @@ import asyncio
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from core.leases import DEFAULT_TTL
 from tests.e2e.bot_processes import BotProcess, start_bot, wait_holder
-from tests.e2e.synapse import BOT, PASSWORD, Player, SynapseServer, is_edit_of, synapse_missing
+from tests.e2e.synapse import (
+    BOT,
+    PASSWORD,
+    Player,
+    Seen,
+    SynapseServer,
+    is_edit_of,
+    synapse_missing,
+)
 from tests.e2e.test_matrix import open_room, start_game
 from tests.pg import PostgresServer, PostgresUnavailable
 
@@ -105,9 +114,8 @@ async def _run(server: SynapseServer, database: PostgresServer, folder: Path, ki
                 mark = alice.mark()
                 await alice.say(room, "b2")
                 took = await wait_holder(sql, lease, standby.pid, within=BOUND)
-                original = str(board.source["event_id"])
                 await alice.wait_for(
-                    lambda seen, original=original: is_edit_of(seen.source, original),
+                    _edit_of(str(board.source["event_id"])),
                     after=mark,
                     within=BOUND,
                     what="the gap's move answered",
@@ -130,6 +138,10 @@ async def _run(server: SynapseServer, database: PostgresServer, folder: Path, ki
     for name, values in (("lease taken over", leased), ("gap move answered", served)):
         print(f"{name:>22} {statistics.median(values):>6.2f}s {max(values):>6.2f}s")
     print(f"after a clean stop (SIGTERM): lease taken over in {clean:.2f} s")
+
+
+def _edit_of(original: str) -> Callable[[Seen], bool]:
+    return lambda seen: is_edit_of(seen.source, original)
 
 
 async def _fresh_game(server: SynapseServer, alice: Player, room: str) -> Any:
