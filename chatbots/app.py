@@ -25,6 +25,7 @@ from chatbots.settings import Settings, SettingsError
 from core.ports import SHUTDOWN
 
 if TYPE_CHECKING:
+    from core.leases import Lease
     from core.sessions import GameService, ServiceSettings
     from core.store import SessionStore
 
@@ -241,6 +242,7 @@ async def serve(
                         connections=adapters,
                         load=functools.partial(service.runner.load, settings.ai_budget),
                         count_sessions=timed.count_sessions,
+                        leases=_leases(service, adapters),
                     ):
                         ms = round((time.monotonic() - started) * 1000)
                         names = ",".join(a.name for a in adapters)
@@ -260,6 +262,16 @@ async def serve(
         shutdown.close()
         for signum in installed:
             loop.remove_signal_handler(signum)
+
+
+def _leases(service: GameService, adapters: Sequence[Adapter]) -> list[Lease]:
+    """The leases of this process: the sweeper's, and any an adapter syncs under."""
+    found = [service.sweeper_lease]
+    for adapter in adapters:
+        lease = getattr(adapter, "lease", None)  # adapters that run once per process have none
+        if lease is not None:
+            found.append(lease)
+    return found
 
 
 async def open_store(settings: Settings) -> SessionStore:

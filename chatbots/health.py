@@ -1,9 +1,11 @@
 """``/healthz`` and ``/metrics`` over one small HTTP listener (opt-in with ``HTTP_PORT``).
 
 ``/healthz`` answers 200 only when the store answers and every configured platform is
-connected, else 503; the body names each check either way::
+connected, else 503; the body names each check either way, and says which leases this process
+holds (``held``) or waits for (``standby``: another process does that work; not a failure)::
 
-    {"status": "down", "checks": {"store": "ok", "discord": "ok", "matrix": "down"}}
+    {"status": "down", "checks": {"store": "ok", "discord": "ok", "matrix": "down"},
+     "leases": {"sweeper": "held", "matrix-sync:@bot:example.org": "standby"}}
 
 ``/metrics`` is :meth:`chatbots.metrics.Metrics.render`. Neither endpoint asks who is calling:
 the listener binds to ``HTTP_HOST`` (127.0.0.1 unless told otherwise) for that reason.
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
 
     from chatbots.metrics import Metrics
     from core.ai.runner import RunnerLoad
+    from core.leases import Lease
 
 __all__ = ["Connection", "HealthCheck", "HttpEndpoints", "serving"]
 
@@ -105,8 +108,17 @@ class HttpEndpoints:
         metrics: what ``/metrics`` shows.
     """
 
-    def __init__(self, host: str, port: int, *, health: HealthCheck, metrics: Metrics) -> None:
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        *,
+        health: HealthCheck,
+        metrics: Metrics,
+        leases: Sequence[Lease] = (),
+    ) -> None:
         self._host = host
+        self._leases = tuple(leases)
         self._port = port
         self._health = health
         self._metrics = metrics
@@ -152,7 +164,9 @@ class HttpEndpoints:
 
         checks = await self._health()
         up = all(state == OK for state in checks.values())
-        body = {"status": OK if up else DOWN, "checks": checks}
+        body: dict[str, object] = {"status": OK if up else DOWN, "checks": checks}
+        if self._leases:
+            body["leases"] = {lease.name: lease.state.value for lease in self._leases}
         return web.json_response(body, status=200 if up else 503)
 
     async def _render_metrics(self, request: web.Request) -> web.Response:
@@ -174,6 +188,7 @@ async def serving(
     connections: Sequence[Connection],
     load: Callable[[], RunnerLoad] | None = None,
     count_sessions: Callable[[], Awaitable[int]] | None = None,
+    leases: Sequence[Lease] = (),
 ) -> AsyncIterator[HttpEndpoints | None]:
     """Serve ``/healthz`` and ``/metrics`` while the block runs; nothing when ``port`` is None.
 
@@ -184,6 +199,7 @@ async def serving(
         connections: the running platforms.
         load: the AI runner's load for the configured budget, shown at each scrape.
         count_sessions: the stored sessions, counted at each scrape.
+        leases: the leases this process takes part in, shown in both.
 
     Raises:
         OSError: the address cannot be bound (logged, naming the address).
@@ -191,9 +207,9 @@ async def serving(
     if port is None:
         yield None
         return
-    metrics.watch(connections=connections, load=load, count_sessions=count_sessions)
+    metrics.watch(connections=connections, load=load, count_sessions=count_sessions, leases=leases)
     health = HealthCheck(store_check, connections)
-    endpoints = HttpEndpoints(host, port, health=health, metrics=metrics)
+    endpoints = HttpEndpoints(host, port, health=health, metrics=metrics, leases=leases)
     try:
         await endpoints.start()
     except OSError as error:

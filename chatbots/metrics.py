@@ -24,6 +24,7 @@ from prometheus_client.metrics_core import GaugeMetricFamily, Metric
 if TYPE_CHECKING:
     from chatbots.health import Connection
     from core.ai.runner import RunnerLoad
+    from core.leases import Lease
     from core.store import KvEntry, LeaseHolder, Session, SessionStore, StatsRow
 
 __all__ = ["CONTENT_TYPE", "GAMES", "Metrics", "TimedStore"]
@@ -175,6 +176,7 @@ class Metrics:
         connections: Iterable[Connection] = (),
         load: Callable[[], RunnerLoad] | None = None,
         count_sessions: Callable[[], Awaitable[int]] | None = None,
+        leases: Iterable[Lease] = (),
     ) -> None:
         """Say where the scrape-time values come from.
 
@@ -183,8 +185,10 @@ class Metrics:
             load: the AI runner's load for the configured budget (``GameService.runner.load``
                 with ``AI_BUDGET_SECONDS``).
             count_sessions: how many sessions the store holds (read at each scrape).
+            leases: the leases this process takes part in (``chatbots_lease_held``).
         """
         self._state.connections = tuple(connections)
+        self._state.leases = tuple(leases)
         self._state.load = load
         self._state.count_sessions = count_sessions
 
@@ -201,6 +205,7 @@ class _ScrapeState:
         self.connections: tuple[Connection, ...] = ()
         self.load: Callable[[], RunnerLoad] | None = None
         self.count_sessions: Callable[[], Awaitable[int]] | None = None
+        self.leases: tuple[Lease, ...] = ()
         self._sessions: int | None = None
 
     async def refresh(self) -> None:
@@ -225,6 +230,15 @@ class _ScrapeState:
             up = _is_connected(connection)
             connected.add_metric([connection.name], 1.0 if up else 0.0)
         yield connected
+        held = GaugeMetricFamily(
+            "chatbots_lease_held",
+            "1 while this process holds the lease (the Matrix sync of an account, the sweeper), "
+            "0 while it stands by.",
+            labels=["lease"],
+        )
+        for lease in self.leases:
+            held.add_metric([lease.name], 1.0 if lease.state.value == "held" else 0.0)
+        yield held
         sessions = GaugeMetricFamily(
             "chatbots_stored_sessions",
             "Sessions in the store: live games, open challenges, and finished games kept for "

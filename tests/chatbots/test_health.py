@@ -220,3 +220,51 @@ def test_without_a_listener_no_http_or_platform_library_is_loaded(tmp_path: Path
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+async def test_healthz_and_metrics_say_which_leases_this_process_holds(tmp_path: Path) -> None:
+    import contextlib
+
+    from core.leases import Lease, LeaseState
+    from core.store import SqliteStore
+
+    async with SqliteStore.open(tmp_path / "db.sqlite3") as store:
+        mine = Lease(store, "sweeper", ttl=5)
+        theirs = Lease(store, "matrix-sync:@bot:example.org", ttl=5)
+        assert await store.acquire_lease(theirs.name, "another process", 5)
+        stop = asyncio.Event()
+
+        async def work(ending: asyncio.Event) -> None:
+            await ending.wait()
+
+        tasks = [asyncio.create_task(lease.run(work, stop)) for lease in (mine, theirs)]
+        try:
+            for _ in range(1000):
+                if mine.state is LeaseState.HELD and theirs.state is LeaseState.STANDBY:
+                    break
+                await asyncio.sleep(0.01)
+            metrics = Metrics(process=False)
+            async with serving(
+                "127.0.0.1",
+                0,
+                metrics=metrics,
+                store_check=ok,
+                connections=[Link("matrix")],
+                leases=[mine, theirs],
+            ) as endpoints:
+                assert endpoints is not None and endpoints.port
+                status, body = await healthz(endpoints.port)
+                _, _, text = await get(endpoints.port, "/metrics")
+        finally:
+            stop.set()
+            with contextlib.suppress(Exception):
+                await asyncio.gather(*tasks)
+    assert status == 200  # standing by is not a failure
+    assert body["leases"] == {"sweeper": "held", "matrix-sync:@bot:example.org": "standby"}
+    held = {
+        sample.labels["lease"]: sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+        if sample.name == "chatbots_lease_held"
+    }
+    assert held == {"sweeper": 1.0, "matrix-sync:@bot:example.org": 0.0}

@@ -174,7 +174,7 @@ async def test_names_follow_the_prometheus_conventions() -> None:
         "process_open_fds",
         "process_max_fds",
     }
-    assert len(ours) == 13
+    assert len(ours) == 14
     for family in ours:
         assert family.name == family.name.lower() and " " not in family.name
         assert family.documentation, family.name

@@ -128,7 +128,11 @@ async def test_metrics_count_the_moves_of_a_discord_game_exactly(tmp_path: Path)
         async with running_app(tmp_path, **settings) as port:
             await double.wait_ready(within=60)
             body = await health_becomes(port, 200, within=30)
-            assert body == {"status": "ok", "checks": {"store": "ok", "discord": "ok"}}
+            assert body == {
+                "status": "ok",
+                "checks": {"store": "ok", "discord": "ok"},
+                "leases": {"sweeper": "held"},
+            }
 
             start = await double.slash("tres", {"level": "easy"}, user="alice")
             assert start.original_id is not None
@@ -184,11 +188,20 @@ async def test_healthz_follows_the_matrix_homeserver_down_and_back(
     try:
         async with running_app(tmp_path, **settings) as port:
             body = await health_becomes(port, 200, within=60)
-            assert body == {"status": "ok", "checks": {"store": "ok", "matrix": "ok"}}
+            leases = {"sweeper": "held", f"matrix-sync:{server.user_id(BOT)}": "held"}
+            assert body == {
+                "status": "ok",
+                "checks": {"store": "ok", "matrix": "ok"},
+                "leases": leases,
+            }
 
             await asyncio.to_thread(server.stop)
             body = await health_becomes(port, 503, within=30)
-            assert body == {"status": "down", "checks": {"store": "ok", "matrix": "down"}}
+            assert body == {
+                "status": "down",
+                "checks": {"store": "ok", "matrix": "down"},
+                "leases": leases,
+            }
             got = await samples(port)
             assert got["chatbots_platform_connected", (("platform", "matrix"),)] == 0
 
