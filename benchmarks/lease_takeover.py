@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from core.leases import DEFAULT_TTL
-from tests.e2e.bot_processes import BotProcess, start_bot, wait_holder
+from tests.e2e.bot_processes import BotProcess, start_bot, wait_boards_stored, wait_holder
 from tests.e2e.synapse import (
     BOT,
     PASSWORD,
@@ -109,6 +109,7 @@ async def _run(server: SynapseServer, database: PostgresServer, folder: Path, ki
             for _ in range(kills):
                 await standby.wait_log(f"lease {lease}: held by", within=60)
                 board = await _fresh_game(server, alice, room)
+                await wait_boards_stored(sql, within=30)
                 await holder.kill()
                 killed = time.monotonic()
                 mark = alice.mark()

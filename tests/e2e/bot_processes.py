@@ -111,3 +111,20 @@ async def wait_holder(sql: SqlRunner, lease: str, pid: int, *, within: float) ->
             raise AssertionError(f"{lease}: held by pid {holder}, not {pid}, after {within} s")
         await asyncio.sleep(0.05)
     return time.monotonic()
+
+
+async def wait_boards_stored(sql: SqlRunner, *, within: float) -> None:
+    """Until every active game's board message is recorded in the store.
+
+    A board is posted, then recorded (a crash in between loses the record, and the next move
+    posts a new board): a test that kills the bot on purpose waits for the record first.
+    """
+    deadline = time.monotonic() + within
+    statement = (
+        "SELECT count(*) FROM sessions WHERE status = 'active' AND NOT EXISTS"
+        " (SELECT 1 FROM kv WHERE kv.session_id = sessions.id AND kv.key LIKE 'board:%')"
+    )
+    while (await sql(statement))[0][0]:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"a board was not recorded within {within} s")
+        await asyncio.sleep(0.05)

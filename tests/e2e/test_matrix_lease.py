@@ -12,7 +12,13 @@ from pathlib import Path
 from core.leases import DEFAULT_TTL
 from core.sessions.service import SWEEPER_LEASE
 from tests.backends import Backends
-from tests.e2e.bot_processes import BotProcess, lease_holder_pid, start_bot, wait_holder
+from tests.e2e.bot_processes import (
+    BotProcess,
+    lease_holder_pid,
+    start_bot,
+    wait_boards_stored,
+    wait_holder,
+)
 from tests.e2e.synapse import BOT, PASSWORD, Player, SynapseServer, is_edit_of, synapse_server
 from tests.e2e.test_matrix import grid, is_reply_notice, open_room, shown, start_game
 
@@ -59,6 +65,7 @@ async def test_one_process_syncs_and_the_other_takes_over_after_a_kill_9(
                 assert await lease_holder_pid(db.sql, SWEEPER_LEASE) == first.pid
                 assert "matrix: logged in" not in second.log_text()
 
+                await wait_boards_stored(db.sql, within=30)
                 await first.kill()
                 killed = time.monotonic()
                 mark = alice.mark()
