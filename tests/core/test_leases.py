@@ -105,7 +105,7 @@ async def test_a_holder_whose_lease_was_taken_stops_at_its_next_renewal(tmp_path
         await store.kv_set("lease", "job", "someone-else", expires_at=time.time() + 60)
         taken_at = time.monotonic()
         await until(lambda: bool(work_a.ended), within=TTL)
-        assert work_a.ended[0] - taken_at <= TTL / 3 + 0.2
+        assert work_a.ended[0] - taken_at <= TTL / 3 + 0.5  # the next renewal, a loaded machine
         assert a.remaining() == 0.0
         assert a.state is not LeaseState.HELD or not task.done()
         await asyncio.sleep(TTL / 2)

@@ -11,7 +11,7 @@ from core.leases import LeaseState
 from core.replies import Actor
 from core.sessions import GameService, ServiceSettings
 from core.sessions.service import SWEEPER_LEASE
-from tests.backends import Backend
+from tests.backends import AnyStore, Backend
 
 NOW = 1_000_000.0
 ALICE = Actor("test", "room", "alice", "Alice", "en")
@@ -52,8 +52,8 @@ async def test_only_the_lease_holder_sweeps_and_the_other_takes_over(backend: Ba
         assert await first_store.lease_holder(SWEEPER_LEASE) is None  # released at close
 
 
-async def until_none_left(store: object, within: float = 10.0) -> None:
+async def until_none_left(store: AnyStore, within: float = 10.0) -> None:
     deadline = time.monotonic() + within
-    while await store.count_sessions():  # type: ignore[attr-defined]
+    while await store.count_sessions():
         assert time.monotonic() < deadline, "the new holder did not sweep"
         await asyncio.sleep(0.02)

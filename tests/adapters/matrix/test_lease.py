@@ -94,7 +94,7 @@ async def test_an_adapter_whose_lease_is_taken_stops_syncing_at_once(tmp_path: P
         await service.store.kv_set("lease", LEASE, "another", expires_at=time.time() + 60)
         taken = time.monotonic()
         await until(lambda: a.fake.closed, within=TTL)
-        assert time.monotonic() - taken <= TTL / 3 + 0.3  # at the next renewal
+        assert time.monotonic() - taken <= TTL / 3 + 0.5  # at the next renewal (+ a loaded machine)
         await until(lambda: a.lease.state is LeaseState.STANDBY)
         syncs = len(a.fake.syncs)
         await asyncio.sleep(TTL)
