@@ -112,6 +112,8 @@ def _platform_factories(settings: Settings) -> list[AdapterFactory]:
             guild_ids=discord.guild_ids,
             api_base_url=discord.api_base_url,
             gateway_url=discord.gateway_url,
+            shard_count=discord.shard_count,
+            shard_ids=discord.shard_ids,
         )
         factories.append(functools.partial(DiscordAdapter, config=discord_config))
     if (matrix := settings.matrix) is not None:

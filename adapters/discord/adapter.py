@@ -12,7 +12,7 @@ import discord.gateway
 import discord.http
 import yarl
 
-from adapters.discord.bot import GameBot
+from adapters.discord.bot import GameBot, ShardedGameBot, client_for
 from adapters.discord.config import DiscordConfig
 from core.ports import SHUTDOWN, GameServicePort
 
@@ -43,7 +43,7 @@ class DiscordAdapter:
     Args:
         service: the game service, started, with its store open (so a click that arrives right
             after the gateway connects is served).
-        config: token, guilds, endpoints.
+        config: token, guilds, endpoints, and the shards this process runs.
     """
 
     name = "discord"
@@ -60,8 +60,9 @@ class DiscordAdapter:
         bot = self.bot
         if bot is None or bot.is_closed() or not bot.is_ready():
             return False
-        socket: discord.gateway.DiscordWebSocket | None = bot.ws  # None before it connects
-        return socket is not None and socket.open
+        # Sharded: up when every shard of this process is. A socket is None before it connects.
+        sockets = bot.shard_sockets() if isinstance(bot, ShardedGameBot) else [bot.ws]
+        return bool(sockets) and all(socket is not None and socket.open for socket in sockets)
 
     async def run(self, stop: asyncio.Event) -> None:
         """Log in, sync the commands, serve interactions until ``stop`` is set; then stop
@@ -72,7 +73,7 @@ class DiscordAdapter:
             discord.DiscordException: the connection failed for good.
         """
         with discord_endpoints(self.config):
-            bot = GameBot(self.service, self.config)
+            bot = client_for(self.service, self.config)
             self.bot = bot
             async with bot:
                 client = asyncio.create_task(bot.start(self.config.token), name="discord-client")

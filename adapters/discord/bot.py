@@ -16,11 +16,13 @@ game's board message through the channel.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import discord
+import discord.gateway
 import yarl
 from discord import app_commands
 
@@ -84,14 +86,18 @@ class GameBot(discord.Client):
     Args:
         service: the game service (already started, its store open).
         config: token, guilds to sync to, endpoints.
+        client_options: more keyword arguments for discord.py's client (the shards).
     """
 
-    def __init__(self, service: GameServicePort, config: DiscordConfig) -> None:
+    def __init__(
+        self, service: GameServicePort, config: DiscordConfig, **client_options: Any
+    ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channel metadata for interactions; not privileged
         super().__init__(
             intents=intents,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **client_options,
         )
         self.service = service
         self.config = config
@@ -113,6 +119,10 @@ class GameBot(discord.Client):
         """After login, before the gateway: buttons, translations, and the command sync."""
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.tree.set_translator(CatalogueTranslator())
+        await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        """Register the slash commands with Discord (globally, or in ``DISCORD_GUILD_IDS``)."""
         try:
             if self.config.guild_ids:
                 for guild_id in self.config.guild_ids:
@@ -134,10 +144,7 @@ class GameBot(discord.Client):
         self._pin_gateway()
 
     def _pin_gateway(self) -> None:
-        # READY names a gateway to resume on; behind a configured proxy (or the test double)
-        # resuming must go through the configured URL as well.
-        if self.config.gateway_url != DEFAULT_GATEWAY_URL and self.ws is not None:
-            self.ws.gateway = yarl.URL(self.config.gateway_url)
+        pin_gateway(self.ws, self.config)
 
     async def shutdown(self, drain_seconds: float) -> None:
         """Stop taking input, let the interactions in flight finish (up to ``drain_seconds``),
@@ -292,6 +299,61 @@ class GameBot(discord.Client):
             await responder.send(text_message(text, DEFAULT_LOCALE), ephemeral=True)
         except discord.HTTPException:
             log.exception("could not answer an interaction")
+
+
+class ShardedGameBot(GameBot, discord.AutoShardedClient):
+    """The bot on some shards of a sharded bot (``DISCORD_SHARD_COUNT``, ``DISCORD_SHARD_IDS``).
+
+    Discord sends a server's events, its commands and button clicks included, only on the
+    shard ``(guild_id >> 22) % shard_count`` (direct messages on shard 0), so this process
+    serves the servers of its shards; every game is in the shared store, so whichever process
+    runs a shard serves its boards, whoever posted them.
+    """
+
+    def __init__(self, service: GameServicePort, config: DiscordConfig) -> None:
+        if config.shard_count is None:
+            raise ValueError("ShardedGameBot needs DISCORD_SHARD_COUNT")
+        super().__init__(
+            service, config, shard_count=config.shard_count, shard_ids=list(config.shards)
+        )
+
+    async def on_shard_connect(self, shard_id: int) -> None:
+        self._pin_shard(shard_id)
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        self._pin_shard(shard_id)
+
+    def _pin_shard(self, shard_id: int) -> None:
+        with contextlib.suppress(KeyError):  # the shard closed meanwhile
+            pin_gateway(self._get_websocket(shard_id=shard_id), self.config)
+
+    def shard_sockets(self) -> list[discord.gateway.DiscordWebSocket | None]:
+        """The gateway socket of every configured shard (None for one not connected yet)."""
+        sockets: list[discord.gateway.DiscordWebSocket | None] = []
+        for shard_id in self.config.shards:
+            try:
+                sockets.append(self._get_websocket(shard_id=shard_id))
+            except KeyError:
+                sockets.append(None)
+        return sockets
+
+
+def client_for(service: GameServicePort, config: DiscordConfig) -> GameBot:
+    """The bot as configured: sharded when ``DISCORD_SHARD_COUNT`` is set, else one plain
+    connection (exactly the client of a bot that never heard of shards)."""
+    if config.sharded:
+        return ShardedGameBot(service, config)
+    return GameBot(service, config)
+
+
+def pin_gateway(socket: discord.gateway.DiscordWebSocket | None, config: DiscordConfig) -> None:
+    """Keep ``socket`` resuming through the configured gateway.
+
+    READY names a gateway to resume on; behind a configured proxy (or the test double) resuming
+    must go through the configured URL as well.
+    """
+    if config.gateway_url != DEFAULT_GATEWAY_URL and socket is not None:
+        socket.gateway = yarl.URL(config.gateway_url)
 
 
 class _InFlight:
