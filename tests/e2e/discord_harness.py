@@ -62,8 +62,16 @@ class Harness:
         assert self.adapter is not None and self.adapter.bot is not None
         return self.adapter.bot
 
-    async def start(self, *, guild_ids: tuple[int, ...] = ()) -> None:
-        """Open the store, start the service, connect the bot; return once it is ready."""
+    async def start(
+        self,
+        *,
+        guild_ids: tuple[int, ...] = (),
+        shard_count: int | None = None,
+        shard_ids: tuple[int, ...] = (),
+    ) -> None:
+        """Open the store, start the service, connect the bot (on ``shard_ids`` of
+        ``shard_count`` shards, when given); return once every shard identified and the
+        commands were synced."""
         self._store = await SqliteStore.open(self.db_path)
         self._service = GameService(
             self._store, settings=self.settings, clock=self.clock, rng=random.Random(4)
@@ -74,12 +82,22 @@ class Harness:
             guild_ids=guild_ids,
             api_base_url=self.double.api_base_url,
             gateway_url=self.double.gateway_url,
+            shard_count=shard_count,
+            shard_ids=shard_ids,
         )
         self.adapter = DiscordAdapter(self._service, config)
+        sessions = self.double.identify_count + max(1, len(config.shards))
+        syncs = self.double.command_syncs + 1
         self._stop = asyncio.Event()
         self._task = asyncio.create_task(self.adapter.run(self._stop))
         self.starts += 1
-        ready = asyncio.create_task(self.double.wait_ready(sessions=self.starts))
+        ready = asyncio.create_task(
+            self.double.wait_for(
+                lambda: self.double.identify_count >= sessions
+                and self.double.command_syncs >= syncs,
+                within=20.0,  # discord.py identifies a process's shards 5 s apart
+            )
+        )
         done, _ = await asyncio.wait({ready, self._task}, return_when=asyncio.FIRST_COMPLETED)
         if self._task in done:
             ready.cancel()
