@@ -24,7 +24,7 @@ from prometheus_client.metrics_core import GaugeMetricFamily, Metric
 if TYPE_CHECKING:
     from chatbots.health import Connection
     from core.ai.runner import RunnerLoad
-    from core.store import KvEntry, Session, SessionStore, StatsRow
+    from core.store import KvEntry, LeaseHolder, Session, SessionStore, StatsRow
 
 __all__ = ["CONTENT_TYPE", "GAMES", "Metrics", "TimedStore"]
 
@@ -364,6 +364,15 @@ class TimedStore:
     async def kv_delete(self, namespace: str, key: str) -> None:
         await self._timed("kv_delete", self._store.kv_delete(namespace, key))
 
+    async def acquire_lease(self, name: str, holder: str, ttl: float) -> bool:
+        return await self._timed("acquire_lease", self._store.acquire_lease(name, holder, ttl))
+
+    async def release_lease(self, name: str, holder: str) -> bool:
+        return await self._timed("release_lease", self._store.release_lease(name, holder))
+
+    async def lease_holder(self, name: str) -> LeaseHolder | None:
+        return await self._timed("lease_holder", self._store.lease_holder(name))
+
     async def check(self) -> None:
         """Whether the store answers and can write now (health).
 
@@ -395,6 +404,9 @@ _OPERATIONS = (
     "kv_get",
     "kv_set",
     "kv_delete",
+    "acquire_lease",
+    "release_lease",
+    "lease_holder",
     "count_sessions",
     "check",
 )

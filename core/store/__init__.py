@@ -19,6 +19,8 @@ Usage (both forms close the connection at the end)::
 from core.store.base import (
     AlreadyPlaying,
     KvEntry,
+    LeaseHolder,
+    LeaseStore,
     SchemaTooNew,
     SessionStore,
     StoreBusy,
@@ -32,6 +34,8 @@ __all__ = [
     "SCHEMA_VERSION",
     "AlreadyPlaying",
     "KvEntry",
+    "LeaseHolder",
+    "LeaseStore",
     "SchemaTooNew",
     "Seat",
     "Session",

@@ -1,4 +1,5 @@
-"""The seam between the service and its storage: :class:`SessionStore`, errors, :class:`KvEntry`."""
+"""The seam between the service and its storage: :class:`SessionStore`, errors, :class:`KvEntry`,
+and the leases that elect one process for work that must run once (:class:`LeaseStore`)."""
 
 from __future__ import annotations
 
@@ -106,7 +107,79 @@ class KeyValueStore(Protocol):
         ...
 
 
-class SessionStore(KeyValueStore, Protocol):
+@dataclass(frozen=True, slots=True)
+class LeaseHolder:
+    """Who holds a lease now, read by the database's clock.
+
+    Attributes:
+        holder: the holder id given to :meth:`LeaseStore.acquire_lease`.
+        expires_in: seconds until the lease expires unless its holder renews it (> 0).
+    """
+
+    holder: str
+    expires_in: float
+
+
+class LeaseStore(Protocol):
+    """Leases: a named right to do some work alone, for a time, among processes sharing the
+    database (the Matrix sync of one account, the sweeper, Discord's command sync).
+
+    A lease is a row of the key-value table under the namespace :data:`LEASE_NAMESPACE`: its
+    key is the lease's name, its value the holder id, its ``expires_at`` the expiry. Each
+    operation is one statement, and every time in it is the database's clock (PostgreSQL's
+    ``statement_timestamp()``, SQLite's ``julianday('now')`` on the one machine that has the
+    file), so processes whose clocks disagree still agree on who holds a lease. A holder must
+    therefore count its own time from before it sent the statement: it holds the lease at most
+    ``ttl`` seconds after that, however late the answer arrives (clocks may disagree on the
+    time, they are assumed to agree on the length of a second). The sweep leaves lease rows
+    alone: only these methods write them.
+    """
+
+    async def acquire_lease(self, name: str, holder: str, ttl: float) -> bool:
+        """Take the lease ``name`` for ``holder`` for ``ttl`` seconds, if it is free, expired
+        or already held by ``holder`` (then this renews it). Atomic: of several processes
+        trying at once, exactly one gets a free lease.
+
+        Returns:
+            True if ``holder`` holds the lease now, until ``ttl`` seconds from now.
+
+        Raises:
+            ValueError: an empty name or holder, or a ``ttl`` that is not a positive number.
+        """
+        ...
+
+    async def release_lease(self, name: str, holder: str) -> bool:
+        """Give the lease up, if ``holder`` holds it (another holder's lease stays as it is).
+
+        Returns:
+            True if it was released, False if ``holder`` did not hold it.
+        """
+        ...
+
+    async def lease_holder(self, name: str) -> LeaseHolder | None:
+        """Who holds the lease ``name`` now; None when it is free or expired."""
+        ...
+
+
+LEASE_NAMESPACE = "lease"
+"""The key-value namespace of the leases (see :class:`LeaseStore`); no one else writes there."""
+
+
+def check_lease_arguments(name: str, holder: str, ttl: float = 1.0) -> None:
+    """Refuse what no lease can be (both stores call this first).
+
+    Raises:
+        ValueError: an empty name or holder, a ``ttl`` that is not a positive finite number.
+    """
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"a lease needs a name, got {name!r}")
+    if not isinstance(holder, str) or not holder:
+        raise ValueError(f"a lease needs a holder id, got {holder!r}")
+    if isinstance(ttl, bool) or not isinstance(ttl, (int, float)) or not 0 < ttl < float("inf"):
+        raise ValueError(f"a lease's ttl must be a positive number of seconds, got {ttl!r}")
+
+
+class SessionStore(KeyValueStore, LeaseStore, Protocol):
     """Where sessions, results and adapter state live; the single source of truth.
 
     Every change to a session is a compare-and-set on its ``version``: :meth:`update`,

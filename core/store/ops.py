@@ -13,6 +13,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from core.store import lease_sql
 from core.store.base import AlreadyPlaying, KvEntry, StoreError
 from core.store.models import Session, Status
 from core.store.rows import (
@@ -136,7 +137,7 @@ def swap(conn: sqlite3.Connection, old: Session, new: Session, receipt: KvEntry 
 def delete_expired(conn: sqlite3.Connection, now: float) -> int:
     """Sweep expired sessions (with their players and kv rows) and expired kv rows."""
     swept = conn.execute("DELETE FROM sessions WHERE expires_at <= ?", (now,)).rowcount
-    conn.execute("DELETE FROM kv WHERE expires_at <= ?", (now,))
+    conn.execute(f"DELETE FROM kv WHERE expires_at <= ? AND {lease_sql.SWEEP_SPARES}", (now,))
     return swept
 
 

@@ -21,6 +21,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from core.store import lease_sql
 from core.store.base import AlreadyPlaying, KvEntry, StoreError, StoreUnavailable
 from core.store.models import Session, Status
 from core.store.rows import (
@@ -178,7 +179,7 @@ async def delete_expired(conn: Connection, now: float) -> int:
     )
     await conn.execute(
         "DELETE FROM kv WHERE (namespace, key) IN (SELECT namespace, key FROM kv"
-        " WHERE expires_at <= $1 FOR UPDATE SKIP LOCKED)",
+        f" WHERE expires_at <= $1 AND {lease_sql.SWEEP_SPARES} FOR UPDATE SKIP LOCKED)",
         now,
     )
     return int(swept)

@@ -29,8 +29,16 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 from urllib.parse import urlsplit
 
-from core.store import pg_ops
-from core.store.base import KvEntry, Opening, SchemaTooNew, StoreBusy, StoreUnavailable
+from core.store import lease_sql, pg_ops
+from core.store.base import (
+    KvEntry,
+    LeaseHolder,
+    Opening,
+    SchemaTooNew,
+    StoreBusy,
+    StoreUnavailable,
+    check_lease_arguments,
+)
 from core.store.migrations import STEPS, Dialect, Step
 from core.store.models import Session, StatsRow, Status
 from core.store.pg_health import redact_url, translate, unavailable
@@ -45,6 +53,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+_ACQUIRE_LEASE = lease_sql.acquire(Dialect.POSTGRES)
+_RELEASE_LEASE = lease_sql.release(Dialect.POSTGRES)
+_LEASE_HOLDER = lease_sql.holder(Dialect.POSTGRES)
 
 SCHEMES = ("postgresql", "postgres")
 """URL schemes of a PostgreSQL ``DATABASE_URL``."""
@@ -381,6 +393,24 @@ class PostgresStore:
                 "DELETE FROM kv WHERE namespace = $1 AND key = $2", namespace, key
             )
         )
+
+    # --- leases ----------------------------------------------------------------------------
+
+    async def acquire_lease(self, name: str, holder: str, ttl: float) -> bool:
+        check_lease_arguments(name, holder, ttl)
+        taken = await self._read(
+            lambda conn: conn.fetchval(_ACQUIRE_LEASE, name, holder, float(ttl))
+        )
+        return taken is not None
+
+    async def release_lease(self, name: str, holder: str) -> bool:
+        check_lease_arguments(name, holder)
+        released = await self._read(lambda conn: conn.fetchval(_RELEASE_LEASE, name, holder))
+        return released is not None
+
+    async def lease_holder(self, name: str) -> LeaseHolder | None:
+        row = await self._read(lambda conn: conn.fetchrow(_LEASE_HOLDER, name))
+        return None if row is None else LeaseHolder(str(row[0]), float(row[1]))
 
     # --- health and lifetime ---------------------------------------------------------------
 

@@ -26,15 +26,26 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
-from core.store import health, ops
-from core.store.base import KvEntry, Opening, SchemaTooNew, StoreUnavailable
-from core.store.migrations import MIGRATIONS, Migration
+from core.store import health, lease_sql, ops
+from core.store.base import (
+    KvEntry,
+    LeaseHolder,
+    Opening,
+    SchemaTooNew,
+    StoreUnavailable,
+    check_lease_arguments,
+)
+from core.store.migrations import MIGRATIONS, Dialect, Migration
 from core.store.models import Session, StatsRow, Status
 from core.store.thread import SqliteThread
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+_ACQUIRE_LEASE = lease_sql.acquire(Dialect.SQLITE)
+_RELEASE_LEASE = lease_sql.release(Dialect.SQLITE)
+_LEASE_HOLDER = lease_sql.holder(Dialect.SQLITE)
 
 SCHEMA_VERSION = len(MIGRATIONS)
 """The schema version this code writes; a database with a higher ``user_version`` is refused."""
@@ -315,6 +326,23 @@ class SqliteStore:
                 "DELETE FROM kv WHERE namespace = ? AND key = ?", (namespace, key)
             )
         )
+
+    # --- leases ----------------------------------------------------------------------------
+
+    async def acquire_lease(self, name: str, holder: str, ttl: float) -> bool:
+        check_lease_arguments(name, holder, ttl)
+        params = (name, holder, float(ttl))
+        # fetchall: the statement ends before COMMIT.
+        return bool(await self._write(lambda conn: conn.execute(_ACQUIRE_LEASE, params).fetchall()))
+
+    async def release_lease(self, name: str, holder: str) -> bool:
+        check_lease_arguments(name, holder)
+        params = (name, holder)
+        return bool(await self._write(lambda conn: conn.execute(_RELEASE_LEASE, params).fetchall()))
+
+    async def lease_holder(self, name: str) -> LeaseHolder | None:
+        row = await self._call(lambda conn: conn.execute(_LEASE_HOLDER, (name,)).fetchone())
+        return None if row is None else LeaseHolder(str(row[0]), float(row[1]))
 
     # --- health and lifetime ---------------------------------------------------------------
 

@@ -1,0 +1,151 @@
+"""core.leases: work that runs in one holder at a time, on a real SQLite store shared by two
+stores (as two processes would share it): the takeover after a clean stop, a lost lease ending
+the work at once, a store that stops answering, and work that fails."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import socket
+import time
+from pathlib import Path
+
+import pytest
+
+from core.leases import Lease, LeaseState, holder_id
+from core.store import SqliteStore
+
+TTL = 0.6
+RUNNING: set[str] = set()  # the workers running now, across holders
+
+
+class Worker:
+    """Work that records when it runs, and checks that no one else runs at the same time."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.started: list[float] = []
+        self.ended: list[float] = []
+        self.overlap = False
+
+    async def __call__(self, ending: asyncio.Event) -> None:
+        if RUNNING:
+            self.overlap = True
+        RUNNING.add(self.name)
+        self.started.append(time.monotonic())
+        try:
+            await ending.wait()
+        finally:
+            RUNNING.discard(self.name)
+            self.ended.append(time.monotonic())
+
+
+async def until(condition: object, within: float = 10.0) -> None:
+    deadline = time.monotonic() + within
+    while not condition():  # type: ignore[operator]
+        assert time.monotonic() < deadline, "condition not met in time"
+        await asyncio.sleep(0.01)
+
+
+@pytest.fixture(autouse=True)
+def _nobody_runs() -> None:
+    RUNNING.clear()
+
+
+def test_holder_ids_name_the_host_and_process_and_differ() -> None:
+    first, second = holder_id(), holder_id()
+    assert first != second
+    assert re.fullmatch(rf"{re.escape(socket.gethostname())}:{os.getpid()}:[0-9a-f]{{8}}", first)
+
+
+def test_bad_lease_arguments_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="name"):
+        Lease(None, "", ttl=1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="ttl"):
+        Lease(None, "x", ttl=0)  # type: ignore[arg-type]
+
+
+async def test_one_holder_works_and_the_other_takes_over_after_a_clean_stop(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "db.sqlite3"
+    async with SqliteStore.open(path) as one, SqliteStore.open(path) as two:
+        a, b = Lease(one, "job", ttl=TTL), Lease(two, "job", ttl=TTL)
+        work_a, work_b = Worker("a"), Worker("b")
+        stop_a, stop_b = asyncio.Event(), asyncio.Event()
+        task_a = asyncio.create_task(a.run(work_a, stop_a))
+        await until(lambda: a.state is LeaseState.HELD)
+        task_b = asyncio.create_task(b.run(work_b, stop_b))
+        await asyncio.sleep(TTL * 3)  # several renewals: a keeps it, b waits
+        assert b.state is LeaseState.STANDBY and not work_b.started
+        assert (await one.lease_holder("job")).holder == a.holder  # type: ignore[union-attr]
+
+        stop_a.set()
+        await task_a
+        assert a.state is LeaseState.STOPPED
+        await until(lambda: bool(work_b.started))
+        # Released: b takes it at its next try, within ttl/3 (plus a loaded machine's slack).
+        assert work_b.started[0] - work_a.ended[0] < TTL / 3 + 0.5
+        stop_b.set()
+        await task_b
+        assert await one.lease_holder("job") is None  # released at the clean stop
+    assert not work_a.overlap and not work_b.overlap
+
+
+async def test_a_holder_whose_lease_was_taken_stops_at_its_next_renewal(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    async with SqliteStore.open(path) as store:
+        a = Lease(store, "job", ttl=TTL)
+        work_a = Worker("a")
+        stop = asyncio.Event()
+        task = asyncio.create_task(a.run(work_a, stop))
+        await until(lambda: bool(work_a.started))
+        # As if this process had stalled past the expiry and another had taken the lease.
+        await store.kv_set("lease", "job", "someone-else", expires_at=time.time() + 60)
+        taken_at = time.monotonic()
+        await until(lambda: bool(work_a.ended), within=TTL)
+        assert work_a.ended[0] - taken_at <= TTL / 3 + 0.2
+        assert a.remaining() == 0.0
+        assert a.state is not LeaseState.HELD or not task.done()
+        await asyncio.sleep(TTL / 2)
+        assert len(work_a.started) == 1  # waiting for the other holder, not working
+        assert a.state is LeaseState.STANDBY
+        stop.set()
+        await task
+        holder = await store.lease_holder("job")
+        assert holder is not None and holder.holder == "someone-else"  # not released by a
+
+
+async def test_a_store_that_stops_answering_ends_the_work_before_the_lease_expires(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "db.sqlite3"
+    async with SqliteStore.open(path) as two:
+        one = await SqliteStore.open(path)
+        a, b = Lease(one, "job", ttl=TTL), Lease(two, "job", ttl=TTL)
+        work_a, work_b = Worker("a"), Worker("b")
+        stop = asyncio.Event()
+        task_a = asyncio.create_task(a.run(work_a, stop))
+        await until(lambda: bool(work_a.started))
+        task_b = asyncio.create_task(b.run(work_b, stop))
+        await one.close()  # every renewal of a now fails
+        await until(lambda: bool(work_b.started), within=TTL * 4)
+        # a ended its work while the lease was still surely its own; b came after the expiry.
+        assert work_a.ended and work_a.ended[0] < work_b.started[0]
+        assert not work_b.overlap
+        stop.set()
+        await asyncio.gather(task_a, task_b)
+
+
+async def test_work_that_fails_releases_the_lease_and_raises(tmp_path: Path) -> None:
+    async with SqliteStore.open(tmp_path / "db.sqlite3") as store:
+        lease = Lease(store, "job", ttl=TTL)
+
+        async def broken(ending: asyncio.Event) -> None:
+            raise RuntimeError("boom")
+
+        with pytest.raises(RuntimeError, match="boom"):
+            await lease.run(broken, asyncio.Event())
+        assert await store.lease_holder("job") is None
+        assert lease.state is LeaseState.STOPPED
