@@ -25,6 +25,7 @@ from chatbots.settings import Settings, SettingsError
 from core.ports import SHUTDOWN
 
 if TYPE_CHECKING:
+    from adapters.discord import DiscordConfig
     from core.sessions import GameService, ServiceSettings
     from core.store import SessionStore
 
@@ -102,10 +103,20 @@ def plan_adapters(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> list[
     return [console]
 
 
+def _discord_adapter(service: GameService, config: DiscordConfig) -> Adapter:
+    from adapters.discord import DiscordAdapter
+    from adapters.discord.bot import COMMAND_SYNC_LEASE
+    from core.leases import Lease
+
+    # One process of those sharing the store syncs the slash commands (docs/scaling.md).
+    lease = Lease(service.store, COMMAND_SYNC_LEASE)
+    return DiscordAdapter(service, config, sync_lease=lease)
+
+
 def _platform_factories(settings: Settings) -> list[AdapterFactory]:
     factories: list[AdapterFactory] = []
     if (discord := settings.discord) is not None:
-        from adapters.discord import DiscordAdapter, DiscordConfig
+        from adapters.discord import DiscordConfig
 
         discord_config = DiscordConfig(
             token=discord.token.value,
@@ -115,7 +126,7 @@ def _platform_factories(settings: Settings) -> list[AdapterFactory]:
             shard_count=discord.shard_count,
             shard_ids=discord.shard_ids,
         )
-        factories.append(functools.partial(DiscordAdapter, config=discord_config))
+        factories.append(functools.partial(_discord_adapter, config=discord_config))
     if (matrix := settings.matrix) is not None:
         from adapters.matrix import MatrixAdapter, MatrixConfig
 

@@ -99,3 +99,19 @@ async def test_the_double_closes_an_identify_for_a_shard_beyond_the_count() -> N
             closed = await ws.receive()
             assert closed.type is WSMsgType.CLOSE and closed.data == 4010
         assert double.identified == []
+
+
+async def test_one_process_syncs_the_commands_and_the_next_takes_over(tmp_path: Path) -> None:
+    async with DiscordDouble(shards=2) as double:
+        first = Harness(double, tmp_path / "bot.sqlite3")
+        second = Harness(double, tmp_path / "bot.sqlite3")
+        await first.start(shard_count=2, shard_ids=(0,))
+        await second.start(shard_count=2, shard_ids=(1,), syncs=False)
+        try:
+            assert double.command_syncs == 1  # the second waits on the lease
+            assert sorted(double.identified) == [(0, 2), (1, 2)]
+            await first.stop()  # a clean stop gives the lease up: the second syncs
+            await double.wait_for(lambda: double.command_syncs == 2, within=10.0)
+        finally:
+            await second.stop()
+            await first.stop()
