@@ -14,6 +14,11 @@ process holding its shard, as Discord does (``tests/e2e/discord_fleet.py``).
   games without pause (as ``discord_latency`` does in one process), on two processes of one
   shard each (one AI worker each: the machine has two cores), and, for comparison, on one
   process holding both shards (two AI workers).
+- Memory: the resident memory of one bot process (no AI worker) on a shard of 0, 1,000 and
+  2,500 servers (Discord's limit per shard), each server with 20 channels and 10 roles in its
+  GUILD_CREATE: discord.py keeps every server, channel and role of its shards in memory (the
+  ``guilds`` intent; no members, no messages). Real servers carry more (emojis, threads,
+  stickers): a floor per server, not a ceiling.
 """
 
 from __future__ import annotations
@@ -31,9 +36,12 @@ from pathlib import Path
 
 from tests.e2e.discord_double import DiscordDouble, Guild, Sent
 from tests.e2e.discord_fleet import ShardProcess, free_cells
+from tests.processes import rss_mib
 
 KILLS = 10
 PLAYERS = 200
+CHANNELS, ROLES = 20, 10  # per server, in the memory run
+SETTLE = 5.0  # seconds after the last GUILD_CREATE before the memory is read
 
 
 def main(quick: bool) -> None:
@@ -60,17 +68,37 @@ async def _run(admin_url: str, quick: bool) -> None:
             f"\nclick to response, {players} players at once (HARD 3x3, each click answered"
             " with the bot's move), through the double"
         )
-        print(f"{'processes':<42}{'clicks':>7}{'median':>9}{'p90':>9}{'p99':>9}{'max':>9}")
+        print(
+            f"{'processes':<42}{'clicks':>7}{'median':>9}{'p90':>9}{'p99':>9}{'max':>9}"
+            f"{'clicks/s':>10}"
+        )
         layouts = [
             ("2 processes, 1 shard + 1 AI worker each", ((0,), (1,)), "1"),
             ("1 process, both shards, 2 AI workers", ((0, 1),), "2"),
         ]
+        print("(each click goes to the process holding the shard of the player's server)")
         for label, slots, workers in layouts:
             async with _database(admin_url, f"latency{len(slots)}") as url:
                 sent = await _latency(
                     folder / f"latency{len(slots)}", url, slots, workers, players, clicks
                 )
             _report(label, sent)
+        print(
+            f"\nmemory of one process (no AI worker) by servers on its shard ({CHANNELS}"
+            f" channels, {ROLES} roles each)"
+        )
+        print(f"{'servers':>8}{'RSS':>10}{'per server':>12}")
+        base: float | None = None
+        async with _database(admin_url, "memory") as url:
+            for servers in (0, 500) if quick else (0, 1000, 2500):
+                rss = await _memory(folder / f"memory{servers}", url, servers)
+                per = (
+                    ""
+                    if base is None or not servers
+                    else f"{(rss - base) * 1024 / servers:.1f} KiB"
+                )
+                base = rss if base is None else base
+                print(f"{servers:>8}{rss:>7.0f} MiB{per:>12}")
 
 
 @contextlib.asynccontextmanager
@@ -123,6 +151,20 @@ async def _takeover(folder: Path, url: str, kills: int) -> None:
         ("(the new process up: logged started)", starts),
     ]:
         print(f"{label:<44}{statistics.median(values):>8.2f}s{max(values):>8.2f}s")
+
+
+async def _memory(folder: Path, url: str, servers: int) -> float:
+    """The resident memory (MiB) of a bot process on a shard of ``servers`` servers."""
+    async with DiscordDouble(shards=2) as double:
+        for n in range(servers):
+            double.add_guild(f"server {n}", shard=0, channels=CHANNELS, roles=ROLES)
+        bot = ShardProcess(double, folder, url, (0,))
+        life = await bot.start()
+        try:
+            await asyncio.sleep(SETTLE)
+            return rss_mib(life.pid)
+        finally:
+            await bot.stop()
 
 
 def _identifies(double: DiscordDouble, shard: int) -> int:
@@ -187,7 +229,9 @@ def _report(label: str, sent: list[Sent]) -> None:
     ms = sorted(s.latency * 1000 for s in sent)
     p90 = ms[min(len(ms) - 1, int(0.90 * len(ms)))]
     p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))]
+    answered = [s.callback_at for s in sent if s.callback_at is not None]
+    rate = len(sent) / (max(answered) - min(s.sent_at for s in sent))
     print(
         f"{label:<42}{len(ms):>7}{statistics.median(ms):>7.1f}ms{p90:>7.1f}ms"
-        f"{p99:>7.1f}ms{ms[-1]:>7.1f}ms"
+        f"{p99:>7.1f}ms{ms[-1]:>7.1f}ms{rate:>10.0f}"
     )

@@ -67,11 +67,14 @@ class Recorded:
 
 @dataclass(frozen=True, slots=True)
 class Guild:
-    """A server of the double, with one text channel."""
+    """A server of the double: the text channel ``games`` where the games are played, and as
+    many other channels and roles as a test wants in its GUILD_CREATE (for memory figures)."""
 
     id: str
     channel_id: str
     name: str
+    other_channels: tuple[str, ...] = ()
+    roles: tuple[str, ...] = ()
 
 
 @dataclass
@@ -157,6 +160,9 @@ class DiscordDouble:
             shards: the shard count ``GET /gateway/bot`` recommends.
         """
         self._ids = itertools.count(1_200_000_000_000_000_000)
+        # Guild ids on a chosen shard: snowflakes whose timestamp (the bits above 22) is
+        # chosen, each a new one, above every counted id.
+        self._stamps = itertools.count((1_200_000_000_000_000_000 >> 22) + 1)
         self.shard_count = shards
         self.app_id = self.snowflake()
         self.bot_user: Json = {
@@ -169,6 +175,7 @@ class DiscordDouble:
             "flags": 0,
         }
         self.guilds: dict[str, Guild] = {}
+        self._channel_guilds: dict[str, Guild] = {}
         default = self.add_guild("Game night")
         self.guild_id = default.id
         self.channel_id = default.channel_id
@@ -231,23 +238,34 @@ class DiscordDouble:
         """The shard that gets the events of ``guild_id`` (Discord's formula)."""
         return (int(guild_id) >> 22) % (count or self.shard_count)
 
-    def add_guild(self, name: str, *, shard: int | None = None) -> Guild:
-        """A new server with a channel ``games``; with ``shard``, one whose events go to that
-        shard of :attr:`shard_count`."""
+    def add_guild(
+        self, name: str, *, shard: int | None = None, channels: int = 1, roles: int = 1
+    ) -> Guild:
+        """A new server with a channel ``games`` (and ``channels - 1`` others, ``roles`` roles
+        counting @everyone); with ``shard``, one whose events go to that shard of
+        :attr:`shard_count`."""
         guild_id = self.snowflake()
         if shard is not None:
             if not 0 <= shard < self.shard_count:
                 raise ValueError(f"shard {shard} is not one of {self.shard_count}")
-            # A snowflake's shard is its timestamp (the bits above 22) modulo the count.
-            stamp = (int(guild_id) >> 22) + 1
-            stamp += (shard - stamp) % self.shard_count
+            # A snowflake's shard is its timestamp modulo the count.
+            stamp = next(self._stamps)
+            while stamp % self.shard_count != shard:
+                stamp = next(self._stamps)
             guild_id = str(stamp << 22)
-        guild = Guild(guild_id, self.snowflake(), name)
+        guild = Guild(
+            guild_id,
+            self.snowflake(),
+            name,
+            tuple(self.snowflake() for _ in range(channels - 1)),
+            tuple(self.snowflake() for _ in range(roles - 1)),
+        )
         self.guilds[guild.id] = guild
+        self._channel_guilds[guild.channel_id] = guild
         return guild
 
     def guild_of_channel(self, channel_id: str) -> Guild | None:
-        return next((g for g in self.guilds.values() if g.channel_id == channel_id), None)
+        return self._channel_guilds.get(channel_id)
 
     def shard_live(self, shard: int) -> bool:
         """Whether a gateway session holds ``shard`` now."""
@@ -322,16 +340,17 @@ class DiscordDouble:
             "explicit_content_filter": 0,
             "roles": [
                 {
-                    "id": guild.id,
-                    "name": "@everyone",
+                    "id": role,
+                    "name": f"role {position}" if position else "@everyone",
                     "permissions": "2248473465835073",
-                    "position": 0,
+                    "position": position,
                     "color": 0,
                     "hoist": False,
                     "managed": False,
                     "mentionable": False,
                     "flags": 0,
                 }
+                for position, role in enumerate((guild.id, *guild.roles))
             ],
             "emojis": [],
             "stickers": [],
@@ -346,7 +365,13 @@ class DiscordDouble:
             "unavailable": False,
             "joined_at": _TIMESTAMP,
             "members": [self._member(self.bot_user)],
-            "channels": [self._channel_payload(guild)],
+            "channels": [
+                self._channel_payload(guild),
+                *(
+                    self._channel_payload(guild, other, f"room-{n}")
+                    for n, other in enumerate(guild.other_channels, 1)
+                ),
+            ],
             "threads": [],
             "presences": [],
             "voice_states": [],
@@ -354,12 +379,14 @@ class DiscordDouble:
             "guild_scheduled_events": [],
         }
 
-    def _channel_payload(self, guild: Guild) -> Json:
+    def _channel_payload(
+        self, guild: Guild, channel_id: str | None = None, name: str = "games"
+    ) -> Json:
         return {
-            "id": guild.channel_id,
+            "id": channel_id or guild.channel_id,
             "type": 0,
             "guild_id": guild.id,
-            "name": "games",
+            "name": name,
             "position": 0,
             "permission_overwrites": [],
             "nsfw": False,

@@ -90,6 +90,14 @@ async def test_unsharded_the_bot_identifies_as_before(tmp_path: Path) -> None:
             await harness.stop()
 
 
+async def test_the_double_makes_distinct_guilds_on_the_shard_asked_for() -> None:
+    async with DiscordDouble(shards=3) as double:
+        made = [double.add_guild(f"g{n}", shard=n % 3, channels=2, roles=2) for n in range(30)]
+        assert len({guild.id for guild in made}) == 30
+        assert [double.shard_of(guild.id) for guild in made] == [n % 3 for n in range(30)]
+        assert all(double.guild_of_channel(guild.channel_id) is guild for guild in made)
+
+
 async def test_the_double_closes_an_identify_for_a_shard_beyond_the_count() -> None:
     async with DiscordDouble(shards=2) as double, ClientSession() as http:
         async with http.ws_connect(double.gateway_url) as ws:
