@@ -36,7 +36,7 @@ from pathlib import Path
 
 from tests.e2e.discord_double import DiscordDouble, Guild, Sent
 from tests.e2e.discord_fleet import ShardProcess, free_cells
-from tests.processes import rss_mib
+from tests.processes import rss_mib, tree_cpu_seconds
 
 KILLS = 10
 PLAYERS = 200
@@ -51,12 +51,12 @@ def main(quick: bool) -> None:
     logging.getLogger("core").setLevel(logging.ERROR)
     server = PostgresServer.start()
     try:
-        asyncio.run(_run(server.url(), quick))
+        asyncio.run(_run(server.url(), server.pid, quick))
     finally:
         server.stop()
 
 
-async def _run(admin_url: str, quick: bool) -> None:
+async def _run(admin_url: str, server_pid: int, quick: bool) -> None:
     kills = 3 if quick else KILLS
     players = 60 if quick else PLAYERS
     clicks = 300 if quick else 2000
@@ -70,7 +70,7 @@ async def _run(admin_url: str, quick: bool) -> None:
         )
         print(
             f"{'processes':<42}{'clicks':>7}{'median':>9}{'p90':>9}{'p99':>9}{'max':>9}"
-            f"{'clicks/s':>10}"
+            f"{'clicks/s':>10}{'CPU ms per click: bots':>24}{'PostgreSQL':>12}{'double':>8}"
         )
         layouts = [
             ("2 processes, 1 shard + 1 AI worker each", ((0,), (1,)), "1"),
@@ -79,10 +79,16 @@ async def _run(admin_url: str, quick: bool) -> None:
         print("(each click goes to the process holding the shard of the player's server)")
         for label, slots, workers in layouts:
             async with _database(admin_url, f"latency{len(slots)}") as url:
-                sent = await _latency(
-                    folder / f"latency{len(slots)}", url, slots, workers, players, clicks
+                sent, cpu = await _latency(
+                    folder / f"latency{len(slots)}",
+                    url,
+                    slots,
+                    workers,
+                    players,
+                    clicks,
+                    server_pid,
                 )
-            _report(label, sent)
+            _report(label, sent, cpu)
         print(
             f"\nmemory of one process (no AI worker) by servers on its shard ({CHANNELS}"
             f" channels, {ROLES} roles each)"
@@ -188,7 +194,10 @@ async def _latency(
     workers: str,
     players: int,
     clicks: int,
-) -> list[Sent]:
+    server_pid: int,
+) -> tuple[list[Sent], tuple[float, float, float]]:
+    """The timed clicks, and the CPU seconds the bot processes (with their AI workers), the
+    PostgreSQL server and this process (the double, with the players) used meanwhile."""
     async with DiscordDouble(shards=2) as double:
         guilds = [double.add_guild(f"shard {s}", shard=s) for s in (0, 1)]
         fleet = [
@@ -198,17 +207,25 @@ async def _latency(
             bot.process.settings |= {"AI_WORKERS": workers, "AI_BUDGET_SECONDS": "1.0"}
         await asyncio.gather(*(bot.start() for bot in fleet))
         timed: list[Sent] = []
+
+        def cpu() -> tuple[float, float, float]:
+            bots = sum(tree_cpu_seconds(bot.process.life.pid) for bot in fleet)
+            return bots, tree_cpu_seconds(server_pid), time.process_time()
+
         try:
+            before = cpu()
             await asyncio.gather(
                 *(
                     _player(double, guilds[n % 2], f"player{n}", timed, clicks)
                     for n in range(players)
                 )
             )
+            after = cpu()
         finally:
             for bot in fleet:
                 await bot.stop()
-        return timed[:clicks]
+        used = (after[0] - before[0], after[1] - before[1], after[2] - before[2])
+        return timed, used  # every click made while the CPU was counted
 
 
 async def _player(
@@ -225,7 +242,7 @@ async def _player(
             timed.append(await double.click(start.original_id, rng.choice(free), user=name))
 
 
-def _report(label: str, sent: list[Sent]) -> None:
+def _report(label: str, sent: list[Sent], cpu: tuple[float, float, float]) -> None:
     ms = sorted(s.latency * 1000 for s in sent)
     p90 = ms[min(len(ms) - 1, int(0.90 * len(ms)))]
     p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))]
@@ -234,4 +251,8 @@ def _report(label: str, sent: list[Sent]) -> None:
     print(
         f"{label:<42}{len(ms):>7}{statistics.median(ms):>7.1f}ms{p90:>7.1f}ms"
         f"{p99:>7.1f}ms{ms[-1]:>7.1f}ms{rate:>10.0f}"
+        + "".join(
+            f"{seconds * 1000 / len(sent):>{width}.1f}"
+            for seconds, width in zip(cpu, (24, 12, 8), strict=True)
+        )
     )
