@@ -106,11 +106,14 @@ def plan_adapters(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> list[
 def _discord_adapter(service: GameService, config: DiscordConfig) -> Adapter:
     from adapters.discord import DiscordAdapter
     from adapters.discord.bot import COMMAND_SYNC_LEASE
+    from adapters.discord.identify import IdentifyGate
     from core.leases import Lease
 
-    # One process of those sharing the store syncs the slash commands (docs/scaling.md).
+    # One process of those sharing the store syncs the slash commands, and the shards of all
+    # of them keep to Discord's identify rate together (docs/scaling.md).
     lease = Lease(service.store, COMMAND_SYNC_LEASE)
-    return DiscordAdapter(service, config, sync_lease=lease)
+    gate = IdentifyGate(service.store, lease.holder) if config.sharded else None
+    return DiscordAdapter(service, config, sync_lease=lease, identify_gate=gate)
 
 
 def _platform_factories(settings: Settings) -> list[AdapterFactory]:

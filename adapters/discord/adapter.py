@@ -18,6 +18,7 @@ from adapters.discord.config import DiscordConfig
 from core.ports import SHUTDOWN, GameServicePort
 
 if TYPE_CHECKING:
+    from adapters.discord.identify import IdentifyGate
     from core.leases import Lease
 
 log = logging.getLogger(__name__)
@@ -61,16 +62,24 @@ class DiscordAdapter:
         config: token, guilds, endpoints, and the shards this process runs.
         sync_lease: the lease of the one process that syncs the slash commands (see
             :meth:`GameBot._sync_while_held`); None: this process syncs at every start.
+        identify_gate: paces the shards' IDENTIFYs among every process of the bot (sharded
+            only); None: discord.py's pacing within this process.
     """
 
     name = "discord"
 
     def __init__(
-        self, service: GameServicePort, config: DiscordConfig, *, sync_lease: Lease | None = None
+        self,
+        service: GameServicePort,
+        config: DiscordConfig,
+        *,
+        sync_lease: Lease | None = None,
+        identify_gate: IdentifyGate | None = None,
     ) -> None:
         self.service = service
         self.config = config
         self.sync_lease = sync_lease
+        self.identify_gate = identify_gate
         self.bot: GameBot | None = None
 
     @property
@@ -93,7 +102,12 @@ class DiscordAdapter:
             discord.DiscordException: the connection failed for good.
         """
         with discord_endpoints(self.config):
-            bot = client_for(self.service, self.config, sync_lease=self.sync_lease)
+            bot = client_for(
+                self.service,
+                self.config,
+                sync_lease=self.sync_lease,
+                identify_gate=self.identify_gate,
+            )
             self.bot = bot
             async with bot:
                 client = asyncio.create_task(bot.start(self.config.token), name="discord-client")

@@ -46,6 +46,7 @@ from core.ports import GameServicePort, PlatformStyle
 from core.replies import Actor, Reply
 
 if TYPE_CHECKING:
+    from adapters.discord.identify import IdentifyGate
     from core.leases import Lease
 
 log = logging.getLogger(__name__)
@@ -352,7 +353,12 @@ class ShardedGameBot(GameBot, discord.AutoShardedClient):
     """
 
     def __init__(
-        self, service: GameServicePort, config: DiscordConfig, *, sync_lease: Lease | None = None
+        self,
+        service: GameServicePort,
+        config: DiscordConfig,
+        *,
+        sync_lease: Lease | None = None,
+        identify_gate: IdentifyGate | None = None,
     ) -> None:
         if config.shard_count is None:
             raise ValueError("ShardedGameBot needs DISCORD_SHARD_COUNT")
@@ -363,6 +369,24 @@ class ShardedGameBot(GameBot, discord.AutoShardedClient):
             shard_count=config.shard_count,
             shard_ids=list(config.shards),
         )
+        self._identify_gate = identify_gate
+
+    async def setup_hook(self) -> None:
+        if self._identify_gate is not None:
+            try:
+                limits = await self.fetch_session_start_limits()
+            except discord.DiscordException as error:
+                log.warning("no session start limits (%s): one IDENTIFY per 5 s", error)
+            else:
+                self._identify_gate.max_concurrency = limits.max_concurrency
+        await super().setup_hook()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        # Without a gate, discord.py's pacing: 5 s between the shards of this process only.
+        if self._identify_gate is None:
+            await super().before_identify_hook(shard_id, initial=initial)
+        else:
+            await self._identify_gate.wait_turn(shard_id or 0)
 
     async def on_shard_connect(self, shard_id: int) -> None:
         self._pin_shard(shard_id)
@@ -386,12 +410,17 @@ class ShardedGameBot(GameBot, discord.AutoShardedClient):
 
 
 def client_for(
-    service: GameServicePort, config: DiscordConfig, *, sync_lease: Lease | None = None
+    service: GameServicePort,
+    config: DiscordConfig,
+    *,
+    sync_lease: Lease | None = None,
+    identify_gate: IdentifyGate | None = None,
 ) -> GameBot:
-    """The bot as configured: sharded when ``DISCORD_SHARD_COUNT`` is set, else one plain
-    connection (exactly the client of a bot that never heard of shards)."""
+    """The bot as configured: sharded when ``DISCORD_SHARD_COUNT`` is set (its IDENTIFYs paced
+    by ``identify_gate`` among all processes), else one plain connection (exactly the client
+    of a bot that never heard of shards)."""
     if config.sharded:
-        return ShardedGameBot(service, config, sync_lease=sync_lease)
+        return ShardedGameBot(service, config, sync_lease=sync_lease, identify_gate=identify_gate)
     return GameBot(service, config, sync_lease=sync_lease)
 
 

@@ -12,7 +12,10 @@ Sharding as Discord does it: ``GET /gateway/bot`` recommends ``shards`` (the dou
 an IDENTIFY may carry ``shard: [id, count]`` (without it, the session is shard 0 of 1; an id
 outside the count is closed with 4010 Invalid shard); READY and GUILD_CREATE name only the
 guilds of that shard, ``(guild_id >> 22) % count``; a guild's interactions go to the session
-holding its shard, direct messages to shard 0. A new session for a shard replaces the one
+holding its shard, direct messages to shard 0. With ``identify_interval``, the double keeps
+Discord's identify rate: one IDENTIFY per bucket (``shard % max_concurrency``) per interval;
+one sent sooner is answered with op 9 INVALID_SESSION (counted in ``identify_refused``). A new
+session for a shard replaces the one
 before it (the newest connection of a shard gets its events); an interaction for a shard no
 session holds is not delivered (``Sent.delivered`` is False: for the player, "this interaction
 failed"), as on Discord, which does not keep interactions for a later session.
@@ -153,17 +156,32 @@ class Sent:
 class DiscordDouble:
     """The loopback Discord server. Use as ``async with DiscordDouble() as double:``."""
 
-    def __init__(self, *, resume_gateway_url: str | None = None, shards: int = 1) -> None:
+    def __init__(
+        self,
+        *,
+        resume_gateway_url: str | None = None,
+        shards: int = 1,
+        identify_interval: float = 0.0,
+        max_concurrency: int = 1,
+    ) -> None:
         """
         Args:
             resume_gateway_url: the gateway READY names for resuming (default: this one).
             shards: the shard count ``GET /gateway/bot`` recommends.
+            identify_interval: seconds between two IDENTIFYs of a bucket (Discord: 5); 0 lets
+                every IDENTIFY through.
+            max_concurrency: how many buckets (``session_start_limit.max_concurrency``).
         """
         self._ids = itertools.count(1_200_000_000_000_000_000)
         # Guild ids on a chosen shard: snowflakes whose timestamp (the bits above 22) is
         # chosen, each a new one, above every counted id.
         self._stamps = itertools.count((1_200_000_000_000_000_000 >> 22) + 1)
         self.shard_count = shards
+        self.identify_interval = identify_interval
+        self.max_concurrency = max_concurrency
+        self.identify_refused = 0
+        self.identified_at: list[float] = []  # time.monotonic() of every accepted IDENTIFY
+        self._last_identify: dict[int, float] = {}  # bucket -> when it last identified
         self.app_id = self.snowflake()
         self.bot_user: Json = {
             "id": self.app_id,
@@ -609,6 +627,14 @@ class DiscordDouble:
         if not (isinstance(count, int) and isinstance(shard, int) and 0 <= shard < count):
             await ws.close(code=4010, message=b"Invalid shard.")
             return
+        bucket, now = shard % self.max_concurrency, time.monotonic()
+        if now - self._last_identify.get(bucket, -1e9) < self.identify_interval:
+            self.identify_refused += 1
+            await ws.send_str(json.dumps({"op": 9, "d": False}))
+            await self._notify()
+            return
+        self._last_identify[bucket] = now
+        self.identified_at.append(now)
         session = Session(ws, shard, count, uuid.uuid4().hex)
         self._sessions[session.id] = session
         self._live[shard] = session
@@ -692,7 +718,7 @@ class DiscordDouble:
                     "total": 1000,
                     "remaining": 1000,
                     "reset_after": 0,
-                    "max_concurrency": 1,
+                    "max_concurrency": self.max_concurrency,
                 },
             }
         if match := re.fullmatch(rf"/applications/{app}/(?:guilds/(\d+)/)?commands", path):

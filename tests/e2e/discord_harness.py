@@ -15,6 +15,7 @@ import pytest
 
 from adapters.discord import DiscordAdapter, DiscordConfig
 from adapters.discord.bot import COMMAND_SYNC_LEASE, GameBot
+from adapters.discord.identify import IdentifyGate
 from core.leases import Lease
 from core.sessions import GameService, ServiceSettings
 from core.store import SqliteStore
@@ -89,7 +90,8 @@ class Harness:
         )
         # As the application runs it: the one process that syncs holds the lease.
         lease = Lease(self._store, COMMAND_SYNC_LEASE)
-        self.adapter = DiscordAdapter(self._service, config, sync_lease=lease)
+        gate = IdentifyGate(self._store, lease.holder) if config.sharded else None
+        self.adapter = DiscordAdapter(self._service, config, sync_lease=lease, identify_gate=gate)
         sessions = self.double.identify_count + max(1, len(config.shards))
         synced = self.double.command_syncs + syncs
         self._stop = asyncio.Event()

@@ -43,7 +43,7 @@ async def test_a_killed_process_s_shard_carries_on_in_a_new_process(
 ) -> None:
     async with (
         backends.fresh("postgres", tmp_path) as db,
-        DiscordDouble(shards=2) as double,
+        DiscordDouble(shards=2, identify_interval=5.0) as double,
     ):
         guilds = [double.add_guild(f"shard {s}", shard=s) for s in (0, 1)]
         fleet = [ShardProcess(double, tmp_path / f"bot{s}", db.where, (s,)) for s in (0, 1)]
@@ -51,6 +51,10 @@ async def test_a_killed_process_s_shard_carries_on_in_a_new_process(
             await asyncio.gather(*(bot.start() for bot in fleet))
             await double.wait_for(lambda: double.command_syncs >= 1, within=30.0)
             assert sorted(double.identified) == [(0, 2), (1, 2)]
+            # Started together, the two processes kept Discord's identify rate between them.
+            assert double.identify_refused == 0
+            first, second = double.identified_at
+            assert second - first >= 5.0
 
             games: dict[int, list[Game]] = {0: [], 1: []}
             sessions: dict[str, Game] = {}
