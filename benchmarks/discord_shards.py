@@ -9,7 +9,8 @@ process holding its shard, as Discord does (``tests/e2e/discord_fleet.py``).
   the operator's procedure says (docs/scaling.md), start a new process for its shards at once;
   time from the kill to the shard identified again, and to the first press on a board the dead
   process had posted being answered. A supervisor's restart delay (systemd's ``RestartSec``)
-  comes on top.
+  comes on top. The double keeps Discord's identify rate (one IDENTIFY per 5 s for the bot),
+  and each kill comes at least 5 s after the last IDENTIFY, as a crash would.
 - Latency: 200 players at once (100 in a guild of each shard), each playing HARD tic-tac-toe
   games without pause (as ``discord_latency`` does in one process), on two processes of one
   shard each (one AI worker each: the machine has two cores), and, for comparison, on one
@@ -34,6 +35,7 @@ import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+from adapters.discord.identify import IDENTIFY_INTERVAL
 from tests.e2e.discord_double import DiscordDouble, Guild, Sent
 from tests.e2e.discord_fleet import ShardProcess, free_cells
 from tests.processes import rss_mib, tree_cpu_seconds
@@ -122,7 +124,7 @@ async def _database(admin_url: str, name: str) -> AsyncIterator[str]:
 
 
 async def _takeover(folder: Path, url: str, kills: int) -> None:
-    async with DiscordDouble(shards=2) as double:
+    async with DiscordDouble(shards=2, identify_interval=IDENTIFY_INTERVAL) as double:
         guild = double.add_guild("shard 0", shard=0)
         fleet = [ShardProcess(double, folder / f"bot{s}", url, (s,)) for s in (0, 1)]
         await asyncio.gather(*(bot.start() for bot in fleet))
@@ -134,6 +136,10 @@ async def _takeover(folder: Path, url: str, kills: int) -> None:
             for _ in range(kills):
                 if not free_cells(double.messages[board]):
                     board = await _new_board(double, guild, "taker")
+                # A crash comes later than 5 s after the bot's last IDENTIFY (else the new one
+                # waits for its turn: Discord allows one per 5 s).
+                quiet = time.monotonic() - double.identified_at[-1]
+                await asyncio.sleep(max(0.0, IDENTIFY_INTERVAL + 0.5 - quiet))
                 before = _identifies(double, 0)
                 killed_at = await fleet[0].kill()
                 starting = asyncio.create_task(fleet[0].start())
@@ -157,6 +163,7 @@ async def _takeover(folder: Path, url: str, kills: int) -> None:
         ("(the new process up: logged started)", starts),
     ]:
         print(f"{label:<44}{statistics.median(values):>8.2f}s{max(values):>8.2f}s")
+    print(f"(IDENTIFYs refused for coming too soon: {double.identify_refused})")
 
 
 async def _memory(folder: Path, url: str, servers: int) -> float:
