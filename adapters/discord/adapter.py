@@ -13,8 +13,9 @@ import discord.gateway
 import discord.http
 import yarl
 
-from adapters.discord.bot import GameBot, ShardedGameBot, client_for
+from adapters.discord.bot import GameBot
 from adapters.discord.config import DiscordConfig
+from adapters.discord.shards import ShardedGameBot, client_for
 from core.ports import SHUTDOWN, GameServicePort
 
 if TYPE_CHECKING:

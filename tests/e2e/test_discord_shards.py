@@ -14,7 +14,8 @@ from pathlib import Path
 
 from aiohttp import ClientSession, WSMsgType
 
-from adapters.discord.bot import GameBot, ShardedGameBot
+from adapters.discord.bot import GameBot
+from adapters.discord.shards import ShardedGameBot
 from tests.e2e.discord_double import TOKEN, DiscordDouble, Json, Sent, buttons
 from tests.e2e.discord_harness import Harness
 
