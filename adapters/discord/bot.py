@@ -133,7 +133,8 @@ class GameBot(discord.Client):
     # --- lifetime -----------------------------------------------------------------------------
 
     async def setup_hook(self) -> None:
-        """After login, before the gateway: buttons, translations, and the command sync."""
+        """After login, before the gateway: buttons, translations, and the command sync (with a
+        sync lease, in a task of its own that syncs once this process holds the lease)."""
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.tree.set_translator(CatalogueTranslator())
         if self._sync_lease is None:
