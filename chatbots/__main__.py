@@ -98,6 +98,9 @@ def describe(settings: Settings) -> str:
             "DISCORD_GUILD_IDS": ",".join(map(str, d.guild_ids)),
             "DISCORD_API_BASE_URL": d.api_base_url,
             "DISCORD_GATEWAY_URL": d.gateway_url,
+            "DISCORD_SHARD_COUNT": "(not sharded)" if d.shard_count is None else d.shard_count,
+            "DISCORD_SHARD_IDS": ",".join(map(str, d.shard_ids))
+            or ("" if d.shard_count is None else "(all)"),
         }
     if (m := settings.matrix) is not None:
         values |= {

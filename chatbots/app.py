@@ -25,6 +25,7 @@ from chatbots.settings import Settings, SettingsError
 from core.ports import SHUTDOWN
 
 if TYPE_CHECKING:
+    from adapters.discord import DiscordConfig
     from core.leases import Lease
     from core.sessions import GameService, ServiceSettings
     from core.store import SessionStore
@@ -104,18 +105,35 @@ def plan_adapters(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> list[
     return [console]
 
 
+def _discord_adapter(service: GameService, config: DiscordConfig, lease_ttl: float) -> Adapter:
+    from adapters.discord import DiscordAdapter
+    from adapters.discord.bot import COMMAND_SYNC_LEASE
+    from adapters.discord.identify import IdentifyGate
+    from core.leases import Lease
+
+    # One process of those sharing the store syncs the slash commands, and the shards of all
+    # of them keep to Discord's identify rate together (docs/scaling.md).
+    lease = Lease(service.store, COMMAND_SYNC_LEASE, ttl=lease_ttl)
+    gate = IdentifyGate(service.store, lease.holder) if config.sharded else None
+    return DiscordAdapter(service, config, sync_lease=lease, identify_gate=gate)
+
+
 def _platform_factories(settings: Settings) -> list[AdapterFactory]:
     factories: list[AdapterFactory] = []
     if (discord := settings.discord) is not None:
-        from adapters.discord import DiscordAdapter, DiscordConfig
+        from adapters.discord import DiscordConfig
 
         discord_config = DiscordConfig(
             token=discord.token.value,
             guild_ids=discord.guild_ids,
             api_base_url=discord.api_base_url,
             gateway_url=discord.gateway_url,
+            shard_count=discord.shard_count,
+            shard_ids=discord.shard_ids,
         )
-        factories.append(functools.partial(DiscordAdapter, config=discord_config))
+        factories.append(
+            functools.partial(_discord_adapter, config=discord_config, lease_ttl=settings.lease_ttl)
+        )
     if (matrix := settings.matrix) is not None:
         from adapters.matrix import MatrixAdapter, MatrixConfig
         from core.leases import Lease

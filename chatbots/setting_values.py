@@ -49,6 +49,8 @@ LIMITS: dict[str, tuple[float, float]] = {
     "LEASE_TTL_SECONDS": (1, 20),
     "CHALLENGE_TTL_SECONDS": (10, 86400),
     "HTTP_PORT": (1, 65535),
+    # Discord wants a shard per 2,500 servers at most: 4,096 shards reach ten million servers.
+    "DISCORD_SHARD_COUNT": (1, 4096),
 }
 MAX_GUILD_IDS = 100
 
@@ -134,6 +136,30 @@ def workers(text: str) -> int | None:
     if not (text.isascii() and text.isdigit() and len(text) <= 4 and low <= int(text) <= high):
         raise ValueError(f"{shown(text)} is not a whole number from {low:g} to {high:g}")
     return int(text)
+
+
+def shard_count(text: str) -> int | None:
+    if not text:
+        return None
+    low, high = LIMITS["DISCORD_SHARD_COUNT"]
+    if not (text.isascii() and text.isdigit() and len(text) <= 5 and low <= int(text) <= high):
+        raise ValueError(f"{shown(text)} is not a whole number from {low:g} to {high:g}")
+    return int(text)
+
+
+def shard_ids(text: str) -> tuple[int, ...]:
+    """Shard numbers, distinct; whether each is below the shard count is checked with it."""
+    listed = items(text)
+    high = int(LIMITS["DISCORD_SHARD_COUNT"][1]) - 1
+    if not all(item.isascii() and item.isdigit() and len(item) <= 5 for item in listed):
+        raise ValueError(f"{shown(text)} is not a list of shard numbers such as 0,1")
+    ids = [int(item) for item in listed]
+    if any(shard > high for shard in ids):
+        raise ValueError(f"{shown(text)}: shard numbers run from 0 to {high} at most")
+    repeated = sorted({shard for shard in ids if ids.count(shard) > 1})
+    if repeated:
+        raise ValueError(f"shard {repeated[0]} is listed twice: each shard runs in one place")
+    return tuple(ids)
 
 
 def discord_token(text: str) -> Secret:

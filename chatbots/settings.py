@@ -84,6 +84,8 @@ KEYS: tuple[Key, ...] = (
     Key("DISCORD_GUILD_IDS", DISCORD),
     Key("DISCORD_API_BASE_URL", DISCORD, "https://discord.com/api/v10"),
     Key("DISCORD_GATEWAY_URL", DISCORD, "wss://gateway.discord.gg/"),
+    Key("DISCORD_SHARD_COUNT", DISCORD),
+    Key("DISCORD_SHARD_IDS", DISCORD),
     Key("MATRIX_HOMESERVER", MATRIX),
     Key("MATRIX_USER_ID", MATRIX),
     Key("MATRIX_PASSWORD", MATRIX, secret=True),
@@ -106,6 +108,10 @@ class DiscordSettings:
     guild_ids: tuple[int, ...] = ()
     api_base_url: str = _DEFAULTS["DISCORD_API_BASE_URL"]
     gateway_url: str = _DEFAULTS["DISCORD_GATEWAY_URL"]
+    # None: one connection without sharding, as a bot in fewer than 2,500 servers runs.
+    shard_count: int | None = None
+    # Empty with a count: every shard of the count, in this process.
+    shard_ids: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,6 +288,7 @@ class _Parser:
                     "(set the token to run on Discord, or remove the other DISCORD_ keys)"
                 )
             return None
+        shard_count, shard_ids = self.shards()
         return DiscordSettings(
             token=self.get("DISCORD_TOKEN", parse.discord_token, Secret("")),
             guild_ids=self.get("DISCORD_GUILD_IDS", parse.guild_ids, ()),
@@ -291,7 +298,26 @@ class _Parser:
             gateway_url=self.get(
                 "DISCORD_GATEWAY_URL", parse.url(_DISCORD_GATEWAY, "ws", "wss"), ""
             ),
+            shard_count=shard_count,
+            shard_ids=shard_ids,
         )
+
+    def shards(self) -> tuple[int | None, tuple[int, ...]]:
+        """``shard_count`` and ``shard_ids``, each id checked against the count."""
+        count = self.get("DISCORD_SHARD_COUNT", parse.shard_count, None)
+        ids: tuple[int, ...] = self.get("DISCORD_SHARD_IDS", parse.shard_ids, ())
+        if ids and count is None and not self.given("DISCORD_SHARD_COUNT"):
+            self.problems.append(
+                "DISCORD_SHARD_IDS: set, but DISCORD_SHARD_COUNT is not (the ids are shards "
+                "of how many? Every process of the bot needs the same count)"
+            )
+        elif count is not None and any(shard >= count for shard in ids):
+            beyond = next(shard for shard in ids if shard >= count)
+            self.problems.append(
+                f"DISCORD_SHARD_IDS: shard {beyond} does not exist with DISCORD_SHARD_COUNT="
+                f"{count} (shards are numbered from 0 to {count - 1})"
+            )
+        return count, ids
 
     def matrix(self) -> MatrixSettings | None:
         # Where the keys are kept says nothing about running Matrix: an image or a service unit

@@ -7,6 +7,7 @@ does not reap, an orphan that exited stays a zombie for good.
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -88,3 +89,19 @@ def command(pid: int) -> str:
         return (PROC / str(pid) / "cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
     except (FileNotFoundError, ProcessLookupError):
         return ""
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user and system) ``pid`` has used so far, in seconds (0 if it is gone)."""
+    try:
+        text = (PROC / str(pid) / "stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return 0.0
+    fields = text[text.rindex(")") + 2 :].split()
+    # utime and stime are the 14th and 15th fields of the line, in clock ticks.
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU time of ``pid`` and of its running descendants (workers, server backends)."""
+    return cpu_seconds(pid) + sum(cpu_seconds(child) for child in descendants(pid))

@@ -16,11 +16,13 @@ game's board message through the channel.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
+import discord.gateway
 import yarl
 from discord import app_commands
 
@@ -43,6 +45,9 @@ from core.i18n import DEFAULT_LOCALE, normalize_locale, render
 from core.ports import GameServicePort, PlatformStyle
 from core.replies import Actor, Reply
 
+if TYPE_CHECKING:
+    from core.leases import Lease
+
 log = logging.getLogger(__name__)
 
 PLATFORM = "discord"
@@ -50,6 +55,10 @@ RESPOND_WITHIN = 1.5  # seconds of work before deferring; Discord allows 3 for t
 # A bots' game's first move can be ready before the message that shows its board: wait this
 # long for it (a deferred answer included) before showing the game in a new message.
 PUBLISH_WAITS_FOR_BOARD = 5.0
+# Seconds a stop waits for the command-sync lease to be released (else it simply expires).
+SYNC_LEASE_RELEASE = 3.0
+COMMAND_SYNC_LEASE = "discord-command-sync"
+"""The lease held by the one process that syncs the slash commands."""
 
 Work = Callable[[Actor], Awaitable[list[Reply]]]
 
@@ -84,14 +93,25 @@ class GameBot(discord.Client):
     Args:
         service: the game service (already started, its store open).
         config: token, guilds to sync to, endpoints.
+        sync_lease: the lease that elects the one process that syncs the slash commands
+            (``discord-command-sync``); None syncs at every start, as one process alone does.
+        client_options: more keyword arguments for discord.py's client (the shards).
     """
 
-    def __init__(self, service: GameServicePort, config: DiscordConfig) -> None:
+    def __init__(
+        self,
+        service: GameServicePort,
+        config: DiscordConfig,
+        *,
+        sync_lease: Lease | None = None,
+        **client_options: Any,
+    ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channel metadata for interactions; not privileged
         super().__init__(
             intents=intents,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **client_options,
         )
         self.service = service
         self.config = config
@@ -106,13 +126,44 @@ class GameBot(discord.Client):
         self._in_flight: set[asyncio.Task[Any]] = set()
         self._idle = asyncio.Event()
         self._idle.set()
+        self._sync_lease = sync_lease
+        self._sync_stop = asyncio.Event()
+        self._sync_task: asyncio.Task[None] | None = None
 
     # --- lifetime -----------------------------------------------------------------------------
 
     async def setup_hook(self) -> None:
-        """After login, before the gateway: buttons, translations, and the command sync."""
+        """After login, before the gateway: buttons, translations, and the command sync (with a
+        sync lease, in a task of its own that syncs once this process holds the lease)."""
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.tree.set_translator(CatalogueTranslator())
+        if self._sync_lease is None:
+            await self.sync_commands()
+        else:
+            self._sync_task = asyncio.create_task(
+                self._sync_lease.run(self._sync_while_held, self._sync_stop),
+                name="discord-command-sync",
+            )
+
+    async def _sync_while_held(self, ending: asyncio.Event) -> None:
+        # The holder syncs once and keeps the lease while it runs, so the processes that
+        # start later do not sync again; when it stops or dies, the next process to take the
+        # lease syncs with its own code (after a rolling upgrade: the new commands). Two
+        # processes syncing at once would do no harm either: the sync is one bulk overwrite
+        # (PUT /applications/{id}/commands), idempotent, the last one wins; the lease keeps it
+        # to one for Discord's rate limits on command writes.
+        await self.sync_commands()
+        await ending.wait()
+
+    async def stop_command_sync(self) -> None:
+        """Give up the command-sync lease, if held (before the store closes)."""
+        self._sync_stop.set()
+        if self._sync_task is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._sync_task, SYNC_LEASE_RELEASE)
+
+    async def sync_commands(self) -> None:
+        """Register the slash commands with Discord (globally, or in ``DISCORD_GUILD_IDS``)."""
         try:
             if self.config.guild_ids:
                 for guild_id in self.config.guild_ids:
@@ -134,10 +185,7 @@ class GameBot(discord.Client):
         self._pin_gateway()
 
     def _pin_gateway(self) -> None:
-        # READY names a gateway to resume on; behind a configured proxy (or the test double)
-        # resuming must go through the configured URL as well.
-        if self.config.gateway_url != DEFAULT_GATEWAY_URL and self.ws is not None:
-            self.ws.gateway = yarl.URL(self.config.gateway_url)
+        pin_gateway(self.ws, self.config)
 
     async def shutdown(self, drain_seconds: float) -> None:
         """Stop taking input, let the interactions in flight finish (up to ``drain_seconds``),
@@ -145,6 +193,7 @@ class GameBot(discord.Client):
         self._accepting = False
         if self._in_flight:
             await asyncio.wait(set(self._in_flight), timeout=drain_seconds)
+        await self.stop_command_sync()
         await self.close()
 
     async def wait_idle(self) -> None:
@@ -292,6 +341,16 @@ class GameBot(discord.Client):
             await responder.send(text_message(text, DEFAULT_LOCALE), ephemeral=True)
         except discord.HTTPException:
             log.exception("could not answer an interaction")
+
+
+def pin_gateway(socket: discord.gateway.DiscordWebSocket | None, config: DiscordConfig) -> None:
+    """Keep ``socket`` resuming through the configured gateway.
+
+    READY names a gateway to resume on; behind a configured proxy (or the test double) resuming
+    must go through the configured URL as well.
+    """
+    if config.gateway_url != DEFAULT_GATEWAY_URL and socket is not None:
+        socket.gateway = yarl.URL(config.gateway_url)
 
 
 class _InFlight:

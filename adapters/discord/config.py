@@ -18,6 +18,10 @@ class DiscordConfig:
             (``DISCORD_GUILD_IDS``); empty syncs them globally.
         api_base_url: the REST API base, version included (``DISCORD_API_BASE_URL``).
         gateway_url: the gateway websocket, used as given (``DISCORD_GATEWAY_URL``).
+        shard_count: how many shards the bot has in all (``DISCORD_SHARD_COUNT``); None runs
+            one unsharded connection, as before sharding existed.
+        shard_ids: the shards this process runs (``DISCORD_SHARD_IDS``); empty runs every
+            shard of ``shard_count`` here.
 
     Raises:
         ValueError: a value is unusable; the message names its setting.
@@ -27,6 +31,8 @@ class DiscordConfig:
     guild_ids: tuple[int, ...] = ()
     api_base_url: str = DEFAULT_API_BASE_URL
     gateway_url: str = DEFAULT_GATEWAY_URL
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.token.strip():
@@ -42,3 +48,27 @@ class DiscordConfig:
             raise ValueError(
                 f"DISCORD_GATEWAY_URL must start with wss:// or ws://, got {self.gateway_url!r}"
             )
+        if self.shard_count is None:
+            if self.shard_ids:
+                raise ValueError("DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT")
+        elif self.shard_count < 1:
+            raise ValueError(f"DISCORD_SHARD_COUNT must be 1 or more, got {self.shard_count}")
+        elif len(set(self.shard_ids)) != len(self.shard_ids) or not all(
+            0 <= shard < self.shard_count for shard in self.shard_ids
+        ):
+            raise ValueError(
+                f"DISCORD_SHARD_IDS must be distinct numbers from 0 to {self.shard_count - 1},"
+                f" got {self.shard_ids!r}"
+            )
+
+    @property
+    def sharded(self) -> bool:
+        """Whether the bot runs discord.py's sharded client."""
+        return self.shard_count is not None
+
+    @property
+    def shards(self) -> tuple[int, ...]:
+        """The shards this process runs (every one of the count when none are named)."""
+        if self.shard_count is None:
+            return ()
+        return self.shard_ids or tuple(range(self.shard_count))

@@ -8,6 +8,18 @@ ACKs, IDENTIFY -> READY + GUILD_CREATE, RESUME -> RESUMED), syncs its commands
 as INTERACTION_CREATE: slash commands (type 2, with typed options and resolved users) and button
 clicks (type 3, with the full message and its components).
 
+Sharding as Discord does it: ``GET /gateway/bot`` recommends ``shards`` (the double's shard count);
+an IDENTIFY may carry ``shard: [id, count]`` (without it, the session is shard 0 of 1; an id
+outside the count is closed with 4010 Invalid shard); READY and GUILD_CREATE name only the
+guilds of that shard, ``(guild_id >> 22) % count``; a guild's interactions go to the session
+holding its shard, direct messages to shard 0. With ``identify_interval``, the double keeps
+Discord's identify rate: one IDENTIFY per bucket (``shard % max_concurrency``) per interval;
+one sent sooner is answered with op 9 INVALID_SESSION (counted in ``identify_refused``). A new
+session for a shard replaces the one
+before it (the newest connection of a shard gets its events); an interaction for a shard no
+session holds is not delivered (``Sent.delivered`` is False: for the player, "this interaction
+failed"), as on Discord, which does not keep interactions for a later session.
+
 The double keeps every message the bot creates or edits (``messages``), so a test sees what a
 player would, and records every request (``requests``). It enforces Discord's rules that the
 bot must respect: one callback per interaction, within 3 seconds (later ones get ``10062 Unknown
@@ -56,6 +68,29 @@ class Recorded:
     message_id: int | None = None  # the message it created or edited, if any
 
 
+@dataclass(frozen=True, slots=True)
+class Guild:
+    """A server of the double: the text channel ``games`` where the games are played, and as
+    many other channels and roles as a test wants in its GUILD_CREATE (for memory figures)."""
+
+    id: str
+    channel_id: str
+    name: str
+    other_channels: tuple[str, ...] = ()
+    roles: tuple[str, ...] = ()
+
+
+@dataclass
+class Session:
+    """One gateway session: which shard it holds, of how many."""
+
+    socket: web.WebSocketResponse
+    shard: int
+    count: int
+    id: str = ""
+    seq: int = 0
+
+
 @dataclass
 class Sent:
     """An interaction the double sent, and what the bot did with it."""
@@ -64,6 +99,8 @@ class Sent:
     token: str
     payload: Json
     sent_at: float
+    shard: int = 0
+    delivered: bool = True
     requests: list[Recorded] = field(default_factory=list)
     callback_at: float | None = None
     answered: asyncio.Event = field(default_factory=asyncio.Event)
@@ -119,8 +156,32 @@ class Sent:
 class DiscordDouble:
     """The loopback Discord server. Use as ``async with DiscordDouble() as double:``."""
 
-    def __init__(self, *, resume_gateway_url: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        resume_gateway_url: str | None = None,
+        shards: int = 1,
+        identify_interval: float = 0.0,
+        max_concurrency: int = 1,
+    ) -> None:
+        """
+        Args:
+            resume_gateway_url: the gateway READY names for resuming (default: this one).
+            shards: the shard count ``GET /gateway/bot`` recommends.
+            identify_interval: seconds between two IDENTIFYs of a bucket (Discord: 5); 0 lets
+                every IDENTIFY through.
+            max_concurrency: how many buckets (``session_start_limit.max_concurrency``).
+        """
         self._ids = itertools.count(1_200_000_000_000_000_000)
+        # Guild ids on a chosen shard: snowflakes whose timestamp (the bits above 22) is
+        # chosen, each a new one, above every counted id.
+        self._stamps = itertools.count((1_200_000_000_000_000_000 >> 22) + 1)
+        self.shard_count = shards
+        self.identify_interval = identify_interval
+        self.max_concurrency = max_concurrency
+        self.identify_refused = 0
+        self.identified_at: list[float] = []  # time.monotonic() of every accepted IDENTIFY
+        self._last_identify: dict[int, float] = {}  # bucket -> when it last identified
         self.app_id = self.snowflake()
         self.bot_user: Json = {
             "id": self.app_id,
@@ -131,8 +192,11 @@ class DiscordDouble:
             "bot": True,
             "flags": 0,
         }
-        self.guild_id = self.snowflake()
-        self.channel_id = self.snowflake()
+        self.guilds: dict[str, Guild] = {}
+        self._channel_guilds: dict[str, Guild] = {}
+        default = self.add_guild("Game night")
+        self.guild_id = default.id
+        self.channel_id = default.channel_id
         self.users: dict[str, Json] = {}
         self.dm_channels: dict[str, str] = {}
         self.messages: dict[int, Json] = {}
@@ -141,13 +205,13 @@ class DiscordDouble:
         self.global_commands: list[Json] = []
         self.guild_commands: dict[str, list[Json]] = {}
         self.identify_count = 0
+        self.identified: list[tuple[int, int]] = []  # (shard, count) of every IDENTIFY
         self.resume_count = 0
         self.command_syncs = 0
         self.settle: Callable[[], Awaitable[None]] | None = None
         self._resume_gateway_url = resume_gateway_url
-        self._seq = 0
-        self._session_id = ""
-        self._ws: web.WebSocketResponse | None = None
+        self._live: dict[int, Session] = {}  # shard -> the session that gets its events
+        self._sessions: dict[str, Session] = {}  # session id -> session (to RESUME)
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -172,8 +236,8 @@ class DiscordDouble:
         self.port = int(self._runner.addresses[0][1])
 
     async def close(self) -> None:
-        if self._ws is not None:
-            await self._ws.close()
+        for session in list(self._live.values()):
+            await session.socket.close()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -187,6 +251,44 @@ class DiscordDouble:
 
     def snowflake(self) -> str:
         return str(next(self._ids))
+
+    def shard_of(self, guild_id: str | int, count: int | None = None) -> int:
+        """The shard that gets the events of ``guild_id`` (Discord's formula)."""
+        return (int(guild_id) >> 22) % (count or self.shard_count)
+
+    def add_guild(
+        self, name: str, *, shard: int | None = None, channels: int = 1, roles: int = 1
+    ) -> Guild:
+        """A new server with a channel ``games`` (and ``channels - 1`` others, ``roles`` roles
+        counting @everyone); with ``shard``, one whose events go to that shard of
+        :attr:`shard_count`."""
+        guild_id = self.snowflake()
+        if shard is not None:
+            if not 0 <= shard < self.shard_count:
+                raise ValueError(f"shard {shard} is not one of {self.shard_count}")
+            # A snowflake's shard is its timestamp modulo the count.
+            stamp = next(self._stamps)
+            while stamp % self.shard_count != shard:
+                stamp = next(self._stamps)
+            guild_id = str(stamp << 22)
+        guild = Guild(
+            guild_id,
+            self.snowflake(),
+            name,
+            tuple(self.snowflake() for _ in range(channels - 1)),
+            tuple(self.snowflake() for _ in range(roles - 1)),
+        )
+        self.guilds[guild.id] = guild
+        self._channel_guilds[guild.channel_id] = guild
+        return guild
+
+    def guild_of_channel(self, channel_id: str) -> Guild | None:
+        return self._channel_guilds.get(channel_id)
+
+    def shard_live(self, shard: int) -> bool:
+        """Whether a gateway session holds ``shard`` now."""
+        session = self._live.get(shard)
+        return session is not None and not session.socket.closed
 
     # --- waiting ------------------------------------------------------------------------------
 
@@ -244,10 +346,10 @@ class DiscordDouble:
             "permissions": "2248473465835073",
         }
 
-    def _guild_payload(self) -> Json:
+    def _guild_payload(self, guild: Guild) -> Json:
         return {
-            "id": self.guild_id,
-            "name": "Game night",
+            "id": guild.id,
+            "name": guild.name,
             "icon": None,
             "owner_id": self.user("owner")["id"],
             "afk_timeout": 300,
@@ -256,16 +358,17 @@ class DiscordDouble:
             "explicit_content_filter": 0,
             "roles": [
                 {
-                    "id": self.guild_id,
-                    "name": "@everyone",
+                    "id": role,
+                    "name": f"role {position}" if position else "@everyone",
                     "permissions": "2248473465835073",
-                    "position": 0,
+                    "position": position,
                     "color": 0,
                     "hoist": False,
                     "managed": False,
                     "mentionable": False,
                     "flags": 0,
                 }
+                for position, role in enumerate((guild.id, *guild.roles))
             ],
             "emojis": [],
             "stickers": [],
@@ -280,7 +383,13 @@ class DiscordDouble:
             "unavailable": False,
             "joined_at": _TIMESTAMP,
             "members": [self._member(self.bot_user)],
-            "channels": [self._channel_payload()],
+            "channels": [
+                self._channel_payload(guild),
+                *(
+                    self._channel_payload(guild, other, f"room-{n}")
+                    for n, other in enumerate(guild.other_channels, 1)
+                ),
+            ],
             "threads": [],
             "presences": [],
             "voice_states": [],
@@ -288,12 +397,14 @@ class DiscordDouble:
             "guild_scheduled_events": [],
         }
 
-    def _channel_payload(self) -> Json:
+    def _channel_payload(
+        self, guild: Guild, channel_id: str | None = None, name: str = "games"
+    ) -> Json:
         return {
-            "id": self.channel_id,
+            "id": channel_id or guild.channel_id,
             "type": 0,
-            "guild_id": self.guild_id,
-            "name": "games",
+            "guild_id": guild.id,
+            "name": name,
             "position": 0,
             "permission_overwrites": [],
             "nsfw": False,
@@ -306,9 +417,10 @@ class DiscordDouble:
 
     # --- driving the bot ----------------------------------------------------------------------
 
-    def command(self, name: str, *, dm: bool = False) -> Json:
+    def command(self, name: str, *, dm: bool = False, guild: Guild | None = None) -> Json:
         """The synced command called ``name`` usable here (guild commands win in a guild)."""
-        pools = [] if dm else [self.guild_commands.get(self.guild_id, [])]
+        guild_id = (guild.id if guild else None) or self.guild_id
+        pools = [] if dm else [self.guild_commands.get(guild_id, [])]
         pools.append(self.global_commands)
         for pool in pools:
             for command in pool:
@@ -323,14 +435,16 @@ class DiscordDouble:
         *,
         user: str,
         dm: bool = False,
+        guild: Guild | None = None,
         locale: str = "en-US",
         wait: bool = True,
     ) -> Sent:
-        """Run ``/name`` as ``user``; options by name, a user option by the user's name.
+        """Run ``/name`` as ``user`` (in ``guild``'s channel, by default the first guild's);
+        options by name, a user option by the user's name.
 
         Returns once the callback arrived and the bot settled (see :attr:`settle`).
         """
-        command = self.command(name, dm=dm)
+        command = self.command(name, dm=dm, guild=guild)
         schema = {o["name"]: o for o in command.get("options", [])}
         sent_options: list[Json] = []
         resolved_users: Json = {}
@@ -355,7 +469,7 @@ class DiscordDouble:
             data["resolved"] = {"users": resolved_users}
             if resolved_members:
                 data["resolved"]["members"] = resolved_members
-        payload = self._interaction(2, user=user, dm=dm, locale=locale)
+        payload = self._interaction(2, user=user, dm=dm, locale=locale, guild=guild)
         payload["data"] = data
         return await self.send_interaction(payload, wait=wait)
 
@@ -376,13 +490,17 @@ class DiscordDouble:
             raise AssertionError(f"no button {custom_id!r} on message {snapshot['id']}")
         channel = str(snapshot["channel_id"])
         dm = channel in self.dm_channels.values()
-        payload = self._interaction(3, user=user, dm=dm, locale=locale)
+        guild = None if dm else self.guild_of_channel(channel)
+        payload = self._interaction(3, user=user, dm=dm, locale=locale, guild=guild)
         payload["message"] = json.loads(json.dumps(snapshot))
         payload["data"] = {"custom_id": custom_id, "component_type": 2}
         return await self.send_interaction(payload, wait=wait)
 
-    def _interaction(self, kind: int, *, user: str, dm: bool, locale: str) -> Json:
+    def _interaction(
+        self, kind: int, *, user: str, dm: bool, locale: str, guild: Guild | None = None
+    ) -> Json:
         person = self.user(user)
+        place = guild or self.guilds[self.guild_id]
         payload: Json = {
             "id": self.snowflake(),
             "application_id": self.app_id,
@@ -401,27 +519,46 @@ class DiscordDouble:
                 "channel": {"id": channel, "type": 1, "recipients": [person], "flags": 0},
                 "user": person,
                 "context": 1,
-                "authorizing_integration_owners": {"0": self.guild_id},
+                "authorizing_integration_owners": {"0": place.id},
             }
         else:
             payload |= {
-                "guild_id": self.guild_id,
+                "guild_id": place.id,
                 "guild_locale": "en-US",
-                "guild": {"id": self.guild_id, "locale": "en-US", "features": []},
-                "channel_id": self.channel_id,
-                "channel": self._channel_payload(),
+                "guild": {"id": place.id, "locale": "en-US", "features": []},
+                "channel_id": place.channel_id,
+                "channel": self._channel_payload(place),
                 "member": self._member(person),
                 "context": 0,
-                "authorizing_integration_owners": {"0": self.guild_id},
+                "authorizing_integration_owners": {"0": place.id},
             }
         return payload
 
     async def send_interaction(self, payload: Json, *, wait: bool = True) -> Sent:
-        """Send INTERACTION_CREATE; with ``wait``, return after the callback and settling."""
-        sent = Sent(payload["id"], payload["token"], payload, time.perf_counter())
+        """Send INTERACTION_CREATE on the shard of its guild (direct messages: shard 0); with
+        ``wait``, return after the callback and settling.
+
+        Raises:
+            AssertionError: with ``wait``, no session holds that shard (without ``wait`` the
+                interaction is returned undelivered, as Discord drops it).
+        """
+        guild_id = payload.get("guild_id")
+        session = self._live.get(0)
+        if guild_id is not None:
+            session = next(
+                (s for s in self._live.values() if s.shard == self.shard_of(guild_id, s.count)),
+                None,
+            )
+        shard = 0 if session is None else session.shard
+        sent = Sent(payload["id"], payload["token"], payload, time.perf_counter(), shard)
         self.interactions[sent.token] = sent
+        if session is None or session.socket.closed:
+            sent.delivered = False
+            if wait:
+                raise AssertionError(f"no gateway session holds the shard of guild {guild_id}")
+            return sent
         sent.sent_at = time.perf_counter()
-        await self.dispatch("INTERACTION_CREATE", payload)
+        await self._send(session, "INTERACTION_CREATE", payload)
         if wait:
             await self.wait_answered(sent)
         return sent
@@ -434,18 +571,24 @@ class DiscordDouble:
             await asyncio.wait_for(self.settle(), within)
         return sent
 
-    async def dispatch(self, event: str, data: Json) -> None:
-        """Send a gateway DISPATCH event."""
-        if self._ws is None:
-            raise AssertionError("the bot is not connected to the gateway")
-        self._seq += 1
-        await self._ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
+    async def dispatch(self, event: str, data: Json, *, shard: int = 0) -> None:
+        """Send a gateway DISPATCH event on ``shard``."""
+        await self._send(self._session(shard), event, data)
 
-    async def ask_reconnect(self) -> None:
+    async def _send(self, session: Session, event: str, data: Json) -> None:
+        session.seq += 1
+        frame = {"op": 0, "t": event, "s": session.seq, "d": data}
+        await session.socket.send_str(json.dumps(frame))
+
+    def _session(self, shard: int) -> Session:
+        session = self._live.get(shard)
+        if session is None or session.socket.closed:
+            raise AssertionError(f"the bot is not connected to the gateway on shard {shard}")
+        return session
+
+    async def ask_reconnect(self, *, shard: int = 0) -> None:
         """Send op 7 RECONNECT: the client must reconnect and RESUME."""
-        if self._ws is None:
-            raise AssertionError("the bot is not connected to the gateway")
-        await self._ws.send_str(json.dumps({"op": 7, "d": None}))
+        await self._session(shard).socket.send_str(json.dumps({"op": 7, "d": None}))
 
     def snapshot(self, message_id: int) -> Json:
         """A copy of a message as it is now (edits later do not change it)."""
@@ -461,7 +604,6 @@ class DiscordDouble:
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse()
         await ws.prepare(request)
-        self._ws = ws
         await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41_250}}))
         async for message in ws:
             if message.type is not WSMsgType.TEXT:
@@ -471,34 +613,60 @@ class DiscordDouble:
             if op == 1:
                 await ws.send_str(json.dumps({"op": 11}))
             elif op == 2:
-                await self._identify(frame["d"])
+                await self._identify(ws, frame["d"])
             elif op == 6:
-                self.resume_count += 1
-                await self.dispatch("RESUMED", {})
-                await self._notify()
-        if self._ws is ws:
-            self._ws = None
+                await self._resume(ws, frame["d"])
+        await self._notify()  # a shard went away: waiters on shard_live see it
         return ws
 
-    async def _identify(self, data: Json) -> None:
+    async def _identify(self, ws: web.WebSocketResponse, data: Json) -> None:
         if data.get("token") != TOKEN:
-            assert self._ws is not None
-            await self._ws.close(code=4004, message=b"Authentication failed.")
+            await ws.close(code=4004, message=b"Authentication failed.")
             return
-        self._session_id = uuid.uuid4().hex
+        shard, count = data.get("shard") or (0, 1)
+        if not (isinstance(count, int) and isinstance(shard, int) and 0 <= shard < count):
+            await ws.close(code=4010, message=b"Invalid shard.")
+            return
+        bucket, now = shard % self.max_concurrency, time.monotonic()
+        if now - self._last_identify.get(bucket, -1e9) < self.identify_interval:
+            self.identify_refused += 1
+            await ws.send_str(json.dumps({"op": 9, "d": False}))
+            await self._notify()
+            return
+        self._last_identify[bucket] = now
+        self.identified_at.append(now)
+        session = Session(ws, shard, count, uuid.uuid4().hex)
+        self._sessions[session.id] = session
+        self._live[shard] = session
+        mine = [g for g in self.guilds.values() if self.shard_of(g.id, count) == shard]
         ready = {
             "v": 10,
             "user": self.bot_user,
-            "guilds": [{"id": self.guild_id, "unavailable": True}],
-            "session_id": self._session_id,
+            "guilds": [{"id": g.id, "unavailable": True} for g in mine],
+            "session_id": session.id,
             "resume_gateway_url": self._resume_gateway_url or self.gateway_url,
             "application": {"id": self.app_id, "flags": 0},
             "private_channels": [],
             "relationships": [],
         }
-        await self.dispatch("READY", ready)
-        await self.dispatch("GUILD_CREATE", self._guild_payload())
+        if "shard" in data:
+            ready["shard"] = [shard, count]
+        await self._send(session, "READY", ready)
+        for guild in mine:
+            await self._send(session, "GUILD_CREATE", self._guild_payload(guild))
         self.identify_count += 1
+        self.identified.append((shard, count))
+        await self._notify()
+
+    async def _resume(self, ws: web.WebSocketResponse, data: Json) -> None:
+        session = self._sessions.get(str(data.get("session_id")))
+        if session is None:
+            await ws.send_str(json.dumps({"op": 9, "d": False}))  # invalid session: IDENTIFY
+            return
+        session.socket = ws
+        self._live[session.shard] = session
+        self.resume_count += 1
+        await self._send(session, "RESUMED", {})
         await self._notify()
 
     # --- REST ---------------------------------------------------------------------------------
@@ -545,12 +713,12 @@ class DiscordDouble:
             record.kind = "gateway"
             return 200, {
                 "url": self.gateway_url,
-                "shards": 1,
+                "shards": self.shard_count,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 1000,
                     "reset_after": 0,
-                    "max_concurrency": 1,
+                    "max_concurrency": self.max_concurrency,
                 },
             }
         if match := re.fullmatch(rf"/applications/{app}/(?:guilds/(\d+)/)?commands", path):
@@ -732,8 +900,9 @@ class DiscordDouble:
             "flags": int(data.get("flags") or 0),
             "components": _with_ids(data.get("components") or []),
         }
-        if channel == self.channel_id:
-            message["guild_id"] = self.guild_id
+        guild = self.guild_of_channel(channel)
+        if guild is not None:
+            message["guild_id"] = guild.id
         if interaction is not None:
             message["type"] = 20 if interaction["type"] == 2 else 0
             message["webhook_id"] = self.app_id

@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from adapters.discord import DiscordAdapter, DiscordConfig
-from adapters.discord.bot import GameBot
+from adapters.discord.bot import COMMAND_SYNC_LEASE, GameBot
+from adapters.discord.identify import IdentifyGate
+from core.leases import Lease
 from core.sessions import GameService, ServiceSettings
 from core.store import SqliteStore
 from tests.e2e.discord_double import TOKEN, DiscordDouble
@@ -62,8 +64,17 @@ class Harness:
         assert self.adapter is not None and self.adapter.bot is not None
         return self.adapter.bot
 
-    async def start(self, *, guild_ids: tuple[int, ...] = ()) -> None:
-        """Open the store, start the service, connect the bot; return once it is ready."""
+    async def start(
+        self,
+        *,
+        guild_ids: tuple[int, ...] = (),
+        shard_count: int | None = None,
+        shard_ids: tuple[int, ...] = (),
+        syncs: bool = True,
+    ) -> None:
+        """Open the store, start the service, connect the bot (on ``shard_ids`` of
+        ``shard_count`` shards, when given); return once every shard identified and, if
+        ``syncs`` (this process takes the command-sync lease), the commands were synced."""
         self._store = await SqliteStore.open(self.db_path)
         self._service = GameService(
             self._store, settings=self.settings, clock=self.clock, rng=random.Random(4)
@@ -74,12 +85,26 @@ class Harness:
             guild_ids=guild_ids,
             api_base_url=self.double.api_base_url,
             gateway_url=self.double.gateway_url,
+            shard_count=shard_count,
+            shard_ids=shard_ids,
         )
-        self.adapter = DiscordAdapter(self._service, config)
+        # As the application runs it: the one process that syncs holds the lease.
+        lease = Lease(self._store, COMMAND_SYNC_LEASE)
+        gate = IdentifyGate(self._store, lease.holder) if config.sharded else None
+        self.adapter = DiscordAdapter(self._service, config, sync_lease=lease, identify_gate=gate)
+        sessions = self.double.identify_count + max(1, len(config.shards))
+        synced = self.double.command_syncs + syncs
         self._stop = asyncio.Event()
         self._task = asyncio.create_task(self.adapter.run(self._stop))
         self.starts += 1
-        ready = asyncio.create_task(self.double.wait_ready(sessions=self.starts))
+        ready = asyncio.create_task(
+            self.double.wait_for(
+                lambda: (
+                    self.double.identify_count >= sessions and self.double.command_syncs >= synced
+                ),
+                within=20.0,  # discord.py identifies a process's shards 5 s apart
+            )
+        )
         done, _ = await asyncio.wait({ready, self._task}, return_when=asyncio.FIRST_COMPLETED)
         if self._task in done:
             ready.cancel()
