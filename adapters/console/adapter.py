@@ -74,7 +74,10 @@ class ConsoleAdapter:
         self._stdin = stdin
         self._stdout = stdout
         self._locale = normalize_locale(locale)
-        self._player = Actor(PLATFORM, CHAT_ID, user_id, display_name or user_id, self._locale)
+        # Whoever types at this terminal runs the bot: every console player may use /settings.
+        self._player = Actor(
+            PLATFORM, CHAT_ID, user_id, display_name or user_id, self._locale, is_admin=True
+        )
         self._speaker = self._player
         self._welcome = welcome
         self._interactive = _isatty(stdin) and _isatty(stdout)
@@ -113,7 +116,7 @@ class ConsoleAdapter:
         first = self._player
         if name is None or name in (first.user_id, first.display_name):
             return first
-        return Actor(PLATFORM, CHAT_ID, name, name, self._locale)
+        return Actor(PLATFORM, CHAT_ID, name, name, self._locale, is_admin=True)
 
     async def _handle(self, line: str) -> bool:
         """Answers one line; False when the player asked to leave."""

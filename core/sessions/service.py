@@ -36,6 +36,8 @@ import random
 import time
 from collections.abc import Callable
 
+from core.admin.effective import SettingsCache
+from core.admin.scopes import Effective
 from core.ai.runner import AiRunner, PoolRunner
 from core.commands import (
     PREFIXES,
@@ -49,6 +51,7 @@ from core.commands import (
     NotACommand,
     Rematch,
     Review,
+    Settings,
     Start,
     Stats,
     Top,
@@ -59,6 +62,7 @@ from core.errors import UserError
 from core.i18n import Text, normalize_locale
 from core.ports import KvEntry, NullObserver, PlatformStyle, ServiceObserver
 from core.replies import ActionKind, Actor, Reply
+from core.sessions.admin import Admin
 from core.sessions.challenges import Challenges
 from core.sessions.context import Context
 from core.sessions.moves import Moves, off_board
@@ -111,11 +115,16 @@ class GameService:
         self._challenges = Challenges(self._ctx, self._moves, self._watcher)
         self._results = Results(self._ctx)
         self._reviews = Reviews(self._ctx)
+        self._admin = Admin(self._ctx, SettingsCache(store, self.settings))
         self._sweeper: asyncio.Task[None] | None = None
 
     @property
     def store(self) -> SessionStore:
         return self._ctx.store
+
+    async def chat_settings(self, actor: Actor) -> Effective:
+        """The settings in force in the actor's chat (cached for a few seconds)."""
+        return await self._admin.effective(actor)
 
     def register_platform(self, style: PlatformStyle) -> None:
         """How users of ``style.platform`` write prefixes and mentions, and how to show them
@@ -293,6 +302,8 @@ class GameService:
                 return await self._results.top(actor)
             case Review():
                 return await self._reviews.last(actor)
+            case Settings():
+                return await self._admin.settings(actor, command)
             case Help():
                 locale = normalize_locale(actor.locale or self.settings.default_locale)
                 text = help_text(locale, ctx.prefix(actor))
