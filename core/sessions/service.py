@@ -65,7 +65,8 @@ from core.replies import ActionKind, Actor, Reply
 from core.sessions.admin import Admin
 from core.sessions.challenges import Challenges
 from core.sessions.context import Context
-from core.sessions.moves import Moves, off_board
+from core.sessions.moves import Moves, off_board, playable, typed_playable
+from core.sessions.policy import Policy
 from core.sessions.requests import Requests
 from core.sessions.review import Reviews
 from core.sessions.settings import ServiceSettings
@@ -112,10 +113,12 @@ class GameService:
         self._requests = Requests(store, observer)
         self._moves = Moves(self._ctx)
         self._watcher = Watcher(self._ctx, self._moves)
-        self._challenges = Challenges(self._ctx, self._moves, self._watcher)
+        cache = SettingsCache(store, self.settings)
+        self._policy = Policy(self._ctx, cache, limits=self.settings.limits)
+        self._challenges = Challenges(self._ctx, self._moves, self._watcher, self._policy)
         self._results = Results(self._ctx)
         self._reviews = Reviews(self._ctx)
-        self._admin = Admin(self._ctx, SettingsCache(store, self.settings))
+        self._admin = Admin(self._ctx, cache)
         self._sweeper: asyncio.Task[None] | None = None
 
     @property
@@ -124,7 +127,7 @@ class GameService:
 
     async def chat_settings(self, actor: Actor) -> Effective:
         """The settings in force in the actor's chat (cached for a few seconds)."""
-        return await self._admin.effective(actor)
+        return await self._policy.chat(actor)
 
     def register_platform(self, style: PlatformStyle) -> None:
         """How users of ``style.platform`` write prefixes and mentions, and how to show them
@@ -208,6 +211,9 @@ class GameService:
         """An already parsed command (a slash command)."""
 
         async def run() -> list[Reply]:
+            limited = await self._policy.admit(actor)
+            if limited is not None:
+                return limited
             return await self._command(actor, command, True)
 
         return await self._requests.run(actor, type(command).__name__.lower(), None, run, receipt)
@@ -228,6 +234,10 @@ class GameService:
             if not isinstance(move, int) or isinstance(move, bool):
                 # A move is a cell or column number; anything else is off the board.
                 raise off_board(session.rules, str(move))
+            if not playable(actor, session, move, version):
+                limited = await self._policy.admit(actor)
+                if limited is not None:
+                    return limited
             return await self._moves.play(actor, session, move, version)
 
         return await self._requests.run(actor, "move", session_id, run, receipt)
@@ -244,6 +254,9 @@ class GameService:
         """Accept, Decline, Rematch or Review pressed on the message of ``session_id``."""
 
         async def run() -> list[Reply]:
+            limited = await self._policy.admit(actor)
+            if limited is not None:
+                return limited
             session = await self._ctx.load(session_id, actor)
             if version is not None and version != session.version:
                 return await self._moves.stale(session)
@@ -273,7 +286,19 @@ class GameService:
             if prefixed or addressed or await self._ctx.live_game(actor) is not None:
                 raise
             return []
-        return await self._command(actor, command, prefixed or addressed)
+        explicit = prefixed or addressed
+        if isinstance(command, MoveText):
+            # A legal move on one's turn is never limited; numbers said in passing by someone
+            # without a game here are chatter, and cost nothing either.
+            session = await self.store.live_game(actor.platform, actor.chat_id, actor.user_id)
+            if session is None and not explicit:
+                return []
+            if session is not None and typed_playable(actor, session, command):
+                return await self._command(actor, command, explicit)
+        limited = await self._policy.admit(actor)
+        if limited is not None:
+            return limited
+        return await self._command(actor, command, explicit)
 
     async def _command(self, actor: Actor, command: Command, explicit: bool) -> list[Reply]:
         ctx = self._ctx
