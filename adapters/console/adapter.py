@@ -145,13 +145,14 @@ class ConsoleAdapter:
             self._write(render("error.internal", speaker.locale) + "\n")
             return True
         for reply in replies:
-            self._write(render_reply(reply, speaker.locale))
+            # The language an admin set for this chat (/settings language) wins over ours.
+            self._write(render_reply(reply, reply.locale or speaker.locale))
         return True
 
     async def _publish(self, actor: Actor, replies: Sequence[Reply]) -> None:
         # The moves of a bots' game, as they are played.
         for reply in replies:
-            self._write(render_reply(reply, actor.locale))
+            self._write(render_reply(reply, reply.locale or actor.locale))
 
     def _switch(self, name: str) -> None:
         if name and not _NAME.fullmatch(name):

@@ -31,13 +31,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
 import time
 from collections.abc import Callable
 
 from core.admin.effective import SettingsCache
-from core.admin.scopes import Effective
+from core.admin.scopes import Effective, Source
 from core.ai.runner import AiRunner, PoolRunner
 from core.commands import (
     PREFIXES,
@@ -72,7 +73,7 @@ from core.sessions.review import Reviews
 from core.sessions.settings import ServiceSettings
 from core.sessions.stats import Results
 from core.sessions.watch import Watcher
-from core.store import SessionStore
+from core.store import SessionStore, StoreBusy, StoreUnavailable
 
 log = logging.getLogger("core.sessions")
 
@@ -203,7 +204,9 @@ class GameService:
         async def run() -> list[Reply]:
             return await self._text(actor, text, addressed)
 
-        return await self._requests.run(actor, "text", None, run, receipt)
+        return await self._localized(
+            actor, await self._requests.run(actor, "text", None, run, receipt)
+        )
 
     async def handle_command(
         self, actor: Actor, command: Command, *, receipt: KvEntry | None = None
@@ -216,7 +219,10 @@ class GameService:
                 return limited
             return await self._command(actor, command, True)
 
-        return await self._requests.run(actor, type(command).__name__.lower(), None, run, receipt)
+        return await self._localized(
+            actor,
+            await self._requests.run(actor, type(command).__name__.lower(), None, run, receipt),
+        )
 
     async def handle_move(
         self,
@@ -240,7 +246,9 @@ class GameService:
                     return limited
             return await self._moves.play(actor, session, move, version)
 
-        return await self._requests.run(actor, "move", session_id, run, receipt)
+        return await self._localized(
+            actor, await self._requests.run(actor, "move", session_id, run, receipt)
+        )
 
     async def handle_action(
         self,
@@ -268,7 +276,21 @@ class GameService:
                 return await self._reviews.review(session)
             return await self._challenges.rematch(actor, session)
 
-        return await self._requests.run(actor, action.value, session_id, run, receipt)
+        return await self._localized(
+            actor, await self._requests.run(actor, action.value, session_id, run, receipt)
+        )
+
+    async def _localized(self, actor: Actor, replies: list[Reply]) -> list[Reply]:
+        """The replies, marked with the chat's language where its admins chose one."""
+        if not replies:
+            return replies
+        try:
+            chat = await self._policy.chat(actor)
+        except (StoreBusy, StoreUnavailable):
+            return replies  # the answer (often "cannot save right now") matters more
+        if chat.sources["language"] is Source.DEFAULT:
+            return replies
+        return [dataclasses.replace(reply, locale=chat.language) for reply in replies]
 
     # --- text and commands -----------------------------------------------------------------
 
