@@ -98,7 +98,9 @@ class Key(Generic[T]):
 
 
 def _number(value: float) -> str:
-    return f"{value:.10g}"
+    # Whole seconds as admins type them; any other value as the shortest text that reads back
+    # as the same float.
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
 def _seconds(low: float, high: float) -> Callable[[str], float]:
