@@ -57,12 +57,19 @@ class Place:
             return cls(actor.platform, (CHANNEL + actor.chat_id, SERVER + actor.server_id))
         return cls(actor.platform, (CHAT + actor.chat_id,))
 
-    def target(self, scope: SettingsScope) -> str:
-        """The scope ``/settings`` writes: this channel or the whole server (the chat where
-        there is no server)."""
+    def target(self, scope: SettingsScope | None) -> str:
+        """The scope ``/settings`` writes: this channel, or the whole server when the channel
+        is not named (the chat where there is no server)."""
         if scope is SettingsScope.CHANNEL or len(self.scopes) == 1:
             return self.scopes[0]
         return self.scopes[-1]
+
+    def view(self, scope: SettingsScope | None) -> Place:
+        """What ``/settings`` shows: the server's own values when the server is named, else
+        what applies here (this channel's values over the server's)."""
+        if scope is SettingsScope.CHAT:
+            return Place(self.platform, self.scopes[-1:])
+        return self
 
 
 def parse_scope(text: str) -> Place:

@@ -300,7 +300,7 @@ def _build_settings(typed: str, args: Sequence[str]) -> Command:
     (room ids are case-sensitive); whether it is valid for the key is checked by the service,
     which knows the key's parser and the chat."""
     rest = list(args)
-    scope = SettingsScope.CHAT
+    scope: SettingsScope | None = None
     if rest and rest[0].lower() in _SCOPES:
         scope = _SCOPES[rest.pop(0).lower()]
     if not rest:

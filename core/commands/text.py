@@ -29,7 +29,6 @@ from core.commands.values import (
     Rematch,
     Review,
     Settings,
-    SettingsScope,
     Start,
     Stats,
     Top,
@@ -204,7 +203,7 @@ def _start_words(start: Start) -> list[str]:
 
 def _settings_words(settings: Settings) -> list[str]:
     words: list[str] = []
-    if settings.scope is not SettingsScope.CHAT:
+    if settings.scope is not None:
         words.append(settings.scope.value)
     if settings.key is not None:
         words.append(settings.key)

@@ -144,13 +144,15 @@ class Settings:
         key: the setting (one of :data:`SETTING_NAMES`); None shows them all.
         value: the new value as typed (words joined by one space); None shows ``key``.
         reset: forget the value set here, so the one from above applies again.
-        scope: the whole server (or room), or this channel only.
+        scope: the whole server (or room), or this channel only; None when not named: a
+            change goes to the whole server, and showing shows what applies here (this
+            channel's values over the server's, each with where it comes from).
     """
 
     key: str | None = None
     value: str | None = None
     reset: bool = False
-    scope: SettingsScope = SettingsScope.CHAT
+    scope: SettingsScope | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,20 +36,21 @@ class Admin:
         if not actor.is_admin:
             raise UserError("settings.not_admin")
         place = Place.of(actor)
-        target = place.target(command.scope)
-        # What applies at the target: a server's view ignores the channel's overrides.
-        view = Place(place.platform, place.scopes[place.scopes.index(target) :])
+        shown = place.view(command.scope)
         if command.key is None:
-            return [self._reply(self._listing(actor, view, await self._resolve(view)))]
+            return [self._reply(self._listing(actor, shown, await self._resolve(shown)))]
         key = BY_NAME[command.key]  # the parser accepted only known keys
+        if command.value is None and not command.reset:
+            return [self._reply(_line(key, await self._resolve(shown)))]
+        target = place.target(command.scope)
+        # A change is answered with what now applies at the scope it changed.
+        view = Place(place.platform, place.scopes[place.scopes.index(target) :])
         if command.reset:
             await self._ctx.store.setting_delete(place.platform, target, key.name)
             self._cache.invalidate()
             effective = await self._resolve(view)
             return [self._reply(self._changed("settings.reset", key, view, effective))]
-        if command.value is None:
-            effective = await self._resolve(view)
-            return [self._reply(_line(key, effective))]
+        assert command.value is not None
         value = key.parse(self._written_value(actor, key, command.value))
         row = SettingRow(
             place.platform, target, key.name, key.show(value), self._ctx.clock(), actor.user_id

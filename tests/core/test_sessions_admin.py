@@ -114,7 +114,7 @@ async def test_a_member_who_is_not_an_admin_is_refused_and_nothing_changes(
 
 async def test_show_all_gives_every_key_its_value_and_source(svc: GameService) -> None:
     shown = await settings(svc, ADMIN, "")
-    assert shown.startswith("Settings for this server:")
+    assert shown.startswith("Settings for this channel:")
     assert "level = medium (default): the bot's level" in shown
     assert "game_ttl = 86400 (default)" in shown
     assert "allowed_chats = none (default)" in shown
@@ -129,8 +129,11 @@ async def test_set_show_and_reset_on_the_server_and_a_channel(svc: GameService) 
     )
     assert await settings(svc, ADMIN, "channel level easy") == "level is now easy for this channel."
     assert "level = easy (set for this channel)" in await settings(svc, ADMIN, "channel level")
-    # The server's own view ignores the channel's override; another channel gets the server's.
+    # Shown without a scope: what applies here. The server's own view ignores the channel's
+    # override; another channel gets the server's.
+    assert "level = easy (set for this channel)" in await settings(svc, ADMIN, "level")
     assert "level = hard (set for the server)" in await settings(svc, ADMIN, "server level")
+    assert (await settings(svc, ADMIN, "server")).startswith("Settings for this server:")
     other = member("ada", "lobby", admin=True)
     assert "level = hard (set for the server)" in await settings(svc, other, "level")
     assert await settings(svc, ADMIN, "channel level reset") == (

@@ -129,7 +129,11 @@ def test_any_text_parses_or_is_refused_with_the_key(name: str, text: str) -> Non
             "/settings channel level reset",
             Settings("level", reset=True, scope=SettingsScope.CHANNEL),
         ),
-        ("/settings server allowed_chats here <#12>", Settings("allowed_chats", "here <#12>")),
+        (
+            "/settings server allowed_chats here <#12>",
+            Settings("allowed_chats", "here <#12>", scope=SettingsScope.CHAT),
+        ),
+        ("/settings games none", Settings("games", "none")),
         ("/settings channel", Settings(scope=SettingsScope.CHANNEL)),
     ],
 )
