@@ -12,13 +12,13 @@ CONTRACT (used by core.sessions and the adapters): the names and fields of the v
 ``GameKind`` .. ``Command`` are stable.
 """
 
+from core.commands.settings import settings_from_options
 from core.commands.table import (
     COMMANDS,
     CommandSpec,
     Option,
     OptionType,
     find_command,
-    settings_from_options,
     start_from_options,
 )
 from core.commands.text import format_command, help_text, parse, resolve_move
