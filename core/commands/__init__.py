@@ -12,6 +12,7 @@ CONTRACT (used by core.sessions and the adapters): the names and fields of the v
 ``GameKind`` .. ``Command`` are stable.
 """
 
+from core.commands.settings import settings_from_options
 from core.commands.table import (
     COMMANDS,
     CommandSpec,
@@ -25,6 +26,8 @@ from core.commands.values import (
     DEFAULT_LEVEL,
     MAX_LENGTH,
     PREFIXES,
+    RESET,
+    SETTING_NAMES,
     Accept,
     BotVsBot,
     Command,
@@ -39,6 +42,8 @@ from core.commands.values import (
     Opponent,
     Rematch,
     Review,
+    Settings,
+    SettingsScope,
     Start,
     Stats,
     Top,
@@ -51,6 +56,8 @@ __all__ = [
     "DEFAULT_LEVEL",
     "MAX_LENGTH",
     "PREFIXES",
+    "RESET",
+    "SETTING_NAMES",
     "Accept",
     "BotVsBot",
     "Command",
@@ -68,6 +75,8 @@ __all__ = [
     "OptionType",
     "Rematch",
     "Review",
+    "Settings",
+    "SettingsScope",
     "Start",
     "Stats",
     "Top",
@@ -78,5 +87,6 @@ __all__ = [
     "help_text",
     "parse",
     "resolve_move",
+    "settings_from_options",
     "start_from_options",
 ]

@@ -7,6 +7,7 @@ import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from core.commands.settings import SCOPES, SETTINGS_SYNTAX, build_settings
 from core.commands.values import (
     _BOT,
     _DEFAULT_FIRST,
@@ -17,6 +18,7 @@ from core.commands.values import (
     _SIZE_SEPARATORS,
     DEFAULT_LEVEL,
     PREFIXES,
+    SETTING_NAMES,
     Accept,
     BotVsBot,
     Command,
@@ -228,7 +230,8 @@ def _build_start(
 
     opponent = _opponent(user, bot, levels)
     rules = _rules(kind, typed, size, k, syntax)
-    return Start(kind, rules, opponent, _FIRSTS[first.lower()] if first else _DEFAULT_FIRST)
+    first_player = _FIRSTS[first.lower()] if first else _DEFAULT_FIRST
+    return Start(kind, rules, opponent, first_player, level_named=bool(levels))
 
 
 def _written(user: VsUser) -> str:
@@ -333,6 +336,17 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("review", (), "", (), _no_args(Review())),
     CommandSpec("stats", (), "[@player]", (Option("player", type=OptionType.USER),), _build_stats),
     CommandSpec("top", (), "", (), _no_args(Top())),
+    CommandSpec(
+        "settings",
+        (),
+        SETTINGS_SYNTAX,
+        (
+            Option("key", SETTING_NAMES),
+            Option("value"),
+            Option("scope", tuple(SCOPES)),
+        ),
+        build_settings,
+    ),
 )
 """Every command: parsing, ``/help`` and slash-command registration all read this table."""
 

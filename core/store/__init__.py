@@ -27,7 +27,16 @@ from core.store.base import (
     StoreError,
     StoreUnavailable,
 )
-from core.store.models import Seat, Session, StatsRow, Status, new_session_id
+from core.store.models import (
+    LiveCounts,
+    PlatformTotals,
+    Seat,
+    Session,
+    SettingRow,
+    StatsRow,
+    Status,
+    new_session_id,
+)
 from core.store.sqlite import SCHEMA_VERSION, SqliteStore
 
 __all__ = [
@@ -36,10 +45,13 @@ __all__ = [
     "KvEntry",
     "LeaseHolder",
     "LeaseStore",
+    "LiveCounts",
+    "PlatformTotals",
     "SchemaTooNew",
     "Seat",
     "Session",
     "SessionStore",
+    "SettingRow",
     "SqliteStore",
     "StatsRow",
     "Status",

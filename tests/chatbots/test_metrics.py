@@ -183,3 +183,20 @@ async def test_names_follow_the_prometheus_conventions() -> None:
             assert all(s.name == f"{family.name}_total" for s in family.samples)
         if family.type == "histogram":
             assert family.name.endswith("_seconds"), family.name
+
+
+async def test_refusals_by_the_limits_are_counted(store: SqliteStore) -> None:
+    metrics = Metrics(["test"], process=False)
+    service = GameService(store, settings=ServiceSettings(ai_workers=0), observer=metrics)
+    answers = [await service.handle_text(ALICE, "/help") for _ in range(15)]
+    assert sum(1 for a in answers if a and not a[0].error) == 10  # the default burst
+    assert value(metrics, "chatbots_rate_limited_total", platform="test") == 5
+    # A refusal by a setting's limit (a cooldown) is counted the same way.
+    admin = Actor("test", "room", "ada", "Ada", "en", is_admin=True)
+    await service.handle_text(admin, "/settings cooldown 60")
+    await service.handle_text(admin, "/tres easy")
+    await service.handle_text(admin, "/final")
+    refused = await service.handle_text(admin, "/tres easy")
+    assert refused[0].error and refused[0].text is not None
+    assert refused[0].text.key == "limits.cooldown"
+    assert value(metrics, "chatbots_rate_limited_total", platform="test") == 6

@@ -1,0 +1,66 @@
+"""``/settings`` as typed and as slash-command options -> :class:`Settings` (the command's row
+is in :mod:`core.commands.table`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core.commands.values import (
+    RESET,
+    SETTING_NAMES,
+    Command,
+    CommandError,
+    Settings,
+    SettingsScope,
+)
+
+SCOPES = {scope.value: scope for scope in SettingsScope}
+SETTINGS_SYNTAX = "[server|channel] [KEY [VALUE|reset]]"
+
+
+def build_settings(typed: str, args: Sequence[str]) -> Command:
+    """``[server|channel] [KEY [VALUE...|reset]]``: the value keeps its words and their case
+    (room ids are case-sensitive); whether it is valid for the key is checked by the service,
+    which knows the key's parser and the chat."""
+    rest = list(args)
+    scope: SettingsScope | None = None
+    if rest and rest[0].lower() in SCOPES:
+        scope = SCOPES[rest.pop(0).lower()]
+    if not rest:
+        return Settings(scope=scope)
+    key = rest.pop(0).lower()
+    if key not in SETTING_NAMES:
+        raise CommandError(
+            "parse.bad_setting", setting=key, keys=", ".join(SETTING_NAMES), usage=SETTINGS_SYNTAX
+        )
+    if not rest:
+        return Settings(key, scope=scope)
+    if len(rest) == 1 and rest[0].lower() == RESET:
+        return Settings(key, reset=True, scope=scope)
+    return Settings(key, " ".join(rest), scope=scope)
+
+
+def settings_from_options(
+    *, key: str | None = None, value: str | None = None, scope: str | None = None
+) -> Settings:
+    """``/settings`` from named options (Discord), checked like typed text.
+
+    Raises:
+        CommandError: an unknown key or scope, or a value without a key.
+    """
+    words: list[str] = []
+    if scope is not None:
+        if scope.strip().lower() not in SCOPES:
+            raise CommandError(
+                "parse.bad_option", command="/settings", option=scope, usage=SETTINGS_SYNTAX
+            )
+        words.append(scope.strip())
+    if key is not None:
+        words.append(key.strip())
+    elif value is not None:
+        raise CommandError("parse.settings_value_without_key", usage=SETTINGS_SYNTAX)
+    if value is not None and value.strip():
+        words.extend(value.split())
+    built = build_settings("/settings", words)
+    assert isinstance(built, Settings)
+    return built
