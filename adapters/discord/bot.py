@@ -55,15 +55,29 @@ Work = Callable[[Actor], Awaitable[list[Reply]]]
 
 
 def actor_for(interaction: Interaction) -> Actor:
-    """Who acted, where: the channel (or DM) is the chat."""
+    """Who acted, where: the channel (or DM) is the chat, the server (guild) its scope.
+
+    Whether the person may change the settings is read from this interaction's own
+    permissions every time (Manage Server; Administrator implies it): ``/settings`` is
+    registered for Manage Server only, but a server's admins can grant it to anyone in
+    Server Settings -> Integrations, and a stale client may still send it.
+    """
     user = interaction.user
+    guild_id = interaction.guild_id
     return Actor(
         platform=PLATFORM,
         chat_id=str(interaction.channel_id),
         user_id=str(user.id),
         display_name=user.display_name,
         locale=interaction.locale.value,
+        server_id=None if guild_id is None else str(guild_id),
+        is_admin=guild_id is not None and may_manage(interaction.permissions),
     )
+
+
+def may_manage(permissions: discord.Permissions) -> bool:
+    """Whether these permissions let a member change the server's settings."""
+    return permissions.administrator or permissions.manage_guild
 
 
 def locale_of(interaction: Interaction) -> str:
@@ -264,6 +278,10 @@ class GameBot(discord.Client):
                 except TimeoutError:
                     await responder.defer()
                     replies = await job
+                if not replies:
+                    # Nothing to say (a rate-limited user): no "Done" either.
+                    await responder.acknowledge_quietly()
+                    return
                 await self.presenter.show(responder, replies, locale, clicked=clicked)
                 await responder.finish(locale)
             except UserError as error:

@@ -31,6 +31,11 @@ from aiohttp import WSMsgType, web
 Json = dict[str, Any]
 
 EPHEMERAL = 64  # message flag
+ADMINISTRATOR = 1 << 3  # permission bits
+MANAGE_GUILD = 1 << 5
+ALL_PERMISSIONS = (1 << 51) - 1
+# What @everyone may do in the double's server (no Manage Server, no Administrator).
+EVERYONE = 2248473465835073
 LOADING = 128  # message flag: "the bot is thinking"
 CALLBACK_DEADLINE = 3.0  # seconds Discord waits for an interaction's response
 API_PREFIX = "/api/v10"
@@ -132,7 +137,10 @@ class DiscordDouble:
             "flags": 0,
         }
         self.guild_id = self.snowflake()
-        self.channel_id = self.snowflake()
+        self.channel_id = self.snowflake()  # #games, where the tests play by default
+        self.channels: dict[str, str] = {"games": self.channel_id, "general": self.snowflake()}
+        # Members' permissions in the server, by name; everyone else has @everyone's.
+        self.permissions: dict[str, int] = {}
         self.users: dict[str, Json] = {}
         self.dm_channels: dict[str, str] = {}
         self.messages: dict[int, Json] = {}
@@ -228,6 +236,31 @@ class DiscordDouble:
             self.dm_channels[name] = self.snowflake()
         return self.dm_channels[name]
 
+    def grant(self, name: str, *, manage_guild: bool = True, administrator: bool = False) -> None:
+        """Give ``name`` Manage Server (a role with it), or Administrator."""
+        if administrator:
+            # Discord computes an administrator's permissions as every permission.
+            self.permissions[name] = ALL_PERMISSIONS
+        else:
+            base = self.permissions.get(name, EVERYONE)
+            self.permissions[name] = base | MANAGE_GUILD if manage_guild else base & ~MANAGE_GUILD
+
+    def may_use(self, command: Json, name: str, *, dm: bool) -> bool:
+        """Whether Discord's client offers ``command`` to ``name`` here.
+
+        Discord hides a command whose ``default_member_permissions`` the member lacks, and a
+        guild-only one in direct messages; a server's admins may grant it to others in Server
+        Settings -> Integrations, and a stale client may still send it, so the bot checks again.
+        """
+        if dm:
+            contexts = command.get("contexts")
+            return command.get("dm_permission", True) and (contexts is None or 1 in contexts)
+        required = command.get("default_member_permissions")
+        if required is None:
+            return True
+        held = self.permissions.get(name, EVERYONE)
+        return bool(held & ADMINISTRATOR) or int(required) & held == int(required)
+
     def _member(self, user: Json) -> Json:
         return {
             "user": user,
@@ -241,7 +274,8 @@ class DiscordDouble:
             "avatar": None,
             "premium_since": None,
             "communication_disabled_until": None,
-            "permissions": "2248473465835073",
+            # The member's permissions in the channel, as interactions carry them.
+            "permissions": str(self.permissions.get(str(user["username"]), EVERYONE)),
         }
 
     def _guild_payload(self) -> Json:
@@ -280,7 +314,7 @@ class DiscordDouble:
             "unavailable": False,
             "joined_at": _TIMESTAMP,
             "members": [self._member(self.bot_user)],
-            "channels": [self._channel_payload()],
+            "channels": [self._channel_payload(c) for c in self.channels.values()],
             "threads": [],
             "presences": [],
             "voice_states": [],
@@ -288,12 +322,13 @@ class DiscordDouble:
             "guild_scheduled_events": [],
         }
 
-    def _channel_payload(self) -> Json:
+    def _channel_payload(self, channel_id: str) -> Json:
+        name = next(n for n, c in self.channels.items() if c == channel_id)
         return {
-            "id": self.channel_id,
+            "id": channel_id,
             "type": 0,
             "guild_id": self.guild_id,
-            "name": "games",
+            "name": name,
             "position": 0,
             "permission_overwrites": [],
             "nsfw": False,
@@ -323,15 +358,29 @@ class DiscordDouble:
         *,
         user: str,
         dm: bool = False,
+        channel: str = "games",
         locale: str = "en-US",
         wait: bool = True,
+        granted: bool = False,
     ) -> Sent:
-        """Run ``/name`` as ``user``; options by name, a user option by the user's name.
+        """Run ``/name`` as ``user`` in ``channel``; options by name, a user option by the
+        user's name. ``name`` may name a subcommand: ``"settings set"``.
 
+        A command Discord's client would not offer the user (see :meth:`may_use`) is sent
+        only when ``granted``: an admin granted it in Integrations, or the client is stale.
         Returns once the callback arrived and the bot settled (see :attr:`settle`).
         """
-        command = self.command(name, dm=dm)
+        top, *path = name.split()
+        command = self.command(top, dm=dm)
+        if not granted and not self.may_use(command, user, dm=dm):
+            raise AssertionError(f"Discord does not offer /{top} to {user} here")
         schema = {o["name"]: o for o in command.get("options", [])}
+        nested: list[Json] = []  # the subcommand (group) wrappers, outermost first
+        for part in path:
+            if part not in schema or schema[part]["type"] not in (1, 2):
+                raise AssertionError(f"/{top} has no subcommand {part!r}")
+            nested.append({"name": part, "type": schema[part]["type"]})
+            schema = {o["name"]: o for o in schema[part].get("options", [])}
         sent_options: list[Json] = []
         resolved_users: Json = {}
         resolved_members: Json = {}
@@ -348,14 +397,18 @@ class DiscordDouble:
                     del member["user"]
                     resolved_members[value] = member
             sent_options.append({"name": option_name, "type": kind, "value": value})
-        data: Json = {"id": command["id"], "name": name, "type": 1, "options": sent_options}
+        for wrapper in reversed(nested):
+            sent_options = [{**wrapper, "options": sent_options}]
+        data: Json = {"id": command["id"], "name": top, "type": 1, "options": sent_options}
         if "guild_id" in command:
             data["guild_id"] = command["guild_id"]
         if resolved_users:
             data["resolved"] = {"users": resolved_users}
             if resolved_members:
                 data["resolved"]["members"] = resolved_members
-        payload = self._interaction(2, user=user, dm=dm, locale=locale)
+        payload = self._interaction(
+            2, user=user, dm=dm, channel=self.channels[channel], locale=locale
+        )
         payload["data"] = data
         return await self.send_interaction(payload, wait=wait)
 
@@ -376,12 +429,12 @@ class DiscordDouble:
             raise AssertionError(f"no button {custom_id!r} on message {snapshot['id']}")
         channel = str(snapshot["channel_id"])
         dm = channel in self.dm_channels.values()
-        payload = self._interaction(3, user=user, dm=dm, locale=locale)
+        payload = self._interaction(3, user=user, dm=dm, channel=channel, locale=locale)
         payload["message"] = json.loads(json.dumps(snapshot))
         payload["data"] = {"custom_id": custom_id, "component_type": 2}
         return await self.send_interaction(payload, wait=wait)
 
-    def _interaction(self, kind: int, *, user: str, dm: bool, locale: str) -> Json:
+    def _interaction(self, kind: int, *, user: str, dm: bool, channel: str, locale: str) -> Json:
         person = self.user(user)
         payload: Json = {
             "id": self.snowflake(),
@@ -408,8 +461,8 @@ class DiscordDouble:
                 "guild_id": self.guild_id,
                 "guild_locale": "en-US",
                 "guild": {"id": self.guild_id, "locale": "en-US", "features": []},
-                "channel_id": self.channel_id,
-                "channel": self._channel_payload(),
+                "channel_id": channel,
+                "channel": self._channel_payload(channel),
                 "member": self._member(person),
                 "context": 0,
                 "authorizing_integration_owners": {"0": self.guild_id},
@@ -732,7 +785,7 @@ class DiscordDouble:
             "flags": int(data.get("flags") or 0),
             "components": _with_ids(data.get("components") or []),
         }
-        if channel == self.channel_id:
+        if channel in self.channels.values():
             message["guild_id"] = self.guild_id
         if interaction is not None:
             message["type"] = 20 if interaction["type"] == 2 else 0
