@@ -652,7 +652,8 @@ class DiscordDouble:
                 "application_id": self.app_id,
                 "version": self.snowflake(),
                 "type": entry.get("type", 1),
-                "default_member_permissions": entry.get("default_member_permissions"),
+                # Discord answers with the permission bits as a string, or null.
+                "default_member_permissions": _bits(entry.get("default_member_permissions")),
                 "nsfw": entry.get("nsfw", False),
             }
             if guild is not None:
@@ -842,6 +843,10 @@ def _with_ids(components: list[Json]) -> list[Json]:
         row["components"] = children
         rows.append(row)
     return rows
+
+
+def _bits(value: Any) -> str | None:
+    return None if value is None else str(int(value))
 
 
 async def _read_body(request: web.Request) -> Any:
