@@ -42,7 +42,7 @@ class Recording:
 
 def spy_on(harness: Harness) -> Recording:
     spy = Recording(harness.bot.service)
-    harness.bot.service = spy
+    harness.bot.service = spy  # type: ignore[assignment]
     return spy
 
 
