@@ -1,7 +1,11 @@
-"""``chatbots`` / ``python -m chatbots``: run the bot, or check its settings.
+"""``chatbots`` / ``python -m chatbots``: run the bot, check its settings, and the operator's
+commands (:mod:`chatbots.operator`).
 
     chatbots run                 every configured platform; the terminal game when none is
     chatbots check               validate the settings and show them, secrets masked
+    chatbots settings SCOPE [KEY [VALUE|reset]]   read or write a chat's settings
+    chatbots backup PATH         a consistent copy of the SQLite database, while the bot runs
+    chatbots stats               games per platform, live games, moves today
     chatbots --env-file F run    read settings from F instead of ./.env
     chatbots --version           the installed release
 
@@ -40,6 +44,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     commands.add_parser("run", help="run the bot (the terminal game when no platform is set)")
     commands.add_parser("check", help="validate the settings and show them, secrets masked")
+    chat = commands.add_parser(
+        "settings",
+        help="read or write the settings of a server, channel or room",
+        description="SCOPE: discord:server:ID, discord:channel:ID, matrix:ROOM_ID, console:console",
+    )
+    chat.add_argument("scope", metavar="SCOPE")
+    chat.add_argument("words", nargs="*", metavar="KEY [VALUE...|reset]")
+    backup = commands.add_parser("backup", help="copy the SQLite database (online, consistent)")
+    backup.add_argument("path", metavar="PATH", help="the new file")
+    commands.add_parser("stats", help="games per platform, live games, moves today")
     args = parser.parse_args(argv)
 
     env_file = args.env_file if args.env_file is not None else ".env"
@@ -61,6 +75,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _bad_settings(error)
         print(describe(settings))
         return 0
+    if args.command in ("settings", "backup", "stats"):
+        return _operator(settings, args)
     try:
         return asyncio.run(serve(settings))
     except SettingsError as error:  # a platform's own checks, before anything connects
@@ -70,6 +86,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception:
         log.exception("crashed")
         return EXIT_FAILED
+
+
+def _operator(settings: Settings, args: argparse.Namespace) -> int:
+    from chatbots import operator
+
+    if args.command == "settings":
+        return asyncio.run(operator.settings_command(settings, args.scope, args.words))
+    if args.command == "backup":
+        return operator.backup_command(settings, args.path)
+    return asyncio.run(operator.stats_command(settings))
 
 
 def _bad_settings(error: SettingsError) -> int:

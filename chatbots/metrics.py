@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, ProcessCollector
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from chatbots.health import Connection
     from core.ai.runner import RunnerLoad
     from core.store import KvEntry, Session, SessionStore, StatsRow
+    from core.store.models import LiveCounts, PlatformTotals, SettingRow
 
 __all__ = ["CONTENT_TYPE", "GAMES", "Metrics", "TimedStore"]
 
@@ -376,6 +377,21 @@ class TimedStore:
     async def count_sessions(self) -> int:
         return await self._timed("count_sessions", self._store.count_sessions())
 
+    async def live_counts(self, platform: str, chat_id: str, user_id: str) -> LiveCounts:
+        return await self._timed("live_counts", self._store.live_counts(platform, chat_id, user_id))
+
+    async def totals(self, since: float) -> list[PlatformTotals]:
+        return await self._timed("totals", self._store.totals(since))
+
+    async def settings_rows(self, platform: str, scopes: Sequence[str]) -> list[SettingRow]:
+        return await self._timed("settings_rows", self._store.settings_rows(platform, scopes))
+
+    async def setting_put(self, row: SettingRow) -> None:
+        await self._timed("setting_put", self._store.setting_put(row))
+
+    async def setting_delete(self, platform: str, scope: str, key: str) -> bool:
+        return await self._timed("setting_delete", self._store.setting_delete(platform, scope, key))
+
     async def close(self) -> None:
         await self._store.close()
 
@@ -396,5 +412,10 @@ _OPERATIONS = (
     "kv_set",
     "kv_delete",
     "count_sessions",
+    "live_counts",
+    "totals",
+    "settings_rows",
+    "setting_put",
+    "setting_delete",
     "check",
 )

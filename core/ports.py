@@ -37,6 +37,11 @@ def _written_user(actor: Actor, written: str) -> str:
     return text.removeprefix("@") if len(text) > 1 else text
 
 
+def _written_chat(actor: Actor, written: str) -> str:
+    # Platforms without a channel-mention syntax: a chat is written as its id.
+    return written
+
+
 @dataclass(frozen=True, slots=True)
 class PlatformStyle:
     """How people on one platform write what core parses from text.
@@ -52,6 +57,9 @@ class PlatformStyle:
         publish: shows replies that come later than the request that caused them (the moves
             of a watched bots' game) in the chat of the given actor. None: the platform cannot,
             and such a game is played out within its request.
+        chat_id: the chat id that a channel or room written by ``actor`` stands for (Discord:
+            ``<#123>`` -> ``123``), for the ``allowed_chats`` setting; by default the text
+            itself (a Matrix room id).
     """
 
     platform: str
@@ -59,6 +67,7 @@ class PlatformStyle:
     user_id: Callable[[Actor, str], str] = _written_user
     bot_user_id: str | None = None
     publish: Callable[[Actor, Sequence[Reply]], Awaitable[None]] | None = None
+    chat_id: Callable[[Actor, str], str] = _written_chat
 
 
 class GameServicePort(Protocol):
@@ -126,6 +135,10 @@ class ServiceObserver(Protocol):
 
     def request_failed(self, platform: str, kind: str) -> None: ...
 
+    def request_limited(self, platform: str) -> None:
+        """A request was refused by a limit (rate, cooldown, boards per minute, live games)."""
+        ...
+
     def ai_thought(self, level: str, seconds: float) -> None: ...
 
 
@@ -142,6 +155,9 @@ class NullObserver:
         pass
 
     def request_failed(self, platform: str, kind: str) -> None:
+        pass
+
+    def request_limited(self, platform: str) -> None:
         pass
 
     def ai_thought(self, level: str, seconds: float) -> None:

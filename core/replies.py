@@ -112,6 +112,9 @@ class Reply:
         private: only the acting user should see it (Discord ephemeral); used for mistakes such
             as clicking someone else's board.
         error: the text is about a mistake of the acting user.
+        locale: the language the chat's admins chose (the ``language`` setting), when they
+            chose one: adapters whose platform gives no language per user (Matrix, the console)
+            render this reply in it rather than in their configured default.
     """
 
     text: Text | None = None
@@ -122,3 +125,4 @@ class Reply:
     version: int | None = None
     private: bool = False
     error: bool = False
+    locale: str | None = None

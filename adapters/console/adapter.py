@@ -74,7 +74,10 @@ class ConsoleAdapter:
         self._stdin = stdin
         self._stdout = stdout
         self._locale = normalize_locale(locale)
-        self._player = Actor(PLATFORM, CHAT_ID, user_id, display_name or user_id, self._locale)
+        # Whoever types at this terminal runs the bot: every console player may use /settings.
+        self._player = Actor(
+            PLATFORM, CHAT_ID, user_id, display_name or user_id, self._locale, is_admin=True
+        )
         self._speaker = self._player
         self._welcome = welcome
         self._interactive = _isatty(stdin) and _isatty(stdout)
@@ -113,7 +116,7 @@ class ConsoleAdapter:
         first = self._player
         if name is None or name in (first.user_id, first.display_name):
             return first
-        return Actor(PLATFORM, CHAT_ID, name, name, self._locale)
+        return Actor(PLATFORM, CHAT_ID, name, name, self._locale, is_admin=True)
 
     async def _handle(self, line: str) -> bool:
         """Answers one line; False when the player asked to leave."""
@@ -142,13 +145,14 @@ class ConsoleAdapter:
             self._write(render("error.internal", speaker.locale) + "\n")
             return True
         for reply in replies:
-            self._write(render_reply(reply, speaker.locale))
+            # The language an admin set for this chat (/settings language) wins over ours.
+            self._write(render_reply(reply, reply.locale or speaker.locale))
         return True
 
     async def _publish(self, actor: Actor, replies: Sequence[Reply]) -> None:
         # The moves of a bots' game, as they are played.
         for reply in replies:
-            self._write(render_reply(reply, actor.locale))
+            self._write(render_reply(reply, reply.locale or actor.locale))
 
     def _switch(self, name: str) -> None:
         if name and not _NAME.fullmatch(name):

@@ -17,6 +17,8 @@ from core.commands.values import (
     _SIZE_SEPARATORS,
     DEFAULT_LEVEL,
     PREFIXES,
+    RESET,
+    SETTING_NAMES,
     Accept,
     BotVsBot,
     Command,
@@ -28,6 +30,8 @@ from core.commands.values import (
     Opponent,
     Rematch,
     Review,
+    Settings,
+    SettingsScope,
     Start,
     Stats,
     Top,
@@ -228,7 +232,8 @@ def _build_start(
 
     opponent = _opponent(user, bot, levels)
     rules = _rules(kind, typed, size, k, syntax)
-    return Start(kind, rules, opponent, _FIRSTS[first.lower()] if first else _DEFAULT_FIRST)
+    first_player = _FIRSTS[first.lower()] if first else _DEFAULT_FIRST
+    return Start(kind, rules, opponent, first_player, level_named=bool(levels))
 
 
 def _written(user: VsUser) -> str:
@@ -286,6 +291,58 @@ def _checked_rules(rows: int, cols: int, k: int, *, gravity: bool) -> Rules:
         raise CommandError("parse.bad_rules", reason=str(error)) from None
 
 
+_SCOPES = {scope.value: scope for scope in SettingsScope}
+_SETTINGS_SYNTAX = "[server|channel] [KEY [VALUE|reset]]"
+
+
+def _build_settings(typed: str, args: Sequence[str]) -> Command:
+    """``[server|channel] [KEY [VALUE...|reset]]``: the value keeps its words and their case
+    (room ids are case-sensitive); whether it is valid for the key is checked by the service,
+    which knows the key's parser and the chat."""
+    rest = list(args)
+    scope = SettingsScope.CHAT
+    if rest and rest[0].lower() in _SCOPES:
+        scope = _SCOPES[rest.pop(0).lower()]
+    if not rest:
+        return Settings(scope=scope)
+    key = rest.pop(0).lower()
+    if key not in SETTING_NAMES:
+        raise CommandError(
+            "parse.bad_setting", setting=key, keys=", ".join(SETTING_NAMES), usage=_SETTINGS_SYNTAX
+        )
+    if not rest:
+        return Settings(key, scope=scope)
+    if len(rest) == 1 and rest[0].lower() == RESET:
+        return Settings(key, reset=True, scope=scope)
+    return Settings(key, " ".join(rest), scope=scope)
+
+
+def settings_from_options(
+    *, key: str | None = None, value: str | None = None, scope: str | None = None
+) -> Settings:
+    """``/settings`` from named options (Discord), checked like typed text.
+
+    Raises:
+        CommandError: an unknown key or scope, or a value without a key.
+    """
+    words: list[str] = []
+    if scope is not None:
+        if scope.strip().lower() not in _SCOPES:
+            raise CommandError(
+                "parse.bad_option", command="/settings", option=scope, usage=_SETTINGS_SYNTAX
+            )
+        words.append(scope.strip())
+    if key is not None:
+        words.append(key.strip())
+    elif value is not None:
+        raise CommandError("parse.settings_value_without_key", usage=_SETTINGS_SYNTAX)
+    if value is not None and value.strip():
+        words.extend(value.split())
+    built = _build_settings("/settings", words)
+    assert isinstance(built, Settings)
+    return built
+
+
 # The table. Order is the order of /help.
 _TRES_SYNTAX = f"{_OPPONENT_SYNTAX} {_FIRST_SYNTAX}"
 _QUATRE_SYNTAX = f"[ROWSxCOLS] {_OPPONENT_SYNTAX} {_FIRST_SYNTAX}"
@@ -333,6 +390,17 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("review", (), "", (), _no_args(Review())),
     CommandSpec("stats", (), "[@player]", (Option("player", type=OptionType.USER),), _build_stats),
     CommandSpec("top", (), "", (), _no_args(Top())),
+    CommandSpec(
+        "settings",
+        (),
+        _SETTINGS_SYNTAX,
+        (
+            Option("key", SETTING_NAMES),
+            Option("value"),
+            Option("scope", tuple(_SCOPES)),
+        ),
+        _build_settings,
+    ),
 )
 """Every command: parsing, ``/help`` and slash-command registration all read this table."""
 

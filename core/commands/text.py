@@ -15,6 +15,7 @@ from core.commands.values import (
     _SUGGEST_MAX_LENGTH,
     MAX_LENGTH,
     PREFIXES,
+    RESET,
     Accept,
     BotVsBot,
     Command,
@@ -27,6 +28,8 @@ from core.commands.values import (
     NotACommand,
     Rematch,
     Review,
+    Settings,
+    SettingsScope,
     Start,
     Stats,
     Top,
@@ -172,6 +175,8 @@ def format_command(command: Command, prefix: str = "/") -> str:
             return " ".join([f"{prefix}{command.kind.value}", *_start_words(command)])
         case Stats(user=str() as user):
             return f"{prefix}stats {user}"
+        case Settings():
+            return " ".join([f"{prefix}settings", *_settings_words(command)])
         case _:
             return f"{prefix}{_NAMES[type(command)]}"
 
@@ -185,12 +190,28 @@ def _start_words(start: Start) -> list[str]:
         words.append(str(rules.k))
     match start.opponent:
         case VsBot(level):
-            words.append(level.value)
+            if start.level_named:
+                words.append(level.value)
         case VsUser(user):
             words.append(user)
         case BotVsBot(first, second):
-            words += [_BOT, first.value, second.value]
+            words.append(_BOT)
+            if start.level_named:
+                words += [first.value, second.value]
     words.append(_FIRST_WORDS[start.first])
+    return words
+
+
+def _settings_words(settings: Settings) -> list[str]:
+    words: list[str] = []
+    if settings.scope is not SettingsScope.CHAT:
+        words.append(settings.scope.value)
+    if settings.key is not None:
+        words.append(settings.key)
+    if settings.reset:
+        words.append(RESET)
+    elif settings.value is not None:
+        words.append(settings.value)
     return words
 
 

@@ -5,7 +5,7 @@ adapters use them)."""
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from core.ai.levels import Level
 from core.errors import UserError
@@ -64,10 +64,20 @@ Opponent = VsBot | VsUser | BotVsBot
 
 @dataclass(frozen=True, slots=True)
 class Start:
+    """A new game.
+
+    Attributes:
+        level_named: the player named the bot's level; when False the level in ``opponent`` is
+            :data:`DEFAULT_LEVEL` and the service puts the chat's default level instead. Not
+            compared: ``/tres`` and ``/tres medium`` are the same game where no admin changed
+            the default.
+    """
+
     kind: GameKind
     rules: Rules
     opponent: Opponent
     first: First
+    level_named: bool = field(default=True, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +129,30 @@ class Review:
     """Every move of the last finished game here, with its exact value and the mistakes."""
 
 
+class SettingsScope(enum.Enum):
+    """Which settings ``/settings`` reads or writes."""
+
+    CHAT = "server"  # the whole Discord server; the room (Matrix) or the chat (console)
+    CHANNEL = "channel"  # this Discord channel only (elsewhere the same as CHAT)
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """``/settings``: show every setting, show one, set one or reset one (admins only).
+
+    Attributes:
+        key: the setting (one of :data:`SETTING_NAMES`); None shows them all.
+        value: the new value as typed (words joined by one space); None shows ``key``.
+        reset: forget the value set here, so the one from above applies again.
+        scope: the whole server (or room), or this channel only.
+    """
+
+    key: str | None = None
+    value: str | None = None
+    reset: bool = False
+    scope: SettingsScope = SettingsScope.CHAT
+
+
 @dataclass(frozen=True, slots=True)
 class MoveText:
     """A move as typed: a number (``5``: a cell 1..n, or a column 1..cols with gravity) or a
@@ -130,7 +164,9 @@ class MoveText:
     coord: tuple[int, int] | None = None  # (col, row), 0-based
 
 
-Command = Start | Help | Accept | Decline | Rematch | Final | Stats | Top | Review | MoveText
+Command = (
+    Start | Help | Accept | Decline | Rematch | Final | Stats | Top | Review | Settings | MoveText
+)
 
 
 # --- Errors -----------------------------------------------------------------------------------
@@ -179,6 +215,28 @@ _SUGGEST_MAX_LENGTH = 32  # no close match is worth comparing a long token for
 DEFAULT_LEVEL = Level.MEDIUM
 """The bot's level when a start command names none."""
 _DEFAULT_FIRST = First.ME
+
+SETTING_NAMES: tuple[str, ...] = (
+    "games",
+    "max_board",
+    "pvp",
+    "bot_vs_bot",
+    "level",
+    "language",
+    "game_ttl",
+    "challenge_ttl",
+    "cooldown",
+    "max_games_per_user",
+    "max_games_per_chat",
+    "allowed_chats",
+    "rate_burst",
+    "rate_per_minute",
+    "boards_per_minute",
+)
+"""The names ``/settings`` takes, in the order it shows them (``core.admin.keys`` holds each
+one's parser, bounds and default; a test checks both agree)."""
+RESET = "reset"
+"""The value that forgets a setting (``/settings level reset``)."""
 
 _OPPONENT_SYNTAX = "[easy|medium|hard|@player|bot]"
 _FIRST_SYNTAX = "[first|second|random]"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from core.admin.scopes import Effective
 from core.ai import Level
 from core.commands import DEFAULT_LEVEL, BotVsBot, First, Start, VsBot, VsUser
 from core.errors import UserError
@@ -20,6 +21,7 @@ from core.sessions.model import (
     transition,
 )
 from core.sessions.moves import Moves
+from core.sessions.policy import Policy
 from core.sessions.views import board_reply, board_view
 from core.sessions.watch import Watcher
 from core.store import AlreadyPlaying, Seat, Session, Status
@@ -29,8 +31,9 @@ class Challenges:
     """New games (against the bot, a person or two bots), answers to challenges, rematches and
     quitting."""
 
-    def __init__(self, ctx: Context, moves: Moves, watcher: Watcher) -> None:
+    def __init__(self, ctx: Context, moves: Moves, watcher: Watcher, policy: Policy) -> None:
         self._ctx = ctx
+        self._policy = policy
         self._moves = moves
         self._watcher = watcher
 
@@ -38,37 +41,45 @@ class Challenges:
 
     async def start(self, actor: Actor, command: Start) -> list[Reply]:
         ctx = self._ctx
+        challenged: str | None = None
+        if isinstance(command.opponent, VsUser):
+            user, name = command.opponent.user, command.opponent.name
+            style = ctx.style(actor)
+            challenged = user if name is not None else style.user_id(actor, user)
+            if challenged == style.bot_user_id:
+                # A challenge to the bot is a game against it, at the chat's default level.
+                command = replace(command, opponent=VsBot(DEFAULT_LEVEL), level_named=False)
+            elif challenged == actor.user_id:
+                raise UserError("error.self_challenge")
+        command, chat = await self._policy.start(actor, command)
         me = Seat.person(actor.user_id, actor.display_name)
+        replies: list[Reply]
         match command.opponent:
             case VsBot(level):
                 self._refuse_when_busy(actor, (level,))
                 await ctx.ensure_free(actor)
                 bot = Seat.bot(level)
                 seats = (me, bot) if self._starter_first(command.first) else (bot, me)
-                session = self._new(actor, seats, command.rules, Status.ACTIVE)
+                session = self._new(actor, seats, command.rules, Status.ACTIVE, chat)
                 await ctx.create(actor, session)
-                return await self._opened(session, "game.started")
+                replies = await self._opened(session, "game.started")
             case VsUser(user, name):
-                style = ctx.style(actor)
-                challenged = user if name is not None else style.user_id(actor, user)
-                if challenged == style.bot_user_id:
-                    return await self.start(actor, replace(command, opponent=VsBot(DEFAULT_LEVEL)))
-                if challenged == actor.user_id:
-                    raise UserError("error.self_challenge")
+                assert challenged is not None
                 await ctx.ensure_free(actor)
                 other = Seat.person(challenged, name or user.strip())
                 seats = (me, other) if self._starter_first(command.first) else (other, me)
-                session = self._new(actor, seats, command.rules, Status.CHALLENGE, challenged)
+                session = self._new(actor, seats, command.rules, Status.CHALLENGE, chat, challenged)
                 await ctx.create(actor, session)
-                return [self._challenge_reply(actor, session)]
+                replies = [self._challenge_reply(actor, session)]
             case BotVsBot(first_level, second_level):
                 self._refuse_when_busy(actor, (first_level, second_level))
                 await ctx.ensure_free(actor)
                 seats = (Seat.bot(first_level), Seat.bot(second_level))
-                session = self._new(actor, seats, command.rules, Status.ACTIVE)
+                session = self._new(actor, seats, command.rules, Status.ACTIVE, chat)
                 await ctx.create(actor, session)
-                return await self._watcher.watch(actor, session)
-        raise AssertionError(f"unhandled opponent {command.opponent!r}")  # pragma: no cover
+                replies = await self._watcher.watch(actor, session)
+        await self._policy.started(actor, chat)
+        return replies
 
     def _refuse_when_busy(self, actor: Actor, levels: tuple[Level, ...]) -> None:
         # A full AI queue refuses new HARD games; moves of games already running still queue.
@@ -81,9 +92,10 @@ class Challenges:
         seats: tuple[Seat, Seat],
         rules: Rules,
         status: Status,
+        chat: Effective,
         challenged: str | None = None,
     ) -> Session:
-        now, ttl = self._ctx.now_and_ttl(status)
+        now, ttl = self._ctx.now_and_ttl(status, chat)
         if all(seat.is_bot for seat in seats):
             # A bots' game cannot outlive its time cap by much: a restart leaves it orphaned.
             ttl = min(ttl, self._ctx.settings.watch_max_seconds * 2)
@@ -113,7 +125,7 @@ class Challenges:
     def _challenge_reply(self, actor: Actor, session: Session) -> Reply:
         challenged = next(s for s in session.seats if s.user_id == session.challenged)
         prefix = self._ctx.prefix(actor)
-        minutes = max(1, round(self._ctx.settings.challenge_ttl / 60))
+        minutes = max(1, round((session.expires_at - session.created_at) / 60))
         return Reply(
             text=Text(
                 "game.challenge",
@@ -141,9 +153,10 @@ class Challenges:
             raise UserError("error.not_a_challenge")
         if session.challenged != actor.user_id:
             raise UserError("error.not_challenged", player=self._challenged_name(session))
+        chat = await self._policy.accept(actor)
         me = Seat.person(actor.user_id, actor.display_name)
         seats = tuple(me if seat.user_id == actor.user_id else seat for seat in session.seats)
-        now, ttl = ctx.now_and_ttl(Status.ACTIVE)
+        now, ttl = ctx.now_and_ttl(Status.ACTIVE, chat)
         accepted = transition(session, Event.ACCEPT, now=now, ttl=ttl, seats=(seats[0], seats[1]))
         try:
             applied = await ctx.update(accepted, expected_version=session.version)
@@ -152,6 +165,7 @@ class Challenges:
         if not applied:
             return await self._moves.stale(session)
         ctx.observer.game_started(session.platform, session.game_name.key)
+        await self._policy.started(actor, chat, cooldown=False)
         return [
             board_reply(
                 accepted,
@@ -198,19 +212,25 @@ class Challenges:
         swapped = self._renamed((session.seats[1], session.seats[0]), actor)
         opponent = None if seat is None else session.seats[2 - seat]
         check_removal(session, Event.REMATCH)
+        chat = await self._policy.rematch(actor, session)
         await ctx.ensure_free(actor)
+        replies: list[Reply]
         if opponent is not None and not opponent.is_bot:
             assert opponent.user_id is not None
-            new = self._new(actor, swapped, session.rules, Status.CHALLENGE, opponent.user_id)
+            new = self._new(actor, swapped, session.rules, Status.CHALLENGE, chat, opponent.user_id)
             await self._swap(actor, session, new)
-            return [self._challenge_reply(actor, new)]
-        levels = tuple(s.level for s in session.seats if s.level is not None)
-        self._refuse_when_busy(actor, levels)
-        new = self._new(actor, swapped, session.rules, Status.ACTIVE)
-        await self._swap(actor, session, new)
-        if watching:
-            return await self._watcher.watch(actor, new)
-        return await self._opened(new, "game.rematch")
+            replies = [self._challenge_reply(actor, new)]
+        else:
+            levels = tuple(s.level for s in session.seats if s.level is not None)
+            self._refuse_when_busy(actor, levels)
+            new = self._new(actor, swapped, session.rules, Status.ACTIVE, chat)
+            await self._swap(actor, session, new)
+            if watching:
+                replies = await self._watcher.watch(actor, new)
+            else:
+                replies = await self._opened(new, "game.rematch")
+        await self._policy.started(actor, chat)
+        return replies
 
     async def _swap(self, actor: Actor, finished: Session, new: Session) -> None:
         # A finished game gives one rematch: someone quicker already took it.
@@ -240,7 +260,7 @@ class Challenges:
         if session.status is Status.CHALLENGE:
             return await self._removed(session, Event.WITHDRAW, Text("game.withdrawn", name))
         seat = session.seat_of(actor.user_id)
-        now, ttl = ctx.now_and_ttl(Status.FINISHED)
+        now, ttl = ctx.now_and_ttl(Status.FINISHED, kept=session)
         if seat is None:  # the watcher of a bots' game
             ended = stopped(session, now=now, ttl=ttl)
             text = Text("game.watch_stopped", name)

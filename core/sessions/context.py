@@ -15,6 +15,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from core.admin.scopes import Effective
 from core.ai.runner import AiRunner
 from core.errors import UserError
 from core.ports import KvEntry, PlatformStyle, ServiceObserver
@@ -166,7 +167,20 @@ class Context:
             return UserError("error.busy")
         return self.already_playing(actor, existing)
 
-    def now_and_ttl(self, status: Status) -> tuple[float, float]:
-        """The time now and how long a session in ``status`` lives from now."""
-        ttl = self.settings.challenge_ttl if status is Status.CHALLENGE else self.settings.game_ttl
+    def now_and_ttl(
+        self, status: Status, chat: Effective | None = None, *, kept: Session | None = None
+    ) -> tuple[float, float]:
+        """The time now and how long a session in ``status`` lives from now.
+
+        Args:
+            status: the session's new status.
+            chat: the settings of the chat (a new game, an accepted challenge); None: the
+                service's defaults.
+            kept: a running game that changes (a move, a resignation): it keeps the lifetime it
+                started with, so that a setting changed meanwhile never cuts a game short.
+        """
+        if kept is not None and kept.status is Status.ACTIVE and kept.expires_at > kept.updated_at:
+            return self.clock(), kept.expires_at - kept.updated_at
+        source = chat if chat is not None else self.settings
+        ttl = source.challenge_ttl if status is Status.CHALLENGE else source.game_ttl
         return self.clock(), ttl

@@ -84,7 +84,7 @@ class Moves:
     async def _apply(self, session: Session, position: Position) -> Session | None:
         """Store the move that led to ``position``; None when the session changed meanwhile."""
         ctx = self._ctx
-        now, ttl = ctx.now_and_ttl(Status.ACTIVE)
+        now, ttl = ctx.now_and_ttl(Status.ACTIVE, kept=session)
         after = played(session, position, now=now, ttl=ttl)
         if not await ctx.update(after, expected_version=session.version):
             return None
@@ -153,6 +153,27 @@ class Moves:
             extra={"session": session.id, "action": "bot_move", "duration_ms": seconds * 1000},
         )
         return await self._apply(session, position.play(move))
+
+
+def playable(actor: Actor, session: Session, move: int, version: int | None) -> bool:
+    """``move`` is a legal move of the actor, on their turn, on the board as it is: a move the
+    limits never refuse."""
+    if version is not None and version != session.version:
+        return False
+    seat = session.seat_of(actor.user_id)
+    if seat is None or session.status is not Status.ACTIVE:
+        return False
+    position = session.position()
+    return position.to_move == seat and move in position.legal_moves()
+
+
+def typed_playable(actor: Actor, session: Session, move: MoveText) -> bool:
+    """:func:`playable` for a move typed as text."""
+    try:
+        cell = resolve_move(move, session.rules)
+    except UserError:
+        return False
+    return playable(actor, session, cell, None)
 
 
 def check_legal(position: Position, move: int) -> None:

@@ -13,6 +13,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
+from core.admin.limits import Limited
 from core.errors import UserError
 from core.ports import KvEntry, ServiceObserver
 from core.replies import Actor, Reply
@@ -77,6 +78,8 @@ class Requests:
         except UserError as error:
             outcome = error.key
             replies = [error_reply(error, session_id)]
+            if isinstance(error, Limited):
+                self._observer.request_limited(actor.platform)
         except (StoreBusy, StoreUnavailable) as error:
             outcome = self._store_failed(actor, action, session_id, error)
             key = "error.busy" if isinstance(error, StoreBusy) else "error.store_unavailable"

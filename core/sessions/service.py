@@ -31,11 +31,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
 import time
 from collections.abc import Callable
 
+from core.admin.effective import SettingsCache
+from core.admin.scopes import Effective, Source
 from core.ai.runner import AiRunner, PoolRunner
 from core.commands import (
     PREFIXES,
@@ -49,6 +52,7 @@ from core.commands import (
     NotACommand,
     Rematch,
     Review,
+    Settings,
     Start,
     Stats,
     Top,
@@ -59,15 +63,17 @@ from core.errors import UserError
 from core.i18n import Text, normalize_locale
 from core.ports import KvEntry, NullObserver, PlatformStyle, ServiceObserver
 from core.replies import ActionKind, Actor, Reply
+from core.sessions.admin import Admin
 from core.sessions.challenges import Challenges
 from core.sessions.context import Context
-from core.sessions.moves import Moves, off_board
+from core.sessions.moves import Moves, off_board, playable, typed_playable
+from core.sessions.policy import Policy
 from core.sessions.requests import Requests
 from core.sessions.review import Reviews
 from core.sessions.settings import ServiceSettings
 from core.sessions.stats import Results
 from core.sessions.watch import Watcher
-from core.store import SessionStore
+from core.store import SessionStore, StoreBusy, StoreUnavailable
 
 log = logging.getLogger("core.sessions")
 
@@ -108,14 +114,21 @@ class GameService:
         self._requests = Requests(store, observer)
         self._moves = Moves(self._ctx)
         self._watcher = Watcher(self._ctx, self._moves)
-        self._challenges = Challenges(self._ctx, self._moves, self._watcher)
+        cache = SettingsCache(store, self.settings)
+        self._policy = Policy(self._ctx, cache, limits=self.settings.limits)
+        self._challenges = Challenges(self._ctx, self._moves, self._watcher, self._policy)
         self._results = Results(self._ctx)
         self._reviews = Reviews(self._ctx)
+        self._admin = Admin(self._ctx, cache)
         self._sweeper: asyncio.Task[None] | None = None
 
     @property
     def store(self) -> SessionStore:
         return self._ctx.store
+
+    async def chat_settings(self, actor: Actor) -> Effective:
+        """The settings in force in the actor's chat (cached for a few seconds)."""
+        return await self._policy.chat(actor)
 
     def register_platform(self, style: PlatformStyle) -> None:
         """How users of ``style.platform`` write prefixes and mentions, and how to show them
@@ -191,7 +204,9 @@ class GameService:
         async def run() -> list[Reply]:
             return await self._text(actor, text, addressed)
 
-        return await self._requests.run(actor, "text", None, run, receipt)
+        return await self._localized(
+            actor, await self._requests.run(actor, "text", None, run, receipt)
+        )
 
     async def handle_command(
         self, actor: Actor, command: Command, *, receipt: KvEntry | None = None
@@ -199,9 +214,15 @@ class GameService:
         """An already parsed command (a slash command)."""
 
         async def run() -> list[Reply]:
+            limited = await self._policy.admit(actor)
+            if limited is not None:
+                return limited
             return await self._command(actor, command, True)
 
-        return await self._requests.run(actor, type(command).__name__.lower(), None, run, receipt)
+        return await self._localized(
+            actor,
+            await self._requests.run(actor, type(command).__name__.lower(), None, run, receipt),
+        )
 
     async def handle_move(
         self,
@@ -219,9 +240,15 @@ class GameService:
             if not isinstance(move, int) or isinstance(move, bool):
                 # A move is a cell or column number; anything else is off the board.
                 raise off_board(session.rules, str(move))
+            if not playable(actor, session, move, version):
+                limited = await self._policy.admit(actor)
+                if limited is not None:
+                    return limited
             return await self._moves.play(actor, session, move, version)
 
-        return await self._requests.run(actor, "move", session_id, run, receipt)
+        return await self._localized(
+            actor, await self._requests.run(actor, "move", session_id, run, receipt)
+        )
 
     async def handle_action(
         self,
@@ -235,6 +262,9 @@ class GameService:
         """Accept, Decline, Rematch or Review pressed on the message of ``session_id``."""
 
         async def run() -> list[Reply]:
+            limited = await self._policy.admit(actor)
+            if limited is not None:
+                return limited
             session = await self._ctx.load(session_id, actor)
             if version is not None and version != session.version:
                 return await self._moves.stale(session)
@@ -246,7 +276,21 @@ class GameService:
                 return await self._reviews.review(session)
             return await self._challenges.rematch(actor, session)
 
-        return await self._requests.run(actor, action.value, session_id, run, receipt)
+        return await self._localized(
+            actor, await self._requests.run(actor, action.value, session_id, run, receipt)
+        )
+
+    async def _localized(self, actor: Actor, replies: list[Reply]) -> list[Reply]:
+        """The replies, marked with the chat's language where its admins chose one."""
+        if not replies:
+            return replies
+        try:
+            chat = await self._policy.chat(actor)
+        except (StoreBusy, StoreUnavailable):
+            return replies  # the answer (often "cannot save right now") matters more
+        if chat.sources["language"] is Source.DEFAULT:
+            return replies
+        return [dataclasses.replace(reply, locale=chat.language) for reply in replies]
 
     # --- text and commands -----------------------------------------------------------------
 
@@ -264,7 +308,19 @@ class GameService:
             if prefixed or addressed or await self._ctx.live_game(actor) is not None:
                 raise
             return []
-        return await self._command(actor, command, prefixed or addressed)
+        explicit = prefixed or addressed
+        if isinstance(command, MoveText):
+            # A legal move on one's turn is never limited; numbers said in passing by someone
+            # without a game here are chatter, and cost nothing either.
+            session = await self.store.live_game(actor.platform, actor.chat_id, actor.user_id)
+            if session is None and not explicit:
+                return []
+            if session is not None and typed_playable(actor, session, command):
+                return await self._command(actor, command, explicit)
+        limited = await self._policy.admit(actor)
+        if limited is not None:
+            return limited
+        return await self._command(actor, command, explicit)
 
     async def _command(self, actor: Actor, command: Command, explicit: bool) -> list[Reply]:
         ctx = self._ctx
@@ -293,6 +349,8 @@ class GameService:
                 return await self._results.top(actor)
             case Review():
                 return await self._reviews.last(actor)
+            case Settings():
+                return await self._admin.settings(actor, command)
             case Help():
                 locale = normalize_locale(actor.locale or self.settings.default_locale)
                 text = help_text(locale, ctx.prefix(actor))

@@ -6,6 +6,7 @@ import math
 import os
 from dataclasses import dataclass
 
+from core.ai.levels import Level
 from core.ports import SHUTDOWN
 
 MAX_DEFAULT_WORKERS = 64
@@ -25,7 +26,11 @@ class ServiceSettings:
         challenge_ttl: seconds a challenge waits for an answer.
         sweep_interval: seconds between two sweeps of expired games.
         default_locale: for texts the service renders itself when the player's locale is
-            unknown (``/help``).
+            unknown (``/help``); the default of the chat setting ``language``.
+        default_level: the bot's level when a start command names none; the default of the
+            chat setting ``level``.
+        limits: apply the rate limit, the boards per minute and the cooldowns (the settings
+            that allow or refuse games always apply); off for benchmarks that measure without.
         bot_vs_bot_budget: seconds per HARD move in a bots' game (people are watching).
         watch_move_interval: seconds at least between two moves of a bots' game, so people can
             follow it.
@@ -43,6 +48,8 @@ class ServiceSettings:
     challenge_ttl: float = 120.0
     sweep_interval: float = 60.0
     default_locale: str = "en"
+    default_level: Level = Level.MEDIUM
+    limits: bool = True
     bot_vs_bot_budget: float = 0.2
     watch_move_interval: float = 1.0
     watch_max_seconds: float = 300.0

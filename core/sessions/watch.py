@@ -87,7 +87,7 @@ class Watcher:
             log.exception("bots' game %s stopped by an error", session.id)
 
     async def _stop(self, actor: Actor, session: Session, publish: Publish) -> None:
-        now, ttl = self._ctx.now_and_ttl(Status.FINISHED)
+        now, ttl = self._ctx.now_and_ttl(Status.FINISHED, kept=session)
         ended = stopped(session, now=now, ttl=ttl)
         if await self._ctx.update(ended, expected_version=session.version):
             self._ctx.observer.game_finished(session.platform, session.game_name.key)

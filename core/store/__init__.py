@@ -25,17 +25,29 @@ from core.store.base import (
     StoreError,
     StoreUnavailable,
 )
-from core.store.models import Seat, Session, StatsRow, Status, new_session_id
+from core.store.models import (
+    LiveCounts,
+    PlatformTotals,
+    Seat,
+    Session,
+    SettingRow,
+    StatsRow,
+    Status,
+    new_session_id,
+)
 from core.store.sqlite import SCHEMA_VERSION, SqliteStore
 
 __all__ = [
     "SCHEMA_VERSION",
     "AlreadyPlaying",
     "KvEntry",
+    "LiveCounts",
+    "PlatformTotals",
     "SchemaTooNew",
     "Seat",
     "Session",
     "SessionStore",
+    "SettingRow",
     "SqliteStore",
     "StatsRow",
     "Status",

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Coroutine, Generator
+from collections.abc import Coroutine, Generator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Generic, Protocol, TypeVar
 
-from core.store.models import Session, StatsRow
+from core.store.models import LiveCounts, PlatformTotals, Session, SettingRow, StatsRow
 
 
 class StoreError(Exception):
@@ -201,6 +201,30 @@ class SessionStore(KeyValueStore, Protocol):
 
     async def count_sessions(self) -> int:
         """How many sessions are stored, whatever their status (health and metrics)."""
+        ...
+
+    async def live_counts(self, platform: str, chat_id: str, user_id: str) -> LiveCounts:
+        """Live games (challenges and games being played) of the user on the platform, and of
+        the chat (the limits on live games)."""
+        ...
+
+    async def totals(self, since: float) -> list[PlatformTotals]:
+        """Per platform, by name: live and finished games stored, results recorded, and moves
+        in games changed at or after ``since`` (``chatbots stats``)."""
+        ...
+
+    # --- settings (core.admin) -------------------------------------------------------------
+
+    async def settings_rows(self, platform: str, scopes: Sequence[str]) -> list[SettingRow]:
+        """Every setting stored for the platform in any of ``scopes``, in no order."""
+        ...
+
+    async def setting_put(self, row: SettingRow) -> None:
+        """Store (or replace) the value of ``row.key`` in ``row.scope``."""
+        ...
+
+    async def setting_delete(self, platform: str, scope: str, key: str) -> bool:
+        """Forget a setting; True if there was one."""
         ...
 
     async def check(self) -> None:

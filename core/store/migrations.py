@@ -154,7 +154,27 @@ V2_KV_LIFETIMES_AND_QUARANTINE = Step(
     ),
 )
 
-STEPS: Sequence[Step] = (V1_INITIAL, V2_KV_LIFETIMES_AND_QUARANTINE)
+# Settings admins set per chat scope (core.admin): a Discord server or channel, a Matrix room.
+# One row per key, so setting one key never rewrites the others, and who changed what when is
+# kept. Reads ask for one platform and two scopes at most: the primary key serves them.
+V3_SETTINGS = Step(
+    "settings",
+    (
+        """
+        CREATE TABLE settings (
+            platform    TEXT NOT NULL,
+            scope       TEXT NOT NULL,
+            key         TEXT NOT NULL,
+            value       TEXT NOT NULL,
+            updated_at  {REAL} NOT NULL,
+            updated_by  TEXT NOT NULL,
+            PRIMARY KEY (platform, scope, key)
+        ){WITHOUT_ROWID}
+        """,
+    ),
+)
+
+STEPS: Sequence[Step] = (V1_INITIAL, V2_KV_LIFETIMES_AND_QUARANTINE, V3_SETTINGS)
 """Step ``i`` upgrades version ``i`` to ``i + 1``, in every dialect."""
 
 

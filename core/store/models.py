@@ -165,3 +165,50 @@ class StatsRow:
     @property
     def games(self) -> int:
         return self.wins + self.losses + self.draws
+
+
+@dataclass(frozen=True, slots=True)
+class SettingRow:
+    """One setting an admin set for one scope (see ``core.admin.scopes``).
+
+    Attributes:
+        scope: ``server:<id>``, ``channel:<id>`` or ``chat:<id>``.
+        value: as ``core.admin.keys`` shows it (parsed again when read).
+        updated_at: seconds since the epoch; updated_by: who set it (a user id, or
+            ``cli:<user>`` for the operator CLI).
+    """
+
+    platform: str
+    scope: str
+    key: str
+    value: str
+    updated_at: float
+    updated_by: str
+
+
+@dataclass(frozen=True, slots=True)
+class LiveCounts:
+    """Live games (challenges and games being played) of one user and of one chat."""
+
+    user: int  # the user's live games on the platform, in every chat
+    chat: int  # live games in the chat, everyone's
+
+
+@dataclass(frozen=True, slots=True)
+class PlatformTotals:
+    """What ``chatbots stats`` shows for one platform.
+
+    Attributes:
+        live: challenges and games being played now.
+        finished: finished games still kept (for a rematch or a review, until they expire).
+        results: results recorded in the stats, one per player per finished game (a game
+            between two people counts twice), kept for ever.
+        moves_since: moves in the stored games changed since the time asked for (games that
+            expired and were swept are no longer counted).
+    """
+
+    platform: str
+    live: int
+    finished: int
+    results: int
+    moves_since: int

@@ -10,11 +10,11 @@ from __future__ import annotations
 import functools
 import logging
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from core.store.base import AlreadyPlaying, KvEntry, StoreError
-from core.store.models import Session, Status
+from core.store.models import LiveCounts, PlatformTotals, Session, SettingRow, Status
 from core.store.rows import (
     INSERT_SESSION,
     SELECT_SESSION,
@@ -271,3 +271,70 @@ def quarantine(conn: sqlite3.Connection, *, rowid: int, clock: Clock) -> tuple[s
     )
     conn.execute("DELETE FROM sessions WHERE rowid = ?", (rowid,))
     return str(session_id), reason
+
+
+# --- settings, counts and totals -----------------------------------------------------------------
+
+_LIVE = "status IN ('challenge', 'active')"
+
+
+def settings_rows(
+    conn: sqlite3.Connection, platform: str, scopes: Sequence[str]
+) -> list[SettingRow]:
+    marks = ", ".join("?" * len(scopes))
+    rows = conn.execute(
+        "SELECT platform, scope, key, value, updated_at, updated_by FROM settings"
+        f" WHERE platform = ? AND scope IN ({marks})",
+        (platform, *scopes),
+    ).fetchall()
+    return [
+        SettingRow(str(r[0]), str(r[1]), str(r[2]), str(r[3]), float(r[4]), str(r[5])) for r in rows
+    ]
+
+
+def setting_put(conn: sqlite3.Connection, row: SettingRow) -> None:
+    conn.execute(
+        "INSERT INTO settings (platform, scope, key, value, updated_at, updated_by)"
+        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (platform, scope, key) DO UPDATE SET"
+        " value = excluded.value, updated_at = excluded.updated_at,"
+        " updated_by = excluded.updated_by",
+        (row.platform, row.scope, row.key, row.value, row.updated_at, row.updated_by),
+    )
+
+
+def setting_delete(conn: sqlite3.Connection, platform: str, scope: str, key: str) -> bool:
+    cursor = conn.execute(
+        "DELETE FROM settings WHERE platform = ? AND scope = ? AND key = ?", (platform, scope, key)
+    )
+    return cursor.rowcount > 0
+
+
+def live_counts(conn: sqlite3.Connection, platform: str, chat_id: str, user_id: str) -> LiveCounts:
+    # The players table holds exactly the live users of live games (one row per user per chat).
+    user = conn.execute(
+        "SELECT count(*) FROM players WHERE platform = ? AND user_id = ?", (platform, user_id)
+    ).fetchone()[0]
+    chat = conn.execute(
+        f"SELECT count(*) FROM sessions WHERE platform = ? AND chat_id = ? AND {_LIVE}",
+        (platform, chat_id),
+    ).fetchone()[0]
+    return LiveCounts(int(user), int(chat))
+
+
+def totals(conn: sqlite3.Connection, since: float) -> list[PlatformTotals]:
+    by_platform: dict[str, list[int]] = {}
+    for platform, live, finished in conn.execute(
+        f"SELECT platform, sum({_LIVE}), sum(status = 'finished') FROM sessions GROUP BY platform"
+    ):
+        by_platform.setdefault(str(platform), [0, 0, 0, 0])[:2] = [int(live), int(finished)]
+    for platform, results in conn.execute(
+        "SELECT platform, sum(wins + losses + draws) FROM stats GROUP BY platform"
+    ):
+        by_platform.setdefault(str(platform), [0, 0, 0, 0])[2] = int(results)
+    for platform, moves in conn.execute(
+        "SELECT platform, moves FROM sessions WHERE updated_at >= ?", (since,)
+    ):
+        # Moves are stored as "4,0,8": one comma fewer than moves.
+        count = str(moves).count(",") + 1 if moves else 0
+        by_platform.setdefault(str(platform), [0, 0, 0, 0])[3] += count
+    return [PlatformTotals(name, *counts) for name, counts in sorted(by_platform.items())]

@@ -18,11 +18,11 @@ No asyncpg import at run time: its classes are only named in type hints.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from core.store.base import AlreadyPlaying, KvEntry, StoreError, StoreUnavailable
-from core.store.models import Session, Status
+from core.store.models import LiveCounts, PlatformTotals, Session, SettingRow, Status
 from core.store.rows import (
     PG_INSERT_SESSION,
     PG_SELECT_SESSION,
@@ -362,3 +362,75 @@ async def prepare_versions(conn: Connection) -> int:
         )
         await conn.execute(f"INSERT INTO {VERSION_TABLE} (version) VALUES (0)")
     return await version_of(conn)
+
+
+# --- settings, counts and totals (as core.store.ops) ---------------------------------------------
+
+_LIVE = "status IN ('challenge', 'active')"
+
+
+async def settings_rows(conn: Connection, platform: str, scopes: Sequence[str]) -> list[SettingRow]:
+    rows = await conn.fetch(
+        "SELECT platform, scope, key, value, updated_at, updated_by FROM settings"
+        " WHERE platform = $1 AND scope = ANY($2::text[])",
+        platform,
+        list(scopes),
+    )
+    return [
+        SettingRow(str(r[0]), str(r[1]), str(r[2]), str(r[3]), float(r[4]), str(r[5])) for r in rows
+    ]
+
+
+async def setting_put(conn: Connection, row: SettingRow) -> None:
+    await conn.execute(
+        "INSERT INTO settings (platform, scope, key, value, updated_at, updated_by)"
+        " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (platform, scope, key) DO UPDATE SET"
+        " value = excluded.value, updated_at = excluded.updated_at,"
+        " updated_by = excluded.updated_by",
+        row.platform,
+        row.scope,
+        row.key,
+        row.value,
+        row.updated_at,
+        row.updated_by,
+    )
+
+
+async def setting_delete(conn: Connection, platform: str, scope: str, key: str) -> bool:
+    status = await conn.execute(
+        "DELETE FROM settings WHERE platform = $1 AND scope = $2 AND key = $3",
+        platform,
+        scope,
+        key,
+    )
+    return _count(status) > 0
+
+
+async def live_counts(conn: Connection, platform: str, chat_id: str, user_id: str) -> LiveCounts:
+    row = await conn.fetchrow(
+        "SELECT (SELECT count(*) FROM players WHERE platform = $1 AND user_id = $3),"
+        f" (SELECT count(*) FROM sessions WHERE platform = $1 AND chat_id = $2 AND {_LIVE})",
+        platform,
+        chat_id,
+        user_id,
+    )
+    assert row is not None
+    return LiveCounts(int(row[0]), int(row[1]))
+
+
+async def totals(conn: Connection, since: float) -> list[PlatformTotals]:
+    # Moves are stored as "4,0,8": one comma fewer than moves.
+    rows = await conn.fetch(
+        "WITH s AS (SELECT platform, count(*) FILTER (WHERE " + _LIVE + ") AS live,"
+        " count(*) FILTER (WHERE status = 'finished') AS finished,"
+        " coalesce(sum(CASE WHEN updated_at >= $1 AND moves <> ''"
+        " THEN length(moves) - length(replace(moves, ',', '')) + 1 ELSE 0 END), 0) AS moves"
+        " FROM sessions GROUP BY platform),"
+        " r AS (SELECT platform, sum(wins + losses + draws) AS results FROM stats"
+        " GROUP BY platform)"
+        " SELECT coalesce(s.platform, r.platform), coalesce(s.live, 0),"
+        " coalesce(s.finished, 0), coalesce(r.results, 0), coalesce(s.moves, 0)"
+        " FROM s FULL OUTER JOIN r ON s.platform = r.platform ORDER BY 1",
+        since,
+    )
+    return [PlatformTotals(str(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4])) for r in rows]

@@ -24,7 +24,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 from urllib.parse import urlsplit
@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 from core.store import pg_ops
 from core.store.base import KvEntry, Opening, SchemaTooNew, StoreBusy, StoreUnavailable
 from core.store.migrations import STEPS, Dialect, Step
-from core.store.models import Session, StatsRow, Status
+from core.store.models import LiveCounts, PlatformTotals, Session, SettingRow, StatsRow, Status
 from core.store.pg_health import redact_url, translate, unavailable
 from core.store.pg_ops import MIGRATION_LOCK, VERSION_TABLE, prepare_versions, version_of
 
@@ -316,6 +316,23 @@ class PostgresStore:
     async def count_sessions(self) -> int:
         """How many sessions are stored (any status)."""
         return int(await self._read(lambda conn: conn.fetchval("SELECT count(*) FROM sessions")))
+
+    async def live_counts(self, platform: str, chat_id: str, user_id: str) -> LiveCounts:
+        return await self._read(lambda conn: pg_ops.live_counts(conn, platform, chat_id, user_id))
+
+    async def totals(self, since: float) -> list[PlatformTotals]:
+        return await self._read(lambda conn: pg_ops.totals(conn, since))
+
+    # --- settings --------------------------------------------------------------------------
+
+    async def settings_rows(self, platform: str, scopes: Sequence[str]) -> list[SettingRow]:
+        return await self._read(lambda conn: pg_ops.settings_rows(conn, platform, scopes))
+
+    async def setting_put(self, row: SettingRow) -> None:
+        await self._write(lambda conn: pg_ops.setting_put(conn, row))
+
+    async def setting_delete(self, platform: str, scope: str, key: str) -> bool:
+        return await self._write(lambda conn: pg_ops.setting_delete(conn, platform, scope, key))
 
     # --- stats -----------------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self, TypeVar
@@ -29,7 +29,7 @@ from typing import Any, Self, TypeVar
 from core.store import health, ops
 from core.store.base import KvEntry, Opening, SchemaTooNew, StoreUnavailable
 from core.store.migrations import MIGRATIONS, Migration
-from core.store.models import Session, StatsRow, Status
+from core.store.models import LiveCounts, PlatformTotals, Session, SettingRow, StatsRow, Status
 from core.store.thread import SqliteThread
 
 log = logging.getLogger(__name__)
@@ -253,6 +253,24 @@ class SqliteStore:
         return await self._call(
             lambda conn: int(conn.execute("SELECT count(*) FROM sessions").fetchone()[0])
         )
+
+    async def live_counts(self, platform: str, chat_id: str, user_id: str) -> LiveCounts:
+        return await self._call(lambda conn: ops.live_counts(conn, platform, chat_id, user_id))
+
+    async def totals(self, since: float) -> list[PlatformTotals]:
+        return await self._call(lambda conn: ops.totals(conn, since))
+
+    # --- settings --------------------------------------------------------------------------
+
+    async def settings_rows(self, platform: str, scopes: Sequence[str]) -> list[SettingRow]:
+        scopes = tuple(scopes)
+        return await self._call(lambda conn: ops.settings_rows(conn, platform, scopes))
+
+    async def setting_put(self, row: SettingRow) -> None:
+        await self._write(lambda conn: ops.setting_put(conn, row))
+
+    async def setting_delete(self, platform: str, scope: str, key: str) -> bool:
+        return await self._write(lambda conn: ops.setting_delete(conn, platform, scope, key))
 
     # --- stats -----------------------------------------------------------------------------
 

@@ -31,6 +31,7 @@ from core.commands import (
     NotACommand,
     Rematch,
     Review,
+    Settings,
     Start,
     Stats,
     Top,
@@ -63,6 +64,7 @@ BARE: dict[str, Command] = {
     "stats": Stats(),
     "top": Top(),
     "review": Review(),
+    "settings": Settings(),
 }
 
 
@@ -89,6 +91,7 @@ def test_table_has_the_design_commands_and_aliases() -> None:
         "stats": (),
         "top": (),
         "review": (),
+        "settings": (),
     }
 
 

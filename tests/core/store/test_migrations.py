@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from core.store import SCHEMA_VERSION, SqliteStore, Status
+from core.store import SCHEMA_VERSION, SettingRow, SqliteStore, Status
 from core.store.migrations import MIGRATIONS
 from core.store.rows import INSERT_SESSION, session_row
 from tests.core.store.helpers import NOW, make_session, played, sql
@@ -54,7 +54,7 @@ async def test_a_v1_database_is_upgraded_and_keeps_every_row(tmp_path: Path) -> 
     before = {table: dump(path, table) for table in TABLES}
     assert all(before.values())
     async with SqliteStore.open(path) as store:
-        assert await store.schema_version() == SCHEMA_VERSION == 2
+        assert await store.schema_version() == SCHEMA_VERSION == 3
         assert {table: dump(path, table) for table in TABLES} == before
         # Old kv rows are tied to nothing and never expire.
         assert sql(path, "SELECT * FROM kv") == [("matrix", "next_batch", "s42", None, None)]
@@ -67,6 +67,10 @@ async def test_a_v1_database_is_upgraded_and_keeps_every_row(tmp_path: Path) -> 
         await store.kv_set("matrix", f"board:{ids[0]}", "$e", session_id=ids[0])
         assert await store.delete(ids[0])
         assert await store.kv_get("matrix", f"board:{ids[0]}") is None
+        # So does the settings table of step 3.
+        row = SettingRow("matrix", "chat:!r:x", "level", "hard", NOW, "@admin:x")
+        await store.setting_put(row)
+        assert await store.settings_rows("matrix", ["chat:!r:x"]) == [row]
     assert sql(path, "PRAGMA integrity_check") == [("ok",)]
     assert sql(path, "PRAGMA foreign_key_check") == []
 

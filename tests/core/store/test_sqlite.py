@@ -61,8 +61,9 @@ async def test_a_failing_migration_step_rolls_back_alone(tmp_path: Path) -> None
 
 
 def test_released_schema_steps_are_unchanged() -> None:
-    """Steps 1 and 2 render, to the character, the schema released before PostgreSQL came
-    (sqlite_master after each step, snapshot in data/sqlite_schema.json)."""
+    """Every released step renders, to the character, the schema it released (steps 1 and 2
+    before PostgreSQL came, step 3 the settings; sqlite_master after each step, snapshot in
+    data/sqlite_schema.json)."""
     from core.store.migrations import MIGRATIONS
 
     expected = json.loads((Path(__file__).parent / "data" / "sqlite_schema.json").read_text())

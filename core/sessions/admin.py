@@ -1,0 +1,120 @@
+"""``/settings``: admins show, set and reset the settings of their server, channel or room.
+
+Who is an admin is the platform's word, carried by :attr:`core.replies.Actor.is_admin`
+(adapters set it from Manage Server, power levels or ``BOT_ADMINS``); everyone else gets
+``settings.not_admin`` and nothing changes. Every answer is private to the admin where the
+platform can do that (Discord's ephemeral messages).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.admin.effective import SettingsCache, resolve
+from core.admin.keys import BY_NAME, HERE, KEYS, Key
+from core.admin.scopes import Effective, Place, Source, source_of
+from core.commands import Settings
+from core.errors import UserError
+from core.i18n import Lines, Text
+from core.replies import Actor, Reply
+from core.sessions.context import Context
+from core.store.models import SettingRow
+
+
+class Admin:
+    """Reads and writes a chat's settings (see the module docstring)."""
+
+    def __init__(self, ctx: Context, cache: SettingsCache) -> None:
+        self._ctx = ctx
+        self._cache = cache
+
+    async def effective(self, actor: Actor) -> Effective:
+        """The settings in force in the actor's chat (cached; see ``core.admin.effective``)."""
+        return await self._cache.get(Place.of(actor))
+
+    async def settings(self, actor: Actor, command: Settings) -> list[Reply]:
+        if not actor.is_admin:
+            raise UserError("settings.not_admin")
+        place = Place.of(actor)
+        target = place.target(command.scope)
+        # What applies at the target: a server's view ignores the channel's overrides.
+        view = Place(place.platform, place.scopes[place.scopes.index(target) :])
+        if command.key is None:
+            return [self._reply(self._listing(actor, view, await self._resolve(view)))]
+        key = BY_NAME[command.key]  # the parser accepted only known keys
+        if command.reset:
+            await self._ctx.store.setting_delete(place.platform, target, key.name)
+            self._cache.invalidate()
+            effective = await self._resolve(view)
+            return [self._reply(self._changed("settings.reset", key, view, effective))]
+        if command.value is None:
+            effective = await self._resolve(view)
+            return [self._reply(_line(key, effective))]
+        value = key.parse(self._written_value(actor, key, command.value))
+        row = SettingRow(
+            place.platform, target, key.name, key.show(value), self._ctx.clock(), actor.user_id
+        )
+        await self._ctx.store.setting_put(row)
+        self._cache.invalidate()
+        return [self._reply(self._changed("settings.set", key, view, await self._resolve(view)))]
+
+    async def _resolve(self, view: Place) -> Effective:
+        rows = await self._ctx.store.settings_rows(view.platform, view.scopes)
+        return resolve(rows, view, self._ctx.settings)
+
+    def _written_value(self, actor: Actor, key: Key[Any], text: str) -> str:
+        if key.name != "allowed_chats":
+            return text
+        # Chats as people write them: "here", or the platform's way of naming a channel.
+        style = self._ctx.style(actor)
+        words = text.replace(",", " ").split()
+        return " ".join(
+            actor.chat_id if word.lower() == HERE else style.chat_id(actor, word) for word in words
+        )
+
+    def _listing(self, actor: Actor, view: Place, effective: Effective) -> Text:
+        lines = Lines(tuple(_line(key, effective) for key in KEYS))
+        return Text(
+            "settings.list",
+            {
+                "scope": _scope_name(view.scopes[0]),
+                "lines": lines,
+                "prefix": self._ctx.prefix(actor),
+            },
+        )
+
+    @staticmethod
+    def _changed(message: str, key: Key[Any], view: Place, effective: Effective) -> Text:
+        return Text(
+            message,
+            {
+                "setting": key.name,
+                "value": key.show(effective.values[key.name]),
+                "scope": _scope_name(view.scopes[0]),
+                "source": _source_name(effective.sources[key.name]),
+            },
+        )
+
+    @staticmethod
+    def _reply(text: Text) -> Reply:
+        return Reply(text=text, private=True)
+
+
+def _line(key: Key[Any], effective: Effective) -> Text:
+    return Text(
+        "settings.line",
+        {
+            "setting": key.name,
+            "value": key.show(effective.values[key.name]),
+            "source": _source_name(effective.sources[key.name]),
+            "description": key.description,
+        },
+    )
+
+
+def _scope_name(scope: str) -> Text:
+    return Text(f"settings.scope.{source_of(scope).value}")
+
+
+def _source_name(source: Source) -> Text:
+    return Text(f"settings.source.{source.value}")

@@ -1,0 +1,161 @@
+"""The operator's commands: ``chatbots settings``, ``chatbots backup`` and ``chatbots stats``,
+through ``python -m chatbots`` in a subprocess on a real SQLite file; the backup also while
+games are being played in another task."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+from pathlib import Path
+
+from chatbots.operator import backup_command
+from chatbots.settings import load_settings
+from core.replies import Actor
+from core.sessions import GameService, ServiceSettings
+from core.store import SqliteStore
+from tests.chatbots.test_app import chatbots
+
+
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "db" / "games.sqlite3"
+
+
+async def make_db(tmp_path: Path) -> None:
+    db(tmp_path).parent.mkdir(exist_ok=True)
+    async with SqliteStore.open(db(tmp_path)):
+        pass
+
+
+def test_settings_read_write_and_reset_a_scope(tmp_path: Path) -> None:
+    asyncio.run(make_db(tmp_path))
+    done = chatbots(tmp_path, "settings", "discord:server:42", "level", "hard")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "level = hard (set for this server)\n"
+    shown = chatbots(tmp_path, "settings", "discord:server:42")
+    assert shown.returncode == 0, shown.stderr
+    lines = shown.stdout.splitlines()
+    assert len(lines) == 15
+    assert "level = hard (set for this server)" in lines
+    assert "game_ttl = 86400 (default)" in lines
+    custom = chatbots(tmp_path, "settings", "discord:server:42", GAME_TTL_SECONDS="3600")
+    assert "game_ttl = 3600 (default)" in custom.stdout  # the .env is the default
+    room = chatbots(
+        tmp_path, "settings", "matrix:!abc:example.org", "allowed_chats", "!a:x", "!b:x"
+    )
+    assert room.stdout == "allowed_chats = !a:x !b:x (set for this chat)\n"
+    rows = sqlite3.connect(db(tmp_path)).execute(
+        "SELECT platform, scope, key, value, updated_by FROM settings ORDER BY key"
+    )
+    assert [r[:4] for r in rows] == [
+        ("matrix", "chat:!abc:example.org", "allowed_chats", "!a:x !b:x"),
+        ("discord", "server:42", "level", "hard"),
+    ]
+    reset = chatbots(tmp_path, "settings", "discord:server:42", "level", "reset")
+    assert reset.stdout == "level = medium (default)\n"
+
+
+def test_settings_refuse_bad_input_clearly_and_change_nothing(tmp_path: Path) -> None:
+    asyncio.run(make_db(tmp_path))
+    cases = [
+        (("discord",), "is not a scope: write PLATFORM:server:ID"),
+        (("discord:server:1", "colour", "red"), "'colour' is not a setting; settings: games,"),
+        (("discord:server:1", "game_ttl", "-5"), "game_ttl: '-5' is not a number of seconds"),
+        (("discord:server:1", "level", "expert"), "level: 'expert' is not one of easy"),
+        (("matrix:!r:x", "allowed_chats", "here"), "'here' means the chat of whoever types it"),
+    ]
+    for args, message in cases:
+        done = chatbots(tmp_path, "settings", *args)
+        assert done.returncode == 2, (args, done.stdout)
+        assert message in done.stderr, done.stderr
+    rows = sqlite3.connect(db(tmp_path)).execute("SELECT count(*) FROM settings").fetchone()
+    assert rows == (0,)
+
+
+def test_stats_counts_games_per_platform(tmp_path: Path) -> None:
+    async def play() -> None:
+        db(tmp_path).parent.mkdir(exist_ok=True)
+        async with SqliteStore.open(db(tmp_path)) as store:
+            svc = GameService(store, settings=ServiceSettings(ai_workers=0))
+            for platform, user in (("discord", "a"), ("discord", "b"), ("matrix", "c")):
+                actor = Actor(platform, "room", user, user)
+                await svc.handle_text(actor, "/tres easy first")
+                game = await store.live_game(platform, "room", user)
+                assert game is not None
+                await svc.handle_move(actor, game.id, 4)
+
+    asyncio.run(play())
+    done = chatbots(tmp_path, "stats")
+    assert done.returncode == 0, done.stderr
+    lines = [line.split() for line in done.stdout.splitlines()]
+    assert lines[0][0] == "platform"
+    # Each game: the player's move and the bot's answer.
+    assert lines[1] == ["discord", "2", "0", "0", "4"]
+    assert lines[2] == ["matrix", "1", "0", "0", "2"]
+    assert lines[3] == ["all", "3", "0", "0", "6"]
+
+
+def test_backup_of_postgresql_points_to_pg_dump(tmp_path: Path) -> None:
+    done = chatbots(
+        tmp_path, "backup", "copy.sqlite3", DATABASE_URL="postgresql://bot@127.0.0.1:1/games"
+    )
+    assert done.returncode == 2
+    assert "back it up with pg_dump" in done.stderr
+
+
+def test_backup_refuses_to_overwrite(tmp_path: Path) -> None:
+    asyncio.run(make_db(tmp_path))
+    (tmp_path / "there.sqlite3").write_text("keep me")
+    done = chatbots(tmp_path, "backup", "there.sqlite3")
+    assert done.returncode == 2
+    assert "exists already" in done.stderr
+    assert (tmp_path / "there.sqlite3").read_text() == "keep me"
+
+
+async def test_backup_while_games_are_played_holds_every_committed_move(tmp_path: Path) -> None:
+    path = db(tmp_path)
+    path.parent.mkdir()
+    settings = load_settings({"DATABASE_PATH": str(path)}, None)
+    stop = asyncio.Event()
+    committed: dict[str, tuple[int, ...]] = {}
+    async with SqliteStore.open(path) as store:
+        svc = GameService(
+            store, settings=ServiceSettings(ai_workers=0, limits=False), rng=random.Random(1)
+        )
+
+        async def players() -> None:
+            rng = random.Random(2)
+            games = 0
+            while not stop.is_set():
+                actor = Actor("test", f"room{games % 7}", f"p{games}", "P")
+                games += 1
+                board = (await svc.handle_text(actor, "/quatre easy first"))[0].board
+                while board is not None and board.playable and not stop.is_set():
+                    replies = await svc.handle_move(
+                        actor, board.session_id, rng.choice(board.playable)
+                    )
+                    board = replies[0].board
+                    session = await store.get(board.session_id) if board else None
+                    if session is not None:
+                        committed[session.id] = session.moves
+                    await asyncio.sleep(0)
+
+        task = asyncio.create_task(players())
+        copies = []
+        try:
+            for i in range(3):
+                await asyncio.sleep(0.3)
+                before = dict(committed)  # every move stored before the backup starts
+                target = tmp_path / f"copy{i}.sqlite3"
+                assert await asyncio.to_thread(backup_command, settings, str(target)) == 0
+                copies.append((target, before))
+        finally:
+            stop.set()
+            await task
+    assert sum(len(moves) for _, before in copies for moves in before.values()) > 50
+    for target, before in copies:
+        async with SqliteStore.open(target) as copy:
+            for session_id, moves in before.items():
+                kept = await copy.get(session_id)
+                assert kept is not None, session_id
+                assert kept.moves[: len(moves)] == moves
