@@ -33,7 +33,7 @@ from adapters.discord.commands import (
 from adapters.discord.config import DEFAULT_GATEWAY_URL, DiscordConfig
 from adapters.discord.ids import ButtonId, MoveId, parse_custom_id
 from adapters.discord.layout import MessageSpec, text_message
-from adapters.discord.options import command_from_options, move_from_text
+from adapters.discord.options import channel_written, command_from_options, move_from_text
 from adapters.discord.present import ChannelOutlet, Clicked, Presenter
 from adapters.discord.responder import Responder
 from adapters.discord.views import DYNAMIC_ITEMS, build_view
@@ -111,8 +111,11 @@ class GameBot(discord.Client):
         self.config = config
         self.presenter = Presenter(BoardMessages(service.store, self._edit_message))
         # Users reach core only through resolved options (ids and names), never as mention
-        # text, so Discord needs no mention syntax of its own.
-        service.register_platform(PlatformStyle(PLATFORM, publish=self.publish))
+        # text, so Discord needs no user mention syntax of its own; channels do, in the text
+        # of the allowed_chats setting.
+        service.register_platform(
+            PlatformStyle(PLATFORM, publish=self.publish, chat_id=channel_written)
+        )
         self.tree = _Tree(self)
         for command in build_commands(self):
             self.tree.add_command(command)
