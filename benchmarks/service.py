@@ -8,6 +8,10 @@
 2. Peak Python memory (tracemalloc) while 10,000 games are live.
 3. Command latency in chat A (median, p99) while 50 HARD searches for other chats run in the
    process pool (issue 6), next to the same commands on an idle service.
+4. Admin settings (issue 12): the cost of the settings lookup each command makes (p50, p99),
+   from the cache and when the cache misses (a store read), and the moves per second of 1.
+   with settings set for every chat and the rate limits on, against limits off and no
+   settings, in the same run.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import tracemalloc
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from core.admin.effective import CACHE_SECONDS, write
 from core.replies import Actor
 from core.sessions import GameService, ServiceSettings
 from core.store import SqliteStore
@@ -37,9 +42,15 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
-async def _throughput(directory: Path, games: int, seconds: float) -> float:
-    async with SqliteStore.open(directory / "throughput.sqlite3") as store:
-        service = GameService(store, settings=ServiceSettings(ai_workers=0), rng=random.Random(1))
+async def _throughput(
+    directory: Path, games: int, seconds: float, *, admin: bool = False, name: str = "throughput"
+) -> float:
+    async with SqliteStore.open(directory / f"{name}.sqlite3") as store:
+        service = GameService(
+            store, settings=ServiceSettings(ai_workers=0, limits=admin), rng=random.Random(1)
+        )
+        if admin:
+            await _admin_settings(store, chats=50)
         moves = 0
         deadline = time.perf_counter() + seconds
 
@@ -66,6 +77,49 @@ async def _throughput(directory: Path, games: int, seconds: float) -> float:
         elapsed = time.perf_counter() - started
         await service.close()
     return moves / elapsed
+
+
+async def _admin_settings(store: SqliteStore, chats: int) -> None:
+    # Settings in every chat, as a busy community would have them, loose enough that the
+    # benchmark's players (a new game every few seconds each) are never refused: the figure is
+    # the cost of checking, not of refusing.
+    values = {
+        "games": "quatre,tres",
+        "max_board": "10x10",
+        "level": "easy",
+        "cooldown": "0.01",
+        "max_games_per_user": "5",
+        "max_games_per_chat": "100",
+        "rate_burst": "50",
+        "rate_per_minute": "600",
+        "boards_per_minute": "600",
+    }
+    for chat in range(chats):
+        for key, value in values.items():
+            await write(store, "bench", f"chat:chat{chat}", key, value, by="bench", now=0.0)
+
+
+async def _lookup_cost(directory: Path, chats: int, commands: int) -> None:
+    async with SqliteStore.open(directory / "lookup.sqlite3") as store:
+        await _admin_settings(store, chats)
+        service = GameService(store, settings=ServiceSettings(ai_workers=0))
+        actors = [_actor("u", f"chat{i % chats}") for i in range(commands)]
+        cached: list[float] = []
+        missed: list[float] = []
+        for index, who in enumerate(actors):
+            began = time.perf_counter()
+            await service.chat_settings(who)
+            (missed if index < chats else cached).append((time.perf_counter() - began) * 1e6)
+        await service.close()
+    print(
+        f"settings lookup per command, cached: p50 {_percentile(cached, 0.5):5.1f} us,"
+        f" p99 {_percentile(cached, 0.99):5.1f} us ({len(cached)} lookups, {chats} chats)"
+    )
+    print(
+        f"settings lookup, cache miss (store read): p50 {_percentile(missed, 0.5):5.0f} us,"
+        f" p99 {_percentile(missed, 0.99):5.0f} us ({len(missed)} lookups;"
+        f" at most one per chat every {CACHE_SECONDS:.0f} s)"
+    )
 
 
 async def raw_upserts(directory: Path, seconds: float) -> float:
@@ -203,6 +257,14 @@ async def _run(quick: bool) -> None:
         print(f"moves/s through GameService ({games} parallel games vs EASY): {service_rate:8.0f}")
         print(f"raw sqlite3 upserts/s (one thread, one hop each, autocommit): {raw_rate:8.0f}")
         print(f"ratio service/raw: {service_rate / raw_rate:.3f}")
+
+        await _lookup_cost(directory, 50, 2_000 if quick else 20_000)
+        off = await _throughput(directory, games, seconds, name="limits-off")
+        on = await _throughput(directory, games, seconds, admin=True, name="limits-on")
+        print(
+            f"moves/s, settings and rate limits on: {on:8.0f}; off: {off:8.0f}"
+            f" (on/off {on / off:.3f})"
+        )
 
         live = 1_000 if quick else 10_000
         current, peak, stored = await _memory(directory, live)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
+from core.admin.keys import CHALLENGE_TTL_BOUNDS, DECIMAL, GAME_TTL_BOUNDS
 from core.i18n import LOCALES
 
 
@@ -43,13 +44,13 @@ LIMITS: dict[str, tuple[float, float]] = {
     "AI_BUDGET_SECONDS": (0.05, 30.0),
     # Each worker holds about 250 MiB.
     "AI_WORKERS": (0, 64),
-    "GAME_TTL_SECONDS": (60, 30 * 86400),
-    "CHALLENGE_TTL_SECONDS": (10, 86400),
+    # The same bounds as the chat settings game_ttl and challenge_ttl (core.admin.keys).
+    "GAME_TTL_SECONDS": GAME_TTL_BOUNDS,
+    "CHALLENGE_TTL_SECONDS": CHALLENGE_TTL_BOUNDS,
     "HTTP_PORT": (1, 65535),
 }
 MAX_GUILD_IDS = 100
 
-_DECIMAL = re.compile(r"\+?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]{1,3})?")
 _GUILD_ID = re.compile(r"[1-9][0-9]{0,19}")
 # A bot token: base64url of the bot's id, a timestamp, an HMAC, joined by dots.
 _DISCORD_TOKEN = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
@@ -104,7 +105,7 @@ def seconds(low: float, high: float) -> Callable[[str], float]:
 
     def parse(text: str) -> float:
         # float() would also take "inf", "nan", "1_0" and non-ASCII digits; none is meant here.
-        if not _DECIMAL.fullmatch(text) or not low <= float(text) <= high:
+        if not DECIMAL.fullmatch(text) or not low <= float(text) <= high:
             raise ValueError(f"{shown(text)} is not {expected}")
         return float(text)
 

@@ -156,7 +156,8 @@ V2_KV_LIFETIMES_AND_QUARANTINE = Step(
 
 # Settings admins set per chat scope (core.admin): a Discord server or channel, a Matrix room.
 # One row per key, so setting one key never rewrites the others, and who changed what when is
-# kept. Reads ask for one platform and two scopes at most: the primary key serves them.
+# kept. Reads ask for one platform and two scopes at most: the primary key serves them. The
+# limit on a player's live games counts their players rows across chats: an index by user.
 V3_SETTINGS = Step(
     "settings",
     (
@@ -171,6 +172,7 @@ V3_SETTINGS = Step(
             PRIMARY KEY (platform, scope, key)
         ){WITHOUT_ROWID}
         """,
+        "CREATE INDEX players_user ON players (platform, user_id)",
     ),
 )
 

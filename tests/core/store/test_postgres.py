@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from core.store import SCHEMA_VERSION, KvEntry, SchemaTooNew, StoreUnavailable
+from core.store import SCHEMA_VERSION, KvEntry, SchemaTooNew, SettingRow, StoreUnavailable
 from core.store.migrations import STEPS, Dialect, Step
 from core.store.pg_health import redact_url
 from core.store.postgres import PostgresStore
@@ -373,7 +373,7 @@ async def test_a_v1_database_is_upgraded_and_keeps_every_row(pg: PostgresBackend
     finally:
         await conn.close()
     async with pg.open() as store:
-        assert await store.schema_version() == SCHEMA_VERSION == 2
+        assert await store.schema_version() == SCHEMA_VERSION == 3
         assert await store.get(active.id) == active
         assert await store.get(finished.id) == finished
         live = await store.live_game("test", "c1", "bob")
@@ -382,3 +382,7 @@ async def test_a_v1_database_is_upgraded_and_keeps_every_row(pg: PostgresBackend
         await store.kv_set("matrix", f"board:{active.id}", "$e", session_id=active.id)
         assert await store.delete(active.id)
         assert await store.kv_get("matrix", f"board:{active.id}") is None
+        # Step 3's settings table works on the upgraded database.
+        row = SettingRow("discord", "server:1", "level", "hard", NOW, "alice")
+        await store.setting_put(row)
+        assert await store.settings_rows("discord", ["server:1"]) == [row]
