@@ -110,6 +110,12 @@ async def test_only_moderators_and_bot_admins_change_a_rooms_settings(
         assert shown(changed).startswith("level is now easy for "), shown(changed)
         board = await start_game(server, bob, room, "!tres")
         assert "easy" in shown(board)
+        await answer_to(bob, room, "!final", bot)
+
+        # The room's language, chosen by its admins, is the one the bot answers in.
+        await answer_to(ops, room, "!settings language es", bot)
+        nothing = await answer_to(bob, room, "!final", bot)
+        assert shown(nothing) == render("error.nothing_to_end", "es", prefix="!")
 
 
 async def test_a_flood_gets_one_slow_down_and_no_more_than_the_allowed_boards(
