@@ -159,3 +159,40 @@ async def test_a_flood_gets_one_slow_down_and_no_more_than_the_allowed_boards(
         assert len(to_bob) <= DEFAULT_RATE_BURST + int(elapsed / 2) + 2
         after_notice = to_bob[to_bob.index(slow_down[0]) + 1 :]
         assert after_notice == []
+
+
+async def test_power_levels_after_a_restart_come_from_the_room_state(
+    synapse_server: SynapseServer, tmp_path: Path
+) -> None:
+    server = synapse_server
+    bot = server.user_id(BOT)
+    data = tmp_path / "bot"
+    async with (
+        Player(server, "alice") as alice,
+        Player(server, "bob") as bob,
+        Player(server, "carol") as carol,
+    ):
+        async with running_bot(server, data):
+            room = await open_room(server, alice, bob, carol)
+            await set_level(alice, room, carol.user_id, 50)
+            changed = await answer_to(carol, room, "!settings level hard", bot)
+            assert shown(changed).startswith("level is now hard for ")
+
+        # Restarted with no change since: the levels come from the state the first sync gives.
+        async with running_bot(server, data):
+            changed = await answer_to(carol, room, "!settings level medium", bot)
+            assert shown(changed).startswith("level is now medium for ")
+            assert shown(await answer_to(bob, room, "!settings", bot)) == NOT_ADMIN
+
+        # While the bot is down, carol is demoted, then asks: when the bot catches up, her
+        # message is judged by the levels it was sent under.
+        await set_level(alice, room, carol.user_id, None)
+        mark = carol.mark()
+        asked = await carol.say(room, "!settings level easy")
+        async with running_bot(server, data):
+            refused = await carol.wait_for(
+                lambda seen: is_reply_notice(seen, room, bot, asked), after=mark, what="refusal"
+            )
+            assert shown(refused) == NOT_ADMIN
+            level = await answer_to(alice, room, "!settings level", bot)
+            assert "medium" in shown(level)  # unchanged
