@@ -184,6 +184,12 @@ async def test_settings_are_for_server_managers_and_apply_to_the_next_game(
     chosen = await double.slash("tres", {"level": "medium"}, user="carol")
     assert "medium" in board_content(double, chosen)  # a level named wins over the default
 
+    # A bad value is named, and changes nothing.
+    [bad] = await settings(double, "bob", "level", "impossible")
+    assert bad.startswith("level: 'impossible' is not "), bad
+    game = await double.slash("tres", user="dave")
+    assert "hard" in board_content(double, game)
+
     double.grant("bob", manage_guild=False)  # the role taken away: refused at once
     refused = await double.slash("settings", user="bob", granted=True)
     assert refused.ephemeral() == [render("settings.not_admin", "en")]
@@ -193,7 +199,7 @@ async def test_games_start_only_in_allowed_channels_buttons_included(
     harness: Harness, double: DiscordDouble
 ) -> None:
     double.grant("owner", administrator=True)
-    # Before the restriction: a finished game and an open challenge in #general.
+    # Before the restriction: a finished game, an open challenge and a running game in #general.
     game = await double.slash("tres", {"level": "hard"}, user="alice", channel="general")
     assert game.original_id is not None
     board_id = game.original_id
@@ -203,6 +209,8 @@ async def test_games_start_only_in_allowed_channels_buttons_included(
     challenge = await double.slash("tres", {"opponent": "bob"}, user="carol", channel="general")
     assert challenge.original_id is not None
     accept = next(c for c in button_ids(board_of(double, challenge)) if c.endswith(":accept"))
+    running = await double.slash("tres", {"level": "easy"}, user="erin", channel="general")
+    assert running.original_id is not None
 
     games = double.channels["games"]
     [answer] = await settings(double, "owner", "allowed_chats", f"<#{games}>")
@@ -217,6 +225,12 @@ async def test_games_start_only_in_allowed_channels_buttons_included(
     accepted = await double.click(challenge.original_id, accept, user="bob")
     assert accepted.ephemeral() == [not_allowed] and accepted.public() == []
     assert public_messages(double) == shown  # no board anywhere
+
+    # A game already running goes on.
+    move = await double.click(
+        running.original_id, enabled_cells(board_of(double, running))[0], user="erin"
+    )
+    assert move.callback["type"] == 7 and not move.ephemeral()
 
     allowed = await double.slash("tres", user="dave")
     assert allowed.public() and not allowed.ephemeral()
