@@ -6,7 +6,11 @@ response (one request: a board update, or an ephemeral error), otherwise the int
 deferred first and the replies follow as edits and follow-up messages. Mistakes (a click by
 someone else, a stale board, a finished game) come back from the service as private replies and
 are sent ephemeral, in the clicker's language; so do unknown buttons and commands, bad option
-values and our own failures (logged, answered with an apology).
+values and our own failures (logged, answered with an apology). No replies at all (a user the
+rate limiter already warned) are acknowledged without showing anything to anyone.
+
+Every actor carries the server it acted in and whether it may change that server's settings,
+read from the interaction's own permissions (see :func:`actor_for`).
 
 Replies that come later than any interaction (the moves of a watched bots' game) reach
 :meth:`GameBot.publish`, the platform's :attr:`~core.ports.PlatformStyle.publish`, and edit the
