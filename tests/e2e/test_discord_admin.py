@@ -265,19 +265,30 @@ async def test_cooldown_and_live_game_limits(
 async def test_a_flood_of_commands_is_answered_once_then_silently(
     harness: Harness, double: DiscordDouble
 ) -> None:
+    game = await double.slash("tres", {"level": "easy"}, user="mallory")
+    board_id = board_of(double, game)["id"]
     # The service's clock stands still here: the bucket never refills during the flood.
     answers = [await double.slash("help", user="mallory") for _ in range(DEFAULT_RATE_BURST + 8)]
-    helped = answers[:DEFAULT_RATE_BURST]
+    helped = answers[: DEFAULT_RATE_BURST - 1]  # the game took a token
     assert all(sent.public() or sent.ephemeral() for sent in helped)
     assert not any("Slow down" in text for sent in helped for text in sent.ephemeral())
-    told = answers[DEFAULT_RATE_BURST]
+    told = answers[DEFAULT_RATE_BURST - 1]
     assert told.public() == []
     [slow_down] = told.ephemeral()
     assert slow_down.startswith("Slow down"), slow_down
-    for quiet in answers[DEFAULT_RATE_BURST + 1 :]:
+    for quiet in answers[DEFAULT_RATE_BURST:]:
         # Acknowledged in time, nothing shown, nothing left behind.
         assert [r.kind for r in quiet.requests] == ["callback", "original_delete"]
         assert quiet.callback["type"] == 5
         assert quiet.public() == [] and quiet.ephemeral() == []
     other = await double.slash("help", user="alice")  # others are not held up
     assert (other.public(), other.ephemeral()) == (helped[0].public(), helped[0].ephemeral())
+
+    # A legal move in her running game is never held back.
+    move = await double.click(
+        int(board_id), enabled_cells(double.messages[int(board_id)])[0], user="mallory"
+    )
+    assert move.callback["type"] == 7 and not move.ephemeral()
+    # Another command still is, silently.
+    quiet = await double.slash("tres", user="mallory", channel="general")
+    assert [r.kind for r in quiet.requests] == ["callback", "original_delete"]
