@@ -148,6 +148,7 @@ def _platform_factories(settings: Settings) -> list[AdapterFactory]:
             allowed_servers=matrix.allowed_servers,
             allowed_users=matrix.allowed_users,
             default_locale=settings.default_locale,
+            bot_admins=matrix.bot_admins,
         )
 
         def matrix_adapter(service: GameService) -> Adapter:

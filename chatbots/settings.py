@@ -94,6 +94,7 @@ KEYS: tuple[Key, ...] = (
     Key("MATRIX_STORE_PATH", MATRIX, "./data/matrix"),
     Key("MATRIX_ALLOWED_SERVERS", MATRIX),
     Key("MATRIX_ALLOWED_USERS", MATRIX),
+    Key("BOT_ADMINS", MATRIX),
     Key("HTTP_PORT", HTTP),
     Key("HTTP_HOST", HTTP, "127.0.0.1"),
 )
@@ -124,6 +125,7 @@ class MatrixSettings:
     store_path: Path = Path(_DEFAULTS["MATRIX_STORE_PATH"])
     allowed_servers: tuple[str, ...] = ()
     allowed_users: tuple[str, ...] = ()
+    bot_admins: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,6 +279,9 @@ class _Parser:
         if settings.database_url is not None and self.chosen("DATABASE_PATH"):
             notice = "DATABASE_PATH is ignored: DATABASE_URL is set, the store is PostgreSQL"
             settings = replace(settings, warnings=(*settings.warnings, notice))
+        if settings.matrix is None and self.given("BOT_ADMINS"):
+            notice = "BOT_ADMINS is ignored: Matrix is not configured (it lists Matrix users)"
+            settings = replace(settings, warnings=(*settings.warnings, notice))
         return settings
 
     def discord(self) -> DiscordSettings | None:
@@ -347,6 +352,7 @@ class _Parser:
             store_path=self.get("MATRIX_STORE_PATH", parse.path, Path()),
             allowed_servers=self.get("MATRIX_ALLOWED_SERVERS", parse.servers, ()),
             allowed_users=self.get("MATRIX_ALLOWED_USERS", parse.matrix_users, ()),
+            bot_admins=self.get("BOT_ADMINS", parse.matrix_users, ()),
         )
 
     def http_port(self) -> int | None:

@@ -6,7 +6,11 @@ response (one request: a board update, or an ephemeral error), otherwise the int
 deferred first and the replies follow as edits and follow-up messages. Mistakes (a click by
 someone else, a stale board, a finished game) come back from the service as private replies and
 are sent ephemeral, in the clicker's language; so do unknown buttons and commands, bad option
-values and our own failures (logged, answered with an apology).
+values and our own failures (logged, answered with an apology). No replies at all (a user the
+rate limiter already warned) are acknowledged without showing anything to anyone.
+
+Every actor carries the server it acted in and whether it may change that server's settings,
+read from the interaction's own permissions (see :func:`actor_for`).
 
 Replies that come later than any interaction (the moves of a watched bots' game) reach
 :meth:`GameBot.publish`, the platform's :attr:`~core.ports.PlatformStyle.publish`, and edit the
@@ -35,7 +39,7 @@ from adapters.discord.commands import (
 from adapters.discord.config import DEFAULT_GATEWAY_URL, DiscordConfig
 from adapters.discord.ids import ButtonId, MoveId, parse_custom_id
 from adapters.discord.layout import MessageSpec, text_message
-from adapters.discord.options import command_from_options, move_from_text
+from adapters.discord.options import channel_written, command_from_options, move_from_text
 from adapters.discord.present import ChannelOutlet, Clicked, Presenter
 from adapters.discord.responder import Responder
 from adapters.discord.views import DYNAMIC_ITEMS, build_view
@@ -64,15 +68,29 @@ Work = Callable[[Actor], Awaitable[list[Reply]]]
 
 
 def actor_for(interaction: Interaction) -> Actor:
-    """Who acted, where: the channel (or DM) is the chat."""
+    """Who acted, where: the channel (or DM) is the chat, the server (guild) its scope.
+
+    Whether the person may change the settings is read from this interaction's own
+    permissions every time (Manage Server; Administrator implies it): ``/settings`` is
+    registered for Manage Server only, but a server's admins can grant it to anyone in
+    Server Settings -> Integrations, and a stale client may still send it.
+    """
     user = interaction.user
+    guild_id = interaction.guild_id
     return Actor(
         platform=PLATFORM,
         chat_id=str(interaction.channel_id),
         user_id=str(user.id),
         display_name=user.display_name,
         locale=interaction.locale.value,
+        server_id=None if guild_id is None else str(guild_id),
+        is_admin=guild_id is not None and may_manage(interaction.permissions),
     )
+
+
+def may_manage(permissions: discord.Permissions) -> bool:
+    """Whether these permissions let a member change the server's settings."""
+    return permissions.administrator or permissions.manage_guild
 
 
 def locale_of(interaction: Interaction) -> str:
@@ -117,8 +135,11 @@ class GameBot(discord.Client):
         self.config = config
         self.presenter = Presenter(BoardMessages(service.store, self._edit_message))
         # Users reach core only through resolved options (ids and names), never as mention
-        # text, so Discord needs no mention syntax of its own.
-        service.register_platform(PlatformStyle(PLATFORM, publish=self.publish))
+        # text, so Discord needs no user mention syntax of its own; channels do, in the text
+        # of the allowed_chats setting.
+        service.register_platform(
+            PlatformStyle(PLATFORM, publish=self.publish, chat_id=channel_written)
+        )
         self.tree = _Tree(self)
         for command in build_commands(self):
             self.tree.add_command(command)
@@ -313,6 +334,10 @@ class GameBot(discord.Client):
                 except TimeoutError:
                     await responder.defer()
                     replies = await job
+                if not replies:
+                    # Nothing to say (a rate-limited user): no "Done" either.
+                    await responder.acknowledge_quietly()
+                    return
                 await self.presenter.show(responder, replies, locale, clicked=clicked)
                 await responder.finish(locale)
             except UserError as error:

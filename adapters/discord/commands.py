@@ -7,9 +7,13 @@ slash command without code here. Names, option names and choice values are stabl
 ``level``, ``opponent``, ``size``, ``k``, ``first``); descriptions and choice names are
 catalogue keys, translated for Discord's locales by :class:`CatalogueTranslator`.
 
-Discord adds what only Discord needs: ``/move`` (a move on a board too big for buttons) and the
+Discord adds what only Discord needs: ``/move`` (a move on a board too big for buttons), the
 ``watch`` option of every command that names an opponent (two bots play for people to watch:
-the text option ``bot``, which a user picker cannot express). The callbacks only collect the
+the text option ``bot``, which a user picker cannot express), and who is offered a command:
+the commands of :data:`MANAGE_SERVER_COMMANDS` (``/settings``) are registered for members with
+Manage Server and in servers only. Discord lets a server's admins grant them to others (Server
+Settings -> Integrations), so the bot checks the permission again on every use
+(:func:`adapters.discord.bot.actor_for`). The callbacks only collect the
 options and hand them to the client (:class:`CommandHandler`); :mod:`adapters.discord.options`
 turns them into a :class:`core.commands.Command`.
 """
@@ -44,6 +48,8 @@ WATCH = "watch"  # the Discord-only option: two bots play each other
 WATCH_DESCRIPTION = "discord.option.watch"
 MOVE = "move"  # the Discord-only command
 MOVE_CELL = "cell"
+MANAGE_SERVER_COMMANDS = frozenset({"settings"})
+"""Table rows for a server's admins: offered to members with Manage Server, in servers only."""
 
 
 def text(key: str) -> locale_str:
@@ -147,6 +153,9 @@ def table_command(handler: CommandHandler, spec: CommandSpec) -> SlashCommand:
     }
     if choices:
         app_commands.choices(**choices)(callback)
+    if spec.name in MANAGE_SERVER_COMMANDS:
+        app_commands.default_permissions(manage_guild=True)(callback)
+        app_commands.guild_only()(callback)
     return app_commands.Command(
         name=spec.name, description=text(spec.description), callback=callback
     )

@@ -8,6 +8,7 @@ to parse back; sizes, line lengths, levels and who starts go through
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,11 +22,16 @@ from core.commands import (
     Stats,
     VsUser,
     parse,
+    settings_from_options,
     start_from_options,
 )
 from core.errors import UserError
+from core.replies import Actor
 
-__all__ = ["command_from_options", "move_from_text"]
+__all__ = ["channel_written", "command_from_options", "move_from_text"]
+
+# A channel as Discord writes it in text, options included: <#123>.
+_CHANNEL_MENTION = re.compile(r"<#([0-9]{1,20})>")
 
 
 def command_from_options(
@@ -58,6 +64,10 @@ def command_from_options(
             bots=bool(options.get(WATCH)),
             first=options.get("first"),
         )
+    if spec.name == "settings":
+        return settings_from_options(
+            key=options.get("key"), value=options.get("value"), scope=options.get("scope")
+        )
     if spec.name == "stats":
         player = options.get("player")
         if isinstance(player, discord.abc.User):
@@ -75,6 +85,13 @@ def _challenged(opponent: object, *, bot_id: int | None, in_guild: bool) -> VsUs
     if not in_guild:
         raise UserError("discord.challenge_in_dm")
     return VsUser(str(opponent.id), opponent.display_name)
+
+
+def channel_written(actor: Actor, written: str) -> str:
+    """The channel id a channel written in a setting stands for: ``<#123>`` (what Discord puts
+    in the text when someone picks ``#games``) is ``123``; anything else is taken as written."""
+    match = _CHANNEL_MENTION.fullmatch(written.strip())
+    return match[1] if match else written
 
 
 def move_from_text(cell: str) -> MoveText:

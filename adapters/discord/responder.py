@@ -100,6 +100,23 @@ class Responder:
             )
         return None if ephemeral else message.id
 
+    async def acknowledge_quietly(self) -> None:
+        """Answer the interaction while showing nothing to anyone (the rate limiter's silence).
+
+        Discord marks an interaction without a response as failed after 3 seconds, so it is
+        answered all the same: a click with a deferred update (its message stays as it is), a
+        command with an ephemeral "thinking..." that is deleted at once.
+        """
+        if not self.responded:
+            if self.component:
+                await self.interaction.response.defer()
+                return
+            await self.interaction.response.defer(ephemeral=True, thinking=True)
+            await self.interaction.delete_original_response()
+        elif self.thinking:
+            self.thinking = False
+            await self.interaction.delete_original_response()
+
     async def finish(self, locale: str) -> None:
         """Make sure the interaction got an answer."""
         summary = self.summary or render("discord.done", locale)

@@ -35,6 +35,7 @@ from adapters.matrix.backoff import delay_for, with_backoff
 from adapters.matrix.config import MatrixConfig
 from adapters.matrix.events import Incoming, Message, Reaction, command_text, parse_event
 from adapters.matrix.output import Output
+from adapters.matrix.power import ADMIN_LEVEL, PowerLevels
 from adapters.matrix.render import reaction_move
 from adapters.matrix.rooms import Rooms, Watermark
 from adapters.matrix.state import Credentials, MatrixState
@@ -129,6 +130,7 @@ class MatrixAdapter:
         )
         self._new_term()
         self._publishing: set[asyncio.Future[None]] = set()
+        self._power = PowerLevels()
         self._serving = False
         self._user_id = config.user_id
         self.device_id: str | None = None  # once logged in
@@ -268,7 +270,9 @@ class MatrixAdapter:
             return
         if first:
             log.info("matrix: first start; earlier messages are not replayed")
-            batch = SyncBatch(batch.next_batch, batch.invites)
+            # The state those messages changed still counts.
+            state = (*batch.state, *batch.events)
+            batch = SyncBatch(batch.next_batch, batch.invites, state=state)
         await self._dispatch(batch)
         await transport.after_sync()
         token = batch.next_batch
@@ -328,10 +332,15 @@ class MatrixAdapter:
         # sync's events, so they go first.
         late = await self._undecrypted.update(batch.undecrypted, self._client().decrypt)
         jobs: list[tuple[str, _Job]] = [(invite.room_id, _Join(invite)) for invite in batch.invites]
+        for event in batch.state:
+            self._power.apply(event.room_id, event.source)
         for event in (*late, *batch.events):
+            # In timeline order: a message is judged by the power levels it was sent under.
+            self._power.apply(event.room_id, event.source)
             incoming = parse_event(event.room_id, event.source, self._user_id)
             if incoming is not None:
-                jobs.append((event.room_id, incoming))
+                level = self._power.level(event.room_id, incoming.sender)
+                jobs.append((event.room_id, dataclasses.replace(incoming, sender_level=level)))
             elif (event_id := event.source.get("event_id")) in self._undecrypted:
                 await self._undecrypted.done(str(event_id))  # nothing for us in it
         mark = self._watermark.open(batch.next_batch, len(jobs))
@@ -391,9 +400,13 @@ class MatrixAdapter:
         log.info("matrix: joining %s (invited by %s)", invite.room_id, inviter)
         await with_backoff(lambda: transport.join(invite.room_id), what="join", sleep=self._sleep)
 
-    def _actor(self, room_id: str, user_id: str) -> Actor:
+    def _actor(self, event: Incoming) -> Actor:
+        """Who sent ``event``; an admin of its room with power level 50 or more at the time,
+        or when listed in ``BOT_ADMINS``."""
+        room_id, user_id = event.room_id, event.sender
         name = self._client().display_name(room_id, user_id)
-        return Actor(PLATFORM, room_id, user_id, name, self.locale)
+        admin = event.sender_level >= ADMIN_LEVEL or user_id in self._config.bot_admins
+        return Actor(PLATFORM, room_id, user_id, name, self.locale, is_admin=admin)
 
     async def _on_message(self, message: Message) -> None:
         room_id = message.room_id
@@ -402,7 +415,7 @@ class MatrixAdapter:
             return
         if await self._state.was_handled(room_id, message.event_id):
             return
-        actor = self._actor(room_id, message.sender)
+        actor = self._actor(message)
         receipt = self._state.receipt(message.event_id, self._clock())
         try:
             replies = await self._service.handle_text(
@@ -426,7 +439,7 @@ class MatrixAdapter:
         room_id = reaction.room_id
         if await self._state.was_handled(room_id, reaction.event_id):
             return
-        actor = self._actor(room_id, reaction.sender)
+        actor = self._actor(reaction)
         receipt = self._state.receipt(reaction.event_id, self._clock())
         try:
             replies = await self._service.handle_move(

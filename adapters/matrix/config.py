@@ -24,6 +24,8 @@ class MatrixConfig:
         allowed_servers: accept invites only from users on these servers (``example.org``);
             empty together with ``allowed_users`` means accept every invite.
         allowed_users: accept invites from these user ids too.
+        bot_admins: users who may change the settings of every room the bot is in, whatever
+            their power level there (``BOT_ADMINS``).
         default_locale: the language of every reply (Matrix has no per-user locale).
 
     Raises:
@@ -39,6 +41,7 @@ class MatrixConfig:
     allowed_servers: tuple[str, ...] = ()
     allowed_users: tuple[str, ...] = ()
     default_locale: str = "en"
+    bot_admins: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         url = urlsplit(self.homeserver)
@@ -54,6 +57,9 @@ class MatrixConfig:
         for user in self.allowed_users:
             if not is_user_id(user):
                 raise ValueError(f"MATRIX_ALLOWED_USERS: {user!r} is not a Matrix user id")
+        for user in self.bot_admins:
+            if not is_user_id(user):
+                raise ValueError(f"BOT_ADMINS: {user!r} is not a Matrix user id")
         locale = normalize_locale(self.default_locale)
         if locale != self.default_locale:
             if self.default_locale.replace("_", "-").split("-", 1)[0].lower() != locale:

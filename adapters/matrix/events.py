@@ -34,6 +34,8 @@ class Message:
         mentions: user ids from the event's ``m.mentions`` (clients set it for pills and for
             the sender of a message replied to).
         reply_to: the event this message replies to, if any.
+        sender_level: the sender's power level in the room when they sent it, from the room
+            state as synced (set by the adapter; 0 until then).
     """
 
     room_id: str
@@ -43,17 +45,20 @@ class Message:
     formatted_body: str | None = None
     mentions: tuple[str, ...] = ()
     reply_to: str | None = None
+    sender_level: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class Reaction:
-    """An annotation (``m.reaction``) with ``key`` on the event ``target``."""
+    """An annotation (``m.reaction``) with ``key`` on the event ``target``; ``sender_level`` as
+    for :class:`Message`."""
 
     room_id: str
     event_id: str
     sender: str
     target: str
     key: str
+    sender_level: int = 0
 
 
 Incoming = Message | Reaction

@@ -41,7 +41,8 @@ class Output:
     Args:
         state: where the board messages are remembered.
         client: the running transport.
-        locale: the language of every text.
+        locale: the language of every text, unless a reply names the one its room's admins
+            chose (:attr:`core.replies.Reply.locale`).
         add_keycaps: put the keycap reactions under new gravity boards.
         sleep: how back-offs wait (tests pass one that does not).
     """
@@ -73,10 +74,11 @@ class Output:
     ) -> None:
         """Show ``replies`` in order; texts reply to ``reply_to`` and name ``addressee``."""
         for reply in replies:
+            locale = reply.locale or self._locale
             lines = []
             if reply.text is not None:
-                lines.append(reply.text.render(self._locale))
-            hint = actions_hint(reply.actions, self._locale)
+                lines.append(reply.text.render(locale))
+            hint = actions_hint(reply.actions, locale)
             if hint:
                 lines.append(hint)
             text = "\n".join(lines)
@@ -87,16 +89,16 @@ class Output:
             if reply.board is not None and reply.new_message:
                 if text:
                     await self.notice(room_id, text, reply_to)
-                await self._show_board(room_id, reply.board, new=True)
+                await self._show_board(room_id, reply.board, locale, new=True)
                 continue
             if reply.board is not None and not await self._show_board(
-                room_id, reply.board, new=False
+                room_id, reply.board, locale, new=False
             ):
                 continue  # an overtaken board, and the text that came with it
             if text:
                 await self.notice(room_id, text, reply_to)
 
-    async def _show_board(self, room_id: str, board: BoardView, *, new: bool) -> bool:
+    async def _show_board(self, room_id: str, board: BoardView, locale: str, *, new: bool) -> bool:
         """Post or edit the board; False when a newer board of its game is already shown."""
         newest = self._shown.get(board.session_id)
         if not new and newest is not None and board.version < newest:
@@ -105,7 +107,7 @@ class Output:
         self._shown.move_to_end(board.session_id)
         if len(self._shown) > _VERSIONS_KEPT:
             self._shown.popitem(last=False)
-        content = board_content(board, self._locale)
+        content = board_content(board, locale)
         ref = None if new else await self._state.board(board.session_id)
         if ref is None or ref.room_id != room_id:
             event_id = await self.send(room_id, content)

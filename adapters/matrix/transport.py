@@ -18,6 +18,7 @@ import aiohttp
 import nio
 
 from adapters.matrix.events import events_after_own_join
+from adapters.matrix.power import is_tracked
 
 log = logging.getLogger(__name__)
 
@@ -72,12 +73,19 @@ class TimelineEvent:
 @dataclass(frozen=True, slots=True)
 class SyncBatch:
     """One sync response: the token after it, pending invites, new timeline events in order,
-    and the encrypted events it could not decrypt yet (raw, for :meth:`Transport.decrypt`)."""
+    and the encrypted events it could not decrypt yet (raw, for :meth:`Transport.decrypt`).
+
+    ``state`` holds the room state events that power levels depend on
+    (:data:`adapters.matrix.power.TRACKED`) and that come before ``events``: the rooms' state
+    sections, and the timeline's events from before the bot joined. Later ones are in ``events``,
+    in their order.
+    """
 
     next_batch: str
     invites: tuple[Invite, ...] = ()
     events: tuple[TimelineEvent, ...] = ()
     undecrypted: tuple[TimelineEvent, ...] = ()
+    state: tuple[TimelineEvent, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,18 +256,27 @@ class NioTransport:
         )
         events: list[TimelineEvent] = []
         undecrypted: list[TimelineEvent] = []
+        state: list[TimelineEvent] = []
         for room_id, info in response.rooms.join.items():
+            for event in info.state:
+                source = getattr(event, "source", None)
+                if isinstance(source, dict) and is_tracked(source):
+                    state.append(TimelineEvent(room_id, source))
             timeline = [
                 (event, event.source)
                 for event in info.timeline.events
                 if isinstance(getattr(event, "source", None), dict)
             ]
             kept = events_after_own_join([source for _, source in timeline], own)
-            for event, source in timeline[len(timeline) - len(kept) :]:
+            skipped = len(timeline) - len(kept)
+            state += (TimelineEvent(room_id, s) for _, s in timeline[:skipped] if is_tracked(s))
+            for event, source in timeline[skipped:]:
                 # Not decrypted (yet): the room key usually follows within a sync or two.
                 found = undecrypted if isinstance(event, nio.MegolmEvent) else events
                 found.append(TimelineEvent(room_id, source))
-        return SyncBatch(str(response.next_batch), invites, tuple(events), tuple(undecrypted))
+        return SyncBatch(
+            str(response.next_batch), invites, tuple(events), tuple(undecrypted), tuple(state)
+        )
 
     def decrypt(self, room_id: str, source: Mapping[str, Any]) -> Mapping[str, Any] | None:
         if not self._client.olm:

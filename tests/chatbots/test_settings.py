@@ -67,6 +67,7 @@ def test_every_value_is_parsed() -> None:
             "MATRIX_STORE_PATH": "/tmp/matrix-store",
             "MATRIX_ALLOWED_SERVERS": "example.org,localhost:8448",
             "MATRIX_ALLOWED_USERS": "@alice:example.org",
+            "BOT_ADMINS": "@ops:example.org, @carol:other.org",
         },
         None,
     )
@@ -84,6 +85,7 @@ def test_every_value_is_parsed() -> None:
     assert settings.matrix.access_token is None
     assert settings.matrix.allowed_servers == ("example.org", "localhost:8448")
     assert settings.matrix.allowed_users == ("@alice:example.org",)
+    assert settings.matrix.bot_admins == ("@ops:example.org", "@carol:other.org")
     assert set(settings.secrets()) == {TOKEN, "hunter2-matrix-pw"}
 
 
@@ -176,6 +178,10 @@ def test_every_value_is_parsed() -> None:
             "MATRIX_ALLOWED_USERS: 'bob' is not a Matrix user id",
         ),
         (
+            {**MATRIX, "BOT_ADMINS": "@ops:example.org ops"},
+            "BOT_ADMINS: 'ops' is not a Matrix user id",
+        ),
+        (
             {"MATRIX_HOMESERVER": "https://m.org", "MATRIX_USER_ID": "@b:m.org"},
             "MATRIX_PASSWORD or MATRIX_ACCESS_TOKEN: missing",
         ),
@@ -203,6 +209,15 @@ def test_where_matrix_keeps_its_keys_is_no_reason_to_run_it() -> None:
     configured = load_settings({**MATRIX, "MATRIX_STORE_PATH": "/var/lib/chatbots/matrix"}, None)
     assert configured.matrix is not None
     assert str(configured.matrix.store_path) == "/var/lib/chatbots/matrix"
+
+
+def test_bot_admins_alone_do_not_run_matrix_and_say_so() -> None:
+    settings = load_settings({"BOT_ADMINS": "@ops:example.org"}, None)
+    assert settings.matrix is None
+    assert settings.warnings == (
+        "BOT_ADMINS is ignored: Matrix is not configured (it lists Matrix users)",
+    )
+    assert load_settings({**MATRIX, "BOT_ADMINS": "@ops:example.org"}, None).warnings == ()
 
 
 def test_an_access_token_is_enough_for_matrix() -> None:

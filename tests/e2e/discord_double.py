@@ -43,6 +43,11 @@ from aiohttp import WSMsgType, web
 Json = dict[str, Any]
 
 EPHEMERAL = 64  # message flag
+ADMINISTRATOR = 1 << 3  # permission bits
+MANAGE_GUILD = 1 << 5
+ALL_PERMISSIONS = (1 << 51) - 1
+# What @everyone may do in the double's server (no Manage Server, no Administrator).
+EVERYONE = 2248473465835073
 LOADING = 128  # message flag: "the bot is thinking"
 CALLBACK_DEADLINE = 3.0  # seconds Discord waits for an interaction's response
 API_PREFIX = "/api/v10"
@@ -70,14 +75,18 @@ class Recorded:
 
 @dataclass(frozen=True, slots=True)
 class Guild:
-    """A server of the double: the text channel ``games`` where the games are played, and as
-    many other channels and roles as a test wants in its GUILD_CREATE (for memory figures)."""
+    """A server of the double: its text channels by name (``games``, where the games are
+    played by default, ``general``, then as many others as a test wants in its GUILD_CREATE,
+    for memory figures) and its roles."""
 
     id: str
-    channel_id: str
     name: str
-    other_channels: tuple[str, ...] = ()
+    channels: dict[str, str]
     roles: tuple[str, ...] = ()
+
+    @property
+    def channel_id(self) -> str:
+        return self.channels["games"]
 
 
 @dataclass
@@ -194,9 +203,12 @@ class DiscordDouble:
         }
         self.guilds: dict[str, Guild] = {}
         self._channel_guilds: dict[str, Guild] = {}
-        default = self.add_guild("Game night")
+        default = self.add_guild("Game night", channels=2)
         self.guild_id = default.id
-        self.channel_id = default.channel_id
+        self.channel_id = default.channel_id  # #games, where the tests play by default
+        self.channels = default.channels
+        # Members' permissions in the server, by name; everyone else has @everyone's.
+        self.permissions: dict[str, int] = {}
         self.users: dict[str, Json] = {}
         self.dm_channels: dict[str, str] = {}
         self.messages: dict[int, Json] = {}
@@ -259,7 +271,8 @@ class DiscordDouble:
     def add_guild(
         self, name: str, *, shard: int | None = None, channels: int = 1, roles: int = 1
     ) -> Guild:
-        """A new server with a channel ``games`` (and ``channels - 1`` others, ``roles`` roles
+        """A new server with a channel ``games`` (and ``channels - 1`` others: ``general``,
+        then ``room-3``, ``room-4``...; ``roles`` roles
         counting @everyone); with ``shard``, one whose events go to that shard of
         :attr:`shard_count`."""
         guild_id = self.snowflake()
@@ -271,15 +284,16 @@ class DiscordDouble:
             while stamp % self.shard_count != shard:
                 stamp = next(self._stamps)
             guild_id = str(stamp << 22)
+        names = ["games", "general", *(f"room-{n}" for n in range(3, channels + 1))][:channels]
         guild = Guild(
             guild_id,
-            self.snowflake(),
             name,
-            tuple(self.snowflake() for _ in range(channels - 1)),
+            {channel: self.snowflake() for channel in names},
             tuple(self.snowflake() for _ in range(roles - 1)),
         )
         self.guilds[guild.id] = guild
-        self._channel_guilds[guild.channel_id] = guild
+        for channel_id in guild.channels.values():
+            self._channel_guilds[channel_id] = guild
         return guild
 
     def guild_of_channel(self, channel_id: str) -> Guild | None:
@@ -330,6 +344,31 @@ class DiscordDouble:
             self.dm_channels[name] = self.snowflake()
         return self.dm_channels[name]
 
+    def grant(self, name: str, *, manage_guild: bool = True, administrator: bool = False) -> None:
+        """Give ``name`` Manage Server (a role with it), or Administrator."""
+        if administrator:
+            # Discord computes an administrator's permissions as every permission.
+            self.permissions[name] = ALL_PERMISSIONS
+        else:
+            base = self.permissions.get(name, EVERYONE)
+            self.permissions[name] = base | MANAGE_GUILD if manage_guild else base & ~MANAGE_GUILD
+
+    def may_use(self, command: Json, name: str, *, dm: bool) -> bool:
+        """Whether Discord's client offers ``command`` to ``name`` here.
+
+        Discord hides a command whose ``default_member_permissions`` the member lacks, and a
+        guild-only one in direct messages; a server's admins may grant it to others in Server
+        Settings -> Integrations, and a stale client may still send it, so the bot checks again.
+        """
+        if dm:
+            contexts = command.get("contexts")
+            return command.get("dm_permission", True) and (contexts is None or 1 in contexts)
+        required = command.get("default_member_permissions")
+        if required is None:
+            return True
+        held = self.permissions.get(name, EVERYONE)
+        return bool(held & ADMINISTRATOR) or int(required) & held == int(required)
+
     def _member(self, user: Json) -> Json:
         return {
             "user": user,
@@ -343,7 +382,8 @@ class DiscordDouble:
             "avatar": None,
             "premium_since": None,
             "communication_disabled_until": None,
-            "permissions": "2248473465835073",
+            # The member's permissions in the channel, as interactions carry them.
+            "permissions": str(self.permissions.get(str(user["username"]), EVERYONE)),
         }
 
     def _guild_payload(self, guild: Guild) -> Json:
@@ -383,13 +423,7 @@ class DiscordDouble:
             "unavailable": False,
             "joined_at": _TIMESTAMP,
             "members": [self._member(self.bot_user)],
-            "channels": [
-                self._channel_payload(guild),
-                *(
-                    self._channel_payload(guild, other, f"room-{n}")
-                    for n, other in enumerate(guild.other_channels, 1)
-                ),
-            ],
+            "channels": [self._channel_payload(guild, c) for c in guild.channels.values()],
             "threads": [],
             "presences": [],
             "voice_states": [],
@@ -397,11 +431,10 @@ class DiscordDouble:
             "guild_scheduled_events": [],
         }
 
-    def _channel_payload(
-        self, guild: Guild, channel_id: str | None = None, name: str = "games"
-    ) -> Json:
+    def _channel_payload(self, guild: Guild, channel_id: str) -> Json:
+        name = next(n for n, c in guild.channels.items() if c == channel_id)
         return {
-            "id": channel_id or guild.channel_id,
+            "id": channel_id,
             "type": 0,
             "guild_id": guild.id,
             "name": name,
@@ -436,16 +469,30 @@ class DiscordDouble:
         user: str,
         dm: bool = False,
         guild: Guild | None = None,
+        channel: str = "games",
         locale: str = "en-US",
         wait: bool = True,
+        granted: bool = False,
     ) -> Sent:
-        """Run ``/name`` as ``user`` (in ``guild``'s channel, by default the first guild's);
-        options by name, a user option by the user's name.
+        """Run ``/name`` as ``user`` in ``channel`` of ``guild`` (by default the first guild);
+        options by name, a user option by the user's name. ``name`` may name a subcommand:
+        ``"settings set"``.
 
+        A command Discord's client would not offer the user (see :meth:`may_use`) is sent
+        only when ``granted``: an admin granted it in Integrations, or the client is stale.
         Returns once the callback arrived and the bot settled (see :attr:`settle`).
         """
-        command = self.command(name, dm=dm, guild=guild)
+        top, *path = name.split()
+        command = self.command(top, dm=dm, guild=guild)
+        if not granted and not self.may_use(command, user, dm=dm):
+            raise AssertionError(f"Discord does not offer /{top} to {user} here")
         schema = {o["name"]: o for o in command.get("options", [])}
+        nested: list[Json] = []  # the subcommand (group) wrappers, outermost first
+        for part in path:
+            if part not in schema or schema[part]["type"] not in (1, 2):
+                raise AssertionError(f"/{top} has no subcommand {part!r}")
+            nested.append({"name": part, "type": schema[part]["type"]})
+            schema = {o["name"]: o for o in schema[part].get("options", [])}
         sent_options: list[Json] = []
         resolved_users: Json = {}
         resolved_members: Json = {}
@@ -462,14 +509,19 @@ class DiscordDouble:
                     del member["user"]
                     resolved_members[value] = member
             sent_options.append({"name": option_name, "type": kind, "value": value})
-        data: Json = {"id": command["id"], "name": name, "type": 1, "options": sent_options}
+        for wrapper in reversed(nested):
+            sent_options = [{**wrapper, "options": sent_options}]
+        data: Json = {"id": command["id"], "name": top, "type": 1, "options": sent_options}
         if "guild_id" in command:
             data["guild_id"] = command["guild_id"]
         if resolved_users:
             data["resolved"] = {"users": resolved_users}
             if resolved_members:
                 data["resolved"]["members"] = resolved_members
-        payload = self._interaction(2, user=user, dm=dm, locale=locale, guild=guild)
+        place = guild or self.guilds[self.guild_id]
+        payload = self._interaction(
+            2, user=user, dm=dm, channel=place.channels[channel], locale=locale, guild=place
+        )
         payload["data"] = data
         return await self.send_interaction(payload, wait=wait)
 
@@ -491,13 +543,22 @@ class DiscordDouble:
         channel = str(snapshot["channel_id"])
         dm = channel in self.dm_channels.values()
         guild = None if dm else self.guild_of_channel(channel)
-        payload = self._interaction(3, user=user, dm=dm, locale=locale, guild=guild)
+        payload = self._interaction(
+            3, user=user, dm=dm, channel=channel, locale=locale, guild=guild
+        )
         payload["message"] = json.loads(json.dumps(snapshot))
         payload["data"] = {"custom_id": custom_id, "component_type": 2}
         return await self.send_interaction(payload, wait=wait)
 
     def _interaction(
-        self, kind: int, *, user: str, dm: bool, locale: str, guild: Guild | None = None
+        self,
+        kind: int,
+        *,
+        user: str,
+        dm: bool,
+        channel: str,
+        locale: str,
+        guild: Guild | None = None,
     ) -> Json:
         person = self.user(user)
         place = guild or self.guilds[self.guild_id]
@@ -526,8 +587,8 @@ class DiscordDouble:
                 "guild_id": place.id,
                 "guild_locale": "en-US",
                 "guild": {"id": place.id, "locale": "en-US", "features": []},
-                "channel_id": place.channel_id,
-                "channel": self._channel_payload(place),
+                "channel_id": channel,
+                "channel": self._channel_payload(place, channel),
                 "member": self._member(person),
                 "context": 0,
                 "authorizing_integration_owners": {"0": place.id},
@@ -767,7 +828,8 @@ class DiscordDouble:
                 "application_id": self.app_id,
                 "version": self.snowflake(),
                 "type": entry.get("type", 1),
-                "default_member_permissions": entry.get("default_member_permissions"),
+                # Discord answers with the permission bits as a string, or null.
+                "default_member_permissions": _bits(entry.get("default_member_permissions")),
                 "nsfw": entry.get("nsfw", False),
             }
             if guild is not None:
@@ -958,6 +1020,10 @@ def _with_ids(components: list[Json]) -> list[Json]:
         row["components"] = children
         rows.append(row)
     return rows
+
+
+def _bits(value: Any) -> str | None:
+    return None if value is None else str(int(value))
 
 
 async def _read_body(request: web.Request) -> Any:

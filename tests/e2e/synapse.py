@@ -501,6 +501,7 @@ async def running_bot(
     *,
     ai_workers: int = 0,
     watch_move_interval: float = 0.2,
+    bot_admins: Sequence[str] = (),
 ) -> AsyncIterator[RunningBot]:
     """The whole bot (SQLite store, GameService, MatrixAdapter) on ``data_dir``, until exit.
 
@@ -510,6 +511,7 @@ async def running_bot(
         ai_workers: processes for HARD, as in a deployment (warmed up at start); 0 runs HARD
             in a thread.
         watch_move_interval: the pace of bots' games (brisker than people watch them).
+        bot_admins: users who may change every room's settings (``BOT_ADMINS``).
     """
     await asyncio.to_thread(data_dir.mkdir, parents=True, exist_ok=True)
     store = await SqliteStore.open(data_dir / "chatbots.sqlite3")
@@ -529,6 +531,7 @@ async def running_bot(
         user_id=server.user_id(BOT),
         password=PASSWORD,
         store_path=str(data_dir / "matrix"),
+        bot_admins=tuple(bot_admins),
     )
     adapter = MatrixAdapter(service, config)
     stop = asyncio.Event()

@@ -10,6 +10,7 @@ from discord import app_commands
 
 from adapters.discord.commands import (
     DISCORD_LOCALES,
+    MANAGE_SERVER_COMMANDS,
     MAX_DESCRIPTION,
     MOVE,
     WATCH,
@@ -18,9 +19,10 @@ from adapters.discord.commands import (
     build_commands,
     choice_key,
     discord_options,
+    table_command,
     text,
 )
-from core.commands import COMMANDS, CommandSpec, OptionType
+from core.commands import COMMANDS, CommandSpec, Help, OptionType
 from core.i18n import catalogue, render
 
 _DISCORD_TYPES = {
@@ -125,3 +127,18 @@ def test_every_discord_text_fits_discord_limits() -> None:
             assert all(0 < len(t) <= MAX_DESCRIPTION for t in templates.values()), key
         if key.startswith("discord.button."):
             assert all(0 < len(t) <= 80 for t in templates.values()), key
+
+
+def test_settings_is_offered_to_members_who_manage_the_server_in_servers_only() -> None:
+    client = discord.Client(intents=discord.Intents.none())
+    tree: app_commands.CommandTree[discord.Client] = app_commands.CommandTree(client)
+    admin_row = CommandSpec("settings", (), "[KEY [VALUE]]", (), lambda typed, args: Help())
+    registered = table_command(Recorder(), admin_row).to_dict(tree)
+    assert registered["default_member_permissions"] == discord.Permissions(manage_guild=True).value
+    assert registered["dm_permission"] is False
+    assert registered["contexts"] == [0]  # the guild context
+    for command in build_commands(Recorder()):
+        if command.name not in MANAGE_SERVER_COMMANDS:
+            shown = command.to_dict(tree)
+            assert shown["default_member_permissions"] is None, command.name
+            assert shown["dm_permission"] is True, command.name

@@ -8,7 +8,7 @@ import discord
 import pytest
 
 from adapters.discord.commands import WATCH
-from adapters.discord.options import command_from_options, move_from_text
+from adapters.discord.options import channel_written, command_from_options, move_from_text
 from core.ai import Level
 from core.commands import (
     COMMANDS,
@@ -16,6 +16,8 @@ from core.commands import (
     CommandError,
     CommandSpec,
     MoveText,
+    Settings,
+    SettingsScope,
     Stats,
     VsBot,
     VsUser,
@@ -24,6 +26,7 @@ from core.commands import (
     start_from_options,
 )
 from core.errors import UserError
+from core.replies import Actor
 
 BOT_ID = 900
 
@@ -122,3 +125,22 @@ def test_move_text_is_parsed_once() -> None:
     with pytest.raises(CommandError) as bad:
         move_from_text("b0")
     assert bad.value.key == "parse.bad_move"
+
+
+def test_settings_options_are_the_settings_command() -> None:
+    assert convert("settings") == Settings()
+    assert convert("settings", key="level", value="hard", scope="channel") == Settings(
+        "level", "hard", scope=SettingsScope.CHANNEL
+    )
+    assert convert("settings", key="cooldown", value="reset") == Settings("cooldown", reset=True)
+    with pytest.raises(CommandError):
+        convert("settings", value="hard")  # a value for no key
+
+
+def test_a_channel_written_in_a_setting_is_its_id() -> None:
+    actor = Actor("discord", "7", "1", "Alice", server_id="9", is_admin=True)
+    assert channel_written(actor, "<#123>") == "123"
+    assert channel_written(actor, " <#123> ") == "123"
+    assert channel_written(actor, "123") == "123"
+    assert channel_written(actor, "<#12a>") == "<#12a>"  # not a mention: left for core to refuse
+    assert channel_written(actor, "<@123>") == "<@123>"

@@ -51,14 +51,16 @@ class FakeTransport:
         *events: tuple[str, dict[str, Any]],
         invites: tuple[Any, ...] = (),
         undecrypted: tuple[tuple[str, dict[str, Any]], ...] = (),
+        state: tuple[tuple[str, dict[str, Any]], ...] = (),
     ) -> str:
         """Queue one sync response with ``(room id, event source)`` pairs (and encrypted ones
-        that could not be decrypted); its token."""
+        that could not be decrypted, and the rooms' state sections); its token."""
         self._token += 1
         token = f"s{self._token}"
         timeline = tuple(TimelineEvent(room, source) for room, source in events)
         waiting = tuple(TimelineEvent(room, source) for room, source in undecrypted)
-        self._batches.put_nowait(SyncBatch(token, tuple(invites), timeline, waiting))
+        sections = tuple(TimelineEvent(room, source) for room, source in state)
+        self._batches.put_nowait(SyncBatch(token, tuple(invites), timeline, waiting, sections))
         return token
 
     def fail_sync(self, error: MatrixError) -> None:
@@ -170,6 +172,19 @@ def reaction(event_id: str, sender: str, target: str, key: str) -> dict[str, Any
         "event_id": event_id,
         "sender": sender,
         "content": {"m.relates_to": {"rel_type": "m.annotation", "event_id": target, "key": key}},
+    }
+
+
+def power_levels(
+    event_id: str, sender: str, users: Mapping[str, int], users_default: int = 0
+) -> dict[str, Any]:
+    """An ``m.room.power_levels`` state event (the whole of the room's levels)."""
+    return {
+        "type": "m.room.power_levels",
+        "state_key": "",
+        "event_id": event_id,
+        "sender": sender,
+        "content": {"users": dict(users), "users_default": users_default, "events_default": 0},
     }
 
 

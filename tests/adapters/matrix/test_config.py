@@ -22,6 +22,7 @@ def test_valid_config_and_secret_free_repr() -> None:
         ({"user_id": "bot"}, "MATRIX_USER_ID"),
         ({"password": None}, "MATRIX_PASSWORD"),
         ({"allowed_users": ("bob",)}, "MATRIX_ALLOWED_USERS"),
+        ({"bot_admins": ("@ops:example.org", "ops")}, "BOT_ADMINS"),
         ({"default_locale": "xx"}, "locale"),
     ],
 )
