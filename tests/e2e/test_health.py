@@ -131,7 +131,8 @@ async def test_metrics_count_the_moves_of_a_discord_game_exactly(tmp_path: Path)
             assert body == {
                 "status": "ok",
                 "checks": {"store": "ok", "discord": "ok"},
-                "leases": {"sweeper": "held"},
+                # The only process syncs the slash commands, under its lease.
+                "leases": {"sweeper": "held", "discord-command-sync": "held"},
             }
 
             start = await double.slash("tres", {"level": "easy"}, user="alice")
