@@ -71,6 +71,9 @@ def service_settings(settings: Settings) -> ServiceSettings:
         ai_workers=settings.ai_workers,
         game_ttl=settings.game_ttl,
         challenge_ttl=settings.challenge_ttl,
+        rate_burst=settings.rate_burst,
+        rate_per_minute=settings.rate_per_minute,
+        boards_per_minute=settings.boards_per_minute,
         default_locale=settings.default_locale,
         lease_ttl=settings.lease_ttl,
     )

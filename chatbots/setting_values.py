@@ -14,7 +14,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
-from core.admin.keys import CHALLENGE_TTL_BOUNDS, DECIMAL, GAME_TTL_BOUNDS
+from core.admin.keys import (
+    BOARDS_BOUNDS,
+    BURST_BOUNDS,
+    CHALLENGE_TTL_BOUNDS,
+    DECIMAL,
+    GAME_TTL_BOUNDS,
+    RATE_BOUNDS,
+)
 from core.i18n import LOCALES
 
 
@@ -50,6 +57,10 @@ LIMITS: dict[str, tuple[float, float]] = {
     # takeover (the lease, a login, a sync) within 30 s; below 1 s renewals would be a load.
     "LEASE_TTL_SECONDS": (1, 20),
     "CHALLENGE_TTL_SECONDS": CHALLENGE_TTL_BOUNDS,
+    # The defaults of the chat settings rate_burst, rate_per_minute and boards_per_minute.
+    "RATE_BURST": BURST_BOUNDS,
+    "RATE_PER_MINUTE": RATE_BOUNDS,
+    "BOARDS_PER_MINUTE": BOARDS_BOUNDS,
     "HTTP_PORT": (1, 65535),
     # Discord wants a shard per 2,500 servers at most: 4,096 shards reach ten million servers.
     "DISCORD_SHARD_COUNT": (1, 4096),
@@ -127,6 +138,19 @@ def amount(seconds: float) -> str:
                 count = int(seconds // size)
                 return f"{text} ({count} {unit}{'s' * (count > 1)})"
     return text
+
+
+def whole(low: float, high: float) -> Callable[[str], int]:
+    """A parser of a whole number from ``low`` to ``high``."""
+
+    def parse(text: str) -> int:
+        # The length test first: int() refuses numbers of thousands of digits with its own
+        # message.
+        if not (text.isascii() and text.isdigit() and len(text) <= 9 and low <= int(text) <= high):
+            raise ValueError(f"{shown(text)} is not a whole number from {low:g} to {high:g}")
+        return int(text)
+
+    return parse
 
 
 def workers(text: str) -> int | None:

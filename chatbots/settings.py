@@ -80,6 +80,9 @@ KEYS: tuple[Key, ...] = (
     Key("AI_WORKERS", AI),
     Key("GAME_TTL_SECONDS", AI, "86400"),
     Key("CHALLENGE_TTL_SECONDS", AI, "120"),
+    Key("RATE_BURST", AI, "10"),
+    Key("RATE_PER_MINUTE", AI, "30"),
+    Key("BOARDS_PER_MINUTE", AI, "20"),
     Key("DISCORD_TOKEN", DISCORD, secret=True),
     Key("DISCORD_GUILD_IDS", DISCORD),
     Key("DISCORD_API_BASE_URL", DISCORD, "https://discord.com/api/v10"),
@@ -149,6 +152,9 @@ class Settings:
     ai_workers: int | None = None
     game_ttl: float = 86400.0
     challenge_ttl: float = 120.0
+    rate_burst: int = 10
+    rate_per_minute: int = 30
+    boards_per_minute: int = 20
     discord: DiscordSettings | None = None
     matrix: MatrixSettings | None = None
     http_port: int | None = None
@@ -267,6 +273,13 @@ class _Parser:
             ),
             challenge_ttl=self.get(
                 "CHALLENGE_TTL_SECONDS", parse.seconds(*LIMITS["CHALLENGE_TTL_SECONDS"]), 120.0
+            ),
+            rate_burst=self.get("RATE_BURST", parse.whole(*LIMITS["RATE_BURST"]), 10),
+            rate_per_minute=self.get(
+                "RATE_PER_MINUTE", parse.whole(*LIMITS["RATE_PER_MINUTE"]), 30
+            ),
+            boards_per_minute=self.get(
+                "BOARDS_PER_MINUTE", parse.whole(*LIMITS["BOARDS_PER_MINUTE"]), 20
             ),
             discord=self.discord(),
             matrix=self.matrix(),

@@ -125,6 +125,11 @@ async def _play(
         "AI_BUDGET_SECONDS": str(AI_BUDGET),
         "LOG_LEVEL": "INFO",
         "LOG_FORMAT": "text",
+        # The soak's four Discord players start about 1,000 games a minute in one channel: a
+        # load test, not a flood, so the limits are as high as they go.
+        "RATE_BURST": "1000",
+        "RATE_PER_MINUTE": "6000",
+        "BOARDS_PER_MINUTE": "6000",
         "DISCORD_TOKEN": TOKEN,
         "DISCORD_API_BASE_URL": double.api_base_url,
         "DISCORD_GATEWAY_URL": double.gateway_url,

@@ -34,7 +34,8 @@ COOLDOWN_BOUNDS: tuple[float, float] = (0, 86400)
 GAMES_BOUNDS: tuple[int, int] = (1, 1000)
 BURST_BOUNDS: tuple[int, int] = (1, 1000)
 RATE_BOUNDS: tuple[int, int] = (1, 6000)
-BOARDS_BOUNDS: tuple[int, int] = (1, 600)
+# 20 a minute suits a channel of people; up to 100 a second lets a load test through.
+BOARDS_BOUNDS: tuple[int, int] = (1, 6000)
 
 DECIMAL = re.compile(r"\+?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]{1,3})?")
 """A plain decimal number: what ``float()`` takes, without ``inf``, ``nan``, ``1_0`` or
@@ -219,9 +220,9 @@ KEYS: tuple[Key[Any], ...] = (
     Key("max_games_per_user", _whole(*GAMES_BOUNDS, none=True), _show_optional, lambda _: None),
     Key("max_games_per_chat", _whole(*GAMES_BOUNDS, none=True), _show_optional, lambda _: None),
     Key("allowed_chats", _chats, _show_chats, lambda _: frozenset()),
-    Key("rate_burst", _whole(*BURST_BOUNDS), str, lambda _: DEFAULT_RATE_BURST),
-    Key("rate_per_minute", _whole(*RATE_BOUNDS), str, lambda _: DEFAULT_RATE_PER_MINUTE),
-    Key("boards_per_minute", _whole(*BOARDS_BOUNDS), str, lambda _: DEFAULT_BOARDS_PER_MINUTE),
+    Key("rate_burst", _whole(*BURST_BOUNDS), str, lambda s: s.rate_burst),
+    Key("rate_per_minute", _whole(*RATE_BOUNDS), str, lambda s: s.rate_per_minute),
+    Key("boards_per_minute", _whole(*BOARDS_BOUNDS), str, lambda s: s.boards_per_minute),
 )
 """Every setting, in the order ``/settings`` shows them."""
 

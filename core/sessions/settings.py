@@ -6,6 +6,14 @@ import math
 import os
 from dataclasses import dataclass
 
+from core.admin.keys import (
+    BOARDS_BOUNDS,
+    BURST_BOUNDS,
+    DEFAULT_BOARDS_PER_MINUTE,
+    DEFAULT_RATE_BURST,
+    DEFAULT_RATE_PER_MINUTE,
+    RATE_BOUNDS,
+)
 from core.ai.levels import Level
 from core.leases import DEFAULT_TTL
 from core.ports import SHUTDOWN
@@ -32,6 +40,10 @@ class ServiceSettings:
             chat setting ``level``.
         limits: apply the rate limit, the boards per minute and the cooldowns (the settings
             that allow or refuse games always apply); off for benchmarks that measure without.
+        rate_burst, rate_per_minute: a person's token bucket (commands and moves), the
+            defaults of the chat settings of the same names.
+        boards_per_minute: new boards a chat may get in a minute, the default of the chat
+            setting of the same name.
         bot_vs_bot_budget: seconds per HARD move in a bots' game (people are watching).
         watch_move_interval: seconds at least between two moves of a bots' game, so people can
             follow it.
@@ -54,6 +66,9 @@ class ServiceSettings:
     default_locale: str = "en"
     default_level: Level = Level.MEDIUM
     limits: bool = True
+    rate_burst: int = DEFAULT_RATE_BURST
+    rate_per_minute: int = DEFAULT_RATE_PER_MINUTE
+    boards_per_minute: int = DEFAULT_BOARDS_PER_MINUTE
     bot_vs_bot_budget: float = 0.2
     watch_move_interval: float = 1.0
     watch_max_seconds: float = 300.0
@@ -87,6 +102,14 @@ class ServiceSettings:
             raise ValueError(f"ai_workers must be a whole number >= 0, got {self.ai_workers!r}")
         if not isinstance(self.top_size, int) or self.top_size < 1:
             raise ValueError(f"top_size must be a whole number >= 1, got {self.top_size!r}")
+        for name, (low, high) in (
+            ("rate_burst", BURST_BOUNDS),
+            ("rate_per_minute", RATE_BOUNDS),
+            ("boards_per_minute", BOARDS_BOUNDS),
+        ):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+                raise ValueError(f"{name} must be a whole number {low} to {high}, got {value!r}")
 
     @property
     def workers(self) -> int:

@@ -186,6 +186,9 @@ def test_every_value_is_parsed() -> None:
             "MATRIX_PASSWORD or MATRIX_ACCESS_TOKEN: missing",
         ),
         ({"MATRIX_PASSWORD": "pw-only-value"}, "MATRIX_HOMESERVER: missing"),
+        ({"RATE_BURST": "0"}, "RATE_BURST: '0' is not a whole number from 1 to 1000"),
+        ({"RATE_PER_MINUTE": "1e3"}, "RATE_PER_MINUTE: '1e3' is not a whole number from 1 to"),
+        ({"BOARDS_PER_MINUTE": "6001"}, "BOARDS_PER_MINUTE: '6001' is not a whole number"),
     ],
 )
 def test_a_bad_value_is_named(environ: dict[str, str], message: str) -> None:
@@ -524,3 +527,14 @@ def test_check_prints_one_line_per_problem_and_no_secret(tmp_path: Path) -> None
     assert all(line.startswith("  ") and len(line) < 200 for line in lines[1:])
     assert TOKEN not in result.stderr and "secret_1" not in result.stderr
     assert result.stdout == ""
+
+
+def test_the_limits_of_the_env_are_every_chats_defaults() -> None:
+    from chatbots.app import service_settings
+    from core.admin.keys import BY_NAME
+
+    environ = {"RATE_BURST": "200", "RATE_PER_MINUTE": "3000", "BOARDS_PER_MINUTE": "600"}
+    service = service_settings(load_settings(environ, env_file=None))
+    defaults = {name: BY_NAME[name].default(service) for name in ("rate_burst", "rate_per_minute")}
+    assert defaults == {"rate_burst": 200, "rate_per_minute": 3000}
+    assert BY_NAME["boards_per_minute"].default(service) == 600
