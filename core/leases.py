@@ -21,6 +21,13 @@ Timing, and why it is safe:
 - A waiting process tries again when the holder's lease expires (it reads the expiry) and at
   least every ``ttl / 3`` seconds (a released lease), so a takeover comes at most about
   ``ttl`` seconds after the holder died, and within ``ttl / 3`` after a clean stop.
+- A holder that surely died is not waited for: one of this machine's processes, seen through
+  the same pid namespace, whose pid no longer runs (or is this process's own pid, taken over
+  from it). That is the bot restarted after a crash or an out-of-memory kill, by hand or by
+  systemd, which would otherwise wait ``ttl`` before syncing Matrix again. Its lease is released
+  by a compare-and-delete on its holder id, so a process that took it meanwhile keeps it. A
+  holder elsewhere (another machine or container) is always waited for: its pid means nothing
+  here.
 """
 
 from __future__ import annotations
@@ -61,10 +68,45 @@ class LeaseState(enum.Enum):
     """Not running (before :meth:`Lease.run` and after it returned)."""
 
 
+_CREATED: set[str] = set()
+"""Every holder id this process made: its own leases, alive even when they share its pid."""
+
+
 def holder_id() -> str:
-    """A holder id unique to this process: host name, pid and a random suffix (a pid comes
-    back after a restart, and two containers may have the same host name and pid)."""
-    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+    """A holder id unique to this process: where it runs (host name, and the pid namespace
+    where the OS tells it), pid and a random suffix (a pid comes back after a restart, and two
+    containers may have the same host name and pid)."""
+    holder = f"{_place()}:{os.getpid()}:{secrets.token_hex(4)}"
+    _CREATED.add(holder)
+    return holder
+
+
+def _place() -> str:
+    try:
+        # "pid:[4026531836]": processes in one namespace see each other's pids.
+        namespace = os.readlink("/proc/self/ns/pid").strip("pid:[]")
+    except OSError:
+        return socket.gethostname()
+    return f"{socket.gethostname()}/{namespace}"
+
+
+def surely_gone(holder: str) -> bool:
+    """Whether ``holder`` names a process of this machine and pid namespace that no longer
+    runs (see the module's notes); False whenever that cannot be known."""
+    place, _, rest = holder.partition(":")
+    pid_text, _, _ = rest.partition(":")
+    if "/" not in place or place != _place() or not pid_text.isdigit() or holder in _CREATED:
+        return False
+    pid = int(pid_text)
+    if pid == os.getpid():
+        return True  # this process is not that holder, so that holder is gone
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False  # it exists (another user's process, say)
+    return False
 
 
 class Lease:
@@ -99,6 +141,7 @@ class Lease:
         self.name = name
         self.ttl = float(ttl)
         self.holder = holder or holder_id()
+        _CREATED.add(self.holder)
         self._clock = clock
         self._state = LeaseState.STOPPED
         self._valid_until = 0.0
@@ -169,6 +212,7 @@ class Lease:
         """Wait until the lease is ours (True) or ``stop`` is set (False)."""
         self._state = LeaseState.STANDBY
         announced = False
+        released: set[str] = set()
         while not stop.is_set():
             taken = await self._try()
             if taken:
@@ -182,6 +226,20 @@ class Lease:
                     current = await self._store.lease_holder(self.name)
                 except Exception:
                     current = None
+                if (
+                    current is not None
+                    and current.holder not in released  # once: a failed release is not retried
+                    and surely_gone(current.holder)
+                ):
+                    released.add(current.holder)
+                    log.info(
+                        "lease %s: its holder %s no longer runs; taking the lease over",
+                        self.name,
+                        current.holder,
+                    )
+                    with contextlib.suppress(Exception):
+                        await self._store.release_lease(self.name, current.holder)
+                    continue
                 if current is not None:
                     if not announced:
                         log.info("lease %s: held by %s; waiting", self.name, current.holder)

@@ -8,12 +8,14 @@ import asyncio
 import os
 import re
 import socket
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from core.leases import Lease, LeaseState, holder_id
+from core.leases import Lease, LeaseState, holder_id, surely_gone
 from core.store import SqliteStore
 
 TTL = 0.6
@@ -56,7 +58,60 @@ def _nobody_runs() -> None:
 def test_holder_ids_name_the_host_and_process_and_differ() -> None:
     first, second = holder_id(), holder_id()
     assert first != second
-    assert re.fullmatch(rf"{re.escape(socket.gethostname())}:{os.getpid()}:[0-9a-f]{{8}}", first)
+    host = re.escape(socket.gethostname())
+    assert re.fullmatch(rf"{host}/[0-9]+:{os.getpid()}:[0-9a-f]{{8}}", first)
+
+
+def a_finished_pid() -> int:
+    process = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return int(process.stdout)
+
+
+def test_only_a_holder_of_this_machine_and_pid_namespace_that_no_longer_runs_is_gone() -> None:
+    place = holder_id().split(":")[0]
+    assert surely_gone(f"{place}:{a_finished_pid()}:0badf00d")
+    assert surely_gone(f"{place}:{os.getpid()}:0badf00d")  # an earlier life with this pid
+    with subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]) as alive:
+        try:
+            assert not surely_gone(f"{place}:{alive.pid}:0badf00d")
+        finally:
+            alive.kill()
+    assert not surely_gone(f"{socket.gethostname()}/1:{a_finished_pid()}:0badf00d")
+    assert not surely_gone(f"other-host:{a_finished_pid()}:0badf00d")
+    assert not surely_gone(holder_id())  # this process's own other leases
+
+
+async def test_a_holder_of_this_machine_that_no_longer_runs_is_not_waited_for(
+    tmp_path: Path,
+) -> None:
+    """A restart after a crash: the dead process's lease would last a minute; it is taken at
+    once. A holder of another pid namespace (another container) is waited for."""
+    place = holder_id().split(":")[0]
+    dead = f"{place}:{a_finished_pid()}:0badf00d"
+    elsewhere = f"{socket.gethostname()}/1:{a_finished_pid()}:0badf00d"
+    async with SqliteStore.open(tmp_path / "db.sqlite3") as store:
+        assert await store.acquire_lease("job", dead, 60.0)
+        lease, work, stop = Lease(store, "job", ttl=60.0), Worker("new"), asyncio.Event()
+        started = time.monotonic()
+        task = asyncio.create_task(lease.run(work, stop))
+        await until(lambda: bool(work.started), within=5.0)
+        assert work.started[0] - started < 2.0  # not the minute the dead holder's lease had
+        assert (await store.lease_holder("job")).holder == lease.holder  # type: ignore[union-attr]
+
+        assert await store.acquire_lease("other", elsewhere, 60.0)
+        waiting = Lease(store, "other", ttl=60.0)
+        other_work, other_stop = Worker("other"), asyncio.Event()
+        other_task = asyncio.create_task(waiting.run(other_work, other_stop))
+        await asyncio.sleep(1.0)
+        assert waiting.state is LeaseState.STANDBY and not other_work.started
+        for event, running in ((stop, task), (other_stop, other_task)):
+            event.set()
+            await running
 
 
 def test_bad_lease_arguments_are_refused(tmp_path: Path) -> None:
