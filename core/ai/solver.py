@@ -485,7 +485,7 @@ def warm_up() -> float:
         best_move(Position.from_moves(CONNECT_FOUR, [0, 6, 1, 6, 2]), math.inf)
         from core.ai import analysis  # (it imports this module)
 
-        analysis.game_scores(Rules(4, 4, 3, gravity=True), [1, 1, 2])
+        analysis.game_scores(Rules(4, 4, 3, gravity=True), [1, 1, 2], needs_best=lambda b, a: True)
     return time.perf_counter() - started
 
 
