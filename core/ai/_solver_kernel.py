@@ -395,6 +395,7 @@ def solve_root(
     mask: Any,
     nb: Any,
     weak_first: Any,
+    floor: Any,
     work: Any,
     deadline: Any,
     tt_keys: Any,
@@ -405,7 +406,9 @@ def solve_root(
 
     With ``weak_first`` it first settles win/draw/loss, then moves the bound one step at a time
     away from the draw (game scores are mostly small), so that a search cut short by the
-    deadline has proven the best move it could.
+    deadline has proven the best move it could. ``floor`` is a score the caller knows the
+    position reaches (-BOOK_MISSING when it knows none): the search starts above it, and
+    S_BEST is then a move that keeps the score only when the score is above the floor.
     """
     cells = work[G_CELLS]
     possible = possible_moves(mask, work)
@@ -443,6 +446,8 @@ def solve_root(
             # the score is known: one null-window search proves a move that reaches it
             low = known - 1
             high = known
+    if floor > low:
+        low = min(floor, high)
     work[S_LOW] = low
     work[S_HIGH] = high
     direction = 0

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from core.ai import book, solver
+from core.ai._book_kernel import BOOK_MISSING
 from core.games.position import Position
 from core.games.rules import Rules
 
@@ -78,9 +79,7 @@ def game_scores(
             after = _after(engine, p, move, score, generation, limit)
             best: tuple[int, ...] = ()
             if needs_best(score, after):
-                best = tuple(
-                    m for m in p.legal_moves() if m != move and _optimal(engine, p, m, score, limit)
-                )
+                best = _optimal_moves(engine, p, move, score, after, limit)
             found.append(MoveScores(score, after, best))
             p = p.play(move)
             score = -after
@@ -108,10 +107,31 @@ def _after(
     if _keeps(engine, p, child, score, deadline):
         value = -score
     else:
-        value = _exact_score(engine, child, generation, deadline)
+        # the child scores more than -score: that is where its search starts
+        value = _exact_score(engine, child, generation, deadline, -score + 1)
     if len(child.moves) <= OPENING_PLIES:
         _openings[child] = value
     return -value
+
+
+def _optimal_moves(
+    engine: solver._Engine, p: Position, played: int, score: int, after: int, deadline: float
+) -> tuple[int, ...]:
+    """The moves of ``p`` that reach ``score``, its exact score, ascending; ``played`` reaches
+    ``after``."""
+    best = [played] if after == score else []
+    others = [m for m in p.legal_moves() if m != played]
+    if p.rules.gravity:
+        # the central columns are the likelier to be optimal: they go last, where a search
+        # may be saved
+        centre = p.rules.cols - 1
+        others.sort(key=lambda m: -abs(2 * m - centre))
+    for index, move in enumerate(others):
+        if not best and index == len(others) - 1:
+            best.append(move)  # some move reaches the score, and every other one falls short
+        elif _optimal(engine, p, move, score, deadline):
+            best.append(move)
+    return tuple(sorted(best))
 
 
 def _optimal(engine: solver._Engine, p: Position, move: int, score: int, deadline: float) -> bool:
@@ -134,12 +154,19 @@ def _settled(p: Position, child: Position) -> int | None:
     return None if known is None else -known
 
 
-def _exact_score(engine: solver._Engine, p: Position, generation: int, deadline: float) -> int:
+def _exact_score(
+    engine: solver._Engine,
+    p: Position,
+    generation: int,
+    deadline: float,
+    floor: int = -BOOK_MISSING,
+) -> int:
+    """The exact score of ``p``, known to be at least ``floor``."""
     known = engine.book_score(p)
     if known is not None:
         return known
     engine.start(generation)
-    score = engine.solve_root(p, False, deadline)
+    score = engine.solve_root(p, False, deadline, floor)
     if engine.aborted():
         raise solver.SearchTimeout(f"no exact score before the deadline for {p!r}")
     return score

@@ -173,11 +173,15 @@ class _Engine:
         """Try ``move_bit`` first at the root of the next searches of this generation."""
         self.work[kernel.S_FIRST] = move_bit
 
-    def solve_root(self, p: Position, weak_first: bool, deadline: float) -> int:
+    def solve_root(
+        self, p: Position, weak_first: bool, deadline: float, floor: int = -BOOK_MISSING
+    ) -> int:
+        """The exact score of ``p`` (see the kernel's ``solve_root``); ``floor``: a score ``p``
+        is known to reach."""
         cur, mask, nb = _bitboards(p)
         return int(
             self.functions["solve_root"](
-                cur, mask, nb, int(weak_first), self.work, deadline, self.table.keys,
+                cur, mask, nb, int(weak_first), floor, self.work, deadline, self.table.keys,
                 self.table.values, self.book,
             )
         )  # fmt: skip
