@@ -407,8 +407,9 @@ def solve_root(
     With ``weak_first`` it first settles win/draw/loss, then moves the bound one step at a time
     away from the draw (game scores are mostly small), so that a search cut short by the
     deadline has proven the best move it could. ``floor`` is a score the caller knows the
-    position reaches (-BOOK_MISSING when it knows none): the search starts above it, and
-    S_BEST is then a move that keeps the score only when the score is above the floor.
+    position reaches (-BOOK_MISSING when it knows none): the search starts there. With
+    ``weak_first`` it then climbs from just below the floor, so that a move reaching the floor
+    is proven first; without, S_BEST keeps the score only when the score is above the floor.
     """
     cells = work[G_CELLS]
     possible = possible_moves(mask, work)
@@ -446,12 +447,15 @@ def solve_root(
             # the score is known: one null-window search proves a move that reaches it
             low = known - 1
             high = known
+    direction = 0
     if floor > low:
         low = min(floor, high)
+        if weak_first:
+            low -= 1
+            direction = 1
     work[S_LOW] = low
     work[S_HIGH] = high
-    direction = 0
-    if weak_first and low < -1 and high > 1:
+    if weak_first and direction == 0 and low < -1 and high > 1:
         # (clipped, though the test above makes it -1..1: compiled calls then share one type)
         r = narrow(
             cur, mask, nb, max(low, -1), min(high, 1), work, deadline, tt_keys, tt_vals, book,

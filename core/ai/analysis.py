@@ -7,7 +7,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from core.ai import book, solver
+from core.ai import solver
 from core.ai._book_kernel import BOOK_MISSING
 from core.games.position import Position
 from core.games.rules import Rules
@@ -107,8 +107,9 @@ def _after(
     if _keeps(engine, p, child, score, deadline):
         value = -score
     else:
-        # the child scores more than -score: that is where its search starts
-        value = _exact_score(engine, child, generation, deadline, -score + 1)
+        # the child scores more than -score (and at least its book parents' bound)
+        floor = max(-score + 1, engine.parent_bound(child))
+        value = _exact_score(engine, child, generation, deadline, floor)
     if len(child.moves) <= OPENING_PLIES:
         _openings[child] = value
     return -value
@@ -183,12 +184,10 @@ def _keeps(
         mask, engine.work
     ):
         return -((p.rules.cells - len(p.moves)) // 2) == score  # the opponent wins at once
-    # the child scores at least -score; it is optimal unless it scores more
-    if engine.has_book and nb == book.BOOK_PLY + 1:
-        # one stone beyond the book: the child's other parents in it may show that at once
-        height, cols = engine.height, p.rules.cols
-        if functions["book_parent_bound"](cur, mask, nb, height, cols, engine.book) > -score:
-            return False
+    # the child scores at least -score; it is optimal unless it scores more, which its other
+    # parents in the book may show at once (one stone beyond the book)
+    if engine.parent_bound(child) > -score:
+        return False
     engine.resume()
     value = functions["negamax"](
         cur, mask, nb, -score, -score + 1, engine.work, deadline, engine.table.keys,

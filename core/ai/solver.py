@@ -196,6 +196,18 @@ class _Engine:
         )
         return None if value == BOOK_MISSING else value
 
+    def parent_bound(self, p: Position) -> int:
+        """A score ``p`` is known to reach, read in the book when it has one stone more than
+        the book's positions (see ``book_parent_bound``); -BOOK_MISSING when none is known."""
+        if not self.has_book or len(p.moves) != book.BOOK_PLY + 1:
+            return -BOOK_MISSING
+        cur, mask, nb = _bitboards(p)
+        return int(
+            self.functions["book_parent_bound"](
+                cur, mask, nb, self.height, self.rules.cols, self.book
+            )
+        )
+
     def heuristic(self, p: Position, depth: int, deadline: float) -> int:
         cur, mask, nb = _bitboards(p)
         return int(
@@ -364,9 +376,11 @@ def best_move(p: Position, deadline: float, *, plain: bool = False) -> SearchRes
         known = engine.book_score(p) if safe else None
         if known is not None:
             return _book_root(engine, p, known, safe, deadline)
+        # one stone beyond the book, the book's parents of the position give a floor
+        floor = engine.parent_bound(p)
         started = time.perf_counter()
         budget = max(0.0, deadline - started)
-        score = engine.solve_root(p, True, started + FIRST_EXACT_SHARE * budget)
+        score = engine.solve_root(p, True, started + FIRST_EXACT_SHARE * budget, floor)
         if not engine.aborted():
             return _exact(engine, score, remaining_plies)
         heuristic_deadline = started + (FIRST_EXACT_SHARE + HEURISTIC_SHARE) * budget
@@ -376,7 +390,7 @@ def best_move(p: Position, deadline: float, *, plain: bool = False) -> SearchRes
             # a search cut short has then proven the heuristic's choice when it reaches the
             # bound, rather than whichever move comes first in the static order
             engine.prefer(heuristic_move)
-        score = engine.solve_root(p, True, deadline)
+        score = engine.solve_root(p, True, deadline, floor)
         if not engine.aborted():
             return _exact(engine, score, remaining_plies)
         if engine.stat(kernel.S_PROVEN) or heuristic_move is None:
