@@ -5,8 +5,8 @@ process), then for a sample of each of Pons' six sets and for every position of 
 from the empty board played by EASY: how many of ``choose_move(HARD, budget=1.0)``'s moves keep
 the exact score, and its decision time p50/p99 next to those of the AGPL ``bitbully`` engine
 (``BitBully().best_move`` with its book loaded) on the same positions in the same run. bitbully
-is optional (``pip install -e '.[bench]'``) and imported here only. Last, ``review_game`` on
-whole games: p50/p99 time.
+is optional (``pip install -e '.[bench]'``) and imported here only. Game reviews have their
+own benchmark (:mod:`benchmarks.review`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 from core.ai import Level, choose_move, solver, warm_up
-from core.ai.review import review_game
 from core.games import CONNECT_FOUR, Position
 from tests.core.ai.connect4_sets import SETS, load_set
 from tests.core.ai.test_solver import keeps_score
@@ -164,41 +163,6 @@ def random_game_positions(games: int, seed: int) -> list[tuple[Position, int]]:
     return found
 
 
-def review_figures(quick: bool) -> None:
-    rng = random.Random(7)
-    games = []
-    # whole games: HARD against HARD (perfect play lasts 41 moves), with some random moves
-    for index in range(4 if quick else 20):
-        p = Position.start(CONNECT_FOUR)
-        noise = 0.0 if index == 0 else 0.1
-        while not p.is_over:
-            if rng.random() < noise:
-                move = rng.choice(p.legal_moves())
-            else:
-                move = choose_move(p, Level.HARD, budget=0.05)
-            p = p.play(move)
-        games.append(p.moves)
-    times = []
-    cpu = []  # the machine is shared: CPU time shows what a review costs without the queue
-    for moves in games:
-        started, started_cpu = time.perf_counter(), time.process_time()
-        review = review_game(CONNECT_FOUR, moves)
-        times.append(time.perf_counter() - started)
-        cpu.append(time.process_time() - started_cpu)
-        assert review is not None
-    lengths = sorted(len(m) for m in games)
-    print(
-        f"\nreview_game on {len(games)} whole games (moves {lengths[0]}..{lengths[-1]}, "
-        f"median {statistics.median(lengths):.0f}; the first is perfect play, 41 moves): "
-        f"p50 {fmt(statistics.median(times))}, p99 {fmt(percentile(times, 0.99))}, "
-        f"max {fmt(max(times))}; CPU time p50 {fmt(statistics.median(cpu))}, "
-        f"p99 {fmt(percentile(cpu, 0.99))}"
-    )
-    print(
-        "  per game (s):", ", ".join(f"{len(m)}:{t:.2f}" for m, t in zip(games, times, strict=True))
-    )
-
-
 def main(quick: bool) -> None:
     book_figures()
     started = time.perf_counter()
@@ -223,4 +187,3 @@ def main(quick: bool) -> None:
     for name in SETS:
         compare(name, load_set(name)[:: steps[name]], other)
     compare("EASY games", random_game_positions(2 if quick else 10, seed=11), other)
-    review_figures(quick)

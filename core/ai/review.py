@@ -59,7 +59,9 @@ class MoveReview:
         before: the exact score (DESIGN.md) of the position for the mover, before the move.
         after: the exact score for the mover once the move is played (== ``before`` when the
             move is optimal, lower otherwise).
-        best: the optimal moves of the position, ascending.
+        best: where the move is a mistake, the optimal moves of the position, ascending;
+            otherwise empty (finding them costs a search per move, and only a mistake shows
+            them).
         mistake: what the move threw away, None if it kept the result (a slower win or a faster
             loss is no mistake here: ``after < before`` still shows it).
     """
@@ -119,26 +121,21 @@ def review_game(
         scores = _table_scores(game)
     else:
         try:
-            scores = analysis.game_scores(rules, game.moves, deadline=deadline)
+            scores = analysis.game_scores(
+                rules, game.moves, needs_best=_is_mistake, deadline=deadline
+            )
         except solver.SearchTimeout:
             return None
     if deadline is not None and time.perf_counter() > deadline:
         return None
     reviews = []
     p = Position.start(rules)
-    for ply, move in enumerate(game.moves):
-        before, best = scores[ply]
-        child = p.play(move)
-        if child.winner is not None:
-            after = (rules.cells + 1 - ply) // 2
-        elif child.is_draw:
-            after = 0
-        else:
-            after = -scores[ply + 1][0]
+    for ply, (move, found) in enumerate(zip(game.moves, scores, strict=True)):
+        mistake = _mistake(found.before, found.after)
         reviews.append(
-            MoveReview(ply, p.to_move, move, before, after, best, _mistake(before, after))
+            MoveReview(ply, p.to_move, move, found.before, found.after, found.best, mistake)
         )
-        p = child
+        p = p.play(move)
     return GameReview(rules, tuple(reviews))
 
 
@@ -165,6 +162,10 @@ def describe(score: int, rules: Rules, stones: int) -> tuple[Result, int]:
     return (Result.WIN if score > 0 else Result.LOSS), before_last - stones + 1
 
 
+def _is_mistake(before: int, after: int) -> bool:
+    return _mistake(before, after) is not None
+
+
 def _mistake(before: int, after: int) -> Mistake | None:
     if before > 0 and after == 0:
         return Mistake.WIN_TO_DRAW
@@ -175,15 +176,14 @@ def _mistake(before: int, after: int) -> Mistake | None:
     return None
 
 
-def _table_scores(game: Position) -> list[tuple[int, tuple[int, ...]]]:
-    """Tic-tac-toe from the complete table: every position's score and its optimal moves."""
+def _table_scores(game: Position) -> list[analysis.MoveScores]:
+    """Tic-tac-toe from the complete table: the value of every move, and the optimal moves
+    where the move was a mistake."""
     rules = game.rules
     geo = geometry(rules)
     found = []
     p = Position.start(rules)
-    for move in (*game.moves, None):
-        if p.is_over:
-            break
+    for move in game.moves:
         player = p.to_move - 1
         mine, theirs = p.stones[player], p.stones[1 - player]
         values = {}
@@ -197,8 +197,10 @@ def _table_scores(game: Position) -> list[tuple[int, tuple[int, ...]]]:
                 values[candidate] = -exact_free.table_score(
                     rules, theirs, mine | 1 << geo.cell_bits[candidate]
                 )
-        score = max(values.values())
-        found.append((score, tuple(m for m, v in values.items() if v == score)))
-        if move is not None:
-            p = p.play(move)
+        score, after = max(values.values()), values[move]
+        best = (
+            tuple(m for m, v in values.items() if v == score) if _is_mistake(score, after) else ()
+        )
+        found.append(analysis.MoveScores(score, after, best))
+        p = p.play(move)
     return found

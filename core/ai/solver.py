@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from core.ai import _solver_jit, book
+from core.ai import _solver_jit, book, book_move
 from core.ai import _solver_kernel as kernel
 from core.ai._book_kernel import BOOK_MISSING
 from core.ai._heuristic_kernel import WIN_BASE
@@ -49,10 +49,6 @@ MAX_GENERATION = (1 << 23) - 1
 # search again (its table entries survive, so the first attempt is not wasted).
 FIRST_EXACT_SHARE = 0.1
 HEURISTIC_SHARE = 0.15
-
-
-# _book_root: the first turn of the null-window searches of the candidates (then doubled)
-TURN_SECONDS = 0.002
 
 
 class SearchTimeout(Exception):
@@ -173,11 +169,15 @@ class _Engine:
         """Try ``move_bit`` first at the root of the next searches of this generation."""
         self.work[kernel.S_FIRST] = move_bit
 
-    def solve_root(self, p: Position, weak_first: bool, deadline: float) -> int:
+    def solve_root(
+        self, p: Position, weak_first: bool, deadline: float, floor: int = -BOOK_MISSING
+    ) -> int:
+        """The exact score of ``p`` (see the kernel's ``solve_root``); ``floor``: a score ``p``
+        is known to reach."""
         cur, mask, nb = _bitboards(p)
         return int(
             self.functions["solve_root"](
-                cur, mask, nb, int(weak_first), self.work, deadline, self.table.keys,
+                cur, mask, nb, int(weak_first), floor, self.work, deadline, self.table.keys,
                 self.table.values, self.book,
             )
         )  # fmt: skip
@@ -191,6 +191,18 @@ class _Engine:
             self.functions["book_probe"](cur, mask, nb, self.height, self.rules.cols, self.book)
         )
         return None if value == BOOK_MISSING else value
+
+    def parent_bound(self, p: Position) -> int:
+        """A score ``p`` is known to reach, read in the book when it has one stone more than
+        the book's positions (see ``book_parent_bound``); -BOOK_MISSING when none is known."""
+        if not self.has_book or len(p.moves) != book.BOOK_PLY + 1:
+            return -BOOK_MISSING
+        cur, mask, nb = _bitboards(p)
+        return int(
+            self.functions["book_parent_bound"](
+                cur, mask, nb, self.height, self.rules.cols, self.book
+            )
+        )
 
     def heuristic(self, p: Position, depth: int, deadline: float) -> int:
         cur, mask, nb = _bitboards(p)
@@ -359,10 +371,12 @@ def best_move(p: Position, deadline: float, *, plain: bool = False) -> SearchRes
                 return SearchResult(engine.move_of_bit(safe), None, True, 0, 0)
         known = engine.book_score(p) if safe else None
         if known is not None:
-            return _book_root(engine, p, known, safe, deadline)
+            return book_move.book_root(engine, p, known, safe, deadline)
+        # one stone beyond the book, the book's parents of the position give a floor
+        floor = engine.parent_bound(p)
         started = time.perf_counter()
         budget = max(0.0, deadline - started)
-        score = engine.solve_root(p, True, started + FIRST_EXACT_SHARE * budget)
+        score = engine.solve_root(p, True, started + FIRST_EXACT_SHARE * budget, floor)
         if not engine.aborted():
             return _exact(engine, score, remaining_plies)
         heuristic_deadline = started + (FIRST_EXACT_SHARE + HEURISTIC_SHARE) * budget
@@ -372,7 +386,7 @@ def best_move(p: Position, deadline: float, *, plain: bool = False) -> SearchRes
             # a search cut short has then proven the heuristic's choice when it reaches the
             # bound, rather than whichever move comes first in the static order
             engine.prefer(heuristic_move)
-        score = engine.solve_root(p, True, deadline)
+        score = engine.solve_root(p, True, deadline, floor)
         if not engine.aborted():
             return _exact(engine, score, remaining_plies)
         if engine.stat(kernel.S_PROVEN) or heuristic_move is None:
@@ -380,64 +394,6 @@ def best_move(p: Position, deadline: float, *, plain: bool = False) -> SearchRes
         else:
             move = engine.move_of_bit(heuristic_move)
         return SearchResult(move, None, False, engine.stat(kernel.S_NODES), depth)
-
-
-def _book_root(
-    engine: _Engine, p: Position, score: int, safe: int, deadline: float
-) -> SearchResult:
-    """``best_move`` where the book gives the score: which move reaches it?
-
-    Each candidate (a move that does not lose at once, and that the book does not refute: see
-    :func:`core.ai._book_kernel.book_parent_bound`) gets a null-window search in turns that
-    double in length, so that one hard refutation does not hold back the proof of a good move; a
-    refuted move is dropped, and the last one left is optimal without a proof. After the first
-    share of the budget the heuristic's choice moves to the front; at the deadline it is played.
-    """
-    started = time.perf_counter()
-    bits = [1 << bit for bit in range(safe.bit_length()) if safe >> bit & 1]
-    centre = p.rules.cols - 1
-    bits.sort(key=lambda b: abs(2 * engine.move_of_bit(b) - centre))
-    cur, mask, nb = _bitboards(p)
-    # a child whose other parents in the book show that it scores more than -score is refuted
-    # without a search (about half of the moves that do not keep the score)
-    bound = engine.functions["book_parent_bound"]
-    height, cols = engine.height, p.rules.cols
-    unrefuted = [
-        b for b in bits if bound(cur ^ mask, mask | b, nb + 1, height, cols, engine.book) <= -score
-    ]
-    bits = unrefuted or bits  # (never empty: the bound of an optimal move is at most -score)
-    negamax = engine.functions["negamax"]
-    turn = TURN_SECONDS
-    heuristic_at = started + FIRST_EXACT_SHARE * (deadline - started)
-    heuristic_move: int | None = None
-    deepened = False
-    while len(bits) > 1 and time.perf_counter() < deadline:
-        if not deepened and time.perf_counter() > heuristic_at:
-            deepened = True
-            heuristic_deadline = heuristic_at + HEURISTIC_SHARE * (deadline - started)
-            _, heuristic_move = _deepen(engine, p, heuristic_deadline)
-            if heuristic_move in bits:
-                bits.remove(heuristic_move)
-                bits.insert(0, heuristic_move)
-        for bit in list(bits):
-            engine.resume()
-            value = negamax(
-                cur ^ mask, mask | bit, nb + 1, -score, -score + 1, engine.work,
-                min(deadline, time.perf_counter() + turn), engine.table.keys,
-                engine.table.values, engine.book,
-            )  # fmt: skip
-            if engine.aborted():
-                continue
-            if value <= -score:
-                bits = [bit]  # proven: the opponent can hold it to -score, no better
-                break
-            bits.remove(bit)
-        turn *= 2
-    nodes = engine.stat(kernel.S_NODES)
-    if len(bits) == 1:
-        return SearchResult(engine.move_of_bit(bits[0]), score, True, nodes, p.rules.cells - nb)
-    chosen = heuristic_move if heuristic_move is not None and heuristic_move in bits else bits[0]
-    return SearchResult(engine.move_of_bit(chosen), None, False, nodes, 0)
 
 
 def _exact(engine: _Engine, score: int, plies: int) -> SearchResult:
@@ -485,7 +441,7 @@ def warm_up() -> float:
         best_move(Position.from_moves(CONNECT_FOUR, [0, 6, 1, 6, 2]), math.inf)
         from core.ai import analysis  # (it imports this module)
 
-        analysis.game_scores(Rules(4, 4, 3, gravity=True), [1, 1, 2])
+        analysis.game_scores(Rules(4, 4, 3, gravity=True), [1, 1, 2], needs_best=lambda b, a: True)
     return time.perf_counter() - started
 
 

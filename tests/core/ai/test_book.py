@@ -277,6 +277,19 @@ def test_best_move_at_the_books_ply_proves_a_move_of_the_known_score() -> None:
         assert keeps_score(p, result.move, score), p
 
 
+def test_best_move_one_stone_beyond_the_book_proves_a_move_of_the_exact_score() -> None:
+    """With 13 stones the book's parents give a floor where the search starts; the move found
+    must still keep the exact score, and the score be the exact one."""
+    sample = [
+        (p, s) for name in ("L1_R2", "L1_R3") for p, s in load_set(name) if len(p.moves) == 13
+    ]
+    assert len(sample) > 50
+    for p, score in sample[::12]:
+        result = solver.best_move(p, time.perf_counter() + 10)
+        assert result.exact and result.score in (score, None), p  # None: the only safe move
+        assert keeps_score(p, result.move, score), p
+
+
 def test_the_book_applies_only_to_standard_connect_four() -> None:
     assert book.applies(CONNECT_FOUR)
     for rules in (Rules(6, 8, 4, gravity=True), Rules(7, 7, 4, gravity=True), Rules(6, 7, 5)):

@@ -47,6 +47,7 @@ def test_tictactoe_blunders_are_marked() -> None:
     assert review is not None
     assert review.moves[4] == MoveReview(4, 1, 2, 2, 0, (3, 6), Mistake.WIN_TO_DRAW)
     assert review.moves[7].best == (7,)  # O's win on the bottom row
+    assert all(m.best == () for m in review.moves if m.mistake is None)
 
 
 def test_tictactoe_win_thrown_into_a_loss() -> None:
@@ -71,10 +72,36 @@ def test_connect_four_blunder_and_its_consistency_with_solve() -> None:
     for entry in review.moves:
         assert entry.before == solver.solve(p)
         values = {m: _value_after(p, m) for m in p.legal_moves()}
-        assert entry.best == tuple(m for m, v in values.items() if v == entry.before)
+        optimal = tuple(m for m, v in values.items() if v == entry.before)
+        # the optimal moves are given where the move is a mistake, and only there
+        assert entry.best == (optimal if entry.mistake is not None else ())
         assert entry.after == values[entry.move]
         assert entry.player == p.to_move
         p = p.play(entry.move)
+
+
+def test_connect_four_mistakes_beyond_the_book() -> None:
+    # a random game: at ply 12 the first player's 1 (a column) turns a draw into a loss, and
+    # at ply 13 the second player's 7 throws the win back, both just beyond the 12-stone book
+    moves = [int(c) - 1 for c in "21476477774417"]
+    review = review_game(CONNECT_FOUR, moves)
+    late = {ply: m for ply, m in mistakes(review).items() if ply >= 12}
+    assert late == {12: Mistake.DRAW_TO_LOSS, 13: Mistake.WIN_TO_LOSS}
+    assert review is not None
+    p = Position.from_moves(CONNECT_FOUR, moves[:12])
+    for entry in review.moves[12:]:
+        values = {m: _value_after(p, m) for m in p.legal_moves()}
+        assert entry.before == max(values.values())
+        assert entry.after == values[entry.move]
+        assert entry.best == tuple(m for m, v in values.items() if v == entry.before)
+        p = p.play(entry.move)
+
+
+def _brute_force_after(p: Position, move: int) -> int:
+    child = p.play(move)
+    if child.winner is not None:
+        return (p.rules.cells + 1 - len(p.moves)) // 2
+    return 0 if child.is_draw else -brute_force(child)
 
 
 def _value_after(p: Position, move: int) -> int:
@@ -111,7 +138,11 @@ def test_review_agrees_with_brute_force_on_small_boards(data: st.DataObject) -> 
         elif drawn and lost_after:
             expected = Mistake.DRAW_TO_LOSS
         assert entry.mistake is expected
-        assert entry.move in entry.best or entry.after < entry.before
+        if expected is None:
+            assert entry.best == ()
+        else:
+            optimal = [m for m in q.legal_moves() if _brute_force_after(q, m) == entry.before]
+            assert entry.best == tuple(optimal) and entry.move not in entry.best
         q = child
 
 
