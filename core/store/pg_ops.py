@@ -32,6 +32,7 @@ from core.store.rows import (
     decode_session,
     row_json,
     session_row,
+    stats_rows,
 )
 
 if TYPE_CHECKING:
@@ -223,31 +224,18 @@ async def set_players(conn: Connection, session: Session, *, new: bool = False) 
 
 async def record_result(conn: Connection, session: Session) -> None:
     """Add a finished game to its players' stats (inside the finishing transaction)."""
-    for number, seat in enumerate(session.seats, start=1):
-        if seat.user_id is None:
-            continue
-        if session.winner is None:
-            wins, losses, draws = 0, 0, 1
-        elif session.winner == number:
-            wins, losses, draws = 1, 0, 0
-        else:
-            wins, losses, draws = 0, 1, 0
-        await conn.execute(
-            "INSERT INTO stats (platform, chat_id, user_id, name, wins, losses, draws,"
-            " updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
-            " ON CONFLICT (platform, chat_id, user_id) DO UPDATE SET"
-            " name = excluded.name, wins = stats.wins + excluded.wins,"
-            " losses = stats.losses + excluded.losses, draws = stats.draws + excluded.draws,"
-            " updated_at = excluded.updated_at",
-            session.platform,
-            session.chat_id,
-            seat.user_id,
-            seat.name,
-            wins,
-            losses,
-            draws,
-            session.updated_at,
-        )
+    await conn.executemany(
+        "INSERT INTO stats (platform, chat_id, user_id, name, wins, losses, draws,"
+        " updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+        " ON CONFLICT (platform, chat_id, user_id) DO UPDATE SET"
+        " name = excluded.name, wins = stats.wins + excluded.wins,"
+        " losses = stats.losses + excluded.losses, draws = stats.draws + excluded.draws,"
+        " updated_at = excluded.updated_at",
+        [
+            (session.platform, session.chat_id, *row, session.updated_at)
+            for row in stats_rows(session)
+        ],
+    )
 
 
 # --- kv ------------------------------------------------------------------------------------------

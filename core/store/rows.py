@@ -166,6 +166,23 @@ _STATUSES = {status.value: status for status in Status}
 _LEVELS = {level.value: level for level in Level}
 
 
+def stats_rows(s: Session) -> list[tuple[str, str, int, int, int]]:
+    """What a finished game adds to its players' stats: ``(user id, name, wins, losses,
+    draws)`` for each person at the board (bots keep no stats)."""
+    rows = []
+    for number, seat in enumerate(s.seats, start=1):
+        if seat.user_id is None:
+            continue
+        if s.winner is None:
+            wins, losses, draws = 0, 0, 1
+        elif s.winner == number:
+            wins, losses, draws = 1, 0, 0
+        else:
+            wins, losses, draws = 0, 1, 0
+        rows.append((seat.user_id, seat.name, wins, losses, draws))
+    return rows
+
+
 def _check_types(values: Sequence[Any]) -> None:
     # One pass over plain type() identities: this runs on every load of every session.
     for value, kind in zip(values, _KIND_LIST, strict=True):

@@ -11,7 +11,8 @@ from dataclasses import replace
 
 import pytest
 
-from core.store import SCHEMA_VERSION, AlreadyPlaying, SchemaTooNew, Status, StoreBusy
+from core.ai.levels import Level
+from core.store import SCHEMA_VERSION, AlreadyPlaying, SchemaTooNew, Seat, Status, StoreBusy
 from tests.backends import Backend
 from tests.core.store.helpers import NOW, make_session, played
 
@@ -127,6 +128,16 @@ async def test_finishing_records_stats_once(backend: Backend) -> None:
         top = await store.top("test", "c1")
         assert [row.user_id for row in top] == ["alice", "bob"]
         assert await store.top("test", "c1", limit=1) == top[:1]
+
+
+async def test_a_finished_game_of_two_bots_records_no_stats(backend: Backend) -> None:
+    async with backend.open() as store:
+        bots = replace(make_session(), seats=(Seat.bot(Level.EASY), Seat.bot(Level.HARD)))
+        await store.create(bots)
+        won = played(bots, 0, 3, 1, 4, 2)
+        assert won.status is Status.FINISHED
+        assert await store.update(won, expected_version=1)
+        assert await store.top("test", "c1") == []
 
 
 async def test_leaderboard_ties_sort_by_code_point(backend: Backend) -> None:
