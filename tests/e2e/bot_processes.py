@@ -1,6 +1,6 @@
-"""Whole bot processes (``python -m chatbots run``) for the tests and benchmarks that run
-several of them on one database and kill them: start with settings, read the log, SIGKILL,
-SIGTERM; and who holds a lease, read from the database as an operator would.
+"""Whole bot processes (``python -m chatbots run``) for the tests and benchmarks that run the
+real application (health, several processes on one database, kills): start with settings, read
+the log, SIGKILL, SIGTERM; and who holds a lease, read from the database as an operator would.
 """
 
 from __future__ import annotations

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
-import signal
 import socket
 import subprocess
 import sys
@@ -25,12 +23,12 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from chatbots.settings import KEY_NAMES
+from tests.e2e.bot_processes import start_bot
 from tests.e2e.discord_double import TOKEN, DiscordDouble, buttons
 from tests.e2e.synapse import BOT, PASSWORD, START_TIMEOUT, SynapseServer, synapse_server
 
 __all__ = ["synapse_server"]  # a fixture
 
-ROOT = Path(__file__).resolve().parents[2]
 MARKS = ("❌", "⭕")
 
 
@@ -48,35 +46,17 @@ async def running_app(tmp_path: Path, **settings: str) -> AsyncIterator[int]:
     Stopped at the end as a supervisor would (SIGTERM), and it must exit cleanly.
     """
     port = _free_port()
-    env = {k: v for k, v in os.environ.items() if k not in KEY_NAMES}
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    env |= {
+    settings = {
         "DATABASE_PATH": str(tmp_path / "games.sqlite3"),
-        "AI_WORKERS": "0",
-        "LOG_LEVEL": "INFO",
         "HTTP_PORT": str(port),
         **settings,
     }
-    log = tmp_path / "app.log"
-    with log.open("wb") as out:
-        process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "chatbots",
-            "run",
-            cwd=tmp_path,
-            env=env,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
+    app = await start_bot(tmp_path, "app", settings)
     try:
         yield port
     finally:
-        if process.returncode is None:
-            process.send_signal(signal.SIGTERM)
-        code = await asyncio.wait_for(process.wait(), 15)
-        assert code == 0, log.read_text(errors="replace")[-4000:]
+        code = await app.stop(within=15)
+        assert code == 0, app.log_text()[-4000:]
 
 
 async def healthz(port: int) -> tuple[int, Any]:
