@@ -140,36 +140,35 @@ def amount(seconds: float) -> str:
     return text
 
 
-def whole(low: float, high: float) -> Callable[[str], int]:
-    """A parser of a whole number from ``low`` to ``high``."""
+def whole(
+    low: float, high: float, *, digits: int = 9, noun: str = "a whole number"
+) -> Callable[[str], int]:
+    """A parser of a whole number from ``low`` to ``high``, of at most ``digits`` digits."""
 
     def parse(text: str) -> int:
         # The length test first: int() refuses numbers of thousands of digits with its own
         # message.
-        if not (text.isascii() and text.isdigit() and len(text) <= 9 and low <= int(text) <= high):
-            raise ValueError(f"{shown(text)} is not a whole number from {low:g} to {high:g}")
+        if not (
+            text.isascii() and text.isdigit() and len(text) <= digits and low <= int(text) <= high
+        ):
+            raise ValueError(f"{shown(text)} is not {noun} from {low:g} to {high:g}")
         return int(text)
 
     return parse
 
 
-def workers(text: str) -> int | None:
-    if not text:
-        return None
-    low, high = LIMITS["AI_WORKERS"]
-    # The length test first: int() refuses numbers of thousands of digits with its own message.
-    if not (text.isascii() and text.isdigit() and len(text) <= 4 and low <= int(text) <= high):
-        raise ValueError(f"{shown(text)} is not a whole number from {low:g} to {high:g}")
-    return int(text)
+def _unset_is_none(parse: Callable[[str], int]) -> Callable[[str], int | None]:
+    """``parse``, but an empty value means "not set" (None)."""
+
+    def parse_or_none(text: str) -> int | None:
+        return parse(text) if text else None
+
+    return parse_or_none
 
 
-def shard_count(text: str) -> int | None:
-    if not text:
-        return None
-    low, high = LIMITS["DISCORD_SHARD_COUNT"]
-    if not (text.isascii() and text.isdigit() and len(text) <= 5 and low <= int(text) <= high):
-        raise ValueError(f"{shown(text)} is not a whole number from {low:g} to {high:g}")
-    return int(text)
+workers = _unset_is_none(whole(*LIMITS["AI_WORKERS"], digits=4))
+shard_count = _unset_is_none(whole(*LIMITS["DISCORD_SHARD_COUNT"], digits=5))
+port = _unset_is_none(whole(*LIMITS["HTTP_PORT"], digits=5, noun="a port number"))
 
 
 def shard_ids(text: str) -> tuple[int, ...]:
@@ -219,15 +218,6 @@ def device_id(text: str) -> str:
     if not _TOKEN_CHARS.fullmatch(text):
         raise ValueError(f"{shown(text)} is not a device id (one word of printable ASCII)")
     return text
-
-
-def port(text: str) -> int | None:
-    if not text:
-        return None
-    low, high = LIMITS["HTTP_PORT"]
-    if not (text.isascii() and text.isdigit() and len(text) <= 5 and low <= int(text) <= high):
-        raise ValueError(f"{shown(text)} is not a port number from {low:g} to {high:g}")
-    return int(text)
 
 
 def listen_host(text: str) -> str:
