@@ -39,6 +39,9 @@ def _race(path: str, racer: int, start: multiprocessing.synchronize.Barrier) -> 
                 moved = played(session, rng.choice(position.legal_moves()))
                 stamp = KvEntry("race", str(moved.version), str(racer))
                 await store.update(moved, expected_version=session.version, receipt=stamp)
+                # A breath between moves, as between a player's clicks: on a busy machine the
+                # racer that got the CPU first could otherwise play the whole game alone.
+                await asyncio.sleep(0.001)
 
     asyncio.run(play())
 
