@@ -116,8 +116,10 @@ class HttpEndpoints:
         health: HealthCheck,
         metrics: Metrics,
         leases: Sequence[Lease] = (),
+        load: Callable[[], RunnerLoad] | None = None,
     ) -> None:
         self._host = host
+        self._load = load
         self._leases = tuple(leases)
         self._port = port
         self._health = health
@@ -167,6 +169,16 @@ class HttpEndpoints:
         body: dict[str, object] = {"status": OK if up else DOWN, "checks": checks}
         if self._leases:
             body["leases"] = {lease.name: lease.state.value for lease in self._leases}
+        if self._load is not None:
+            # Shown, never judged: a busy AI sheds load by itself (a smaller budget, then "busy"
+            # for new HARD games), so a long queue is no reason for a supervisor to restart us.
+            load = self._load()
+            body["ai"] = {
+                "workers": load.workers,
+                "running": load.running,
+                "queue_length": load.queued,
+                "budget_seconds": round(load.budget, 3),
+            }
         return web.json_response(body, status=200 if up else 503)
 
     async def _render_metrics(self, request: web.Request) -> web.Response:
@@ -209,7 +221,7 @@ async def serving(
         return
     metrics.watch(connections=connections, load=load, count_sessions=count_sessions, leases=leases)
     health = HealthCheck(store_check, connections)
-    endpoints = HttpEndpoints(host, port, health=health, metrics=metrics, leases=leases)
+    endpoints = HttpEndpoints(host, port, health=health, metrics=metrics, leases=leases, load=load)
     try:
         await endpoints.start()
     except OSError as error:

@@ -268,3 +268,22 @@ async def test_healthz_and_metrics_say_which_leases_this_process_holds(tmp_path:
         if sample.name == "chatbots_lease_held"
     }
     assert held == {"sweeper": 1.0, "matrix-sync:@bot:example.org": 0.0}
+
+
+async def test_healthz_shows_the_ai_queue_and_budget_without_judging_them() -> None:
+    from core.ai.runner import RunnerLoad
+
+    # A full queue is load the runner sheds by itself, not a fault: still 200.
+    busy = RunnerLoad(workers=2, running=2, queued=40, budget=0.25)
+    async with serving(
+        "127.0.0.1",
+        0,
+        metrics=Metrics(process=False),
+        store_check=ok,
+        connections=[Link("discord")],
+        load=lambda: busy,
+    ) as endpoints:
+        assert endpoints is not None and endpoints.port
+        status, body = await healthz(endpoints.port)
+    assert status == 200
+    assert body["ai"] == {"workers": 2, "running": 2, "queue_length": 40, "budget_seconds": 0.25}

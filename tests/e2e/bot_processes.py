@@ -96,8 +96,10 @@ async def lease_holder_pid(sql: SqlRunner, lease: str) -> int | None:
             " AND expires_at > extract(epoch FROM statement_timestamp())",
             lease,
         )
-    except asyncpg.UndefinedTableError:
-        return None  # no process has made the schema yet
+    except (asyncpg.UndefinedTableError, asyncpg.UndefinedColumnError):
+        # No process has made the schema yet, or it is between two migration steps (each step
+        # commits on its own: kv exists before the step that gives it expires_at).
+        return None
     if not rows:
         return None
     return int(str(rows[0][0]).split(":")[-2])
