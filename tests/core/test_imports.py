@@ -40,3 +40,42 @@ def test_all_of_core_imports_neither_discord_nor_nio() -> None:
     loaded = loaded_after(code)
     assert "core" in loaded
     assert not loaded & set(NOT_IN_CORE)
+
+
+# What adapters may see of core: its public faces. The service, the store's implementations,
+# the AI and the admin settings reach them only through core.ports (docs/architecture.md).
+ADAPTERS_MAY_IMPORT = (
+    "core.commands",
+    "core.errors",
+    "core.games",
+    "core.i18n",
+    "core.leases",
+    "core.ports",
+    "core.render",
+    "core.replies",
+    "core.store.base",  # the protocols, for type hints
+)
+
+
+def test_adapters_import_only_the_public_faces_of_core() -> None:
+    import ast
+
+    found: dict[str, set[str]] = {}
+    for path in sorted((ROOT / "adapters").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            for name in names:
+                if name == "core" or name.startswith("core."):
+                    found.setdefault(name, set()).add(str(path.relative_to(ROOT)))
+    assert found, "the walk found no import of core: it proves nothing"
+    outside = {
+        name: where
+        for name, where in found.items()
+        if not any(name == face or name.startswith(face + ".") for face in ADAPTERS_MAY_IMPORT)
+    }
+    assert not outside

@@ -17,6 +17,7 @@ from core.commands import BotVsBot, First, GameKind, Start, VsBot
 from core.errors import UserError
 from core.games import CONNECT_FOUR, TICTACTOE, Position
 from core.i18n import LOCALES, Lines, Text, catalogue, placeholders
+from core.i18n.messages.errors import MESSAGES as ERROR_MESSAGES
 from core.i18n.messages.game import MESSAGES
 from core.ports import PlatformStyle
 from core.replies import ActionKind, Actor, Reply
@@ -721,7 +722,7 @@ async def test_board_view_of_a_won_game(store: AnyStore) -> None:
 
 
 def test_game_catalogue_complete() -> None:
-    for key, templates in MESSAGES.items():
+    for key, templates in {**MESSAGES, **ERROR_MESSAGES}.items():
         assert key.split(".")[0] in {"game", "error", "stats"}, key
         assert set(templates) == set(LOCALES), key
         expected = placeholders(templates["en"])
