@@ -113,6 +113,7 @@ def describe(settings: Settings) -> str:
         "LOG_LEVEL": settings.log_level or "(INFO; WARNING on the console)",
         "LOG_FORMAT": settings.log_format.value,
         "DEFAULT_LOCALE": settings.default_locale,
+        "DEFAULT_LEVEL": settings.default_level.value,
         "AI_BUDGET_SECONDS": settings.ai_budget,
         "AI_WORKERS": "(one per CPU)" if settings.ai_workers is None else settings.ai_workers,
         "GAME_TTL_SECONDS": settings.game_ttl,

@@ -75,6 +75,7 @@ def service_settings(settings: Settings) -> ServiceSettings:
         rate_per_minute=settings.rate_per_minute,
         boards_per_minute=settings.boards_per_minute,
         default_locale=settings.default_locale,
+        default_level=settings.default_level,
         lease_ttl=settings.lease_ttl,
     )
 

@@ -22,6 +22,7 @@ from core.admin.keys import (
     GAME_TTL_BOUNDS,
     RATE_BOUNDS,
 )
+from core.ai.levels import Level
 from core.i18n import LOCALES
 
 
@@ -113,6 +114,14 @@ def locale(text: str) -> str:
     if language not in LOCALES:
         raise ValueError(f"{shown(text)} is not one of {', '.join(LOCALES)}")
     return language
+
+
+def level(text: str) -> Level:
+    try:
+        return Level(text.strip().lower())
+    except ValueError:
+        choices = ", ".join(choice.value for choice in Level)
+        raise ValueError(f"{shown(text)} is not one of {choices}") from None
 
 
 def seconds(low: float, high: float) -> Callable[[str], float]:

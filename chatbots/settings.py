@@ -28,6 +28,7 @@ from dotenv import dotenv_values
 
 from chatbots import setting_values as parse
 from chatbots.setting_values import LIMITS, LOG_LEVELS, LogFormat, Secret
+from core.ai.levels import Level
 
 __all__ = [
     "KEYS",
@@ -76,6 +77,7 @@ KEYS: tuple[Key, ...] = (
     Key("LOG_LEVEL", GENERAL),
     Key("LOG_FORMAT", GENERAL, "text"),
     Key("DEFAULT_LOCALE", GENERAL, "en"),
+    Key("DEFAULT_LEVEL", AI, "medium"),
     Key("AI_BUDGET_SECONDS", AI, "1.0"),
     Key("AI_WORKERS", AI),
     Key("GAME_TTL_SECONDS", AI, "86400"),
@@ -148,6 +150,7 @@ class Settings:
     log_level: str | None = None
     log_format: LogFormat = LogFormat.TEXT
     default_locale: str = "en"
+    default_level: Level = Level.MEDIUM
     ai_budget: float = 1.0
     ai_workers: int | None = None
     game_ttl: float = 86400.0
@@ -264,6 +267,7 @@ class _Parser:
             log_level=self.get("LOG_LEVEL", parse.log_level, None),
             log_format=self.get("LOG_FORMAT", parse.log_format, LogFormat.TEXT),
             default_locale=self.get("DEFAULT_LOCALE", parse.locale, "en"),
+            default_level=self.get("DEFAULT_LEVEL", parse.level, Level.MEDIUM),
             ai_budget=self.get(
                 "AI_BUDGET_SECONDS", parse.seconds(*LIMITS["AI_BUDGET_SECONDS"]), 1.0
             ),

@@ -187,6 +187,7 @@ def test_every_value_is_parsed() -> None:
         ),
         ({"MATRIX_PASSWORD": "pw-only-value"}, "MATRIX_HOMESERVER: missing"),
         ({"RATE_BURST": "0"}, "RATE_BURST: '0' is not a whole number from 1 to 1000"),
+        ({"DEFAULT_LEVEL": "expert"}, "DEFAULT_LEVEL: 'expert' is not one of easy, medium, hard"),
         ({"RATE_PER_MINUTE": "1e3"}, "RATE_PER_MINUTE: '1e3' is not a whole number from 1 to"),
         ({"BOARDS_PER_MINUTE": "6001"}, "BOARDS_PER_MINUTE: '6001' is not a whole number"),
     ],
@@ -538,3 +539,15 @@ def test_the_limits_of_the_env_are_every_chats_defaults() -> None:
     defaults = {name: BY_NAME[name].default(service) for name in ("rate_burst", "rate_per_minute")}
     assert defaults == {"rate_burst": 200, "rate_per_minute": 3000}
     assert BY_NAME["boards_per_minute"].default(service) == 600
+
+
+def test_the_default_level_of_the_env_is_every_chats_default() -> None:
+    from chatbots.app import service_settings
+    from core.admin.keys import BY_NAME
+    from core.ai import Level
+
+    assert BY_NAME["level"].default(service_settings(load_settings({}, env_file=None))) is (
+        Level.MEDIUM
+    )
+    service = service_settings(load_settings({"DEFAULT_LEVEL": "Hard"}, env_file=None))
+    assert BY_NAME["level"].default(service) is Level.HARD
