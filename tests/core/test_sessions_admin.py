@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -15,7 +14,8 @@ from core.i18n import Text
 from core.ports import NullObserver
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService, ServiceSettings
-from core.store import SqliteStore, Status
+from core.store import Status
+from tests.backends import AnyStore, Backend
 
 NOW = 1_700_000_000.0
 
@@ -47,12 +47,13 @@ ROOM_ADMIN = Actor("matrix", "!r:x", "@mod:x", "Mod", is_admin=True)
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
-    async with SqliteStore.open(tmp_path / "db.sqlite3") as opened:
+async def store(backend: Backend) -> AsyncIterator[AnyStore]:
+    # Settings and the limits' kv rows on both stores (tests/backends.py).
+    async with backend.open() as opened:
         yield opened
 
 
-def make(store: SqliteStore, clock: Clock, observer: Counting | None = None) -> GameService:
+def make(store: AnyStore, clock: Clock, observer: Counting | None = None) -> GameService:
     return GameService(
         store,
         settings=ServiceSettings(ai_workers=0, ai_budget=0.05),
@@ -68,7 +69,7 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def svc(store: SqliteStore, clock: Clock) -> GameService:
+def svc(store: AnyStore, clock: Clock) -> GameService:
     return make(store, clock)
 
 
@@ -99,7 +100,7 @@ async def settings(svc: GameService, actor: Actor, text: str) -> str:
 
 @pytest.mark.parametrize("text", ["/settings", "/settings level", "/settings level hard"])
 async def test_a_member_who_is_not_an_admin_is_refused_and_nothing_changes(
-    svc: GameService, store: SqliteStore, text: str
+    svc: GameService, store: AnyStore, text: str
 ) -> None:
     replies = await svc.handle_text(ALICE, text)
     assert error(replies).key == "settings.not_admin"
@@ -144,7 +145,7 @@ async def test_set_show_and_reset_on_the_server_and_a_channel(svc: GameService) 
     )
 
 
-async def test_a_matrix_room_is_its_own_scope(svc: GameService, store: SqliteStore) -> None:
+async def test_a_matrix_room_is_its_own_scope(svc: GameService, store: AnyStore) -> None:
     assert await settings(svc, ROOM_ADMIN, "channel games tres") == (
         "games is now tres for this room."
     )
@@ -164,7 +165,7 @@ async def test_a_matrix_room_is_its_own_scope(svc: GameService, store: SqliteSto
     ],
 )
 async def test_a_bad_value_names_the_key_and_changes_nothing(
-    svc: GameService, store: SqliteStore, text: str, message: str
+    svc: GameService, store: AnyStore, text: str, message: str
 ) -> None:
     replies = await svc.handle_text(ADMIN, f"/settings {text}")
     assert error(replies).key == "settings.bad_value"
@@ -200,7 +201,7 @@ async def test_the_default_level_applies_to_the_next_game_and_a_named_level_wins
 
 
 async def test_game_and_challenge_ttls_apply_to_new_games(
-    svc: GameService, store: SqliteStore
+    svc: GameService, store: AnyStore
 ) -> None:
     await settings(svc, ADMIN, "game_ttl 600")
     await settings(svc, ADMIN, "challenge_ttl 30")
@@ -224,7 +225,7 @@ async def test_game_and_challenge_ttls_apply_to_new_games(
     ],
 )
 async def test_settings_refuse_new_games_with_a_clear_message(
-    svc: GameService, store: SqliteStore, setting: str, command: str, key: str | None
+    svc: GameService, store: AnyStore, setting: str, command: str, key: str | None
 ) -> None:
     if key is None:
         replies = await svc.handle_text(ADMIN, f"/settings {setting}")
@@ -248,7 +249,7 @@ async def test_allowed_chats_take_here_and_channel_mentions(svc: GameService) ->
 
 
 async def test_buttons_in_a_chat_that_is_not_allowed_are_refused(
-    svc: GameService, store: SqliteStore
+    svc: GameService, store: AnyStore
 ) -> None:
     challenge = only(await svc.handle_text(ALICE, "/tres @bob"))
     assert challenge.session_id is not None
@@ -260,7 +261,7 @@ async def test_buttons_in_a_chat_that_is_not_allowed_are_refused(
 
 
 async def test_rematch_button_in_a_chat_that_is_not_allowed_is_refused(
-    svc: GameService, store: SqliteStore
+    svc: GameService, store: AnyStore
 ) -> None:
     board = only(await svc.handle_text(ALICE, "/tres easy first")).board
     while board is not None and board.playable:  # Alice plays anything until the game ends
@@ -273,7 +274,7 @@ async def test_rematch_button_in_a_chat_that_is_not_allowed_is_refused(
 
 
 async def test_settings_never_break_a_running_game(
-    svc: GameService, store: SqliteStore, clock: Clock
+    svc: GameService, store: AnyStore, clock: Clock
 ) -> None:
     board = only(await svc.handle_text(ALICE, "/tres @bob")).session_id
     assert board is not None
@@ -293,9 +294,7 @@ async def test_settings_never_break_a_running_game(
     assert finished.expires_at == clock.now + 86400
 
 
-async def test_a_challenge_to_the_bot_gets_the_default_level(
-    store: SqliteStore, clock: Clock
-) -> None:
+async def test_a_challenge_to_the_bot_gets_the_default_level(store: AnyStore, clock: Clock) -> None:
     from core.ports import PlatformStyle
 
     svc = make(store, clock)
@@ -309,7 +308,7 @@ async def test_a_challenge_to_the_bot_gets_the_default_level(
 
 
 async def test_cooldown_between_new_games_holds_across_a_restart(
-    store: SqliteStore, clock: Clock
+    store: AnyStore, clock: Clock
 ) -> None:
     svc = make(store, clock)
     await settings(svc, ADMIN, "cooldown 30")
@@ -339,7 +338,7 @@ async def test_live_game_caps_per_user_and_per_chat(svc: GameService) -> None:
     assert "(2)" in said(replies)
 
 
-async def test_boards_per_minute_per_chat(store: SqliteStore, clock: Clock) -> None:
+async def test_boards_per_minute_per_chat(store: AnyStore, clock: Clock) -> None:
     observer = Counting()
     svc = make(store, clock, observer)
     await settings(svc, ADMIN, "boards_per_minute 2")
@@ -358,9 +357,7 @@ async def test_boards_per_minute_per_chat(store: SqliteStore, clock: Clock) -> N
     assert observer.limited == 2
 
 
-async def test_a_flood_gets_exactly_one_notice_then_silence(
-    store: SqliteStore, clock: Clock
-) -> None:
+async def test_a_flood_gets_exactly_one_notice_then_silence(store: AnyStore, clock: Clock) -> None:
     observer = Counting()
     svc = make(store, clock, observer)
     answers = []
