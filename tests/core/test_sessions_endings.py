@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +21,7 @@ from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService, ServiceSettings
 from core.store import Session, Status
 from tests.backends import AnyStore, Backend
+from tests.core.store.helpers import ROOT, read_only
 
 NOW = 1_700_000_000.0
 ALICE = Actor("test", "room", "alice", "Alice")
@@ -362,3 +364,33 @@ async def test_review_says_plainly_when_a_game_cannot_be_solved(store: AnyStore)
     assert text_keys(await svc.handle_text(BOB, "/review")) == ["review.unavailable"]
     elsewhere = Actor("test", "other room", "bob", "Bob")
     assert text_keys(await svc.handle_text(elsewhere, "/review")) == ["error.no_review"]
+
+
+# --- a disk that turns read-only while the bot runs --------------------------------------------
+
+
+@pytest.mark.skipif(not ROOT, reason="needs chattr +i on an open file (root)")
+async def test_a_disk_that_turns_read_only_gets_a_clear_answer_and_loses_nothing(
+    tmp_path: Path,
+) -> None:
+    from core.store import SqliteStore, StoreUnavailable
+
+    async with SqliteStore.open(tmp_path / "db.sqlite3") as store:
+        svc = make(store)
+        session_id = session_of(await svc.handle_text(ALICE, "/tres @bob"))
+        await svc.handle_text(BOB, "/accept")
+        first = (await stored(store, session_id)).seats[0].user_id
+        mover = ALICE if first == "alice" else BOB
+        before = await stored(store, session_id)
+        # The disk refuses the journal's next write, as a failing or remounted disk would.
+        with read_only(Path(f"{store.path}-wal")):
+            replies = await svc.handle_text(mover, "5")
+            assert text_keys(replies) == ["error.store_unavailable"]
+            assert replies[0].private  # said to the player, not an internal error
+            with pytest.raises(StoreUnavailable):
+                await store.check()  # what /healthz asks: it answers 503 meanwhile
+            assert await stored(store, session_id) == before
+        await store.check()
+        # The disk is back: the same move goes through, once.
+        assert "error.store_unavailable" not in text_keys(await svc.handle_text(mover, "5"))
+        assert (await stored(store, session_id)).moves == (4,)
