@@ -5,7 +5,9 @@
    random opening: every one must be answered; p50, p99 and the slowest, next to the same
    number of moves asked one at a time (the baseline: no queue).
 2. Meanwhile a person plays MEDIUM in another chat through the same ``GameService`` and event
-   loop: their move's latency, p50 and p99.
+   loop, and another asks HARD moves of the same runner: each move's latency, p50 and p99. The
+   burst runs twice: as people's moves, and as watched bots' games (which a person's move
+   passes in the queue).
 3. What the shrunken budget costs: HARD at ``MIN_BUDGET`` against MEDIUM on 9x9 k=5, as first and
    as second player, next to HARD at the full budget (the tournament's game loop).
 """
@@ -54,10 +56,12 @@ def _positions(count: int, seed: int) -> list[Position]:
     return found
 
 
-async def _burst(runner: PoolRunner, positions: list[Position]) -> list[float]:
+async def _burst(
+    runner: PoolRunner, positions: list[Position], *, interactive: bool = True
+) -> list[float]:
     async def ask(p: Position) -> float:
         started = time.perf_counter()
-        move = await runner.choose(p, Level.HARD, budget=BUDGET)
+        move = await runner.choose(p, Level.HARD, budget=BUDGET, interactive=interactive)
         assert move in p.legal_moves()
         return time.perf_counter() - started
 
@@ -82,36 +86,58 @@ async def _person(service: GameService, stop: asyncio.Event) -> list[float]:
     return times
 
 
+async def _person_hard(runner: PoolRunner, stop: asyncio.Event) -> list[float]:
+    """A person in yet another chat asking HARD Connect Four moves, one after another."""
+    openings = _positions(40, seed=23)[::2]  # the Connect Four ones
+    times: list[float] = []
+    while not stop.is_set():
+        started = time.perf_counter()
+        await runner.choose(openings[len(times) % len(openings)], Level.HARD, budget=BUDGET)
+        times.append(time.perf_counter() - started)
+        await asyncio.sleep(0.05)
+    return times
+
+
+def _latency(label: str, times: list[float]) -> str:
+    return (
+        f"  {label} ({len(times)} moves): p50 {statistics.median(times):.3f} s,"
+        f" p99 {_percentile(times, 0.99):.3f} s, max {max(times):.3f} s"
+    )
+
+
 async def _load(count: int, folder: Path) -> None:
     positions = _positions(count, seed=11)
     runner = PoolRunner(workers=WORKERS, warm_up=True, rng=random.Random(1))
     await runner.start()
     try:
         alone = [(await _burst(runner, [p]))[0] for p in positions[: min(20, count)]]
+        print(f"{count} HARD moves at once ({WORKERS} workers, budget {BUDGET} s), all answered:")
+        print(f"  {'':24} {'p50':>8} {'p99':>8} {'max':>8}")
+        print(
+            f"  {'one at a time':24} {statistics.median(alone):7.2f}s"
+            f" {_percentile(alone, 0.99):7.2f}s {max(alone):7.2f}s"
+        )
         async with SqliteStore.open(folder / "load.sqlite3") as store:
             service = GameService(store, settings=ServiceSettings(ai_workers=0), runner=runner)
-            stop = asyncio.Event()
-            person = asyncio.create_task(_person(service, stop))
-            started = time.perf_counter()
-            times = await _burst(runner, positions)
-            wall = time.perf_counter() - started
-            stop.set()
-            person_times = await person
+            for interactive in (True, False):
+                stop = asyncio.Event()
+                person = asyncio.create_task(_person(service, stop))
+                hard = asyncio.create_task(_person_hard(runner, stop))
+                started = time.perf_counter()
+                times = await _burst(runner, positions, interactive=interactive)
+                wall = time.perf_counter() - started
+                stop.set()
+                person_times, hard_times = await person, await hard
+                kind = "people's moves" if interactive else "watched bots' games"
+                print(
+                    f"  {'burst: ' + kind:24} {statistics.median(times):7.2f}s"
+                    f" {_percentile(times, 0.99):7.2f}s {max(times):7.2f}s"
+                    f"  (took {wall:.2f} s in all)"
+                )
+                print(_latency("meanwhile a person's MEDIUM move", person_times))
+                print(_latency("meanwhile a person's HARD move", hard_times))
     finally:
         await runner.close()
-    print(f"{count} HARD moves at once ({WORKERS} workers, budget {BUDGET} s), all answered:")
-    print(f"  {'':24} {'p50':>8} {'p99':>8} {'max':>8}")
-    for name, values in (("one at a time", alone), ("in the burst", times)):
-        print(
-            f"  {name:24} {statistics.median(values):7.2f}s {_percentile(values, 0.99):7.2f}s"
-            f" {max(values):7.2f}s"
-        )
-    print(f"  the burst took {wall:.2f} s in all")
-    print(
-        f"  a person's MEDIUM move meanwhile ({len(person_times)} moves):"
-        f" p50 {statistics.median(person_times) * 1000:.1f} ms,"
-        f" p99 {_percentile(person_times, 0.99) * 1000:.1f} ms"
-    )
 
 
 def _strength(games: int) -> None:
