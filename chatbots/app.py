@@ -265,6 +265,7 @@ async def serve(
                         connections=adapters,
                         load=functools.partial(service.runner.load, settings.ai_budget),
                         count_sessions=timed.count_sessions,
+                        live_games=timed.live_games,
                         leases=_leases(service, adapters),
                     ):
                         ms = round((time.monotonic() - started) * 1000)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
@@ -200,6 +200,7 @@ async def serving(
     connections: Sequence[Connection],
     load: Callable[[], RunnerLoad] | None = None,
     count_sessions: Callable[[], Awaitable[int]] | None = None,
+    live_games: Callable[[], Awaitable[Mapping[str, int]]] | None = None,
     leases: Sequence[Lease] = (),
 ) -> AsyncIterator[HttpEndpoints | None]:
     """Serve ``/healthz`` and ``/metrics`` while the block runs; nothing when ``port`` is None.
@@ -211,6 +212,7 @@ async def serving(
         connections: the running platforms.
         load: the AI runner's load for the configured budget, shown at each scrape.
         count_sessions: the stored sessions, counted at each scrape.
+        live_games: the live games per platform, counted at each scrape.
         leases: the leases this process takes part in, shown in both.
 
     Raises:
@@ -219,7 +221,13 @@ async def serving(
     if port is None:
         yield None
         return
-    metrics.watch(connections=connections, load=load, count_sessions=count_sessions, leases=leases)
+    metrics.watch(
+        connections=connections,
+        load=load,
+        count_sessions=count_sessions,
+        live_games=live_games,
+        leases=leases,
+    )
     health = HealthCheck(store_check, connections)
     endpoints = HttpEndpoints(host, port, health=health, metrics=metrics, leases=leases, load=load)
     try:

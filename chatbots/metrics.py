@@ -177,6 +177,7 @@ class Metrics:
         connections: Iterable[Connection] = (),
         load: Callable[[], RunnerLoad] | None = None,
         count_sessions: Callable[[], Awaitable[int]] | None = None,
+        live_games: Callable[[], Awaitable[Mapping[str, int]]] | None = None,
         leases: Iterable[Lease] = (),
     ) -> None:
         """Say where the scrape-time values come from.
@@ -186,12 +187,15 @@ class Metrics:
             load: the AI runner's load for the configured budget (``GameService.runner.load``
                 with ``AI_BUDGET_SECONDS``).
             count_sessions: how many sessions the store holds (read at each scrape).
+            live_games: the live games (challenges and games being played) per platform, read
+                at each scrape.
             leases: the leases this process takes part in (``chatbots_lease_held``).
         """
         self._state.connections = tuple(connections)
         self._state.leases = tuple(leases)
         self._state.load = load
         self._state.count_sessions = count_sessions
+        self._state.live_games = live_games
 
     async def render(self) -> bytes:
         """The metrics in the Prometheus text format, the store's count read now."""
@@ -206,19 +210,15 @@ class _ScrapeState:
         self.connections: tuple[Connection, ...] = ()
         self.load: Callable[[], RunnerLoad] | None = None
         self.count_sessions: Callable[[], Awaitable[int]] | None = None
+        self.live_games: Callable[[], Awaitable[Mapping[str, int]]] | None = None
         self.leases: tuple[Lease, ...] = ()
         self._sessions: int | None = None
+        self._live: Mapping[str, int] | None = None
 
     async def refresh(self) -> None:
         """Read what only an ``await`` can read (collectors are called synchronously)."""
-        self._sessions = None
-        if self.count_sessions is None:
-            return
-        try:
-            self._sessions = await asyncio.wait_for(self.count_sessions(), _COUNT_TIMEOUT)
-        except Exception as error:
-            # The series goes missing for this scrape: an absent value, not a false zero.
-            log.warning("metrics: cannot count the sessions", extra={"error": str(error)})
+        self._sessions = await _read(self.count_sessions, "the sessions")
+        self._live = await _read(self.live_games, "the live games")
 
     def collect(self) -> Iterable[Metric]:
         connected = GaugeMetricFamily(
@@ -248,6 +248,15 @@ class _ScrapeState:
         if self._sessions is not None:
             sessions.add_metric([], float(self._sessions))
         yield sessions
+        live = GaugeMetricFamily(
+            "chatbots_live_games",
+            "Live games per platform: open challenges and games being played (in the store, "
+            "so every process of the bot shows the same).",
+            labels=["platform"],
+        )
+        for platform, count in sorted((self._live or {}).items()):
+            live.add_metric([platform], float(count))
+        yield live
         values: dict[str, float] = {}
         if self.load is not None:
             load = self.load()
@@ -262,6 +271,17 @@ class _ScrapeState:
             if suffix in values:
                 family.add_metric([], values[suffix])
             yield family
+
+
+async def _read(read: Callable[[], Awaitable[T]] | None, what: str) -> T | None:
+    if read is None:
+        return None
+    try:
+        return await asyncio.wait_for(read(), _COUNT_TIMEOUT)
+    except Exception as error:
+        # The series goes missing for this scrape: an absent value, not a false zero.
+        log.warning(f"metrics: cannot count {what}", extra={"error": str(error)})
+        return None
 
 
 def _is_connected(connection: Connection) -> bool:
@@ -405,6 +425,10 @@ class TimedStore:
 
     async def totals(self, since: float) -> list[PlatformTotals]:
         return await self._timed("totals", self._store.totals(since))
+
+    async def live_games(self) -> dict[str, int]:
+        """Live games per platform (the ``chatbots_live_games`` gauge)."""
+        return {row.platform: row.live for row in await self.totals(time.time())}
 
     async def settings_rows(self, platform: str, scopes: Sequence[str]) -> list[SettingRow]:
         return await self._timed("settings_rows", self._store.settings_rows(platform, scopes))

@@ -128,8 +128,15 @@ async def test_scrape_time_gauges_read_the_present() -> None:
 
     load = RunnerLoad(workers=2, running=2, queued=6, budget=0.5)
     links = [Link("discord", True), Link("matrix", False)]
-    metrics.watch(connections=links, load=lambda: load, count_sessions=count)
+    live = {"discord": 3, "matrix": 0}
+
+    async def live_games() -> dict[str, int]:
+        return dict(live)
+
+    metrics.watch(connections=links, load=lambda: load, count_sessions=count, live_games=live_games)
     text = (await metrics.render()).decode()
+    assert 'chatbots_live_games{platform="discord"} 3.0' in text
+    assert 'chatbots_live_games{platform="matrix"} 0.0' in text
     assert 'chatbots_platform_connected{platform="discord"} 1.0' in text
     assert 'chatbots_platform_connected{platform="matrix"} 0.0' in text
     assert "chatbots_stored_sessions 42.0" in text
@@ -141,6 +148,8 @@ async def test_scrape_time_gauges_read_the_present() -> None:
     text = (await metrics.render()).decode()
     assert 'chatbots_platform_connected{platform="matrix"} 1.0' in text
     assert "chatbots_stored_sessions 43.0" in text
+    live["matrix"] = 2
+    assert 'chatbots_live_games{platform="matrix"} 2.0' in (await metrics.render()).decode()
 
 
 async def test_a_store_that_does_not_answer_leaves_the_count_out_not_zero(
@@ -174,7 +183,7 @@ async def test_names_follow_the_prometheus_conventions() -> None:
         "process_open_fds",
         "process_max_fds",
     }
-    assert len(ours) == 14
+    assert len(ours) == 15
     for family in ours:
         assert family.name == family.name.lower() and " " not in family.name
         assert family.documentation, family.name
