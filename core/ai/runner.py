@@ -117,6 +117,9 @@ def _worker_init(warm: bool, parent: Parent, budget: float) -> None:
     from core.ai import solver
 
     solver.size_table(budget)
+    # Whether the opening book is there was said once by the parent (PoolRunner.start); a
+    # worker's own warning would reach stderr unformatted, once per worker.
+    logging.getLogger("core.ai.book").setLevel(logging.ERROR)
     # Ctrl-C reaches the whole process group; the parent shuts the pool down in order, so the
     # workers must not die mid-task with a traceback each.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -221,6 +224,9 @@ class PoolRunner:
         behind ``if __name__ == "__main__":`` (``python -m`` entry points have it)."""
         if not self._workers or self._pool is not None:
             return
+        from core.ai import book
+
+        book.load()  # mapped here too (the review checks it), and a missing book said once
         self._pool = self._new_pool()
         loop = asyncio.get_running_loop()
         await asyncio.gather(

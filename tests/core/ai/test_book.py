@@ -362,3 +362,45 @@ def test_warm_up_maps_the_book_and_the_plain_kernel_reads_it() -> None:
         [sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_without_the_package_a_pool_of_workers_still_warns_once(tmp_path: Path) -> None:
+    """The broken install seen by every process: the bot and each spawned worker."""
+    stub = tmp_path / "bitbully_databases"
+    stub.mkdir()
+    (stub / "__init__.py").write_text("raise ImportError('a broken install (test)')\n")
+    code = (
+        "import asyncio, logging, random\n"
+        "logging.basicConfig(level=logging.WARNING, format='%(levelname)s %(message)s')\n"
+        "from core.ai import Level\n"
+        "from core.ai.runner import PoolRunner\n"
+        "from core.games import CONNECT_FOUR, Position\n"
+        "async def main():\n"
+        "    runner = PoolRunner(workers=2, warm_up=True, rng=random.Random(1))\n"
+        "    await runner.start()\n"
+        "    try:\n"
+        "        p = Position.start(CONNECT_FOUR)\n"
+        "        moves = await asyncio.gather(\n"
+        "            *(runner.choose(p, Level.HARD, budget=0.05) for _ in range(4))\n"
+        "        )\n"
+        "        print('played', moves)\n"
+        "    finally:\n"
+        "        await runner.close()\n"
+        "if __name__ == '__main__':\n"
+        "    asyncio.run(main())\n"
+    )
+    script = tmp_path / "pool.py"
+    script.write_text(code)
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(REPO)])}
+    done = subprocess.run(
+        [sys.executable, str(script)],
+        cwd=REPO,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "played" in done.stdout
+    said = [line for line in done.stderr.splitlines() if "opening book unavailable" in line]
+    assert len(said) == 1 and said[0].startswith("WARNING"), done.stderr
