@@ -113,13 +113,22 @@ def _discord_adapter(service: GameService, config: DiscordConfig, lease_ttl: flo
     from adapters.discord import DiscordAdapter
     from adapters.discord.bot import COMMAND_SYNC_LEASE
     from adapters.discord.identify import IdentifyGate
+    from adapters.discord.takeover import ShardLeases
     from core.leases import Lease
 
     # One process of those sharing the store syncs the slash commands, and the shards of all
     # of them keep to Discord's identify rate together (docs/scaling.md).
     lease = Lease(service.store, COMMAND_SYNC_LEASE, ttl=lease_ttl)
-    gate = IdentifyGate(service.store, lease.holder) if config.sharded else None
-    return DiscordAdapter(service, config, sync_lease=lease, identify_gate=gate)
+    if config.shard_count is None:
+        return DiscordAdapter(service, config, sync_lease=lease)
+    gate = IdentifyGate(service.store, lease.holder)
+    # Each shard runs under a lease: a dead process's shards are taken over by a survivor.
+    shards = ShardLeases(
+        service.store, config.shard_count, config.shards, holder=lease.holder, ttl=lease_ttl
+    )
+    return DiscordAdapter(
+        service, config, sync_lease=lease, identify_gate=gate, shard_leases=shards
+    )
 
 
 def _platform_factories(settings: Settings) -> list[AdapterFactory]:

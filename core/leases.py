@@ -248,7 +248,7 @@ class Lease:
                     wait = min(wait, current.expires_in + 0.05)
                 else:
                     wait = 0.05  # released or expired between the two reads
-            await _wait(stop, wait)
+            await wait_or_set(stop, wait)
         return False
 
     async def _keep(self, lost: asyncio.Event, ending: asyncio.Event) -> None:
@@ -288,7 +288,7 @@ class Lease:
             log.info("lease %s: released by %s", self.name, self.holder)
 
 
-async def _wait(event: asyncio.Event, seconds: float) -> None:
+async def wait_or_set(event: asyncio.Event, seconds: float) -> None:
     """Sleep ``seconds``, or less if ``event`` is set meanwhile."""
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(event.wait(), max(0.0, seconds))

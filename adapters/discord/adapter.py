@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import discord
@@ -16,6 +17,7 @@ import yarl
 from adapters.discord.bot import GameBot
 from adapters.discord.config import DiscordConfig
 from adapters.discord.shards import ShardedGameBot, client_for
+from adapters.discord.takeover import ShardLeases
 from core.ports import SHUTDOWN, GameServicePort
 
 if TYPE_CHECKING:
@@ -65,6 +67,9 @@ class DiscordAdapter:
             :meth:`GameBot._sync_while_held`); None: this process syncs at every start.
         identify_gate: paces the shards' IDENTIFYs among every process of the bot (sharded
             only); None: discord.py's pacing within this process.
+        shard_leases: which shards this process runs, under their leases, adopting those of a
+            dead process and handing them back (sharded only; :mod:`adapters.discord.takeover`);
+            None: exactly the configured shards.
     """
 
     name = "discord"
@@ -76,17 +81,21 @@ class DiscordAdapter:
         *,
         sync_lease: Lease | None = None,
         identify_gate: IdentifyGate | None = None,
+        shard_leases: ShardLeases | None = None,
     ) -> None:
         self.service = service
         self.config = config
         self.lease = sync_lease  # health and metrics show who holds it
         self.identify_gate = identify_gate
+        self.shard_leases = shard_leases
         self.bot: GameBot | None = None
 
     @property
     def connected(self) -> bool:
         """The gateway is up: the client is ready, not closed, and its websocket open
         (discord.py keeps ``is_ready()`` true while it reconnects, so the socket is asked too)."""
+        if self.shard_leases is not None and not self.shard_leases.running:
+            return True  # standing by: other processes run every shard this one could
         bot = self.bot
         if bot is None or bot.is_closed() or not bot.is_ready():
             return False
@@ -103,25 +112,84 @@ class DiscordAdapter:
             discord.DiscordException: the connection failed for good.
         """
         with discord_endpoints(self.config):
-            bot = client_for(
-                self.service,
-                self.config,
-                sync_lease=self.lease,
-                identify_gate=self.identify_gate,
-            )
-            self.bot = bot
-            async with bot:
-                client = asyncio.create_task(bot.start(self.config.token), name="discord-client")
-                stopping = asyncio.create_task(stop.wait(), name="discord-stop")
+            if self.shard_leases is None:
+                await self._serve(self.config, stop)
+            else:
+                await self._serve_leased(self.shard_leases, stop)
+
+    async def _serve_leased(self, leases: ShardLeases, stop: asyncio.Event) -> None:
+        """Run the client on the shards whose leases this process holds, restarted whenever
+        they change (a shard adopted or handed back); none: stand by."""
+        leases_stop = asyncio.Event()
+        keeper = asyncio.create_task(leases.run(leases_stop), name="discord-shard-leases")
+        try:
+            while not stop.is_set():
+                shards = leases.running
+                if not shards:
+                    # Standing by: every shard this process could run runs elsewhere.
+                    waits = [asyncio.create_task(e) for e in (stop.wait(), leases.changed())]
+                    try:
+                        await asyncio.wait([*waits, keeper], return_when=asyncio.FIRST_COMPLETED)
+                    finally:
+                        for task in waits:
+                            task.cancel()
+                    if keeper.done():
+                        keeper.result()  # the lease keeper failed: say why
+                        return
+                    continue
+                restart = asyncio.Event()
+                watcher = asyncio.create_task(_set_on_change(leases, shards, restart))
+                leases.applied(shards)
+                log.info("discord: running shards %s", ",".join(map(str, sorted(shards))))
                 try:
-                    await asyncio.wait({client, stopping}, return_when=asyncio.FIRST_COMPLETED)
+                    config = replace(self.config, shard_ids=tuple(sorted(shards)))
+                    await self._serve(config, stop, restart)
                 finally:
-                    stopping.cancel()
-                if client.done():
-                    await bot.stop_command_sync()
-                    client.result()  # a failure to log in or connect
+                    leases.applied(frozenset())
+                    watcher.cancel()
+                if keeper.done():
+                    keeper.result()
                     return
-                log.info("discord: stopping")
-                await bot.shutdown(SHUTDOWN.drain)
-                with contextlib.suppress(asyncio.CancelledError):
-                    await client
+        finally:
+            leases_stop.set()
+            leases.applied(frozenset())
+            with contextlib.suppress(Exception):
+                await keeper
+
+    async def _serve(self, config: DiscordConfig, *until: asyncio.Event) -> None:
+        """One client on ``config``'s shards, until any of ``until`` is set."""
+        bot = client_for(
+            self.service, config, sync_lease=self.lease, identify_gate=self.identify_gate
+        )
+        self.bot = bot
+        async with bot:
+            client = asyncio.create_task(bot.start(config.token), name="discord-client")
+            stopping = [asyncio.create_task(event.wait()) for event in until]
+            try:
+                await asyncio.wait({client, *stopping}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for task in stopping:
+                    task.cancel()
+            if client.done():
+                await bot.stop_command_sync()
+                client.result()  # a failure to log in or connect
+                return
+            log.info("discord: stopping")
+            await bot.shutdown(SHUTDOWN.drain)
+            with contextlib.suppress(asyncio.CancelledError):
+                await client
+
+
+# A change seldom comes alone (two shards adopted at once): one restart for them all.
+_SETTLE_SECONDS = 0.5
+
+
+async def _set_on_change(
+    leases: ShardLeases, shards: frozenset[int], restart: asyncio.Event
+) -> None:
+    while True:
+        await leases.changed()
+        await asyncio.sleep(_SETTLE_SECONDS)
+        if leases.running != shards:
+            restart.set()
+            return

@@ -37,13 +37,18 @@ class ShardProcess:
     """One process slot of the fleet, on fixed shards; :meth:`start` runs a new process."""
 
     def __init__(
-        self, double: DiscordDouble, folder: Path, database_url: str, shards: tuple[int, ...]
+        self,
+        double: DiscordDouble,
+        folder: Path,
+        database_url: str,
+        shards: tuple[int, ...],
+        **more: str,
     ) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         self.double = double
         self.shards = shards
         self.process = BotProcess(
-            folder, bot_settings(double, database_url, shards), self._identified
+            folder, bot_settings(double, database_url, shards, **more), self._identified
         )
 
     def _identified(self) -> int:

@@ -4,10 +4,10 @@ Real parts only: ``chatbots run`` subprocesses configured by their environment, 
 PostgreSQL server of the test session, the double routing each guild's interactions to the
 process that holds its shard. Games are started and played in a guild of each shard; then the
 process of shard 0 is SIGKILLed. A press in its guild meanwhile is lost, as on Discord ("this
-interaction failed"), while the other shard plays on. The operator's procedure follows: a new
-process for the dead process's shards. Every game of shard 0, whose boards the dead process
-posted, then plays to its end; the database must hold exactly the moves the players saw
-acknowledged, none lost and none twice, and stats that add up to the results.
+interaction failed"). The other process takes the dead one's shard over (its lease runs out)
+and serves the boards the dead process posted; then a new process for shard 0 starts and gets
+its shard back. Every game then plays to its end; the database must hold exactly the moves the
+players saw acknowledged, none lost and none twice, and stats that add up to the results.
 """
 
 from __future__ import annotations
@@ -18,10 +18,12 @@ from pathlib import Path
 from adapters.discord.ids import MoveId, parse_custom_id
 from core.store.rows import decode_moves
 from tests.backends import Backends
+from tests.e2e.bot_processes import lease_holder_pid
 from tests.e2e.discord_double import DiscordDouble
 from tests.e2e.discord_fleet import Game, ShardProcess, move_of
 
 GAMES_PER_SHARD = 3
+LEASE_TTL = "3"  # seconds: a quick takeover for the test (the default is 15)
 
 
 async def play(double: DiscordDouble, game: Game) -> None:
@@ -38,7 +40,14 @@ def session_of(double: DiscordDouble, game: Game) -> str:
     return button.session_id
 
 
-async def test_a_killed_process_s_shard_carries_on_in_a_new_process(
+def running_shards(bot: ShardProcess) -> list[str]:
+    """The shard sets the bot's current process ran, in order (its log)."""
+    text = bot.process.life.log.read_text(errors="replace")
+    marker = "discord: running shards "
+    return [line.split(marker, 1)[1].split()[0] for line in text.splitlines() if marker in line]
+
+
+async def test_a_killed_process_s_shard_is_taken_over_and_given_back(
     backends: Backends, tmp_path: Path
 ) -> None:
     async with (
@@ -46,7 +55,10 @@ async def test_a_killed_process_s_shard_carries_on_in_a_new_process(
         DiscordDouble(shards=2, identify_interval=5.0) as double,
     ):
         guilds = [double.add_guild(f"shard {s}", shard=s) for s in (0, 1)]
-        fleet = [ShardProcess(double, tmp_path / f"bot{s}", db.where, (s,)) for s in (0, 1)]
+        fleet = [
+            ShardProcess(double, tmp_path / f"bot{s}", db.where, (s,), LEASE_TTL_SECONDS=LEASE_TTL)
+            for s in (0, 1)
+        ]
         try:
             await asyncio.gather(*(bot.start() for bot in fleet))
             await double.wait_for(lambda: double.command_syncs >= 1, within=30.0)
@@ -77,10 +89,21 @@ async def test_a_killed_process_s_shard_carries_on_in_a_new_process(
                 gap.board_id, gap.free(double)[0], user=gap.player, wait=False
             )
             assert not lost.delivered
-            for game in games[1]:  # the other shard plays on
+
+            # The survivor takes shard 0 over: its client restarts on both shards.
+            survivor = fleet[1].process.life.pid
+            await double.wait_for(lambda: running_shards(fleet[1])[-1:] == ["0,1"], within=60)
+            await double.wait_for(lambda: double.shard_live(0) and double.shard_live(1), 60)
+            assert await lease_holder_pid(db.sql, "discord-shard:2:0") == survivor
+            for game in games[0] + games[1]:  # the dead process's boards play on
                 await play(double, game)
 
-            await fleet[0].start()  # the operator's procedure: a new process, same shards
+            # A new process for shard 0 asks for it back; the survivor returns to its own.
+            life = await fleet[0].start()
+            await double.wait_for(lambda: running_shards(fleet[1])[-1:] == ["1"], within=60)
+            await double.wait_for(lambda: double.shard_live(0) and double.shard_live(1), 60)
+            assert await lease_holder_pid(db.sql, "discord-shard:2:0") == life.pid
+            assert await lease_holder_pid(db.sql, "discord-shard:2:1") == survivor
             for game in games[0] + games[1]:
                 while game.free(double):
                     await play(double, game)

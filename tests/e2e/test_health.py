@@ -113,6 +113,7 @@ async def test_metrics_count_the_moves_of_a_discord_game_exactly(tmp_path: Path)
                 "checks": {"store": "ok", "discord": "ok"},
                 # The only process syncs the slash commands, under its lease.
                 "leases": {"sweeper": "held", "discord-command-sync": "held"},
+                "ai": {"workers": 0, "running": 0, "queue_length": 0, "budget_seconds": 1.0},
             }
 
             start = await double.slash("tres", {"level": "easy"}, user="alice")
@@ -174,6 +175,7 @@ async def test_healthz_follows_the_matrix_homeserver_down_and_back(
                 "status": "ok",
                 "checks": {"store": "ok", "matrix": "ok"},
                 "leases": leases,
+                "ai": {"workers": 0, "running": 0, "queue_length": 0, "budget_seconds": 1.0},
             }
 
             await asyncio.to_thread(server.stop)
@@ -182,6 +184,7 @@ async def test_healthz_follows_the_matrix_homeserver_down_and_back(
                 "status": "down",
                 "checks": {"store": "ok", "matrix": "down"},
                 "leases": leases,
+                "ai": {"workers": 0, "running": 0, "queue_length": 0, "budget_seconds": 1.0},
             }
             got = await samples(port)
             assert got["chatbots_platform_connected", (("platform", "matrix"),)] == 0

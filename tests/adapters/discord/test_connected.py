@@ -37,3 +37,15 @@ def test_connected_while_ready_and_the_gateway_is_open() -> None:
     assert not up()
     client.ws, client.closed = Socket(), True
     assert not up()
+
+
+def test_a_process_standing_by_for_its_shards_is_connected() -> None:
+    from adapters.discord.takeover import ShardLeases
+
+    config = DiscordConfig(token="t", shard_count=2, shard_ids=(0,))
+    leases = ShardLeases(object(), 2, (0,), holder="h", ttl=3.0)  # type: ignore[arg-type]
+    adapter = DiscordAdapter(object(), config, shard_leases=leases)  # type: ignore[arg-type]
+    # Every shard it could run runs in another process: nothing of its own is down.
+    assert adapter.connected
+    leases.running = frozenset({0})  # its lease taken: now its client must be up
+    assert not adapter.connected
