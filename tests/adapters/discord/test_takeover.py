@@ -5,6 +5,7 @@ reach the store stands for one that died: its leases run out, and nothing is rel
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -98,21 +99,30 @@ async def stores(tmp_path: Path) -> AsyncIterator[tuple[Cut, Cut]]:
         yield Cut(one), Cut(two)
 
 
-async def test_each_process_runs_its_own_shards_and_adopts_none(stores: tuple[Cut, Cut]) -> None:
-    log: list[Any] = []
+@contextlib.asynccontextmanager
+async def two_processes(
+    stores: tuple[Cut, Cut], log: list[Any]
+) -> AsyncIterator[tuple[Process, Process]]:
+    """Processes a and b on shards 0 and 1, each running its own; both stopped at the end."""
     a, b = Process("a", stores[0], (0,), log), Process("b", stores[1], (1,), log)
     a.start()
     b.start()
     try:
         await until(lambda: a.leases.running == {0} and b.leases.running == {1})
+        yield a, b
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_each_process_runs_its_own_shards_and_adopts_none(stores: tuple[Cut, Cut]) -> None:
+    log: list[Any] = []
+    async with two_processes(stores, log) as (a, b):
         await asyncio.sleep(3 * TTL)  # past the start-up grace: still nothing adopted
         assert a.leases.running == {0} and b.leases.running == {1}
         assert not a.leases.adopted and not b.leases.adopted
         holder = await stores[0].lease_holder(shard_lease_name(COUNT, 0))
         assert holder is not None and holder.holder == a.leases.holder
-    finally:
-        await a.close()
-        await b.close()
     # A clean stop lets the shards go at once.
     assert await stores[0].lease_holder(shard_lease_name(COUNT, 0)) is None
     never_two_at_once(log)
@@ -122,11 +132,7 @@ async def test_a_dead_process_s_shard_is_adopted_and_handed_back(
     stores: tuple[Cut, Cut],
 ) -> None:
     log: list[Any] = []
-    a, b = Process("a", stores[0], (0,), log), Process("b", stores[1], (1,), log)
-    a.start()
-    b.start()
-    try:
-        await until(lambda: a.leases.running == {0} and b.leases.running == {1})
+    async with two_processes(stores, log) as (a, b):
         await asyncio.sleep(TTL)  # b is past its start-up grace
         stores[0].cut = True  # a is gone for the others: it renews nothing, releases nothing
         cut_at = time.monotonic()
@@ -140,9 +146,6 @@ async def test_a_dead_process_s_shard_is_adopted_and_handed_back(
         stores[0].cut = False  # a is back: it asks for its shard, and b gives it back
         await until(lambda: a.leases.running == {0} and b.leases.running == {1})
         assert not b.leases.adopted
-    finally:
-        await a.close()
-        await b.close()
     never_two_at_once(log)
 
 
