@@ -176,8 +176,10 @@ class DiscordAdapter:
                 return
             log.info("discord: stopping")
             await bot.shutdown(SHUTDOWN.drain)
-            with contextlib.suppress(asyncio.CancelledError):
-                await client
+            # A shard still connecting when the client closed retries for ever on the closed
+            # session (discord.py's launch loop does not look at is_closed()): cut it short.
+            with contextlib.suppress(asyncio.CancelledError, TimeoutError):
+                await asyncio.wait_for(client, SHUTDOWN.adapters - SHUTDOWN.drain)
 
 
 # A change seldom comes alone (two shards adopted at once): one restart for them all.
