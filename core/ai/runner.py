@@ -17,6 +17,8 @@ it a fake. :class:`PoolRunner` is the real one:
 - A worker that hangs past its deadline, or a pool that breaks, costs one MEDIUM move: the
   player still gets an answer, and a broken pool is replaced.
 - EASY is answered inline (a random choice); MEDIUM, and HARD without a pool, in a thread.
+- Reviews: a person's ``/review`` goes first like a person's move; a review kept ahead of the
+  request (nobody waits) goes last, one at a time, and only to the pool when nothing waits.
 """
 
 from __future__ import annotations
@@ -114,7 +116,8 @@ class AiRunner(Protocol):
         Args:
             known: the review of the game's first moves, found earlier (not searched again).
             background: nobody waits (a review kept ahead of the request): after every other
-                search, one at a time, and None at once when searches are waiting.
+                search, one at a time, in a worker process only, and None at once when searches
+                are waiting or there are no workers.
         """
         ...
 
@@ -336,7 +339,9 @@ class PoolRunner:
             return await self._review(args, 0)  # a person asked and waits: never shortened
         # Work nobody waits for must never delay a move: it holds at most one worker, and is
         # not even queued while anything else waits (the caller computes it later if needed).
-        if self._background or not self._queue.empty():
+        # Without workers it is not run at all: a thread in the solver's compiled code would
+        # hold the interpreter lock, and with it every chat's commands.
+        if self._pool is None or self._background or not self._queue.empty():
             return None
         self._background = True
         try:

@@ -44,10 +44,11 @@ game costs 30 to 100 ms at the median and up to about 1.5 s computed afresh; ans
 review kept during the game, the player waits 1 to 5 ms at the median, under 20 ms at p99."""
 KEEP_NAMESPACE = "review"
 """The kv rows of kept reviews, keyed by session id (and tied to the session)."""
-KEEP_PLIES = frozenset(range(14, 21, 2))
-"""Moves after which a running game's review is brought up to date: a review costs little up
-to 12 stones (the opening book) and a few ms from 20 on, so what is kept by then leaves a few
-ms for the end."""
+KEEP_PLIES = frozenset(range(13, 21))
+"""Moves after which a running game's review is brought up to date. A review costs little up
+to 12 stones (the opening book) and a few ms from 20 on; in between, each move costs a search
+of up to a few hundred ms, so it is kept move by move: no step holds an AI worker much longer
+than one search, and what is kept by the 20th move leaves a few ms for the end."""
 _COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxy"
 
 
@@ -85,21 +86,24 @@ class KeptReviews:
 
     def __init__(self, ctx: Context) -> None:
         self._ctx = ctx
-        self._tasks: dict[str, asyncio.Task[None]] = {}  # by session: one at a time each
+        # One step at a time per session, so that a step never overwrites a later one here;
+        # what comes meanwhile follows it (the latest only: it covers the most moves).
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._next: dict[str, tuple[Session, GameReview | None]] = {}
 
     def changed(self, session: Session) -> None:
         """``session`` was just stored with a move more, or ended: bring its kept review up to
         date in the background where that is due."""
-        if not keeps_review(session.rules) or session.id in self._tasks:
+        if not keeps_review(session.rules):
             return
-        if session.status is not Status.FINISHED and len(session.moves) not in KEEP_PLIES:
-            return
-        # A fresh context: the task must not carry the request's receipt along.
-        task = asyncio.create_task(
-            self._keep(session), name=f"review-{session.id}", context=contextvars.Context()
-        )
-        self._tasks[session.id] = task
-        task.add_done_callback(lambda _: self._tasks.pop(session.id, None))
+        if session.status is Status.FINISHED or len(session.moves) in KEEP_PLIES:
+            self._start(session, None)
+
+    def found(self, session: Session, review: GameReview) -> None:
+        """``review`` of ``session`` was computed for someone who waited: keep it for the next
+        one (in the background: a store that fails then costs nobody their review)."""
+        if keeps_review(session.rules):
+            self._start(session, review)
 
     async def read(self, session: Session) -> tuple[MoveReview, ...]:
         """What is kept of ``session``'s review (the review of its first moves, maybe all)."""
@@ -108,26 +112,41 @@ class KeptReviews:
         value = await self._ctx.store.kv_get(KEEP_NAMESPACE, session.id)
         return () if value is None else decode(value, session.moves)
 
-    async def write(self, session: Session, review: GameReview) -> None:
-        await self._ctx.store.kv_set(
-            KEEP_NAMESPACE, session.id, encode(review), session_id=session.id
+    def _start(self, session: Session, review: GameReview | None) -> None:
+        if session.id in self._tasks:
+            self._next[session.id] = (session, review)
+            return
+        # A fresh context: the task must not carry the request's receipt along.
+        task = asyncio.create_task(
+            self._steps(session, review), name=f"review-{session.id}", context=contextvars.Context()
         )
+        self._tasks[session.id] = task
+        task.add_done_callback(lambda _: self._tasks.pop(session.id, None))
 
-    async def _keep(self, session: Session) -> None:
+    async def _steps(self, session: Session, review: GameReview | None) -> None:
+        step: tuple[Session, GameReview | None] | None = (session, review)
+        while step is not None:
+            await self._step(*step)
+            step = self._next.pop(session.id, None)
+
+    async def _step(self, session: Session, review: GameReview | None) -> None:
         try:
-            known = await self.read(session)
-            if len(known) >= len(session.moves):
-                return
-            review = await self._ctx.runner.review(
-                session.rules,
-                session.moves,
-                seconds=REVIEW_SECONDS,
-                known=known,
-                background=True,
+            if review is None:
+                known = await self.read(session)
+                if len(known) >= len(session.moves):
+                    return
+                review = await self._ctx.runner.review(
+                    session.rules,
+                    session.moves,
+                    seconds=REVIEW_SECONDS,
+                    known=known,
+                    background=True,
+                )
+                if review is None:  # the runner was busy: a later step or /review makes up
+                    return
+            await self._ctx.store.kv_set(
+                KEEP_NAMESPACE, session.id, encode(review), session_id=session.id
             )
-            # None: the runner was busy (a later move or /review makes up for it)
-            if review is not None:
-                await self.write(session, review)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -141,6 +160,7 @@ class KeptReviews:
 
     async def close(self) -> None:
         """Stop keeping (what is kept stays; /review computes the rest)."""
+        self._next.clear()
         tasks = list(self._tasks.values())
         for task in tasks:
             task.cancel()
@@ -187,8 +207,8 @@ class Reviews:
                 result = await self._ctx.runner.review(
                     session.rules, session.moves, seconds=REVIEW_SECONDS, known=known
                 )
-                if result is not None and keeps_review(session.rules):
-                    await self._kept.write(session, result)  # the next one is read at once
+                if result is not None:
+                    self._kept.found(session, result)
         if result is None:
             text = Text("review.unavailable", {"game": session.game_name})
         else:

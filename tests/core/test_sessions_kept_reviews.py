@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator, Sequence
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ from core.games import CONNECT_FOUR, Position, Rules
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService, ServiceSettings
 from core.sessions.review import KEEP_NAMESPACE, KEEP_PLIES, decode, review_text
-from core.store import Session, Status
+from core.store import Session, Status, StoreUnavailable
 from tests.backends import AnyStore, Backend
 
 NOW = 1_700_000_000.0
@@ -112,13 +113,19 @@ async def start(svc: GameService, store: AnyStore) -> tuple[str, tuple[Actor, Ac
 
 
 async def moves_typed(
-    svc: GameService, players: tuple[Actor, Actor], moves: Sequence[int], ply: int = 0
+    svc: GameService,
+    players: tuple[Actor, Actor],
+    moves: Sequence[int],
+    ply: int = 0,
+    *,
+    patient: bool = True,
 ) -> None:
-    """``moves`` typed in turn from ``ply`` on. Players take their time: what is being kept is
-    stored before the next move."""
+    """``moves`` typed in turn from ``ply`` on. Patient players take their time: what is being
+    kept is stored before the next move."""
     for n, move in enumerate(moves, start=ply):
         await svc.handle_text(players[n % 2], str(move + 1))
-        await svc.kept_reviews_idle()
+        if patient:
+            await svc.kept_reviews_idle()
 
 
 async def play(svc: GameService, store: AnyStore, moves: Sequence[int]) -> Session:
@@ -158,6 +165,21 @@ async def test_the_kept_review_is_the_fresh_one_and_answers_in_any_process(
     assert other_runner.calls == []
 
 
+async def test_quick_moves_are_caught_up_with_and_the_end_is_kept(store: AnyStore) -> None:
+    runner = ReviewRunner()
+    svc = make(store, runner)
+    moves = long_game()
+    session_id, players = await start(svc, store)
+    await moves_typed(svc, players, moves, patient=False)
+    await svc.kept_reviews_idle()
+    session = await stored(store, session_id)
+    fresh = review_game(CONNECT_FOUR, moves)
+    assert fresh is not None and await kept(store, session) == fresh.moves
+    # steps follow one another, each from what the one before kept
+    assert all(k < n for n, k, _ in runner.calls)
+    assert [k for _, k, _ in runner.calls[1:]] == [n for n, _, _ in runner.calls[:-1]]
+
+
 async def test_a_busy_runner_leaves_only_the_moves_not_kept_to_search(store: AnyStore) -> None:
     runner = ReviewRunner()
     svc = make(store, runner)
@@ -179,16 +201,17 @@ async def test_a_busy_runner_leaves_only_the_moves_not_kept_to_search(store: Any
     # Only the moves past the kept ones were searched, for the person waiting, and the whole
     # review is kept for the next request.
     assert runner.calls == [(len(moves), last_kept, False)]
+    await svc.kept_reviews_idle()
     assert await kept(store, session) == fresh.moves
     runner.calls.clear()
     assert (await svc.handle_text(BOB, "/review"))[0].text == replies[0].text
     assert runner.calls == []
 
 
-async def test_a_resigned_game_is_kept_whole(store: AnyStore) -> None:
+async def test_a_game_resigned_early_is_kept_whole(store: AnyStore) -> None:
     runner = ReviewRunner()
     svc = make(store, runner)
-    moves = long_game()[:15]
+    moves = long_game()[: min(KEEP_PLIES) - 2]
     session_id, players = await start(svc, store)
     await moves_typed(svc, players, moves)
     await svc.handle_text(ALICE, "/final")
@@ -197,7 +220,7 @@ async def test_a_resigned_game_is_kept_whole(store: AnyStore) -> None:
     assert session.status is Status.FINISHED
     fresh = review_game(CONNECT_FOUR, moves)
     assert fresh is not None and await kept(store, session) == fresh.moves
-    assert [n for n, _, _ in runner.calls] == [14, 15]
+    assert runner.calls == [(len(moves), 0, True)]
 
 
 async def test_nothing_is_kept_for_other_games(store: AnyStore) -> None:
@@ -231,3 +254,29 @@ async def test_the_kept_review_goes_with_the_session(store: AnyStore) -> None:
     assert await store.kv_get(KEEP_NAMESPACE, session.id) is not None
     assert await store.delete(session.id, expected_version=session.version)
     assert await store.kv_get(KEEP_NAMESPACE, session.id) is None
+
+
+async def test_a_store_that_cannot_keep_costs_nobody_their_review(
+    store: AnyStore, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    original = store.kv_set
+
+    async def full_disk(namespace: str, *args: Any, **kwargs: Any) -> None:
+        if namespace == KEEP_NAMESPACE:
+            raise StoreUnavailable("chatbots.sqlite3", "database or disk is full")
+        await original(namespace, *args, **kwargs)
+
+    monkeypatch.setattr(store, "kv_set", full_disk)
+    runner = ReviewRunner()
+    svc = make(store, runner)
+    moves = long_game()
+    session = await play(svc, store, moves)
+    assert await store.kv_get(KEEP_NAMESPACE, session.id) is None
+    assert "not kept" in caplog.text
+    runner.calls.clear()
+    fresh = review_game(CONNECT_FOUR, moves)
+    assert fresh is not None
+    replies = await svc.handle_text(ALICE, "/review")
+    assert replies[0].text == review_text(session, fresh)
+    assert runner.calls == [(len(moves), 0, False)]
+    await svc.kept_reviews_idle()

@@ -118,6 +118,9 @@ async def test_a_dead_worker_costs_one_medium_move_and_the_pool_comes_back(
 
 async def test_without_workers_hard_runs_in_a_thread() -> None:
     runner = PoolRunner(workers=0)
+    # a review asked in the background is not run in a thread (it would hold the GIL)
+    assert await runner.review(CONNECT_FOUR, (3, 3), seconds=5.0, background=True) is None
+    assert await runner.review(CONNECT_FOUR, (3, 3), seconds=5.0) is not None
     await runner.start()
     board = Position.from_moves(TICTACTOE, [0])
     assert await runner.choose(board, Level.HARD, budget=0.2) == 4
