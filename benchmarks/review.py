@@ -30,7 +30,7 @@ from core.ai.runner import PoolRunner
 from core.games import CONNECT_FOUR, Position
 from core.replies import Actor
 from core.sessions import GameService, ServiceSettings
-from core.sessions.review import review_text
+from core.sessions.review import KEEP_PLIES, review_text
 from core.store import SqliteStore
 
 MIN_MOVES = 30  # shorter games are left out: the figure is about whole games
@@ -108,14 +108,17 @@ def review(moves: Game) -> object:
     return review_game(CONNECT_FOUR, moves)
 
 
+Waits = tuple[list[float], list[float], list[float]]
+
+
 async def waits(
     kinds: dict[str, list[Game]], fresh: dict[str, list[GameReview]], folder: Path
-) -> dict[str, tuple[list[float], list[float]]]:
+) -> dict[str, Waits]:
     """Per kind, the seconds ``/review`` took asked as the last move is stored, and once the
-    end of the game is kept."""
+    end of the game is kept; and the seconds each step of the keeping took during the game."""
     runner = PoolRunner(workers=1, warm_up=True, rng=random.Random(1))
     await runner.start()
-    found: dict[str, tuple[list[float], list[float]]] = {}
+    found: dict[str, Waits] = {}
     async with SqliteStore.open(folder / "review.sqlite3") as store:
         service = GameService(
             store, settings=ServiceSettings(ai_workers=0, limits=False), runner=runner
@@ -124,6 +127,7 @@ async def waits(
             for name, games in kinds.items():
                 at_end: list[float] = []
                 later: list[float] = []
+                steps: list[float] = []
                 for index, moves in enumerate(games):
                     chat = f"{name}-{index}"
                     alice = Actor("bench", chat, "alice", "Alice")
@@ -134,10 +138,13 @@ async def waits(
                     assert live is not None
                     players = (alice, bob) if live.seats[0].user_id == "alice" else (bob, alice)
                     for ply, move in enumerate(moves):
-                        if ply:
-                            # people take longer between moves than what is kept takes
-                            await service.kept_reviews_idle()
                         await service.handle_text(players[ply % 2], str(move + 1))
+                        if ply + 1 < len(moves):
+                            # people take longer between moves than what is kept takes
+                            started = time.perf_counter()
+                            await service.kept_reviews_idle()
+                            if ply + 1 in KEEP_PLIES:
+                                steps.append(time.perf_counter() - started)
                     session = await store.get(live.id)
                     assert session is not None and session.moves == moves
                     expected = review_text(session, fresh[name][index])
@@ -147,7 +154,7 @@ async def waits(
                         seconds.append(time.perf_counter() - started)
                         assert replies[0].text == expected, f"{name} game {index}: {moves}"
                         await service.kept_reviews_idle()
-                found[name] = (at_end, later)
+                found[name] = (at_end, later, steps)
         finally:
             await service.close()
     return found
@@ -182,14 +189,19 @@ def main(quick: bool) -> None:
             f"{name:<15} moves {min(lengths)}..{max(lengths)} "
             f"(median {statistics.median(lengths):.0f})"
         )
-        at_end, later = answered[name]
+        at_end, later, steps = answered[name]
         print("\n".join(lines[name]))
         print(f"  /review asked as the game ends      {figures(at_end)}")
         print(f"  /review asked once the end is kept  {figures(later)}")
+        print(f"  a step kept during the game         {figures(steps)}")
     print(
-        "review_game: in this process, one call per game. /review: what the player waits for, "
-        "through GameService\n(SQLite, 1 AI worker process), from the request to the reply: "
-        "the store reads, the search of the\nmoves not kept yet in the worker, the kv write; "
-        "the review was kept during the game, the players\nwaiting between moves until what "
-        "is kept is stored. Every reply equals review_game's."
+        "review_game: in this process, one call per game, nothing kept.\n"
+        "/review: what the player waits for, from the request to the reply, through GameService"
+        " (SQLite file,\n  1 AI worker process): the store reads and the search, in the worker,"
+        " of the moves not kept yet.\n  The review was kept during the game, the players"
+        " waiting between moves until what is kept is\n  stored. Every reply equals"
+        " review_game's.\n"
+        "A step kept during the game: from a move at plies 13 to 20 until its review is kept"
+        " (in the worker,\n  at the lowest priority: nobody waits for it, but it holds the"
+        " worker that long)."
     )
