@@ -43,6 +43,7 @@ def game_scores(
     *,
     needs_best: Callable[[int, int], bool],
     deadline: float | None = None,
+    known: Sequence[MoveScores] = (),
 ) -> list[MoveScores]:
     """The exact value of each move of a game, before and after it is played.
 
@@ -58,22 +59,25 @@ def game_scores(
         needs_best: whether to find the optimal moves of a position, given the mover's score
             before and after the move played.
         deadline: a :func:`time.perf_counter` value after which to give up.
+        known: what an earlier call found for the first moves of the same game (a review kept
+            while the game went on): taken as it is, and the search starts after it. Scores
+            are exact, so the result is the same as without it.
 
     Raises:
         IllegalMove: ``moves`` is not a game of ``rules``.
         SearchTimeout: the deadline passed first.
     """
     limit = math.inf if deadline is None else deadline
-    p = Position.start(rules)
-    found: list[MoveScores] = []
-    if not moves:
+    found = list(known[: len(moves)])
+    p = Position.from_moves(rules, moves[: len(found)])
+    if len(found) == len(moves):
         return found
     with solver._lock:
         engine = solver._engine(rules)
         generation = engine.table.next_generation()
         engine.start(generation)
-        score = _cached_score(engine, p, generation, limit)
-        for move in moves:
+        score = -found[-1].after if found else _cached_score(engine, p, generation, limit)
+        for move in moves[len(found) :]:
             if p.is_over:
                 break
             after = _after(engine, p, move, score, generation, limit)

@@ -24,6 +24,7 @@ __all__ = [
     "can_review",
     "describe",
     "review_game",
+    "reviewed_move",
 ]
 
 # Other boards are reviewed when they are this small: their solver search from the empty
@@ -96,7 +97,11 @@ def can_review(rules: Rules) -> bool:
 
 
 def review_game(
-    rules: Rules, moves: Sequence[int], *, deadline: float | None = None
+    rules: Rules,
+    moves: Sequence[int],
+    *,
+    deadline: float | None = None,
+    known: Sequence[MoveReview] = (),
 ) -> GameReview | None:
     """The exact value of every move of a game.
 
@@ -106,6 +111,9 @@ def review_game(
         rules: the game's rules.
         moves: the moves played, from the empty board (a whole game or its beginning).
         deadline: a :func:`time.perf_counter` value after which to give up.
+        known: the review of the game's first moves, found earlier (while the game went on);
+            the moves it shares with ``moves`` are not searched again. The result is the same
+            as without it: every value is exact.
 
     Returns:
         The review, or None when the game cannot be solved exactly (:func:`can_review`) or not
@@ -122,21 +130,39 @@ def review_game(
     else:
         try:
             scores = analysis.game_scores(
-                rules, game.moves, needs_best=_is_mistake, deadline=deadline
+                rules,
+                game.moves,
+                needs_best=_is_mistake,
+                deadline=deadline,
+                known=_shared(game.moves, known),
             )
         except solver.SearchTimeout:
             return None
     if deadline is not None and time.perf_counter() > deadline:
         return None
-    reviews = []
-    p = Position.start(rules)
-    for ply, (move, found) in enumerate(zip(game.moves, scores, strict=True)):
-        mistake = _mistake(found.before, found.after)
-        reviews.append(
-            MoveReview(ply, p.to_move, move, found.before, found.after, found.best, mistake)
-        )
-        p = p.play(move)
-    return GameReview(rules, tuple(reviews))
+    return GameReview(
+        rules,
+        tuple(
+            reviewed_move(ply, move, found.before, found.after, found.best)
+            for ply, (move, found) in enumerate(zip(game.moves, scores, strict=True))
+        ),
+    )
+
+
+def reviewed_move(ply: int, move: int, before: int, after: int, best: Sequence[int]) -> MoveReview:
+    """The review of one move from its values (what a review kept in the store holds)."""
+    player = 1 + ply % 2  # the first player moves at even plies (Position.to_move)
+    return MoveReview(ply, player, move, before, after, tuple(best), _mistake(before, after))
+
+
+def _shared(moves: Sequence[int], known: Sequence[MoveReview]) -> list[analysis.MoveScores]:
+    """The scores of ``known`` as far as it is the beginning of ``moves``."""
+    shared = []
+    for ply, (move, found) in enumerate(zip(moves, known, strict=False)):
+        if found.ply != ply or found.move != move:
+            break
+        shared.append(analysis.MoveScores(found.before, found.after, found.best))
+    return shared
 
 
 def describe(score: int, rules: Rules, stones: int) -> tuple[Result, int]:

@@ -17,6 +17,8 @@ it a fake. :class:`PoolRunner` is the real one:
 - A worker that hangs past its deadline, or a pool that breaks, costs one MEDIUM move: the
   player still gets an answer, and a broken pool is replaced.
 - EASY is answered inline (a random choice); MEDIUM, and HARD without a pool, in a thread.
+- Reviews: a person's ``/review`` goes first like a person's move; a review kept ahead of the
+  request (nobody waits) goes last, one at a time, and only to the pool when nothing waits.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from core.ai.players import choose_move
 from core.games import Position, Rules
 
 if TYPE_CHECKING:
-    from core.ai.review import GameReview
+    from core.ai.review import GameReview, MoveReview
 
 __all__ = ["AiRunner", "PoolRunner", "RunnerLoad"]
 
@@ -100,10 +102,23 @@ class AiRunner(Protocol):
         ...
 
     async def review(
-        self, rules: Rules, moves: Sequence[int], *, seconds: float
+        self,
+        rules: Rules,
+        moves: Sequence[int],
+        *,
+        seconds: float,
+        known: Sequence[MoveReview] = (),
+        background: bool = False,
     ) -> GameReview | None:
-        """``core.ai.review.review_game`` of a finished game, within ``seconds``; None when it
-        cannot be solved exactly in that time."""
+        """``core.ai.review.review_game`` of a game, within ``seconds``; None when it cannot be
+        solved exactly in that time.
+
+        Args:
+            known: the review of the game's first moves, found earlier (not searched again).
+            background: nobody waits (a review kept ahead of the request): after every other
+                search, one at a time, in a worker process only, and None at once when searches
+                are waiting or there are no workers.
+        """
         ...
 
 
@@ -154,14 +169,17 @@ def think(
 
 
 def review_in_worker(
-    rules: tuple[int, int, int, bool], moves: tuple[int, ...], seconds: float
+    rules: tuple[int, int, int, bool],
+    moves: tuple[int, ...],
+    seconds: float,
+    known: tuple[MoveReview, ...] = (),
 ) -> GameReview | None:
     """``review_game`` from picklable arguments (in a worker process or a thread)."""
     from core.ai.review import review_game
 
     rows, cols, k, gravity = rules
     deadline = time.perf_counter() + seconds
-    return review_game(Rules(rows, cols, k, gravity=gravity), moves, deadline=deadline)
+    return review_game(Rules(rows, cols, k, gravity=gravity), moves, deadline=deadline, known=known)
 
 
 def _args(position: Position) -> tuple[tuple[int, int, int, bool], tuple[int, ...]]:
@@ -171,7 +189,7 @@ def _args(position: Position) -> tuple[tuple[int, int, int, bool], tuple[int, ..
 
 @dataclass(order=True)
 class _Job:
-    priority: int  # 0: a person waits; 1: a watched bots' game
+    priority: int  # 0: a person waits; 1: a watched bots' game; 2: nobody waits (a kept review)
     order: int  # first come, first served within a priority
     # Runs the job in the pool given the seconds it may take (a search's budget shrinks with
     # the queue; a review's does not), with its own fallback.
@@ -216,6 +234,7 @@ class PoolRunner:
         self._order = itertools.count()
         self._dispatchers: list[asyncio.Task[None]] = []
         self._running = 0
+        self._background = False  # a review kept ahead of the request is in flight
 
     # --- lifetime ------------------------------------------------------------------------------
 
@@ -306,10 +325,31 @@ class PoolRunner:
         return await self._queued(search, budget, True, fallback, 0 if interactive else 1)
 
     async def review(
-        self, rules: Rules, moves: Sequence[int], *, seconds: float
+        self,
+        rules: Rules,
+        moves: Sequence[int],
+        *,
+        seconds: float,
+        known: Sequence[MoveReview] = (),
+        background: bool = False,
     ) -> GameReview | None:
         shape = (rules.rows, rules.cols, rules.k, rules.gravity)
-        args = (shape, tuple(moves), seconds)
+        args = (shape, tuple(moves), seconds, tuple(known))
+        if not background:
+            return await self._review(args, 0)  # a person asked and waits: never shortened
+        # Work nobody waits for must never delay a move: it holds at most one worker, and is
+        # not even queued while anything else waits (the caller computes it later if needed).
+        # Without workers it is not run at all: a thread in the solver's compiled code would
+        # hold the interpreter lock, and with it every chat's commands.
+        if self._pool is None or self._background or not self._queue.empty():
+            return None
+        self._background = True
+        try:
+            return await self._review(args, 2)
+        finally:
+            self._background = False
+
+    async def _review(self, args: tuple[Any, ...], priority: int) -> GameReview | None:
         if self._pool is None:
             return await asyncio.to_thread(review_in_worker, *args)
 
@@ -319,8 +359,7 @@ class PoolRunner:
         async def run(limit: float) -> GameReview | None:
             return await self._in_pool(review_in_worker, args, limit + self._grace, nothing)
 
-        # A person asked and waits: ahead of bots' games, never shortened.
-        return await self._queued(run, seconds, False, nothing, 0)
+        return await self._queued(run, args[2], False, nothing, priority)
 
     async def _queued(
         self,

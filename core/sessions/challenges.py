@@ -283,5 +283,6 @@ class Challenges:
             text = Text("game.resigned", {**name, "winner": session.seats[2 - seat].name})
         if not await ctx.update(ended, expected_version=session.version):
             return await self._moves.stale(session)
+        self._moves.kept.changed(ended)
         ctx.observer.game_finished(session.platform, session.game_name.key)
         return [board_reply(ended, text=text)]

@@ -5,7 +5,8 @@ It owns nothing but the wiring: each request is run by :class:`~core.sessions.re
 :class:`~core.sessions.challenges.Challenges` (new games, answers, rematch, ``/final``),
 :class:`~core.sessions.moves.Moves` (a player's move and the bot's answer),
 :class:`~core.sessions.watch.Watcher` (bots' games), :class:`~core.sessions.stats.Results`
-(``/stats``, ``/top``), :class:`~core.sessions.review.Reviews` (``/review``). The AI runs behind
+(``/stats``, ``/top``), :class:`~core.sessions.review.Reviews` (``/review``, from the reviews
+:class:`~core.sessions.review.KeptReviews` keeps while games go on). The AI runs behind
 :class:`core.ai.runner.AiRunner`.
 
 What the replies look like (adapters may rely on this):
@@ -70,7 +71,7 @@ from core.sessions.context import Context
 from core.sessions.moves import Moves, off_board, playable, typed_playable
 from core.sessions.policy import Policy
 from core.sessions.requests import Requests
-from core.sessions.review import Reviews
+from core.sessions.review import KeptReviews, Reviews
 from core.sessions.settings import ServiceSettings
 from core.sessions.stats import Results
 from core.sessions.watch import Watcher
@@ -116,13 +117,14 @@ class GameService:
         )
         self._ctx = Context(store, self.settings, clock, rng, self.runner, observer)
         self._requests = Requests(store, observer)
-        self._moves = Moves(self._ctx)
+        self._kept = KeptReviews(self._ctx)
+        self._moves = Moves(self._ctx, self._kept)
         self._watcher = Watcher(self._ctx, self._moves)
         cache = SettingsCache(store, self.settings)
         self._policy = Policy(self._ctx, cache, limits=self.settings.limits)
         self._challenges = Challenges(self._ctx, self._moves, self._watcher, self._policy)
         self._results = Results(self._ctx)
-        self._reviews = Reviews(self._ctx)
+        self._reviews = Reviews(self._ctx, self._kept)
         self._admin = Admin(self._ctx, cache)
         self._sweeper: asyncio.Task[None] | None = None
         self._sweeper_stop = asyncio.Event()
@@ -175,6 +177,7 @@ class GameService:
         drain = self.settings.drain_timeout if drain_seconds is None else drain_seconds
         await self._requests.drain(drain)
         await self._watcher.close()
+        await self._kept.close()
         if self._sweeper is not None:
             # Stopped rather than cancelled, so that the lease is released and another
             # process sweeps at once; cancelled if the store does not let it go in time.
@@ -185,6 +188,10 @@ class GameService:
                 await self._sweeper
             self._sweeper = None
         await self.runner.close()
+
+    async def kept_reviews_idle(self) -> None:
+        """Wait until the reviews this process is keeping are stored (tests, benchmarks)."""
+        await self._kept.idle()
 
     async def sweep(self) -> int:
         """Delete every expired session now; how many were deleted."""

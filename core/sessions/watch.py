@@ -90,6 +90,7 @@ class Watcher:
         now, ttl = self._ctx.now_and_ttl(Status.FINISHED, kept=session)
         ended = stopped(session, now=now, ttl=ttl)
         if await self._ctx.update(ended, expected_version=session.version):
+            self._moves.kept.changed(ended)
             self._ctx.observer.game_finished(session.platform, session.game_name.key)
             await publish(actor, [board_reply(ended)])
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from core.ai import Level, choose_move
-from core.ai.review import GameReview, review_game
+from core.ai.review import GameReview, MoveReview, review_game
 from core.ai.runner import RunnerLoad
 from core.games import Position, Rules
 from core.ports import KvEntry, PlatformStyle
@@ -53,9 +53,15 @@ class HeldRunner:
         return RunnerLoad(workers=0, running=0, queued=0, budget=budget)
 
     async def review(
-        self, rules: Rules, moves: Sequence[int], *, seconds: float
+        self,
+        rules: Rules,
+        moves: Sequence[int],
+        *,
+        seconds: float,
+        known: Sequence[MoveReview] = (),
+        background: bool = False,
     ) -> GameReview | None:
-        return review_game(rules, moves)
+        return review_game(rules, moves, known=known)
 
     async def choose(
         self, position: Position, level: Level, *, budget: float, interactive: bool = True

@@ -97,6 +97,21 @@ def test_connect_four_mistakes_beyond_the_book() -> None:
         p = p.play(entry.move)
 
 
+def test_a_review_from_a_kept_beginning_is_the_same_review() -> None:
+    moves = [int(c) - 1 for c in "21476477774417"] + [4, 2, 5, 2, 5, 5, 5, 4, 0, 3]
+    whole = review_game(CONNECT_FOUR, moves)
+    assert whole is not None
+    for kept in (1, 12, 13, 16, len(moves)):
+        assert review_game(CONNECT_FOUR, moves, known=whole.moves[:kept]) == whole
+    # the review of a beginning serves a longer game; a review of another game is not used
+    beginning = review_game(CONNECT_FOUR, moves[:14])
+    assert beginning is not None
+    assert review_game(CONNECT_FOUR, moves, known=beginning.moves) == whole
+    other = review_game(CONNECT_FOUR, [3, 3, 1, 2, 4, 3, 3, 1, 4, 4, 6, 0, 5])
+    assert other is not None
+    assert review_game(CONNECT_FOUR, moves, known=other.moves) == whole
+
+
 def _brute_force_after(p: Position, move: int) -> int:
     child = p.play(move)
     if child.winner is not None:

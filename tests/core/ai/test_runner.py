@@ -12,8 +12,9 @@ from collections.abc import AsyncIterator
 import pytest
 
 from core.ai import Level, solver
+from core.ai.review import review_game
 from core.ai.runner import MIN_BUDGET, PoolRunner
-from core.games import CONNECT_FOUR, TICTACTOE, Position
+from core.games import CONNECT_FOUR, TICTACTOE, Position, Rules
 
 
 @pytest.fixture
@@ -43,6 +44,43 @@ async def test_people_go_before_bots_games(runner: PoolRunner) -> None:
     person = asyncio.create_task(ask("person", True, 0.05))
     await asyncio.gather(busy, *bots, person)
     assert finished[:2] == ["first", "person"]
+
+
+async def test_a_review_nobody_waits_for_never_delays_a_search(runner: PoolRunner) -> None:
+    moves = (3, 3, 3, 3, 2, 4, 2, 2, 4, 4, 1)
+    fresh = review_game(CONNECT_FOUR, moves)
+    assert fresh is not None
+
+    # a board where HARD thinks for its whole budget (no book, no quick proof)
+    wide = Position.from_moves(Rules(9, 9, 5, gravity=False), [40, 41])
+
+    def search(budget: float) -> asyncio.Task[int]:
+        return asyncio.create_task(runner.choose(wide, Level.HARD, budget=budget))
+
+    # While a search waits, a background review is not even queued.
+    asks = [search(0.2), search(0.05)]
+    await asyncio.sleep(0.05)
+    assert runner.load().queued == 1
+    assert await runner.review(CONNECT_FOUR, moves, seconds=5.0, background=True) is None
+    await asyncio.gather(*asks)
+    # With the worker busy but nothing waiting it is queued, one at a time, and a person's move
+    # asked later still goes first.
+    busy = search(0.3)
+    await asyncio.sleep(0.05)
+    kept = asyncio.create_task(runner.review(CONNECT_FOUR, moves, seconds=5.0, background=True))
+    await asyncio.sleep(0)
+    assert await runner.review(CONNECT_FOUR, moves, seconds=5.0, background=True) is None
+    order: list[str] = []
+    kept.add_done_callback(lambda _: order.append("review"))
+    person = search(0.05)
+    person.add_done_callback(lambda _: order.append("person"))
+    await asyncio.gather(busy, person)
+    assert await kept == fresh and order == ["person", "review"]
+    # Idle again, a background review runs, from a kept beginning too.
+    again = await runner.review(
+        CONNECT_FOUR, moves, seconds=5.0, known=fresh.moves[:5], background=True
+    )
+    assert again == fresh
 
 
 async def test_the_budget_shrinks_with_the_queue_and_the_queue_is_bounded(
@@ -80,6 +118,9 @@ async def test_a_dead_worker_costs_one_medium_move_and_the_pool_comes_back(
 
 async def test_without_workers_hard_runs_in_a_thread() -> None:
     runner = PoolRunner(workers=0)
+    # a review asked in the background is not run in a thread (it would hold the GIL)
+    assert await runner.review(CONNECT_FOUR, (3, 3), seconds=5.0, background=True) is None
+    assert await runner.review(CONNECT_FOUR, (3, 3), seconds=5.0) is not None
     await runner.start()
     board = Position.from_moves(TICTACTOE, [0])
     assert await runner.choose(board, Level.HARD, budget=0.2) == 4
