@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from chatbots import __version__
 from chatbots.app import EXIT_CONFIG, EXIT_FAILED, plan_adapters, serve
 from chatbots.logs import configure_logging
-from chatbots.settings import KEYS, Settings, SettingsError, load_settings
+from chatbots.settings import CHAT_DEFAULTS, KEYS, Settings, SettingsError, load_settings
 
 log = logging.getLogger("chatbots")
 
@@ -105,6 +105,23 @@ def _bad_settings(error: SettingsError) -> int:
     return EXIT_CONFIG
 
 
+def _chat_defaults(settings: Settings) -> dict[str, object]:
+    """The .env defaults of the chat settings, as ``/settings`` writes them."""
+    from core.admin.keys import BY_NAME
+    from core.sessions import ServiceSettings
+
+    given = dict(settings.chat_defaults)
+    built_in = ServiceSettings()
+    shown: dict[str, object] = {}
+    for name, setting in CHAT_DEFAULTS:
+        key = BY_NAME[setting]
+        if setting in given:
+            shown[name] = key.show(given[setting])
+        else:
+            shown[name] = f"{key.show(key.default(built_in))} (built in)"
+    return shown
+
+
 def describe(settings: Settings) -> str:
     """The settings as ``KEY = value`` lines, secrets masked, and what will run."""
     values: dict[str, object] = {
@@ -119,6 +136,7 @@ def describe(settings: Settings) -> str:
         "GAME_TTL_SECONDS": settings.game_ttl,
         "CHALLENGE_TTL_SECONDS": settings.challenge_ttl,
     }
+    values |= _chat_defaults(settings)
     if (d := settings.discord) is not None:
         values |= {
             "DISCORD_TOKEN": d.token,

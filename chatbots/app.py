@@ -76,6 +76,7 @@ def service_settings(settings: Settings) -> ServiceSettings:
         boards_per_minute=settings.boards_per_minute,
         default_locale=settings.default_locale,
         default_level=settings.default_level,
+        chat_defaults=settings.chat_defaults,
         lease_ttl=settings.lease_ttl,
     )
 

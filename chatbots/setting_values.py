@@ -17,13 +17,15 @@ from urllib.parse import parse_qsl, urlsplit
 from core.admin.keys import (
     BOARDS_BOUNDS,
     BURST_BOUNDS,
+    BY_NAME,
     CHALLENGE_TTL_BOUNDS,
     DECIMAL,
     GAME_TTL_BOUNDS,
     RATE_BOUNDS,
 )
 from core.ai.levels import Level
-from core.i18n import LOCALES
+from core.errors import UserError
+from core.i18n import LOCALES, Text
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -122,6 +124,22 @@ def level(text: str) -> Level:
     except ValueError:
         choices = ", ".join(choice.value for choice in Level)
         raise ValueError(f"{shown(text)} is not one of {choices}") from None
+
+
+def chat_setting(name: str) -> Callable[[str], object]:
+    """A parser of the ``.env`` default of the chat setting ``name`` (``core.admin.keys``):
+    the setting's own parser and bounds, its complaint in English."""
+    key = BY_NAME[name]
+
+    def parse(text: str) -> object:
+        try:
+            return key.parse(text)
+        except UserError as error:
+            expected = error.params.get("expected")
+            what = expected.render("en") if isinstance(expected, Text) else error.english()
+            raise ValueError(f"{shown(text)} is not {what}") from None
+
+    return parse
 
 
 def seconds(low: float, high: float) -> Callable[[str], float]:

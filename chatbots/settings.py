@@ -85,6 +85,13 @@ KEYS: tuple[Key, ...] = (
     Key("RATE_BURST", AI, "10"),
     Key("RATE_PER_MINUTE", AI, "30"),
     Key("BOARDS_PER_MINUTE", AI, "20"),
+    Key("DEFAULT_GAMES", AI),
+    Key("DEFAULT_MAX_BOARD", AI),
+    Key("DEFAULT_PVP", AI),
+    Key("DEFAULT_BOT_VS_BOT", AI),
+    Key("DEFAULT_COOLDOWN_SECONDS", AI),
+    Key("DEFAULT_MAX_GAMES_PER_USER", AI),
+    Key("DEFAULT_MAX_GAMES_PER_CHAT", AI),
     Key("DISCORD_TOKEN", DISCORD, secret=True),
     Key("DISCORD_GUILD_IDS", DISCORD),
     Key("DISCORD_API_BASE_URL", DISCORD, "https://discord.com/api/v10"),
@@ -104,6 +111,17 @@ KEYS: tuple[Key, ...] = (
     Key("HTTP_HOST", HTTP, "127.0.0.1"),
 )
 KEY_NAMES = frozenset(key.name for key in KEYS)
+CHAT_DEFAULTS: tuple[tuple[str, str], ...] = (
+    ("DEFAULT_GAMES", "games"),
+    ("DEFAULT_MAX_BOARD", "max_board"),
+    ("DEFAULT_PVP", "pvp"),
+    ("DEFAULT_BOT_VS_BOT", "bot_vs_bot"),
+    ("DEFAULT_COOLDOWN_SECONDS", "cooldown"),
+    ("DEFAULT_MAX_GAMES_PER_USER", "max_games_per_user"),
+    ("DEFAULT_MAX_GAMES_PER_CHAT", "max_games_per_chat"),
+)
+"""The .env keys that set the default of a chat setting (``/settings``), each parsed by that
+setting's own parser; unset, the setting keeps its built-in default."""
 _DEFAULTS = {key.name: key.default for key in KEYS}
 _DISCORD_API, _DISCORD_GATEWAY = _DEFAULTS["DISCORD_API_BASE_URL"], _DEFAULTS["DISCORD_GATEWAY_URL"]
 
@@ -158,6 +176,7 @@ class Settings:
     rate_burst: int = 10
     rate_per_minute: int = 30
     boards_per_minute: int = 20
+    chat_defaults: tuple[tuple[str, object], ...] = ()
     discord: DiscordSettings | None = None
     matrix: MatrixSettings | None = None
     http_port: int | None = None
@@ -284,6 +303,11 @@ class _Parser:
             ),
             boards_per_minute=self.get(
                 "BOARDS_PER_MINUTE", parse.whole(*LIMITS["BOARDS_PER_MINUTE"]), 20
+            ),
+            chat_defaults=tuple(
+                (setting, self.get(name, parse.chat_setting(setting), None))
+                for name, setting in CHAT_DEFAULTS
+                if self.raw.get(name, "").strip()
             ),
             discord=self.discord(),
             matrix=self.matrix(),

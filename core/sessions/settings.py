@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass
+from typing import Any, TypeVar, cast
 
 from core.admin.keys import (
     BOARDS_BOUNDS,
@@ -17,6 +18,8 @@ from core.admin.keys import (
 from core.ai.levels import Level
 from core.leases import DEFAULT_TTL
 from core.ports import SHUTDOWN
+
+T = TypeVar("T")
 
 MAX_DEFAULT_WORKERS = 64
 """The most AI workers the default (one per core) gives; the same bound as ``AI_WORKERS``."""
@@ -51,6 +54,9 @@ class ServiceSettings:
         ai_warm_up: run ``core.ai.warm_up`` in every worker at start (JIT compilation).
         ai_grace: extra seconds a HARD move may take over its budget before the service gives up
             on it and plays a MEDIUM move instead.
+        chat_defaults: the defaults of other chat settings (``core.admin.keys``), by name, as
+            the ``.env`` gives them (``DEFAULT_GAMES``, ``DEFAULT_PVP``...); a setting named
+            nowhere has its built-in default.
         top_size: players listed by ``/top``.
         drain_timeout: seconds :meth:`GameService.close` waits for requests in flight.
         lease_ttl: seconds a lease of work that runs in one process at a time (the sweeper)
@@ -75,8 +81,16 @@ class ServiceSettings:
     ai_warm_up: bool = True
     ai_grace: float = 5.0
     top_size: int = 10
+    chat_defaults: tuple[tuple[str, Any], ...] = ()
     drain_timeout: float = SHUTDOWN.drain
     lease_ttl: float = DEFAULT_TTL
+
+    def chat_default(self, name: str, fallback: T) -> T:
+        """The default of the chat setting ``name``: the ``.env``'s, else ``fallback``."""
+        for key, value in self.chat_defaults:
+            if key == name:
+                return cast(T, value)
+        return fallback
 
     def __post_init__(self) -> None:
         for name in (

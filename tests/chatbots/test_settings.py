@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chatbots.settings import (
+    CHAT_DEFAULTS,
     KEY_NAMES,
     KEYS,
     LIMITS,
@@ -188,6 +189,11 @@ def test_every_value_is_parsed() -> None:
         ({"MATRIX_PASSWORD": "pw-only-value"}, "MATRIX_HOMESERVER: missing"),
         ({"RATE_BURST": "0"}, "RATE_BURST: '0' is not a whole number from 1 to 1000"),
         ({"DEFAULT_LEVEL": "expert"}, "DEFAULT_LEVEL: 'expert' is not one of easy, medium, hard"),
+        ({"DEFAULT_GAMES": "chess"}, "DEFAULT_GAMES: 'chess' is not a list of games from tres"),
+        ({"DEFAULT_PVP": "maybe"}, "DEFAULT_PVP: 'maybe' is not on or off"),
+        ({"DEFAULT_MAX_BOARD": "30x3"}, "DEFAULT_MAX_BOARD: '30x3' is not a board size"),
+        ({"DEFAULT_COOLDOWN_SECONDS": "-1"}, "DEFAULT_COOLDOWN_SECONDS: '-1' is not a number of"),
+        ({"DEFAULT_MAX_GAMES_PER_USER": "0"}, "DEFAULT_MAX_GAMES_PER_USER: '0' is not a whole"),
         ({"RATE_PER_MINUTE": "1e3"}, "RATE_PER_MINUTE: '1e3' is not a whole number from 1 to"),
         ({"BOARDS_PER_MINUTE": "6001"}, "BOARDS_PER_MINUTE: '6001' is not a whole number"),
     ],
@@ -551,3 +557,37 @@ def test_the_default_level_of_the_env_is_every_chats_default() -> None:
     )
     service = service_settings(load_settings({"DEFAULT_LEVEL": "Hard"}, env_file=None))
     assert BY_NAME["level"].default(service) is Level.HARD
+
+
+def test_the_env_sets_the_defaults_of_the_other_chat_settings() -> None:
+    from chatbots.app import service_settings
+    from core.admin.keys import BY_NAME
+    from core.commands import GameKind
+
+    def defaults(environ: dict[str, str]) -> dict[str, object]:
+        service = service_settings(load_settings(environ, env_file=None))
+        return {name: key.default(service) for name, key in BY_NAME.items()}
+
+    built_in = defaults({})
+    # Empty values, as in a copy of .env.example, keep the built-in defaults.
+    assert defaults(dict.fromkeys((name for name, _ in CHAT_DEFAULTS), "")) == built_in
+    chosen = defaults(
+        {
+            "DEFAULT_GAMES": "tres, quatre",
+            "DEFAULT_MAX_BOARD": "9x9",
+            "DEFAULT_PVP": "off",
+            "DEFAULT_BOT_VS_BOT": "no",
+            "DEFAULT_COOLDOWN_SECONDS": "30",
+            "DEFAULT_MAX_GAMES_PER_USER": "3",
+            "DEFAULT_MAX_GAMES_PER_CHAT": "none",
+        }
+    )
+    assert chosen == built_in | {
+        "games": frozenset({GameKind.TRES, GameKind.QUATRE}),
+        "max_board": (9, 9),
+        "pvp": False,
+        "bot_vs_bot": False,
+        "cooldown": 30.0,
+        "max_games_per_user": 3,
+        "max_games_per_chat": None,
+    }

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from core.ai import Level
+from core.commands import GameKind
 from core.i18n import Text
 from core.ports import NullObserver
 from core.replies import ActionKind, Actor, Reply
@@ -236,6 +237,27 @@ async def test_settings_refuse_new_games_with_a_clear_message(
     assert error(replies).key == key
     assert only(replies).private
     assert await store.live_game("discord", "games", "alice") is None
+
+
+async def test_defaults_from_the_env_apply_where_admins_set_nothing(
+    store: AnyStore, clock: Clock
+) -> None:
+    svc = GameService(
+        store,
+        settings=ServiceSettings(
+            ai_workers=0,
+            ai_budget=0.05,
+            chat_defaults=(("pvp", False), ("games", frozenset({GameKind.QUATRE}))),
+        ),
+        clock=clock,
+        rng=random.Random(5),
+    )
+    assert "pvp = off (default)" in await settings(svc, ADMIN, "pvp")
+    assert error(await svc.handle_text(ALICE, "/quatre @bob")).key == "limits.pvp_off"
+    assert error(await svc.handle_text(ALICE, "/tres")).key == "limits.game_disabled"
+    # An admin's value wins over the .env's.
+    await settings(svc, ADMIN, "games tres")
+    assert only(await svc.handle_text(ALICE, "/tres")).board is not None
 
 
 async def test_allowed_chats_take_here_and_channel_mentions(svc: GameService) -> None:
