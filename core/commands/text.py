@@ -244,5 +244,6 @@ def help_text(locale: str, prefix: str = "/") -> str:
         lines.append(f"{usage} — {render(spec.description, locale)}")
     lines.append("")
     lines.append(render("help.options", locale))
+    lines.append(render("help.levels", locale))
     lines.append(render("help.moves", locale, prefix=prefix))
     return "\n".join(lines)

@@ -468,6 +468,8 @@ def test_help_lists_every_command_and_alias(locale: str, prefix: str) -> None:
             assert spec.syntax in text
     assert "{" not in text
     assert f"{prefix}5" in text
+    assert render("help.levels", locale) in text  # what each level is worth
+    assert len(text) <= 2000  # one Discord message
 
 
 def test_help_is_in_the_language_asked_for() -> None:

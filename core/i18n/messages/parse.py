@@ -263,6 +263,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "As opções vão em qualquer ordem: easy, medium ou hard (padrão medium); @jogador para desafiar alguém; bot [NÍVEL [NÍVEL]] para assistir a dois bots; first, second ou random (padrão: você começa).",
         "ru": "Параметры пишутся в любом порядке: easy, medium или hard (по умолчанию medium); @игрок — бросить вызов; bot [УРОВЕНЬ [УРОВЕНЬ]] — смотреть игру двух ботов; first, second или random (по умолчанию начинаете вы).",
     },
+    "help.levels": {
+        "en": "Levels: easy plays at random, medium like a careful person, hard as well as it can, which is perfect play in tic-tac-toe and in standard Connect Four (6x7).",
+        "ca": "Nivells: easy juga a l'atzar, medium com una persona atenta, hard tan bé com pot, que és el joc perfecte al tres en ratlla i al quatre en ratlla estàndard (6x7).",
+        "es": "Niveles: easy juega al azar, medium como una persona atenta, hard lo mejor que puede, que es el juego perfecto en el tres en raya y en el cuatro en raya estándar (6x7).",
+        "pt": "Níveis: easy joga ao acaso, medium como uma pessoa atenta, hard o melhor que pode, o que é o jogo perfeito no jogo da velha e no Lig 4 padrão (6x7).",
+        "ru": "Уровни: easy играет наугад, medium — как внимательный человек, hard — как можно лучше, то есть безошибочно в крестики-нолики и в стандартную «Четыре в ряд» (6x7).",
+    },
     "help.moves": {
         "en": "Moves: type a cell number (5), a coordinate (b2: column letter, row number from the top) or, in Connect Four, a column number; {prefix}5 works too.",
         "ca": "Jugades: escriu un número de casella (5), una coordenada (b2: lletra de columna, número de fila des de dalt) o, al quatre en ratlla, un número de columna; {prefix}5 també funciona.",
