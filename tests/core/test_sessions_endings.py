@@ -14,13 +14,13 @@ import pytest
 
 from core.ai import Level, choose_move
 from core.ai.review import GameReview, MoveReview, review_game
-from core.ai.runner import RunnerLoad
 from core.games import Position, Rules
 from core.ports import KvEntry, PlatformStyle
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService, ServiceSettings
 from core.store import Session, Status
 from tests.backends import AnyStore, Backend
+from tests.core.runners import StubRunner
 from tests.core.store.helpers import ROOT, read_only
 
 NOW = 1_700_000_000.0
@@ -32,7 +32,7 @@ def clock() -> float:
     return NOW
 
 
-class HeldRunner:
+class HeldRunner(StubRunner):
     """An AI runner that answers EASY-like moves, but only once :attr:`release` is set, and can
     claim to be saturated."""
 
@@ -42,15 +42,6 @@ class HeldRunner:
         self.thinking = asyncio.Event()
         self.saturated = False
         self.calls: list[bool] = []  # interactive flag of each call
-
-    async def start(self) -> None:
-        pass
-
-    async def close(self) -> None:
-        pass
-
-    def load(self, budget: float = 1.0) -> RunnerLoad:
-        return RunnerLoad(workers=0, running=0, queued=0, budget=budget)
 
     async def review(
         self,

@@ -13,20 +13,20 @@ import pytest
 
 from core.ai import Level, choose_move
 from core.ai.review import GameReview, MoveReview, review_game
-from core.ai.runner import RunnerLoad
 from core.games import CONNECT_FOUR, Position, Rules
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService, ServiceSettings
 from core.sessions.review import KEEP_NAMESPACE, KEEP_PLIES, decode, review_text
 from core.store import Session, Status, StoreUnavailable
 from tests.backends import AnyStore, Backend
+from tests.core.runners import StubRunner
 
 NOW = 1_700_000_000.0
 ALICE = Actor("test", "room", "alice", "Alice")
 BOB = Actor("test", "room", "bob", "Bob")
 
 
-class ReviewRunner:
+class ReviewRunner(StubRunner):
     """Reviews in the event loop's thread, recording each call; can refuse the background ones
     the way a busy :class:`~core.ai.runner.PoolRunner` does."""
 
@@ -34,15 +34,6 @@ class ReviewRunner:
         self.calls: list[tuple[int, int, bool]] = []  # (moves, known, background)
         self.busy = False
         self.saturated = False
-
-    async def start(self) -> None:
-        pass
-
-    async def close(self) -> None:
-        pass
-
-    def load(self, budget: float = 1.0) -> RunnerLoad:
-        return RunnerLoad(workers=0, running=0, queued=0, budget=budget)
 
     async def choose(
         self, position: Position, level: Level, *, budget: float, interactive: bool = True
