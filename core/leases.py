@@ -145,6 +145,7 @@ class Lease:
         self._clock = clock
         self._state = LeaseState.STOPPED
         self._valid_until = 0.0
+        self._wake = asyncio.Event()
         self.terms = 0
         """How many times this process took the lease (health, tests)."""
 
@@ -156,6 +157,10 @@ class Lease:
     def interval(self) -> float:
         """Seconds between two renewals (and at most between two tries of a waiting process)."""
         return self.ttl / RENEWALS_PER_TTL
+
+    def wake(self) -> None:
+        """Try again now if waiting (someone who knows the lease was just released)."""
+        self._wake.set()
 
     def remaining(self) -> float:
         """Seconds the lease is surely still this process's (0 when it does not hold it)."""
@@ -211,9 +216,17 @@ class Lease:
     async def _acquire(self, stop: asyncio.Event) -> bool:
         """Wait until the lease is ours (True) or ``stop`` is set (False)."""
         self._state = LeaseState.STANDBY
+        waker = asyncio.create_task(_set_when(stop, self._wake))
+        try:
+            return await self._wait_until_taken(stop)
+        finally:
+            waker.cancel()
+
+    async def _wait_until_taken(self, stop: asyncio.Event) -> bool:
         announced = False
         released: set[str] = set()
         while not stop.is_set():
+            self._wake.clear()
             taken = await self._try()
             if taken:
                 self._state = LeaseState.HELD
@@ -248,7 +261,9 @@ class Lease:
                     wait = min(wait, current.expires_in + 0.05)
                 else:
                     wait = 0.05  # released or expired between the two reads
-            await wait_or_set(stop, wait)
+            if stop.is_set():
+                break
+            await wait_or_set(self._wake, wait)  # set by stop too, or by wake()
         return False
 
     async def _keep(self, lost: asyncio.Event, ending: asyncio.Event) -> None:

@@ -33,6 +33,14 @@ from core.store.base import LeaseStore
 
 log = logging.getLogger(__name__)
 
+HANDBACK_POLL = 1.0
+"""Seconds between two looks during a hand-back: at the want lease by the process running an
+adopted shard, at the shard's lease by its own process waiting for it. A read a second per
+adopted shard, which is rare (a process died), buys a hand-back in seconds, not a lease's
+lifetime."""
+HANDBACK_WINDOW = 60.0
+"""Seconds a process waiting for its own shard looks every :data:`HANDBACK_POLL`."""
+
 
 def shard_lease_name(count: int, shard: int) -> str:
     """The lease under which a process runs ``shard`` of ``count``."""
@@ -141,21 +149,29 @@ class ShardLeases:
                 await self._store.release_lease(want_lease_name(self.count, shard), self.holder)
 
     async def _ask_back(self, shard: int, lease: Lease, stop: asyncio.Event) -> None:
-        """Hold the shard's want lease while another process runs it instead of this one."""
+        """Hold the shard's want lease while another process runs it instead of this one, and
+        take the shard the moment it is given back (not at the lease's next try)."""
         name = want_lease_name(self.count, shard)
         wanting = False
+        asked_at = 0.0
         while not stop.is_set():
             try:
                 if lease.state is LeaseState.STANDBY:
                     if not wanting:
                         log.info("discord shard %d: asking for it back", shard)
+                        asked_at = self._clock()
                     wanting = await self._store.acquire_lease(name, self.holder, self.ttl)
+                    if wanting and await self._store.lease_holder(lease.name) is None:
+                        lease.wake()
                 elif wanting:
                     await self._store.release_lease(name, self.holder)
                     wanting = False
             except Exception as error:
                 log.warning("discord shard %d: the store did not answer (%s)", shard, error)
-            await wait_or_set(stop, self.interval)
+            # A hand-back comes within seconds; a shard not given back by then is run by a
+            # process that owns it too (a hot standby), and is asked for at the usual pace.
+            handing_back = wanting and self._clock() - asked_at < HANDBACK_WINDOW
+            await wait_or_set(stop, HANDBACK_POLL if handing_back else self.interval)
 
     # --- other processes' shards -------------------------------------------------------------
 
@@ -197,7 +213,7 @@ class ShardLeases:
         try:
             want = want_lease_name(self.count, shard)
             while not ending.is_set():
-                await wait_or_set(ending, self.interval)
+                await wait_or_set(ending, min(HANDBACK_POLL, self.interval))
                 try:
                     asking = await self._store.lease_holder(want)
                 except Exception:

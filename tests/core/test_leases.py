@@ -114,6 +114,24 @@ async def test_a_holder_of_this_machine_that_no_longer_runs_is_not_waited_for(
             await running
 
 
+async def test_a_waiting_lease_woken_after_a_release_takes_it_at_once(tmp_path: Path) -> None:
+    """Without wake() the waiting holder would try again a third of a minute later."""
+    async with SqliteStore.open(tmp_path / "db.sqlite3") as store:
+        other = holder_id()
+        assert await store.acquire_lease("job", other, 60.0)
+        lease, work, stop = Lease(store, "job", ttl=60.0), Worker("waiting"), asyncio.Event()
+        task = asyncio.create_task(lease.run(work, stop))
+        await until(lambda: lease.state is LeaseState.STANDBY)
+        await asyncio.sleep(0.2)  # it tried, found the lease held, and waits
+        await store.release_lease("job", other)
+        released = time.monotonic()
+        lease.wake()
+        await until(lambda: bool(work.started), within=5.0)
+        assert work.started[0] - released < 1.0
+        stop.set()
+        await task
+
+
 def test_bad_lease_arguments_are_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="name"):
         Lease(None, "", ttl=1)  # type: ignore[arg-type]
