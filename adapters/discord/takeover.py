@@ -11,8 +11,9 @@ never run one shard, and a shard whose process died is taken over by a survivor.
   that survivor has run for a lease's lifetime (so processes started together first take their
   own). A holder of this machine that surely died (:func:`core.leases.surely_gone`) is not
   waited for.
-- **Hand-back**: a process running an adopted shard gives it up at its next renewal after the
-  shard's own process asks for it (the want lease), once its client no longer runs it.
+- **Hand-back**: a process running an adopted shard gives it up within
+  :data:`HANDBACK_POLL` after the shard's own process asks for it (the want lease), and
+  releases its lease once its client no longer runs it; the asking process takes it at once.
 
 The client runs the shards of :attr:`ShardLeases.running`; the adapter restarts it whenever that
 set changes (:meth:`ShardLeases.changed`) and reports with :meth:`ShardLeases.applied` which
