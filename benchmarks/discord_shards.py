@@ -130,14 +130,14 @@ async def _takeover(folder: Path, url: str, kills: int) -> None:
     async with DiscordDouble(shards=2, identify_interval=IDENTIFY_INTERVAL) as double:
         guild = double.add_guild("shard 0", shard=0)
         fleet = [ShardProcess(double, folder / f"bot{s}", url, (s,)) for s in (0, 1)]
-        await asyncio.gather(*(bot.start() for bot in fleet))
-        # Adoption waits until a survivor has run for a lease's lifetime (processes started
-        # together take their own shards first): the kills measure a fleet past that.
-        await asyncio.sleep(DEFAULT_TTL)
         adopted: list[float] = []
         answered: list[float] = []
         given_back: list[float] = []
         try:
+            await asyncio.gather(*(bot.start() for bot in fleet))
+            # Adoption waits until a survivor has run for a lease's lifetime (processes started
+            # together take their own shards first): the kills measure a fleet past that.
+            await asyncio.sleep(DEFAULT_TTL)
             board = await _new_board(double, guild, "taker")
             for _ in range(kills):
                 if not free_cells(double.messages[board]):
@@ -221,7 +221,6 @@ async def _latency(
         ]
         for bot in fleet:
             bot.process.settings |= {"AI_WORKERS": workers, "AI_BUDGET_SECONDS": "1.0"}
-        await asyncio.gather(*(bot.start() for bot in fleet))
         timed: list[Sent] = []
 
         def cpu() -> tuple[float, float, float]:
@@ -229,6 +228,7 @@ async def _latency(
             return bots, tree_cpu_seconds(server_pid), time.process_time()
 
         try:
+            await asyncio.gather(*(bot.start() for bot in fleet))
             before = cpu()
             await asyncio.gather(
                 *(
@@ -239,7 +239,8 @@ async def _latency(
             after = cpu()
         finally:
             for bot in fleet:
-                await bot.stop()
+                if bot.process.uptime.up:
+                    await bot.stop()
         used = (after[0] - before[0], after[1] - before[1], after[2] - before[2])
         return timed, used  # every click made while the CPU was counted
 

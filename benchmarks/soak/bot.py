@@ -10,6 +10,7 @@ them and how long it has been listening.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import sys
@@ -128,7 +129,8 @@ class BotProcess:
         """Start a new life and return once it is up.
 
         Raises:
-            RuntimeError: it exited or was not up within ``START_TIMEOUT`` (with its log's end).
+            RuntimeError: it exited or was not up within ``START_TIMEOUT`` (with its log's end);
+                what it started is killed first, so no run leaves a bot behind.
         """
         script = Path(sys.executable).with_name("chatbots")
         argv = (
@@ -152,6 +154,7 @@ class BotProcess:
         deadline = life.started + START_TIMEOUT
         while not (self._logged_started(log) and self.identified() > identified):
             if self._process.returncode is not None or time.monotonic() > deadline:
+                await self.stop("KILL")
                 raise RuntimeError(f"the bot did not start:\n{_tail(log)}")
             await asyncio.sleep(0.1)
         life.up_after = time.monotonic() - life.started
@@ -176,7 +179,8 @@ class BotProcess:
         life.stop = how
         signum = signal.SIGKILL if how == "KILL" else signal.SIGTERM
         sent = time.monotonic()
-        process.send_signal(signum)
+        with contextlib.suppress(ProcessLookupError):  # it exited already (a failed start)
+            process.send_signal(signum)
         try:
             await asyncio.wait_for(process.wait(), TERM_TIMEOUT)
         except TimeoutError:
