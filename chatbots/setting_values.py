@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from core.admin.keys import (
@@ -23,7 +24,6 @@ from core.admin.keys import (
     GAME_TTL_BOUNDS,
     RATE_BOUNDS,
 )
-from core.ai.levels import Level
 from core.errors import UserError
 from core.i18n import LOCALES, Text
 
@@ -118,20 +118,12 @@ def locale(text: str) -> str:
     return language
 
 
-def level(text: str) -> Level:
-    try:
-        return Level(text.strip().lower())
-    except ValueError:
-        choices = ", ".join(choice.value for choice in Level)
-        raise ValueError(f"{shown(text)} is not one of {choices}") from None
-
-
-def chat_setting(name: str) -> Callable[[str], object]:
+def chat_setting(name: str) -> Callable[[str], Any]:
     """A parser of the ``.env`` default of the chat setting ``name`` (``core.admin.keys``):
     the setting's own parser and bounds, its complaint in English."""
     key = BY_NAME[name]
 
-    def parse(text: str) -> object:
+    def parse(text: str) -> Any:
         try:
             return key.parse(text)
         except UserError as error:

@@ -286,7 +286,7 @@ class _Parser:
             log_level=self.get("LOG_LEVEL", parse.log_level, None),
             log_format=self.get("LOG_FORMAT", parse.log_format, LogFormat.TEXT),
             default_locale=self.get("DEFAULT_LOCALE", parse.locale, "en"),
-            default_level=self.get("DEFAULT_LEVEL", parse.level, Level.MEDIUM),
+            default_level=self.get("DEFAULT_LEVEL", parse.chat_setting("level"), Level.MEDIUM),
             ai_budget=self.get(
                 "AI_BUDGET_SECONDS", parse.seconds(*LIMITS["AI_BUDGET_SECONDS"]), 1.0
             ),

@@ -87,11 +87,14 @@ class ShardLeases:
         }
         self.running: frozenset[int] = frozenset()
         """The shards whose lease this process holds: the ones its client should run."""
-        self.adopted: frozenset[int] = frozenset()
-        """Those of :attr:`running` that are not this process's own."""
         self._applied: frozenset[int] = frozenset()
         self._changed = asyncio.Event()
         self._applied_changed = asyncio.Event()
+
+    @property
+    def adopted(self) -> frozenset[int]:
+        """The shards of :attr:`running` that are not this process's own."""
+        return self.running - self.own
 
     @property
     def interval(self) -> float:
@@ -210,7 +213,7 @@ class ShardLeases:
             await lease.run(functools.partial(self._run_adopted, shard), stop)
 
     async def _run_adopted(self, shard: int, ending: asyncio.Event) -> None:
-        self._hold(shard, adopted=True)
+        self._hold(shard)
         try:
             want = want_lease_name(self.count, shard)
             while not ending.is_set():
@@ -227,17 +230,14 @@ class ShardLeases:
 
     # --- the set the client runs ---------------------------------------------------------------
 
-    def _hold(self, shard: int, *, adopted: bool = False) -> None:
+    def _hold(self, shard: int) -> None:
         self.running |= {shard}
-        if adopted:
-            self.adopted |= {shard}
         self._changed.set()
 
     async def _let_go(self, shard: int) -> None:
         """Drop ``shard`` from the set, and return once the client no longer runs it (the
         lease is released after this, so its next process cannot overlap with this one)."""
         self.running -= {shard}
-        self.adopted -= {shard}
         self._changed.set()
         while shard in self._applied:
             self._applied_changed.clear()
