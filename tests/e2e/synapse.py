@@ -2,13 +2,17 @@
 
 The recipe is DESIGN.md's ("Matrix"): ``matrix-synapse`` from PyPI (the ``test`` extra installs
 it; nothing is installed here), SQLite, a registration shared secret, no federation listener and
-no federation, relaxed ``rc_*`` rate limits, a config written into a temporary directory, the
-server started with ``subprocess.Popen(cwd=...)``, ready when ``/_matrix/client/versions``
-answers, users registered with ``register_new_matrix_user -k SECRET``, and stopped by its own
-PID.
+no federation, a config written into a temporary directory, the server started with
+``subprocess.Popen(cwd=...)``, ready when ``/_matrix/client/versions`` answers, users registered
+with ``register_new_matrix_user -k SECRET``, and stopped by its own PID.
 
-Use :class:`SynapseServer` directly (the benchmark does) or the session-scoped
-:func:`synapse_server` fixture::
+Two configurations. :data:`RELAXED` raises every ``rc_*`` limit (the bulk of the suite sends
+far faster than people do). :data:`DEFAULT_LIMITS` keeps Synapse's own defaults, as people run
+it (``rc_message``: 0.2 events a second after a burst of 10), optionally with a short
+``session_lifetime`` so that access tokens expire: the tests that prove the bot holds up on a
+real homeserver use it.
+
+Use :class:`SynapseServer` directly (the benchmarks do) or the session-scoped fixtures::
 
     from tests.e2e.synapse import synapse_server  # noqa: F401  (a pytest fixture)
 """
@@ -47,6 +51,8 @@ BOT = "gamebot"
 PLAYERS = ("alice", "bob", "carol")
 PASSWORD = "correct horse battery staple"
 START_TIMEOUT = 90.0
+RELAXED = "relaxed"
+DEFAULT_LIMITS = "default"
 
 # Generous limits: the tests and the benchmark send far faster than people do.
 _RELAXED = {"per_second": 10_000, "burst_count": 10_000}
@@ -67,6 +73,13 @@ _RATE_LIMITS: dict[str, object] = {
     "rc_user_directory": _RELAXED,
     "rc_profile": _RELAXED,
     "rc_media_create": _RELAXED,
+}
+# With Synapse's defaults, only what no real player meets: every client of a test logs in and
+# registers from 127.0.0.1 (rc_login.address allows 5 logins, then one per 5 minutes, per
+# address), and expiring tokens make each of them log in again every lifetime.
+_DEFAULT_RATE_LIMITS: dict[str, object] = {
+    "rc_registration": _RELAXED,
+    "rc_login": _RATE_LIMITS["rc_login"],
 }
 
 
@@ -114,8 +127,20 @@ class SynapseServer:
         return f"@{localpart}:{SERVER_NAME}"
 
     @classmethod
-    def start(cls, workdir: Path, *, timeout: float = START_TIMEOUT) -> SynapseServer:
+    def start(
+        cls,
+        workdir: Path,
+        *,
+        timeout: float = START_TIMEOUT,
+        limits: str = RELAXED,
+        session_lifetime: str | None = None,
+    ) -> SynapseServer:
         """Write a config into ``workdir``, start Synapse and wait until it answers.
+
+        Args:
+            limits: :data:`RELAXED` (every ``rc_*`` raised) or :data:`DEFAULT_LIMITS`
+                (Synapse's defaults for everything the bot meets).
+            session_lifetime: how long a login lasts (``"1m"``); None: forever.
 
         Raises:
             RuntimeError: the server exited or did not answer within ``timeout`` seconds (the
@@ -126,7 +151,7 @@ class SynapseServer:
         # token_urlsafe may start with "-"; this one always does, so that every run checks
         # that the secret reaches register_new_matrix_user as a value.
         secret = "-" + secrets.token_urlsafe(24)
-        config = _write_config(workdir, port, secret)
+        config = _write_config(workdir, port, secret, limits, session_lifetime)
         out = (workdir / "stdout.log").open("wb")
         process = subprocess.Popen(
             [str(_bin("synapse_homeserver")), "--config-path", str(config)],
@@ -213,7 +238,11 @@ class SynapseServer:
             self.process.wait(timeout=5)
 
 
-def _write_config(workdir: Path, port: int, secret: str) -> Path:
+def _write_config(
+    workdir: Path, port: int, secret: str, limits: str, session_lifetime: str | None
+) -> Path:
+    if limits not in (RELAXED, DEFAULT_LIMITS):
+        raise ValueError(f"limits must be {RELAXED!r} or {DEFAULT_LIMITS!r}, got {limits!r}")
     # A signing key in Synapse's format ("ed25519 <key id> <unpadded base64 seed>"), written
     # here rather than by a second `--generate-keys` start of the server.
     seed = base64.b64encode(secrets.token_bytes(32)).decode().rstrip("=")
@@ -261,26 +290,55 @@ def _write_config(workdir: Path, port: int, secret: str) -> Path:
         "enable_metrics": False,
         "presence": {"enabled": False},
         "url_preview_enabled": False,
-        **_RATE_LIMITS,
+        **(_RATE_LIMITS if limits == RELAXED else _DEFAULT_RATE_LIMITS),
     }
+    if session_lifetime is not None:
+        config["session_lifetime"] = session_lifetime
     path = workdir / "homeserver.yaml"
     path.write_text(json.dumps(config, indent=2))  # JSON is YAML
     return path
 
 
-@pytest.fixture(scope="session")
-def synapse_server() -> Iterator[SynapseServer]:
-    """A Synapse for the whole test session, with the bot and three players registered."""
+@contextlib.contextmanager
+def started_synapse(
+    limits: str = RELAXED, session_lifetime: str | None = None
+) -> Iterator[SynapseServer]:
+    """A Synapse in a temporary directory with the bot and three players registered."""
     reason = synapse_missing()
     if reason is not None:
         pytest.skip(reason)
     with tempfile.TemporaryDirectory(prefix="synapse-") as tmp:
-        server = SynapseServer.start(Path(tmp))
+        server = SynapseServer.start(Path(tmp), limits=limits, session_lifetime=session_lifetime)
         try:
             server.register([BOT, *PLAYERS])
             yield server
         finally:
             server.stop()
+
+
+@pytest.fixture(scope="session")
+def synapse_server() -> Iterator[SynapseServer]:
+    """A Synapse for the whole test session with relaxed rate limits."""
+    with started_synapse() as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def synapse_default_limits() -> Iterator[SynapseServer]:
+    """A Synapse with its default rate limits, as homeservers run it."""
+    with started_synapse(DEFAULT_LIMITS) as server:
+        yield server
+
+
+SESSION_LIFETIME_S = 40.0
+
+
+@pytest.fixture(scope="session")
+def synapse_expiring() -> Iterator[SynapseServer]:
+    """A Synapse with its default rate limits whose logins expire after
+    :data:`SESSION_LIFETIME_S` seconds (Matrix Authentication Service's tokens die too)."""
+    with started_synapse(DEFAULT_LIMITS, f"{SESSION_LIFETIME_S:.0f}s") as server:
+        yield server
 
 
 # --- Players: plain matrix-nio clients --------------------------------------------------------
@@ -344,8 +402,7 @@ class Player:
         self._undecrypted: list[tuple[str, Any]] = []
 
     async def __aenter__(self) -> Player:
-        response = await self.client.login(self._password, device_name="e2e player")
-        assert isinstance(response, nio.LoginResponse), response
+        await self._login()
         if self.client.olm and self.client.should_upload_keys:
             await self.client.keys_upload()
         first = await self.client.sync(timeout=0, full_state=True)
@@ -360,10 +417,18 @@ class Player:
                 await self._task
         await self.client.close()
 
+    async def _login(self) -> None:
+        # The same device again after an expiry, as a client does.
+        response = await self.client.login(self._password, device_name="e2e player")
+        assert isinstance(response, nio.LoginResponse), response
+
     async def _sync_forever(self) -> None:
         client = self.client
         while True:
             response = await client.sync(timeout=30_000, sync_filter=_PLAYER_FILTER)
+            if _expired(response):
+                await self._login()
+                continue
             if not isinstance(response, nio.SyncResponse):
                 await asyncio.sleep(0.2)
                 continue
@@ -471,6 +536,11 @@ class Player:
         response = await self.client.room_send(
             room_id, event_type, content, ignore_unverified_devices=True
         )
+        if _expired(response):
+            await self._login()
+            response = await self.client.room_send(
+                room_id, event_type, content, ignore_unverified_devices=True
+            )
         assert isinstance(response, nio.RoomSendResponse), response
         return str(response.event_id)
 
@@ -483,6 +553,10 @@ class Player:
 
 
 _PLAYER_FILTER = {"room": {"timeline": {"limit": 100}}}
+
+
+def _expired(response: object) -> bool:
+    return isinstance(response, nio.ErrorResponse) and response.status_code == "M_UNKNOWN_TOKEN"
 
 
 # --- The bot: the real service, store and adapter ----------------------------------------------
@@ -504,6 +578,7 @@ async def running_bot(
     ai_workers: int = 0,
     watch_move_interval: float = 0.2,
     bot_admins: Sequence[str] = (),
+    access_token: str | None = None,
 ) -> AsyncIterator[RunningBot]:
     """The whole bot (SQLite store, GameService, MatrixAdapter) on ``data_dir``, until exit.
 
@@ -514,6 +589,7 @@ async def running_bot(
             in a thread.
         watch_move_interval: the pace of bots' games (brisker than people watch them).
         bot_admins: users who may change every room's settings (``BOT_ADMINS``).
+        access_token: log in with this token alone (no password to log in again with).
     """
     await asyncio.to_thread(data_dir.mkdir, parents=True, exist_ok=True)
     store = await SqliteStore.open(data_dir / "chatbots.sqlite3")
@@ -531,7 +607,8 @@ async def running_bot(
     config = MatrixConfig(
         homeserver=server.url,
         user_id=server.user_id(BOT),
-        password=PASSWORD,
+        password=None if access_token else PASSWORD,
+        access_token=access_token,
         store_path=str(data_dir / "matrix"),
         bot_admins=tuple(bot_admins),
     )
