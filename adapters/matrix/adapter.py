@@ -34,12 +34,14 @@ from typing import TypeVar
 from adapters.matrix.backoff import delay_for, with_backoff
 from adapters.matrix.config import MatrixConfig
 from adapters.matrix.events import Incoming, Message, Reaction, command_text, parse_event
+from adapters.matrix.login import Logins
 from adapters.matrix.output import Output
 from adapters.matrix.power import ADMIN_LEVEL, PowerLevels
 from adapters.matrix.render import reaction_move
 from adapters.matrix.rooms import Rooms, Watermark
-from adapters.matrix.state import Credentials, MatrixState
-from adapters.matrix.transport import Invite, Login, MatrixError, NioTransport, SyncBatch, Transport
+from adapters.matrix.sender import Sender, TokenDead
+from adapters.matrix.state import MatrixState
+from adapters.matrix.transport import Invite, MatrixError, NioTransport, SyncBatch, Transport
 from adapters.matrix.undecrypted import Undecrypted
 from core.i18n import render
 from core.ports import SHUTDOWN, GameServicePort, Lease, LeaseState, PlatformStyle
@@ -125,9 +127,9 @@ class MatrixAdapter:
         self._clock = clock
         self._lease = lease
         self._state = MatrixState(service.store, config.user_id)
-        self._output = Output(
-            self._state, self._client, config.default_locale, add_keycaps=add_keycaps, sleep=sleep
-        )
+        self._add_keycaps = add_keycaps
+        self._stopped = asyncio.Event()  # the token is gone for good: stopped until restarted
+        self.rate_limited_total = 0  # 429s from the homeserver, over every term (metrics)
         self._new_term()
         self._publishing: set[asyncio.Future[None]] = set()
         self._power = PowerLevels()
@@ -144,6 +146,18 @@ class MatrixAdapter:
         self._rooms: Rooms[_Job] = Rooms(self._handle, self._watermark)
         self._last_sync: float | None = None
         self._sync_failing = False
+        self._logins = Logins(
+            self._config, self._state, self._client, sleep=self._sleep, on_dead=self._stopped.set
+        )
+        self._sender = Sender(
+            self._client, relogin=self._logins.again, on_limited=self._limited, sleep=self._sleep
+        )
+        self._output = Output(
+            self._state, self._sender, self._config.default_locale, add_keycaps=self._add_keycaps
+        )
+
+    def _limited(self) -> None:
+        self.rate_limited_total += 1
 
     def _holds_lease(self) -> bool:
         return self._lease is None or self._lease.remaining() > 0
@@ -156,7 +170,10 @@ class MatrixAdapter:
     @property
     def connected(self) -> bool:
         """The last sync succeeded, less than :data:`SYNC_STALE_AFTER_S` seconds ago; or this
-        process stands by while another holds the account's lease (its job, then)."""
+        process stands by while another holds the account's lease (its job, then). False for
+        good once the token is gone and cannot be renewed."""
+        if self._stopped.is_set():
+            return False
         if self._lease is not None and self._lease.state is LeaseState.STANDBY:
             return True
         last = self._last_sync
@@ -191,8 +208,13 @@ class MatrixAdapter:
             self._new_term()
             log.info("matrix: took the sync over; resuming from the stored token")
         transport = self._client()
+        halt = asyncio.Event()  # this term ends: stopping, the lease lost, or the token dead
+        watch = asyncio.ensure_future(_either(stop, self._stopped, halt))
         try:
-            login = await self._until(stop, self._login(transport))
+            try:
+                login = await self._until(halt, self._logins.first())
+            except TokenDead:
+                return
             if login is None:
                 return
             self._user_id = login.user_id
@@ -202,9 +224,13 @@ class MatrixAdapter:
                 log.info("matrix: matrix-nio[e2e] not installed; encrypted rooms are not served")
             await self._undecrypted.load()
             self._serving = True
-            await self._sync_loop(transport, stop)
+            await self._sync_loop(transport, halt)
         finally:
+            watch.cancel()
             await self._shutdown(transport)
+        if self._stopped.is_set():
+            # The rest of the process (Discord, health saying 503 for Matrix) goes on.
+            await stop.wait()
 
     async def _until(self, stop: asyncio.Event, work: Awaitable[T]) -> T | None:
         """``work``'s result, or None when ``stop`` is set first (``work`` is cancelled)."""
@@ -220,46 +246,6 @@ class MatrixAdapter:
         with contextlib.suppress(asyncio.CancelledError, MatrixError):
             await task
         return None
-
-    async def _login(self, transport: Transport) -> Login:
-        config = self._config
-        if config.access_token:
-            return await with_backoff(
-                lambda: transport.restore(
-                    config.user_id, config.device_id, config.access_token or ""
-                ),
-                what="matrix login (token)",
-                attempts=1_000_000,
-                sleep=self._sleep,
-            )
-        saved = await self._state.credentials()
-        if saved is not None:
-            try:
-                return await with_backoff(
-                    lambda: transport.restore(config.user_id, saved.device_id, saved.access_token),
-                    what="matrix login (saved token)",
-                    attempts=1_000_000,
-                    sleep=self._sleep,
-                )
-            except MatrixError as error:
-                if not error.unknown_token:
-                    raise
-                log.warning("matrix: the saved access token was revoked; logging in again")
-                await self._state.forget_credentials()
-        device = saved.device_id if saved is not None else config.device_id
-        return await self._password_login(transport, device)
-
-    async def _password_login(self, transport: Transport, device_id: str | None) -> Login:
-        config = self._config
-        login = await with_backoff(
-            lambda: transport.login(config.user_id, config.password or "", device_id),
-            what="matrix login (password)",
-            attempts=1_000_000,
-            sleep=self._sleep,
-        )
-        # Kept so that a restart reuses the device (and its encryption keys).
-        await self._state.set_credentials(Credentials(login.access_token, login.device_id))
-        return login
 
     async def _sync_loop(self, transport: Transport, stop: asyncio.Event) -> None:
         token = await self._state.next_batch()
@@ -302,17 +288,20 @@ class MatrixAdapter:
                 # After a failure, do not long-poll: with nothing new the answer would only come
                 # after the full timeout, and the outage would look 30 s longer than it was.
                 wait_ms = 0 if self._sync_failing else timeout_ms
+                started = time.monotonic()
                 batch = await self._until(
                     stop,
                     transport.sync(since, wait_ms, first=first, full_state=full_state),
                 )
             except MatrixError as error:
                 self._sync_failing = True
-                if error.unknown_token and self._config.password and not self._config.access_token:
-                    # Logged out from elsewhere (an admin, a device list): log in again, on the
-                    # same device, and carry on from the same token.
-                    log.warning("matrix: the access token was revoked; logging in again")
-                    await self._password_login(transport, self.device_id)
+                if error.unknown_token:
+                    # Expired, or logged out from elsewhere (an admin, a device list): log in
+                    # again, on the same device, and carry on from the same token.
+                    try:
+                        await self._logins.again(error, started)
+                    except TokenDead:
+                        return None
                     continue
                 if not error.transient:
                     raise
@@ -359,7 +348,7 @@ class MatrixAdapter:
         for shown in self._publishing:
             if not shown.done():
                 shown.set_result(None)  # not shown: the bots' game goes on unseen, or stops
-        await self._output.close()
+        await self._sender.close(drain)
         with contextlib.suppress(Exception):
             await self._watermark.advance()
         try:
@@ -423,11 +412,13 @@ class MatrixAdapter:
             )
         except Exception:
             log.exception("matrix: the service failed on a message in %s", room_id)
-            await self._output.notice(
+            self._output.notice(
                 room_id, render("matrix.internal_error", self.locale), message.event_id
             )
             return
-        await self._output.apply(room_id, replies, reply_to=message.event_id)
+        await self._output.apply(
+            room_id, replies, reply_to=message.event_id, mention=challenged(text, actor)
+        )
 
     async def _on_reaction(self, reaction: Reaction) -> None:
         move = reaction_move(reaction.key)
@@ -448,7 +439,7 @@ class MatrixAdapter:
         except Exception:
             log.exception("matrix: the service failed on a reaction in %s", room_id)
             replies = []
-            await self._output.notice(
+            self._output.notice(
                 room_id,
                 f"{actor.display_name}: {render('matrix.internal_error', self.locale)}",
                 board.event_id,
@@ -459,8 +450,13 @@ class MatrixAdapter:
             room_id, replies, reply_to=board.event_id, addressee=actor.display_name
         )
         # Consumed: take it away, so the same key can be pressed again (Synapse refuses a
-        # second identical annotation). Needs the power to redact others' events.
-        await self._output.redact(room_id, reaction.event_id, "move played")
+        # second identical annotation; needs the power to redact others' events). Not when
+        # the key is no longer a move (a taken cell, a full column, a finished game), and not
+        # while rate-limited: then a player presses the key again by taking their reaction
+        # away and adding it anew, a new event the bot reads as a new press.
+        boards = [reply.board for reply in replies if reply.board is not None]
+        if not boards or move in boards[-1].playable:
+            self._output.redact(room_id, reaction.event_id, "move played")
 
     async def _publish(self, actor: Actor, replies: Sequence[Reply]) -> None:
         """Show the later replies of ``actor``'s request (a bots' game's moves) in its room,
@@ -479,3 +475,22 @@ class MatrixAdapter:
         if self._transport is None:
             raise RuntimeError("the Matrix adapter is not running")
         return self._transport
+
+
+def challenged(text: str, actor: Actor) -> str | None:
+    """The user a command challenges: its first ``@user`` word (pills were turned into ids)."""
+    for word in text.split():
+        if word.startswith("@") and len(word) > 1:
+            return mentioned_user(actor, word)
+    return None
+
+
+async def _either(stop: asyncio.Event, stopped: asyncio.Event, halt: asyncio.Event) -> None:
+    """Sets ``halt`` once ``stop`` or ``stopped`` is set."""
+    waits = {asyncio.ensure_future(stop.wait()), asyncio.ensure_future(stopped.wait())}
+    try:
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        halt.set()
+    finally:
+        for wait in waits:
+            wait.cancel()

@@ -1,34 +1,32 @@
 """Showing the service's replies in a room: boards as ``m.notice`` messages edited in place,
-texts as short notices that reply to the player's message.
+texts as short notices that reply to the player's message, challenges as mentions.
 
-Every send for a room is made by that room's worker (:mod:`adapters.matrix.rooms`), so a room's
-boards change in order. A board that is older than the one already shown for its game is not
+Every reply for a room is queued by that room's worker (:mod:`adapters.matrix.rooms`) on the
+room's send queue (:mod:`adapters.matrix.sender`), so a room's boards change in order. A move
+is answered by one event, the board's edit: the status line (and the result, and what to type
+next) lives in the board. A board that is older than the one already shown for its game is not
 shown: the moves of a bots' game are published from a task of their own, and the move that
 ``!final`` overtook must not cover the ended board.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from adapters.matrix.backoff import with_backoff
 from adapters.matrix.render import (
-    Content,
     actions_hint,
     board_content,
     edit_content,
     keycaps_for,
+    mention_content,
     notice_content,
     reaction_content,
 )
+from adapters.matrix.sender import Sender
 from adapters.matrix.state import BoardRef, MatrixState
-from adapters.matrix.transport import MatrixError, Transport
-from core.replies import BoardView, Reply
+from core.replies import ActionKind, BoardView, Reply
 
 log = logging.getLogger(__name__)
 
@@ -36,33 +34,24 @@ _VERSIONS_KEPT = 4096  # games whose newest shown board is remembered (a few byt
 
 
 class Output:
-    """Sends replies through the transport and keeps the board messages in the state.
+    """Queues replies on the sender and keeps the board messages in the state.
 
     Args:
         state: where the board messages are remembered.
-        client: the running transport.
+        sender: the send queues.
         locale: the language of every text, unless a reply names the one its room's admins
             chose (:attr:`core.replies.Reply.locale`).
-        add_keycaps: put the keycap reactions under new gravity boards.
-        sleep: how back-offs wait (tests pass one that does not).
+        add_keycaps: put keycap reactions under new boards whose every move has one.
     """
 
     def __init__(
-        self,
-        state: MatrixState,
-        client: Callable[[], Transport],
-        locale: str,
-        *,
-        add_keycaps: bool,
-        sleep: Callable[[float], Awaitable[None]],
+        self, state: MatrixState, sender: Sender, locale: str, *, add_keycaps: bool
     ) -> None:
         self._state = state
-        self._client = client
+        self._sender = sender
         self._locale = locale
         self._add_keycaps = add_keycaps
-        self._sleep = sleep
         self._shown: OrderedDict[str, int] = OrderedDict()
-        self._background: set[asyncio.Task[Any]] = set()
 
     async def apply(
         self,
@@ -71,34 +60,41 @@ class Output:
         *,
         reply_to: str | None,
         addressee: str | None = None,
+        mention: str | None = None,
     ) -> None:
-        """Show ``replies`` in order; texts reply to ``reply_to`` and name ``addressee``."""
+        """Show ``replies`` in order; texts reply to ``reply_to`` and name ``addressee``;
+        a challenge mentions ``mention`` (the challenged user's id)."""
         for reply in replies:
             locale = reply.locale or self._locale
+            hint = actions_hint(reply.actions, locale)
+            board = reply.board
+            if board is not None and not reply.new_message:
+                # The result is the board's own status line: the edit says it all, hint included.
+                if reply.text is None or reply.text == board.status:
+                    await self._show_board(room_id, board, locale, new=False, note=hint)
+                    continue
+                if not await self._show_board(room_id, board, locale, new=False):
+                    continue  # an overtaken board, and the text that came with it
             lines = []
             if reply.text is not None:
                 lines.append(reply.text.render(locale))
-            hint = actions_hint(reply.actions, locale)
             if hint:
                 lines.append(hint)
             text = "\n".join(lines)
             if text and addressee:
                 text = f"{addressee}: {text}"
-            # A new board follows its announcement; an edited one comes before the result, so
-            # the move itself is answered first (and by the edit alone when there is no text).
-            if reply.board is not None and reply.new_message:
-                if text:
-                    await self.notice(room_id, text, reply_to)
-                await self._show_board(room_id, reply.board, locale, new=True)
-                continue
-            if reply.board is not None and not await self._show_board(
-                room_id, reply.board, locale, new=False
-            ):
-                continue  # an overtaken board, and the text that came with it
-            if text:
-                await self.notice(room_id, text, reply_to)
+            if text and mention and ActionKind.ACCEPT in reply.actions:
+                # Default push rules silence notices: a challenge must reach its person.
+                self._sender.send(room_id, mention_content(text, mention, reply_to))
+            elif text:
+                self.notice(room_id, text, reply_to)
+            # A new board follows its announcement.
+            if board is not None and reply.new_message:
+                await self._show_board(room_id, board, locale, new=True)
 
-    async def _show_board(self, room_id: str, board: BoardView, locale: str, *, new: bool) -> bool:
+    async def _show_board(
+        self, room_id: str, board: BoardView, locale: str, *, new: bool, note: str | None = None
+    ) -> bool:
         """Post or edit the board; False when a newer board of its game is already shown."""
         newest = self._shown.get(board.session_id)
         if not new and newest is not None and board.version < newest:
@@ -107,68 +103,32 @@ class Output:
         self._shown.move_to_end(board.session_id)
         if len(self._shown) > _VERSIONS_KEPT:
             self._shown.popitem(last=False)
-        content = board_content(board, locale)
+        content = board_content(board, locale, note=note)
         ref = None if new else await self._state.board(board.session_id)
         if ref is None or ref.room_id != room_id:
-            event_id = await self.send(room_id, content)
+            try:
+                event_id = await self._sender.send(room_id, content)
+            except (
+                Exception
+            ) as error:  # refused for good (logged by the sender too), or the token died
+                log.warning("matrix: could not post a board in %s: %s", room_id, error)
+                return True
             ref = BoardRef(board.session_id, room_id, event_id)
             await self._state.set_board(ref)
-            if self._add_keycaps and board.rules.gravity and board.playable:
-                self._spawn(self._react_keycaps(ref, keycaps_for(board.rules)))
+            if self._add_keycaps and board.playable:
+                for key in keycaps_for(board.rules):
+                    self._sender.courtesy(room_id, reaction_content(event_id, key))
         else:
             # Always an edit of the original event, never of an edit.
-            await self.send(room_id, edit_content(ref.event_id, content))
+            self._sender.edit(room_id, ref.event_id, edit_content(ref.event_id, content))
         if board.finished:
             await self._state.forget_board(ref)
         return True
 
-    async def _react_keycaps(self, ref: BoardRef, keys: Sequence[str]) -> None:
-        for key in keys:
-            try:
-                await self.send(ref.room_id, reaction_content(ref.event_id, key), "m.reaction")
-            except MatrixError as error:
-                log.info("matrix: could not add keycaps in %s: %s", ref.room_id, error)
-                return
+    def notice(self, room_id: str, text: str, reply_to: str | None) -> None:
+        """Queue a short notice (a reply to ``reply_to`` when given)."""
+        self._sender.send(room_id, notice_content(text, reply_to))
 
-    async def notice(self, room_id: str, text: str, reply_to: str | None) -> None:
-        """A short notice (a reply to ``reply_to`` when given); a failure is only logged."""
-        try:
-            await self.send(room_id, notice_content(text, reply_to))
-        except MatrixError as error:
-            log.warning("matrix: could not send a notice to %s: %s", room_id, error)
-
-    async def send(self, room_id: str, content: Content, event_type: str = "m.room.message") -> str:
-        """Send an event, waiting out rate limits; its event id."""
-        transport = self._client()
-        return await with_backoff(
-            lambda: transport.send(room_id, content, event_type),
-            what=f"send to {room_id}",
-            sleep=self._sleep,
-        )
-
-    async def redact(self, room_id: str, event_id: str, reason: str) -> None:
-        """Remove an event (a consumed reaction); a refusal is only logged."""
-        transport = self._client()
-        try:
-            await with_backoff(
-                lambda: transport.redact(room_id, event_id, reason),
-                what="redact",
-                attempts=3,
-                sleep=self._sleep,
-            )
-        except MatrixError as error:
-            log.info("matrix: could not remove %s in %s: %s", event_id, room_id, error)
-
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.create_task(work)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-
-    async def close(self) -> None:
-        """Stop the courtesy work still running (keycaps): not worth a slow exit."""
-        tasks = list(self._background)
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+    def redact(self, room_id: str, event_id: str, reason: str) -> None:
+        """Remove an event (a consumed reaction) when the rate limit leaves room for it."""
+        self._sender.redact(room_id, event_id, reason)

@@ -1,9 +1,12 @@
 """Matrix message contents for boards, edits and notices (pure functions, no I/O).
 
-A board is one ``m.notice``: a monospace plain ``body`` (``core.render.board_text``, then the
-status line and the seats) and an HTML ``formatted_body`` (a ``<pre>`` block with coordinates,
-the winning line in bold, the last stone underlined). Moves replace it with ``m.replace`` edits
-of the original event. Notices are short texts, as replies to the player's message.
+A board is one ``m.notice``: a plain ``body`` made of emoji (cells, and coordinates as
+regional-indicator letters and keycap numbers), which keep one width in every font, so it lines
+up in previews, reply quotes and notifications too; then the status line and the seats. The HTML
+``formatted_body`` is a ``<pre>`` block with coordinates, the winning line struck through in
+bold, the last stone underlined. Moves replace it with ``m.replace`` edits of the original event.
+Notices are short texts, as replies to the player's message; a challenge is an ``m.text`` that
+mentions the challenged player (:func:`mention_content`).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from typing import Any
 
 from core.games import Rules
 from core.i18n import render
-from core.render import COLUMN_LETTERS, MARKS, board_text
+from core.render import COLUMN_LETTERS, MARKS
 from core.replies import ActionKind, BoardView, CellView
 
 Content = dict[str, Any]
@@ -25,6 +28,15 @@ COMMAND_PREFIX = "!"  # Element keeps "/" for its own commands
 KEYCAPS: tuple[str, ...] = (*(f"{digit}\ufe0f\u20e3" for digit in "123456789"), "\U0001f51f")
 _HTML_MARKS = ("·", "X", "O")
 _SEAT_EMOJI = ("❌", "⭕")
+# Plain-body cells: empty, first, second; and the same on the winning line.
+_FREE_CELLS = ("⬜", "❌", "⭕")
+_FREE_WINNING = ("⬜", "❎", "🅾\ufe0f")
+_GRAVITY_CELLS = ("⚪", "🔴", "🟡")
+_GRAVITY_WINNING = ("⚪", "🟥", "🟨")
+_DIGIT_KEYCAPS = tuple(f"{digit}\ufe0f\u20e3" for digit in "0123456789")
+_CORNER = "#\ufe0f\u20e3"
+# Regional indicator letters: one emoji width each; spaces keep two of them from making a flag.
+_COLUMN_EMOJI = tuple(chr(0x1F1E6 + ord(letter) - ord("a")) for letter in COLUMN_LETTERS)
 
 
 def reaction_number(key: str) -> int | None:
@@ -47,18 +59,42 @@ def reaction_move(key: str) -> int | None:
 
 
 def keycaps_for(rules: Rules) -> tuple[str, ...]:
-    """The keycaps that are moves on this board: one per column (gravity), one per cell."""
+    """The keycaps under a board: one per move, where every move has one (tic-tac-toe's
+    cells, Connect Four's columns); none on bigger boards, where typing is the way."""
     count = rules.cols if rules.gravity else rules.rows * rules.cols
-    return KEYCAPS[: min(count, len(KEYCAPS))]
+    return KEYCAPS[:count] if count <= len(KEYCAPS) else ()
 
 
-def board_body(board: BoardView, locale: str) -> str:
-    """The plain body: the board lines of ``core.render``, the status line, the seats."""
-    return "\n".join([board_text(board), board.status.render(locale), _seats(board)])
+def board_rows(board: BoardView) -> list[str]:
+    """The board as emoji rows, column letters on top and row numbers on the left.
+
+    Every row is the same number of emoji and spaces, and emoji have one width in any font, so
+    the rows line up in proportional fonts too (up to 25x25).
+    """
+    rules = board.rules
+    digits = len(str(rules.rows))
+    plain, winning = (
+        (_GRAVITY_CELLS, _GRAVITY_WINNING) if rules.gravity else (_FREE_CELLS, _FREE_WINNING)
+    )
+    lines = [" ".join([_CORNER * digits, *_COLUMN_EMOJI[: rules.cols]])]
+    for number, row in enumerate(board.rows, start=1):
+        label = "".join(_DIGIT_KEYCAPS[int(d)] for d in f"{number:0{digits}d}")
+        cells = [(winning if cell.winning else plain)[cell.mark] for cell in row]
+        lines.append(" ".join([label, *cells]))
+    return lines
 
 
-def board_html(board: BoardView, locale: str) -> str:
-    """The HTML body: coordinates and marks in a ``<pre>`` block, then status and seats."""
+def board_body(board: BoardView, locale: str, note: str | None = None) -> str:
+    """The plain body: the emoji board, the status line, the seats (and ``note``)."""
+    lines = [*board_rows(board), board.status.render(locale), _seats(board)]
+    if note:
+        lines.append(note)
+    return "\n".join(lines)
+
+
+def board_html(board: BoardView, locale: str, note: str | None = None) -> str:
+    """The HTML body: coordinates and marks in a ``<pre>`` block, then status and seats, then
+    how to move (or ``note``: what to type next)."""
     rules = board.rules
     width = len(str(rules.rows))
     lines = [(" " * width + " " + " ".join(COLUMN_LETTERS[: rules.cols])).rstrip()]
@@ -70,7 +106,9 @@ def board_html(board: BoardView, locale: str) -> str:
         f"<p>{html.escape(board.status.render(locale))}<br>"
         f"{html.escape(_seats(board, emoji=True))}</p>",
     ]
-    if board.playable:
+    if note:
+        parts.append(f"<p><em>{html.escape(note)}</em></p>")
+    elif board.playable:
         parts.append(f"<p><em>{html.escape(move_hint(board.rules, locale))}</em></p>")
     return "".join(parts)
 
@@ -78,7 +116,8 @@ def board_html(board: BoardView, locale: str) -> str:
 def _html_cell(cell: CellView) -> str:
     mark = _HTML_MARKS[cell.mark]
     if cell.winning:
-        return f"<b>{mark}</b>"
+        # Struck through, as on paper: told apart without telling bold from regular.
+        return f"<del><b>{mark}</b></del>"
     if cell.last:
         return f"<u>{mark}</u>"
     return mark
@@ -96,35 +135,29 @@ def _seats(board: BoardView, *, emoji: bool = False) -> str:
 
 
 def move_hint(rules: Rules, locale: str) -> str:
-    """How to move on this board: typed moves, and the keycap reactions where they reach."""
+    """How to move on this board: typed moves, and the keycap reactions only where every move
+    has one (on a 9x9 board they would reach a1 to a2 only)."""
+    keys = keycaps_for(rules)
+    reactions = ".reactions" if keys else ""
+    keycaps = f"{keys[0]}\u2013{keys[-1]}" if len(keys) > 1 else "".join(keys)
     if rules.gravity:
-        return render(
-            "matrix.hint.gravity",
-            locale,
-            cols=rules.cols,
-            keycaps=_keycap_range(rules),
-        )
+        return render(f"matrix.hint.gravity{reactions}", locale, cols=rules.cols, keycaps=keycaps)
     return render(
-        "matrix.hint.cells",
+        f"matrix.hint.cells{reactions}",
         locale,
         cells=rules.rows * rules.cols,
         coord=f"{COLUMN_LETTERS[min(1, rules.cols - 1)]}{min(2, rules.rows)}",
-        keycaps=_keycap_range(rules),
+        keycaps=keycaps,
     )
 
 
-def _keycap_range(rules: Rules) -> str:
-    keys = keycaps_for(rules)
-    return f"{keys[0]}\u2013{keys[-1]}" if len(keys) > 1 else keys[0]
-
-
-def board_content(board: BoardView, locale: str) -> Content:
-    """A new board message."""
+def board_content(board: BoardView, locale: str, note: str | None = None) -> Content:
+    """A board message; ``note`` (what to type next) replaces the move hint."""
     return {
         "msgtype": "m.notice",
-        "body": board_body(board, locale),
+        "body": board_body(board, locale, note),
         "format": HTML_FORMAT,
-        "formatted_body": board_html(board, locale),
+        "formatted_body": board_html(board, locale, note),
         "m.mentions": {},
     }
 
@@ -151,6 +184,23 @@ def edit_content(original_event_id: str, new_content: Content) -> Content:
 def notice_content(text: str, reply_to: str | None = None) -> Content:
     """A short ``m.notice``, as a reply to ``reply_to`` when given."""
     content: Content = {"msgtype": "m.notice", "body": text}
+    if reply_to is not None:
+        content["m.relates_to"] = {"m.in_reply_to": {"event_id": reply_to}}
+    return content
+
+
+def mention_content(text: str, user_id: str, reply_to: str | None = None) -> Content:
+    """An ``m.text`` that notifies ``user_id``: ``m.mentions`` names them and the HTML carries a
+    pill. Default push rules silence every ``m.notice``, mentions included, so a message that
+    must reach a person (a challenge) cannot be a notice."""
+    link = f'<a href="https://matrix.to/#/{html.escape(user_id)}">{html.escape(user_id)}</a>'
+    content: Content = {
+        "msgtype": "m.text",
+        "body": f"{user_id}: {text}",
+        "format": HTML_FORMAT,
+        "formatted_body": f"{link}: {html.escape(text)}".replace("\n", "<br>"),
+        "m.mentions": {"user_ids": [user_id]},
+    }
     if reply_to is not None:
         content["m.relates_to"] = {"m.in_reply_to": {"event_id": reply_to}}
     return content

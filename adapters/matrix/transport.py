@@ -35,14 +35,22 @@ class MatrixError(Exception):
     Attributes:
         status: the Matrix ``errcode`` (``M_FORBIDDEN``) or an HTTP status, when known.
         retry_after_ms: how long the server asked us to wait (rate limits).
+        soft_logout: the server says the token expired (rather than was revoked).
     """
 
     def __init__(
-        self, what: str, message: str, status: str | None = None, retry_after_ms: int | None = None
+        self,
+        what: str,
+        message: str,
+        status: str | None = None,
+        retry_after_ms: int | None = None,
+        *,
+        soft_logout: bool = False,
     ) -> None:
         super().__init__(f"{what} failed: {status or 'error'} {message}".strip())
         self.status = status
         self.retry_after_ms = retry_after_ms
+        self.soft_logout = soft_logout
 
     @property
     def rate_limited(self) -> bool:
@@ -156,6 +164,7 @@ def _error(what: str, response: object) -> MatrixError:
         str(getattr(response, "message", response)),
         None if status is None else str(status),
         retry if isinstance(retry, int) else None,
+        soft_logout=getattr(response, "soft_logout", False) is True,
     )
 
 

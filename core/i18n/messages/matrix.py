@@ -11,6 +11,13 @@ from __future__ import annotations
 
 MESSAGES: dict[str, dict[str, str]] = {
     "matrix.hint.cells": {
+        "en": "Move: type a cell number 1–{cells} or a coordinate such as {coord}.",
+        "ca": "Per jugar: escriu un número de casella 1–{cells} o una coordenada com {coord}.",
+        "es": "Para jugar: escribe un número de casilla 1–{cells} o una coordenada como {coord}.",
+        "pt": "Para jogar: escreva um número de casa 1–{cells} ou uma coordenada como {coord}.",
+        "ru": "Ход: напишите номер клетки 1–{cells} или координату, например {coord}.",
+    },
+    "matrix.hint.cells.reactions": {
         "en": "Move: type a cell number 1–{cells} or a coordinate such as {coord}, or react with {keycaps}.",
         "ca": "Per jugar: escriu un número de casella 1–{cells} o una coordenada com {coord}, o reacciona amb {keycaps}.",
         "es": "Para jugar: escribe un número de casilla 1–{cells} o una coordenada como {coord}, o reacciona con {keycaps}.",
@@ -18,6 +25,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ru": "Ход: напишите номер клетки 1–{cells} или координату, например {coord}, или поставьте реакцию {keycaps}.",
     },
     "matrix.hint.gravity": {
+        "en": "Move: type a column number 1–{cols}.",
+        "ca": "Per jugar: escriu un número de columna 1–{cols}.",
+        "es": "Para jugar: escribe un número de columna 1–{cols}.",
+        "pt": "Para jogar: escreva um número de coluna 1–{cols}.",
+        "ru": "Ход: напишите номер столбца 1–{cols}.",
+    },
+    "matrix.hint.gravity.reactions": {
         "en": "Move: type a column number 1–{cols}, or react with {keycaps}.",
         "ca": "Per jugar: escriu un número de columna 1–{cols}, o reacciona amb {keycaps}.",
         "es": "Para jugar: escribe un número de columna 1–{cols}, o reacciona con {keycaps}.",

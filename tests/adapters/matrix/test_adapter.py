@@ -71,7 +71,7 @@ async def test_a_game_by_text_and_reactions_edits_the_original_board(
 
         fake.deliver((ROOM, text("$m1", ALICE, "5")))
         [edit] = await fake.wait_sent(edit_of(original))
-        assert "X" in edit.content["m.new_content"]["body"].split("\n")[2]
+        assert "❌" in edit.content["m.new_content"]["body"].split("\n")[2]
         assert not [s for s in fake.sent if notice_to("$m1")(s)]
 
         fake.deliver(
@@ -86,12 +86,13 @@ async def test_a_game_by_text_and_reactions_edits_the_original_board(
         empty = next(
             i
             for i, key in enumerate(KEYCAPS[:9])
-            if _cell(edit.content["m.new_content"]["body"], i) == "·"
+            if _cell(edit.content["m.new_content"]["body"], i) == "⬜"
         )
         fake.deliver((ROOM, reaction("$r1", ALICE, original, KEYCAPS[empty])))
         edits = await fake.wait_sent(edit_of(original), count=2)
-        await fake.wait_until(lambda: (ROOM, "$r1") in fake.redacted)
-        assert _cell(edits[-1].content["m.new_content"]["body"], empty) == "X"
+        assert _cell(edits[-1].content["m.new_content"]["body"], empty) == "❌"
+        # The key is no longer a move (its cell is taken): its reaction stays, no event spent.
+        assert (ROOM, "$r1") not in fake.redacted
         # Every edit points at the original; 👍 and reactions elsewhere are left alone.
         assert all(e.content["m.relates_to"]["event_id"] == original for e in edits)
         assert (ROOM, "$thumb") not in fake.redacted
@@ -113,7 +114,8 @@ async def test_rate_limits_are_waited_out(service: GameService) -> None:
     async with running(service, fake, sleep=sleeps):
         await fake.wait_sent(notice_to("$1"))
     assert sleeps.delays[0] == pytest.approx(0.5)  # the sync outage: exponential backoff
-    assert pytest.approx(1.25) in sleeps.delays  # the server's retry_after_ms (+ a margin)
+    # The server's retry_after_ms (+ a margin).
+    assert any(delay == pytest.approx(1.25, abs=0.05) for delay in sleeps.delays)
 
 
 async def test_a_slow_room_does_not_stall_the_others(service: GameService) -> None:
@@ -126,8 +128,7 @@ async def test_a_slow_room_does_not_stall_the_others(service: GameService) -> No
     )
     async with running(service, fake):
         await fake.wait_sent(notice_to("$fast"))
-        # The slow room's event is not handled yet: the token stays where it was.
-        assert await state(service).next_batch() == "s0"
+        assert not [s for s in fake.sent if notice_to("$slow")(s)]
         gate.set()
         await fake.wait_sent(notice_to("$slow"))
         await fake.wait_until(lambda: len(fake.syncs) >= 2)

@@ -19,7 +19,6 @@ from adapters.matrix.render import (
 from core.ai import Level
 from core.games import CONNECT_FOUR, TICTACTOE, Position, Rules
 from core.i18n import LOCALES
-from core.render import board_text
 from core.replies import ActionKind
 from core.sessions import board_view
 from core.store import Seat, Session, Status
@@ -43,12 +42,16 @@ def _session(moves: tuple[int, ...], rules: Rules = TICTACTOE) -> Session:
     )
 
 
-def test_plain_body_is_the_shared_board_text_then_status_and_seats() -> None:
+def test_plain_body_is_emoji_with_coordinates_then_status_and_seats() -> None:
     view = board_view(_session((4, 0)))
     body = board_body(view, "en")
     lines = body.split("\n")
-    assert "\n".join(lines[:4]) == board_text(view)
-    assert lines[:4] == ["  a b c", "1 O · ·", "2 · X ·", "3 · · ·"]
+    assert lines[:4] == [
+        "#\ufe0f\u20e3 🇦 🇧 🇨",
+        "1\ufe0f\u20e3 ⭕ ⬜ ⬜",
+        "2\ufe0f\u20e3 ⬜ ❌ ⬜",
+        "3\ufe0f\u20e3 ⬜ ⬜ ⬜",
+    ]
     assert lines[4] == view.status.render("en")
     assert lines[5] == "X: alice · O: bob"
 
@@ -58,7 +61,8 @@ def test_html_has_coordinates_marks_the_winning_line_and_hints_only_while_playab
     assert running.startswith("<pre>  a b c\n1 <u>O</u> · ·\n2 · X ·\n3 · · ·</pre>")
     assert "1\ufe0f\u20e3" in running  # the hint names the keycaps
     won = board_html(board_view(_session((0, 3, 1, 4, 2))), "en")
-    assert "1 <b>X</b> <b>X</b> <b>X</b>" in won
+    # Struck through and bold: not told apart by weight alone.
+    assert "1 <del><b>X</b></del> <del><b>X</b></del> <del><b>X</b></del>" in won
     assert "<em>" not in won
 
 

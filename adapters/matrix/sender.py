@@ -1,0 +1,259 @@
+"""The send path, built for homeservers that rate-limit the bot.
+
+A non-exempt user may send about one event every 5 s after a burst of 10 (Synapse's
+``rc_message``), across all its rooms. So every event counts, and none that answers a player
+may be lost:
+
+- Each room has a queue of *answers* (boards, edits, notices) and one of *courtesies* (keycap
+  reactions, redactions of consumed reactions). A room's worker sends its answers in order, and
+  a courtesy only when no answer waits.
+- An answer is never dropped: a 429 is waited out (``retry_after_ms``), an outage is retried
+  with back-off, an expired token is retried after a new login, for as long as the adapter runs.
+  Only a permanent refusal (``M_FORBIDDEN``: the bot was kicked) ends it, and is logged.
+- While a board's edit waits, a newer edit of the same board replaces it: the player sees the
+  latest state and skips the ones in between.
+- The rate limit is the account's, so a 429 in one room holds every room until the server's
+  window ends; and from then until :data:`QUIET_S` seconds pass without one, courtesies are
+  dropped rather than sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from adapters.matrix.backoff import delay_for
+from adapters.matrix.transport import MatrixError, Transport
+
+log = logging.getLogger(__name__)
+
+QUIET_S = 300.0
+"""Seconds without a 429 after which the bot counts as not limited again (courtesies resume)."""
+
+EXEMPT_HINT = (
+    "exempt the bot from rate limits on its homeserver (Synapse: POST "
+    "/_synapse/admin/v1/users/<bot user id>/override_ratelimit with "
+    '{"messages_per_second": 0, "burst_count": 0}; see docs/matrix.md)'
+)
+
+
+class TokenDead(Exception):
+    """The access token expired or was revoked and no new login is possible."""
+
+
+@dataclass(slots=True)
+class _Item:
+    content: Mapping[str, Any]
+    event_type: str
+    done: asyncio.Future[str]
+    board: str | None = None  # the board an edit replaces (coalescing key)
+    redacts: str | None = None  # a redaction of this event instead of a send
+
+
+@dataclass(slots=True)
+class _Room:
+    answers: deque[_Item] = field(default_factory=deque)
+    courtesies: deque[_Item] = field(default_factory=deque)
+    task: asyncio.Task[None] | None = None
+
+
+class Sender:
+    """Sends the adapter's events through per-room queues.
+
+    Args:
+        client: the running transport.
+        relogin: called with the refusal and when (``time.monotonic()``) the refused request
+            started, after a request was refused for its token; logs in again (the next try
+            uses the new token) or raises :class:`TokenDead`.
+        on_limited: called on every 429 (metrics).
+        sleep: how waits wait (tests pass one that does not).
+        clock: monotonic seconds.
+    """
+
+    def __init__(
+        self,
+        client: Callable[[], Transport],
+        *,
+        relogin: Callable[[MatrixError, float], Awaitable[None]],
+        on_limited: Callable[[], None] = lambda: None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._client = client
+        self._relogin = relogin
+        self._on_limited = on_limited
+        self._sleep = sleep
+        self._clock = clock
+        self._rooms: dict[str, _Room] = {}
+        self._blocked_until = 0.0  # the server's window: nothing is sent before
+        self._last_limited: float | None = None
+        self._warned = False
+        self._closing = False
+        self.limited_total = 0  # 429s seen (metrics read it)
+        self.dropped_courtesies = 0
+
+    @property
+    def limited(self) -> bool:
+        """Whether the homeserver refused a send for its rate within :data:`QUIET_S`."""
+        last = self._last_limited
+        return last is not None and self._clock() - last < QUIET_S
+
+    # --- queueing -------------------------------------------------------------------------------
+
+    def send(
+        self, room_id: str, content: Mapping[str, Any], event_type: str = "m.room.message"
+    ) -> asyncio.Future[str]:
+        """Queue an answer; the future is its event id (or the permanent refusal)."""
+        return self._queue(room_id, _Item(content, event_type, self._future()))
+
+    def edit(self, room_id: str, board: str, content: Mapping[str, Any]) -> asyncio.Future[str]:
+        """Queue an edit of ``board``, replacing that board's edit still waiting, if any."""
+        room = self._rooms.get(room_id)
+        if room is not None:
+            for item in room.answers:
+                if item.board == board:
+                    item.content = content  # the newer state, in the older one's place
+                    return item.done
+        return self._queue(room_id, _Item(content, "m.room.message", self._future(), board))
+
+    def courtesy(
+        self, room_id: str, content: Mapping[str, Any], event_type: str = "m.reaction"
+    ) -> None:
+        """Queue something nice to have (a keycap), behind the room's answers; dropped while
+        limited."""
+        self._queue(room_id, _Item(content, event_type, self._future()), courtesy=True)
+
+    def redact(self, room_id: str, event_id: str, reason: str) -> None:
+        """Remove an event (a consumed reaction) when there is time: a courtesy."""
+        item = _Item({"reason": reason}, "m.room.redaction", self._future(), redacts=event_id)
+        self._queue(room_id, item, courtesy=True)
+
+    def _future(self) -> asyncio.Future[str]:
+        future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        # Most answers are not awaited: a failure is logged where it happens.
+        future.add_done_callback(_consume)
+        return future
+
+    def _queue(self, room_id: str, item: _Item, *, courtesy: bool = False) -> asyncio.Future[str]:
+        if courtesy and self.limited:
+            self._drop(item)
+            return item.done
+        room = self._rooms.setdefault(room_id, _Room())
+        (room.courtesies if courtesy else room.answers).append(item)
+        if room.task is None or room.task.done():
+            room.task = asyncio.create_task(self._work(room_id, room), name=f"send {room_id}")
+        return item.done
+
+    def _drop(self, item: _Item) -> None:
+        self.dropped_courtesies += 1
+        if not item.done.done():
+            item.done.cancel()
+
+    # --- sending --------------------------------------------------------------------------------
+
+    async def _work(self, room_id: str, room: _Room) -> None:
+        while room.answers or room.courtesies:
+            if room.answers:
+                item = room.answers.popleft()
+                await self._deliver(room_id, item)
+            else:
+                item = room.courtesies.popleft()
+                if self.limited:
+                    self._drop(item)
+                    continue
+                await self._deliver(room_id, item, courtesy=True)
+
+    async def _deliver(self, room_id: str, item: _Item, *, courtesy: bool = False) -> None:
+        attempt = 0
+        while not item.done.done():
+            wait = self._blocked_until - self._clock()
+            if wait > 0:
+                await self._sleep(wait)
+                if courtesy and self.limited:
+                    self._drop(item)
+                    return
+            started = time.monotonic()
+            try:
+                event_id = await self._request(room_id, item)
+            except MatrixError as error:
+                if error.rate_limited:
+                    self._limited(error, attempt)
+                    if courtesy:
+                        self._drop(item)
+                        return
+                elif error.unknown_token:
+                    try:
+                        await self._relogin(error, started)
+                    except TokenDead as dead:
+                        item.done.set_exception(dead)
+                        return
+                elif error.transient and not self._closing:
+                    delay = delay_for(error, attempt)
+                    log.warning(
+                        "matrix: send to %s failed (%s); again in %.1f s", room_id, error, delay
+                    )
+                    await self._sleep(delay)
+                else:
+                    log.warning("matrix: the homeserver refused a send to %s: %s", room_id, error)
+                    item.done.set_exception(error)
+                    return
+                attempt += 1
+            else:
+                item.done.set_result(event_id)
+
+    async def _request(self, room_id: str, item: _Item) -> str:
+        transport = self._client()
+        if item.redacts is not None:
+            await transport.redact(room_id, item.redacts, item.content.get("reason"))
+            return item.redacts
+        return await transport.send(room_id, item.content, item.event_type)
+
+    def _limited(self, error: MatrixError, attempt: int) -> None:
+        now = self._clock()
+        self.limited_total += 1
+        self._last_limited = now
+        self._blocked_until = max(self._blocked_until, now + delay_for(error, attempt))
+        with contextlib.suppress(Exception):  # metrics must never stop a send
+            self._on_limited()
+        if not self._warned:
+            self._warned = True
+            log.warning(
+                "matrix: the homeserver is rate-limiting the bot (%s); answers wait their "
+                "turn, keycaps and reaction clean-up are skipped. To fix it, %s",
+                error,
+                EXEMPT_HINT,
+            )
+
+    async def flush(self) -> None:
+        """Returns once every queue is empty (tests, benchmarks)."""
+        while tasks := [r.task for r in self._rooms.values() if r.task and not r.task.done()]:
+            await asyncio.wait(tasks)
+
+    async def close(self, drain: float) -> None:
+        """Send what is queued for up to ``drain`` seconds, then stop."""
+        self._closing = True
+        tasks = [room.task for room in self._rooms.values() if room.task and not room.task.done()]
+        if tasks:
+            _, late = await asyncio.wait(tasks, timeout=drain)
+            if late:
+                log.warning("matrix: stopping with %d rooms' answers unsent", len(late))
+            for task in late:
+                task.cancel()
+            await asyncio.gather(*late, return_exceptions=True)
+        for room in self._rooms.values():
+            for item in (*room.answers, *room.courtesies):
+                if not item.done.done():
+                    item.done.cancel()
+        self._rooms.clear()
+
+
+def _consume(future: asyncio.Future[str]) -> None:
+    # Marks the exception as retrieved: an answer nobody awaited was already logged.
+    if not future.cancelled():
+        future.exception()
