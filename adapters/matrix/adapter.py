@@ -211,26 +211,29 @@ class MatrixAdapter:
         halt = asyncio.Event()  # this term ends: stopping, the lease lost, or the token dead
         watch = asyncio.ensure_future(_either(stop, self._stopped, halt))
         try:
-            try:
-                login = await self._until(halt, self._logins.first())
-            except TokenDead:
-                return
-            if login is None:
-                return
-            self._user_id = login.user_id
-            self.device_id = login.device_id
-            log.info("matrix: logged in as %s (device %s)", login.user_id, login.device_id)
-            if not transport.encryption:
-                log.info("matrix: matrix-nio[e2e] not installed; encrypted rooms are not served")
-            await self._undecrypted.load()
-            self._serving = True
-            await self._sync_loop(transport, halt)
+            await self._term(transport, halt)
         finally:
             watch.cancel()
             await self._shutdown(transport)
         if self._stopped.is_set():
             # The rest of the process (Discord, health saying 503 for Matrix) goes on.
             await stop.wait()
+
+    async def _term(self, transport: Transport, halt: asyncio.Event) -> None:
+        try:
+            login = await self._until(halt, self._logins.first())
+        except TokenDead:
+            return
+        if login is None:
+            return
+        self._user_id = login.user_id
+        self.device_id = login.device_id
+        log.info("matrix: logged in as %s (device %s)", login.user_id, login.device_id)
+        if not transport.encryption:
+            log.info("matrix: matrix-nio[e2e] not installed; encrypted rooms are not served")
+        await self._undecrypted.load()
+        self._serving = True
+        await self._sync_loop(transport, halt)
 
     async def _until(self, stop: asyncio.Event, work: Awaitable[T]) -> T | None:
         """``work``'s result, or None when ``stop`` is set first (``work`` is cancelled)."""

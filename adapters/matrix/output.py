@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from collections.abc import Sequence
+from typing import TypeVar
 
 from adapters.matrix.render import (
     actions_hint,
@@ -29,6 +30,8 @@ from adapters.matrix.state import BoardRef, MatrixState
 from core.replies import ActionKind, BoardView, Reply
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 _VERSIONS_KEPT = 4096  # games whose newest shown board is remembered (a few bytes each)
 
@@ -52,6 +55,9 @@ class Output:
         self._locale = locale
         self._add_keycaps = add_keycaps
         self._shown: OrderedDict[str, int] = OrderedDict()
+        # Boards shown by this process: a game deleted before its first move (``!final``
+        # right after the start) takes its stored board with it, and its end still edits it.
+        self._refs: OrderedDict[str, BoardRef] = OrderedDict()
 
     async def apply(
         self,
@@ -99,12 +105,10 @@ class Output:
         newest = self._shown.get(board.session_id)
         if not new and newest is not None and board.version < newest:
             return False
-        self._shown[board.session_id] = board.version
-        self._shown.move_to_end(board.session_id)
-        if len(self._shown) > _VERSIONS_KEPT:
-            self._shown.popitem(last=False)
+        _remember(self._shown, board.session_id, board.version)
         content = board_content(board, locale, note=note)
         ref = None if new else await self._state.board(board.session_id)
+        ref = ref or (None if new else self._refs.get(board.session_id))
         if ref is None or ref.room_id != room_id:
             try:
                 event_id = await self._sender.send(room_id, content)
@@ -115,6 +119,7 @@ class Output:
                 return True
             ref = BoardRef(board.session_id, room_id, event_id)
             await self._state.set_board(ref)
+            _remember(self._refs, board.session_id, ref)
             if self._add_keycaps and board.playable:
                 for key in keycaps_for(board.rules):
                     self._sender.courtesy(room_id, reaction_content(event_id, key))
@@ -123,6 +128,7 @@ class Output:
             self._sender.edit(room_id, ref.event_id, edit_content(ref.event_id, content))
         if board.finished:
             await self._state.forget_board(ref)
+            self._refs.pop(board.session_id, None)
         return True
 
     def notice(self, room_id: str, text: str, reply_to: str | None) -> None:
@@ -132,3 +138,10 @@ class Output:
     def redact(self, room_id: str, event_id: str, reason: str) -> None:
         """Remove an event (a consumed reaction) when the rate limit leaves room for it."""
         self._sender.redact(room_id, event_id, reason)
+
+
+def _remember(kept: OrderedDict[str, T], key: str, value: T) -> None:
+    kept[key] = value
+    kept.move_to_end(key)
+    if len(kept) > _VERSIONS_KEPT:
+        kept.popitem(last=False)

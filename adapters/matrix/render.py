@@ -194,11 +194,16 @@ def mention_content(text: str, user_id: str, reply_to: str | None = None) -> Con
     pill. Default push rules silence every ``m.notice``, mentions included, so a message that
     must reach a person (a challenge) cannot be a notice."""
     link = f'<a href="https://matrix.to/#/{html.escape(user_id)}">{html.escape(user_id)}</a>'
+    escaped = html.escape(text)
+    if html.escape(user_id) in escaped:
+        formatted = escaped.replace(html.escape(user_id), link, 1)  # the id written as a pill
+    else:
+        text, formatted = f"{user_id}: {text}", f"{link}: {escaped}"
     content: Content = {
         "msgtype": "m.text",
-        "body": f"{user_id}: {text}",
+        "body": text,
         "format": HTML_FORMAT,
-        "formatted_body": f"{link}: {html.escape(text)}".replace("\n", "<br>"),
+        "formatted_body": formatted.replace("\n", "<br>"),
         "m.mentions": {"user_ids": [user_id]},
     }
     if reply_to is not None:

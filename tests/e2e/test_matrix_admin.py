@@ -27,6 +27,7 @@ from tests.e2e.synapse import (
     synapse_server,
 )
 from tests.e2e.test_matrix import (
+    edit_after,
     is_board,
     is_playable,
     is_reply_notice,
@@ -66,6 +67,13 @@ async def answer_to(player: Player, room: str, body: str, bot: str) -> Seen:
     )
 
 
+async def end_game(player: Player, room: str, board: Seen) -> None:
+    """``!final`` before any move: the board itself says the game ended (no new board)."""
+    event_id = await player.say(room, "!final")
+    ended = await edit_after(player, room, board, event_id, what="the ended board")
+    assert "ended the game" in shown(ended)
+
+
 def ensure_user(server: SynapseServer, localpart: str) -> None:
     if localpart not in server.users:
         server.register([localpart])
@@ -91,7 +99,7 @@ async def test_only_moderators_and_bot_admins_change_a_rooms_settings(
         assert shown(await answer_to(bob, room, "!settings", bot)) == NOT_ADMIN
         board = await start_game(server, bob, room, "!tres")
         assert "medium" in shown(board) and "hard" not in shown(board)
-        await answer_to(bob, room, "!final", bot)
+        await end_game(bob, room, board)
 
         # Made a moderator with a real power levels event: the next message may.
         await set_level(alice, room, carol.user_id, 50)
@@ -99,7 +107,7 @@ async def test_only_moderators_and_bot_admins_change_a_rooms_settings(
         assert shown(changed).startswith("level is now hard for "), shown(changed)
         board = await start_game(server, bob, room, "!tres")
         assert "hard" in shown(board)
-        await answer_to(bob, room, "!final", bot)
+        await end_game(bob, room, board)
 
         # Left out of a newer power levels event: back to the default level, refused again.
         await set_level(alice, room, carol.user_id, None)
@@ -110,7 +118,7 @@ async def test_only_moderators_and_bot_admins_change_a_rooms_settings(
         assert shown(changed).startswith("level is now easy for "), shown(changed)
         board = await start_game(server, bob, room, "!tres")
         assert "easy" in shown(board)
-        await answer_to(bob, room, "!final", bot)
+        await end_game(bob, room, board)
 
         # The room's language, chosen by its admins, is the one the bot answers in.
         await answer_to(ops, room, "!settings language es", bot)

@@ -35,6 +35,7 @@ class FakeTransport:
         self.left: list[str] = []
         self.send_errors: list[MatrixError] = []
         self.gates: dict[str, asyncio.Event] = {}  # sends to these rooms wait for the gate
+        self.waiting = 0  # sends that came to a gate
         self.logins: list[tuple[str, str | None]] = []
         # Encrypted event id -> its plain source, once "its room key has arrived".
         self.keys: dict[str, dict[str, Any]] = {}
@@ -126,6 +127,8 @@ class FakeTransport:
     async def send(self, room_id: str, content: Mapping[str, Any], event_type: str) -> str:
         gate = self.gates.get(room_id)
         if gate is not None:
+            self.waiting += 1
+            await self._changed_now()
             await gate.wait()
         if self.send_errors:
             raise self.send_errors.pop(0)
@@ -155,6 +158,7 @@ class FakeTransport:
 
     async def close(self) -> None:
         self.closed = True
+        await self._changed_now()
 
 
 def text(event_id: str, sender: str, body: str) -> dict[str, Any]:

@@ -1,0 +1,169 @@
+"""The send path under rate limits and expiring tokens, against the scripted transport."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+
+from adapters.matrix.render import notice_content, reaction_content
+from adapters.matrix.sender import Sender, TokenDead
+from adapters.matrix.transport import MatrixError
+from tests.adapters.matrix.fakes import FakeTransport
+from tests.adapters.matrix.harness import ROOM, Sleeps
+
+OTHER = "!other:example.org"
+
+
+def limited(ms: int = 5000) -> MatrixError:
+    return MatrixError("send", "Too Many Requests", "M_LIMIT_EXCEEDED", retry_after_ms=ms)
+
+
+class Relogins:
+    def __init__(self, *, dead: bool = False) -> None:
+        self.calls = 0
+        self.dead = dead
+
+    async def __call__(self, error: MatrixError, started: float) -> None:
+        self.calls += 1
+        if self.dead:
+            raise TokenDead(str(error))
+
+
+class Time:
+    """A clock that moves only when something sleeps on it."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.delays: list[float] = []
+
+    def clock(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.delays.append(seconds)
+        self.now += seconds
+        await asyncio.sleep(0)
+
+
+def bodies(fake: FakeTransport) -> list[str]:
+    return [str(s.content.get("body")) for s in fake.sent]
+
+
+async def test_an_answer_waits_out_every_rate_limit_and_arrives() -> None:
+    fake = FakeTransport()
+    fake.send_errors = [limited(5000), limited(4000), limited(300)]
+    time = Time()
+    seen: list[int] = []
+    sender = Sender(
+        lambda: fake,
+        relogin=Relogins(),
+        sleep=time.sleep,
+        clock=time.clock,
+        on_limited=lambda: seen.append(1),
+    )
+    event_id = await sender.send(ROOM, notice_content("your move"))
+    assert bodies(fake) == ["your move"] and event_id == fake.sent[0].event_id
+    assert sender.limited_total == 3 and len(seen) == 3
+    # The server's windows (plus a margin), not a guess of ours.
+    assert [round(d, 2) for d in time.delays] == [5.05, 4.05, 0.35]
+
+
+async def test_a_waiting_edit_is_replaced_by_the_newer_state_of_its_board() -> None:
+    fake = FakeTransport()
+    gate = asyncio.Event()
+    fake.gates[ROOM] = gate
+    sender = Sender(lambda: fake, relogin=Relogins(), sleep=Sleeps())
+    first = sender.edit(ROOM, "$board", {"body": "move 1"})  # in flight, held at the gate
+    await asyncio.sleep(0)
+    second = sender.edit(ROOM, "$board", {"body": "move 2"})
+    third = sender.edit(ROOM, "$board", {"body": "move 3"})
+    other = sender.edit(ROOM, "$other-board", {"body": "elsewhere"})
+    assert third is second  # one waiting edit per board
+    gate.set()
+    await sender.flush()
+    assert bodies(fake) == ["move 1", "move 3", "elsewhere"]
+    assert first.done() and second.done() and other.done()
+
+
+async def test_courtesies_go_behind_answers_and_are_dropped_while_limited() -> None:
+    fake = FakeTransport()
+    gate = asyncio.Event()
+    fake.gates[ROOM] = gate
+    sender = Sender(lambda: fake, relogin=Relogins(), sleep=Sleeps())
+    sender.send(ROOM, notice_content("board"))
+    await asyncio.sleep(0)
+    sender.courtesy(ROOM, reaction_content("$board", "1\ufe0f\u20e3"))
+    sender.send(ROOM, notice_content("answer"))
+    gate.set()
+    await sender.flush()
+    assert [s.event_type for s in fake.sent] == ["m.room.message"] * 2 + ["m.reaction"]
+    assert bodies(fake)[:2] == ["board", "answer"]
+
+    # Once the server refuses one send for its rate, keycaps and clean-up give way.
+    fake.send_errors = [limited(2000)]
+    await sender.send(ROOM, notice_content("limited answer"))
+    assert sender.limited
+    sender.courtesy(ROOM, reaction_content("$board", "2\ufe0f\u20e3"))
+    sender.redact(ROOM, "$consumed", "move played")
+    await sender.flush()
+    assert bodies(fake)[-1] == "limited answer"
+    assert fake.redacted == [] and sender.dropped_courtesies == 2
+
+
+async def test_a_rate_limit_in_one_room_holds_the_others() -> None:
+    clock = [100.0]
+    fake = FakeTransport()
+    fake.send_errors = [limited(5000)]
+    sleeps = Sleeps()
+    sender = Sender(lambda: fake, relogin=Relogins(), sleep=sleeps, clock=lambda: clock[0])
+    await sender.send(ROOM, notice_content("first"))
+    sleeps.delays.clear()
+    await sender.send(OTHER, notice_content("second"))  # the window is still open
+    assert sleeps.delays and sleeps.delays[0] == pytest.approx(5.05)
+
+
+async def test_a_refused_token_logs_in_again_and_the_answer_arrives() -> None:
+    fake = FakeTransport()
+    fake.send_errors = [MatrixError("send", "Access token has expired", "M_UNKNOWN_TOKEN")]
+    relogins = Relogins()
+    sender = Sender(lambda: fake, relogin=relogins, sleep=Sleeps())
+    await sender.send(ROOM, notice_content("answer"))
+    assert relogins.calls == 1 and bodies(fake) == ["answer"]
+
+
+async def test_a_dead_token_fails_the_answer_instead_of_retrying_forever() -> None:
+    fake = FakeTransport()
+    fake.send_errors = [MatrixError("send", "Access token has expired", "M_UNKNOWN_TOKEN")]
+    sender = Sender(lambda: fake, relogin=Relogins(dead=True), sleep=Sleeps())
+    with pytest.raises(TokenDead):
+        await sender.send(ROOM, notice_content("answer"))
+    assert fake.sent == []
+
+
+async def test_a_permanent_refusal_is_logged_and_the_queue_goes_on(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    fake = FakeTransport()
+    fake.send_errors = [MatrixError("send", "kicked", "M_FORBIDDEN")]
+    sender = Sender(lambda: fake, relogin=Relogins(), sleep=Sleeps())
+    refused = sender.send(ROOM, notice_content("lost"))
+    kept = sender.send(ROOM, notice_content("kept"))
+    with caplog.at_level(logging.WARNING):
+        await sender.flush()
+    assert isinstance(refused.exception(), MatrixError)
+    assert await kept and bodies(fake) == ["kept"]
+    assert "M_FORBIDDEN" in caplog.text
+
+
+async def test_the_fix_is_logged_once_however_often_the_bot_is_limited(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    fake = FakeTransport()
+    fake.send_errors = [limited(100), limited(100), limited(100)]
+    sender = Sender(lambda: fake, relogin=Relogins(), sleep=Sleeps())
+    with caplog.at_level(logging.WARNING):
+        await sender.send(ROOM, notice_content("answer"))
+    lines = [r for r in caplog.records if "override_ratelimit" in r.getMessage()]
+    assert len(lines) == 1
