@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, ProcessCollector
 from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4, generate_latest
-from prometheus_client.metrics_core import GaugeMetricFamily, Metric
+from prometheus_client.metrics_core import CounterMetricFamily, GaugeMetricFamily, Metric
 
 if TYPE_CHECKING:
     from chatbots.health import Connection
@@ -231,6 +231,17 @@ class _ScrapeState:
             up = _is_connected(connection)
             connected.add_metric([connection.name], 1.0 if up else 0.0)
         yield connected
+        limited = CounterMetricFamily(
+            "chatbots_homeserver_rate_limited",
+            "Requests the platform refused for their rate (Matrix: 429 M_LIMIT_EXCEEDED); the "
+            "bot waits them out. Exempt the bot from its homeserver's rate limits to avoid it.",
+            labels=["platform"],
+        )
+        for connection in self.connections:
+            count = getattr(connection, "rate_limited_total", None)  # adapters that count them
+            if isinstance(count, int):
+                limited.add_metric([connection.name], float(count))
+        yield limited
         held = GaugeMetricFamily(
             "chatbots_lease_held",
             "1 while this process holds the lease (the Matrix sync of an account, the sweeper), "

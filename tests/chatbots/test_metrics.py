@@ -183,7 +183,7 @@ async def test_names_follow_the_prometheus_conventions() -> None:
         "process_open_fds",
         "process_max_fds",
     }
-    assert len(ours) == 15
+    assert len(ours) == 16
     for family in ours:
         assert family.name == family.name.lower() and " " not in family.name
         assert family.documentation, family.name
@@ -209,3 +209,13 @@ async def test_refusals_by_the_limits_are_counted(store: SqliteStore) -> None:
     assert refused[0].error and refused[0].text is not None
     assert refused[0].text.key == "limits.cooldown"
     assert value(metrics, "chatbots_rate_limited_total", platform="test") == 6
+
+
+async def test_refusals_by_the_homeserver_are_read_from_the_adapters_that_count_them() -> None:
+    metrics = Metrics(["matrix", "discord"], process=False)
+    matrix = Link("matrix", True)
+    matrix.rate_limited_total = 3  # type: ignore[attr-defined]  # as MatrixAdapter counts them
+    metrics.watch(connections=[matrix, Link("discord", True)])
+    text = (await metrics.render()).decode()
+    assert 'chatbots_homeserver_rate_limited_total{platform="matrix"} 3.0' in text
+    assert 'chatbots_homeserver_rate_limited_total{platform="discord"}' not in text
