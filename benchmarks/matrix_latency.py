@@ -128,7 +128,7 @@ async def _room_moves(
         board = await _new_board(player, room, bot)
         body = str(board.source["content"]["body"])
         while "to move" in body and len(samples) < count:
-            empty = [i for i, mark in enumerate(_cells(body)) if mark == "·"]
+            empty = [i for i, mark in enumerate(_cells(body)) if mark in ("·", "⬜")]
             started = time.perf_counter()
             move_id = await player.say(room, str(rng.choice(empty) + 1))
             own, edit = await _edit_after(player, room, board, move_id)
