@@ -126,6 +126,13 @@ class GameServicePort(Protocol):
         """Accept, Decline, Rematch or Review pressed on the message of ``session_id``."""
         ...
 
+    async def carry_games_over(
+        self, platform: str, old_chat_id: str, new_chat_id: str, users: Sequence[str]
+    ) -> list[Reply]:
+        """Move the games ``users`` play in ``old_chat_id`` to ``new_chat_id`` (a Matrix room
+        upgraded to a new one); a new board reply for each game carried over."""
+        ...
+
 
 class ServiceObserver(Protocol):
     """What the service reports as it works (metrics); every method must be cheap and must not

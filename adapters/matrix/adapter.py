@@ -33,7 +33,15 @@ from typing import TypeVar
 
 from adapters.matrix.backoff import delay_for, with_backoff
 from adapters.matrix.config import MatrixConfig
-from adapters.matrix.events import Incoming, Message, Reaction, command_text, parse_event
+from adapters.matrix.events import (
+    Incoming,
+    Message,
+    Reaction,
+    challenged,
+    command_text,
+    mentioned_user,
+    parse_event,
+)
 from adapters.matrix.login import Logins
 from adapters.matrix.output import Output
 from adapters.matrix.power import ADMIN_LEVEL, PowerLevels
@@ -43,6 +51,7 @@ from adapters.matrix.sender import Sender, TokenDead
 from adapters.matrix.state import MatrixState
 from adapters.matrix.transport import Invite, MatrixError, NioTransport, SyncBatch, Transport
 from adapters.matrix.undecrypted import Undecrypted
+from adapters.matrix.upgrade import follow_tombstone
 from core.i18n import render
 from core.ports import SHUTDOWN, GameServicePort, Lease, LeaseState, PlatformStyle
 from core.replies import Actor, Reply
@@ -54,15 +63,6 @@ T = TypeVar("T")
 PLATFORM = "matrix"
 SYNC_TIMEOUT_MS = 30_000
 SYNC_STALE_AFTER_S = 90.0  # no sync success for this long: down (a long poll may take 30 + 30 s)
-
-
-def mentioned_user(actor: Actor, written: str) -> str:
-    """The user id a Matrix mention stands for: ``@bob`` is ``@bob`` on the actor's server,
-    a full ``@bob:example.org`` is itself."""
-    text = written.strip()
-    if text.startswith("@") and ":" not in text and ":" in actor.user_id:
-        return f"{text}:{actor.user_id.split(':', 1)[1]}"
-    return text
 
 
 # Element keeps "/" for its own commands, so Matrix users are told to type "!". Each adapter
@@ -373,8 +373,18 @@ class MatrixAdapter:
         else:
             if isinstance(job, Message):
                 await self._on_message(job)
-            else:
+            elif isinstance(job, Reaction):
                 await self._on_reaction(job)
+            else:
+                await follow_tombstone(
+                    job,
+                    platform=PLATFORM,
+                    transport=self._client(),
+                    service=self._service,
+                    output=self._output,
+                    locale=self.locale,
+                    sleep=self._sleep,
+                )
             # Not after a failure or a cancellation: the next start tries it again, and its
             # receipt, if written, skips it then.
             if job.event_id in self._undecrypted:
@@ -478,14 +488,6 @@ class MatrixAdapter:
         if self._transport is None:
             raise RuntimeError("the Matrix adapter is not running")
         return self._transport
-
-
-def challenged(text: str, actor: Actor) -> str | None:
-    """The user a command challenges: its first ``@user`` word (pills were turned into ids)."""
-    for word in text.split():
-        if word.startswith("@") and len(word) > 1:
-            return mentioned_user(actor, word)
-    return None
 
 
 async def _either(stop: asyncio.Event, stopped: asyncio.Event, halt: asyncio.Event) -> None:

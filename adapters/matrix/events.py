@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote
 
+from core.replies import Actor
+
 # A pill: <a href="https://matrix.to/#/@bob:example.org">Bob</a>. Bounded, non-nested
 # character classes only, so matching stays linear; long bodies are not scanned at all.
 _PILL = re.compile(
@@ -61,13 +63,25 @@ class Reaction:
     sender_level: int = 0
 
 
-Incoming = Message | Reaction
+@dataclass(frozen=True, slots=True)
+class Tombstone:
+    """The room was upgraded (``m.room.tombstone``): its life goes on in ``replacement``."""
+
+    room_id: str
+    event_id: str
+    sender: str
+    replacement: str
+    sender_level: int = 0
+
+
+Incoming = Message | Reaction | Tombstone
 
 
 def parse_event(room_id: str, source: Mapping[str, Any], own_user_id: str) -> Incoming | None:
     """The message or reaction in a raw timeline event, or None when the bot ignores it.
 
-    Ignored: the bot's own events, state events, notices (bots answer bots forever otherwise),
+    A room upgrade (``m.room.tombstone``) comes as a :class:`Tombstone`. Ignored: the bot's own
+    events, other state events, notices (bots answer bots forever otherwise),
     emotes and media, edits (editing ``5`` into ``6`` must not play twice), anything malformed.
     """
     sender = source.get("sender")
@@ -77,9 +91,14 @@ def parse_event(room_id: str, source: Mapping[str, Any], own_user_id: str) -> In
         not isinstance(sender, str)
         or not isinstance(event_id, str)
         or not isinstance(content, dict)
-        or sender == own_user_id
-        or "state_key" in source
     ):
+        return None
+    if source.get("type") == "m.room.tombstone" and source.get("state_key") == "":
+        replacement = content.get("replacement_room")
+        if isinstance(replacement, str) and replacement.startswith("!"):
+            return Tombstone(room_id, event_id, sender, replacement)
+        return None
+    if sender == own_user_id or "state_key" in source:
         return None
     relates = content.get("m.relates_to")
     relates = relates if isinstance(relates, dict) else {}
@@ -230,3 +249,20 @@ def _strip_leading(text: str, names: Collection[str]) -> tuple[str, bool]:
 
 def _collapse(text: str) -> str:
     return " ".join(text.split())
+
+
+def mentioned_user(actor: Actor, written: str) -> str:
+    """The user id a Matrix mention stands for: ``@bob`` is ``@bob`` on the actor's server,
+    a full ``@bob:example.org`` is itself."""
+    text = written.strip()
+    if text.startswith("@") and ":" not in text and ":" in actor.user_id:
+        return f"{text}:{actor.user_id.split(':', 1)[1]}"
+    return text
+
+
+def challenged(text: str, actor: Actor) -> str | None:
+    """The user a command challenges: its first ``@user`` word (pills were turned into ids)."""
+    for word in text.split():
+        if word.startswith("@") and len(word) > 1:
+            return mentioned_user(actor, word)
+    return None

@@ -153,6 +153,10 @@ class Transport(Protocol):
         """The bot's display names (in the room, and its global one)."""
         ...
 
+    def members(self, room_id: str) -> tuple[str, ...]:
+        """The room's joined members as the client knows them."""
+        ...
+
     async def close(self) -> None: ...
 
 
@@ -367,6 +371,10 @@ class NioTransport:
         room = self._client.rooms.get(room_id)
         name = room.user_name(user_id) if room is not None else None
         return str(name) if name else user_id.removeprefix("@").partition(":")[0]
+
+    def members(self, room_id: str) -> tuple[str, ...]:
+        room = self._client.rooms.get(room_id)
+        return tuple(str(user) for user in room.users) if room is not None else ()
 
     def own_names(self, room_id: str) -> tuple[str, ...]:
         names: list[str] = []

@@ -36,7 +36,7 @@ import dataclasses
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from core.admin.effective import SettingsCache
 from core.admin.scopes import Effective, Source
@@ -68,6 +68,7 @@ from core.replies import ActionKind, Actor, Reply
 from core.sessions.admin import Admin
 from core.sessions.challenges import Challenges
 from core.sessions.context import Context
+from core.sessions.moved import carry_games_over
 from core.sessions.moves import Moves, off_board, playable, typed_playable
 from core.sessions.policy import Policy
 from core.sessions.requests import Requests
@@ -306,6 +307,13 @@ class GameService:
         return await self._localized(
             actor, await self._requests.run(actor, action.value, session_id, run, receipt)
         )
+
+    async def carry_games_over(
+        self, platform: str, old_chat_id: str, new_chat_id: str, users: Sequence[str]
+    ) -> list[Reply]:
+        """The games ``users`` play in ``old_chat_id``, moved to ``new_chat_id`` (a room that
+        was upgraded); see :func:`core.sessions.moved.carry_games_over`."""
+        return await carry_games_over(self.store, platform, old_chat_id, new_chat_id, users)
 
     async def _localized(self, actor: Actor, replies: list[Reply]) -> list[Reply]:
         """The replies, marked with the chat's language where its admins chose one."""

@@ -109,6 +109,13 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "pt": "{player} retirou o desafio.",
         "ru": "{player} отзывает вызов.",
     },
+    "game.carried_over": {
+        "en": "This game came over from the room before the upgrade. Play on here.",
+        "ca": "Aquesta partida ve de la sala d'abans de l'actualització. Continueu aquí.",
+        "es": "Esta partida viene de la sala de antes de la actualización. Seguid aquí.",
+        "pt": "Este jogo veio da sala de antes da atualização. Continuem aqui.",
+        "ru": "Эта партия перенесена из комнаты до обновления. Продолжайте здесь.",
+    },
     "game.ended": {
         "en": "{player} ended the game ({game}).",
         "ca": "{player} ha acabat la partida ({game}).",

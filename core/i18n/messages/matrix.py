@@ -59,4 +59,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "Desculpe, algo correu mal do meu lado. Tente de novo.",
         "ru": "Извините, у меня что-то пошло не так. Попробуйте ещё раз.",
     },
+    "matrix.upgraded.joined": {
+        "en": "This room was upgraded. I have joined the new room; the games being played here go on there.",
+        "ca": "Aquesta sala s'ha actualitzat. M'he unit a la sala nova; les partides en joc continuen allà.",
+        "es": "Esta sala se ha actualizado. Me he unido a la sala nueva; las partidas en juego siguen allí.",
+        "pt": "Esta sala foi atualizada. Entrei na sala nova; os jogos em curso continuam lá.",
+        "ru": "Эта комната обновлена. Я перешёл в новую комнату; начатые партии продолжаются там.",
+    },
+    "matrix.upgraded.not_joined": {
+        "en": "This room was upgraded, but I could not join the new room: invite me there. Games here go on here.",
+        "ca": "Aquesta sala s'ha actualitzat, però no m'he pogut unir a la sala nova: convideu-me. Les partides d'aquí continuen aquí.",
+        "es": "Esta sala se ha actualizado, pero no he podido unirme a la sala nueva: invitadme allí. Las partidas de aquí siguen aquí.",
+        "pt": "Esta sala foi atualizada, mas não consegui entrar na sala nova: convidem-me lá. Os jogos daqui continuam aqui.",
+        "ru": "Эта комната обновлена, но я не смог войти в новую комнату: пригласите меня туда. Партии здесь продолжаются здесь.",
+    },
 }

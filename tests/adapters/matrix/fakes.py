@@ -36,6 +36,8 @@ class FakeTransport:
         self.send_errors: list[MatrixError] = []
         self.gates: dict[str, asyncio.Event] = {}  # sends to these rooms wait for the gate
         self.waiting = 0  # sends that came to a gate
+        self.room_members: dict[str, list[str]] = {}
+        self.join_errors: dict[str, MatrixError] = {}
         self.logins: list[tuple[str, str | None]] = []
         # Encrypted event id -> its plain source, once "its room key has arrived".
         self.keys: dict[str, dict[str, Any]] = {}
@@ -143,6 +145,8 @@ class FakeTransport:
         await self._changed_now()
 
     async def join(self, room_id: str) -> None:
+        if room_id in self.join_errors:
+            raise self.join_errors[room_id]
         self.joined.append(room_id)
         await self._changed_now()
 
@@ -155,6 +159,9 @@ class FakeTransport:
 
     def own_names(self, room_id: str) -> tuple[str, ...]:
         return ("Game Bot",)
+
+    def members(self, room_id: str) -> tuple[str, ...]:
+        return tuple(self.room_members.get(room_id, ()))
 
     async def close(self) -> None:
         self.closed = True
