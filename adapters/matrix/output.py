@@ -89,24 +89,31 @@ class Output:
             text = "\n".join(lines)
             if text and addressee:
                 text = f"{addressee}: {text}"
-            if text and mention and ActionKind.ACCEPT in reply.actions:
+            if board is not None and reply.new_message:
+                # A new board carries its announcement: one event, where the players look.
+                await self._show_board(room_id, board, locale, new=True, intro=text or None)
+            elif text and mention and ActionKind.ACCEPT in reply.actions:
                 # Default push rules silence notices: a challenge must reach its person.
                 self._sender.send(room_id, mention_content(text, mention, reply_to))
             elif text:
                 self.notice(room_id, text, reply_to)
-            # A new board follows its announcement.
-            if board is not None and reply.new_message:
-                await self._show_board(room_id, board, locale, new=True)
 
     async def _show_board(
-        self, room_id: str, board: BoardView, locale: str, *, new: bool, note: str | None = None
+        self,
+        room_id: str,
+        board: BoardView,
+        locale: str,
+        *,
+        new: bool,
+        note: str | None = None,
+        intro: str | None = None,
     ) -> bool:
         """Post or edit the board; False when a newer board of its game is already shown."""
         newest = self._shown.get(board.session_id)
         if not new and newest is not None and board.version < newest:
             return False
         _remember(self._shown, board.session_id, board.version)
-        content = board_content(board, locale, note=note)
+        content = board_content(board, locale, note=note, intro=intro)
         ref = None if new else await self._state.board(board.session_id)
         ref = ref or (None if new else self._refs.get(board.session_id))
         if ref is None or ref.room_id != room_id:

@@ -84,26 +84,33 @@ def board_rows(board: BoardView) -> list[str]:
     return lines
 
 
-def board_body(board: BoardView, locale: str, note: str | None = None) -> str:
-    """The plain body: the emoji board, the status line, the seats (and ``note``)."""
-    lines = [*board_rows(board), board.status.render(locale), _seats(board)]
+def board_body(
+    board: BoardView, locale: str, note: str | None = None, intro: str | None = None
+) -> str:
+    """The plain body: the emoji board, ``intro`` (how the game began), the status line, the
+    seats (and ``note``)."""
+    lines = [*board_rows(board), *([intro] if intro else []), board.status.render(locale)]
+    lines.append(_seats(board))
     if note:
         lines.append(note)
     return "\n".join(lines)
 
 
-def board_html(board: BoardView, locale: str, note: str | None = None) -> str:
-    """The HTML body: coordinates and marks in a ``<pre>`` block, then status and seats, then
-    how to move (or ``note``: what to type next)."""
+def board_html(
+    board: BoardView, locale: str, note: str | None = None, intro: str | None = None
+) -> str:
+    """The HTML body: coordinates and marks in a ``<pre>`` block, then ``intro``, status and
+    seats, then how to move (or ``note``: what to type next)."""
     rules = board.rules
     width = len(str(rules.rows))
     lines = [(" " * width + " " + " ".join(COLUMN_LETTERS[: rules.cols])).rstrip()]
     for number, row in enumerate(board.rows, start=1):
         cells = " ".join(_html_cell(cell) for cell in row)
         lines.append(f"{number:>{width}} {cells}")
+    intro_html = f"{html.escape(intro)}<br>".replace("\n", "<br>") if intro else ""
     parts = [
         "<pre>" + "\n".join(lines) + "</pre>",
-        f"<p>{html.escape(board.status.render(locale))}<br>"
+        f"<p>{intro_html}{html.escape(board.status.render(locale))}<br>"
         f"{html.escape(_seats(board, emoji=True))}</p>",
     ]
     if note:
@@ -151,13 +158,16 @@ def move_hint(rules: Rules, locale: str) -> str:
     )
 
 
-def board_content(board: BoardView, locale: str, note: str | None = None) -> Content:
-    """A board message; ``note`` (what to type next) replaces the move hint."""
+def board_content(
+    board: BoardView, locale: str, note: str | None = None, intro: str | None = None
+) -> Content:
+    """A board message; ``note`` (what to type next) replaces the move hint; ``intro`` (how
+    the game began: started, accepted, a rematch) goes above the status line."""
     return {
         "msgtype": "m.notice",
-        "body": board_body(board, locale, note),
+        "body": board_body(board, locale, note, intro),
         "format": HTML_FORMAT,
-        "formatted_body": board_html(board, locale, note),
+        "formatted_body": board_html(board, locale, note, intro),
         "m.mentions": {},
     }
 

@@ -95,6 +95,7 @@ class Sender:
         self._last_limited: float | None = None
         self._warned = False
         self._closing = False
+        self._turn = asyncio.Lock()
         self.limited_total = 0  # 429s seen (metrics read it)
         self.dropped_courtesies = 0
 
@@ -172,40 +173,61 @@ class Sender:
     async def _deliver(self, room_id: str, item: _Item, *, courtesy: bool = False) -> None:
         attempt = 0
         while not item.done.done():
-            wait = self._blocked_until - self._clock()
-            if wait > 0:
-                await self._sleep(wait)
-                if courtesy and self.limited:
-                    self._drop(item)
-                    return
-            started = time.monotonic()
-            try:
-                event_id = await self._request(room_id, item)
-            except MatrixError as error:
-                if error.rate_limited:
-                    self._limited(error, attempt)
-                    if courtesy:
+            # Limited, one request at a time for the whole account: when the window opens,
+            # the room whose turn it is sends, rather than every room at once and all but one
+            # refused again. Rooms take turns in the order they came.
+            async with self._turn if self.limited else contextlib.nullcontext():
+                wait = self._blocked_until - self._clock()
+                if wait > 0:
+                    await self._sleep(wait)
+                    if courtesy and self.limited:
                         self._drop(item)
                         return
-                elif error.unknown_token:
-                    try:
-                        await self._relogin(error, started)
-                    except TokenDead as dead:
-                        item.done.set_exception(dead)
-                        return
-                elif error.transient and not self._closing:
-                    delay = delay_for(error, attempt)
-                    log.warning(
-                        "matrix: send to %s failed (%s); again in %.1f s", room_id, error, delay
-                    )
-                    await self._sleep(delay)
+                started = time.monotonic()
+                try:
+                    event_id = await self._request(room_id, item)
+                except MatrixError as error:
+                    failure: MatrixError | None = error
+                    if error.rate_limited:
+                        self._limited(error, attempt)
                 else:
-                    log.warning("matrix: the homeserver refused a send to %s: %s", room_id, error)
-                    item.done.set_exception(error)
-                    return
-                attempt += 1
-            else:
+                    failure = None
+            if failure is None:
                 item.done.set_result(event_id)
+            elif not await self._recover(room_id, item, failure, started, attempt, courtesy):
+                return
+            attempt += 1
+
+    async def _recover(
+        self,
+        room_id: str,
+        item: _Item,
+        error: MatrixError,
+        started: float,
+        attempt: int,
+        courtesy: bool,
+    ) -> bool:
+        """Whether to try ``item`` again after ``error``; if not, it is settled."""
+        if error.rate_limited:
+            if courtesy:
+                self._drop(item)
+                return False
+            return True
+        if error.unknown_token:
+            try:
+                await self._relogin(error, started)
+            except TokenDead as dead:
+                item.done.set_exception(dead)
+                return False
+            return True
+        if error.transient and not self._closing:
+            delay = delay_for(error, attempt)
+            log.warning("matrix: send to %s failed (%s); again in %.1f s", room_id, error, delay)
+            await self._sleep(delay)
+            return True
+        log.warning("matrix: the homeserver refused a send to %s: %s", room_id, error)
+        item.done.set_exception(error)
+        return False
 
     async def _request(self, room_id: str, item: _Item) -> str:
         transport = self._client()

@@ -167,3 +167,21 @@ async def test_the_fix_is_logged_once_however_often_the_bot_is_limited(
         await sender.send(ROOM, notice_content("answer"))
     lines = [r for r in caplog.records if "override_ratelimit" in r.getMessage()]
     assert len(lines) == 1
+
+
+async def test_limited_the_rooms_take_turns_one_request_at_a_time() -> None:
+    fake = FakeTransport()
+    fake.send_errors = [limited(100)]
+    sender = Sender(lambda: fake, relogin=Relogins(), sleep=Sleeps())
+    await sender.send(ROOM, notice_content("first"))
+    assert sender.limited
+    gate = asyncio.Event()
+    rooms = ["!a:example.org", "!b:example.org", "!c:example.org"]
+    for room in rooms:
+        fake.gates[room] = gate
+    answers = [sender.send(room, notice_content(room)) for room in rooms]
+    await fake.wait_until(lambda: fake.waiting >= 1)
+    assert fake.waiting == 1  # the others wait their turn instead of all being refused
+    gate.set()
+    await asyncio.gather(*answers)
+    assert bodies(fake) == ["first", *rooms]
