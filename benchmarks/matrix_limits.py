@@ -240,7 +240,8 @@ def _bot_events(players: Sequence[Player], rooms: set[str], bot: str) -> dict[st
     seen: dict[str, str] = {}
     for player in players:
         for s in player.events:
-            if s.room_id in rooms and s.source.get("sender") == bot:
+            # Joins count against another limit (rc_joins), not rc_message.
+            if s.room_id in rooms and s.source.get("sender") == bot and "state_key" not in s.source:
                 kind = str(s.source.get("type"))
                 if kind == "m.room.message":
                     kind = "edit" if _is_edit(s) else "message"

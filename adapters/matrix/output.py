@@ -134,6 +134,7 @@ class Output:
             # Always an edit of the original event, never of an edit.
             self._sender.edit(room_id, ref.event_id, edit_content(ref.event_id, content))
         if board.finished:
+            self._sender.drop_courtesies(room_id, ref.event_id)
             await self._state.forget_board(ref)
             self._refs.pop(board.session_id, None)
         return True

@@ -135,6 +135,16 @@ class Sender:
         item = _Item({"reason": reason}, "m.room.redaction", self._future(), redacts=event_id)
         self._queue(room_id, item, courtesy=True)
 
+    def drop_courtesies(self, room_id: str, about: str) -> None:
+        """Forget the courtesies still waiting about the event ``about`` (the keycaps of a
+        board whose game just ended)."""
+        room = self._rooms.get(room_id)
+        if room is None:
+            return
+        for item in [i for i in room.courtesies if _relates_to(i.content) == about]:
+            room.courtesies.remove(item)
+            self._drop(item)
+
     def _future(self) -> asyncio.Future[str]:
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         # Most answers are not awaited: a failure is logged where it happens.
@@ -279,3 +289,8 @@ def _consume(future: asyncio.Future[str]) -> None:
     # Marks the exception as retrieved: an answer nobody awaited was already logged.
     if not future.cancelled():
         future.exception()
+
+
+def _relates_to(content: Mapping[str, Any]) -> object:
+    relates = content.get("m.relates_to")
+    return relates.get("event_id") if isinstance(relates, dict) else None

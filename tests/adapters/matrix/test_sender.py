@@ -76,7 +76,7 @@ async def test_a_waiting_edit_is_replaced_by_the_newer_state_of_its_board() -> N
     fake.gates[ROOM] = gate
     sender = Sender(lambda: fake, relogin=Relogins(), sleep=Sleeps())
     first = sender.edit(ROOM, "$board", {"body": "move 1"})  # in flight, held at the gate
-    await asyncio.sleep(0)
+    await fake.wait_until(lambda: fake.waiting >= 1)  # the first one in flight
     second = sender.edit(ROOM, "$board", {"body": "move 2"})
     third = sender.edit(ROOM, "$board", {"body": "move 3"})
     other = sender.edit(ROOM, "$other-board", {"body": "elsewhere"})
@@ -93,7 +93,7 @@ async def test_courtesies_go_behind_answers_and_are_dropped_while_limited() -> N
     fake.gates[ROOM] = gate
     sender = Sender(lambda: fake, relogin=Relogins(), sleep=Sleeps())
     sender.send(ROOM, notice_content("board"))
-    await asyncio.sleep(0)
+    await fake.wait_until(lambda: fake.waiting >= 1)  # the first one in flight
     sender.courtesy(ROOM, reaction_content("$board", "1\ufe0f\u20e3"))
     sender.send(ROOM, notice_content("answer"))
     gate.set()
@@ -185,3 +185,22 @@ async def test_limited_the_rooms_take_turns_one_request_at_a_time() -> None:
     gate.set()
     await asyncio.gather(*answers)
     assert bodies(fake) == ["first", *rooms]
+
+
+async def test_the_keycaps_of_an_ended_board_still_waiting_are_dropped() -> None:
+    fake = FakeTransport()
+    gate = asyncio.Event()
+    fake.gates[ROOM] = gate
+    sender = Sender(lambda: fake, relogin=Relogins(), sleep=Sleeps())
+    sender.send(ROOM, notice_content("board"))
+    await fake.wait_until(lambda: fake.waiting >= 1)  # the first one in flight
+    for key in ("1\ufe0f\u20e3", "2\ufe0f\u20e3"):
+        sender.courtesy(ROOM, reaction_content("$board", key))
+    sender.courtesy(ROOM, reaction_content("$other", "1\ufe0f\u20e3"))
+    sender.drop_courtesies(ROOM, "$board")
+    gate.set()
+    await sender.flush()
+    reactions = [
+        s.content["m.relates_to"]["event_id"] for s in fake.sent if s.event_type == "m.reaction"
+    ]
+    assert reactions == ["$other"]
