@@ -179,6 +179,9 @@ class Sender:
                     self._drop(item)
                     continue
                 await self._deliver(room_id, item, courtesy=True)
+        # Nothing between the last check and here awaits: a new item starts a new worker.
+        if self._rooms.get(room_id) is room:
+            del self._rooms[room_id]
 
     async def _deliver(self, room_id: str, item: _Item, *, courtesy: bool = False) -> None:
         attempt = 0
