@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,6 +55,42 @@ class _Item:
     done: asyncio.Future[str]
     board: str | None = None  # the board an edit replaces (coalescing key)
     redacts: str | None = None  # a redaction of this event instead of a send
+    seq: int = 0  # queued as the seq-th item: the oldest waiting item goes first
+
+
+class _Turns:
+    """One request at a time for the whole account, the oldest waiting item first (not the
+    room that asked first: a room with two players waiting must not get a third of the turns
+    for both)."""
+
+    def __init__(self) -> None:
+        self._held = False
+        self._waiting: list[tuple[int, asyncio.Future[None]]] = []
+
+    @contextlib.asynccontextmanager
+    async def turn(self, seq: int) -> AsyncIterator[None]:
+        if self._held or self._waiting:
+            waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            heapq.heappush(self._waiting, (seq, waiter))
+            try:
+                await waiter
+            except asyncio.CancelledError:
+                if waiter.done() and not waiter.cancelled():
+                    self._release()  # granted as it was cancelled: pass it on
+                raise
+        self._held = True
+        try:
+            yield
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        while self._waiting:
+            _, waiter = heapq.heappop(self._waiting)
+            if not waiter.done():
+                waiter.set_result(None)  # still held: handed over
+                return
+        self._held = False
 
 
 @dataclass(slots=True)
@@ -95,7 +132,8 @@ class Sender:
         self._last_limited: float | None = None
         self._warned = False
         self._closing = False
-        self._turn = asyncio.Lock()
+        self._turns = _Turns()
+        self._seq = 0
         self.limited_total = 0  # 429s seen (metrics read it)
         self.dropped_courtesies = 0
 
@@ -152,6 +190,8 @@ class Sender:
         return future
 
     def _queue(self, room_id: str, item: _Item, *, courtesy: bool = False) -> asyncio.Future[str]:
+        self._seq += 1
+        item.seq = self._seq
         if courtesy and self.limited:
             self._drop(item)
             return item.done
@@ -187,9 +227,9 @@ class Sender:
         attempt = 0
         while not item.done.done():
             # Limited, one request at a time for the whole account: when the window opens,
-            # the room whose turn it is sends, rather than every room at once and all but one
-            # refused again. Rooms take turns in the order they came.
-            async with self._turn if self.limited else contextlib.nullcontext():
+            # the oldest waiting answer goes, rather than every room at once and all but one
+            # refused again.
+            async with self._turns.turn(item.seq) if self.limited else contextlib.nullcontext():
                 wait = self._blocked_until - self._clock()
                 if wait > 0:
                     await self._sleep(wait)

@@ -204,3 +204,22 @@ async def test_the_keycaps_of_an_ended_board_still_waiting_are_dropped() -> None
         s.content["m.relates_to"]["event_id"] for s in fake.sent if s.event_type == "m.reaction"
     ]
     assert reactions == ["$other"]
+
+
+async def test_limited_the_oldest_waiting_answer_goes_first_whatever_its_room() -> None:
+    fake = FakeTransport()
+    fake.send_errors = [limited(100)]
+    sender = Sender(lambda: fake, relogin=Relogins(), sleep=Sleeps())
+    await sender.send(ROOM, notice_content("first"))
+    gate = asyncio.Event()
+    a, b, c = "!a:example.org", "!b:example.org", "!c:example.org"
+    for room in (a, b, c):
+        fake.gates[room] = gate
+    sender.send(a, notice_content("a1"))
+    await fake.wait_until(lambda: fake.waiting >= 1)  # a1 in flight
+    sender.send(b, notice_content("b"))
+    sender.send(a, notice_content("a2"))  # behind a1 in its room, older than c
+    sender.send(c, notice_content("c"))
+    gate.set()
+    await sender.flush()
+    assert bodies(fake) == ["first", "a1", "b", "a2", "c"]
