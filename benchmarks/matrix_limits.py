@@ -1,9 +1,9 @@
 """The Matrix bot on a Synapse with its default rate limits, at human pace.
 
 Synapse lets a user that is not exempt send 0.2 events a second after a burst of 10
-(``rc_message``), across all its rooms. Four players in three rooms each play Connect Four
-against the bot: a player waits for the answer to a move, thinks a few seconds, and moves
-again, half of the moves by a keycap reaction and half typed. A player whose reaction the bot
+(``rc_message``), across all its rooms. First one player alone, then four players in three
+rooms, play Connect Four against the bot: a player waits for the answer to a move, thinks a
+few seconds, and moves again, half of the moves by a keycap reaction and half typed. A player whose reaction the bot
 did not remove takes it away and adds it again, as Element does on two clicks.
 
 Printed: moves sent, answered and lost (no answer within :data:`ANSWER_WITHIN_S`), the time from
@@ -40,6 +40,7 @@ from tests.e2e.synapse import (
 
 KEYCAPS = tuple(f"{digit}\ufe0f\u20e3" for digit in "1234567")
 PLAYER_NAMES = ("alice", "bob", "carol", "dave")
+SOLO = ("erin",)
 ROOMS = 3
 ANSWER_WITHIN_S = 60.0
 THINK_S = (3.0, 8.0)
@@ -56,7 +57,7 @@ def main(quick: bool) -> None:
     with tempfile.TemporaryDirectory(prefix="matrix-limits-") as folder:
         server = SynapseServer.start(Path(folder) / "synapse", limits=DEFAULT_LIMITS)
         try:
-            server.register([BOT, *PLAYER_NAMES])
+            server.register([BOT, *PLAYER_NAMES, *SOLO])
             asyncio.run(_run(server, Path(folder), seconds))
         finally:
             server.stop()
@@ -79,34 +80,50 @@ class _Errors(logging.Handler):
 
 
 async def _run(server: SynapseServer, folder: Path, seconds: float) -> None:
-    bot = server.user_id(BOT)
     errors = _Errors()
     logging.getLogger().addHandler(errors)
+    try:
+        async with running_bot(server, folder / "bot") as running:
+            # One person alone first, while the bucket is full; then four at once.
+            for names, rooms, length in ((SOLO, 1, seconds / 2), (PLAYER_NAMES, ROOMS, seconds)):
+                limited = getattr(running.adapter, "rate_limited_total", None)
+                failed = errors.count
+                tally, events, elapsed = await _scenario(server, names, rooms, length)
+                after = getattr(running.adapter, "rate_limited_total", None)
+                refused = None if limited is None or after is None else after - limited
+                _report(tally, events, refused, errors.count - failed, elapsed, len(names), rooms)
+    finally:
+        logging.getLogger().removeHandler(errors)
+
+
+async def _scenario(
+    server: SynapseServer, names: Sequence[str], room_count: int, seconds: float
+) -> tuple[Tally, dict[str, int], float]:
+    bot = server.user_id(BOT)
     tally = Tally()
-    async with running_bot(server, folder / "bot") as running:
-        players = [await Player(server, name).__aenter__() for name in PLAYER_NAMES]
-        try:
-            rooms = [await players[i].create_room([bot], moderators=[bot]) for i in range(ROOMS)]
-            for index, player in enumerate(players):
-                if index >= ROOMS:
-                    await _invite_and_join(players[index % ROOMS], player, rooms[index % ROOMS])
-            await asyncio.gather(*(_bot_joined(players[i], rooms[i], bot) for i in range(ROOMS)))
-            started = time.monotonic()
-            deadline = started + seconds
-            await asyncio.gather(
-                *(
-                    _play(player, rooms[i % ROOMS], bot, deadline, tally, random.Random(i))
-                    for i, player in enumerate(players)
+    players = [await Player(server, name).__aenter__() for name in names]
+    try:
+        rooms = [await players[i].create_room([bot], moderators=[bot]) for i in range(room_count)]
+        for index, player in enumerate(players):
+            if index >= room_count:
+                await _invite_and_join(
+                    players[index % room_count], player, rooms[index % room_count]
                 )
+        await asyncio.gather(*(_bot_joined(players[i], rooms[i], bot) for i in range(room_count)))
+        started = time.monotonic()
+        deadline = started + seconds
+        await asyncio.gather(
+            *(
+                _play(player, rooms[i % room_count], bot, deadline, tally, random.Random(i))
+                for i, player in enumerate(players)
             )
-            elapsed = time.monotonic() - started
-            events = _bot_events(players, set(rooms), bot)
-        finally:
-            for player in players:
-                await player.__aexit__(None, None, None)
-        limited = getattr(running.adapter, "rate_limited_total", None)
-    logging.getLogger().removeHandler(errors)
-    _report(tally, events, limited, errors.count, elapsed, len(players))
+        )
+        elapsed = time.monotonic() - started
+        events = _bot_events(players, set(rooms), bot)
+    finally:
+        for player in players:
+            await player.__aexit__(None, None, None)
+    return tally, events, elapsed
 
 
 async def _invite_and_join(owner: Player, player: Player, room: str) -> None:
@@ -269,11 +286,12 @@ def _report(
     errors: int,
     elapsed: float,
     players: int,
+    rooms: int,
 ) -> None:
     total = sum(events.values())
     answered = len(tally.latencies)
     print(
-        f"{players} players in {ROOMS} rooms, {elapsed:.0f} s at human pace "
+        f"{players} player(s) in {rooms} room(s), {elapsed:.0f} s at human pace "
         f"(think {THINK_S[0]:.0f}-{THINK_S[1]:.0f} s), Synapse default rc_message (0.2/s, burst 10)"
     )
     print(f"moves sent {tally.sent}, answered {answered}, lost {tally.lost}")
@@ -286,4 +304,4 @@ def _report(
     kinds = ", ".join(f"{kind} {count}" for kind, count in sorted(events.items()))
     print(f"bot events {total} ({kinds}): {per_move:.2f} per move")
     shown = "n/a" if limited is None else str(limited)
-    print(f"429s met by the bot: {shown}; ERROR log lines: {errors}")
+    print(f"429s met by the bot: {shown}; ERROR log lines: {errors}\n")
