@@ -3,8 +3,9 @@
 Synapse lets a user that is not exempt send 0.2 events a second after a burst of 10
 (``rc_message``), across all its rooms. First one player alone, then four players in three
 rooms, play Connect Four against the bot: a player waits for the answer to a move, thinks a
-few seconds, and moves again, half of the moves by a keycap reaction and half typed. A player whose reaction the bot
-did not remove takes it away and adds it again, as Element does on two clicks.
+few seconds, and moves again, half of the moves by a keycap reaction and half typed. A player
+whose reaction the bot did not remove takes it away and adds it again, as Element does on two
+clicks.
 
 Printed: moves sent, answered and lost (no answer within :data:`ANSWER_WITHIN_S`), the time from
 a move to its answer (p50, p99), the bot's events per move (boards, edits, notices, keycaps,
@@ -68,6 +69,7 @@ class Tally:
     sent: int = 0
     latencies: list[float] = field(default_factory=list)
     lost: int = 0
+    lost_what: list[str] = field(default_factory=list)  # what the bot said instead
 
 
 class _Errors(logging.Handler):
@@ -178,6 +180,7 @@ async def _play(
         edit = await _answer(player, room, original, stones, mark)
         if edit is None:
             tally.lost += 1
+            tally.lost_what.append(_what_came(player, room, bot, mark))
             continue
         tally.latencies.append(edit.at - sent_at)
         board = _as_board(board, edit)
@@ -218,6 +221,15 @@ async def _answer(player: Player, room: str, original: str, stones: int, mark: i
         )
     except AssertionError:
         return None
+
+
+def _what_came(player: Player, room: str, bot: str, mark: int) -> str:
+    said = [
+        str(s.source.get("content", {}).get("body", s.source.get("type")))[-80:]
+        for s in player.events[mark:]
+        if s.room_id == room and s.source.get("sender") == bot
+    ]
+    return " | ".join(said) or "nothing"
 
 
 def _as_board(board: Seen, edit: Seen) -> Seen:
@@ -295,6 +307,8 @@ def _report(
         f"(think {THINK_S[0]:.0f}-{THINK_S[1]:.0f} s), Synapse default rc_message (0.2/s, burst 10)"
     )
     print(f"moves sent {tally.sent}, answered {answered}, lost {tally.lost}")
+    for what in tally.lost_what[:3]:
+        print(f"  lost: the bot said {what!r}")
     print(
         f"move -> answer: p50 {_quantile(tally.latencies, 0.5):.2f} s, "
         f"p99 {_quantile(tally.latencies, 0.99):.2f} s "
