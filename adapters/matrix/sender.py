@@ -226,25 +226,32 @@ class Sender:
     async def _deliver(self, room_id: str, item: _Item, *, courtesy: bool = False) -> None:
         attempt = 0
         while not item.done.done():
-            # Limited, one request at a time for the whole account: when the window opens,
-            # the oldest waiting answer goes, rather than every room at once and all but one
-            # refused again.
+            # Limited, one request at a time for the whole account, the oldest waiting answer
+            # first: when the window opens, one goes, rather than every room at once and all
+            # but one refused again. Refused for the rate, it keeps its turn and waits out the
+            # window: handing the turn over would let a younger answer take the next token
+            # while this one is refused again, and again.
             async with self._turns.turn(item.seq) if self.limited else contextlib.nullcontext():
-                wait = self._blocked_until - self._clock()
-                if wait > 0:
-                    await self._sleep(wait)
-                    if courtesy and self.limited:
-                        self._drop(item)
-                        return
-                started = time.monotonic()
-                try:
-                    event_id = await self._request(room_id, item)
-                except MatrixError as error:
-                    failure: MatrixError | None = error
-                    if error.rate_limited:
-                        self._limited(error, attempt)
-                else:
-                    failure = None
+                while True:
+                    wait = self._blocked_until - self._clock()
+                    if wait > 0:
+                        await self._sleep(wait)
+                        if courtesy and self.limited:
+                            self._drop(item)
+                            return
+                    started = time.monotonic()
+                    try:
+                        event_id = await self._request(room_id, item)
+                    except MatrixError as error:
+                        failure: MatrixError | None = error
+                        if error.rate_limited:
+                            self._limited(error, attempt)
+                            attempt += 1
+                            if not courtesy:
+                                continue
+                    else:
+                        failure = None
+                    break
             if failure is None:
                 item.done.set_result(event_id)
             elif not await self._recover(room_id, item, failure, started, attempt, courtesy):

@@ -223,3 +223,16 @@ async def test_limited_the_oldest_waiting_answer_goes_first_whatever_its_room() 
     gate.set()
     await sender.flush()
     assert bodies(fake) == ["first", "a1", "b", "a2", "c"]
+
+
+async def test_an_answer_refused_for_the_rate_keeps_its_turn() -> None:
+    fake = FakeTransport()
+    fake.send_errors = [limited(100)]
+    sender = Sender(lambda: fake, relogin=Relogins(), sleep=Sleeps())
+    await sender.send(ROOM, notice_content("first"))
+    fake.send_errors = [limited(100)]  # the older answer is refused once more...
+    older = sender.send("!a:example.org", notice_content("older"))
+    younger = sender.send("!b:example.org", notice_content("younger"))
+    await asyncio.gather(older, younger)
+    # ...and still goes before the younger one, which would otherwise take every next window.
+    assert bodies(fake) == ["first", "older", "younger"]
