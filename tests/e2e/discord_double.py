@@ -221,6 +221,8 @@ class DiscordDouble:
         # Who authorized the interaction that created a message; a click on it carries the
         # same owners (Discord's rule for components).
         self.message_owners: dict[int, Json] = {}
+        # Interaction tokens past Discord's 15 minutes (see expire_tokens).
+        self.expired_tokens: set[str] = set()
         self.messages: dict[int, Json] = {}
         self.requests: list[Recorded] = []
         self.interactions: dict[str, Sent] = {}
@@ -353,6 +355,11 @@ class DiscordDouble:
         if name not in self.dm_channels:
             self.dm_channels[name] = self.snowflake()
         return self.dm_channels[name]
+
+    def expire_tokens(self) -> None:
+        """Let 15 minutes pass for every interaction so far: their tokens no longer edit or
+        follow up (new interactions bring fresh tokens)."""
+        self.expired_tokens.update(self.interactions)
 
     def group_dm(self, *names: str) -> str:
         """A new group DM of ``names`` (the bot is not in it); its channel id."""
@@ -954,6 +961,8 @@ class DiscordDouble:
         sent = self.interactions.get(token)
         if sent is None or not sent.answered.is_set():
             return 404, {"code": 10015, "message": "Unknown Webhook"}
+        if token in self.expired_tokens:
+            return 401, {"code": 50027, "message": "Invalid Webhook Token"}
         if which is None:
             if method != "POST":
                 return 405, {"code": 0, "message": "405: Method Not Allowed"}

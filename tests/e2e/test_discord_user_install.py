@@ -155,3 +155,21 @@ async def test_a_server_that_did_not_install_the_bot_plays_through_interactions(
     assert accepted.payload["authorizing_integration_owners"] == {"1": double.user("alice")["id"]}
     final = await double.slash("final", user="alice", user_install=True)
     answered_without_the_channel(double, final)
+
+
+async def test_clicks_after_the_first_tokens_fifteen_minutes_still_play(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    group = double.group_dm("alice", "bob")
+    board_id = await challenge_accepted(double, group, "tres")
+    first = await double.click(board_id, cell_id(double.messages[board_id], 4), user="alice")
+    answered_without_the_channel(double, first)
+
+    double.expire_tokens()  # a quarter of an hour later: every token so far is dead
+    for player, move in [("bob", 0), ("alice", 2), ("bob", 1), ("alice", 6)]:
+        click = await double.click(board_id, cell_id(double.messages[board_id], move), user=player)
+        answered_without_the_channel(double, click)
+        assert click.callback["type"] == 7
+    board = double.messages[board_id]
+    assert render("game.won", "en", player="Alice", mark="X") in board["content"]
+    assert not [r for r in double.requests if r.status == 401]
