@@ -49,6 +49,12 @@ integer column, and it does not depend on the opponents. With this model a thres
 come after about 10 games against settled players but about 20 against new ones.
 """
 
+LIMIT = 100_000.0
+"""Ratings lie within ±LIMIT. Play cannot come near it (a game moves a rating by at most about
+500 points, and less the further apart the players are); the bound keeps corrupt stored values
+away from the library, which computes exp(rating / c) from each rating itself and would
+overflow past about 175,000."""
+
 # One model for every rating: its parameters are constants. Never pass ``limit_sigma`` or
 # ``tau`` to its ``rate``: the library stores them on the model when given.
 _MODEL = PlackettLuce(
@@ -78,8 +84,8 @@ class Rating:
     games: int = 0
 
     def __post_init__(self) -> None:
-        if not math.isfinite(self.rating):
-            raise ValueError(f"rating must be finite, got {self.rating!r}")
+        if not (math.isfinite(self.rating) and -LIMIT <= self.rating <= LIMIT):
+            raise ValueError(f"rating must be finite and within ±{LIMIT:.0f}, got {self.rating!r}")
         if not (math.isfinite(self.deviation) and self.deviation > 0):
             raise ValueError(f"deviation must be finite and above 0, got {self.deviation!r}")
         if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 0:
@@ -156,5 +162,12 @@ def rate(first: Rating, second: Rating, winner: int | None) -> RatingChange:
     [[a], [b]] = _MODEL.rate(teams, ranks=ranks)
     return RatingChange(
         before=(first, second),
-        after=(Rating(a.mu, a.sigma, first.games + 1), Rating(b.mu, b.sigma, second.games + 1)),
+        after=(
+            Rating(_bounded(a.mu), a.sigma, first.games + 1),
+            Rating(_bounded(b.mu), b.sigma, second.games + 1),
+        ),
     )
+
+
+def _bounded(rating: float) -> float:
+    return min(max(rating, -LIMIT), LIMIT)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
 from core.ratings import NEW, PROVISIONAL_GAMES, Rating, format_delta, rate
-from core.ratings.rating import SCALE, START
+from core.ratings.rating import LIMIT, SCALE, START
 
 BETA = 25.0 / 6.0 * SCALE
 TAU = 25.0 / 300.0 * SCALE
@@ -92,8 +92,17 @@ def test_a_first_game_between_new_players() -> None:
     assert [format_delta(d) for d in change.deltas] == ["+111", "-111"]
 
 
-@given(ratings, ratings, winners)
+any_ratings = st.builds(
+    Rating,
+    rating=st.floats(min_value=-LIMIT, max_value=LIMIT),
+    deviation=st.floats(min_value=1e-6, max_value=1e6),
+    games=st.integers(min_value=0),
+)
+
+
+@given(any_ratings, any_ratings, winners)
 def test_ratings_stay_finite_and_games_count(a: Rating, b: Rating, winner: int | None) -> None:
+    """Whatever is stored, even far beyond what play reaches."""
     change = rate(a, b, winner)
     for before, after in zip(change.before, change.after, strict=True):
         assert math.isfinite(after.rating)
@@ -190,8 +199,9 @@ def test_format_delta() -> None:
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
-        ({"rating": math.nan}, "rating must be finite, got nan"),
-        ({"rating": math.inf}, "rating must be finite, got inf"),
+        ({"rating": math.nan}, "rating must be finite and within ±100000, got nan"),
+        ({"rating": math.inf}, "rating must be finite and within ±100000, got inf"),
+        ({"rating": -100_001.0}, "rating must be finite and within ±100000, got -100001.0"),
         ({"deviation": 0.0}, "deviation must be finite and above 0, got 0.0"),
         ({"deviation": -3.0}, "deviation must be finite and above 0, got -3.0"),
         ({"games": -1}, "games must be a whole number of at least 0, got -1"),
