@@ -8,13 +8,14 @@ Glicko-2 is the classic system of two-player board games (lichess):
 - ``glicko2`` 2.1.0 (January 2024, a port of a 2009 script) computes the volatility with the
   player's rating where Glickman's step 5 takes the deviation (``_f`` uses mu squared for phi
   squared). At 1500 mu is 0, so its own test and Glickman's example pass, and every other
-  player's volatility is wrong (for a 2100 player beaten five times by a 1500 player: 0.06004
-  instead of the paper's 0.06030). It has no type hints and keeps its state in a mutable class.
+  player's volatility is wrong (a 2100 player who loses five games of a rating period to a
+  1500 player: 0.06004 instead of the 0.06030 of the paper's algorithm). It has no type hints
+  and keeps its state in a mutable class.
 - ``openskill`` 6.2.0 (January 2026) is maintained, typed (``py.typed``), compiled with mypyc
-  (a rate takes microseconds: ``python -m benchmarks ratings``), fully tested by its authors,
-  and handles draws. For two players its Plackett-Luce model is the logistic Bradley-Terry
-  update, the same family as Glicko (Weng & Lin derive Glicko as a special case), and it keeps
-  an uncertainty (sigma) per player, shown here as the deviation ("1623 ±120", "1500?").
+  (a rate takes microseconds: ``python -m benchmarks ratings``), 100% covered by its own
+  tests, and handles draws. For two players its Plackett-Luce model is the Bradley-Terry
+  update: the logistic model of a game that Glicko uses too. It keeps an uncertainty (sigma)
+  per player, shown here as the deviation ("1623 ±120", "1500?").
 
 Scale: the library's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300) multiplied by 42 and
 moved to 1500, so a new player starts at 1500 ±350 like a new Glicko player. Weng-Lin is
@@ -51,12 +52,12 @@ come after about 10 games against settled players but about 20 against new ones.
 
 LIMIT = 100_000.0
 """Ratings lie within ±LIMIT. Play cannot come near it (a game moves a rating by at most about
-500 points, and less the further apart the players are); the bound keeps corrupt stored values
-away from the library, which computes exp(rating / c) from each rating itself and would
-overflow past about 175,000."""
+500 points at the starting deviation, and less the further apart the players are); the bound
+keeps corrupt stored values away from the library, which computes exp(rating / c) from each
+rating itself and would overflow past about 175,000."""
 
-# One model for every rating: its parameters are constants. Never pass ``limit_sigma`` or
-# ``tau`` to its ``rate``: the library stores them on the model when given.
+# One model for every rating: its parameters are constants. Never pass ``limit_sigma`` to its
+# ``rate``: the library keeps it on the model for every later call when given.
 _MODEL = PlackettLuce(
     mu=START,
     sigma=START_DEVIATION,
@@ -76,7 +77,8 @@ class Rating:
         games: rated games played in this pool.
 
     Raises:
-        ValueError: a value that is not finite, a deviation not above 0, negative games.
+        ValueError: a rating not finite or beyond ±LIMIT, a deviation not finite or not above 0,
+            games not a whole number of at least 0.
     """
 
     rating: float = START
@@ -97,7 +99,7 @@ class Rating:
         return self.games < PROVISIONAL_GAMES
 
     def display(self) -> str:
-        """ "1500?" while provisional, else the rating and its deviation: "1623 ±120"."""
+        """As players see it: "1500?" while provisional, else with its deviation: "1623 ±120"."""
         if self.provisional:
             return f"{round(self.rating)}?"
         return f"{round(self.rating)} ±{round(self.deviation)}"
