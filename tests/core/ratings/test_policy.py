@@ -135,3 +135,33 @@ def test_the_endings_are_the_stored_terminations() -> None:
 
 def test_a_pair_is_the_same_either_way_round() -> None:
     assert pair_key("bob", "alice") == pair_key("alice", "bob") == ("alice", "bob")
+
+
+DAY = 24 * 3600
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([("a", "b"), ("b", "a"), ("a", "c"), ("c", "b")]),
+            st.integers(min_value=0, max_value=DAY // 2),
+        ),
+        max_size=60,
+    )
+)
+def test_no_pair_has_more_than_the_limit_in_any_24_hours(
+    games: list[tuple[tuple[str, str], int]],
+) -> None:
+    """Counted as the store will: rated games of the same pair (either seat order) that ended
+    in the 24 hours before this one."""
+    now = 0
+    rated: list[tuple[tuple[str, str], int]] = []
+    for players, gap in games:
+        now += gap
+        pair = pair_key(*players)
+        recent = sum(1 for p, at in rated if p == pair and now - at < DAY)
+        if is_rated(**{**RATED, "players": players, "pair_games_24h": recent}).rated:
+            rated.append((pair, now))
+    for pair, start in rated:
+        window = [at for p, at in rated if p == pair and start <= at < start + DAY]
+        assert len(window) <= PAIR_LIMIT
