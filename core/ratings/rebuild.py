@@ -1,5 +1,11 @@
 """Every rating recomputed from the stored results: a pure fold, the same one the live updates
-make one game at a time (``chatbots ratings rebuild`` compares the two)."""
+make one game at a time (``chatbots ratings rebuild`` compares the two).
+
+In one process the replay equals the live ratings exactly. Compared with ratings another
+process stored, allow a relative 1e-9: the library ships both compiled and pure-Python wheels,
+and an upgrade may round the last bits differently; games and the order of results must match
+exactly.
+"""
 
 from __future__ import annotations
 
