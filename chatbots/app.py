@@ -236,7 +236,8 @@ async def serve(
 
     Returns:
         0 after a requested stop (signal, end of the console's input); 1 when the store could
-        not be opened, an adapter failed or stopped on its own, or the shutdown was not clean.
+        not be opened, an adapter failed or stopped on its own, or the shutdown was not clean;
+        2 when ``HTTP_HOST``/``HTTP_PORT`` cannot be listened on (in use, not this machine's).
 
     Raises:
         SettingsError: a platform's config refused a value (nothing was opened yet).
@@ -267,21 +268,30 @@ async def serve(
                 code = EXIT_OK
                 if not shutdown.stop.is_set():  # else a signal came during start-up
                     adapters = [factory(service) for factory in factories]
-                    async with serving(
-                        settings.http_host,
-                        settings.http_port,
-                        metrics=metrics,
-                        store_check=timed.check,
-                        connections=adapters,
-                        load=functools.partial(service.runner.load, settings.ai_budget),
-                        count_sessions=timed.count_sessions,
-                        live_games=timed.live_games,
-                        leases=_leases(service, adapters),
-                    ):
-                        ms = round((time.monotonic() - started) * 1000)
-                        names = ",".join(a.name for a in adapters)
-                        log.info("started", extra={"adapters": names, "startup_ms": ms})
-                        code = await run_adapters(adapters, shutdown)
+                    async with contextlib.AsyncExitStack() as listening:
+                        try:
+                            await listening.enter_async_context(
+                                serving(
+                                    settings.http_host,
+                                    settings.http_port,
+                                    metrics=metrics,
+                                    store_check=timed.check,
+                                    connections=adapters,
+                                    load=functools.partial(service.runner.load, settings.ai_budget),
+                                    count_sessions=timed.count_sessions,
+                                    live_games=timed.live_games,
+                                    leases=_leases(service, adapters),
+                                )
+                            )
+                        except OSError:
+                            # Logged by serving() in one line naming the address and why; a
+                            # setting to change, so the exit code of a bad setting.
+                            code = EXIT_CONFIG
+                        else:
+                            ms = round((time.monotonic() - started) * 1000)
+                            names = ",".join(a.name for a in adapters)
+                            log.info("started", extra={"adapters": names, "startup_ms": ms})
+                            code = await run_adapters(adapters, shutdown)
             finally:
                 shutdown.request("shutdown")  # also when start-up failed: the watchdog runs
                 closing = service.close(shutdown.remaining(SHUTDOWN.drain))

@@ -8,7 +8,9 @@ enforce them; a message about a secret says what is wrong with it, never what it
 from __future__ import annotations
 
 import enum
+import ipaddress
 import re
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -240,8 +242,25 @@ def device_id(text: str) -> str:
 
 
 def listen_host(text: str) -> str:
+    """An address to listen on: an IP address, or a host name that resolves here (``check``
+    then finds what binding would only find at start, after the database was opened)."""
     if not _LISTEN_HOST.fullmatch(text):
         raise ValueError(f"{shown(text)} is not a host name or IP address to listen on")
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        pass
+    else:
+        return text
+    if ":" in text or all(part.isdigit() for part in text.split(".")):
+        raise ValueError(f"{shown(text)} is not an IP address (such as 127.0.0.1, 0.0.0.0 or ::)")
+    try:
+        socket.getaddrinfo(text, None, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except OSError as error:
+        raise ValueError(
+            f"{shown(text)} is not an IP address, and no address was found for it as a host"
+            " name: give an address of this machine (127.0.0.1, or 0.0.0.0 for every interface)"
+        ) from error
     return text
 
 
