@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Protocol, TextIO
 
 from chatbots.settings import Settings, SettingsError
+from core.errors import OperatorError
 from core.ports import SHUTDOWN
 
 if TYPE_CHECKING:
@@ -237,7 +238,8 @@ async def serve(
     Returns:
         0 after a requested stop (signal, end of the console's input); 1 when the store could
         not be opened, an adapter failed or stopped on its own, or the shutdown was not clean;
-        2 when ``HTTP_HOST``/``HTTP_PORT`` cannot be listened on (in use, not this machine's).
+        2 when a setting must change: ``HTTP_HOST``/``HTTP_PORT`` cannot be listened on (in
+        use, not this machine's), or a platform refused its token.
 
     Raises:
         SettingsError: a platform's config refused a value (nothing was opened yet).
@@ -344,18 +346,18 @@ async def run_adapters(adapters: Sequence[Adapter], shutdown: Shutdown) -> int:
     are cancelled.
 
     Returns:
-        0, or 1 when an adapter failed.
+        0, 1 when an adapter failed, 2 when one refused a setting (an OperatorError).
     """
     stop = shutdown.stop
     tasks = {asyncio.create_task(a.run(stop), name=f"adapter-{a.name}"): a for a in adapters}
     stopping = asyncio.create_task(stop.wait())
     await asyncio.wait([*tasks, stopping], return_when=asyncio.FIRST_COMPLETED)
     stopping.cancel()
-    failed = False
+    code = EXIT_OK  # the highest asked for: a setting to change (2) says the most
     if not stop.is_set():
         ended = [(task, adapter) for task, adapter in tasks.items() if task.done()]
         for task, adapter in ended:
-            failed |= _report(task, adapter, early=True)
+            code = max(code, _report(task, adapter, early=True))
         shutdown.request(f"{ended[0][1].name} ended")
     pending = [task for task in tasks if not task.done()]
     if pending:
@@ -378,24 +380,27 @@ async def run_adapters(adapters: Sequence[Adapter], shutdown: Shutdown) -> int:
             await asyncio.wait(late, timeout=1.0)
         for task in pending:
             if task.done() and not task.cancelled():
-                failed |= _report(task, tasks[task], early=False)
-    return EXIT_FAILED if failed else EXIT_OK
+                code = max(code, _report(task, tasks[task], early=False))
+    return code
 
 
-def _report(task: asyncio.Task[None], adapter: Adapter, *, early: bool) -> bool:
-    """Logs how an adapter ended; True when that is a failure."""
+def _report(task: asyncio.Task[None], adapter: Adapter, *, early: bool) -> int:
+    """Logs how an adapter ended; the exit code that asks for (0: a normal end)."""
     error = task.exception()
+    if isinstance(error, OperatorError):
+        log.error("%s", error, extra={"adapter": adapter.name})  # one line: what to change
+        return EXIT_CONFIG
     if error is not None:
         log.error(
             "adapter crashed",
             exc_info=(type(error), error, error.__traceback__),
             extra={"adapter": adapter.name},
         )
-        return True
+        return EXIT_FAILED
     if early and adapter.name != _CONSOLE:
         log.error("adapter stopped on its own", extra={"adapter": adapter.name})
-        return True
-    return False
+        return EXIT_FAILED
+    return EXIT_OK
 
 
 async def _close(what: str, awaitable: Awaitable[None], seconds: float) -> bool:

@@ -55,7 +55,7 @@ def is_busy(error: sqlite3.Error) -> bool:
 
 
 def disk_full(path: Path) -> str | None:
-    """"the disk is full (...)" when the file system of ``path`` has almost no room left.
+    """The words "the disk is full (...)" when the file system of ``path`` has almost no room.
 
     SQLite says "disk I/O error" rather than "database or disk is full" when the room runs
     out while it opens its write-ahead log or shared-memory index (a restart on a full disk),
