@@ -27,6 +27,7 @@ from chatbots.app import EXIT_CONFIG, EXIT_FAILED, open_store, service_settings
 from core.admin.effective import resolve, write
 from core.admin.keys import BY_NAME, HERE, KEYS
 from core.admin.scopes import Place, Source, parse_scope
+from core.clean import clean_text
 from core.commands import RESET
 from core.errors import UserError
 from core.store import StoreError
@@ -47,6 +48,9 @@ async def settings_command(
     settings: Settings, scope: str, words: Sequence[str], out: TextIO = sys.stdout
 ) -> int:
     """``chatbots settings SCOPE [KEY [VALUE...|reset]]``; the exit code."""
+    # Bytes that are not UTF-8 in argv arrive as lone surrogates: cleaned as the service
+    # cleans what people type, so that every store can hold them.
+    scope, words = clean_text(scope), [clean_text(word) for word in words]
     try:
         place = parse_scope(scope)
     except ValueError as error:
