@@ -85,7 +85,7 @@ def translate(error: sqlite3.Error, path: Path) -> StoreError | None:
     if is_busy(error):
         return StoreBusy(str(error))
     code = _code(error)
-    if code in (10, 13, 14):  # I/O error, full, cannot open: the first two can be a full disk
+    if code in (10, 13, 14):  # I/O error, full, cannot open: each can be a full disk
         full = disk_full(path)
         if full is not None:
             return StoreUnavailable(path, f"{full} ({error})")
