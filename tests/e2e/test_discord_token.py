@@ -1,6 +1,7 @@
 """A token Discord refuses ends ``chatbots run`` with one line that says so and where to get a
 new one, not a traceback (issue 21): at the gateway (close code 4004, "Authentication failed")
-and at the REST login (401), both through the Discord double and a real bot process."""
+and at the REST login (401), both through the Discord double and a real bot process, with one
+client and with the sharded one."""
 
 from __future__ import annotations
 
@@ -16,11 +17,12 @@ from tests.e2e.discord_double import DiscordDouble
 REFUSED = "MTIwMDAwMDAwMDA.refused.token"
 
 
-@pytest.mark.parametrize("where", ["gateway", "rest"])
+@pytest.mark.parametrize("where", ["gateway", "gateway, sharded", "rest"])
 async def test_a_refused_token_is_one_line_naming_where_to_get_a_new_one(
     tmp_path: Path, where: str
 ) -> None:
-    async with DiscordDouble(check_rest_token=where == "rest") as double:
+    sharded = {"DISCORD_SHARD_COUNT": "2"} if "sharded" in where else {}
+    async with DiscordDouble(check_rest_token=where == "rest", shards=2) as double:
         bot = await start_bot(
             tmp_path,
             "bot",
@@ -29,6 +31,7 @@ async def test_a_refused_token_is_one_line_naming_where_to_get_a_new_one(
                 "DISCORD_API_BASE_URL": double.api_base_url,
                 "DISCORD_GATEWAY_URL": double.gateway_url,
                 "DATABASE_PATH": str(tmp_path / "games.sqlite3"),
+                **sharded,
             },
         )
         try:
@@ -45,3 +48,4 @@ async def test_a_refused_token_is_one_line_naming_where_to_get_a_new_one(
     assert "discord: the token was refused (DISCORD_TOKEN)" in line, line
     assert "Developer Portal" in line and "Bot" in line and "Reset Token" in line, line
     assert REFUSED not in log
+    assert ("discord: running shards 0,1" in log) == bool(sharded)  # the sharded client's path
