@@ -6,10 +6,10 @@ empty cell, column letters above and row numbers on the left (DESIGN.md, "Matrix
 
 from __future__ import annotations
 
+from core.games.rules import COLUMN_LETTERS as COLUMN_LETTERS  # drawn here; adapters use it
 from core.replies import BoardView
 
 MARKS = ("·", "X", "O")
-COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxy"  # 25 columns at most (core.games.rules.MAX_SIDE)
 
 
 def board_lines(board: BoardView) -> list[str]:

@@ -11,7 +11,6 @@ from core.ai.levels import Level
 from core.errors import UserError
 from core.games import Rules
 from core.games.kinds import GameKind as GameKind  # part of this module's contract
-from core.games.rules import MAX_SIDE
 
 # --- The value types (CONTRACT) ---------------------------------------------------------------
 
@@ -203,8 +202,6 @@ _FIRST_WORDS: dict[First, str] = {
 }
 _BOT = "bot"
 _SIZE_SEPARATORS = ("\u00d7", "x")  # multiplication sign; "6X7" is lower-cased to "x"
-_COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxy"  # one per column, up to the widest board (25)
-assert len(_COLUMN_LETTERS) == MAX_SIDE
 _MAX_MOVE_DIGITS = 3  # the largest board has 625 cells
 _SUGGEST_MAX_LENGTH = 32  # no close match is worth comparing a long token for
 DEFAULT_LEVEL = Level.MEDIUM
