@@ -1,7 +1,7 @@
 """Boards drawn as plain text, shared by the console and the Matrix plain ``body``.
 
 One line per board row, cells separated by spaces, ``X`` and ``O`` for the marks and ``·`` for an
-empty cell, column letters above and row numbers on the left (DESIGN.md, "Matrix").
+empty cell, column letters above and row numbers on the left (docs/design.md, "Matrix").
 """
 
 from __future__ import annotations

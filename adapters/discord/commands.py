@@ -3,7 +3,7 @@
 Every row of :data:`core.commands.COMMANDS` becomes a slash command with the row's name and
 options: each :class:`~core.commands.Option` gives a parameter of the matching Discord type
 (text, an integer range, a user), its choices and whether it is required, so a new row is a new
-slash command without code here. Names, option names and choice values are stable (DESIGN.md:
+slash command without code here. Names, option names and choice values are stable (docs/design.md:
 ``level``, ``opponent``, ``size``, ``k``, ``first``); descriptions and choice names are
 catalogue keys, translated for Discord's locales by :class:`CatalogueTranslator`.
 
