@@ -7,6 +7,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+from core.admin.keys import Effective
 from core.ai.levels import Level
 from core.errors import UserError
 from core.games import Rules
@@ -204,8 +205,9 @@ _BOT = "bot"
 _SIZE_SEPARATORS = ("\u00d7", "x")  # multiplication sign; "6X7" is lower-cased to "x"
 _MAX_MOVE_DIGITS = 3  # the largest board has 625 cells
 _SUGGEST_MAX_LENGTH = 32  # no close match is worth comparing a long token for
-DEFAULT_LEVEL = Level.MEDIUM
-"""The bot's level when a start command names none."""
+DEFAULT_LEVEL = Effective.level.default
+"""The bot's level when a start command names none: the built-in default of the chat setting
+``level`` (the service puts the chat's own where it has one)."""
 _DEFAULT_FIRST = First.ME
 
 RESET = "reset"

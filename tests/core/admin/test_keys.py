@@ -58,12 +58,20 @@ def test_every_key_is_named_after_its_attribute_and_read_as_one() -> None:
         assert getattr(chat, key.name) == index
 
 
+def test_every_key_is_described_in_every_language() -> None:
+    from core.i18n import catalogue
+
+    for key in KEYS:
+        assert set(catalogue()[key.description.key]) == set(LOCALES), key.name
+
+
 def test_the_command_takes_every_key_and_offers_it_on_discord() -> None:
     from core.commands import COMMANDS
 
     (row,) = [spec for spec in COMMANDS if spec.name == "settings"]
     (key_option,) = [option for option in row.options if option.name == "key"]
     assert key_option.choices == SETTING_NAMES
+    assert len(SETTING_NAMES) <= 25  # Discord offers at most 25 choices for an option
     for name in SETTING_NAMES:
         assert parse(f"/settings {name}") == Settings(name)
 
