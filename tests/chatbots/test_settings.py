@@ -616,3 +616,18 @@ def test_the_env_sets_the_defaults_of_the_other_chat_settings() -> None:
         "max_games_per_user": 3,
         "max_games_per_chat": None,
     }
+
+
+def test_check_prints_every_chat_default_and_says_which_are_built_in() -> None:
+    from chatbots.__main__ import describe
+
+    environ = {"GAME_TTL_SECONDS": "3600", "DEFAULT_PVP": "no", "DEFAULT_LOCALE": "pt-BR"}
+    lines = describe(load_settings(environ, None)).splitlines()
+    for name, setting in CHAT_DEFAULTS:
+        key = BY_NAME[setting]
+        expected = f"{name} = {key.show(key.default)} (built in)"
+        if name in environ:
+            expected = f"{name} = {key.show(key.parse(environ[name]))}"
+        assert expected in lines, name
+    assert "GAME_TTL_SECONDS = 3600" in lines and "DEFAULT_PVP = off" in lines
+    assert "DEFAULT_LOCALE = pt" in lines and "RATE_BURST = 10 (built in)" in lines
