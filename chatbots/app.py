@@ -70,13 +70,6 @@ def service_settings(settings: Settings) -> ServiceSettings:
     return ServiceSettings(
         ai_budget=settings.ai_budget,
         ai_workers=settings.ai_workers,
-        game_ttl=settings.game_ttl,
-        challenge_ttl=settings.challenge_ttl,
-        rate_burst=settings.rate_burst,
-        rate_per_minute=settings.rate_per_minute,
-        boards_per_minute=settings.boards_per_minute,
-        default_locale=settings.default_locale,
-        default_level=settings.default_level,
         chat_defaults=settings.chat_defaults,
         lease_ttl=settings.lease_ttl,
     )

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from chatbots.app import EXIT_CONFIG, EXIT_FAILED, open_store, service_settings
+from chatbots.app import EXIT_CONFIG, EXIT_FAILED, open_store
 from core.admin.effective import resolve, write
 from core.admin.keys import BY_NAME, HERE, KEYS
 from core.admin.scopes import Place, Source, parse_scope
@@ -86,7 +86,7 @@ async def settings_command(
 
 async def _shown(store: SessionStore, settings: Settings, place: Place, names: list[str]) -> str:
     rows = await store.settings_rows(place.platform, place.scopes)
-    effective = resolve(rows, place, service_settings(settings))
+    effective = resolve(rows, place, settings.chat_defaults)
     lines = []
     for name in names:
         shown = BY_NAME[name].show(effective.values[name])

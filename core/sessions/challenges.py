@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from core.admin.scopes import Effective
+from core.admin.keys import Effective
 from core.ai import Level
 from core.commands import DEFAULT_LEVEL, BotVsBot, First, Start, VsBot, VsUser
 from core.errors import UserError

@@ -39,7 +39,8 @@ import time
 from collections.abc import Callable
 
 from core.admin.effective import SettingsCache
-from core.admin.scopes import Effective, Source
+from core.admin.keys import Effective
+from core.admin.scopes import Source
 from core.ai.runner import AiRunner, PoolRunner
 from core.clean import clean
 from core.commands import (
@@ -121,7 +122,7 @@ class GameService:
         self._kept = KeptReviews(self._ctx)
         self._moves = Moves(self._ctx, self._kept)
         self._watcher = Watcher(self._ctx, self._moves)
-        cache = SettingsCache(store, self.settings)
+        cache = SettingsCache(store, self.settings.chat_defaults)
         self._policy = Policy(self._ctx, cache, limits=self.settings.limits)
         self._challenges = Challenges(self._ctx, self._moves, self._watcher, self._policy)
         self._results = Results(self._ctx)

@@ -401,13 +401,15 @@ async def test_periodic_sweeper_runs(store: AnyStore) -> None:
     clock = Clock()
     svc = GameService(
         store,
-        settings=ServiceSettings(ai_workers=0, sweep_interval=0.01, challenge_ttl=1),
+        settings=ServiceSettings(
+            ai_workers=0, sweep_interval=0.01, chat_defaults={"challenge_ttl": 10}
+        ),
         clock=clock,
     )
     await svc.start()
     try:
         await svc.handle_text(ALICE, "/tres @bob")
-        clock.advance(2)
+        clock.advance(11)
         for _ in range(200):
             if await store.count_sessions() == 0:
                 break
@@ -747,7 +749,7 @@ def test_every_key_the_service_uses_exists() -> None:
 
 def test_settings_are_validated() -> None:
     with pytest.raises(ValueError, match="game_ttl"):
-        ServiceSettings(game_ttl=0)
+        ServiceSettings(chat_defaults={"game_ttl": 0})
     with pytest.raises(ValueError, match="ai_workers"):
         ServiceSettings(ai_workers=-1)
     assert ServiceSettings(ai_workers=None).workers >= 1
