@@ -13,9 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from core.admin.keys import SETTING_NAMES
 from core.clean import clean, clean_text
 from core.commands import (
-    SETTING_NAMES,
     Command,
     CommandError,
     Help,
