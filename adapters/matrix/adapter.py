@@ -2,8 +2,10 @@
 
 Flow: one sync loop reads the homeserver and puts each event on its room's queue; one worker per
 room (:mod:`adapters.matrix.rooms`) handles that room's events in order and shows the service's
-replies (:mod:`adapters.matrix.output`). The moves of a watched bots' game come later, through
-the platform style's ``publish``; they join the room's queue, so they are shown in order too.
+replies (:mod:`adapters.matrix.output`), which go out through the room's send queue
+(:mod:`adapters.matrix.sender`, built for rate limits and expiring tokens). The moves of a
+watched bots' game come later, through the platform style's ``publish``; they join the room's
+queue, so they are shown in order too.
 
 Exactly once: each event handed to the service carries a receipt (``handled:<event id>``) that
 the service writes in the same transaction as the first change the event makes (alone when it
@@ -11,7 +13,9 @@ makes none), so a crash can never apply a move without noting it, nor the other 
 sync token (``next_batch``) is saved only when every event up to it has been handled, so messages
 sent while the bot was down, or being handled when it crashed, are handled after it comes back,
 and the receipts skip the ones already applied. Encrypted events waiting for their room key are
-kept in the store (:mod:`adapters.matrix.undecrypted`). The very first start skips history.
+kept in the store (:mod:`adapters.matrix.undecrypted`). The very first start skips history. An
+event counts as handled once its answers are queued: answers still queued at a crash are lost
+(their moves are applied and the board catches up at the next edit).
 
 One process at a time: given a :class:`~core.ports.Lease` (``matrix-sync:<user id>``), the
 adapter logs in and syncs only while it holds it. Other processes configured for the same
@@ -29,7 +33,6 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
 
 from adapters.matrix.backoff import delay_for, with_backoff
 from adapters.matrix.config import MatrixConfig
@@ -52,13 +55,12 @@ from adapters.matrix.state import MatrixState
 from adapters.matrix.transport import Invite, MatrixError, NioTransport, SyncBatch, Transport
 from adapters.matrix.undecrypted import Undecrypted
 from adapters.matrix.upgrade import follow_tombstone
+from adapters.matrix.waits import either, until
 from core.i18n import render
 from core.ports import SHUTDOWN, GameServicePort, Lease, LeaseState, PlatformStyle
 from core.replies import Actor, Reply
 
 log = logging.getLogger(__name__)
-
-T = TypeVar("T")
 
 PLATFORM = "matrix"
 SYNC_TIMEOUT_MS = 30_000
@@ -94,7 +96,8 @@ class MatrixAdapter:
         config: homeserver, credentials and policies.
         transport: the client to use; by default a matrix-nio client built in :meth:`run`
             (tests pass a fake).
-        add_keycaps: put the keycap reactions under new gravity boards, so a column is one click.
+        add_keycaps: put keycap reactions under new boards whose every move has one
+            (tic-tac-toe, Connect Four), so a move is one click.
         sleep: how back-offs wait (tests pass one that does not).
         clock: seconds since the epoch (when receipts and waiting events expire).
         lease: sync only while holding it (several processes configured for one account);
@@ -209,7 +212,7 @@ class MatrixAdapter:
             log.info("matrix: took the sync over; resuming from the stored token")
         transport = self._client()
         halt = asyncio.Event()  # this term ends: stopping, the lease lost, or the token dead
-        watch = asyncio.ensure_future(_either(stop, self._stopped, halt))
+        watch = asyncio.ensure_future(either(stop, self._stopped, halt))
         try:
             await self._term(transport, halt)
         finally:
@@ -221,7 +224,7 @@ class MatrixAdapter:
 
     async def _term(self, transport: Transport, halt: asyncio.Event) -> None:
         try:
-            login = await self._until(halt, self._logins.first())
+            login = await until(halt, self._logins.first())
         except TokenDead:
             return
         if login is None:
@@ -234,21 +237,6 @@ class MatrixAdapter:
         await self._undecrypted.load()
         self._serving = True
         await self._sync_loop(transport, halt)
-
-    async def _until(self, stop: asyncio.Event, work: Awaitable[T]) -> T | None:
-        """``work``'s result, or None when ``stop`` is set first (``work`` is cancelled)."""
-        task = asyncio.ensure_future(work)
-        stopper = asyncio.ensure_future(stop.wait())
-        try:
-            await asyncio.wait({task, stopper}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            stopper.cancel()
-        if task.done():
-            return task.result()
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, MatrixError):
-            await task
-        return None
 
     async def _sync_loop(self, transport: Transport, stop: asyncio.Event) -> None:
         token = await self._state.next_batch()
@@ -292,7 +280,7 @@ class MatrixAdapter:
                 # after the full timeout, and the outage would look 30 s longer than it was.
                 wait_ms = 0 if self._sync_failing else timeout_ms
                 started = time.monotonic()
-                batch = await self._until(
+                batch = await until(
                     stop,
                     transport.sync(since, wait_ms, first=first, full_state=full_state),
                 )
@@ -311,7 +299,7 @@ class MatrixAdapter:
                 delay = delay_for(error, attempt, cap=60.0)
                 attempt += 1
                 log.warning("matrix: sync failed (%s); trying again in %.1f s", error, delay)
-                await self._until(stop, self._sleep(delay))
+                await until(stop, self._sleep(delay))
             else:
                 if batch is not None:  # None: stopped
                     self._sync_failing = False
@@ -488,14 +476,3 @@ class MatrixAdapter:
         if self._transport is None:
             raise RuntimeError("the Matrix adapter is not running")
         return self._transport
-
-
-async def _either(stop: asyncio.Event, stopped: asyncio.Event, halt: asyncio.Event) -> None:
-    """Sets ``halt`` once ``stop`` or ``stopped`` is set."""
-    waits = {asyncio.ensure_future(stop.wait()), asyncio.ensure_future(stopped.wait())}
-    try:
-        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
-        halt.set()
-    finally:
-        for wait in waits:
-            wait.cancel()
