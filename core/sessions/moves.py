@@ -12,7 +12,6 @@ from core.i18n import Text
 from core.replies import Actor, Reply
 from core.sessions.context import Context
 from core.sessions.model import played
-from core.sessions.review import KeptReviews
 from core.sessions.views import board_changed, board_reply
 from core.store import Session, Status
 
@@ -22,9 +21,8 @@ log = logging.getLogger("core.sessions")
 class Moves:
     """Applies moves with a compare-and-set each, and lets the bot answer."""
 
-    def __init__(self, ctx: Context, kept: KeptReviews) -> None:
+    def __init__(self, ctx: Context) -> None:
         self._ctx = ctx
-        self.kept = kept  # told of every stored move and ending (the others reach it here)
         self._thinking: set[str] = set()  # sessions whose bot move is being computed here
 
     async def typed(self, actor: Actor, move: MoveText, explicit: bool) -> list[Reply]:
@@ -91,9 +89,6 @@ class Moves:
         if not await ctx.update(after, expected_version=session.version):
             return None
         ctx.observer.move_played(session.platform)
-        self.kept.changed(after)
-        if after.status is Status.FINISHED:
-            ctx.observer.game_finished(session.platform, session.game_name.key)
         return after
 
     async def stale(self, session: Session) -> list[Reply]:

@@ -38,7 +38,7 @@ class Watcher:
 
     async def watch(self, actor: Actor, session: Session) -> list[Reply]:
         """The stored bots' game ``session``, as the watcher ``actor`` is to see it."""
-        self._ctx.observer.game_started(session.platform, session.game_name.key)
+        self._ctx.observer.game_started(session.platform, session.variant.value)
         first = board_reply(session, new_message=True, text=Text("game.watch"))
         publish = self._ctx.style(actor).publish
         if publish is None:
@@ -90,8 +90,6 @@ class Watcher:
         now, ttl = self._ctx.now_and_ttl(Status.FINISHED, kept=session)
         ended = stopped(session, now=now, ttl=ttl)
         if await self._ctx.update(ended, expected_version=session.version):
-            self._moves.kept.changed(ended)
-            self._ctx.observer.game_finished(session.platform, session.game_name.key)
             await publish(actor, [board_reply(ended)])
 
     @property

@@ -15,7 +15,7 @@ import pytest
 from core.ai import Level
 from core.commands import BotVsBot, First, GameKind, Start, VsBot
 from core.errors import UserError
-from core.games import CONNECT_FOUR, TICTACTOE, Position
+from core.games import CONNECT_FOUR, TICTACTOE, Outcome, Position, Termination
 from core.i18n import LOCALES, Lines, Text, catalogue, placeholders
 from core.i18n.messages.errors import MESSAGES as ERROR_MESSAGES
 from core.i18n.messages.game import MESSAGES
@@ -712,7 +712,12 @@ async def test_board_view_of_a_won_game(store: AnyStore) -> None:
     svc = service(store)
     session_id = await pvp(svc)
     session = await stored(store, session_id)
-    won = replace(session, moves=(0, 3, 1, 4, 2), status=Status.FINISHED, winner=1)
+    won = replace(
+        session,
+        moves=(0, 3, 1, 4, 2),
+        status=Status.FINISHED,
+        outcome=Outcome(Termination.WIN, 1),
+    )
     view = board_view(won)
     assert [c.index for c in view.cells if c.winning] == [0, 1, 2]
     assert [c.index for c in view.cells if c.last] == [2]
