@@ -42,10 +42,13 @@ async def store(backend: Backend) -> AsyncIterator[AnyStore]:
         yield opened
 
 
-def make(store: AnyStore, observer: Recording, **settings: float) -> GameService:
+def make(store: AnyStore, observer: Recording, watch_move_interval: float = 1.0) -> GameService:
+    settings = ServiceSettings(
+        ai_workers=0, ai_budget=0.05, limits=False, watch_move_interval=watch_move_interval
+    )
     return GameService(
         store,
-        settings=ServiceSettings(ai_workers=0, ai_budget=0.05, limits=False, **settings),
+        settings=settings,
         clock=lambda: NOW,
         rng=random.Random(3),
         observer=observer,

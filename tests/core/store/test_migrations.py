@@ -129,9 +129,9 @@ async def test_games_finished_before_the_outcome_column_read_as_they_ended(
     async with SqliteStore.open(path) as store:
         outcomes = {}
         for session_id in (won.id, drawn.id, "resigned", "stopped"):
-            session = await store.get(session_id)
-            assert session is not None
-            outcomes[session.chat_id] = session.outcome
+            found = await store.get(session_id)
+            assert found is not None
+            outcomes[found.chat_id] = found.outcome
     assert outcomes == {
         "won": Outcome(Termination.WIN, 1),
         "drawn": Outcome(Termination.DRAW),
