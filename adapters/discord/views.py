@@ -13,16 +13,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import discord
 
-from adapters.discord.ids import (
-    ACTION_TEMPLATE,
-    MOVE_TEMPLATE,
-    ActionId,
-    ButtonId,
-    MoveId,
-    action_from_match,
-    move_from_match,
-    parse_custom_id,
-)
+from adapters.discord.ids import TEMPLATE, ButtonId, button_from_match, parse_custom_id
 from adapters.discord.layout import ButtonSpec, MessageSpec
 
 Interaction = discord.Interaction[Any]
@@ -35,18 +26,13 @@ class ButtonHandler(Protocol):
     async def handle_button(self, interaction: Interaction, button: ButtonId) -> None: ...
 
 
-async def _dispatch(interaction: Interaction, button: ButtonId) -> None:
-    client = interaction.client
-    if isinstance(client, ButtonHandler):
-        await client.handle_button(interaction, button)
+class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
+    """A cell or column (plays a move) or an action on a session (any
+    :class:`~core.replies.ActionKind`: Accept, Rematch...): its id names which."""
 
-
-class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=MOVE_TEMPLATE):
-    """A cell or column button: plays a move."""
-
-    def __init__(self, button: discord.ui.Button[Any], move: MoveId) -> None:
+    def __init__(self, button: discord.ui.Button[Any], pressed: ButtonId) -> None:
         super().__init__(button)
-        self.move = move
+        self.pressed = pressed
 
     @classmethod
     async def from_custom_id(
@@ -55,37 +41,17 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=MOVE_T
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
-    ) -> MoveButton:
+    ) -> BoardButton:
         button = item if isinstance(item, discord.ui.Button) else _plain_button(match.string)
-        return cls(button, move_from_match(match))
+        return cls(button, button_from_match(match))
 
     async def callback(self, interaction: Interaction) -> None:
-        await _dispatch(interaction, self.move)
+        client = interaction.client
+        if isinstance(client, ButtonHandler):
+            await client.handle_button(interaction, self.pressed)
 
 
-class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACTION_TEMPLATE):
-    """An action on a session (any :class:`~core.replies.ActionKind`: Accept, Rematch...)."""
-
-    def __init__(self, button: discord.ui.Button[Any], action: ActionId) -> None:
-        super().__init__(button)
-        self.action = action
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> ActionButton:
-        button = item if isinstance(item, discord.ui.Button) else _plain_button(match.string)
-        return cls(button, action_from_match(match))
-
-    async def callback(self, interaction: Interaction) -> None:
-        await _dispatch(interaction, self.action)
-
-
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (MoveButton, ActionButton)
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (BoardButton,)
 
 
 def _plain_button(custom_id: str) -> discord.ui.Button[Any]:
@@ -110,8 +76,6 @@ def _item(spec: ButtonSpec) -> discord.ui.Item[Any]:
         row=spec.row,
     )
     parsed = parse_custom_id(spec.custom_id)
-    if isinstance(parsed, MoveId):
-        return MoveButton(button, parsed)
-    if isinstance(parsed, ActionId):
-        return ActionButton(button, parsed)
-    raise ValueError(f"not one of our button ids: {spec.custom_id!r}")
+    if parsed is None:
+        raise ValueError(f"not one of our button ids: {spec.custom_id!r}")
+    return BoardButton(button, parsed)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 
 from core.commands import MoveText, resolve_move
 from core.errors import UserError
@@ -18,6 +19,15 @@ from core.store import Session, Status
 log = logging.getLogger("core.sessions")
 
 
+class Unplayable(Exception):
+    """A move that is no mistake but cannot be played as asked: the board changed since the
+    player saw it (``due`` False), or the bot's move is due first (``due`` True)."""
+
+    def __init__(self, *, due: bool) -> None:
+        super().__init__("the bot's move is due" if due else "the board changed")
+        self.due = due
+
+
 class Moves:
     """Applies moves with a compare-and-set each, and lets the bot answer."""
 
@@ -25,35 +35,24 @@ class Moves:
         self._ctx = ctx
         self._thinking: set[str] = set()  # sessions whose bot move is being computed here
 
-    async def typed(self, actor: Actor, move: MoveText, explicit: bool) -> list[Reply]:
-        """A move typed as text in the chat of the actor's live game."""
-        ctx = self._ctx
-        session = await ctx.store.live_game(actor.platform, actor.chat_id, actor.user_id)
-        if session is None:
-            if not explicit:
-                return []
-            raise UserError("error.no_game", prefix=ctx.prefix(actor))
-        session = await ctx.check_expiry(session)
-        if session.status is Status.CHALLENGE:
-            raise UserError("error.challenge_pending")
-        if session.seat_of(actor.user_id) is None:  # the watcher of a bots' game
-            raise UserError("error.not_your_game")
-        return await self.play(actor, session, resolve_move(move, session.rules), None)
+    def check(self, actor: Actor, session: Session, move: int, version: int | None) -> Position:
+        """The position after the actor's ``move`` (0-based) on ``session`` seen at ``version``
+        (None: any): every rule of a move, checked once; the same answer decides whether the
+        rate limit applies (a playable move never is) and what :meth:`apply` stores.
 
-    async def play(
-        self, actor: Actor, session: Session, move: int, version: int | None
-    ) -> list[Reply]:
-        """The actor's ``move`` (0-based) on ``session``, seen at ``version`` (None: any)."""
-        ctx = self._ctx
+        Raises:
+            Unplayable: the board changed since the player saw it, or the bot's move is due.
+            UserError: the player's mistake (not their game, not their turn, an illegal move).
+        """
         if version is not None and version != session.version:
-            return await self.stale(session)
+            raise Unplayable(due=False)
         seat = session.seat_of(actor.user_id)
         if seat is None:
             raise UserError("error.not_your_game")
         if session.status is Status.CHALLENGE:
             raise UserError("error.challenge_pending")
         if session.status is Status.FINISHED:
-            raise UserError("error.game_over", prefix=ctx.prefix(actor))
+            raise UserError("error.game_over", prefix=self._ctx.prefix(actor))
         position = session.position()
         if position.to_move != seat:
             other = session.seats[position.to_move - 1]
@@ -61,25 +60,50 @@ class Moves:
                 raise UserError("error.not_your_turn", player=other.name)
             if session.id in self._thinking:
                 raise UserError("error.bot_thinking")
-            # The bot's move was lost (a restart between the player's move and the bot's):
-            # play it now and show the board; the player's move was meant for the old board.
-            current = await self.bot_turns(session)
-            return [
-                board_reply(current),
-                Reply(
-                    text=Text("error.board_changed"),
-                    private=True,
-                    error=True,
-                    session_id=session.id,
-                    version=current.version,
-                ),
-            ]
+            raise Unplayable(due=True)
         check_legal(position, move)
-        after = await self._apply(session, position.play(move))
-        if after is None:
+        return position.play(move)
+
+    def check_typed(self, actor: Actor, session: Session, move: MoveText) -> Position:
+        """:meth:`check` for a move typed as text in the chat of the actor's live game."""
+        if session.status is Status.CHALLENGE:
+            raise UserError("error.challenge_pending")
+        if session.seat_of(actor.user_id) is None:  # the watcher of a bots' game
+            raise UserError("error.not_your_game")
+        return self.check(actor, session, resolve_move(move, session.rules), None)
+
+    async def play(self, session: Session, check: Callable[[], Position]) -> list[Reply]:
+        """The move ``check`` (:meth:`check` or :meth:`check_typed` of it) finds, played."""
+        try:
+            after = check()
+        except Unplayable as why:
+            return await self.unplayable(session, why)
+        return await self.apply(session, after)
+
+    async def apply(self, session: Session, after: Position) -> list[Reply]:
+        """Store the checked move that led to ``after``, and let the bot answer."""
+        stored = await self._apply(session, after)
+        if stored is None:
             return await self.stale(session)
-        current = await self.bot_turns(after)
-        return [board_reply(current)]
+        return [board_reply(await self.bot_turns(stored))]
+
+    async def unplayable(self, session: Session, why: Unplayable) -> list[Reply]:
+        """The answer to a move that :meth:`check` found unplayable."""
+        if not why.due:
+            return await self.stale(session)
+        # The bot's move was lost (a restart between the player's move and the bot's): play it
+        # now and show the board; the player's move was meant for the old board.
+        current = await self.bot_turns(session)
+        return [
+            board_reply(current),
+            Reply(
+                text=Text("error.board_changed"),
+                private=True,
+                error=True,
+                session_id=session.id,
+                version=current.version,
+            ),
+        ]
 
     async def _apply(self, session: Session, position: Position) -> Session | None:
         """Store the move that led to ``position``; None when the session changed meanwhile."""
@@ -151,27 +175,6 @@ class Moves:
             extra={"session": session.id, "action": "bot_move", "duration_ms": seconds * 1000},
         )
         return await self._apply(session, position.play(move))
-
-
-def playable(actor: Actor, session: Session, move: int, version: int | None) -> bool:
-    """``move`` is a legal move of the actor, on their turn, on the board as it is: a move the
-    limits never refuse."""
-    if version is not None and version != session.version:
-        return False
-    seat = session.seat_of(actor.user_id)
-    if seat is None or session.status is not Status.ACTIVE:
-        return False
-    position = session.position()
-    return position.to_move == seat and move in position.legal_moves()
-
-
-def typed_playable(actor: Actor, session: Session, move: MoveText) -> bool:
-    """:func:`playable` for a move typed as text."""
-    try:
-        cell = resolve_move(move, session.rules)
-    except UserError:
-        return False
-    return playable(actor, session, cell, None)
 
 
 def check_legal(position: Position, move: int) -> None:
