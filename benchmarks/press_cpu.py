@@ -9,9 +9,12 @@ press is answered with the player's move and the bot's reply on the board.
   meanwhile. Two windows: presses only (the boards were posted before the window opened), and
   games played through (each ``/tres`` start counted with the presses of its game, as
   ``discord_shards`` counts).
-- Where it goes: the same bot run inside this process under ``cProfile``, the double beside it;
-  the cumulative time of the functions that make up a press, per press (under the profiler,
-  so larger than the real figures: read the shares).
+- Where it goes: the same bot run inside this process under ``cProfile`` timed by this
+  thread's CPU clock (not the wall clock: on a shared machine a socket write can wait for a
+  core), the double beside it: the cumulative CPU of the functions that make up a press, and
+  the CPU by library, per press. Under the profiler, so larger than the real figures: read the
+  shares. The double's own work is in the process too (its aiohttp server, its JSON): the
+  library table names what it shares with the bot.
 
 Runs against any checkout (``PYTHONPATH=/path/to/checkout python benchmarks/press_cpu.py``),
 so that the figure before a change is measured exactly as the one after it.
@@ -230,16 +233,16 @@ async def _profiled(url: str, presses: int) -> None:
         adapter = DiscordAdapter(service, config)
         stop = asyncio.Event()
         running = asyncio.create_task(adapter.run(stop))
-        profile = cProfile.Profile()
+        profile = cProfile.Profile(time.thread_time)
         try:
             await double.wait_ready()
             await _play_through(double, guild, 40)
             boards = await _boards(double, guild, presses)
-            started = time.process_time()
+            started = time.thread_time()
             profile.enable()
             pressed = await _press_boards(double, boards, presses)
             profile.disable()
-            total = time.process_time() - started
+            total = time.thread_time() - started
         finally:
             stop.set()
             await running
@@ -250,22 +253,48 @@ async def _profiled(url: str, presses: int) -> None:
         f"\nwhere a press goes: the bot in this process under cProfile, {pressed} presses"
         f" (this process, double included: {total * 1000 / pressed:.2f} ms per press)"
     )
-    print(f"{'part':<52}{'calls/press':>12}{'ms/press':>10}")
+    print(f"{'part (cumulative CPU, profiled)':<60}{'ms/press':>10}")
     for label, fragment, function in _PARTS:
-        calls, seconds = _cumulative(stats, fragment, function)
-        print(f"{label:<52}{calls / pressed:>12.1f}{seconds * 1000 / pressed:>10.3f}")
+        seconds = _cumulative(stats, fragment, function)
+        print(f"{label:<60}{seconds * 1000 / pressed:>10.3f}")
+    print(f"{'by library (own CPU, profiled)':<60}{'ms/press':>10}")
+    for library, seconds in _by_library(stats):
+        print(f"{library:<60}{seconds * 1000 / pressed:>10.3f}")
 
 
-def _cumulative(stats: pstats.Stats, fragment: str, function: str) -> tuple[int, float]:
-    """Calls (first entries, not resumes of a coroutine: primitive calls) and cumulative
-    seconds of every function named ``function`` in a file whose path has ``fragment``."""
-    calls, seconds = 0, 0.0
+def _cumulative(stats: pstats.Stats, fragment: str, function: str) -> float:
+    """Cumulative seconds of every function named ``function`` in a file whose path ends with
+    ``fragment``."""
+    seconds = 0.0
     table: dict[Any, Any] = stats.stats  # type: ignore[attr-defined]
-    for (filename, _, name), (primitive, _, _, cumulative, _) in table.items():
+    for (filename, _, name), (_, _, _, cumulative, _) in table.items():
         if name == function and filename.replace("\\", "/").endswith(fragment):
-            calls += primitive
             seconds += cumulative
-    return calls, seconds
+    return seconds
+
+
+_LIBRARIES = (
+    ("discord.py (bot only)", "/discord/"),
+    ("asyncpg (bot only)", "/asyncpg/"),
+    ("our code: core/", "/core/"),
+    ("our code: adapters/", "/adapters/"),
+    ("the double (tests/e2e/)", "/tests/"),
+    ("aiohttp, yarl, multidict (bot and double)", "/aiohttp/"),
+    ("asyncio (bot and double)", "/asyncio/"),
+    ("json (bot and double)", "/json/"),
+)
+
+
+def _by_library(stats: pstats.Stats) -> list[tuple[str, float]]:
+    """Own (not cumulative) seconds by library; C functions count with ``other``."""
+    totals = dict.fromkeys([label for label, _ in _LIBRARIES] + ["other"], 0.0)
+    table: dict[Any, Any] = stats.stats  # type: ignore[attr-defined]
+    for (filename, _, _), (_, _, own, _, _) in table.items():
+        path = filename.replace("\\", "/").replace("/yarl/", "/aiohttp/")
+        path = path.replace("/multidict/", "/aiohttp/")
+        label = next((label for label, part in _LIBRARIES if part in path), "other")
+        totals[label] += own
+    return list(totals.items())
 
 
 if __name__ == "__main__":

@@ -13,8 +13,8 @@ from typing import Any, Protocol, runtime_checkable
 
 import discord
 
-from adapters.discord.ids import TEMPLATE, ButtonId, button_from_match, parse_custom_id
-from adapters.discord.layout import ButtonSpec, MessageSpec
+from adapters.discord.ids import TEMPLATE, ButtonId, button_from_match
+from adapters.discord.layout import MessageSpec
 
 Interaction = discord.Interaction[Any]
 
@@ -58,24 +58,28 @@ def _plain_button(custom_id: str) -> discord.ui.Button[Any]:
     return discord.ui.Button(custom_id=custom_id, label="\u200b")
 
 
+class _Drawn(discord.ui.Button[Any]):
+    """A button as sent. A press on it reaches :class:`BoardButton` through its template, so
+    the view need not be dispatchable: discord.py would otherwise keep every board's view in
+    memory for as long as the process runs, and rebuild our items on every edit."""
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+
 def build_view(spec: MessageSpec) -> discord.ui.View:
-    """A view with the buttons of ``spec`` (empty when it has none, which clears old ones)."""
+    """A view with the buttons of ``spec`` (empty when it has none, which clears old ones); the
+    ids were made by :mod:`adapters.discord.ids`, so every one of them is a BoardButton's."""
     view = discord.ui.View(timeout=None)
-    for spec_button in spec.buttons:
-        view.add_item(_item(spec_button))
+    for button in spec.buttons:
+        view.add_item(
+            _Drawn(
+                style=button.style,
+                label=button.label,
+                emoji=button.emoji,
+                custom_id=button.custom_id,
+                disabled=button.disabled,
+                row=button.row,
+            )
+        )
     return view
-
-
-def _item(spec: ButtonSpec) -> discord.ui.Item[Any]:
-    button: discord.ui.Button[Any] = discord.ui.Button(
-        style=spec.style,
-        label=spec.label,
-        emoji=spec.emoji,
-        custom_id=spec.custom_id,
-        disabled=spec.disabled,
-        row=spec.row,
-    )
-    parsed = parse_custom_id(spec.custom_id)
-    if parsed is None:
-        raise ValueError(f"not one of our button ids: {spec.custom_id!r}")
-    return BoardButton(button, parsed)
