@@ -72,12 +72,14 @@ class Moves:
             raise UserError("error.not_your_game")
         return self.check(actor, session, resolve_move(move, session.rules), None)
 
-    async def play(self, session: Session, check: Callable[[], Position]) -> list[Reply]:
+    async def play(
+        self, session: Session, check: Callable[[Session], Position], *, typed: bool
+    ) -> list[Reply]:
         """The move ``check`` (:meth:`check` or :meth:`check_typed` of it) finds, played."""
         try:
-            after = check()
+            after = check(session)
         except Unplayable as why:
-            return await self.unplayable(session, why)
+            return await self.unplayable(session, why, check if typed else None)
         return await self.apply(session, after)
 
     async def apply(self, session: Session, after: Position) -> list[Reply]:
@@ -87,13 +89,30 @@ class Moves:
             return await self.stale(session)
         return [board_reply(await self.bot_turns(stored))]
 
-    async def unplayable(self, session: Session, why: Unplayable) -> list[Reply]:
-        """The answer to a move that :meth:`check` found unplayable."""
+    async def unplayable(
+        self,
+        session: Session,
+        why: Unplayable,
+        retry: Callable[[Session], Position] | None = None,
+    ) -> list[Reply]:
+        """The answer to a move that :meth:`check` found unplayable.
+
+        Args:
+            retry: the check of a move that named no board (a typed one): when the bot's move
+                was due, the move is played after it if it is still legal then.
+        """
         if not why.due:
             return await self.stale(session)
         # The bot's move was lost (a restart between the player's move and the bot's): play it
-        # now and show the board; the player's move was meant for the old board.
+        # now. A typed move waits behind it; a click was meant for the board before it.
         current = await self.bot_turns(session)
+        if retry is not None:
+            try:
+                after = retry(current)
+            except (UserError, Unplayable):
+                pass  # no longer legal (the bot took the cell) or not the player's turn
+            else:
+                return await self.apply(current, after)
         return [
             board_reply(current),
             Reply(

@@ -270,7 +270,7 @@ class GameService:
                 # A move is a cell or column number; anything else is off the board.
                 raise off_board(session.rules, str(move))
             return await self._play(
-                actor, session, lambda: self._moves.check(actor, session, move, version)
+                actor, session, lambda s: self._moves.check(actor, s, move, version), typed=False
             )
 
         return await self._localized(
@@ -357,28 +357,29 @@ class GameService:
                 return limited
             raise UserError("error.no_game", prefix=self._ctx.prefix(actor))
         session = await self._ctx.check_expiry(session)
+
+        def check(current: Session) -> Position:
+            return self._moves.check_typed(actor, current, move)
+
         if admitted:
-            return await self._moves.play(
-                session, lambda: self._moves.check_typed(actor, session, move)
-            )
-        return await self._play(
-            actor, session, lambda: self._moves.check_typed(actor, session, move)
-        )
+            return await self._moves.play(session, check, typed=True)
+        return await self._play(actor, session, check, typed=True)
 
     async def _play(
-        self, actor: Actor, session: Session, check: Callable[[], Position]
+        self, actor: Actor, session: Session, check: Callable[[Session], Position], *, typed: bool
     ) -> list[Reply]:
         """A move checked once: a playable one is applied and never limited; any other passes
-        the rate limit before it is answered."""
+        the rate limit before it is answered (a typed one may still be played after the bot's
+        move that was due, see :meth:`Moves.unplayable`)."""
         try:
-            after = check()
+            after = check(session)
         except (UserError, Unplayable) as refused:
             limited = await self._policy.admit(actor)
             if limited is not None:
                 return limited
             if isinstance(refused, UserError):
                 raise
-            return await self._moves.unplayable(session, refused)
+            return await self._moves.unplayable(session, refused, check if typed else None)
         return await self._moves.apply(session, after)
 
     async def _command(self, actor: Actor, command: Command, explicit: bool) -> list[Reply]:

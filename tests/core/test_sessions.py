@@ -231,7 +231,8 @@ async def test_bot_move_lost_in_a_restart_is_played_on_next_access(store: AnySto
     # As if the process died after storing Alice's move, before the bot's.
     mid = replace(session, moves=(4,), version=session.version + 1)
     assert await store.update(mid, expected_version=session.version)
-    replies = await svc.handle_text(ALICE, "1")
+    # A click names the board it was made on: the bot's move comes first, the click is refused.
+    replies = await svc.handle_move(ALICE, session_id, 0, mid.version)
     assert error_key(replies) == "error.board_changed"
     assert replies[0].board is not None and replies[0].board.to_move == 1
     assert len((await stored(store, session_id)).moves) == 2
