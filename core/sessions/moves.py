@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 from core.commands import MoveText, resolve_move
 from core.errors import UserError
@@ -14,9 +16,13 @@ from core.replies import Actor, Reply
 from core.sessions.context import Context
 from core.sessions.model import played
 from core.sessions.views import board_changed, board_reply
-from core.store import Session, Status
+from core.store import Session, Status, StoreBusy, StoreUnavailable
 
 log = logging.getLogger("core.sessions")
+
+Publish = Callable[[Actor, Sequence[Reply]], Awaitable[None]]
+RETRY_FIRST = 0.5  # seconds before the first try of a bot's move the store refused
+RETRY_MOST = 5.0  # seconds at most between two tries
 
 
 class Unplayable(Exception):
@@ -33,6 +39,7 @@ class Moves:
 
     def __init__(self, ctx: Context) -> None:
         self._ctx = ctx
+        self._later: set[asyncio.Task[None]] = set()  # bot moves waiting for the store
         self._thinking: set[str] = set()  # sessions whose bot move is being computed here
 
     def check(self, actor: Actor, session: Session, move: int, version: int | None) -> Position:
@@ -73,24 +80,72 @@ class Moves:
         return self.check(actor, session, resolve_move(move, session.rules), None)
 
     async def play(
-        self, session: Session, check: Callable[[Session], Position], *, typed: bool
+        self, actor: Actor, session: Session, check: Callable[[Session], Position], *, typed: bool
     ) -> list[Reply]:
         """The move ``check`` (:meth:`check` or :meth:`check_typed` of it) finds, played."""
         try:
             after = check(session)
         except Unplayable as why:
-            return await self.unplayable(session, why, check if typed else None)
-        return await self.apply(session, after)
+            return await self.unplayable(actor, session, why, check if typed else None)
+        return await self.apply(actor, session, after)
 
-    async def apply(self, session: Session, after: Position) -> list[Reply]:
-        """Store the checked move that led to ``after``, and let the bot answer."""
+    async def apply(self, actor: Actor, session: Session, after: Position) -> list[Reply]:
+        """Store the checked move that led to ``after``, and let the bot answer.
+
+        When the store fails after the player's move was stored (while the bot thinks, or as
+        it stores its answer), the player is told so, and the bot's move follows on the board
+        through the platform's ``publish`` once the store answers again."""
         stored = await self._apply(session, after)
         if stored is None:
             return await self.stale(session)
-        return [board_reply(await self.bot_turns(stored))]
+        try:
+            current = await self.bot_turns(stored)
+        except (StoreBusy, StoreUnavailable):
+            self._answer_later(actor, stored)
+            return [board_reply(stored, text=Text("game.move_saved"))]
+        return [board_reply(current)]
+
+    def _answer_later(self, actor: Actor, session: Session) -> None:
+        publish = self._ctx.style(actor).publish
+        if publish is None:
+            return  # the bot's move is played on the next access (Unplayable(due=True))
+        # A fresh context: the task must not carry the request's receipt along.
+        task = asyncio.create_task(
+            self._retry(actor, session, publish),
+            name=f"answer-later-{session.id}",
+            context=contextvars.Context(),
+        )
+        self._later.add(task)
+        task.add_done_callback(self._later.discard)
+
+    async def _retry(self, actor: Actor, session: Session, publish: Publish) -> None:
+        delay = RETRY_FIRST
+        while self._ctx.clock() < session.expires_at:
+            await asyncio.sleep(delay)
+            try:
+                current = await self.bot_turns(session)
+            except (StoreBusy, StoreUnavailable):
+                delay = min(delay * 2, RETRY_MOST)
+                continue
+            except UserError:
+                return  # the game was deleted meanwhile
+            except Exception:
+                log.exception("the bot's answer in session %s was given up", session.id)
+                return
+            await publish(actor, [board_reply(current)])
+            return
+
+    async def close(self) -> None:
+        """Stop waiting for the store to answer (the bot's move is then played on the next
+        access)."""
+        tasks = list(self._later)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def unplayable(
         self,
+        actor: Actor,
         session: Session,
         why: Unplayable,
         retry: Callable[[Session], Position] | None = None,
@@ -112,7 +167,7 @@ class Moves:
             except (UserError, Unplayable):
                 pass  # no longer legal (the bot took the cell) or not the player's turn
             else:
-                return await self.apply(current, after)
+                return await self.apply(actor, current, after)
         return [
             board_reply(current),
             Reply(

@@ -179,6 +179,7 @@ class GameService:
         drain = self.settings.drain_timeout if drain_seconds is None else drain_seconds
         await self._requests.drain(drain)
         await self._watcher.close()
+        await self._moves.close()
         await self._kept.close()
         if self._sweeper is not None:
             # Stopped rather than cancelled, so that the lease is released and another
@@ -362,7 +363,7 @@ class GameService:
             return self._moves.check_typed(actor, current, move)
 
         if admitted:
-            return await self._moves.play(session, check, typed=True)
+            return await self._moves.play(actor, session, check, typed=True)
         return await self._play(actor, session, check, typed=True)
 
     async def _play(
@@ -379,8 +380,8 @@ class GameService:
                 return limited
             if isinstance(refused, UserError):
                 raise
-            return await self._moves.unplayable(session, refused, check if typed else None)
-        return await self._moves.apply(session, after)
+            return await self._moves.unplayable(actor, session, refused, check if typed else None)
+        return await self._moves.apply(actor, session, after)
 
     async def _command(self, actor: Actor, command: Command, explicit: bool) -> list[Reply]:
         ctx = self._ctx

@@ -13,19 +13,18 @@ import asyncio
 import contextvars
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 
 from core.i18n import Text
 from core.replies import Actor, Reply
 from core.sessions.context import Context
 from core.sessions.model import stopped
-from core.sessions.moves import Moves
+from core.sessions.moves import Moves, Publish
 from core.sessions.views import board_reply
 from core.store import Session, Status
 
 log = logging.getLogger("core.sessions")
 
-Publish = Callable[[Actor, Sequence[Reply]], Awaitable[None]]
 
 
 class Watcher:
