@@ -26,7 +26,6 @@ from core.store import Session, Status
 log = logging.getLogger("core.sessions")
 
 
-
 class Watcher:
     """Runs the bots' games; :meth:`close` stops the ones still running."""
 
