@@ -89,6 +89,7 @@ async def _end_to_end(folder: Path, url: str, presses: int) -> None:
             "BOARDS_PER_MINUTE": str(BOARDS_PER_MINUTE),
         }
         await bot.start()
+        await double.wait_ready(within=60.0)  # identified is not yet synced: /tres must exist
         pid = bot.process.life.pid
 
         def cpu() -> tuple[float, float]:
