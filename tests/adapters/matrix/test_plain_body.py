@@ -56,7 +56,7 @@ def played(rules: Rules, seed: int) -> BoardView:
         created_at=0.0,
         updated_at=0.0,
         expires_at=1e12,
-        winner=position.winner,
+        outcome=position.outcome,
     )
     return board_view(session)
 
