@@ -50,6 +50,7 @@ ADAPTERS_MAY_IMPORT = (
     "core.games",
     "core.i18n",
     "core.leases",
+    "core.pictures",
     "core.ports",
     "core.render",
     "core.replies",

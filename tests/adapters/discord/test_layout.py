@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 
 import discord
 from hypothesis import given, settings
@@ -23,48 +22,9 @@ from adapters.discord.layout import (
 )
 from adapters.discord.views import ActionButton, MoveButton, build_view
 from core.games import CONNECT_FOUR, TICTACTOE, Position, Rules
-from core.i18n import Text, catalogue, render
-from core.replies import ActionKind, BoardView, CellView, PlayerView
-
-ALICE = PlayerView("Alice", "1", None)
-BOT = PlayerView("Bot (hard)", None, "hard")
-
-
-def board(
-    rules: Rules,
-    moves: Sequence[int] = (),
-    *,
-    pending: bool = False,
-    ended: bool = False,
-) -> BoardView:
-    """A board view as the service would give it, from moves."""
-    position = Position.from_moves(rules, moves)
-    running = not (pending or ended or position.is_over)
-    playable = position.legal_moves() if running else ()
-    winning = set(position.winning_line)
-    cells = tuple(
-        CellView(
-            index=i,
-            row=i // rules.cols,
-            col=i % rules.cols,
-            mark=position.cell(i // rules.cols, i % rules.cols),
-            clickable=running and not rules.gravity and i in playable,
-            winning=i in winning,
-            last=i == position.last_cell,
-        )
-        for i in range(rules.cells)
-    )
-    return BoardView(
-        session_id="s3ss10n",
-        version=len(moves) + 1,
-        rules=rules,
-        cells=cells,
-        playable=playable,
-        players=(ALICE, BOT),
-        to_move=position.to_move if running else None,
-        finished=not running and not pending,
-        status=Text("game.draw") if not running else Text("game.turn"),
-    )
+from core.i18n import catalogue, render
+from core.replies import ActionKind
+from tests.boards import board_of as board
 
 
 def rows(spec: MessageSpec) -> list[list[str]]:
