@@ -113,8 +113,8 @@ class Reply:
             as clicking someone else's board.
         error: the text is about a mistake of the acting user.
         locale: the language the chat's admins chose (the ``language`` setting), when they
-            chose one: adapters whose platform gives no language per user (Matrix, the console)
-            render this reply in it rather than in their configured default.
+            chose one: every adapter renders this reply in it, rather than in the person's own
+            language (Discord's client locale) or the adapter's configured default.
     """
 
     text: Text | None = None

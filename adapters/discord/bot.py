@@ -341,7 +341,8 @@ class GameBot(discord.Client):
                     text = render("error.shutting_down", locale)
                     await responder.send(MessageSpec(text), True)
                     return
-                job = asyncio.ensure_future(work(actor_for(interaction)))
+                actor = actor_for(interaction)
+                job = asyncio.ensure_future(work(actor))
                 try:
                     replies = await asyncio.wait_for(asyncio.shield(job), RESPOND_WITHIN)
                 except TimeoutError:
@@ -351,6 +352,7 @@ class GameBot(discord.Client):
                     # Nothing to say (a rate-limited user): no "Done" either.
                     await responder.acknowledge_quietly()
                     return
+                locale = next((r.locale for r in replies if r.locale), locale)  # the chat's
                 await self.presenter.show(
                     responder,
                     replies,
@@ -360,10 +362,20 @@ class GameBot(discord.Client):
                 )
                 await responder.finish(locale)
             except UserError as error:
+                # A mistake the service never saw (an option we could not read): the chat's
+                # chosen language still wins over the reader's client.
+                locale = await self._chat_language(interaction, locale)
                 await self._answer_safely(responder, render(error.key, locale, **error.params))
             except Exception:
                 log.exception("interaction %s failed", interaction.id)
                 await self._answer_safely(responder, render("error.internal", locale))
+
+    async def _chat_language(self, interaction: Interaction, locale: str) -> str:
+        try:
+            return await self.service.chat_language(actor_for(interaction)) or locale
+        except Exception:  # the answer matters more than its language
+            log.exception("could not read the language of chat %s", interaction.channel_id)
+            return locale
 
     async def _edit_message(self, channel_id: int, message_id: int, spec: MessageSpec) -> bool:
         """Edit a message of ours through its channel (no interaction token needed)."""

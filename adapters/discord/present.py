@@ -118,7 +118,10 @@ class Presenter:
                 # An action that opened another game (a rematch): the old message gives one.
                 await clicked.responder.disable_source()
         for reply in replies:
-            await self._show_one(outlet, reply, locale, clicked, wait_for_board, channel_edits)
+            # A language the chat's admins chose wins over the reader's client (Discord has no
+            # Catalan locale, so a Catalan chat would otherwise never read Catalan).
+            shown_in = reply.locale or locale
+            await self._show_one(outlet, reply, shown_in, clicked, wait_for_board, channel_edits)
 
     async def _show_one(
         self,

@@ -307,17 +307,22 @@ class GameService:
             actor, await self._requests.run(actor, action.value, session_id, run, receipt)
         )
 
+    async def chat_language(self, actor: Actor) -> str | None:
+        """The language the admins of ``actor``'s chat chose, or None (see the port)."""
+        try:
+            chat = await self._policy.chat(actor)
+        except (StoreBusy, StoreUnavailable):
+            return None  # the answer (often "cannot save right now") matters more
+        return None if chat.sources["language"] is Source.DEFAULT else chat.language
+
     async def _localized(self, actor: Actor, replies: list[Reply]) -> list[Reply]:
         """The replies, marked with the chat's language where its admins chose one."""
         if not replies:
             return replies
-        try:
-            chat = await self._policy.chat(actor)
-        except (StoreBusy, StoreUnavailable):
-            return replies  # the answer (often "cannot save right now") matters more
-        if chat.sources["language"] is Source.DEFAULT:
+        language = await self.chat_language(actor)
+        if language is None:
             return replies
-        return [dataclasses.replace(reply, locale=chat.language) for reply in replies]
+        return [dataclasses.replace(reply, locale=language) for reply in replies]
 
     # --- text and commands -----------------------------------------------------------------
 
