@@ -22,8 +22,8 @@ import discord
 from adapters.discord.boards import BoardMessages
 from adapters.discord.ids import ActionId, ButtonId
 from adapters.discord.layout import MessageSpec, board_message, text_message
+from adapters.discord.picture_layout import send_kwargs
 from adapters.discord.responder import Responder
-from adapters.discord.views import build_view
 from core.replies import Reply
 
 log = logging.getLogger(__name__)
@@ -74,10 +74,7 @@ class ChannelOutlet:
             log.info("a private reply outside an interaction was not shown: %r", spec.content)
             return None
         channel = self._client.get_partial_messageable(self._channel_id)
-        if spec.buttons:
-            message = await channel.send(spec.content, view=build_view(spec))
-        else:
-            message = await channel.send(spec.content)
+        message = await channel.send(**send_kwargs(spec))
         return message.id
 
 

@@ -1,0 +1,183 @@
+"""discord.py objects for picture boards (Components V2), and the keyword arguments that send
+or edit any :class:`~adapters.discord.layout.MessageSpec`.
+
+A picture board is a ``LayoutView``: a container holding the text, a media gallery with the PNG
+(uploaded as an attachment of the same request), the two select menus and the action buttons.
+Its selects are ``DynamicItem`` s like the buttons: discord.py builds them from their
+``custom_id`` alone, so they keep working after a restart. The IS_COMPONENTS_V2 flag, which
+discord.py sets for a ``LayoutView``, cannot be removed from a message: a board's size never
+changes, so a board shown as a picture stays one.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any, Protocol, runtime_checkable
+
+import discord
+
+from adapters.discord.ids import ActionId, parse_custom_id
+from adapters.discord.layout import MessageSpec, SelectSpec, cell_menu
+from adapters.discord.selects import (
+    CELL_TEMPLATE,
+    COLUMN_TEMPLATE,
+    CellPick,
+    Column,
+    ColumnPick,
+    Pick,
+    cell_pick_from_match,
+    column_pick_from_match,
+    parse_pick,
+)
+from adapters.discord.views import ActionButton, build_view
+
+Interaction = discord.Interaction[Any]
+
+
+@runtime_checkable
+class SelectHandler(Protocol):
+    """What the client does with a selection in one of our menus."""
+
+    async def handle_select(
+        self, interaction: Interaction, pick: Pick, values: list[str]
+    ) -> None: ...
+
+
+async def _dispatch(interaction: Interaction, pick: Pick, values: list[str]) -> None:
+    client = interaction.client
+    if isinstance(client, SelectHandler):
+        await client.handle_select(interaction, pick, values)
+
+
+class ColumnSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=COLUMN_TEMPLATE):
+    """The column menu of a picture board."""
+
+    def __init__(self, select: discord.ui.Select[Any], pick: Pick) -> None:
+        super().__init__(select)
+        self.pick = pick
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ColumnSelect:
+        return cls(_select_of(item, match), column_pick_from_match(match))
+
+    async def callback(self, interaction: Interaction) -> None:
+        await _dispatch(interaction, self.pick, list(self.item.values))
+
+
+class CellSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CELL_TEMPLATE):
+    """The cell menu of a picture board: a selection is a move."""
+
+    def __init__(self, select: discord.ui.Select[Any], pick: Pick) -> None:
+        super().__init__(select)
+        self.pick = pick
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> CellSelect:
+        return cls(_select_of(item, match), cell_pick_from_match(match))
+
+    async def callback(self, interaction: Interaction) -> None:
+        await _dispatch(interaction, self.pick, list(self.item.values))
+
+
+SELECT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (ColumnSelect, CellSelect)
+
+
+def _select_of(item: discord.ui.Item[Any], match: re.Match[str]) -> discord.ui.Select[Any]:
+    if isinstance(item, discord.ui.Select):
+        return item
+    return discord.ui.Select(custom_id=match.string, options=[discord.SelectOption(label="-")])
+
+
+def build_layout(spec: MessageSpec) -> discord.ui.LayoutView:
+    """The Components V2 view of a picture board."""
+    picture = spec.picture
+    assert picture is not None
+    gallery: discord.ui.MediaGallery[Any] = discord.ui.MediaGallery(
+        discord.MediaGalleryItem(f"attachment://{picture.filename}")
+    )
+    container: discord.ui.Container[Any] = discord.ui.Container(
+        discord.ui.TextDisplay(spec.content), gallery
+    )
+    for select in picture.selects:
+        container.add_item(discord.ui.ActionRow(_select(select)))
+    if spec.buttons:
+        row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
+        for button in spec.buttons:
+            parsed = parse_custom_id(button.custom_id)
+            assert isinstance(parsed, ActionId)
+            row.add_item(
+                ActionButton(
+                    discord.ui.Button(
+                        style=button.style,
+                        label=button.label,
+                        custom_id=button.custom_id,
+                        disabled=button.disabled,
+                    ),
+                    parsed,
+                )
+            )
+        container.add_item(row)
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(container)
+    return view
+
+
+def _select(spec: SelectSpec) -> discord.ui.Item[Any]:
+    select: discord.ui.Select[Any] = discord.ui.Select(
+        custom_id=spec.custom_id,
+        placeholder=spec.placeholder,
+        options=[discord.SelectOption(label=label, value=value) for label, value in spec.options],
+        disabled=spec.disabled,
+    )
+    pick = parse_pick(spec.custom_id)
+    if isinstance(pick, ColumnPick):
+        return ColumnSelect(select, pick)
+    if isinstance(pick, CellPick):
+        return CellSelect(select, pick)
+    raise ValueError(f"not one of our select ids: {spec.custom_id!r}")
+
+
+def with_cells(
+    message: discord.Message, pick: Pick, column: Column, locale: str
+) -> discord.ui.LayoutView:
+    """``message`` (a picture board) with its cell menu showing the free cells of ``column``;
+    the rest, the picture included, stays as it is."""
+    view = discord.ui.LayoutView.from_message(message, timeout=None)
+    menu = cell_menu(CellPick(pick.session_id, pick.version), locale, column)
+    for item in view.walk_children():
+        if isinstance(item, discord.ui.Select) and isinstance(parse_pick(item.custom_id), CellPick):
+            item.custom_id = menu.custom_id
+            item.placeholder = menu.placeholder
+            item.options = [
+                discord.SelectOption(label=label, value=value) for label, value in menu.options
+            ]
+            item.disabled = menu.disabled
+    return view
+
+
+def _file(spec: MessageSpec) -> discord.File:
+    assert spec.picture is not None
+    return discord.File(io.BytesIO(spec.picture.png), filename=spec.picture.filename)
+
+
+def send_kwargs(spec: MessageSpec) -> dict[str, Any]:
+    """What ``send``/``send_message``/``followup.send`` take to show ``spec`` anew."""
+    if spec.picture is not None:
+        return {"view": build_layout(spec), "file": _file(spec)}
+    if spec.buttons:
+        return {"content": spec.content, "view": build_view(spec)}
+    return {"content": spec.content}
+
+
+def edit_kwargs(spec: MessageSpec) -> dict[str, Any]:
+    """What ``edit``/``edit_message``/``edit_original_response`` take to show ``spec`` in place
+    of a message (a picture replaces the message's attachments)."""
+    if spec.picture is not None:
+        # A V2 message has no content: a challenge's text goes when its board comes.
+        return {"content": None, "view": build_layout(spec), "attachments": [_file(spec)]}
+    return {"content": spec.content, "view": build_view(spec)}
