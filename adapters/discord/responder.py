@@ -61,9 +61,13 @@ class Responder:
         message = self.interaction.message
         if message is None:
             return
-        view = discord.ui.View.from_message(message, timeout=None)
-        for item in view.children:
-            if isinstance(item, discord.ui.Button):
+        view: discord.ui.View | discord.ui.LayoutView
+        if message.flags.components_v2:  # a picture board: its buttons sit in a container
+            view = discord.ui.LayoutView.from_message(message, timeout=None)
+        else:
+            view = discord.ui.View.from_message(message, timeout=None)
+        for item in view.walk_children():
+            if isinstance(item, discord.ui.Button | discord.ui.Select):
                 item.disabled = True
         if not self.responded:
             await self.interaction.response.edit_message(view=view)

@@ -20,6 +20,7 @@ from tests.e2e.discord_double import (
     Json,
     Sent,
     button_ids,
+    buttons,
     picture,
     selects,
     text_of,
@@ -95,6 +96,13 @@ async def test_a_15x15_game_is_played_to_the_end_by_menus_alone_across_a_restart
     layout = picture_geometry(GOMOKU)
     (xa, ya), (xb, yb) = layout.centre(7, 3), layout.centre(7, 4)
     assert image.getpixel(((xa + xb) // 2, (ya + yb) // 2)) == CLASSIC.winning_line
+
+    rematch = next(c for c in button_ids(board) if c.endswith(":rematch"))
+    again = await double.click(board_id, rematch, user="bob")
+    answered(again)
+    old = double.messages[board_id]
+    assert buttons(old) and all(b.get("disabled") for b in buttons(old))
+    assert picture(double, old) == picture(double, board)  # the finished game stays shown
 
 
 async def test_stale_and_forged_selections_get_the_answers_of_stale_buttons(
