@@ -19,17 +19,7 @@ import discord
 
 from adapters.discord.ids import ActionId, parse_custom_id
 from adapters.discord.layout import MessageSpec, SelectSpec, cell_menu
-from adapters.discord.selects import (
-    CELL_TEMPLATE,
-    COLUMN_TEMPLATE,
-    CellPick,
-    Column,
-    ColumnPick,
-    Pick,
-    cell_pick_from_match,
-    column_pick_from_match,
-    parse_pick,
-)
+from adapters.discord.selects import MENU_TEMPLATE, CellPick, Column, Pick, parse_pick
 from adapters.discord.views import ActionButton, build_view
 
 Interaction = discord.Interaction[Any]
@@ -50,8 +40,8 @@ async def _dispatch(interaction: Interaction, pick: Pick, values: list[str]) -> 
         await client.handle_select(interaction, pick, values)
 
 
-class ColumnSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=COLUMN_TEMPLATE):
-    """The column menu of a picture board."""
+class MenuSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MENU_TEMPLATE):
+    """A picture board's column menu or cell menu (which one, its ``custom_id`` says)."""
 
     def __init__(self, select: discord.ui.Select[Any], pick: Pick) -> None:
         super().__init__(select)
@@ -60,31 +50,16 @@ class ColumnSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=COLU
     @classmethod
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> ColumnSelect:
-        return cls(_select_of(item, match), column_pick_from_match(match))
+    ) -> MenuSelect:
+        pick = parse_pick(match.string)
+        assert pick is not None  # the template matches our ids only
+        return cls(_select_of(item, match), pick)
 
     async def callback(self, interaction: Interaction) -> None:
         await _dispatch(interaction, self.pick, list(self.item.values))
 
 
-class CellSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CELL_TEMPLATE):
-    """The cell menu of a picture board: a selection is a move."""
-
-    def __init__(self, select: discord.ui.Select[Any], pick: Pick) -> None:
-        super().__init__(select)
-        self.pick = pick
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> CellSelect:
-        return cls(_select_of(item, match), cell_pick_from_match(match))
-
-    async def callback(self, interaction: Interaction) -> None:
-        await _dispatch(interaction, self.pick, list(self.item.values))
-
-
-SELECT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (ColumnSelect, CellSelect)
+SELECT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (MenuSelect,)
 
 
 def _select_of(item: discord.ui.Item[Any], match: re.Match[str]) -> discord.ui.Select[Any]:
@@ -135,11 +110,9 @@ def _select(spec: SelectSpec) -> discord.ui.Item[Any]:
         disabled=spec.disabled,
     )
     pick = parse_pick(spec.custom_id)
-    if isinstance(pick, ColumnPick):
-        return ColumnSelect(select, pick)
-    if isinstance(pick, CellPick):
-        return CellSelect(select, pick)
-    raise ValueError(f"not one of our select ids: {spec.custom_id!r}")
+    if pick is None:
+        raise ValueError(f"not one of our select ids: {spec.custom_id!r}")
+    return MenuSelect(select, pick)
 
 
 def with_cells(

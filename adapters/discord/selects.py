@@ -24,6 +24,7 @@ from adapters.discord.ids import _SESSION, _VERSION, MAX_LENGTH
 
 COLUMN_TEMPLATE = rf"c4:col:{_SESSION}:{_VERSION}"
 CELL_TEMPLATE = rf"c4:cell:{_SESSION}:{_VERSION}"
+MENU_TEMPLATE = rf"c4:(?:col|cell):{_SESSION}:{_VERSION}"  # either menu
 _COLUMN = re.compile(COLUMN_TEMPLATE)
 _CELL = re.compile(CELL_TEMPLATE)
 _COLUMN_VALUE = re.compile(r"(?P<col>[0-9]{1,2}):(?P<cols>[0-9]{1,2}):(?P<free>[0-9a-f]{1,7})")
@@ -77,20 +78,12 @@ def _checked(custom_id: str, pattern: re.Pattern[str]) -> str:
     return custom_id
 
 
-def column_pick_from_match(match: re.Match[str]) -> ColumnPick:
-    return ColumnPick(match["session"], int(match["version"]))
-
-
-def cell_pick_from_match(match: re.Match[str]) -> CellPick:
-    return CellPick(match["session"], int(match["version"]))
-
-
 def parse_pick(custom_id: str) -> Pick | None:
     """The select a ``custom_id`` names, or None when it is not one of ours."""
     if (match := _COLUMN.fullmatch(custom_id)) is not None:
-        return column_pick_from_match(match)
+        return ColumnPick(match["session"], int(match["version"]))
     if (match := _CELL.fullmatch(custom_id)) is not None:
-        return cell_pick_from_match(match)
+        return CellPick(match["session"], int(match["version"]))
     return None
 
 
