@@ -33,7 +33,7 @@ import discord
 from adapters.discord.ids import ActionId, MoveId
 from adapters.discord.selects import CellPick, Column, ColumnPick
 from core.i18n import catalogue, render
-from core.pictures import board_png
+from core.pictures import CLASSIC, board_png
 from core.render import COLUMN_LETTERS, board_text
 from core.replies import ActionKind, BoardView, CellView, PlayerView
 
@@ -42,9 +42,10 @@ MAX_PER_ROW = 5  # buttons in one action row
 MAX_CONTENT = 2000  # characters of message content
 MAX_TEXT_DISPLAY = 4000  # characters of a Components V2 message's text displays
 
-MARK_EMOJI = ("", "❌", "⭕")
-WINNING_EMOJI = ("", "❎", "🅾️")  # marks on the winning line, drawn as text (gravity boards)
-EMPTY_EMOJI = "⚫"
+# The classic theme's emoji (core.pictures.themes keeps every theme's, with its pictures).
+MARK_EMOJI = ("", *CLASSIC.mark_emoji)
+WINNING_EMOJI = ("", *CLASSIC.winning_emoji)  # marks on the winning line (gravity boards)
+EMPTY_EMOJI = CLASSIC.empty_emoji
 KEYCAPS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣", "🔟")
 BLANK_LABEL = "\u200b"  # a button needs a label or an emoji; an empty cell shows neither
 
