@@ -3,9 +3,9 @@
 Every row of :data:`core.commands.COMMANDS` becomes a slash command with the row's name and
 options: each :class:`~core.commands.Option` gives a parameter of the matching Discord type (text,
 an integer range, a user), its choices and whether it is required, so a new row is a new slash
-command without code here. Names, option names and choice values are stable (DESIGN.md: ``level``,
-``opponent``, ``size``, ``k``, ``first``); descriptions and choice names are catalogue keys,
-translated for Discord's locales by :class:`CatalogueTranslator`.
+command without code here. Names, option names and choice values are stable (docs/design.md:
+``level``, ``opponent``, ``size``, ``k``, ``first``); descriptions and choice names are catalogue
+keys, translated for Discord's locales by :class:`CatalogueTranslator`.
 
 Discord adds what only Discord needs: ``/move`` (a move on a board too big for buttons), the
 ``watch`` option of every command that names an opponent (two bots play for people to watch: the

@@ -176,6 +176,7 @@ class DiscordDouble:
         shards: int = 1,
         identify_interval: float = 0.0,
         max_concurrency: int = 1,
+        check_rest_token: bool = False,
     ) -> None:
         """
         Args:
@@ -184,6 +185,9 @@ class DiscordDouble:
             identify_interval: seconds between two IDENTIFYs of a bucket (Discord: 5); 0 lets
                 every IDENTIFY through.
             max_concurrency: how many buckets (``session_start_limit.max_concurrency``).
+            check_rest_token: REST requests with a token other than :data:`TOKEN` are refused
+                with 401, as Discord refuses a wrong or reset token at login (by default only
+                the gateway checks it, closing with 4004 "Authentication failed").
         """
         self._ids = itertools.count(1_200_000_000_000_000_000)
         # Guild ids on a chosen shard: snowflakes whose timestamp (the bits above 22) is
@@ -192,6 +196,7 @@ class DiscordDouble:
         self.shard_count = shards
         self.identify_interval = identify_interval
         self.max_concurrency = max_concurrency
+        self.check_rest_token = check_rest_token
         self.identify_refused = 0
         self.identified_at: list[float] = []  # time.monotonic() of every accepted IDENTIFY
         self._last_identify: dict[int, float] = {}  # bucket -> when it last identified
@@ -833,8 +838,9 @@ class DiscordDouble:
         body = await _read_body(request)
         record = Recorded(request.method, path, dict(request.query), body, at, "unknown")
         try:
-            if request.headers.get("Authorization") is None and not path.startswith(
-                ("/interactions/", "/webhooks/")
+            authorization = request.headers.get("Authorization")
+            if not path.startswith(("/interactions/", "/webhooks/")) and (
+                authorization is None or (self.check_rest_token and authorization != f"Bot {TOKEN}")
             ):
                 return self._error(record, 401, 0, "401: Unauthorized")
             status, payload = await self._route(request.method, path, body, record)

@@ -209,3 +209,19 @@ async def test_picture_writes_the_last_board_shown_as_a_png(
         assert dark.convert("RGB").getpixel((0, 0)) == (0, 0, 0)  # the high-contrast margin
         assert light.convert("RGB").getpixel((0, 0)) != (0, 0, 0)
     assert (tmp_path / "after.png").read_bytes() != default.read_bytes()  # one more stone
+
+
+async def test_only_the_console_s_own_user_is_an_admin(service: GameService) -> None:
+    # Anyone can be named at the keyboard ("mallory: ..."); only the user who started the
+    # console may change the settings.
+    async def stored() -> set[str]:
+        return {row.key for row in await service.store.settings_rows("console", ["chat:console"])}
+
+    output = await play(
+        service, "mallory: /settings games none\n/as mallory\n/settings level hard\n"
+    )
+    assert output.count(render("settings.not_admin", "en")) == 2, output
+    assert await stored() == set()
+    output = await play(service, "/settings level hard\nyou: /settings games tres\n")
+    assert render("settings.not_admin", "en") not in output, output
+    assert await stored() == {"level", "games"}

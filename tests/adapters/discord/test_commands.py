@@ -66,7 +66,7 @@ def test_every_table_command_is_a_slash_command_with_the_table_options() -> None
 
 
 def test_the_stable_names_and_types() -> None:
-    # DESIGN.md promises these names; players' muscle memory and old clients depend on them.
+    # docs/design.md promises these names; players' muscle memory and old clients depend on them.
     commands = {c.name: c for c in build_commands(Recorder())}
     tres = {p.name: p for p in commands["tres"].parameters}
     assert tres["opponent"].type is discord.AppCommandOptionType.user
