@@ -87,6 +87,7 @@ class ConsoleAdapter:
         self._welcome = welcome
         self._board: BoardView | None = None  # the last board shown, for /picture
         self._board_locale = self._locale
+        self._board_theme: str | None = None
         self._interactive = _isatty(stdin) and _isatty(stdout)
 
     async def run(self, stop: asyncio.Event) -> None:
@@ -169,11 +170,13 @@ class ConsoleAdapter:
     def _show(self, reply: Reply, locale: str) -> None:
         if reply.board is not None:
             self._board, self._board_locale = reply.board, locale
+            self._board_theme = reply.theme  # the chat's theme setting, if any
         self._write(render_reply(reply, locale))
 
     def _picture(self, args: str) -> str:
         """``/picture [THEME] [FILE]``: the last board shown, as a PNG written to ``FILE``
-        (default ``board.png``), in ``THEME`` (default: the board's own); the answer to print."""
+        (default ``board.png``), in ``THEME`` (default: the chat's ``theme`` setting, else the
+        board's own); the answer to print."""
         locale = self._board_locale
         if self._board is None:
             return render("console.picture.no_board", self._locale)
@@ -181,6 +184,7 @@ class ConsoleAdapter:
         theme = THEMES.get(theme_name.lower())
         if theme is None:  # no theme named: the whole argument is the file
             path_text = args
+            theme = THEMES.get(self._board_theme or "")
         path = Path(path_text.strip() or PICTURE_FILE).expanduser().absolute()
         caption = self._board.status.render(locale)
         try:

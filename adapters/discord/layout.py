@@ -33,7 +33,7 @@ import discord
 from adapters.discord.ids import ActionId, MoveId
 from adapters.discord.selects import CellPick, Column, ColumnPick
 from core.i18n import catalogue, render
-from core.pictures import CLASSIC, board_png
+from core.pictures import CLASSIC, THEMES, board_png
 from core.render import COLUMN_LETTERS, board_text
 from core.replies import ActionKind, BoardView, CellView, PlayerView
 
@@ -130,6 +130,7 @@ def board_message(
     *,
     actions: Sequence[ActionKind] = (),
     text: str | None = None,
+    theme: str | None = None,
 ) -> MessageSpec:
     """The message that shows ``board``, with ``actions`` as buttons under it.
 
@@ -138,10 +139,11 @@ def board_message(
         locale: our locale for the texts (the reader who caused the message).
         actions: buttons to offer for this session at this version.
         text: a message to put above the board (a result or a challenge), if any.
+        theme: the picture's theme (a name of ``core.pictures.THEMES``); None for the game's.
     """
     mode = board_mode(board)
     if mode is BoardMode.PICTURE:
-        return picture_message(board, locale, actions=actions, text=text)
+        return picture_message(board, locale, actions=actions, text=text, theme=theme)
     board_rows = _button_rows(board, mode)
     action_buttons = list(actions)
     hints: list[str] = []
@@ -188,6 +190,7 @@ def picture_message(
     *,
     actions: Sequence[ActionKind] = (),
     text: str | None = None,
+    theme: str | None = None,
 ) -> MessageSpec:
     """A board too big for a button per cell: its picture, then a menu of the columns that
     have a free cell and a menu of that column's cells (filled once a column is picked, see
@@ -202,8 +205,9 @@ def picture_message(
     buttons = tuple(
         _action_button(board.session_id, board.version, action, 0, locale) for action in actions
     )
+    look = THEMES.get(theme) if theme else None
     picture = PictureSpec(
-        board_png(board), f"board-{board.session_id}-{board.version}.png", selects
+        board_png(board, look), f"board-{board.session_id}-{board.version}.png", selects
     )
     return MessageSpec(_clip("\n".join(lines), MAX_TEXT_DISPLAY), buttons, picture)
 

@@ -156,7 +156,11 @@ class Presenter:
             return
         board = reply.board
         spec = board_message(
-            board, locale, actions=reply.actions, text=text if reply.new_message else None
+            board,
+            locale,
+            actions=reply.actions,
+            text=text if reply.new_message else None,
+            theme=reply.theme,
         )
         if here is not None:
             # The clicked message shows this game: it becomes the new board.

@@ -13,7 +13,7 @@ from PIL import Image
 
 from core.games import Rules
 from core.i18n import render
-from core.pictures import CLASSIC, picture_geometry
+from core.pictures import CLASSIC, HIGH_CONTRAST, picture_geometry
 from tests.e2e import discord_v2 as v2
 from tests.e2e.discord_double import (
     DiscordDouble,
@@ -132,6 +132,21 @@ async def test_stale_and_forged_selections_get_the_answers_of_stale_buttons(
     unknown = await double.select(board_id, "c4:col:nosuchgame:1", [h], user="alice", forge=True)
     assert unknown.ephemeral() == [render("discord.unknown_button", "en")]
     assert double.messages[board_id]["attachments"] == now["attachments"]  # nothing played
+
+
+async def test_the_chats_theme_setting_draws_its_pictures(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    double.grant("bob")
+    [answer] = (
+        await double.slash("settings", {"key": "theme", "value": "neon"}, user="bob")
+    ).ephemeral()
+    assert "auto, classic, discs, contrast" in answer
+    await double.slash("settings", {"key": "theme", "value": "contrast"}, user="bob")
+    start = await double.slash("ratlla", {"size": "9x9", "k": 5, "level": "easy"}, user="alice")
+    assert start.original_id is not None
+    image = Image.open(io.BytesIO(picture(double, double.messages[start.original_id])))
+    assert image.convert("RGB").getpixel((0, 0)) == HIGH_CONTRAST.background
 
 
 def test_the_double_refuses_what_discord_refuses() -> None:
