@@ -17,10 +17,9 @@ from typing import Any, Protocol, runtime_checkable
 
 import discord
 
-from adapters.discord.ids import ActionId, parse_custom_id
 from adapters.discord.layout import MessageSpec, SelectSpec, cell_menu
 from adapters.discord.selects import MENU_TEMPLATE, CellPick, Column, Pick, parse_pick
-from adapters.discord.views import ActionButton, build_view
+from adapters.discord.views import build_view
 
 Interaction = discord.Interaction[Any]
 
@@ -68,6 +67,21 @@ def _select_of(item: discord.ui.Item[Any], match: re.Match[str]) -> discord.ui.S
     return discord.ui.Select(custom_id=match.string, options=[discord.SelectOption(label="-")])
 
 
+class _DrawnButton(discord.ui.Button[Any]):
+    """A button as sent: a press reaches ``BoardButton`` through its template, so discord.py
+    need not keep the view (see ``adapters.discord.views``)."""
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+
+class _DrawnSelect(discord.ui.Select[Any]):
+    """A menu as sent: a pick reaches :class:`MenuSelect` through its template."""
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+
 def build_layout(spec: MessageSpec) -> discord.ui.LayoutView:
     """The Components V2 view of a picture board."""
     picture = spec.picture
@@ -83,17 +97,13 @@ def build_layout(spec: MessageSpec) -> discord.ui.LayoutView:
     if spec.buttons:
         row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
         for button in spec.buttons:
-            parsed = parse_custom_id(button.custom_id)
-            assert isinstance(parsed, ActionId)
             row.add_item(
-                ActionButton(
-                    discord.ui.Button(
-                        style=button.style,
-                        label=button.label,
-                        custom_id=button.custom_id,
-                        disabled=button.disabled,
-                    ),
-                    parsed,
+                _DrawnButton(
+                    style=button.style,
+                    label=button.label,
+                    emoji=button.emoji,
+                    custom_id=button.custom_id,
+                    disabled=button.disabled,
                 )
             )
         container.add_item(row)
@@ -103,16 +113,14 @@ def build_layout(spec: MessageSpec) -> discord.ui.LayoutView:
 
 
 def _select(spec: SelectSpec) -> discord.ui.Item[Any]:
-    select: discord.ui.Select[Any] = discord.ui.Select(
+    if parse_pick(spec.custom_id) is None:
+        raise ValueError(f"not one of our select ids: {spec.custom_id!r}")
+    return _DrawnSelect(
         custom_id=spec.custom_id,
         placeholder=spec.placeholder,
         options=[discord.SelectOption(label=label, value=value) for label, value in spec.options],
         disabled=spec.disabled,
     )
-    pick = parse_pick(spec.custom_id)
-    if pick is None:
-        raise ValueError(f"not one of our select ids: {spec.custom_id!r}")
-    return MenuSelect(select, pick)
 
 
 def with_cells(
