@@ -21,7 +21,7 @@ from core.errors import UserError
 from core.ports import KvEntry, PlatformStyle, ServiceObserver
 from core.replies import Actor
 from core.sessions.settings import ServiceSettings
-from core.store import AlreadyPlaying, Session, SessionStore, Status
+from core.store import AlreadyPlaying, GameLimits, Session, SessionStore, Status
 
 
 @dataclass(slots=True)
@@ -77,17 +77,21 @@ class Context:
 
     # --- writes (each carries the request's receipt, if not written yet) ------------------
 
-    async def create(self, actor: Actor, session: Session) -> None:
-        """Store a new session; a lost race with another start by the same user names the game
-        that won."""
+    async def create(
+        self, actor: Actor, session: Session, limits: GameLimits | None = None
+    ) -> None:
+        """Store a new session (if it keeps ``limits``); a lost race with another start by the
+        same user names the game that won."""
         try:
-            await self.store.create(session, receipt=_take_receipt())
+            await self.store.create(session, receipt=_take_receipt(), limits=limits)
         except AlreadyPlaying as error:
             raise await self.already_playing_error(actor, error) from None
 
-    async def update(self, session: Session, *, expected_version: int) -> bool:
+    async def update(
+        self, session: Session, *, expected_version: int, limits: GameLimits | None = None
+    ) -> bool:
         return await self.store.update(
-            session, expected_version=expected_version, receipt=_take_receipt()
+            session, expected_version=expected_version, receipt=_take_receipt(), limits=limits
         )
 
     async def delete(self, session: Session) -> bool:
@@ -95,9 +99,11 @@ class Context:
             session.id, expected_version=session.version, receipt=_take_receipt()
         )
 
-    async def swap(self, actor: Actor, old: Session, new: Session) -> bool:
+    async def swap(
+        self, actor: Actor, old: Session, new: Session, limits: GameLimits | None = None
+    ) -> bool:
         try:
-            return await self.store.swap(old, new, receipt=_take_receipt())
+            return await self.store.swap(old, new, receipt=_take_receipt(), limits=limits)
         except AlreadyPlaying as error:
             raise await self.already_playing_error(actor, error) from None
 

@@ -20,9 +20,11 @@ Usage (both forms close the connection at the end)::
 
 from core.store.base import (
     AlreadyPlaying,
+    GameLimits,
     KvEntry,
     LeaseHolder,
     LeaseStore,
+    Limited,
     SchemaTooNew,
     SessionStore,
     StoreBusy,
@@ -44,9 +46,11 @@ from core.store.sqlite import SCHEMA_VERSION, SqliteStore
 __all__ = [
     "SCHEMA_VERSION",
     "AlreadyPlaying",
+    "GameLimits",
     "KvEntry",
     "LeaseHolder",
     "LeaseStore",
+    "Limited",
     "LiveCounts",
     "PlatformTotals",
     "SchemaTooNew",

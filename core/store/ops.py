@@ -30,8 +30,8 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from core.store import lease_sql
-from core.store.base import AlreadyPlaying, KvEntry, LeaseHolder, StoreError
+from core.store import lease_sql, limit_ops
+from core.store.base import AlreadyPlaying, GameLimits, KvEntry, LeaseHolder, StoreError
 from core.store.migrations import Dialect
 from core.store.models import (
     LiveCounts,
@@ -79,16 +79,20 @@ _LEASES = {
 # --- sessions ------------------------------------------------------------------------------------
 
 
-def create(session: Session, receipt: KvEntry | None) -> Op[None]:
-    """Insert a session, its players rows, its result if finished, and the receipt.
+def create(session: Session, receipt: KvEntry | None, limits: GameLimits | None) -> Op[None]:
+    """Insert a session, its players rows, its result if finished, and the receipt, if it
+    keeps ``limits`` (:mod:`core.store.limit_ops`).
 
     Raises:
         AlreadyPlaying: a live user of ``session`` plays another game in the chat.
+        Limited: ``limits`` refuse it.
     """
-    yield Atomic(_create(session, receipt))
+    yield Atomic(_create(session, receipt, limits))
 
 
-def _create(session: Session, receipt: KvEntry | None) -> Op[None]:
+def _create(session: Session, receipt: KvEntry | None, limits: GameLimits | None) -> Op[None]:
+    if limits is not None:
+        yield from limit_ops.keep(limits, session)
     yield count(PG_INSERT_SESSION, *session_row(session))
     yield from _set_players(session, new=True)
     if session.status is Status.FINISHED:
@@ -97,19 +101,27 @@ def _create(session: Session, receipt: KvEntry | None) -> Op[None]:
 
 
 def update(
-    dialect: Dialect, session: Session, expected_version: int, receipt: KvEntry | None
+    dialect: Dialect,
+    session: Session,
+    expected_version: int,
+    receipt: KvEntry | None,
+    limits: GameLimits | None,
 ) -> Op[bool]:
     """Compare-and-set a session on its version (see ``SessionStore.update``)."""
     # Most updates are a move that keeps the status: on PostgreSQL one statement, one round
     # trip, where a transaction would be three.
-    if dialect is Dialect.POSTGRES and (
-        yield from _update_in_place(session, expected_version, receipt)
+    if (
+        dialect is Dialect.POSTGRES
+        and limits is None
+        and (yield from _update_in_place(session, expected_version, receipt))
     ):
         return True
-    return bool((yield Atomic(_update(session, expected_version, receipt))))
+    return bool((yield Atomic(_update(session, expected_version, receipt, limits))))
 
 
-def _update(session: Session, expected_version: int, receipt: KvEntry | None) -> Op[bool]:
+def _update(
+    session: Session, expected_version: int, receipt: KvEntry | None, limits: GameLimits | None
+) -> Op[bool]:
     # FOR UPDATE: the status read here is the one the UPDATE replaces, whoever races us.
     before = yield value(
         "SELECT status FROM sessions WHERE id = $1 AND version = $2 FOR UPDATE",
@@ -118,6 +130,8 @@ def _update(session: Session, expected_version: int, receipt: KvEntry | None) ->
     )
     if before is None:
         return False
+    if limits is not None:
+        yield from limit_ops.keep(limits, session)
     if (
         yield count(PG_UPDATE_SESSION, *session_row(session)[1:], session.id, expected_version)
     ) != 1:
@@ -186,19 +200,25 @@ def _delete(session_id: str, expected_version: int | None, receipt: KvEntry | No
     return True
 
 
-def swap(old: Session, new: Session, receipt: KvEntry | None) -> Op[bool]:
-    """Delete ``old`` at its version and create ``new``, in one transaction.
+def swap(
+    old: Session, new: Session, receipt: KvEntry | None, limits: GameLimits | None
+) -> Op[bool]:
+    """Delete ``old`` at its version and create ``new`` (if it keeps ``limits``), in one
+    transaction.
 
     Raises:
         AlreadyPlaying: as :func:`create`; the transaction rolls back, ``old`` stays.
+        Limited: as :func:`create`; ``old`` stays.
     """
-    return bool((yield Atomic(_swap(old, new, receipt))))
+    return bool((yield Atomic(_swap(old, new, receipt, limits))))
 
 
-def _swap(old: Session, new: Session, receipt: KvEntry | None) -> Op[bool]:
+def _swap(
+    old: Session, new: Session, receipt: KvEntry | None, limits: GameLimits | None
+) -> Op[bool]:
     if not (yield from _delete(old.id, old.version, None)):
         return False
-    yield from _create(new, receipt)
+    yield from _create(new, receipt, limits)
     return True
 
 

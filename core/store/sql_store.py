@@ -17,6 +17,7 @@ from typing import Self, TypeVar
 
 from core.store import ops
 from core.store.base import (
+    GameLimits,
     KvEntry,
     LeaseHolder,
     SchemaTooNew,
@@ -97,8 +98,14 @@ class SqlStore:
 
     # --- sessions --------------------------------------------------------------------------
 
-    async def create(self, session: Session, *, receipt: KvEntry | None = None) -> None:
-        await self._run("create", ops.create(session, receipt))
+    async def create(
+        self,
+        session: Session,
+        *,
+        receipt: KvEntry | None = None,
+        limits: GameLimits | None = None,
+    ) -> None:
+        await self._run("create", ops.create(session, receipt, limits))
 
     async def get(self, session_id: str) -> Session | None:
         return await self._run("get", ops.get(self.dialect, session_id, self._clock))
@@ -118,9 +125,14 @@ class SqlStore:
         return await self._run("last_finished", op)
 
     async def update(
-        self, session: Session, *, expected_version: int, receipt: KvEntry | None = None
+        self,
+        session: Session,
+        *,
+        expected_version: int,
+        receipt: KvEntry | None = None,
+        limits: GameLimits | None = None,
     ) -> bool:
-        op = ops.update(self.dialect, session, expected_version, receipt)
+        op = ops.update(self.dialect, session, expected_version, receipt, limits)
         return await self._run("update", op)
 
     async def delete(
@@ -132,8 +144,15 @@ class SqlStore:
     ) -> bool:
         return await self._run("delete", ops.delete(session_id, expected_version, receipt))
 
-    async def swap(self, old: Session, new: Session, *, receipt: KvEntry | None = None) -> bool:
-        return await self._run("swap", ops.swap(old, new, receipt))
+    async def swap(
+        self,
+        old: Session,
+        new: Session,
+        *,
+        receipt: KvEntry | None = None,
+        limits: GameLimits | None = None,
+    ) -> bool:
+        return await self._run("swap", ops.swap(old, new, receipt, limits))
 
     async def delete_expired(self, now: float) -> int:
         return await self._run("delete_expired", ops.delete_expired(now))
