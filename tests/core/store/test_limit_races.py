@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import multiprocessing
+import multiprocessing.synchronize
 from collections.abc import AsyncIterator
 
 import pytest
@@ -187,3 +189,41 @@ async def test_the_live_game_count_is_right_after_the_races(
     assert await backend.sql("SELECT count(*) FROM players") == [(1,)]
     rows = await backend.sql("SELECT status FROM sessions")
     assert rows == [(Status.ACTIVE.value,)]
+
+
+PROCESSES = 4
+
+
+def _flood(kind: str, where: str, number: int, start: multiprocessing.synchronize.Barrier) -> None:
+    """One process: a service of its own asks for ``BURST // PROCESSES`` games of Alice's at
+    once, in rooms of its own, once every process is ready."""
+    from core.store import SqliteStore
+    from core.store.postgres import PostgresStore
+
+    async def flood() -> None:
+        opening = SqliteStore.open(where) if kind == "sqlite" else PostgresStore.open(where)
+        async with opening as store:
+            svc = make(store, Clock())
+            rooms = [member("alice", f"p{number}-{n}") for n in range(BURST // PROCESSES)]
+            start.wait(60)
+            await asyncio.gather(*(svc.handle_text(room, "/tres easy") for room in rooms))
+
+    asyncio.run(flood())
+
+
+async def test_the_users_cap_holds_across_processes(backend: Backend) -> None:
+    async with backend.open() as store:
+        await configure(make(store, Clock()), "max_games_per_user 1", "boards_per_minute 1")
+    context = multiprocessing.get_context("spawn")  # no thread or loop copied by fork
+    start = context.Barrier(PROCESSES)
+    floods = [
+        context.Process(target=_flood, args=(backend.kind, backend.where, n, start))
+        for n in range(PROCESSES)
+    ]
+    for flood in floods:
+        flood.start()
+    for flood in floods:
+        flood.join(120)
+        assert flood.exitcode == 0
+    assert await backend.sql("SELECT count(*) FROM sessions") == [(1,)]
+    assert await backend.sql("SELECT count(*) FROM players") == [(1,)]
