@@ -1,4 +1,5 @@
-"""The store's operations, each written once for SQLite and PostgreSQL (see :mod:`core.store.sql`).
+"""The store's operations on sessions, each written once for SQLite and PostgreSQL (see
+:mod:`core.store.sql`; the other tables' are in :mod:`core.store.table_ops`).
 
 Each public function is one whole operation of :class:`~core.store.SessionStore`, named as the
 method it serves (the name is also the ``operation`` label of its timing). Statements are in
@@ -9,8 +10,9 @@ PostgreSQL's spelling; the few places where the databases really part take ``dia
   need: its operation is one hop however many statements it has);
 - a damaged row is found again by its ``rowid`` on SQLite (its id may be NULL there), by its
   id on PostgreSQL (a primary key);
-- the leases read each database's own clock (:mod:`core.store.lease_sql`);
-- the schema version is ``PRAGMA user_version`` on SQLite, a table on PostgreSQL.
+- in :mod:`core.store.table_ops`, the leases read each database's own clock
+  (:mod:`core.store.lease_sql`), and the schema version is ``PRAGMA user_version`` on SQLite,
+  a table on PostgreSQL.
 
 PostgreSQL's concurrency, which SQLite (one writer at a time) never meets, is in the
 statements themselves, and :func:`core.store.sql.for_sqlite` drops it for SQLite:
@@ -27,20 +29,13 @@ statements themselves, and :func:`core.store.sql.for_sqlite` drops it for SQLite
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
-from core.store import lease_sql, limit_ops
-from core.store.base import AlreadyPlaying, GameLimits, KvEntry, LeaseHolder, StoreError
+from core.store import lease_sql, limit_ops, table_ops
+from core.store.base import AlreadyPlaying, GameLimits, KvEntry, StoreError
 from core.store.migrations import Dialect
-from core.store.models import (
-    LiveCounts,
-    PlatformTotals,
-    Session,
-    SettingRow,
-    StatsRow,
-    Status,
-)
+from core.store.models import Session, Status
 from core.store.rows import (
     PG_INSERT_SESSION,
     PG_SELECT_SESSION,
@@ -52,7 +47,7 @@ from core.store.rows import (
     session_row,
     stats_rows,
 )
-from core.store.sql import Atomic, Op, count, many, placeholders, row, rows, value
+from core.store.sql import Atomic, Op, count, many, row, rows, value
 
 log = logging.getLogger(__name__)
 
@@ -62,18 +57,9 @@ _MAX_QUARANTINES_PER_READ = 100
 """A read that keeps finding damaged rows gives up: something rewrites them as fast as we move
 them, and an error is better than a loop."""
 
-VERSION_TABLE = "chatbots_schema"
-"""PostgreSQL's one row: the schema version (SQLite keeps it in ``PRAGMA user_version``)."""
-
-_LIVE = "status IN ('challenge', 'active')"
-
 # A damaged row's handle (first column of the select) and how to find the row again by it.
 _SELECT = {Dialect.SQLITE: SELECT_SESSION, Dialect.POSTGRES: PG_SELECT_SESSION}
 _BY_HANDLE = {Dialect.SQLITE: "rowid = $1", Dialect.POSTGRES: "id = $1 FOR UPDATE"}
-_LEASES = {
-    dialect: (lease_sql.acquire(dialect), lease_sql.release(dialect), lease_sql.holder(dialect))
-    for dialect in Dialect
-}
 
 
 # --- sessions ------------------------------------------------------------------------------------
@@ -354,39 +340,35 @@ def _quarantine(dialect: Dialect, handle: Any, clock: Clock) -> Op[tuple[str, st
 
 
 def get(dialect: Dialect, session_id: str, clock: Clock) -> Op[Session | None]:
-    return (yield from load(dialect, "id = $1", session_id, clock=clock))
+    return load(dialect, "id = $1", session_id, clock=clock)
 
 
 def live_game(
     dialect: Dialect, platform: str, chat_id: str, user_id: str, clock: Clock
 ) -> Op[Session | None]:
-    return (
-        yield from load(
-            dialect,
-            "id = (SELECT session_id FROM players"
-            " WHERE platform = $1 AND chat_id = $2 AND user_id = $3)",
-            platform,
-            chat_id,
-            user_id,
-            clock=clock,
-        )
+    return load(
+        dialect,
+        "id = (SELECT session_id FROM players"
+        " WHERE platform = $1 AND chat_id = $2 AND user_id = $3)",
+        platform,
+        chat_id,
+        user_id,
+        clock=clock,
     )
 
 
 def challenge_for(
     dialect: Dialect, platform: str, chat_id: str, user_id: str, clock: Clock
 ) -> Op[Session | None]:
-    return (
-        yield from load(
-            dialect,
-            "platform = $1 AND chat_id = $2 AND status = $3 AND challenged = $4"
-            " ORDER BY created_at DESC LIMIT 1",
-            platform,
-            chat_id,
-            Status.CHALLENGE.value,
-            user_id,
-            clock=clock,
-        )
+    return load(
+        dialect,
+        "platform = $1 AND chat_id = $2 AND status = $3 AND challenged = $4"
+        " ORDER BY created_at DESC LIMIT 1",
+        platform,
+        chat_id,
+        Status.CHALLENGE.value,
+        user_id,
+        clock=clock,
     )
 
 
@@ -394,202 +376,21 @@ def last_finished(
     dialect: Dialect, platform: str, chat_id: str, user_id: str | None, clock: Clock
 ) -> Op[Session | None]:
     # A user's games are the ones they sat at or started (watching two bots included).
-    return (
-        yield from load(
-            dialect,
-            "platform = $2 AND chat_id = $3 AND status = $4 AND ($1::text IS NULL"
-            " OR x_user = $1 OR o_user = $1 OR challenger = $1)"
-            " ORDER BY updated_at DESC LIMIT 1",
-            user_id,
-            platform,
-            chat_id,
-            Status.FINISHED.value,
-            clock=clock,
-        )
-    )
-
-
-# --- kv ------------------------------------------------------------------------------------------
-
-
-def kv_get(namespace: str, key: str) -> Op[str | None]:
-    found = yield value("SELECT value FROM kv WHERE namespace = $1 AND key = $2", namespace, key)
-    return None if found is None else str(found)
-
-
-def kv_set(entry: KvEntry) -> Op[None]:
-    """Upsert a kv row; a row tied to a session that is gone is skipped, not an error.
-
-    The existence test is in the same statement, so it holds at the instant of the write;
-    ``FOR KEY SHARE`` holds the session row until the insert commits: a concurrent delete of
-    the session either ran first (the row is skipped) or waits (the row then goes with it).
-    """
-    yield count(
-        "INSERT INTO kv (namespace, key, value, session_id, expires_at)"
-        " SELECT $1, $2, $3, $4::text, $5::double precision"
-        " WHERE $4::text IS NULL"
-        " OR EXISTS (SELECT 1 FROM sessions WHERE id = $4::text FOR KEY SHARE)"
-        " ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value,"
-        " session_id = excluded.session_id, expires_at = excluded.expires_at",
-        entry.namespace,
-        entry.key,
-        entry.value,
-        entry.session_id,
-        entry.expires_at,
+    return load(
+        dialect,
+        "platform = $2 AND chat_id = $3 AND status = $4 AND ($1::text IS NULL"
+        " OR x_user = $1 OR o_user = $1 OR challenger = $1)"
+        " ORDER BY updated_at DESC LIMIT 1",
+        user_id,
+        platform,
+        chat_id,
+        Status.FINISHED.value,
+        clock=clock,
     )
 
 
 def _put_receipt(receipt: KvEntry | None) -> Op[None]:
-    """:func:`kv_set` when there is a receipt (inside the change's transaction)."""
+    """:func:`~core.store.table_ops.kv_set` when there is a receipt (inside the change's
+    transaction)."""
     if receipt is not None:
-        yield from kv_set(receipt)
-
-
-def kv_delete(namespace: str, key: str) -> Op[None]:
-    yield count("DELETE FROM kv WHERE namespace = $1 AND key = $2", namespace, key)
-
-
-# --- leases (core.store.lease_sql) ---------------------------------------------------------------
-
-
-def acquire_lease(dialect: Dialect, name: str, holder: str, ttl: float) -> Op[bool]:
-    return (yield row(_LEASES[dialect][0], name, holder, float(ttl), writes=True)) is not None
-
-
-def release_lease(dialect: Dialect, name: str, holder: str) -> Op[bool]:
-    return (yield row(_LEASES[dialect][1], name, holder, writes=True)) is not None
-
-
-def lease_holder(dialect: Dialect, name: str) -> Op[LeaseHolder | None]:
-    found = yield row(_LEASES[dialect][2], name)
-    return None if found is None else LeaseHolder(str(found[0]), float(found[1]))
-
-
-# --- settings, stats, counts and totals ----------------------------------------------------------
-
-
-def settings_rows(platform: str, scopes: Sequence[str]) -> Op[list[SettingRow]]:
-    found = yield rows(
-        "SELECT platform, scope, key, value, updated_at, updated_by FROM settings"
-        f" WHERE platform = $1 AND scope IN ({placeholders(2, len(scopes))})",
-        platform,
-        *scopes,
-    )
-    return [
-        SettingRow(str(r[0]), str(r[1]), str(r[2]), str(r[3]), float(r[4]), str(r[5]))
-        for r in found
-    ]
-
-
-def setting_put(setting: SettingRow) -> Op[None]:
-    yield count(
-        "INSERT INTO settings (platform, scope, key, value, updated_at, updated_by)"
-        " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (platform, scope, key) DO UPDATE SET"
-        " value = excluded.value, updated_at = excluded.updated_at,"
-        " updated_by = excluded.updated_by",
-        setting.platform,
-        setting.scope,
-        setting.key,
-        setting.value,
-        setting.updated_at,
-        setting.updated_by,
-    )
-
-
-def setting_delete(platform: str, scope: str, key: str) -> Op[bool]:
-    deleted = yield count(
-        "DELETE FROM settings WHERE platform = $1 AND scope = $2 AND key = $3",
-        platform,
-        scope,
-        key,
-    )
-    return bool(deleted)
-
-
-def player_stats(platform: str, user_id: str, chat_id: str | None) -> Op[StatsRow | None]:
-    # The latest name wins: people rename themselves.
-    found = yield row(
-        "SELECT user_id, (SELECT name FROM stats WHERE platform = $1 AND user_id = $2"
-        " ORDER BY updated_at DESC LIMIT 1), sum(wins), sum(losses), sum(draws)"
-        " FROM stats WHERE platform = $1 AND user_id = $2"
-        " AND ($3::text IS NULL OR chat_id = $3) GROUP BY user_id",
-        platform,
-        user_id,
-        chat_id,
-    )
-    if found is None:
-        return None
-    return StatsRow(str(found[0]), str(found[1]), int(found[2]), int(found[3]), int(found[4]))
-
-
-def top(platform: str, chat_id: str, limit: int) -> Op[list[StatsRow]]:
-    # COLLATE "C": names in code point order whatever the server's locale (SQLite's BINARY).
-    found = yield rows(
-        "SELECT user_id, name, wins, losses, draws FROM stats"
-        " WHERE platform = $1 AND chat_id = $2"
-        ' ORDER BY wins DESC, draws DESC, losses ASC, name COLLATE "C" ASC LIMIT $3',
-        platform,
-        chat_id,
-        limit,
-    )
-    return [StatsRow(str(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4])) for r in found]
-
-
-def count_sessions() -> Op[int]:
-    return int((yield value("SELECT count(*) FROM sessions")))
-
-
-def live_counts(platform: str, chat_id: str, user_id: str) -> Op[LiveCounts]:
-    # The players table holds exactly the live users of live games (one row per user per chat).
-    found = yield row(
-        "SELECT (SELECT count(*) FROM players WHERE platform = $1 AND user_id = $3),"
-        f" (SELECT count(*) FROM sessions WHERE platform = $1 AND chat_id = $2 AND {_LIVE})",
-        platform,
-        chat_id,
-        user_id,
-    )
-    return LiveCounts(int(found[0]), int(found[1]))
-
-
-def totals(since: float) -> Op[list[PlatformTotals]]:
-    # Moves are stored as "4,0,8": one comma fewer than moves.
-    found = yield rows(
-        "SELECT platform, sum(live), sum(finished), sum(results), sum(moves) FROM ("
-        f" SELECT platform, sum(CASE WHEN {_LIVE} THEN 1 ELSE 0 END) AS live,"
-        " sum(CASE WHEN status = 'finished' THEN 1 ELSE 0 END) AS finished, 0 AS results,"
-        " sum(CASE WHEN updated_at >= $1 AND moves <> ''"
-        " THEN length(moves) - length(replace(moves, ',', '')) + 1 ELSE 0 END) AS moves"
-        " FROM sessions GROUP BY platform"
-        " UNION ALL SELECT platform, 0, 0, sum(wins + losses + draws), 0 FROM stats"
-        " GROUP BY platform) AS counted GROUP BY platform ORDER BY platform",
-        since,
-    )
-    return [PlatformTotals(str(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4])) for r in found]
-
-
-# --- the schema version and health ---------------------------------------------------------------
-
-
-def schema_version(dialect: Dialect) -> Op[int]:
-    """The schema version of the database."""
-    if dialect is Dialect.SQLITE:
-        return int((yield value("PRAGMA user_version")))
-    return int((yield value(f"SELECT version FROM {VERSION_TABLE}")))
-
-
-def check(dialect: Dialect) -> Op[None]:
-    """Commit a write that changes nothing, to prove the database takes writes now.
-
-    On SQLite, rewriting ``user_version`` with its own value dirties the header page, so the
-    commit writes a WAL frame: it fails on a read-only file (SQLITE_READONLY) and on a journal
-    that cannot be written (SQLITE_IOERR), where a rolled-back transaction would not notice.
-    """
-    yield Atomic(_rewrite_version(dialect))
-
-
-def _rewrite_version(dialect: Dialect) -> Op[None]:
-    if dialect is Dialect.SQLITE:
-        version = yield from schema_version(dialect)
-        yield count(f"PRAGMA user_version = {int(version)}")  # an int, not input
-    else:
-        yield count(f"UPDATE {VERSION_TABLE} SET version = version")
+        yield from table_ops.kv_set(receipt)

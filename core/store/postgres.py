@@ -31,10 +31,10 @@ from urllib.parse import urlsplit
 
 from core.store.base import Opening, StoreBusy, StoreUnavailable
 from core.store.migrations import STEPS, Dialect, Step
-from core.store.ops import VERSION_TABLE
 from core.store.pg_health import redact_url, translate, unavailable
 from core.store.sql import Atomic, Op, Query, Want
 from core.store.sql_store import SqlStore
+from core.store.table_ops import VERSION_TABLE
 
 if TYPE_CHECKING:
     import asyncpg

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from types import TracebackType
 from typing import Self, TypeVar
 
-from core.store import ops
+from core.store import ops, table_ops
 from core.store.base import (
     GameLimits,
     KvEntry,
@@ -159,37 +159,37 @@ class SqlStore:
 
     async def count_sessions(self) -> int:
         """How many sessions are stored (any status)."""
-        return await self._run("count_sessions", ops.count_sessions())
+        return await self._run("count_sessions", table_ops.count_sessions())
 
     async def live_counts(self, platform: str, chat_id: str, user_id: str) -> LiveCounts:
-        return await self._run("live_counts", ops.live_counts(platform, chat_id, user_id))
+        return await self._run("live_counts", table_ops.live_counts(platform, chat_id, user_id))
 
     async def totals(self, since: float) -> list[PlatformTotals]:
-        return await self._run("totals", ops.totals(since))
+        return await self._run("totals", table_ops.totals(since))
 
     # --- settings and stats ----------------------------------------------------------------
 
     async def settings_rows(self, platform: str, scopes: Sequence[str]) -> list[SettingRow]:
-        return await self._run("settings_rows", ops.settings_rows(platform, tuple(scopes)))
+        return await self._run("settings_rows", table_ops.settings_rows(platform, tuple(scopes)))
 
     async def setting_put(self, row: SettingRow) -> None:
-        await self._run("setting_put", ops.setting_put(row))
+        await self._run("setting_put", table_ops.setting_put(row))
 
     async def setting_delete(self, platform: str, scope: str, key: str) -> bool:
-        return await self._run("setting_delete", ops.setting_delete(platform, scope, key))
+        return await self._run("setting_delete", table_ops.setting_delete(platform, scope, key))
 
     async def player_stats(
         self, platform: str, user_id: str, chat_id: str | None = None
     ) -> StatsRow | None:
-        return await self._run("player_stats", ops.player_stats(platform, user_id, chat_id))
+        return await self._run("player_stats", table_ops.player_stats(platform, user_id, chat_id))
 
     async def top(self, platform: str, chat_id: str, limit: int = 10) -> list[StatsRow]:
-        return await self._run("top", ops.top(platform, chat_id, limit))
+        return await self._run("top", table_ops.top(platform, chat_id, limit))
 
     # --- adapter state ---------------------------------------------------------------------
 
     async def kv_get(self, namespace: str, key: str) -> str | None:
-        return await self._run("kv_get", ops.kv_get(namespace, key))
+        return await self._run("kv_get", table_ops.kv_get(namespace, key))
 
     async def kv_set(
         self,
@@ -201,29 +201,31 @@ class SqlStore:
         expires_at: float | None = None,
     ) -> None:
         entry = KvEntry(namespace, key, value, session_id=session_id, expires_at=expires_at)
-        await self._run("kv_set", ops.kv_set(entry))
+        await self._run("kv_set", table_ops.kv_set(entry))
 
     async def kv_delete(self, namespace: str, key: str) -> None:
-        await self._run("kv_delete", ops.kv_delete(namespace, key))
+        await self._run("kv_delete", table_ops.kv_delete(namespace, key))
 
     # --- leases ----------------------------------------------------------------------------
 
     async def acquire_lease(self, name: str, holder: str, ttl: float) -> bool:
         check_lease_arguments(name, holder, ttl)
-        return await self._run("acquire_lease", ops.acquire_lease(self.dialect, name, holder, ttl))
+        return await self._run(
+            "acquire_lease", table_ops.acquire_lease(self.dialect, name, holder, ttl)
+        )
 
     async def release_lease(self, name: str, holder: str) -> bool:
         check_lease_arguments(name, holder)
-        return await self._run("release_lease", ops.release_lease(self.dialect, name, holder))
+        return await self._run("release_lease", table_ops.release_lease(self.dialect, name, holder))
 
     async def lease_holder(self, name: str) -> LeaseHolder | None:
-        return await self._run("lease_holder", ops.lease_holder(self.dialect, name))
+        return await self._run("lease_holder", table_ops.lease_holder(self.dialect, name))
 
     # --- health and lifetime ---------------------------------------------------------------
 
     async def schema_version(self) -> int:
         """The schema version of the database."""
-        return await self._drive(ops.schema_version(self.dialect))
+        return await self._drive(table_ops.schema_version(self.dialect))
 
     async def check(self) -> None:
         """Prove the store answers and takes a write now (a committed write that changes
@@ -234,7 +236,7 @@ class SqlStore:
             StoreBusy: the database stayed locked beyond the busy timeout.
         """
         try:
-            await self._run("check", ops.check(self.dialect))
+            await self._run("check", table_ops.check(self.dialect))
         except RuntimeError as error:  # closed
             raise StoreUnavailable(self._where(), str(error)) from error
 
