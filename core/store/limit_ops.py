@@ -22,7 +22,7 @@ import math
 
 from core.store.base import GameLimits, Limited, whole_seconds
 from core.store.models import Session
-from core.store.sql import Op, count, value
+from core.store.sql import Op, Query, count, value
 
 NAMESPACE = "limits"
 WINDOW = 60.0
@@ -43,14 +43,20 @@ _LOCK = (
 _SET = f"UPDATE kv SET value = $2, expires_at = $3 WHERE namespace = '{NAMESPACE}' AND key = $1"
 
 
-def keep(limits: GameLimits, session: Session) -> Op[None]:
-    """Check ``limits`` for the new live game ``session`` and take what it uses (the cooldown
-    starts, the board is counted); inside the transaction that writes it.
+def check(limits: GameLimits, session: Session) -> Op[list[Query]]:
+    """Check ``limits`` for the new live game ``session``, inside the transaction that writes
+    it and before anything else there (so every transaction takes its locks in one order:
+    the user's row, the chat's row, then the game's rows).
+
+    Returns:
+        The writes that take what the game uses (its cooldown starts, its board is counted),
+        for the caller to run once the game is written.
 
     Raises:
         Limited: a limit refuses the game (the transaction then writes nothing).
     """
     now = limits.now
+    writes: list[Query] = []
     if limits.max_user_games is not None or limits.cooldown > 0:
         key = f"cooldown:{session.platform}:{limits.user_id}"
         until = _time((yield value(_LOCK, key, "0", now + WINDOW, writes=True)))
@@ -66,7 +72,7 @@ def keep(limits: GameLimits, session: Session) -> Op[None]:
                 raise Limited("limits.user_games", max=limits.max_user_games)
         if limits.cooldown > 0:
             ends = now + limits.cooldown
-            yield count(_SET, key, repr(ends), ends)
+            writes.append(count(_SET, key, repr(ends), ends))
     if limits.max_chat_games is not None or limits.boards_per_minute is not None:
         key = f"window:{session.platform}:{session.chat_id}"
         posted = yield value(_LOCK, key, "", now + WINDOW, writes=True)
@@ -86,7 +92,8 @@ def keep(limits: GameLimits, session: Session) -> Op[None]:
                 raise Limited("limits.boards", seconds=whole_seconds(until - now))
             # The newest per_minute times are all a later check needs.
             kept = [*times, now][-max(per_minute, 1) :]
-            yield count(_SET, key, ",".join(map(repr, kept)), now + WINDOW)
+            writes.append(count(_SET, key, ",".join(map(repr, kept)), now + WINDOW))
+    return writes
 
 
 def _time(text: object) -> float:

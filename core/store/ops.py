@@ -77,12 +77,13 @@ def create(session: Session, receipt: KvEntry | None, limits: GameLimits | None)
 
 
 def _create(session: Session, receipt: KvEntry | None, limits: GameLimits | None) -> Op[None]:
-    if limits is not None:
-        yield from limit_ops.keep(limits, session)
+    taken = [] if limits is None else (yield from limit_ops.check(limits, session))
     yield count(PG_INSERT_SESSION, *session_row(session))
     yield from _set_players(session, new=True)
     if session.status is Status.FINISHED:
         yield from _record_result(session)
+    for write in taken:  # noqa: UP028 (a list cannot take the answers the driver sends)
+        yield write
     yield from _put_receipt(receipt)
 
 
@@ -108,6 +109,7 @@ def update(
 def _update(
     session: Session, expected_version: int, receipt: KvEntry | None, limits: GameLimits | None
 ) -> Op[bool]:
+    taken = [] if limits is None else (yield from limit_ops.check(limits, session))
     # FOR UPDATE: the status read here is the one the UPDATE replaces, whoever races us.
     before = yield value(
         "SELECT status FROM sessions WHERE id = $1 AND version = $2 FOR UPDATE",
@@ -116,8 +118,6 @@ def _update(
     )
     if before is None:
         return False
-    if limits is not None:
-        yield from limit_ops.keep(limits, session)
     if (
         yield count(PG_UPDATE_SESSION, *session_row(session)[1:], session.id, expected_version)
     ) != 1:
@@ -128,6 +128,8 @@ def _update(
         yield from _set_players(session)
     if session.status is Status.FINISHED and before != Status.FINISHED.value:
         yield from _record_result(session)
+    for write in taken:  # noqa: UP028 (a list cannot take the answers the driver sends)
+        yield write
     yield from _put_receipt(receipt)
     return True
 
@@ -202,9 +204,12 @@ def swap(
 def _swap(
     old: Session, new: Session, receipt: KvEntry | None, limits: GameLimits | None
 ) -> Op[bool]:
+    taken = [] if limits is None else (yield from limit_ops.check(limits, new))
     if not (yield from _delete(old.id, old.version, None)):
         return False
-    yield from _create(new, receipt, limits)
+    yield from _create(new, receipt, None)
+    for write in taken:  # noqa: UP028 (a list cannot take the answers the driver sends)
+        yield write
     return True
 
 

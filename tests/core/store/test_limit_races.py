@@ -227,3 +227,19 @@ async def test_the_users_cap_holds_across_processes(backend: Backend) -> None:
         assert flood.exitcode == 0
     assert await backend.sql("SELECT count(*) FROM sessions") == [(1,)]
     assert await backend.sql("SELECT count(*) FROM players") == [(1,)]
+
+
+async def test_accepting_40_challenges_at_once_keeps_the_users_cap(
+    stores: list[AnyStore], backend: Backend, clock: Clock
+) -> None:
+    svcs = services(stores, clock)
+    await configure(svcs[0], "max_games_per_user 1")
+    rooms = [f"room{n}" for n in range(BURST)]
+    challenges = [
+        (svcs[0], member(f"challenger{n}", room), "/tres @bob") for n, room in enumerate(rooms)
+    ]
+    assert set(keys(await burst(challenges))) == {"ok"}
+    answers = keys(await burst(spread(svcs, [member("bob", room) for room in rooms], "/accept")))
+    assert answers.count("ok") == 1, answers
+    assert set(answers) == {"ok", "limits.user_games"}
+    assert await backend.sql("SELECT count(*) FROM sessions WHERE status = 'active'") == [(1,)]
