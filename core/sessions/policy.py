@@ -2,7 +2,10 @@
 rate limit in front of every request.
 
 New games (a start, a rematch, an accepted challenge) are checked against the settings of the
-chat they start in; each refusal is a private error that names the reason (``limits.*``).
+chat they start in; each refusal is a private error that names the reason (``limits.*``). The
+limits that simultaneous requests could all pass (live games per user and per chat, the
+cooldown, boards per minute) are not checked here but handed to the store as
+:class:`~core.store.GameLimits`, which keeps them in the transaction that writes the game.
 Nothing here touches a game already running: its moves, its lifetime (kept from its start, see
 :meth:`Context.now_and_ttl`) and its end are never refused by a setting or a limit.
 """
