@@ -60,8 +60,6 @@ def check(limits: GameLimits, session: Session) -> Op[list[Query]]:
     if limits.max_user_games is not None or limits.cooldown > 0:
         key = f"cooldown:{session.platform}:{limits.user_id}"
         until = _time((yield value(_LOCK, key, "0", now + WINDOW, writes=True)))
-        if limits.cooldown > 0 and until > now:
-            raise Limited("limits.cooldown", seconds=whole_seconds(until - now))
         if limits.max_user_games is not None:
             games = yield value(
                 "SELECT count(*) FROM players WHERE platform = $1 AND user_id = $2",
@@ -70,6 +68,8 @@ def check(limits: GameLimits, session: Session) -> Op[list[Query]]:
             )
             if int(games) >= limits.max_user_games:
                 raise Limited("limits.user_games", max=limits.max_user_games)
+        if limits.cooldown > 0 and until > now:
+            raise Limited("limits.cooldown", seconds=whole_seconds(until - now))
         if limits.cooldown > 0:
             ends = now + limits.cooldown
             writes.append(count(_SET, key, repr(ends), ends))
