@@ -6,8 +6,9 @@ times it until the interaction callback arrives. The bot plays HARD on 3x3, so e
 carries the board with the player's move and the bot's answer (Discord's 3-second limit is what
 the figures are compared with).
 
-Two runs: one game at a time (one click in flight), then many games at once (every game has a
-click in flight).
+Three runs: one game at a time (one click in flight) in a server channel, the same in a group DM
+reached through a user's own install (the bot is not a member there and answers through the
+interaction alone), then many games at once (every game has a click in flight).
 """
 
 from __future__ import annotations
@@ -52,9 +53,11 @@ async def _run(clicks: int, games: int) -> None:
                 print(f"{'run':<28}{'clicks':>7}{'median':>9}{'p90':>9}{'p99':>9}{'max':>9}")
                 one = await _players(double, 1, clicks)
                 _report("1 game at a time", one)
+                group = await _players(double, 1, clicks, group_dm=True)
+                _report("1 game, group DM", group)
                 many = await _players(double, games, clicks)
                 _report(f"{games} games at once", many)
-                deferred = sum(1 for s in one + many if s.callback["type"] != 7)
+                deferred = sum(1 for s in one + group + many if s.callback["type"] != 7)
                 print(f"deferred instead of answered at once: {deferred}")
                 assert adapter.bot is not None
                 await adapter.bot.wait_idle()
@@ -65,13 +68,17 @@ async def _run(clicks: int, games: int) -> None:
                 await store.close()
 
 
-async def _players(double: DiscordDouble, games: int, clicks: int) -> list[Sent]:
-    """``games`` players, each playing HARD 3x3 games, until ``clicks`` clicks were timed."""
+async def _players(
+    double: DiscordDouble, games: int, clicks: int, *, group_dm: bool = False
+) -> list[Sent]:
+    """``games`` players, each playing HARD 3x3 games, until ``clicks`` clicks were timed
+    (``group_dm``: each in a group DM of their own, through their own install)."""
     timed: list[Sent] = []
 
     async def player(name: str) -> None:
+        group = double.group_dm(name, f"{name}-friend") if group_dm else None
         while len(timed) < clicks:
-            start = await double.slash("tres", {"level": "hard"}, user=name)
+            start = await double.slash("tres", {"level": "hard"}, user=name, group=group)
             assert start.original_id is not None, start.requests
             board_id = start.original_id
             while len(timed) < clicks:
@@ -81,7 +88,8 @@ async def _players(double: DiscordDouble, games: int, clicks: int) -> list[Sent]
                 click = await double.click(board_id, random.choice(free), user=name)
                 timed.append(click)
 
-    await asyncio.gather(*(player(f"player{n}-{games}") for n in range(games)))
+    kind = "group" if group_dm else "server"
+    await asyncio.gather(*(player(f"player{n}-{games}-{kind}") for n in range(games)))
     return timed[:clicks]
 
 

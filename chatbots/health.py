@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -218,9 +219,26 @@ async def serving(
     try:
         await endpoints.start()
     except OSError as error:
-        log.error("http: cannot listen", extra={"host": host, "port": port, "error": str(error)})
+        log.error(
+            "http: cannot listen on HTTP_HOST=%s HTTP_PORT=%d: %s",
+            host,
+            port,
+            _why_not_listening(error),
+            extra={"host": host, "port": port, "error": str(error)},
+        )
         raise
     try:
         yield endpoints
     finally:
         await endpoints.close()
+
+
+def _why_not_listening(error: OSError) -> str:
+    """What an operator does about a failed bind, in words."""
+    if error.errno == errno.EADDRINUSE:
+        return "the port is already in use by another program: stop it, or choose another port"
+    if error.errno == errno.EADDRNOTAVAIL:
+        return "that address is not one of this machine's: use 127.0.0.1, or 0.0.0.0 for all"
+    if error.errno == errno.EACCES:
+        return "permission denied (ports below 1024 need privileges): choose a port above 1023"
+    return error.strerror or str(error)

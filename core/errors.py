@@ -1,8 +1,9 @@
-"""The two kinds of failure: the player's mistakes and ours.
+"""Whose fault it is: the player's mistakes, the operator's settings, and ours.
 
-A :class:`UserError` is shown to the player, rendered in their language from a message key; any
-other exception is the system's, logged and answered with a short apology (h11's split between
-local and remote protocol errors, applied to people).
+A :class:`UserError` is shown to the player, rendered in their language from a message key; an
+:class:`OperatorError` ends the program with one line telling whoever runs it what to change;
+any other exception is the system's, logged and answered with a short apology (h11's split
+between local and remote protocol errors, applied to people).
 """
 
 from __future__ import annotations
@@ -31,3 +32,9 @@ class UserError(ValueError):
         from core.i18n import render  # late: i18n is pure, but keep errors importable alone
 
         return render(self.key, "en", **self.params)
+
+
+class OperatorError(Exception):
+    """Something the operator set up is refused (a platform's token, say): not a bug, so no
+    traceback. The message is one line naming the setting and what to do about it; the
+    application logs it as it is and exits with the code of a bad setting."""

@@ -116,7 +116,9 @@ class ConsoleAdapter:
         first = self._player
         if name is None or name in (first.user_id, first.display_name):
             return first
-        return Actor(PLATFORM, CHAT_ID, name, name, self._locale, is_admin=True)
+        # Anyone can type "mallory:": only the one who started the console (the operator, who
+        # could change the settings from the shell anyway) is the chat's admin.
+        return Actor(PLATFORM, CHAT_ID, name, name, self._locale)
 
     async def _handle(self, line: str) -> bool:
         """Answers one line; False when the player asked to leave."""

@@ -32,6 +32,7 @@ from discord import app_commands
 
 from adapters.discord.boards import BoardMessages
 from adapters.discord.commands import (
+    WATCH,
     CatalogueTranslator,
     Interaction,
     build_commands,
@@ -41,6 +42,7 @@ from adapters.discord.ids import ButtonId, MoveId, parse_custom_id
 from adapters.discord.layout import MessageSpec, text_message
 from adapters.discord.options import channel_written, command_from_options, move_from_text
 from adapters.discord.present import ChannelOutlet, Clicked, Presenter
+from adapters.discord.reach import Reach, reach_of, shared_chat, shown_to_the_user_alone
 from adapters.discord.responder import Responder
 from adapters.discord.views import DYNAMIC_ITEMS, build_view
 from core.commands import CommandSpec
@@ -73,7 +75,8 @@ def actor_for(interaction: Interaction) -> Actor:
     Whether the person may change the settings is read from this interaction's own
     permissions every time (Manage Server; Administrator implies it): ``/settings`` is
     registered for Manage Server only, but a server's admins can grant it to anyone in
-    Server Settings -> Integrations, and a stale client may still send it.
+    Server Settings -> Integrations, and a stale client may still send it. In a server that did
+    not install the bot (a user's own install) nobody may: the server's admins never chose it.
     """
     user = interaction.user
     guild_id = interaction.guild_id
@@ -84,7 +87,9 @@ def actor_for(interaction: Interaction) -> Actor:
         display_name=user.display_name,
         locale=interaction.locale.value,
         server_id=None if guild_id is None else str(guild_id),
-        is_admin=guild_id is not None and may_manage(interaction.permissions),
+        is_admin=guild_id is not None
+        and reach_of(interaction) is Reach.CHANNEL
+        and may_manage(interaction.permissions),
     )
 
 
@@ -259,11 +264,19 @@ class GameBot(discord.Client):
         """A slash command of the command table, with its option values."""
 
         async def work(actor: Actor) -> list[Reply]:
+            if spec.kind is not None and shown_to_the_user_alone(interaction):
+                # Nobody else would see the board: a game would wait for an opponent who can
+                # never press anything.
+                raise UserError("discord.external_apps_off")
+            if options.get(WATCH) and reach_of(interaction) is Reach.INTERACTIONS:
+                # A bots' game is shown move by move after its command's answer, by edits
+                # of the board that only a member of the chat can make for five minutes.
+                raise UserError("discord.bots_need_the_bot")
             command = command_from_options(
                 spec,
                 options,
                 bot_id=None if self.user is None else self.user.id,
-                in_guild=interaction.guild_id is not None,
+                in_guild=shared_chat(interaction),
             )
             return await self.service.handle_command(actor, command)
 
@@ -338,7 +351,13 @@ class GameBot(discord.Client):
                     # Nothing to say (a rate-limited user): no "Done" either.
                     await responder.acknowledge_quietly()
                     return
-                await self.presenter.show(responder, replies, locale, clicked=clicked)
+                await self.presenter.show(
+                    responder,
+                    replies,
+                    locale,
+                    clicked=clicked,
+                    channel_edits=reach_of(interaction) is Reach.CHANNEL,
+                )
                 await responder.finish(locale)
             except UserError as error:
                 await self._answer_safely(responder, render(error.key, locale, **error.params))

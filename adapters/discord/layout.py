@@ -4,7 +4,7 @@ Pure functions from :class:`~core.replies.BoardView` (and a reply's actions) to 
 :class:`MessageSpec`; :mod:`adapters.discord.views` turns a spec into discord.py components.
 Nothing here decides game logic: which cells can be played comes from the board view.
 
-Discord allows 5 action rows of 5 buttons. The layout (DESIGN.md, "Discord"):
+Discord allows 5 action rows of 5 buttons. The layout (docs/design.md, "Discord"):
 
 - free boards up to 5x5: one button per cell, in rows of the board's width;
 - gravity boards up to 25 columns: the board drawn as emoji in the text, one button per column

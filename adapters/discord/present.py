@@ -99,6 +99,7 @@ class Presenter:
         *,
         clicked: Clicked | None = None,
         wait_for_board: float = 0.0,
+        channel_edits: bool = True,
     ) -> None:
         """Show ``replies`` in order, in ``locale``.
 
@@ -107,6 +108,9 @@ class Presenter:
             clicked: the click being answered, if any (its message may be the board).
             wait_for_board: seconds to wait for a game's board message to be remembered
                 before posting a new one instead (see :meth:`BoardMessages.where`).
+            channel_edits: whether a board shown further up may be edited through the channel;
+                where the bot is not a member (a user's install) the board is shown anew in
+                the answer instead.
         """
         if clicked is not None and isinstance(clicked.button, ActionId):
             old = clicked.button.session_id
@@ -114,7 +118,7 @@ class Presenter:
                 # An action that opened another game (a rematch): the old message gives one.
                 await clicked.responder.disable_source()
         for reply in replies:
-            await self._show_one(outlet, reply, locale, clicked, wait_for_board)
+            await self._show_one(outlet, reply, locale, clicked, wait_for_board, channel_edits)
 
     async def _show_one(
         self,
@@ -123,6 +127,7 @@ class Presenter:
         locale: str,
         clicked: Clicked | None,
         wait: float,
+        channel_edits: bool,
     ) -> None:
         text = reply.text.render(locale) if reply.text is not None else None
         if reply.private or reply.error:
@@ -146,7 +151,7 @@ class Presenter:
             elif here is not None:
                 # A declined challenge: its message says so and loses its buttons.
                 await here.responder.update_source(spec)
-            elif not await self.boards.edit(session_id, spec, wait=wait):
+            elif not channel_edits or not await self.boards.edit(session_id, spec, wait=wait):
                 await self._post(outlet, spec, None)
             return
         board = reply.board
@@ -160,8 +165,10 @@ class Presenter:
             await self.boards.remember(
                 board.session_id, message.channel.id, message.id, board.version
             )
-        elif reply.new_message or not await self.boards.edit(
-            board.session_id, spec, version=board.version, wait=wait
+        elif (
+            reply.new_message
+            or not channel_edits
+            or not await self.boards.edit(board.session_id, spec, version=board.version, wait=wait)
         ):
             await self._post(outlet, spec, board.session_id, board.version)
         elif isinstance(outlet, Responder):

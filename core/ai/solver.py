@@ -61,7 +61,7 @@ class SearchResult:
 
     Attributes:
         move: a legal move (column with gravity, cell otherwise).
-        score: the exact score of the position (DESIGN.md) when proven, else None.
+        score: the exact score of the position (docs/design.md) when proven, else None.
         exact: True when ``move`` is proven optimal.
         nodes: positions searched.
         depth: plies searched ahead (the rest of the game when exact); informational.
@@ -314,7 +314,7 @@ def _check_not_over(p: Position) -> None:
 
 
 def solve(p: Position, *, deadline: float | None = None, plain: bool = False) -> int:
-    """The exact score of ``p`` for the side to move (DESIGN.md convention).
+    """The exact score of ``p`` for the side to move (docs/design.md convention).
 
     Works for any :class:`Rules`; big boards may take very long without a deadline.
 

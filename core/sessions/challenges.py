@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from core.admin.scopes import Effective
+from core.admin.keys import Effective
 from core.ai import Level
 from core.commands import DEFAULT_LEVEL, BotVsBot, First, Start, VsBot, VsUser
 from core.errors import UserError
@@ -203,10 +203,13 @@ class Challenges:
         if session.status is not Status.FINISHED:
             raise UserError("error.not_finished")
         seat = session.seat_of(actor.user_id)
-        # Anyone in the chat may ask for another bots' game after one ends (and watch it).
         watching = all(s.is_bot for s in session.seats)
         if seat is None and not watching:
             raise UserError("error.not_your_game")
+        # A rematch replaces the finished game (and with it its owner's /review): a bots' game
+        # is its starter's to replay (one stored without a starter stays anyone's).
+        if watching and session.challenger not in (None, actor.user_id):
+            raise UserError("error.not_your_rematch", prefix=ctx.prefix(actor))
         swapped = self._renamed((session.seats[1], session.seats[0]), actor)
         opponent = None if seat is None else session.seats[2 - seat]
         check_removal(session, Event.REMATCH)

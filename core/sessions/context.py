@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from core.admin.scopes import Effective
+from core.admin.keys import Effective
 from core.ai.runner import AiRunner
 from core.errors import UserError
 from core.ports import KvEntry, PlatformStyle, ServiceObserver

@@ -13,8 +13,9 @@ Nothing here touches a game already running: its moves, its lifetime (kept from 
 from __future__ import annotations
 
 from core.admin.effective import SettingsCache
+from core.admin.keys import Effective
 from core.admin.limits import RateLimiter, whole_seconds
-from core.admin.scopes import Effective, Place
+from core.admin.scopes import Place
 from core.commands import BotVsBot, GameKind, Start, VsBot, VsUser
 from core.errors import UserError
 from core.games import CONNECT_FOUR, TICTACTOE, Rules

@@ -39,8 +39,10 @@ import time
 from collections.abc import Callable
 
 from core.admin.effective import SettingsCache
-from core.admin.scopes import Effective, Source
+from core.admin.keys import Effective
+from core.admin.scopes import Source
 from core.ai.runner import AiRunner, PoolRunner
+from core.clean import clean
 from core.commands import (
     PREFIXES,
     Accept,
@@ -120,7 +122,7 @@ class GameService:
         self._kept = KeptReviews(self._ctx)
         self._moves = Moves(self._ctx, self._kept)
         self._watcher = Watcher(self._ctx, self._moves)
-        cache = SettingsCache(store, self.settings)
+        cache = SettingsCache(store, self.settings.chat_defaults)
         self._policy = Policy(self._ctx, cache, limits=self.settings.limits)
         self._challenges = Challenges(self._ctx, self._moves, self._watcher, self._policy)
         self._results = Results(self._ctx)
@@ -137,7 +139,7 @@ class GameService:
 
     async def chat_settings(self, actor: Actor) -> Effective:
         """The settings in force in the actor's chat (cached for a few seconds)."""
-        return await self._policy.chat(actor)
+        return await self._policy.chat(clean(actor))
 
     def register_platform(self, style: PlatformStyle) -> None:
         """How users of ``style.platform`` write prefixes and mentions, and how to show them
@@ -227,6 +229,7 @@ class GameService:
         self, actor: Actor, text: str, addressed: bool = False, *, receipt: KvEntry | None = None
     ) -> list[Reply]:
         """A chat message: a command, a move as text, or chatter (see the module docstring)."""
+        actor, text, receipt = clean(actor), clean(text), clean(receipt)
 
         async def run() -> list[Reply]:
             return await self._text(actor, text, addressed)
@@ -239,6 +242,7 @@ class GameService:
         self, actor: Actor, command: Command, *, receipt: KvEntry | None = None
     ) -> list[Reply]:
         """An already parsed command (a slash command)."""
+        actor, command, receipt = clean(actor), clean(command), clean(receipt)
 
         async def run() -> list[Reply]:
             limited = await self._policy.admit(actor)
@@ -261,6 +265,7 @@ class GameService:
         receipt: KvEntry | None = None,
     ) -> list[Reply]:
         """A click or a reaction on the board of ``session_id``: ``move`` is 0-based."""
+        actor, session_id, receipt = clean(actor), clean(session_id), clean(receipt)
 
         async def run() -> list[Reply]:
             session = await self._ctx.load(session_id, actor)
@@ -287,6 +292,7 @@ class GameService:
         receipt: KvEntry | None = None,
     ) -> list[Reply]:
         """Accept, Decline, Rematch or Review pressed on the message of ``session_id``."""
+        actor, session_id, receipt = clean(actor), clean(session_id), clean(receipt)
 
         async def run() -> list[Reply]:
             limited = await self._policy.admit(actor)
@@ -315,6 +321,11 @@ class GameService:
             chat = await self._policy.chat(actor)
         except (StoreBusy, StoreUnavailable):
             return replies  # the answer (often "cannot save right now") matters more
+        except Exception:
+            # Outside the request's own handling, and nothing may escape the service: the
+            # answer goes out in the default language.
+            log.exception("could not read the chat's language", extra={"action": "localize"})
+            return replies
         if chat.sources["language"] is Source.DEFAULT:
             return replies
         return [dataclasses.replace(reply, locale=chat.language) for reply in replies]

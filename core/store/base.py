@@ -75,7 +75,7 @@ def whole_seconds(seconds: float) -> int:
 class GameLimits:
     """What a new live game must keep, checked by the store in the transaction that writes it
     (``create``, ``swap``, an ``update`` that accepts a challenge), so simultaneous requests
-    cannot all pass: each check first locks a row of its scope (see :mod:`core.store.ops`).
+    cannot all pass: each check first locks a row of its scope (see :mod:`core.store.limit_ops`).
 
     Attributes:
         user_id: whose live games and cooldown these are (the one starting or accepting).

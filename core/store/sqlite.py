@@ -107,8 +107,7 @@ class SqliteStore(SqlStore):
             except OSError as error:
                 cause = f"its folder cannot be created ({error.strerror or error})"
                 raise StoreUnavailable(path, cause) from error
-            if path.is_dir():  # SQLite would only say "unable to open database file"
-                raise StoreUnavailable(path, "it is a directory, not a file")
+            health.check_files(path)
             # isolation_level=None: autocommit; transactions are explicit BEGIN IMMEDIATE.
             return sqlite3.connect(path, timeout=busy_timeout_ms / 1000, isolation_level=None)
 

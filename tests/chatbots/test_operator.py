@@ -159,3 +159,16 @@ async def test_backup_while_games_are_played_holds_every_committed_move(tmp_path
                 kept = await copy.get(session_id)
                 assert kept is not None, session_id
                 assert kept.moves[: len(moves)] == moves
+
+
+def test_settings_from_argv_that_is_not_utf8_are_stored_cleaned(tmp_path: Path) -> None:
+    # A byte that is not UTF-8 reaches Python's argv as a lone surrogate, which no store can
+    # encode: it was a traceback; it is U+FFFD, as in chat.
+    asyncio.run(make_db(tmp_path))
+    done = chatbots(tmp_path, "settings", "console:console", "allowed_chats", "a\udcffb")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "allowed_chats = a\ufffdb (set for this chat)\n"
+    scope = chatbots(tmp_path, "settings", "console:cons\udcffole", "level", "hard")
+    assert scope.returncode == 0, scope.stderr
+    rows = sqlite3.connect(db(tmp_path)).execute("SELECT scope, value FROM settings ORDER BY key")
+    assert list(rows) == [("chat:console", "a\ufffdb"), ("chat:cons\ufffdole", "hard")]

@@ -401,13 +401,15 @@ async def test_periodic_sweeper_runs(store: AnyStore) -> None:
     clock = Clock()
     svc = GameService(
         store,
-        settings=ServiceSettings(ai_workers=0, sweep_interval=0.01, challenge_ttl=1),
+        settings=ServiceSettings(
+            ai_workers=0, sweep_interval=0.01, chat_defaults={"challenge_ttl": 10}
+        ),
         clock=clock,
     )
     await svc.start()
     try:
         await svc.handle_text(ALICE, "/tres @bob")
-        clock.advance(2)
+        clock.advance(11)
         for _ in range(200):
             if await store.count_sessions() == 0:
                 break
@@ -438,11 +440,18 @@ async def test_bot_against_bot(store: AnyStore) -> None:
     # Nobody's stats change, and Alice is free to play.
     assert await store.top("test", "room") == []
     assert error_key(await svc.handle_text(ALICE, "/tres")) is None
-    # Anyone may ask for a rematch of a bot game; once.
+    # Only who started a bots' game may ask for its rematch (which replaces the finished game):
+    # another's press is answered privately, and the game stays for its owner's /review.
     session_id = last.board.session_id
-    again = await svc.handle_action(CAROL, session_id, ActionKind.REMATCH)
+    refused = await svc.handle_action(CAROL, session_id, ActionKind.REMATCH)
+    assert error_key(refused) == "error.not_your_rematch" and refused[0].private
+    assert await store.get(session_id) is not None
+    assert keys(await svc.handle_text(ALICE, "/review")) == ["review.text"]
+    # Its owner may (once her own game here has ended); once.
+    assert keys(await svc.handle_text(ALICE, "/final")) == ["game.ended"]
+    again = await svc.handle_action(ALICE, session_id, ActionKind.REMATCH)
     assert again[0].board is not None and again[0].board.players[0].level == "medium"
-    assert error_key(await svc.handle_action(CAROL, session_id, ActionKind.REMATCH)) == (
+    assert error_key(await svc.handle_action(ALICE, session_id, ActionKind.REMATCH)) == (
         "error.no_such_game"
     )
 
@@ -747,7 +756,7 @@ def test_every_key_the_service_uses_exists() -> None:
 
 def test_settings_are_validated() -> None:
     with pytest.raises(ValueError, match="game_ttl"):
-        ServiceSettings(game_ttl=0)
+        ServiceSettings(chat_defaults={"game_ttl": 0})
     with pytest.raises(ValueError, match="ai_workers"):
         ServiceSettings(ai_workers=-1)
     assert ServiceSettings(ai_workers=None).workers >= 1

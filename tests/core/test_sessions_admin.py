@@ -247,7 +247,7 @@ async def test_defaults_from_the_env_apply_where_admins_set_nothing(
         settings=ServiceSettings(
             ai_workers=0,
             ai_budget=0.05,
-            chat_defaults=(("pvp", False), ("games", frozenset({GameKind.QUATRE}))),
+            chat_defaults={"pvp": False, "games": frozenset({GameKind.QUATRE})},
         ),
         clock=clock,
         rng=random.Random(5),

@@ -489,6 +489,34 @@ async def test_a_bots_game_plays_on_one_message_move_by_move(
     assert len(results) == 1 and results[0].body["content"] in board["content"]
 
 
+async def test_only_the_starter_of_a_bots_game_may_rematch_it(
+    tmp_path: Path, double: DiscordDouble
+) -> None:
+    # A rematch replaces the finished game: Bob's press must not take Alice's game (and its
+    # review) away; he is told privately, and the board stays as it is (that the game stays
+    # for /review is tested on the service, tests/core/test_sessions.py).
+    bot = Harness(double, tmp_path / "rematch.sqlite3", settings=WATCH_FAST)
+    await bot.start()
+    try:
+        start = await double.slash("tres", {"watch": True, "level": "easy"}, user="alice")
+        board_id = int(board_of(double, start)["id"])
+        await double.wait_for(lambda: bool(rematch_buttons(double.messages[board_id])))
+        rematch = rematch_buttons(double.messages[board_id])[0]["custom_id"]
+        before = double.messages[board_id]["content"]
+
+        pressed = await double.click(board_id, rematch, user="bob")
+        assert_answered_once(pressed)
+        assert pressed.ephemeral() == [render("error.not_your_rematch", "en", prefix="/")]
+        assert not pressed.public()
+        assert double.messages[board_id]["content"] == before
+
+        again = await double.click(board_id, rematch, user="alice")
+        assert_answered_once(again)
+        assert not again.ephemeral()
+    finally:
+        await bot.stop()
+
+
 async def test_final_stops_a_bots_game(tmp_path: Path, double: DiscordDouble) -> None:
     bot = Harness(double, tmp_path / "stop.sqlite3", settings=WATCH_FAST)
     await bot.start()

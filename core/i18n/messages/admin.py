@@ -13,23 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-_KEY_CHOICES = (
-    "games",
-    "max_board",
-    "pvp",
-    "bot_vs_bot",
-    "level",
-    "language",
-    "game_ttl",
-    "challenge_ttl",
-    "cooldown",
-    "max_games_per_user",
-    "max_games_per_chat",
-    "allowed_chats",
-    "rate_burst",
-    "rate_per_minute",
-    "boards_per_minute",
-)
+from core.admin.keys import SETTING_NAMES
 
 MESSAGES: dict[str, Mapping[str, str]] = {
     # --- the command and its options (Discord limits these to 100 characters) --------------
@@ -78,7 +62,7 @@ MESSAGES: dict[str, Mapping[str, str]] = {
     # The key names are what admins type: every language shows them as they are.
     **{
         f"discord.choice.key.{name}": dict.fromkeys(("en", "ca", "es", "pt", "ru"), name)
-        for name in _KEY_CHOICES
+        for name in SETTING_NAMES
     },
     # --- parsing -----------------------------------------------------------------------------
     "parse.bad_setting": {

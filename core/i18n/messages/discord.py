@@ -157,11 +157,25 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ru": "{text} — не ход: укажите клетку вроде b2 или номер столбца.",
     },
     "discord.challenge_in_dm": {
-        "en": "Challenges need a server channel both players can see; here you can play against me.",
+        "en": "Challenges need a chat both players can see (a server or a group DM); here you can play against me.",
         "ca": "Els reptes necessiten un canal on tots dos jugadors hi vegin; aquí pots jugar contra mi.",
         "es": "Los retos necesitan un canal que vean los dos jugadores; aquí puedes jugar contra mí.",
         "pt": "Desafios precisam de um canal que os dois jogadores vejam; aqui pode jogar contra mim.",
         "ru": "Вызов возможен только в канале сервера, видном обоим; здесь можно играть со мной.",
+    },
+    "discord.external_apps_off": {
+        "en": "This server shows apps it did not add to you alone, so nobody else would see this game. Ask an admin to add me, or play in a DM.",
+        "ca": "Aquest servidor només et mostra a tu les aplicacions que no ha afegit, i ningú més veuria la partida. Demana a un administrador que m'afegeixi, o juga en un missatge directe.",
+        "es": "Este servidor solo te muestra a ti las aplicaciones que no ha añadido, así que nadie más vería la partida. Pide a un administrador que me añada, o juega en un mensaje directo.",
+        "pt": "Este servidor mostra só a você os apps que não adicionou, então ninguém mais veria a partida. Peça a um administrador que me adicione, ou jogue numa mensagem direta.",
+        "ru": "Этот сервер показывает чужие приложения только вам, и никто больше не увидит игру. Попросите администратора добавить меня или играйте в личных сообщениях.",
+    },
+    "discord.bots_need_the_bot": {
+        "en": "Bots' games need me in this chat: add me to the server, or watch one in a DM with me.",
+        "ca": "Les partides entre bots em necessiten en aquest xat: afegeix-me al servidor, o mira'n una en un missatge directe amb mi.",
+        "es": "Las partidas entre bots me necesitan en este chat: añádeme al servidor, o mira una en un mensaje directo conmigo.",
+        "pt": "Partidas entre bots precisam de mim neste chat: adicione-me ao servidor, ou assista a uma numa mensagem direta comigo.",
+        "ru": "Для игр ботов я должен быть в этом чате: добавьте меня на сервер или смотрите игру в личных сообщениях со мной.",
     },
     "discord.opponent_is_bot": {
         "en": "{name} is a bot and cannot answer a challenge. Play against me with the level option.",

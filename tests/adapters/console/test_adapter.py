@@ -175,3 +175,19 @@ async def test_a_bots_game_is_printed_move_by_move(tmp_path: Path) -> None:
     assert len(boards) >= 6  # nobody wins tic-tac-toe in fewer than five moves
     assert boards[-1][0] - boards[0][0] >= 0.01 * (len(boards) - 2)  # at the watching pace
     assert "[/rematch]" in boards[-1][1]
+
+
+async def test_only_the_console_s_own_user_is_an_admin(service: GameService) -> None:
+    # Anyone can be named at the keyboard ("mallory: ..."); only the user who started the
+    # console may change the settings.
+    async def stored() -> set[str]:
+        return {row.key for row in await service.store.settings_rows("console", ["chat:console"])}
+
+    output = await play(
+        service, "mallory: /settings games none\n/as mallory\n/settings level hard\n"
+    )
+    assert output.count(render("settings.not_admin", "en")) == 2, output
+    assert await stored() == set()
+    output = await play(service, "/settings level hard\nyou: /settings games tres\n")
+    assert render("settings.not_admin", "en") not in output, output
+    assert await stored() == {"level", "games"}
