@@ -21,6 +21,8 @@ from prometheus_client import CollectorRegistry, Counter, Histogram, ProcessColl
 from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4, generate_latest
 from prometheus_client.metrics_core import GaugeMetricFamily, Metric
 
+from core.games import Variant
+
 if TYPE_CHECKING:
     from core.ai.runner import RunnerLoad
     from core.leases import Lease
@@ -34,10 +36,9 @@ T = TypeVar("T")
 CONTENT_TYPE = CONTENT_TYPE_PLAIN_0_0_4
 """The Content-Type of :meth:`Metrics.render` (Prometheus text format 0.0.4)."""
 
-GAMES = ("tictactoe", "connect_four", "k_in_a_row")
-"""The ``game`` label's values: the kinds of game, not their sizes (bounded cardinality)."""
+GAMES = tuple(variant.value for variant in Variant)
+"""The ``game`` label's values: the variants, not their sizes (bounded cardinality)."""
 
-_GAME_KEY = "game.name."
 _ERROR_KEY = "error."
 # The bot's moves take from well under a millisecond (easy) to the whole budget (hard, a second
 # by default) plus the queue; store operations from tens of microseconds to a busy timeout.
@@ -157,12 +158,12 @@ class Metrics:
     # --- core.ports.ServiceObserver ---------------------------------------------------------
 
     def game_started(self, platform: str, game: str) -> None:
-        """A game began; ``game`` is its name's message key (``game.name.tictactoe``)."""
-        self.games_started.labels(platform, _game(game)).inc()
+        """A game began; ``game`` is its variant (``tictactoe``, ``connect4``, ``free``)."""
+        self.games_started.labels(platform, game).inc()
 
     def game_finished(self, platform: str, game: str) -> None:
         """A game ended with a result."""
-        self.games_finished.labels(platform, _game(game)).inc()
+        self.games_finished.labels(platform, game).inc()
 
     def move_played(self, platform: str) -> None:
         """A move was stored (a player's or the bot's)."""
@@ -308,7 +309,3 @@ def _is_connected(connection: Connection) -> bool:
         # A probe that fails says nothing good about the connection; a scrape must not fail.
         log.exception("reading a connection state failed", extra={"platform": connection.name})
         return False
-
-
-def _game(key: str) -> str:
-    return key.removeprefix(_GAME_KEY)

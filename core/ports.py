@@ -131,9 +131,11 @@ class ServiceObserver(Protocol):
     """What the service reports as it works (metrics); every method must be cheap and must not
     raise."""
 
-    def game_started(self, platform: str, game: str) -> None: ...
+    def game_started(self, platform: str, game: str) -> None:
+        """A game began; ``game`` is its ``core.games.Variant`` value (``tictactoe``, ...)."""
 
-    def game_finished(self, platform: str, game: str) -> None: ...
+    def game_finished(self, platform: str, game: str) -> None:
+        """A game ended (announced once, by the process whose write ended it)."""
 
     def move_played(self, platform: str) -> None: ...
 

@@ -53,7 +53,6 @@ MAX_DESCRIPTION = 100  # Discord's limit for descriptions and choice names
 WATCH = "watch"  # the Discord-only option: two bots play each other
 WATCH_DESCRIPTION = "discord.option.watch"
 MOVE = "move"  # the Discord-only command
-MOVE_CELL = "cell"
 MANAGE_SERVER_COMMANDS = frozenset({"settings"})
 """Table rows for a server's admins: offered to members with Manage Server, in servers only."""
 

@@ -22,7 +22,7 @@ from core.sessions.model import (
 )
 from core.sessions.moves import Moves
 from core.sessions.policy import Policy
-from core.sessions.views import board_reply, board_view
+from core.sessions.views import board_reply, board_view, game_name
 from core.sessions.watch import Watcher
 from core.store import AlreadyPlaying, GameLimits, Seat, Session, Status
 
@@ -117,7 +117,7 @@ class Challenges:
 
     async def _opened(self, session: Session, key: str) -> list[Reply]:
         """A stored game against the bot: its board, with the bot's first move if it starts."""
-        self._ctx.observer.game_started(session.platform, session.game_name.key)
+        self._ctx.observer.game_started(session.platform, session.variant.value)
         current = await self._moves.bot_turns(session)
         return [board_reply(current, new_message=True, text=Text(key))]
 
@@ -131,7 +131,7 @@ class Challenges:
                 {
                     "challenger": actor.display_name,
                     "challenged": challenged.name,
-                    "game": session.game_name,
+                    "game": game_name(session.rules),
                     "accept": f"{prefix}accept",
                     "decline": f"{prefix}decline",
                     "minutes": minutes,
@@ -163,7 +163,7 @@ class Challenges:
             raise await ctx.already_playing_error(actor, error) from None
         if not applied:
             return await self._moves.stale(session)
-        ctx.observer.game_started(session.platform, session.game_name.key)
+        ctx.observer.game_started(session.platform, session.variant.value)
         return [
             board_reply(
                 accepted,
@@ -268,23 +268,14 @@ class Challenges:
             text = Text("game.watch_stopped", name)
         elif not session.moves:
             check_removal(session, Event.ABANDON)
-            text = Text("game.ended", {**name, "game": session.game_name})
+            text = Text("game.ended", {**name, "game": game_name(session.rules)})
             if not await ctx.delete(session):
                 return await self._moves.stale(session)
-            gone = transition(session, Event.MOVE, now=now, ttl=ttl)
-            return [
-                Reply(
-                    text=text,
-                    board=board_view(gone, ended=text),
-                    session_id=session.id,
-                    version=gone.version,
-                )
-            ]
+            view = board_view(session, ended=text)
+            return [Reply(text=text, board=view, session_id=session.id, version=view.version)]
         else:
             ended = resigned(session, seat, now=now, ttl=ttl)
             text = Text("game.resigned", {**name, "winner": session.seats[2 - seat].name})
         if not await ctx.update(ended, expected_version=session.version):
             return await self._moves.stale(session)
-        self._moves.kept.changed(ended)
-        ctx.observer.game_finished(session.platform, session.game_name.key)
         return [board_reply(ended, text=text)]

@@ -21,6 +21,7 @@ from core.errors import UserError
 from core.ports import KvEntry, PlatformStyle, ServiceObserver
 from core.replies import Actor
 from core.sessions.settings import ServiceSettings
+from core.sessions.views import game_name
 from core.store import AlreadyPlaying, GameLimits, Session, SessionStore, Status
 
 
@@ -65,6 +66,8 @@ class Context:
     runner: AiRunner
     observer: ServiceObserver
     styles: dict[str, PlatformStyle] = field(default_factory=dict)
+    followers: list[Callable[[Session], None]] = field(default_factory=list)
+    """Told of every session this process stored with a change (a move, an accept, an end)."""
 
     # --- platform conventions --------------------------------------------------------------
 
@@ -90,9 +93,18 @@ class Context:
     async def update(
         self, session: Session, *, expected_version: int, limits: GameLimits | None = None
     ) -> bool:
-        return await self.store.update(
+        """Store ``session`` if the stored one is still at ``expected_version`` (and it keeps
+        ``limits``); whether it was. Every change to a kept session passes here, so a game's
+        end is announced here alone: once, by the process whose write ended it."""
+        applied = await self.store.update(
             session, expected_version=expected_version, receipt=_take_receipt(), limits=limits
         )
+        if applied:
+            if session.status is Status.FINISHED:
+                self.observer.game_finished(session.platform, session.variant.value)
+            for follower in self.followers:
+                follower(session)
+        return applied
 
     async def delete(self, session: Session) -> bool:
         return await self.store.delete(
@@ -162,7 +174,7 @@ class Context:
             )
         return UserError(
             "error.already_playing",
-            game=session.game_name,
+            game=game_name(session.rules),
             opponent=opponent,
             prefix=self.prefix(actor),
         )

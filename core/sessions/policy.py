@@ -18,20 +18,23 @@ from core.admin.limits import RateLimiter, whole_seconds
 from core.admin.scopes import Place
 from core.commands import BotVsBot, GameKind, Start, VsBot, VsUser
 from core.errors import UserError
-from core.games import CONNECT_FOUR, TICTACTOE, Rules
+from core.games import Rules, Variant
 from core.replies import Actor, Reply
 from core.sessions.context import Context
 from core.sessions.views import error_reply
 from core.store import GameLimits, Session
 
+_COMMANDS = {
+    Variant.TICTACTOE: GameKind.TRES,
+    Variant.CONNECT4: GameKind.QUATRE,
+    Variant.FREE: GameKind.RATLLA,
+}
+
 
 def kind_of(rules: Rules) -> GameKind:
-    """The game family of ``rules`` (what the ``games`` setting turns on and off)."""
-    if rules == TICTACTOE:
-        return GameKind.TRES
-    if rules.gravity and rules.k == CONNECT_FOUR.k:
-        return GameKind.QUATRE
-    return GameKind.RATLLA
+    """The command family of ``rules``' variant (the words the ``games`` setting turns on and
+    off)."""
+    return _COMMANDS[Variant.of(rules)]
 
 
 class Policy:

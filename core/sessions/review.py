@@ -34,7 +34,7 @@ from core.games.rules import COLUMN_LETTERS
 from core.i18n import Lines, Param, Text
 from core.replies import Actor, Reply
 from core.sessions.context import Context
-from core.sessions.views import MARKS
+from core.sessions.views import MARKS, game_name
 from core.store import Session, Status
 
 log = logging.getLogger("core.sessions")
@@ -211,7 +211,7 @@ class Reviews:
                 if result is not None:
                     self._kept.found(session, result)
         if result is None:
-            text = Text("review.unavailable", {"game": session.game_name})
+            text = Text("review.unavailable", {"game": game_name(session.rules)})
         else:
             text = review_text(session, result)
         return [Reply(text=text, session_id=session.id, version=session.version)]
@@ -223,7 +223,7 @@ def review_text(session: Session, review: GameReview) -> Text:
     lines = [
         Text(
             "review.header",
-            {"game": session.game_name, "player_x": x.name, "player_o": o.name},
+            {"game": game_name(session.rules), "player_x": x.name, "player_o": o.name},
         ),
         *(_move_line(session.rules, move) for move in review.moves),
     ]

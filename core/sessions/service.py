@@ -63,6 +63,7 @@ from core.commands import (
     parse,
 )
 from core.errors import UserError
+from core.games import Position
 from core.i18n import Text, normalize_locale
 from core.leases import RELEASE_TIMEOUT, Lease
 from core.ports import KvEntry, NullObserver, PlatformStyle, ServiceObserver
@@ -70,14 +71,14 @@ from core.replies import ActionKind, Actor, Reply
 from core.sessions.admin import Admin
 from core.sessions.challenges import Challenges
 from core.sessions.context import Context
-from core.sessions.moves import Moves, off_board, playable, typed_playable
+from core.sessions.moves import Moves, Unplayable, off_board
 from core.sessions.policy import Policy
 from core.sessions.requests import Requests
 from core.sessions.review import KeptReviews, Reviews
 from core.sessions.settings import ServiceSettings
 from core.sessions.stats import Results
 from core.sessions.watch import Watcher
-from core.store import SessionStore, StoreBusy, StoreUnavailable
+from core.store import Session, SessionStore, StoreBusy, StoreUnavailable
 
 log = logging.getLogger("core.sessions")
 
@@ -120,7 +121,8 @@ class GameService:
         self._ctx = Context(store, self.settings, clock, rng, self.runner, observer)
         self._requests = Requests(store, observer)
         self._kept = KeptReviews(self._ctx)
-        self._moves = Moves(self._ctx, self._kept)
+        self._ctx.followers.append(self._kept.changed)
+        self._moves = Moves(self._ctx)
         self._watcher = Watcher(self._ctx, self._moves)
         cache = SettingsCache(store, self.settings.chat_defaults)
         self._policy = Policy(self._ctx, cache, limits=self.settings.limits)
@@ -179,6 +181,7 @@ class GameService:
         drain = self.settings.drain_timeout if drain_seconds is None else drain_seconds
         await self._requests.drain(drain)
         await self._watcher.close()
+        await self._moves.close()
         await self._kept.close()
         if self._sweeper is not None:
             # Stopped rather than cancelled, so that the lease is released and another
@@ -272,11 +275,9 @@ class GameService:
             if not isinstance(move, int) or isinstance(move, bool):
                 # A move is a cell or column number; anything else is off the board.
                 raise off_board(session.rules, str(move))
-            if not playable(actor, session, move, version):
-                limited = await self._policy.admit(actor)
-                if limited is not None:
-                    return limited
-            return await self._moves.play(actor, session, move, version)
+            return await self._play(
+                actor, session, lambda s: self._moves.check(actor, s, move, version), typed=False
+            )
 
         return await self._localized(
             actor, await self._requests.run(actor, "move", session_id, run, receipt)
@@ -348,23 +349,56 @@ class GameService:
             return []
         explicit = prefixed or addressed
         if isinstance(command, MoveText):
-            # A legal move on one's turn is never limited; numbers said in passing by someone
-            # without a game here are chatter, and cost nothing either.
-            session = await self.store.live_game(actor.platform, actor.chat_id, actor.user_id)
-            if session is None and not explicit:
-                return []
-            if session is not None and typed_playable(actor, session, command):
-                return await self._command(actor, command, explicit)
+            return await self._typed(actor, command, explicit, admitted=False)
         limited = await self._policy.admit(actor)
         if limited is not None:
             return limited
         return await self._command(actor, command, explicit)
 
+    async def _typed(
+        self, actor: Actor, move: MoveText, explicit: bool, *, admitted: bool
+    ) -> list[Reply]:
+        """A move typed in the chat of the actor's live game: one read of the game, one check.
+        Numbers said in passing by someone without a game here are chatter, and cost nothing.
+        """
+        session = await self.store.live_game(actor.platform, actor.chat_id, actor.user_id)
+        if session is None:
+            if not explicit:
+                return []
+            if not admitted and (limited := await self._policy.admit(actor)) is not None:
+                return limited
+            raise UserError("error.no_game", prefix=self._ctx.prefix(actor))
+        session = await self._ctx.check_expiry(session)
+
+        def check(current: Session) -> Position:
+            return self._moves.check_typed(actor, current, move)
+
+        if admitted:
+            return await self._moves.play(actor, session, check, typed=True)
+        return await self._play(actor, session, check, typed=True)
+
+    async def _play(
+        self, actor: Actor, session: Session, check: Callable[[Session], Position], *, typed: bool
+    ) -> list[Reply]:
+        """A move checked once: a playable one is applied and never limited; any other passes
+        the rate limit before it is answered (a typed one may still be played after the bot's
+        move that was due, see :meth:`Moves.unplayable`)."""
+        try:
+            after = check(session)
+        except (UserError, Unplayable) as refused:
+            limited = await self._policy.admit(actor)
+            if limited is not None:
+                return limited
+            if isinstance(refused, UserError):
+                raise
+            return await self._moves.unplayable(actor, session, refused, check if typed else None)
+        return await self._moves.apply(actor, session, after)
+
     async def _command(self, actor: Actor, command: Command, explicit: bool) -> list[Reply]:
         ctx = self._ctx
         match command:
             case MoveText():
-                return await self._moves.typed(actor, command, explicit)
+                return await self._typed(actor, command, explicit, admitted=True)
             case Start():
                 return await self._challenges.start(actor, command)
             case Accept():

@@ -39,8 +39,8 @@ class Link:
 def test_it_is_a_service_observer_and_counts_what_it_is_told() -> None:
     metrics = Metrics(["discord"], process=False)
     observer: ServiceObserver = metrics
-    observer.game_started("discord", "game.name.tictactoe")
-    observer.game_finished("discord", "game.name.tictactoe")
+    observer.game_started("discord", "tictactoe")
+    observer.game_finished("discord", "tictactoe")
     for _ in range(3):
         observer.move_played("discord")
     observer.request_failed("discord", "error.not_your_turn")
@@ -63,7 +63,7 @@ def test_configured_platforms_start_at_zero_and_registries_are_separate() -> Non
     assert value(first, "chatbots_moves_total", platform="matrix") == 1
     assert value(second, "chatbots_moves_total", platform="matrix") == 0
     assert value(second, "chatbots_rate_limited_total", platform="matrix") == 0
-    assert value(second, "chatbots_games_started_total", platform="matrix", game="k_in_a_row") == 0
+    assert value(second, "chatbots_games_started_total", platform="matrix", game="free") == 0
 
 
 async def test_a_whole_game_through_the_service_is_counted_exactly(store: SqliteStore) -> None:

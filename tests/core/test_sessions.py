@@ -15,7 +15,7 @@ import pytest
 from core.ai import Level
 from core.commands import BotVsBot, First, GameKind, Start, VsBot
 from core.errors import UserError
-from core.games import CONNECT_FOUR, TICTACTOE, Position
+from core.games import CONNECT_FOUR, TICTACTOE, Outcome, Position, Termination
 from core.i18n import LOCALES, Lines, Text, catalogue, placeholders
 from core.i18n.messages.errors import MESSAGES as ERROR_MESSAGES
 from core.i18n.messages.game import MESSAGES
@@ -231,7 +231,8 @@ async def test_bot_move_lost_in_a_restart_is_played_on_next_access(store: AnySto
     # As if the process died after storing Alice's move, before the bot's.
     mid = replace(session, moves=(4,), version=session.version + 1)
     assert await store.update(mid, expected_version=session.version)
-    replies = await svc.handle_text(ALICE, "1")
+    # A click names the board it was made on: the bot's move comes first, the click is refused.
+    replies = await svc.handle_move(ALICE, session_id, 0, mid.version)
     assert error_key(replies) == "error.board_changed"
     assert replies[0].board is not None and replies[0].board.to_move == 1
     assert len((await stored(store, session_id)).moves) == 2
@@ -728,7 +729,12 @@ async def test_board_view_of_a_won_game(store: AnyStore) -> None:
     svc = service(store)
     session_id = await pvp(svc)
     session = await stored(store, session_id)
-    won = replace(session, moves=(0, 3, 1, 4, 2), status=Status.FINISHED, winner=1)
+    won = replace(
+        session,
+        moves=(0, 3, 1, 4, 2),
+        status=Status.FINISHED,
+        outcome=Outcome(Termination.WIN, 1),
+    )
     view = board_view(won)
     assert [c.index for c in view.cells if c.winning] == [0, 1, 2]
     assert [c.index for c in view.cells if c.last] == [2]

@@ -21,7 +21,7 @@ from adapters.discord.layout import (
     board_mode,
     text_message,
 )
-from adapters.discord.views import ActionButton, MoveButton, build_view
+from adapters.discord.views import BoardButton, build_view
 from core.games import CONNECT_FOUR, TICTACTOE, Position, Rules
 from core.i18n import Text, catalogue, render
 from core.replies import ActionKind, BoardView, CellView, PlayerView
@@ -185,8 +185,13 @@ def test_a_text_reply_carries_its_actions() -> None:
 def test_views_are_made_of_dynamic_items() -> None:
     spec = board_message(board(CONNECT_FOUR), "en", actions=(ActionKind.REMATCH,))
     view = build_view(spec)
-    kinds = Counter(type(item) for item in view.children)
-    assert kinds == {MoveButton: 7, ActionButton: 1}
+    # What is sent is plain components; a press on any of them is BoardButton's (its template).
+    assert not view.is_dispatchable()
+    pattern = BoardButton.__discord_ui_compiled_template__
+    ids = [item.custom_id for item in view.children if isinstance(item, discord.ui.Button)]
+    assert all(pattern.fullmatch(custom_id) for custom_id in ids if custom_id)
+    kinds = Counter(type(parse_custom_id(custom_id or "")) for custom_id in ids)
+    assert kinds == {MoveId: 7, ActionId: 1}
     payload = view.to_components()
     assert [len(row["components"]) for row in payload] == [5, 2, 1]
 
@@ -244,7 +249,12 @@ def test_every_action_kind_is_a_button_labelled_from_the_catalogue() -> None:
         assert all(f"discord.button.{k.value}" in catalogue() for k in kinds)
         assert len({b.row for b in actions}) == 1  # a row of their own
         view = build_view(spec)
-        assert sum(isinstance(item, ActionButton) for item in view.children) == len(kinds)
+        pressed = [
+            parse_custom_id(item.custom_id or "")
+            for item in view.children
+            if isinstance(item, discord.ui.Button)
+        ]
+        assert sum(isinstance(button, ActionId) for button in pressed) == len(kinds)
 
 
 def test_a_full_board_names_every_action_as_a_command() -> None:
