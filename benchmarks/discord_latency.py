@@ -8,7 +8,10 @@ the figures are compared with).
 
 Three runs: one game at a time (one click in flight) in a server channel, the same in a group DM
 reached through a user's own install (the bot is not a member there and answers through the
-interaction alone), then many games at once (every game has a click in flight).
+interaction alone), then many games at once (every game has a click in flight). Then, in the
+same run, a 15x15 game shown as a picture (Components V2) and played by its menus against the
+EASY bot: the column pick (the cell menu redrawn) and the cell pick (the move: the callback
+carries the new picture, uploaded with it) are timed apart.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from pathlib import Path
 from adapters.discord import DiscordAdapter, DiscordConfig
 from core.sessions import GameService, ServiceSettings
 from core.store import SqliteStore
-from tests.e2e.discord_double import TOKEN, DiscordDouble, Json, Sent, buttons
+from tests.e2e.discord_double import TOKEN, DiscordDouble, Json, Sent, buttons, selects
 
 
 def main(quick: bool) -> None:
@@ -57,7 +60,10 @@ async def _run(clicks: int, games: int) -> None:
                 _report("1 game, group DM", group)
                 many = await _players(double, games, clicks)
                 _report(f"{games} games at once", many)
-                deferred = sum(1 for s in one + group + many if s.callback["type"] != 7)
+                columns, cells = await _picture_player(double, clicks // 2)
+                _report("15x15 picture: column pick", columns)
+                _report("15x15 picture: cell pick", cells)
+                deferred = sum(1 for s in one + group + many + cells if s.callback["type"] != 7)
                 print(f"deferred instead of answered at once: {deferred}")
                 assert adapter.bot is not None
                 await adapter.bot.wait_idle()
@@ -91,6 +97,33 @@ async def _players(
     kind = "group" if group_dm else "server"
     await asyncio.gather(*(player(f"player{n}-{games}-{kind}") for n in range(games)))
     return timed[:clicks]
+
+
+async def _picture_player(double: DiscordDouble, moves: int) -> tuple[list[Sent], list[Sent]]:
+    """One player's 15x15 games against the EASY bot, by the menus, until ``moves`` moves."""
+    columns: list[Sent] = []
+    cells: list[Sent] = []
+    rng = random.Random(2)
+    while len(cells) < moves:
+        options = {"size": "15x15", "k": 5, "level": "easy"}
+        start = await double.slash("ratlla", options, user="painter")
+        assert start.original_id is not None, start.requests
+        board_id = start.original_id
+        while len(cells) < moves:
+            menus = selects(double.messages[board_id])
+            if not menus:
+                break  # the game is over
+            column_menu = menus[0]
+            value = rng.choice(column_menu["options"])["value"]
+            columns.append(
+                await double.select(board_id, column_menu["custom_id"], [value], user="painter")
+            )
+            cell_menu = selects(double.messages[board_id])[1]
+            cell = rng.choice(cell_menu["options"])["value"]
+            cells.append(
+                await double.select(board_id, cell_menu["custom_id"], [cell], user="painter")
+            )
+    return columns, cells
 
 
 def _free_cells(message: Json) -> list[str]:

@@ -81,6 +81,7 @@ KEYS: tuple[Key, ...] = (
     Key("LOG_LEVEL", GENERAL),
     Key("LOG_FORMAT", GENERAL, "text"),
     Key("DEFAULT_LOCALE", GENERAL, chat="language"),
+    Key("DEFAULT_THEME", GENERAL, chat="theme"),
     Key("DEFAULT_LEVEL", AI, chat="level"),
     Key("AI_BUDGET_SECONDS", AI, "1.0"),
     Key("AI_WORKERS", AI),

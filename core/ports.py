@@ -126,6 +126,13 @@ class GameServicePort(Protocol):
         """Accept, Decline, Rematch or Review pressed on the message of ``session_id``."""
         ...
 
+    async def chat_language(self, actor: Actor) -> str | None:
+        """The language the admins of ``actor``'s chat chose (``/settings language``), or None
+        when nobody chose one (or the store cannot say now). Replies carry it already
+        (:attr:`Reply.locale`); adapters ask for it where they answer a mistake of their own
+        (a slash command's option they could not read)."""
+        ...
+
 
 class ServiceObserver(Protocol):
     """What the service reports as it works (metrics); every method must be cheap and must not

@@ -22,8 +22,8 @@ import discord
 from adapters.discord.boards import BoardMessages
 from adapters.discord.ids import ActionId, ButtonId
 from adapters.discord.layout import MessageSpec, board_message, text_message
+from adapters.discord.picture_layout import send_kwargs
 from adapters.discord.responder import Responder
-from adapters.discord.views import build_view
 from core.replies import Reply
 
 log = logging.getLogger(__name__)
@@ -74,10 +74,7 @@ class ChannelOutlet:
             log.info("a private reply outside an interaction was not shown: %r", spec.content)
             return None
         channel = self._client.get_partial_messageable(self._channel_id)
-        if spec.buttons:
-            message = await channel.send(spec.content, view=build_view(spec))
-        else:
-            message = await channel.send(spec.content)
+        message = await channel.send(**send_kwargs(spec))
         return message.id
 
 
@@ -118,7 +115,10 @@ class Presenter:
                 # An action that opened another game (a rematch): the old message gives one.
                 await clicked.responder.disable_source()
         for reply in replies:
-            await self._show_one(outlet, reply, locale, clicked, wait_for_board, channel_edits)
+            # A language the chat's admins chose wins over the reader's client (Discord has no
+            # Catalan locale, so a Catalan chat would otherwise never read Catalan).
+            shown_in = reply.locale or locale
+            await self._show_one(outlet, reply, shown_in, clicked, wait_for_board, channel_edits)
 
     async def _show_one(
         self,
@@ -156,7 +156,11 @@ class Presenter:
             return
         board = reply.board
         spec = board_message(
-            board, locale, actions=reply.actions, text=text if reply.new_message else None
+            board,
+            locale,
+            actions=reply.actions,
+            text=text if reply.new_message else None,
+            theme=reply.theme,
         )
         if here is not None:
             # The clicked message shows this game: it becomes the new board.

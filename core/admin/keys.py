@@ -23,6 +23,7 @@ from core.errors import UserError
 from core.games.kinds import GameKind
 from core.games.rules import MAX_SIDE, MIN_SIDE
 from core.i18n import DEFAULT_LOCALE, LOCALES, Text
+from core.pictures.themes import THEMES
 
 if TYPE_CHECKING:
     # Only a type here: scopes imports core.commands, whose parser imports this table.
@@ -36,6 +37,7 @@ non-ASCII digits."""
 
 NONE = "none"
 HERE = "here"
+AUTO = "auto"  # the theme setting's "each game its own"
 DAY = 86400
 _ON = {"on": True, "yes": True, "true": True, "1": True}
 _OFF = {"off": False, "no": False, "false": False, "0": False}
@@ -195,6 +197,18 @@ class Language(Kind[str]):
 
 
 @dataclass(frozen=True, slots=True)
+class Look(Kind[str]):
+    """A board theme by name (``core.pictures``), or ``auto``: each game's own (discs for
+    Connect Four, classic crosses and rings otherwise)."""
+
+    def read(self, text: str) -> str:
+        word = text.lower()
+        if word != AUTO and word not in THEMES:
+            raise _Bad(Text("settings.expected.one_of", {"choices": ", ".join((AUTO, *THEMES))}))
+        return word
+
+
+@dataclass(frozen=True, slots=True)
 class Games(Kind[frozenset[GameKind]]):
     """Games by their command names (or the English ones), or ``none``."""
 
@@ -337,6 +351,7 @@ class Effective:
     bot_vs_bot = Key(Switch(), True)
     level = Key(Levels(), Level.MEDIUM)
     language = Key(Language(), DEFAULT_LOCALE)
+    theme = Key(Look(), AUTO)
     game_ttl = Key(Seconds(60, 30 * DAY), float(DAY))
     challenge_ttl = Key(Seconds(10, DAY), 120.0)
     cooldown = Key(Seconds(0, DAY), 0.0)

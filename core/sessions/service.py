@@ -39,7 +39,7 @@ import time
 from collections.abc import Callable
 
 from core.admin.effective import SettingsCache
-from core.admin.keys import Effective
+from core.admin.keys import AUTO, Effective
 from core.admin.scopes import Source
 from core.ai.runner import AiRunner, PoolRunner
 from core.clean import clean
@@ -314,22 +314,37 @@ class GameService:
             actor, await self._requests.run(actor, action.value, session_id, run, receipt)
         )
 
-    async def _localized(self, actor: Actor, replies: list[Reply]) -> list[Reply]:
-        """The replies, marked with the chat's language where its admins chose one."""
-        if not replies:
-            return replies
+    async def chat_language(self, actor: Actor) -> str | None:
+        """The language the admins of ``actor``'s chat chose, or None (see the port)."""
+        chat = await self._chat_or_none(actor)
+        if chat is None or chat.sources["language"] is Source.DEFAULT:
+            return None
+        return chat.language
+
+    async def _chat_or_none(self, actor: Actor) -> Effective | None:
         try:
-            chat = await self._policy.chat(actor)
+            return await self._policy.chat(actor)
         except (StoreBusy, StoreUnavailable):
-            return replies  # the answer (often "cannot save right now") matters more
+            return None  # the answer (often "cannot save right now") matters more
         except Exception:
             # Outside the request's own handling, and nothing may escape the service: the
-            # answer goes out in the default language.
-            log.exception("could not read the chat's language", extra={"action": "localize"})
+            # answer goes out in the default language and look.
+            log.exception("could not read the chat's settings", extra={"action": "localize"})
+            return None
+
+    async def _localized(self, actor: Actor, replies: list[Reply]) -> list[Reply]:
+        """The replies, marked with the chat's language where its admins chose one, and with
+        its board theme where one is set (``auto`` leaves each game its own)."""
+        if not replies:
             return replies
-        if chat.sources["language"] is Source.DEFAULT:
+        chat = await self._chat_or_none(actor)
+        if chat is None:
             return replies
-        return [dataclasses.replace(reply, locale=chat.language) for reply in replies]
+        language = None if chat.sources["language"] is Source.DEFAULT else chat.language
+        theme = None if chat.theme == AUTO else chat.theme
+        if language is None and theme is None:
+            return replies
+        return [dataclasses.replace(reply, locale=language, theme=theme) for reply in replies]
 
     # --- text and commands -----------------------------------------------------------------
 

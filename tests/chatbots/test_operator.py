@@ -11,6 +11,7 @@ from pathlib import Path
 
 from chatbots.operator import backup_command
 from chatbots.settings import load_settings
+from core.admin.keys import SETTING_NAMES
 from core.replies import Actor
 from core.sessions import GameService, ServiceSettings
 from core.store import SqliteStore
@@ -35,7 +36,7 @@ def test_settings_read_write_and_reset_a_scope(tmp_path: Path) -> None:
     shown = chatbots(tmp_path, "settings", "discord:server:42")
     assert shown.returncode == 0, shown.stderr
     lines = shown.stdout.splitlines()
-    assert len(lines) == 15
+    assert len(lines) == len(SETTING_NAMES)
     assert "level = hard (set for this server)" in lines
     assert "game_ttl = 86400 (default)" in lines
     custom = chatbots(tmp_path, "settings", "discord:server:42", GAME_TTL_SECONDS="3600")

@@ -11,7 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 # No I/O library at all in the pure packages; numba only once the solver is first used.
-PURE = ("core.games", "core.ai", "core.commands")
+PURE = ("core.games", "core.ai", "core.commands", "core.pictures")
 NOT_IN_PURE = ("discord", "nio", "aiosqlite", "aiohttp", "asyncio", "socket", "ssl", "sqlite3")
 NOT_IN_CORE = ("discord", "nio")
 
@@ -50,6 +50,7 @@ ADAPTERS_MAY_IMPORT = (
     "core.games",
     "core.i18n",
     "core.leases",
+    "core.pictures",
     "core.ports",
     "core.render",
     "core.replies",

@@ -40,6 +40,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from tests.e2e import discord_v2 as v2
+
 Json = dict[str, Any]
 
 EPHEMERAL = 64  # message flag
@@ -53,6 +55,7 @@ LOADING = 128  # message flag: "the bot is thinking"
 CALLBACK_DEADLINE = 3.0  # seconds Discord waits for an interaction's response
 API_PREFIX = "/api/v10"
 _TIMESTAMP = "2024-01-01T00:00:00.000000+00:00"
+UPLOADS = "_uploads"  # the files of a multipart request, as (filename, bytes), in its body
 
 
 TOKEN = "MTIwMDAwMDAwMDA.loopback-double.token"
@@ -229,6 +232,7 @@ class DiscordDouble:
         # Interaction tokens past Discord's 15 minutes (see expire_tokens).
         self.expired_tokens: set[str] = set()
         self.messages: dict[int, Json] = {}
+        self.uploads: dict[int, bytes] = {}  # attachment id -> the bytes uploaded
         self.requests: list[Recorded] = []
         self.interactions: dict[str, Sent] = {}
         self.global_commands: list[Json] = []
@@ -600,6 +604,35 @@ class DiscordDouble:
         payload["data"] = {"custom_id": custom_id, "component_type": 2}
         return await self.send_interaction(payload, wait=wait)
 
+    async def select(
+        self,
+        message: int | Json,
+        custom_id: str,
+        values: list[str],
+        *,
+        user: str,
+        locale: str = "en-US",
+        forge: bool = False,
+    ) -> Sent:
+        """Choose ``values`` in the select menu ``custom_id`` of ``message`` (an id: its current
+        state; a dict: that snapshot) as ``user``; unless ``forge``, only values it offers."""
+        snapshot = self.messages[message] if isinstance(message, int) else message
+        menu = next((m for m in selects(snapshot) if m["custom_id"] == custom_id), None)
+        if not forge:
+            if menu is None or menu.get("disabled"):
+                raise AssertionError(f"no usable menu {custom_id!r} on message {snapshot['id']}")
+            offered = {option["value"] for option in menu["options"]}
+            if not set(values) <= offered:
+                raise AssertionError(f"{values} are not options of {custom_id!r}: {offered}")
+        channel = str(snapshot["channel_id"])
+        guild = self.guild_of_channel(channel)
+        payload = self._interaction(
+            3, user=user, dm=guild is None, channel=channel, locale=locale, guild=guild
+        )
+        payload["message"] = json.loads(json.dumps(snapshot))
+        payload["data"] = {"custom_id": custom_id, "component_type": v2.SELECT, "values": values}
+        return await self.send_interaction(payload)
+
     def _interaction(
         self,
         kind: int,
@@ -916,6 +949,14 @@ class DiscordDouble:
         sent = self.interactions.get(token)
         if sent is None or sent.id != interaction_id:
             return 404, {"code": 10062, "message": "Unknown interaction"}
+        if UPLOADS in body:  # a response's files belong to the message it shows
+            body = {**body, "data": {**(body.get("data") or {}), UPLOADS: body[UPLOADS]}}
+        if body.get("type") in (4, 7):
+            source = sent.payload.get("message") if body["type"] == 7 else None
+            shown = self.messages.get(int(source["id"])) if source else None
+            refused = self.refusal(body.get("data") or {}, shown)
+            if refused is not None:
+                return refused
         if sent.answered.is_set():
             return 400, {"code": 40060, "message": "Interaction has already been acknowledged."}
         if record.at - sent.sent_at > CALLBACK_DEADLINE:
@@ -973,6 +1014,8 @@ class DiscordDouble:
             if method != "POST":
                 return 405, {"code": 0, "message": "405: Method Not Allowed"}
             record.kind = "followup"
+            if (refused := self.refusal(body)) is not None:
+                return refused
             message = self._new_message(str(sent.payload["channel_id"]), body, sent.payload)
             return 200, message
         message_id = sent.original_id if which == "@original" else int(which)
@@ -984,6 +1027,8 @@ class DiscordDouble:
             return 200, self.messages[message_id]
         if method == "PATCH":
             record.kind = "original_edit" if original else "followup_edit"
+            if (refused := self.refusal(body, self.messages[message_id])) is not None:
+                return refused
             return 200, self._edit_message(message_id, body)
         if method == "DELETE":
             record.kind = "original_delete" if original else "followup_delete"
@@ -1000,6 +1045,8 @@ class DiscordDouble:
             return 403, {"code": 50001, "message": "Missing Access"}
         if which is None and method == "POST":
             record.kind = "channel_create"
+            if (refused := self.refusal(body)) is not None:
+                return refused
             return 200, self._new_message(channel, body)
         if which is not None and method == "PATCH":
             record.kind = "channel_edit"
@@ -1009,6 +1056,8 @@ class DiscordDouble:
                 return 404, {"code": 10008, "message": "Unknown Message"}
             if int(message.get("flags") or 0) & EPHEMERAL:
                 return 404, {"code": 10008, "message": "Unknown Message"}
+            if (refused := self.refusal(body, message)) is not None:
+                return refused
             return 200, self._edit_message(message_id, body)
         if which is not None and method == "GET":
             record.kind = "channel_get"
@@ -1031,13 +1080,13 @@ class DiscordDouble:
             "mention_everyone": False,
             "mentions": [],
             "mention_roles": [],
-            "attachments": [],
+            "attachments": self._attach(data, []),
             "embeds": data.get("embeds") or [],
             "pinned": False,
             "type": 0,
             "flags": int(data.get("flags") or 0),
-            "components": _with_ids(data.get("components") or []),
         }
+        message["components"] = self._components(data, message["attachments"])
         guild = self.guild_of_channel(channel)
         if guild is not None:
             message["guild_id"] = guild.id
@@ -1051,12 +1100,69 @@ class DiscordDouble:
         self.messages[int(message_id)] = message
         return message
 
+    def _attach(self, data: Json, kept: list[Json]) -> list[Json]:
+        """The attachments of a message: those of ``kept`` the request names (all when it
+        names none), then its uploads."""
+        if "attachments" in data or UPLOADS in data:
+            named = {str(a.get("id")) for a in data.get("attachments") or []}
+            kept = [a for a in kept if str(a["id"]) in named]
+        attachments = list(kept)
+        for filename, content in data.get(UPLOADS) or []:
+            attachment_id = self.snowflake()
+            url = f"https://cdn.double.invalid/attachments/{attachment_id}/{filename}"
+            self.uploads[int(attachment_id)] = content
+            attachments.append(
+                {
+                    "id": attachment_id,
+                    "filename": filename,
+                    "size": len(content),
+                    "url": url,
+                    "proxy_url": url,
+                    "content_type": "image/png" if filename.endswith(".png") else None,
+                }
+            )
+        return attachments
+
+    def _components(self, data: Json, attachments: list[Json]) -> list[Json]:
+        components = v2.numbered(data.get("components") or [])
+        v2.resolve(components, attachments)
+        return components
+
+    def refusal(self, data: Any, message: Json | None = None) -> tuple[int, Json] | None:
+        """Discord's answer to a request that would break its rules for messages (see
+        :mod:`tests.e2e.discord_v2`), or None."""
+        if not isinstance(data, dict):
+            return None
+        had = int((message or {}).get("flags") or 0)
+        flags = int(data.get("flags") or 0) | had
+        asked = int(data.get("flags") or 0)
+        if had & v2.IS_COMPONENTS_V2 and "flags" in data and not asked & v2.IS_COMPONENTS_V2:
+            return 400, {"code": 50035, "message": "IS_COMPONENTS_V2 cannot be removed"}
+        kept = list((message or {}).get("attachments") or [])
+        if "attachments" in data or UPLOADS in data:
+            named = {str(a.get("id")) for a in data.get("attachments") or []}
+            kept = [a for a in kept if str(a["id"]) in named]
+        attachments = kept + [{"filename": name} for name, _ in data.get(UPLOADS) or []]
+        shown = dict(data)
+        for kept_key in ("components", "content", "embeds"):  # what an edit leaves as it was
+            if message is not None and kept_key not in data:
+                shown[kept_key] = message.get(kept_key)
+        why = v2.problem(shown, flags, attachments)
+        if why is None:
+            return None
+        return 400, {"code": 50035, "message": f"Invalid Form Body: {why}"}
+
     def _edit_message(self, message_id: int, data: Json) -> Json:
         message = self.messages[message_id]
         if "content" in data:
             message["content"] = data["content"] or ""
+        if "attachments" in data or UPLOADS in data:
+            message["attachments"] = self._attach(data, message.get("attachments") or [])
         if "components" in data:
-            message["components"] = _with_ids(data["components"] or [])
+            message["components"] = self._components(data, message["attachments"])
+        if "flags" in data:  # the V2 flag is set for good; the others follow the edit
+            kept = int(message.get("flags") or 0) & v2.IS_COMPONENTS_V2
+            message["flags"] = int(data["flags"] or 0) | kept
         if "embeds" in data:
             message["embeds"] = data["embeds"] or []
         message["flags"] = int(message.get("flags") or 0) & ~LOADING
@@ -1080,35 +1186,30 @@ def button_ids(message: Json) -> list[str]:
 
 
 def buttons(message: Json) -> list[Json]:
-    """A message's buttons, in order (row by row)."""
-    return [
-        component
-        for row in message.get("components", [])
-        for component in row.get("components", [])
-        if component.get("type") == 2
-    ]
+    """A message's buttons, in order (row by row, nested ones too)."""
+    return [c for c in v2.walk(message.get("components", [])) if c.get("type") == v2.BUTTON]
+
+
+def selects(message: Json) -> list[Json]:
+    """A message's select menus, in order."""
+    return [c for c in v2.walk(message.get("components", [])) if c.get("type") == v2.SELECT]
+
+
+def text_of(message: Json) -> str:
+    """What a message says: its content, or its text displays (Components V2)."""
+    texts = [c["content"] for c in v2.walk(message.get("components", [])) if c.get("type") == 10]
+    return "\n".join([message.get("content") or "", *texts]).strip()
+
+
+def picture(double: DiscordDouble, message: Json) -> bytes:
+    """The PNG a picture board shows (its media gallery's one attachment)."""
+    [attachment] = message["attachments"]
+    return double.uploads[int(attachment["id"])]
 
 
 def button_rows(message: Json) -> list[list[Json]]:
     """A message's buttons row by row."""
     return [list(row.get("components", [])) for row in message.get("components", [])]
-
-
-def _with_ids(components: list[Json]) -> list[Json]:
-    # Discord numbers every component of a message; discord.py reads the ids back.
-    counter = itertools.count(1)
-    rows = []
-    for row in components:
-        row = dict(row)
-        row["id"] = next(counter)
-        children = []
-        for child in row.get("components", []):
-            child = dict(child)
-            child["id"] = next(counter)
-            children.append(child)
-        row["components"] = children
-        rows.append(row)
-    return rows
 
 
 def _bits(value: Any) -> str | None:
@@ -1123,7 +1224,15 @@ async def _read_body(request: web.Request) -> Any:
     if request.content_type.startswith("multipart/"):
         form = await request.post()
         payload = form.get("payload_json")
-        return json.loads(str(payload)) if payload is not None else None
+        body = json.loads(str(payload)) if payload is not None else {}
+        uploads = [
+            (value.filename, value.file.read())
+            for key, value in form.items()
+            if key.startswith("files[") and isinstance(value, web.FileField)
+        ]
+        if uploads:
+            body[UPLOADS] = uploads
+        return body
     return await request.text()
 
 

@@ -22,6 +22,9 @@ from tests.e2e.discord_double import (
     button_ids,
     button_rows,
     buttons,
+    picture,
+    selects,
+    text_of,
 )
 from tests.e2e.discord_harness import Harness, ManualClock, clock, double, harness
 
@@ -312,16 +315,17 @@ async def test_garbage_options_are_explained(harness: Harness, double: DiscordDo
     assert not robot.ephemeral() and len(cell_buttons(board_of(double, robot))) == 9
 
 
-async def test_big_boards_are_text_with_a_move_command(
+async def test_big_boards_are_pictures_and_take_a_move_command_too(
     harness: Harness, double: DiscordDouble
 ) -> None:
     start = await double.slash("ratlla", {"size": "7x7", "k": 4, "level": "easy"}, user="alice")
     board = board_of(double, start)
-    assert buttons(board) == [] and "```" in board["content"] and "/move" in board["content"]
+    assert buttons(board) == [] and len(selects(board)) == 2 and "/move" in text_of(board)
+    before = picture(double, board)
     move = await double.slash("move", {"cell": "d4"}, user="alice")
     assert_answered_once(move)
-    board = double.messages[int(board["id"])]  # edited in place
-    assert board["content"].count(" X") == 1
+    board = double.messages[int(board["id"])]  # edited in place, picture and all
+    assert picture(double, board) != before
     assert move.ephemeral() == [render("game.turn", "en", player="Alice", mark="X")]
     bad = await double.slash("move", {"cell": "hello"}, user="alice")
     assert bad.ephemeral() == [render("discord.not_a_move", "en", text="hello")]

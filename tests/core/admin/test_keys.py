@@ -22,6 +22,7 @@ from core.commands import (
 from core.commands.values import GameKind
 from core.errors import UserError
 from core.i18n import LOCALES, render
+from core.pictures import THEMES
 from core.sessions import ServiceSettings
 
 _SECONDS = {"game_ttl": (60, 2_592_000), "challenge_ttl": (10, 86400), "cooldown": (0, 86400)}
@@ -39,6 +40,7 @@ VALUES: dict[str, st.SearchStrategy[Any]] = {
     "bot_vs_bot": st.booleans(),
     "level": st.sampled_from(list(Level)),
     "language": st.sampled_from(LOCALES),
+    "theme": st.sampled_from(["auto", *THEMES]),
     **{
         name: st.floats(low, high, allow_nan=False, allow_infinity=False)
         for name, (low, high) in _SECONDS.items()
