@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from core.leases import Lease
     from core.sessions import GameService, ServiceSettings
     from core.store import SessionStore
+    from core.store.sql_store import SqlStore
 
 log = logging.getLogger("chatbots")
 
@@ -238,7 +239,7 @@ async def serve(
         SettingsError: a platform's config refused a value (nothing was opened yet).
     """
     from chatbots.health import serving
-    from chatbots.metrics import Metrics, TimedStore
+    from chatbots.metrics import Metrics
     from core.sessions import GameService
 
     factories = plan_adapters(settings, stdin=stdin or sys.stdin, stdout=stdout or sys.stdout)
@@ -256,8 +257,8 @@ async def serve(
         closed = True
         try:
             metrics = Metrics(settings.platforms or (_CONSOLE,))
-            timed = TimedStore(store, metrics)
-            service = GameService(timed, settings=service_settings(settings), observer=metrics)
+            store.time_operations(metrics.store_operation_done)
+            service = GameService(store, settings=service_settings(settings), observer=metrics)
             try:
                 await service.start()
                 code = EXIT_OK
@@ -270,11 +271,11 @@ async def serve(
                                     settings.http_host,
                                     settings.http_port,
                                     metrics=metrics,
-                                    store_check=timed.check,
+                                    store_check=store.check,
                                     connections=adapters,
                                     load=functools.partial(service.runner.load, settings.ai_budget),
-                                    count_sessions=timed.count_sessions,
-                                    live_games=timed.live_games,
+                                    count_sessions=store.count_sessions,
+                                    live_games=functools.partial(live_games, store),
                                     leases=_leases(service, adapters),
                                 )
                             )
@@ -313,7 +314,12 @@ def _leases(service: GameService, adapters: Sequence[Adapter]) -> list[Lease]:
     return found
 
 
-async def open_store(settings: Settings) -> SessionStore:
+async def live_games(store: SessionStore) -> dict[str, int]:
+    """Live games per platform (the ``chatbots_live_games`` gauge)."""
+    return {row.platform: row.live for row in await store.totals(time.time())}
+
+
+async def open_store(settings: Settings) -> SqlStore:
     """The store the settings name: PostgreSQL when ``DATABASE_URL`` is set, else the SQLite
     file at ``DATABASE_PATH``. asyncpg is imported only in the first case.
 

@@ -18,7 +18,9 @@ import contextlib
 import errno
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING
+
+from chatbots.metrics import CONTENT_TYPE, Connection
 
 if TYPE_CHECKING:
     from aiohttp import web
@@ -38,26 +40,11 @@ SHUTDOWN_GRACE = 1.0
 """Seconds a request in flight may take to finish once the listener closes."""
 
 
-@runtime_checkable
-class Connection(Protocol):
-    """A platform connection that says whether it is up now.
-
-    Adapters implement it (``name`` is the platform, ``connected`` is cheap and never blocks);
-    the console is always connected.
-    """
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def connected(self) -> bool: ...
-
-
 class HealthCheck:
     """Whether the bot can serve: the store answers and every platform is connected.
 
     Args:
-        store_check: raises when the store does not answer (``TimedStore.check``).
+        store_check: raises when the store does not answer (the store's ``check``).
         connections: the running platforms.
         store_timeout: seconds after which a store that has not answered counts as down.
     """
@@ -184,8 +171,6 @@ class HttpEndpoints:
 
     async def _render_metrics(self, request: web.Request) -> web.Response:
         from aiohttp import web
-
-        from chatbots.metrics import CONTENT_TYPE
 
         body = await self._metrics.render()
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE})

@@ -24,7 +24,7 @@ from core.sessions.moves import Moves
 from core.sessions.policy import Policy
 from core.sessions.views import board_reply, board_view, game_name
 from core.sessions.watch import Watcher
-from core.store import AlreadyPlaying, Seat, Session, Status
+from core.store import AlreadyPlaying, GameLimits, Seat, Session, Status
 
 
 class Challenges:
@@ -51,7 +51,7 @@ class Challenges:
                 command = replace(command, opponent=VsBot(DEFAULT_LEVEL), level_named=False)
             elif challenged == actor.user_id:
                 raise UserError("error.self_challenge")
-        command, chat = await self._policy.start(actor, command)
+        command, chat, limits = await self._policy.start(actor, command)
         me = Seat.person(actor.user_id, actor.display_name)
         replies: list[Reply]
         match command.opponent:
@@ -61,7 +61,7 @@ class Challenges:
                 bot = Seat.bot(level)
                 seats = (me, bot) if self._starter_first(command.first) else (bot, me)
                 session = self._new(actor, seats, command.rules, Status.ACTIVE, chat)
-                await ctx.create(actor, session)
+                await ctx.create(actor, session, limits)
                 replies = await self._opened(session, "game.started")
             case VsUser(user, name):
                 assert challenged is not None
@@ -69,16 +69,15 @@ class Challenges:
                 other = Seat.person(challenged, name or user.strip())
                 seats = (me, other) if self._starter_first(command.first) else (other, me)
                 session = self._new(actor, seats, command.rules, Status.CHALLENGE, chat, challenged)
-                await ctx.create(actor, session)
+                await ctx.create(actor, session, limits)
                 replies = [self._challenge_reply(actor, session)]
             case BotVsBot(first_level, second_level):
                 self._refuse_when_busy(actor, (first_level, second_level))
                 await ctx.ensure_free(actor)
                 seats = (Seat.bot(first_level), Seat.bot(second_level))
                 session = self._new(actor, seats, command.rules, Status.ACTIVE, chat)
-                await ctx.create(actor, session)
+                await ctx.create(actor, session, limits)
                 replies = await self._watcher.watch(actor, session)
-        await self._policy.started(actor, chat)
         return replies
 
     def _refuse_when_busy(self, actor: Actor, levels: tuple[Level, ...]) -> None:
@@ -153,19 +152,18 @@ class Challenges:
             raise UserError("error.not_a_challenge")
         if session.challenged != actor.user_id:
             raise UserError("error.not_challenged", player=self._challenged_name(session))
-        chat = await self._policy.accept(actor)
+        chat, limits = await self._policy.accept(actor)
         me = Seat.person(actor.user_id, actor.display_name)
         seats = tuple(me if seat.user_id == actor.user_id else seat for seat in session.seats)
         now, ttl = ctx.now_and_ttl(Status.ACTIVE, chat)
         accepted = transition(session, Event.ACCEPT, now=now, ttl=ttl, seats=(seats[0], seats[1]))
         try:
-            applied = await ctx.update(accepted, expected_version=session.version)
+            applied = await ctx.update(accepted, expected_version=session.version, limits=limits)
         except AlreadyPlaying as error:
             raise await ctx.already_playing_error(actor, error) from None
         if not applied:
             return await self._moves.stale(session)
         ctx.observer.game_started(session.platform, session.variant.value)
-        await self._policy.started(actor, chat, cooldown=False)
         return [
             board_reply(
                 accepted,
@@ -215,29 +213,30 @@ class Challenges:
         swapped = self._renamed((session.seats[1], session.seats[0]), actor)
         opponent = None if seat is None else session.seats[2 - seat]
         check_removal(session, Event.REMATCH)
-        chat = await self._policy.rematch(actor, session)
+        chat, limits = await self._policy.rematch(actor, session)
         await ctx.ensure_free(actor)
         replies: list[Reply]
         if opponent is not None and not opponent.is_bot:
             assert opponent.user_id is not None
             new = self._new(actor, swapped, session.rules, Status.CHALLENGE, chat, opponent.user_id)
-            await self._swap(actor, session, new)
+            await self._swap(actor, session, new, limits)
             replies = [self._challenge_reply(actor, new)]
         else:
             levels = tuple(s.level for s in session.seats if s.level is not None)
             self._refuse_when_busy(actor, levels)
             new = self._new(actor, swapped, session.rules, Status.ACTIVE, chat)
-            await self._swap(actor, session, new)
+            await self._swap(actor, session, new, limits)
             if watching:
                 replies = await self._watcher.watch(actor, new)
             else:
                 replies = await self._opened(new, "game.rematch")
-        await self._policy.started(actor, chat)
         return replies
 
-    async def _swap(self, actor: Actor, finished: Session, new: Session) -> None:
+    async def _swap(
+        self, actor: Actor, finished: Session, new: Session, limits: GameLimits
+    ) -> None:
         # A finished game gives one rematch: someone quicker already took it.
-        if not await self._ctx.swap(actor, finished, new):
+        if not await self._ctx.swap(actor, finished, new, limits):
             raise UserError("error.no_such_game")
 
     @staticmethod

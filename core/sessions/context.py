@@ -22,7 +22,7 @@ from core.ports import KvEntry, PlatformStyle, ServiceObserver
 from core.replies import Actor
 from core.sessions.settings import ServiceSettings
 from core.sessions.views import game_name
-from core.store import AlreadyPlaying, Session, SessionStore, Status
+from core.store import AlreadyPlaying, GameLimits, Session, SessionStore, Status
 
 
 @dataclass(slots=True)
@@ -80,20 +80,24 @@ class Context:
 
     # --- writes (each carries the request's receipt, if not written yet) ------------------
 
-    async def create(self, actor: Actor, session: Session) -> None:
-        """Store a new session; a lost race with another start by the same user names the game
-        that won."""
+    async def create(
+        self, actor: Actor, session: Session, limits: GameLimits | None = None
+    ) -> None:
+        """Store a new session (if it keeps ``limits``); a lost race with another start by the
+        same user names the game that won."""
         try:
-            await self.store.create(session, receipt=_take_receipt())
+            await self.store.create(session, receipt=_take_receipt(), limits=limits)
         except AlreadyPlaying as error:
             raise await self.already_playing_error(actor, error) from None
 
-    async def update(self, session: Session, *, expected_version: int) -> bool:
-        """Store ``session`` if the stored one is still at ``expected_version``; whether it
-        was. Every change to a kept session passes here, so a game's end is announced here
-        alone: once, by the process whose write ended it."""
+    async def update(
+        self, session: Session, *, expected_version: int, limits: GameLimits | None = None
+    ) -> bool:
+        """Store ``session`` if the stored one is still at ``expected_version`` (and it keeps
+        ``limits``); whether it was. Every change to a kept session passes here, so a game's
+        end is announced here alone: once, by the process whose write ended it."""
         applied = await self.store.update(
-            session, expected_version=expected_version, receipt=_take_receipt()
+            session, expected_version=expected_version, receipt=_take_receipt(), limits=limits
         )
         if applied:
             if session.status is Status.FINISHED:
@@ -107,9 +111,11 @@ class Context:
             session.id, expected_version=session.version, receipt=_take_receipt()
         )
 
-    async def swap(self, actor: Actor, old: Session, new: Session) -> bool:
+    async def swap(
+        self, actor: Actor, old: Session, new: Session, limits: GameLimits | None = None
+    ) -> bool:
         try:
-            return await self.store.swap(old, new, receipt=_take_receipt())
+            return await self.store.swap(old, new, receipt=_take_receipt(), limits=limits)
         except AlreadyPlaying as error:
             raise await self.already_playing_error(actor, error) from None
 

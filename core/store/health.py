@@ -16,7 +16,6 @@ import sqlite3
 from pathlib import Path
 
 from core.store.base import StoreBusy, StoreError, StoreUnavailable
-from core.store.ops import transaction, user_version
 
 log = logging.getLogger("core.store")
 
@@ -168,16 +167,3 @@ def integrity_problem(conn: sqlite3.Connection) -> str | None:
     problems = [str(row[0]) for row in rows]
     more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
     return f"{problems[0]}{more}"
-
-
-def probe_write(conn: sqlite3.Connection) -> None:
-    """Commit a write that changes nothing, to prove the file, its folder and disk take writes.
-
-    Rewriting ``user_version`` with its own value dirties the header page, so the commit writes
-    a WAL frame: it fails on a read-only file (SQLITE_READONLY) and on a journal that cannot be
-    written (SQLITE_IOERR), where a rolled-back transaction would not notice.
-
-    Raises:
-        sqlite3.Error: the write failed.
-    """
-    transaction(conn, lambda conn: conn.execute(f"PRAGMA user_version = {user_version(conn)}"))

@@ -22,7 +22,7 @@ from core.i18n.messages.game import MESSAGES
 from core.ports import PlatformStyle
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService, ServiceSettings, board_view
-from core.store import KvEntry, Session, SqliteStore, Status
+from core.store import GameLimits, KvEntry, Session, SqliteStore, Status
 from tests.backends import AnyStore, Backend
 
 NOW = 1_700_000_000.0
@@ -681,12 +681,19 @@ class SlowStore(SqliteStore):
     """Writes take a while, so a request is still in flight when the service closes."""
 
     async def update(
-        self, session: Session, *, expected_version: int, receipt: KvEntry | None = None
+        self,
+        session: Session,
+        *,
+        expected_version: int,
+        receipt: KvEntry | None = None,
+        limits: GameLimits | None = None,
     ) -> bool:
         import asyncio
 
         await asyncio.sleep(0.1)
-        return await super().update(session, expected_version=expected_version, receipt=receipt)
+        return await super().update(
+            session, expected_version=expected_version, receipt=receipt, limits=limits
+        )
 
 
 async def test_close_finishes_moves_in_flight(tmp_path: Path) -> None:
