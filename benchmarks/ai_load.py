@@ -24,11 +24,11 @@ from pathlib import Path
 
 from benchmarks.tournament import Game, Played, play
 from core.ai import Level, choose_move, warm_up
-from core.ai.runner import MIN_BUDGET, PoolRunner
 from core.games import CONNECT_FOUR, Position, Rules
 from core.replies import Actor
 from core.sessions import GameService, ServiceSettings
 from core.store import SqliteStore
+from core.workers.runner import MIN_BUDGET, PoolRunner
 
 BUDGET = 1.0
 WORKERS = 2

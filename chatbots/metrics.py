@@ -23,10 +23,10 @@ from prometheus_client.metrics_core import GaugeMetricFamily, Metric
 
 if TYPE_CHECKING:
     from chatbots.health import Connection
-    from core.ai.runner import RunnerLoad
     from core.leases import Lease
     from core.store import KvEntry, LeaseHolder, Session, SessionStore, StatsRow
     from core.store.models import LiveCounts, PlatformTotals, SettingRow
+    from core.workers.runner import RunnerLoad
 
 __all__ = ["CONTENT_TYPE", "GAMES", "Metrics", "TimedStore"]
 

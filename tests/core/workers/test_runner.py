@@ -11,10 +11,10 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from core.ai import Level, solver
+from core.ai import Level, engine, solver
 from core.ai.review import review_game
-from core.ai.runner import MIN_BUDGET, PoolRunner
 from core.games import CONNECT_FOUR, TICTACTOE, Position, Rules
+from core.workers.runner import MIN_BUDGET, PoolRunner
 
 
 @pytest.fixture
@@ -130,9 +130,7 @@ async def test_without_workers_hard_runs_in_a_thread() -> None:
 
 def table_entries() -> int:
     """In a worker: the size of its compiled solver table (allocated by its warm-up)."""
-    from core.ai import solver
-
-    return len(solver._table(True).keys)
+    return len(engine.shared_table(True).keys)
 
 
 async def test_the_workers_tables_are_sized_by_the_budget() -> None:
@@ -144,7 +142,7 @@ async def test_the_workers_tables_are_sized_by_the_budget() -> None:
         entries = await loop.run_in_executor(runner._pool, table_entries)
     finally:
         await runner.close()
-    assert entries == solver.TABLE_SIZES_BY_BUDGET[0][1]  # about 12 MB instead of 100
+    assert entries == engine.TABLE_SIZES_BY_BUDGET[0][1]  # about 12 MB instead of 100
 
 
 def test_the_table_follows_the_budget_and_still_solves() -> None:
@@ -152,9 +150,9 @@ def test_the_table_follows_the_budget_and_still_solves() -> None:
     exact = solver.solve(board, plain=True)  # the plain kernel has a table of its own
     try:
         for budget, expected in ((0.1, 1_048_573), (1.0, 4_194_301), (30.0, 8_388_593)):
-            assert solver.size_table(budget) == expected
+            assert engine.size_table(budget) == expected
             # The same exact score whatever the size: the table only saves work.
             assert solver.solve(board) == exact
-            assert len(solver._table(True).keys) == expected
+            assert len(engine.shared_table(True).keys) == expected
     finally:
-        solver.size_table(30.0)
+        engine.size_table(30.0)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from core.ai.orphans import EXIT_ORPHANED, Parent
+from core.workers.orphans import EXIT_ORPHANED, Parent
 from tests.processes import HAS_PROC, descendants, running
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -80,7 +80,7 @@ def test_a_worker_whose_parent_is_already_gone_exits_at_once() -> None:
     # got to its initializer.
     code = (
         "import os, time\n"
-        "from core.ai.orphans import Parent, die_with_parent\n"
+        "from core.workers.orphans import Parent, die_with_parent\n"
         "die_with_parent(Parent(os.getppid() + 1_000_000, main_thread=True))\n"
         "time.sleep(60)\n"
     )
@@ -102,10 +102,10 @@ def test_a_parent_records_which_thread_starts_the_worker() -> None:
 
 
 def test_the_runners_workers_die_with_a_killed_bot() -> None:
-    # The service's own pool (core.ai.runner), started the way the bot starts it.
+    # The service's own pool (core.workers.runner), started the way the bot starts it.
     script = (
         "import asyncio, os, sys\n"
-        "from core.ai.runner import PoolRunner\n"
+        "from core.workers.runner import PoolRunner\n"
         "async def main():\n"
         "    runner = PoolRunner(workers=2, warm_up=False)\n"
         "    await runner.start()\n"
