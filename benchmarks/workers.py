@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.orphans import START_TIMEOUT, WORKERS, bot_command, bot_environment, lines
-from tests.processes import HAS_PROC, PROC, ai_processes, in_session, running
+from tests.processes import HAS_PROC, PROC, ai_processes, cpu_seconds, in_session, running
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("/quatre hard bot", "/quatre 7x8 hard bot")
@@ -44,6 +44,7 @@ class Memory:
     pid: int
     rss: float
     pss: float
+    cpu: float  # seconds used so far
 
 
 def smaps_mib(pid: int) -> tuple[float, float]:
@@ -63,7 +64,7 @@ def smaps_mib(pid: int) -> tuple[float, float]:
 def sample(bot: int) -> list[Memory]:
     """The memory of the bot's AI processes now, workers first."""
     found = ai_processes(bot)
-    measured = [Memory(role, pid, *smaps_mib(pid)) for pid, role in found.items()]
+    measured = [Memory(role, pid, *smaps_mib(pid), cpu_seconds(pid)) for pid, role in found.items()]
     return sorted(measured, key=lambda m: (m.role != "worker", m.pid))
 
 
@@ -114,7 +115,10 @@ def report(label: str, measured: list[Memory]) -> None:
     """Print one sample: a line per process, then the workers' and the AI's totals."""
     print(f"{label}:")
     for m in measured:
-        print(f"  {m.role:<11} {m.pid:>7}  RSS {m.rss:6.1f} MiB  PSS {m.pss:6.1f} MiB")
+        print(
+            f"  {m.role:<11} {m.pid:>7}  RSS {m.rss:6.1f} MiB  PSS {m.pss:6.1f} MiB"
+            f"  CPU {m.cpu:6.1f} s"
+        )
     workers = [m for m in measured if m.role == "worker"]
     if workers:
         print(

@@ -70,12 +70,13 @@ def ai_processes(bot: int) -> dict[int, str]:
     """The AI's processes under the bot ``bot``: each pid with its role (``worker`` or ``fork
     server``); multiprocessing's resource tracker is left out."""
     found: dict[int, str] = {}
-    servers = {pid for pid in descendants(bot) if "multiprocessing.forkserver" in command(pid)}
     for pid in descendants(bot):
         proc = stat(pid)
-        if pid in servers:
+        if proc is None:
+            continue
+        if proc.ppid == bot and "multiprocessing.forkserver" in command(pid):
             found[pid] = "fork server"
-        elif "spawn_main" in command(pid) or (proc is not None and proc.ppid in servers):
+        elif "spawn_main" in command(pid) or found.get(proc.ppid) == "fork server":
             found[pid] = "worker"
     return found
 
