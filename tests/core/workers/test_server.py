@@ -1,0 +1,98 @@
+"""The AI workers start from a fork server that has imported and warmed up the AI: a real bot
+process, its real pool, read through ``/proc``."""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.workers import server
+from tests.processes import HAS_PROC, ai_processes, stat
+
+ROOT = Path(__file__).resolve().parents[3]
+
+pytestmark = pytest.mark.skipif(not HAS_PROC, reason="reads /proc (Linux)")
+
+
+def worker_facts() -> dict[str, object]:
+    """In a worker: where it comes from and what it found there."""
+    return {
+        "pid": os.getpid(),
+        "parent": os.getppid(),
+        "forked_from": server.forked_from(),
+        "frozen": gc.get_freeze_count(),
+    }
+
+
+BOT = """
+import asyncio, json, os, random
+from core.ai import Level
+from core.games import CONNECT_FOUR, Position
+from core.workers.runner import PoolRunner
+from tests.core.workers.test_server import worker_facts
+
+async def main():
+    runner = PoolRunner(workers=2, warm_up=True, rng=random.Random(1))
+    await runner.start()
+    try:
+        loop = asyncio.get_running_loop()
+        facts = await asyncio.gather(
+            *(loop.run_in_executor(runner._pool, worker_facts) for _ in range(8))
+        )
+        # a forced move (the opponent threatens three in a row at the bottom)
+        board = Position.from_moves(CONNECT_FOUR, [0, 6, 1, 6, 2])
+        move = await runner.choose(board, Level.HARD, budget=0.5)
+        print(json.dumps({"bot": os.getpid(), "facts": facts, "move": move}), flush=True)
+        input()  # the test reads the processes meanwhile
+    finally:
+        await runner.close()
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+def test_workers_are_forked_from_a_warm_fork_server(tmp_path: Path) -> None:
+    script = tmp_path / "bot.py"
+    script.write_text(BOT)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop(server.SERVER_ENV, None)
+    bot = subprocess.Popen(
+        [sys.executable, str(script)],
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert bot.stdin is not None and bot.stdout is not None and bot.stderr is not None
+        line = bot.stdout.readline()
+        assert line, bot.stderr.read()
+        seen = json.loads(line)
+        roles = ai_processes(seen["bot"])
+        servers = [pid for pid, role in roles.items() if role == "fork server"]
+        workers = sorted(pid for pid, role in roles.items() if role == "worker")
+        assert len(servers) == 1 and len(workers) == 2
+        assert all(stat(pid).ppid == servers[0] for pid in workers)  # type: ignore[union-attr]
+        facts = {fact["pid"]: fact for fact in seen["facts"]}
+        for fact in facts.values():
+            assert fact["parent"] == fact["forked_from"] == servers[0]
+            # the server's objects (the AI imported and warmed up), out of the collector's reach
+            assert fact["frozen"] > 0
+        assert set(facts) <= set(workers)
+        assert seen["move"] == 3  # the block
+        bot.stdin.write("\n")
+        bot.stdin.flush()
+        assert bot.wait(timeout=60) == 0, bot.stderr.read()
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+            bot.wait(timeout=10)
