@@ -5,8 +5,8 @@ Starts the real bot (``chatbots run``, the console game, as :mod:`benchmarks.orp
 AI uses: the workers, and the fork server they start from when there is one. PSS divides each
 shared page among the processes that map it, so the PSS of all processes adds up to what the
 machine really spends. Measured once the bot says ``service started`` (the workers are warm),
-then after two bots' games at HARD (standard Connect Four, through the opening book, and 7x8,
-whole-budget searches) have run for a while, so that the solver tables are written.
+then after a bots' game at HARD on a 7x8 board (searches beyond the reach of the
+opening book) has run for a while.
 
 Before and after a change, run it on each tree::
 
@@ -32,7 +32,7 @@ from benchmarks.orphans import START_TIMEOUT, WORKERS, bot_command, bot_environm
 from tests.processes import HAS_PROC, PROC, ai_processes, cpu_seconds, in_session, running
 
 ROOT = Path(__file__).resolve().parents[1]
-GAMES = ("/quatre hard bot", "/quatre 7x8 hard bot")
+GAME = "/quatre 7x8 hard bot"
 BUSY_SECONDS = 60.0
 
 
@@ -96,9 +96,8 @@ def measure(tree: Path, busy_seconds: float) -> tuple[list[Memory], list[Memory]
             except queue.Empty:
                 continue
         idle = sample(bot.pid)
-        for game in GAMES:
-            bot.stdin.write(game + "\n")
-            bot.stdin.flush()
+        bot.stdin.write(GAME + "\n")
+        bot.stdin.flush()
         time.sleep(busy_seconds)  # the measurement window: the bots play meanwhile
         busy = sample(bot.pid)
         return idle, busy
@@ -138,7 +137,7 @@ def main(quick: bool, tree: Path = ROOT) -> None:
     idle, busy = measure(tree, busy_seconds)
     print(f"bot of {tree}, AI_WORKERS={WORKERS}")
     report("warm, idle", idle)
-    report(f"after {busy_seconds:.0f} s of two bots' games at HARD", busy)
+    report(f"after {busy_seconds:.0f} s of a bots' game at HARD ({GAME!r})", busy)
 
 
 if __name__ == "__main__":
