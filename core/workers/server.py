@@ -1,13 +1,14 @@
 """The fork server the AI workers start from, so that they share its memory.
 
 A worker started with ``spawn`` is a fresh interpreter that imports numba and compiles (or loads)
-the solver's kernel on its own: about 110 MiB of private memory before its first search. The
-pool starts them instead from multiprocessing's fork server (:func:`context`), a process that
-imports the AI and warms it up once, before it forks any worker: the interpreter's objects, the
-compiled code and the opening book's mapping are then pages the workers share with it until
-they write to them. The server's objects are moved out of the garbage collector's reach
-(``gc.freeze``), so that a worker's collections do not write to every shared page; the solver's
-table is not shared (each worker allocates its own, :func:`core.ai.engine.release`).
+the solver's kernel on its own: about 65 MiB of private memory besides its solver table (151-164
+MiB PSS a worker with two; ``python -m benchmarks workers``). The pool starts them instead from
+multiprocessing's fork server (:func:`context`), a process that imports the AI and warms it up
+once, before it forks any worker: the interpreter's objects, the compiled code and the opening
+book's mapping are then pages the workers share with it until they write to them (87 MiB PSS a
+worker). The server's objects are moved out of the garbage collector's reach (``gc.freeze``),
+so that a worker's collections do not write to every shared page; the solver's table is not
+shared (each worker allocates its own, :func:`core.ai.engine.release`).
 
 The server runs this module as a preload. What it does then is asked through the environment
 (:data:`SERVER_ENV`, set only while the server starts), so that importing the module anywhere

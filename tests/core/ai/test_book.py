@@ -366,7 +366,7 @@ def test_warm_up_maps_the_book_and_the_plain_kernel_reads_it() -> None:
 
 
 def test_without_the_package_a_pool_of_workers_still_warns_once(tmp_path: Path) -> None:
-    """The broken install seen by every process: the bot and each spawned worker."""
+    """The broken install seen by every process: the bot, the fork server and each worker."""
     stub = tmp_path / "bitbully_databases"
     stub.mkdir()
     (stub / "__init__.py").write_text("raise ImportError('a broken install (test)')\n")

@@ -1,4 +1,4 @@
-"""The AI runner with a real ``spawn`` process pool: people before bots' games, a budget that
+"""The AI runner with a real process pool: people before bots' games, a budget that
 shrinks with the queue, a bounded queue, and an answer even when a worker dies."""
 
 from __future__ import annotations
