@@ -205,7 +205,15 @@ class PoolRunner:
         # copy a held lock into the child. The fork server is a process of its own, with one
         # thread, that has imported and compiled the solver: forks of it share those pages.
         if server.available():
-            return server.context(warm=self._warm_up)
+            try:
+                return server.context(warm=self._warm_up)
+            except OSError as error:  # no Unix socket or pipe for the server (a sandbox)
+                log.warning(
+                    "AI fork server unavailable (%s: %s): workers start afresh",
+                    type(error).__name__,
+                    error,
+                    extra={"action": "ai"},
+                )
         # A fresh interpreter per worker: slower to start, and each holds its own copy of all.
         return multiprocessing.get_context("spawn")
 

@@ -3,16 +3,22 @@ process, its real pool, read through ``/proc``."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import json
 import os
 import subprocess
 import sys
+import threading
+from multiprocessing.context import BaseContext
 from pathlib import Path
 
 import pytest
 
+from core.ai import Level
+from core.games import CONNECT_FOUR, Position
 from core.workers import server
+from core.workers.runner import PoolRunner
 from tests.processes import HAS_PROC, ai_processes, stat
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -96,3 +102,35 @@ def test_workers_are_forked_from_a_warm_fork_server(tmp_path: Path) -> None:
         if bot.poll() is None:
             bot.kill()
             bot.wait(timeout=10)
+
+
+def test_only_the_main_thread_starts_the_server() -> None:
+    # The server's death signal fires when the thread that started it ends: only the main
+    # thread lives as long as the bot.
+    assert server.available()
+    seen: list[bool] = []
+    thread = threading.Thread(target=lambda: seen.append(server.available()))
+    thread.start()
+    thread.join()
+    assert seen == [False]
+
+
+async def test_without_a_fork_server_the_workers_start_afresh(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def refused(*, warm: bool) -> BaseContext:
+        # A sandbox without Unix sockets cannot run here: its refusal is simulated.
+        raise PermissionError("sockets are not allowed here (test)")
+
+    monkeypatch.setattr(server, "context", refused)
+    runner = PoolRunner(workers=1, warm_up=False)
+    await runner.start()
+    try:
+        assert runner._pool is not None
+        loop = asyncio.get_running_loop()
+        facts = await loop.run_in_executor(runner._pool, worker_facts)
+        assert facts["parent"] == os.getpid() and facts["forked_from"] is None
+        board = Position.from_moves(CONNECT_FOUR, [0, 6, 1, 6, 2])
+        assert await runner.choose(board, Level.HARD, budget=0.2) == 3
+    finally:
+        await runner.close()
