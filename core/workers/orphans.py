@@ -48,10 +48,11 @@ _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
 @dataclass(frozen=True, slots=True)
 class Parent:
-    """The process that starts a worker, as the worker sees it.
+    """The process that starts a worker (or has a fork server start it), as the worker sees it.
 
     Attributes:
-        pid: the parent's process id (the worker's expected ``os.getppid()``).
+        pid: the parent's process id (the worker's expected ``os.getppid()`` unless a fork
+            server forks the worker).
         main_thread: whether the worker was started by the parent's main thread. It is
             recorded when the worker's arguments are pickled, which the ``spawn`` method does
             in the thread that starts the worker; an unpickled copy (``fork``) says False.
