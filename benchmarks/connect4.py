@@ -13,7 +13,6 @@ import statistics
 import time
 from collections.abc import Callable
 
-from core.ai import _solver_kernel as kernel
 from core.ai import engine, solver
 from core.games import CONNECT_FOUR, Position
 from tests.core.ai.connect4_sets import SETS
@@ -34,7 +33,7 @@ BUDGET = 1.0
 
 
 def last_nodes() -> int:
-    return engine.engine_for(CONNECT_FOUR).stat(kernel.S_NODES)
+    return engine.engine_for(CONNECT_FOUR).nodes
 
 
 def time_solves(

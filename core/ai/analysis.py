@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from core.ai._book_kernel import BOOK_MISSING
-from core.ai.engine import Engine, SearchTimeout, bitboards, engine_for, lock
+from core.ai.engine import Engine, SearchTimeout, engine_for, lock
 from core.games.position import Position
 from core.games.rules import Rules
 
@@ -181,21 +181,13 @@ def _exact_score(
 def _keeps(engine: Engine, p: Position, child: Position, score: int, deadline: float) -> bool:
     """Whether ``child``, a position after one move from ``p`` that is not over, reaches
     ``score``, the exact score of ``p`` (so the move can do no better)."""
-    cur, mask, nb = bitboards(child)
-    functions = engine.functions
-    if functions["winning_spots"](cur, mask, engine.work) & functions["possible_moves"](
-        mask, engine.work
-    ):
+    if engine.wins_now(child):
         return -((p.rules.cells - len(p.moves)) // 2) == score  # the opponent wins at once
     # the child scores at least -score; it is optimal unless it scores more, which its other
     # parents in the book may show at once (one stone beyond the book)
     if engine.parent_bound(child) > -score:
         return False
-    engine.resume()
-    value = functions["negamax"](
-        cur, mask, nb, -score, -score + 1, engine.work, deadline, engine.table.keys,
-        engine.table.values, engine.book,
-    )  # fmt: skip
+    value = engine.null_window(child, -score, deadline)
     if engine.aborted():
         raise SearchTimeout(f"no exact score before the deadline for {child!r}")
     return bool(value <= -score)

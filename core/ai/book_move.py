@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import time
 
-from core.ai import _solver_kernel as kernel
 from core.ai.engine import (
     FIRST_EXACT_SHARE,
     HEURISTIC_SHARE,
@@ -16,6 +15,7 @@ from core.ai.engine import (
     SearchResult,
     bitboards,
     deepen,
+    played,
 )
 from core.games.position import Position
 
@@ -38,16 +38,11 @@ def book_root(engine: Engine, p: Position, score: int, safe: int, deadline: floa
     bits = [1 << bit for bit in range(safe.bit_length()) if safe >> bit & 1]
     centre = p.rules.cols - 1
     bits.sort(key=lambda b: abs(2 * engine.move_of_bit(b) - centre))
-    cur, mask, nb = bitboards(p)
+    root = bitboards(p)
     # a child whose other parents in the book show that it scores more than -score is refuted
     # without a search (about half of the moves that do not keep the score)
-    bound = engine.functions["book_parent_bound"]
-    height, cols = engine.height, p.rules.cols
-    unrefuted = [
-        b for b in bits if bound(cur ^ mask, mask | b, nb + 1, height, cols, engine.book) <= -score
-    ]
+    unrefuted = [b for b in bits if engine.parent_bound(played(root, b)) <= -score]
     bits = unrefuted or bits  # (never empty: the bound of an optimal move is at most -score)
-    negamax = engine.functions["negamax"]
     turn = TURN_SECONDS
     heuristic_at = started + FIRST_EXACT_SHARE * (deadline - started)
     heuristic_move: int | None = None
@@ -61,12 +56,8 @@ def book_root(engine: Engine, p: Position, score: int, safe: int, deadline: floa
                 bits.remove(heuristic_move)
                 bits.insert(0, heuristic_move)
         for bit in list(bits):
-            engine.resume()
-            value = negamax(
-                cur ^ mask, mask | bit, nb + 1, -score, -score + 1, engine.work,
-                min(deadline, time.perf_counter() + turn), engine.table.keys,
-                engine.table.values, engine.book,
-            )  # fmt: skip
+            turn_end = min(deadline, time.perf_counter() + turn)
+            value = engine.null_window(played(root, bit), -score, turn_end)
             if engine.aborted():
                 continue
             if value <= -score:
@@ -74,8 +65,8 @@ def book_root(engine: Engine, p: Position, score: int, safe: int, deadline: floa
                 break
             bits.remove(bit)
         turn *= 2
-    nodes = engine.stat(kernel.S_NODES)
+    nodes, plies = engine.nodes, p.rules.cells - len(p.moves)
     if len(bits) == 1:
-        return SearchResult(engine.move_of_bit(bits[0]), score, True, nodes, p.rules.cells - nb)
+        return SearchResult(engine.move_of_bit(bits[0]), score, True, nodes, plies)
     chosen = heuristic_move if heuristic_move is not None and heuristic_move in bits else bits[0]
     return SearchResult(engine.move_of_bit(chosen), None, False, nodes, 0)

@@ -27,6 +27,7 @@ from core.games.rules import Rules
 __all__ = [
     "FIRST_EXACT_SHARE",
     "HEURISTIC_SHARE",
+    "Bits",
     "Engine",
     "SearchResult",
     "SearchTimeout",
@@ -36,10 +37,14 @@ __all__ = [
     "engine_for",
     "fits_words",
     "lock",
+    "played",
     "release",
     "shared_table",
     "size_table",
 ]
+
+Bits = tuple[int, int, int]
+"""A position as the kernel sees it (:func:`bitboards`)."""
 
 # Primes, so that key % size spreads the structured bitboard keys. The compiled table takes
 # 8 bytes of key and 4 of value per entry (this size: about 100 MB), allocated on first use.
@@ -200,16 +205,38 @@ class Engine:
         )
         return None if value == BOOK_MISSING else value
 
-    def parent_bound(self, p: Position) -> int:
+    def parent_bound(self, p: Position | Bits) -> int:
         """A score ``p`` is known to reach, read in the book when it has one stone more than
         the book's positions (see ``book_parent_bound``); -BOOK_MISSING when none is known."""
-        if not self.has_book or len(p.moves) != book.BOOK_PLY + 1:
+        cur, mask, nb = bitboards(p) if isinstance(p, Position) else p
+        if not self.has_book or nb != book.BOOK_PLY + 1:
             return -BOOK_MISSING
-        cur, mask, nb = bitboards(p)
         return int(
             self.functions["book_parent_bound"](
                 cur, mask, nb, self.height, self.rules.cols, self.book
             )
+        )
+
+    def null_window(self, p: Position | Bits, score: int, deadline: float) -> int:
+        """A null-window search of ``p`` around ``score``: at most ``score`` when ``p`` scores
+        no more, above it when it does; meaningless when :meth:`aborted` afterwards (the
+        deadline passed). Clears the abort flag first, within the current generation."""
+        cur, mask, nb = bitboards(p) if isinstance(p, Position) else p
+        self.resume()
+        return int(
+            self.functions["negamax"](
+                cur, mask, nb, score, score + 1, self.work, deadline, self.table.keys,
+                self.table.values, self.book,
+            )
+        )  # fmt: skip
+
+    def wins_now(self, p: Position) -> int:
+        """The move bits with which the side to move in ``p`` wins at once."""
+        cur, mask, _ = bitboards(p)
+        functions = self.functions
+        return int(
+            functions["winning_spots"](cur, mask, self.work)
+            & functions["possible_moves"](mask, self.work)
         )
 
     def heuristic(self, p: Position, depth: int, deadline: float) -> int:
@@ -221,16 +248,32 @@ class Engine:
         )  # fmt: skip
 
     def safe_moves(self, p: Position) -> int:
+        """The move bits of ``p`` that do not let the opponent win at once."""
         cur, mask, _ = bitboards(p)
         return int(self.functions["non_losing_moves"](cur, mask, self.work))
 
     def aborted(self) -> bool:
+        """Whether the last search stopped at its deadline."""
         return bool(self.work[kernel.S_ABORT])
 
-    def stat(self, index: int) -> int:
-        return int(self.work[index])
+    @property
+    def nodes(self) -> int:
+        """Positions searched in this generation."""
+        return int(self.work[kernel.S_NODES])
+
+    @property
+    def best_bit(self) -> int:
+        """The root move bit of the last exact search: optimal when it finished, else the
+        move that proved its best bound so far (see :attr:`proven`)."""
+        return int(self.work[kernel.S_BEST])
+
+    @property
+    def proven(self) -> bool:
+        """Whether the last exact search, cut short, proved a bound for :attr:`best_bit`."""
+        return bool(self.work[kernel.S_PROVEN])
 
     def move_of_bit(self, move_bit: int) -> int:
+        """The move (column with gravity, cell otherwise) of a move bit."""
         bit = move_bit.bit_length() - 1
         if self.rules.gravity:
             return bit // self.height
@@ -279,10 +322,16 @@ def _forget() -> None:
     _last_engine[0] = None
 
 
-def bitboards(p: Position) -> tuple[int, int, int]:
+def bitboards(p: Position) -> Bits:
     """The kernel's view of ``p``: (the side to move's stones, every stone, stones played)."""
     mask = p.stones[0] | p.stones[1]
     return p.stones[len(p.moves) % 2], mask, len(p.moves)
+
+
+def played(bits: Bits, move_bit: int) -> Bits:
+    """The kernel's view of the position ``bits`` after the move ``move_bit``."""
+    cur, mask, nb = bits
+    return cur ^ mask, mask | move_bit, nb + 1
 
 
 def fits_words(rules: Rules) -> bool:
@@ -346,7 +395,7 @@ def deepen(engine: Engine, p: Position, deadline: float) -> tuple[int, int | Non
         value = engine.heuristic(p, depth, deadline)
         if engine.aborted():
             break
-        best = engine.stat(kernel.S_HBEST)
+        best = int(engine.work[kernel.S_HBEST])
         reached = depth
         if abs(value) > WIN_BASE:
             break  # proven either way: deeper will not change the choice

@@ -21,14 +21,12 @@ import math
 import time
 
 from core.ai import _solver_jit, analysis, book, book_move
-from core.ai import _solver_kernel as kernel
 from core.ai.engine import (
     FIRST_EXACT_SHARE,
     HEURISTIC_SHARE,
     Engine,
     SearchResult,
     SearchTimeout,
-    bitboards,
     deepen,
     engine_for,
     lock,
@@ -91,15 +89,9 @@ def best_move(p: Position, deadline: float, *, plain: bool = False) -> SearchRes
         engine.start(engine.table.next_generation())
         remaining_plies = p.rules.cells - len(p.moves)
         safe = engine.safe_moves(p)
-        if safe and not safe & (safe - 1):
-            # one move does not lose at once: it is optimal, whatever the exact score
-            cur, mask, _ = bitboards(p)
-            wins = int(
-                engine.functions["winning_spots"](cur, mask, engine.work)
-                & engine.functions["possible_moves"](mask, engine.work)
-            )
-            if not wins:
-                return SearchResult(engine.move_of_bit(safe), None, True, 0, 0)
+        if safe and not safe & (safe - 1) and not engine.wins_now(p):
+            # one move does not lose at once (and none wins): it is optimal, whatever the score
+            return SearchResult(engine.move_of_bit(safe), None, True, 0, 0)
         known = engine.book_score(p) if safe else None
         if known is not None:
             return book_move.book_root(engine, p, known, safe, deadline)
@@ -120,16 +112,16 @@ def best_move(p: Position, deadline: float, *, plain: bool = False) -> SearchRes
         score = engine.solve_root(p, True, deadline, floor)
         if not engine.aborted():
             return _exact(engine, score, remaining_plies)
-        if engine.stat(kernel.S_PROVEN) or heuristic_move is None:
-            move = engine.move_of_bit(engine.stat(kernel.S_BEST))
+        if engine.proven or heuristic_move is None:
+            move = engine.move_of_bit(engine.best_bit)
         else:
             move = engine.move_of_bit(heuristic_move)
-        return SearchResult(move, None, False, engine.stat(kernel.S_NODES), depth)
+        return SearchResult(move, None, False, engine.nodes, depth)
 
 
 def _exact(engine: Engine, score: int, plies: int) -> SearchResult:
-    move = engine.move_of_bit(engine.stat(kernel.S_BEST))
-    return SearchResult(move, score, True, engine.stat(kernel.S_NODES), plies)
+    move = engine.move_of_bit(engine.best_bit)
+    return SearchResult(move, score, True, engine.nodes, plies)
 
 
 def warm_up() -> float:

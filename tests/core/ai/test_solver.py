@@ -333,5 +333,5 @@ def test_root_search_tries_the_preferred_move_first(plain: bool) -> None:
                 cur, mask, nb, lowest, lowest + 1, engine.work, math.inf, engine.table.keys,
                 engine.table.values, engine.book, possible,
             )  # fmt: skip
-            chosen.append(engine.move_of_bit(engine.stat(kernel.S_BEST)))
+            chosen.append(engine.move_of_bit(engine.best_bit))
     assert chosen == [3, 0, 5]
