@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from core.ai import Level
+from core.ai import Level, book
 from core.games import CONNECT_FOUR, Position
 from core.workers import server
 from core.workers.runner import PoolRunner
@@ -28,17 +28,19 @@ pytestmark = pytest.mark.skipif(not HAS_PROC, reason="reads /proc (Linux)")
 
 def worker_facts() -> dict[str, object]:
     """In a worker: where it comes from and what it found there."""
+    maps = Path("/proc/self/maps").read_text().splitlines()
     return {
         "pid": os.getpid(),
         "parent": os.getppid(),
         "forked_from": server.forked_from(),
         "frozen": gc.get_freeze_count(),
+        "book_mappings": sum(book.RESOURCE.rsplit("/", 1)[-1] in line for line in maps),
     }
 
 
 BOT = """
 import asyncio, json, os, random
-from core.ai import Level
+from core.ai import Level, book
 from core.games import CONNECT_FOUR, Position
 from core.workers.runner import PoolRunner
 from tests.core.workers.test_server import worker_facts
@@ -93,6 +95,7 @@ def test_workers_are_forked_from_a_warm_fork_server(tmp_path: Path) -> None:
             assert fact["parent"] == fact["forked_from"] == servers[0]
             # the server's objects (the AI imported and warmed up), out of the collector's reach
             assert fact["frozen"] > 0
+            assert fact["book_mappings"] == 1  # the server's, not one more of the worker's own
         assert set(facts) <= set(workers)
         assert seen["move"] == 3  # the block
         bot.stdin.write("\n")
