@@ -145,6 +145,8 @@ class PoolRunner:
         queue_limit: searches that may wait before :attr:`saturated` (default: 32 a worker).
         budget: the seconds a HARD search usually gets: the workers' solver tables are sized
             for it.
+        fork_server: start the workers from the fork server (where there is one) rather than
+            afresh; a fresh worker compiles the solver itself (tests that time cold workers).
     """
 
     def __init__(
@@ -156,8 +158,10 @@ class PoolRunner:
         rng: random.Random | None = None,
         queue_limit: int | None = None,
         budget: float = 1.0,
+        fork_server: bool = True,
     ) -> None:
         self._workers = workers
+        self._fork_server = fork_server
         self._budget = budget
         self._warm_up = warm_up
         self._grace = grace
@@ -204,7 +208,7 @@ class PoolRunner:
         # Never "fork": forking a process that runs the store's thread (and the event loop) can
         # copy a held lock into the child. The fork server is a process of its own, with one
         # thread, that has imported and compiled the solver: forks of it share those pages.
-        if server.available():
+        if self._fork_server and server.available():
             try:
                 return server.context(warm=self._warm_up)
             except OSError as error:  # no Unix socket or pipe for the server (a sandbox)

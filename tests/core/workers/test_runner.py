@@ -19,7 +19,16 @@ from core.workers.runner import MIN_BUDGET, PoolRunner
 
 @pytest.fixture
 async def runner() -> AsyncIterator[PoolRunner]:
-    pool = PoolRunner(workers=1, warm_up=False, grace=2.0, rng=random.Random(1), queue_limit=3)
+    # Fresh workers, whatever an earlier test left in the process's fork server: these tests
+    # time searches of cold workers (tests/core/workers/test_server.py covers the server).
+    pool = PoolRunner(
+        workers=1,
+        warm_up=False,
+        grace=2.0,
+        rng=random.Random(1),
+        queue_limit=3,
+        fork_server=False,
+    )
     await pool.start()
     try:
         yield pool
@@ -27,8 +36,13 @@ async def runner() -> AsyncIterator[PoolRunner]:
         await pool.close()
 
 
+# Beyond the opening book's board a search takes its whole budget, which these tests' timing
+# needs (a warm worker solves the empty standard board in milliseconds).
+SLOW = Position.start(Rules(7, 8, 4, gravity=True))
+
+
 async def test_people_go_before_bots_games(runner: PoolRunner) -> None:
-    board = Position.start(CONNECT_FOUR)
+    board = SLOW
     finished: list[str] = []
 
     async def ask(name: str, interactive: bool, budget: float) -> None:
@@ -86,7 +100,7 @@ async def test_a_review_nobody_waits_for_never_delays_a_search(runner: PoolRunne
 async def test_the_budget_shrinks_with_the_queue_and_the_queue_is_bounded(
     runner: PoolRunner,
 ) -> None:
-    board = Position.start(CONNECT_FOUR)
+    board = SLOW
     idle = runner.load()
     assert (idle.workers, idle.queued, idle.budget) == (1, 0, 1.0)
     asks = [asyncio.create_task(runner.choose(board, Level.HARD, budget=0.2)) for _ in range(4)]
