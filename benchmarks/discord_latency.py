@@ -6,8 +6,12 @@ times it until the interaction callback arrives. The bot plays HARD on 3x3, so e
 carries the board with the player's move and the bot's answer (Discord's 3-second limit is what
 the figures are compared with).
 
-Two runs: one game at a time (one click in flight), then many games at once (every game has a
-click in flight).
+Three runs: one game at a time (one click in flight) in a server channel, the same in a group DM
+reached through a user's own install (the bot is not a member there and answers through the
+interaction alone), then many games at once (every game has a click in flight). Then, in the
+same run, a 15x15 game shown as a picture (Components V2) and played by its menus against the
+EASY bot: the column pick (the cell menu redrawn) and the cell pick (the move: the callback
+carries the new picture, uploaded with it) are timed apart.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from pathlib import Path
 from adapters.discord import DiscordAdapter, DiscordConfig
 from core.sessions import GameService, ServiceSettings
 from core.store import SqliteStore
-from tests.e2e.discord_double import TOKEN, DiscordDouble, Json, Sent, buttons
+from tests.e2e.discord_double import TOKEN, DiscordDouble, Json, Sent, buttons, selects
 
 
 def main(quick: bool) -> None:
@@ -52,9 +56,14 @@ async def _run(clicks: int, games: int) -> None:
                 print(f"{'run':<28}{'clicks':>7}{'median':>9}{'p90':>9}{'p99':>9}{'max':>9}")
                 one = await _players(double, 1, clicks)
                 _report("1 game at a time", one)
+                group = await _players(double, 1, clicks, group_dm=True)
+                _report("1 game, group DM", group)
                 many = await _players(double, games, clicks)
                 _report(f"{games} games at once", many)
-                deferred = sum(1 for s in one + many if s.callback["type"] != 7)
+                columns, cells = await _picture_player(double, clicks // 2)
+                _report("15x15 picture: column pick", columns)
+                _report("15x15 picture: cell pick", cells)
+                deferred = sum(1 for s in one + group + many + cells if s.callback["type"] != 7)
                 print(f"deferred instead of answered at once: {deferred}")
                 assert adapter.bot is not None
                 await adapter.bot.wait_idle()
@@ -65,13 +74,17 @@ async def _run(clicks: int, games: int) -> None:
                 await store.close()
 
 
-async def _players(double: DiscordDouble, games: int, clicks: int) -> list[Sent]:
-    """``games`` players, each playing HARD 3x3 games, until ``clicks`` clicks were timed."""
+async def _players(
+    double: DiscordDouble, games: int, clicks: int, *, group_dm: bool = False
+) -> list[Sent]:
+    """``games`` players, each playing HARD 3x3 games, until ``clicks`` clicks were timed
+    (``group_dm``: each in a group DM of their own, through their own install)."""
     timed: list[Sent] = []
 
     async def player(name: str) -> None:
+        group = double.group_dm(name, f"{name}-friend") if group_dm else None
         while len(timed) < clicks:
-            start = await double.slash("tres", {"level": "hard"}, user=name)
+            start = await double.slash("tres", {"level": "hard"}, user=name, group=group)
             assert start.original_id is not None, start.requests
             board_id = start.original_id
             while len(timed) < clicks:
@@ -81,8 +94,36 @@ async def _players(double: DiscordDouble, games: int, clicks: int) -> list[Sent]
                 click = await double.click(board_id, random.choice(free), user=name)
                 timed.append(click)
 
-    await asyncio.gather(*(player(f"player{n}-{games}") for n in range(games)))
+    kind = "group" if group_dm else "server"
+    await asyncio.gather(*(player(f"player{n}-{games}-{kind}") for n in range(games)))
     return timed[:clicks]
+
+
+async def _picture_player(double: DiscordDouble, moves: int) -> tuple[list[Sent], list[Sent]]:
+    """One player's 15x15 games against the EASY bot, by the menus, until ``moves`` moves."""
+    columns: list[Sent] = []
+    cells: list[Sent] = []
+    rng = random.Random(2)
+    while len(cells) < moves:
+        options = {"size": "15x15", "k": 5, "level": "easy"}
+        start = await double.slash("ratlla", options, user="painter")
+        assert start.original_id is not None, start.requests
+        board_id = start.original_id
+        while len(cells) < moves:
+            menus = selects(double.messages[board_id])
+            if not menus:
+                break  # the game is over
+            column_menu = menus[0]
+            value = rng.choice(column_menu["options"])["value"]
+            columns.append(
+                await double.select(board_id, column_menu["custom_id"], [value], user="painter")
+            )
+            cell_menu = selects(double.messages[board_id])[1]
+            cell = rng.choice(cell_menu["options"])["value"]
+            cells.append(
+                await double.select(board_id, cell_menu["custom_id"], [cell], user="painter")
+            )
+    return columns, cells
 
 
 def _free_cells(message: Json) -> list[str]:

@@ -108,17 +108,14 @@ def _bad_settings(error: SettingsError) -> int:
 def _chat_defaults(settings: Settings) -> dict[str, object]:
     """The .env defaults of the chat settings, as ``/settings`` writes them."""
     from core.admin.keys import BY_NAME
-    from core.sessions import ServiceSettings
 
-    given = dict(settings.chat_defaults)
-    built_in = ServiceSettings()
     shown: dict[str, object] = {}
     for name, setting in CHAT_DEFAULTS:
         key = BY_NAME[setting]
-        if setting in given:
-            shown[name] = key.show(given[setting])
+        if setting in settings.chat_defaults:
+            shown[name] = key.show(settings.chat_defaults[setting])
         else:
-            shown[name] = f"{key.show(key.default(built_in))} (built in)"
+            shown[name] = f"{key.show(key.default)} (built in)"
     return shown
 
 
@@ -129,12 +126,8 @@ def describe(settings: Settings) -> str:
         "DATABASE_URL": _database_url(settings),
         "LOG_LEVEL": settings.log_level or "(INFO; WARNING on the console)",
         "LOG_FORMAT": settings.log_format.value,
-        "DEFAULT_LOCALE": settings.default_locale,
-        "DEFAULT_LEVEL": settings.default_level.value,
         "AI_BUDGET_SECONDS": settings.ai_budget,
         "AI_WORKERS": "(one per CPU)" if settings.ai_workers is None else settings.ai_workers,
-        "GAME_TTL_SECONDS": settings.game_ttl,
-        "CHALLENGE_TTL_SECONDS": settings.challenge_ttl,
     }
     values |= _chat_defaults(settings)
     if (d := settings.discord) is not None:

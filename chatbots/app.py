@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Protocol, TextIO
 
 from chatbots.settings import Settings, SettingsError
+from core.errors import OperatorError
 from core.ports import SHUTDOWN
 
 if TYPE_CHECKING:
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from core.leases import Lease
     from core.sessions import GameService, ServiceSettings
     from core.store import SessionStore
+    from core.store.sql_store import SqlStore
 
 log = logging.getLogger("chatbots")
 
@@ -69,13 +71,6 @@ def service_settings(settings: Settings) -> ServiceSettings:
     return ServiceSettings(
         ai_budget=settings.ai_budget,
         ai_workers=settings.ai_workers,
-        game_ttl=settings.game_ttl,
-        challenge_ttl=settings.challenge_ttl,
-        rate_burst=settings.rate_burst,
-        rate_per_minute=settings.rate_per_minute,
-        boards_per_minute=settings.boards_per_minute,
-        default_locale=settings.default_locale,
-        default_level=settings.default_level,
         chat_defaults=settings.chat_defaults,
         lease_ttl=settings.lease_ttl,
     )
@@ -236,13 +231,15 @@ async def serve(
 
     Returns:
         0 after a requested stop (signal, end of the console's input); 1 when the store could
-        not be opened, an adapter failed or stopped on its own, or the shutdown was not clean.
+        not be opened, an adapter failed or stopped on its own, or the shutdown was not clean;
+        2 when a setting must change: ``HTTP_HOST``/``HTTP_PORT`` cannot be listened on (in
+        use, not this machine's), or a platform refused its token.
 
     Raises:
         SettingsError: a platform's config refused a value (nothing was opened yet).
     """
     from chatbots.health import serving
-    from chatbots.metrics import Metrics, TimedStore
+    from chatbots.metrics import Metrics
     from core.sessions import GameService
 
     factories = plan_adapters(settings, stdin=stdin or sys.stdin, stdout=stdout or sys.stdout)
@@ -260,28 +257,37 @@ async def serve(
         closed = True
         try:
             metrics = Metrics(settings.platforms or (_CONSOLE,))
-            timed = TimedStore(store, metrics)
-            service = GameService(timed, settings=service_settings(settings), observer=metrics)
+            store.time_operations(metrics.store_operation_done)
+            service = GameService(store, settings=service_settings(settings), observer=metrics)
             try:
                 await service.start()
                 code = EXIT_OK
                 if not shutdown.stop.is_set():  # else a signal came during start-up
                     adapters = [factory(service) for factory in factories]
-                    async with serving(
-                        settings.http_host,
-                        settings.http_port,
-                        metrics=metrics,
-                        store_check=timed.check,
-                        connections=adapters,
-                        load=functools.partial(service.runner.load, settings.ai_budget),
-                        count_sessions=timed.count_sessions,
-                        live_games=timed.live_games,
-                        leases=_leases(service, adapters),
-                    ):
-                        ms = round((time.monotonic() - started) * 1000)
-                        names = ",".join(a.name for a in adapters)
-                        log.info("started", extra={"adapters": names, "startup_ms": ms})
-                        code = await run_adapters(adapters, shutdown)
+                    async with contextlib.AsyncExitStack() as listening:
+                        try:
+                            await listening.enter_async_context(
+                                serving(
+                                    settings.http_host,
+                                    settings.http_port,
+                                    metrics=metrics,
+                                    store_check=store.check,
+                                    connections=adapters,
+                                    load=functools.partial(service.runner.load, settings.ai_budget),
+                                    count_sessions=store.count_sessions,
+                                    live_games=functools.partial(live_games, store),
+                                    leases=_leases(service, adapters),
+                                )
+                            )
+                        except OSError:
+                            # Logged by serving() in one line naming the address and why; a
+                            # setting to change, so the exit code of a bad setting.
+                            code = EXIT_CONFIG
+                        else:
+                            ms = round((time.monotonic() - started) * 1000)
+                            names = ",".join(a.name for a in adapters)
+                            log.info("started", extra={"adapters": names, "startup_ms": ms})
+                            code = await run_adapters(adapters, shutdown)
             finally:
                 shutdown.request("shutdown")  # also when start-up failed: the watchdog runs
                 closing = service.close(shutdown.remaining(SHUTDOWN.drain))
@@ -308,7 +314,12 @@ def _leases(service: GameService, adapters: Sequence[Adapter]) -> list[Lease]:
     return found
 
 
-async def open_store(settings: Settings) -> SessionStore:
+async def live_games(store: SessionStore) -> dict[str, int]:
+    """Live games per platform (the ``chatbots_live_games`` gauge)."""
+    return {row.platform: row.live for row in await store.totals(time.time())}
+
+
+async def open_store(settings: Settings) -> SqlStore:
     """The store the settings name: PostgreSQL when ``DATABASE_URL`` is set, else the SQLite
     file at ``DATABASE_PATH``. asyncpg is imported only in the first case.
 
@@ -334,18 +345,18 @@ async def run_adapters(adapters: Sequence[Adapter], shutdown: Shutdown) -> int:
     are cancelled.
 
     Returns:
-        0, or 1 when an adapter failed.
+        0, 1 when an adapter failed, 2 when one refused a setting (an OperatorError).
     """
     stop = shutdown.stop
     tasks = {asyncio.create_task(a.run(stop), name=f"adapter-{a.name}"): a for a in adapters}
     stopping = asyncio.create_task(stop.wait())
     await asyncio.wait([*tasks, stopping], return_when=asyncio.FIRST_COMPLETED)
     stopping.cancel()
-    failed = False
+    code = EXIT_OK  # the highest asked for: a setting to change (2) says the most
     if not stop.is_set():
         ended = [(task, adapter) for task, adapter in tasks.items() if task.done()]
         for task, adapter in ended:
-            failed |= _report(task, adapter, early=True)
+            code = max(code, _report(task, adapter, early=True))
         shutdown.request(f"{ended[0][1].name} ended")
     pending = [task for task in tasks if not task.done()]
     if pending:
@@ -368,24 +379,27 @@ async def run_adapters(adapters: Sequence[Adapter], shutdown: Shutdown) -> int:
             await asyncio.wait(late, timeout=1.0)
         for task in pending:
             if task.done() and not task.cancelled():
-                failed |= _report(task, tasks[task], early=False)
-    return EXIT_FAILED if failed else EXIT_OK
+                code = max(code, _report(task, tasks[task], early=False))
+    return code
 
 
-def _report(task: asyncio.Task[None], adapter: Adapter, *, early: bool) -> bool:
-    """Logs how an adapter ended; True when that is a failure."""
+def _report(task: asyncio.Task[None], adapter: Adapter, *, early: bool) -> int:
+    """Logs how an adapter ended; the exit code that asks for (0: a normal end)."""
     error = task.exception()
+    if isinstance(error, OperatorError):
+        log.error("%s", error, extra={"adapter": adapter.name})  # one line: what to change
+        return EXIT_CONFIG
     if error is not None:
         log.error(
             "adapter crashed",
             exc_info=(type(error), error, error.__traceback__),
             extra={"adapter": adapter.name},
         )
-        return True
+        return EXIT_FAILED
     if early and adapter.name != _CONSOLE:
         log.error("adapter stopped on its own", extra={"adapter": adapter.name})
-        return True
-    return False
+        return EXIT_FAILED
+    return EXIT_OK
 
 
 async def _close(what: str, awaitable: Awaitable[None], seconds: float) -> bool:

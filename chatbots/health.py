@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING
+
+from chatbots.metrics import CONTENT_TYPE, Connection
 
 if TYPE_CHECKING:
     from aiohttp import web
@@ -37,26 +40,11 @@ SHUTDOWN_GRACE = 1.0
 """Seconds a request in flight may take to finish once the listener closes."""
 
 
-@runtime_checkable
-class Connection(Protocol):
-    """A platform connection that says whether it is up now.
-
-    Adapters implement it (``name`` is the platform, ``connected`` is cheap and never blocks);
-    the console is always connected.
-    """
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def connected(self) -> bool: ...
-
-
 class HealthCheck:
     """Whether the bot can serve: the store answers and every platform is connected.
 
     Args:
-        store_check: raises when the store does not answer (``TimedStore.check``).
+        store_check: raises when the store does not answer (the store's ``check``).
         connections: the running platforms.
         store_timeout: seconds after which a store that has not answered counts as down.
     """
@@ -184,8 +172,6 @@ class HttpEndpoints:
     async def _render_metrics(self, request: web.Request) -> web.Response:
         from aiohttp import web
 
-        from chatbots.metrics import CONTENT_TYPE
-
         body = await self._metrics.render()
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE})
 
@@ -233,9 +219,26 @@ async def serving(
     try:
         await endpoints.start()
     except OSError as error:
-        log.error("http: cannot listen", extra={"host": host, "port": port, "error": str(error)})
+        log.error(
+            "http: cannot listen on HTTP_HOST=%s HTTP_PORT=%d: %s",
+            host,
+            port,
+            _why_not_listening(error),
+            extra={"host": host, "port": port, "error": str(error)},
+        )
         raise
     try:
         yield endpoints
     finally:
         await endpoints.close()
+
+
+def _why_not_listening(error: OSError) -> str:
+    """What an operator does about a failed bind, in words."""
+    if error.errno == errno.EADDRINUSE:
+        return "the port is already in use by another program: stop it, or choose another port"
+    if error.errno == errno.EADDRNOTAVAIL:
+        return "that address is not one of this machine's: use 127.0.0.1, or 0.0.0.0 for all"
+    if error.errno == errno.EACCES:
+        return "permission denied (ports below 1024 need privileges): choose a port above 1023"
+    return error.strerror or str(error)

@@ -4,8 +4,9 @@ state (connections, the AI queue, stored sessions).
 :class:`Metrics` owns its own :class:`~prometheus_client.CollectorRegistry` (never the global
 one: two apps in one test process must not share counters) and implements
 :class:`core.ports.ServiceObserver`, so ``GameService(..., observer=metrics)`` counts games,
-moves, failures and thinking time. :class:`TimedStore` wraps the store to time every operation,
-which keeps ``core`` free of Prometheus. Names follow the Prometheus conventions: a ``chatbots_``
+moves, failures and thinking time; :meth:`Metrics.store_operation_done` is the store's timer
+(``store.time_operations(metrics.store_operation_done)``), which keeps ``core`` free of
+Prometheus. Names follow the Prometheus conventions: a ``chatbots_``
 prefix, snake_case, ``_total`` on counters, base units (``_seconds``) on the rest.
 """
 
@@ -13,22 +14,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, ProcessCollector
 from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4, generate_latest
 from prometheus_client.metrics_core import GaugeMetricFamily, Metric
 
+from core.games import Variant
+
 if TYPE_CHECKING:
-    from chatbots.health import Connection
     from core.leases import Lease
-    from core.store import KvEntry, LeaseHolder, Session, SessionStore, StatsRow
-    from core.store.models import LiveCounts, PlatformTotals, SettingRow
     from core.workers.runner import RunnerLoad
 
-__all__ = ["CONTENT_TYPE", "GAMES", "Metrics", "TimedStore"]
+__all__ = ["CONTENT_TYPE", "GAMES", "Connection", "Metrics"]
 
 log = logging.getLogger(__name__)
 
@@ -37,10 +36,9 @@ T = TypeVar("T")
 CONTENT_TYPE = CONTENT_TYPE_PLAIN_0_0_4
 """The Content-Type of :meth:`Metrics.render` (Prometheus text format 0.0.4)."""
 
-GAMES = ("tictactoe", "connect_four", "k_in_a_row")
-"""The ``game`` label's values: the kinds of game, not their sizes (bounded cardinality)."""
+GAMES = tuple(variant.value for variant in Variant)
+"""The ``game`` label's values: the variants, not their sizes (bounded cardinality)."""
 
-_GAME_KEY = "game.name."
 _ERROR_KEY = "error."
 # The bot's moves take from well under a millisecond (easy) to the whole budget (hard, a second
 # by default) plus the queue; store operations from tens of microseconds to a busy timeout.
@@ -69,6 +67,21 @@ _AI_GAUGES = (
     ("budget_seconds", "Seconds a HARD search starting now gets (shrinks as the queue grows)."),
 )
 _COUNT_TIMEOUT = 2.0  # a scrape must not wait out the store's busy timeout
+
+
+@runtime_checkable
+class Connection(Protocol):
+    """A platform connection that says whether it is up now (metrics and ``/healthz``).
+
+    Adapters implement it (``name`` is the platform, ``connected`` is cheap and never blocks);
+    the console is always connected.
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def connected(self) -> bool: ...
 
 
 class Metrics:
@@ -145,12 +158,12 @@ class Metrics:
     # --- core.ports.ServiceObserver ---------------------------------------------------------
 
     def game_started(self, platform: str, game: str) -> None:
-        """A game began; ``game`` is its name's message key (``game.name.tictactoe``)."""
-        self.games_started.labels(platform, _game(game)).inc()
+        """A game began; ``game`` is its variant (``tictactoe``, ``connect4``, ``free``)."""
+        self.games_started.labels(platform, game).inc()
 
     def game_finished(self, platform: str, game: str) -> None:
         """A game ended with a result."""
-        self.games_finished.labels(platform, _game(game)).inc()
+        self.games_finished.labels(platform, game).inc()
 
     def move_played(self, platform: str) -> None:
         """A move was stored (a player's or the bot's)."""
@@ -166,6 +179,11 @@ class Metrics:
         self.ai_think.labels(level).observe(seconds)
 
     # --- the rest ---------------------------------------------------------------------------
+
+    def store_operation_done(self, operation: str, seconds: float) -> None:
+        """The store's timer: ``operation`` (its method's name) took ``seconds``, failures
+        included."""
+        self.store_operation.labels(operation).observe(seconds)
 
     def request_limited(self, platform: str) -> None:
         """A request was refused by a rate limit (for the limiter to call)."""
@@ -291,181 +309,3 @@ def _is_connected(connection: Connection) -> bool:
         # A probe that fails says nothing good about the connection; a scrape must not fail.
         log.exception("reading a connection state failed", extra={"platform": connection.name})
         return False
-
-
-def _game(key: str) -> str:
-    return key.removeprefix(_GAME_KEY)
-
-
-# --- The store, timed ---------------------------------------------------------------------------
-
-
-class TimedStore:
-    """A :class:`~core.store.SessionStore` that times every operation of the store it wraps.
-
-    Args:
-        store: the real store.
-        metrics: where the durations go (``chatbots_store_operation_seconds{operation}``).
-    """
-
-    def __init__(self, store: SessionStore, metrics: Metrics) -> None:
-        self._store = store
-        histogram = metrics.store_operation
-        self._observe: Mapping[str, Callable[[float], None]] = {
-            op: histogram.labels(op).observe for op in _OPERATIONS
-        }
-
-    async def _timed(self, operation: str, awaitable: Awaitable[T]) -> T:
-        started = time.perf_counter()
-        try:
-            return await awaitable
-        finally:
-            self._observe[operation](time.perf_counter() - started)
-
-    async def create(self, session: Session, *, receipt: KvEntry | None = None) -> None:
-        await self._timed("create", self._store.create(session, receipt=receipt))
-
-    async def get(self, session_id: str) -> Session | None:
-        return await self._timed("get", self._store.get(session_id))
-
-    async def live_game(self, platform: str, chat_id: str, user_id: str) -> Session | None:
-        return await self._timed("live_game", self._store.live_game(platform, chat_id, user_id))
-
-    async def challenge_for(self, platform: str, chat_id: str, user_id: str) -> Session | None:
-        return await self._timed(
-            "challenge_for", self._store.challenge_for(platform, chat_id, user_id)
-        )
-
-    async def last_finished(
-        self, platform: str, chat_id: str, user_id: str | None
-    ) -> Session | None:
-        return await self._timed(
-            "last_finished", self._store.last_finished(platform, chat_id, user_id)
-        )
-
-    async def update(
-        self, session: Session, *, expected_version: int, receipt: KvEntry | None = None
-    ) -> bool:
-        return await self._timed(
-            "update",
-            self._store.update(session, expected_version=expected_version, receipt=receipt),
-        )
-
-    async def delete(
-        self,
-        session_id: str,
-        *,
-        expected_version: int | None = None,
-        receipt: KvEntry | None = None,
-    ) -> bool:
-        return await self._timed(
-            "delete",
-            self._store.delete(session_id, expected_version=expected_version, receipt=receipt),
-        )
-
-    async def swap(self, old: Session, new: Session, *, receipt: KvEntry | None = None) -> bool:
-        return await self._timed("swap", self._store.swap(old, new, receipt=receipt))
-
-    async def delete_expired(self, now: float) -> int:
-        return await self._timed("delete_expired", self._store.delete_expired(now))
-
-    async def player_stats(
-        self, platform: str, user_id: str, chat_id: str | None = None
-    ) -> StatsRow | None:
-        return await self._timed(
-            "player_stats", self._store.player_stats(platform, user_id, chat_id)
-        )
-
-    async def top(self, platform: str, chat_id: str, limit: int = 10) -> list[StatsRow]:
-        return await self._timed("top", self._store.top(platform, chat_id, limit))
-
-    async def kv_get(self, namespace: str, key: str) -> str | None:
-        return await self._timed("kv_get", self._store.kv_get(namespace, key))
-
-    async def kv_set(
-        self,
-        namespace: str,
-        key: str,
-        value: str,
-        *,
-        session_id: str | None = None,
-        expires_at: float | None = None,
-    ) -> None:
-        await self._timed(
-            "kv_set",
-            self._store.kv_set(namespace, key, value, session_id=session_id, expires_at=expires_at),
-        )
-
-    async def kv_delete(self, namespace: str, key: str) -> None:
-        await self._timed("kv_delete", self._store.kv_delete(namespace, key))
-
-    async def acquire_lease(self, name: str, holder: str, ttl: float) -> bool:
-        return await self._timed("acquire_lease", self._store.acquire_lease(name, holder, ttl))
-
-    async def release_lease(self, name: str, holder: str) -> bool:
-        return await self._timed("release_lease", self._store.release_lease(name, holder))
-
-    async def lease_holder(self, name: str) -> LeaseHolder | None:
-        return await self._timed("lease_holder", self._store.lease_holder(name))
-
-    async def check(self) -> None:
-        """Whether the store answers and can write now (health).
-
-        Raises:
-            StoreUnavailable: it cannot.
-            StoreBusy: the database stayed locked.
-        """
-        await self._timed("check", self._store.check())
-
-    async def count_sessions(self) -> int:
-        return await self._timed("count_sessions", self._store.count_sessions())
-
-    async def live_counts(self, platform: str, chat_id: str, user_id: str) -> LiveCounts:
-        return await self._timed("live_counts", self._store.live_counts(platform, chat_id, user_id))
-
-    async def totals(self, since: float) -> list[PlatformTotals]:
-        return await self._timed("totals", self._store.totals(since))
-
-    async def live_games(self) -> dict[str, int]:
-        """Live games per platform (the ``chatbots_live_games`` gauge)."""
-        return {row.platform: row.live for row in await self.totals(time.time())}
-
-    async def settings_rows(self, platform: str, scopes: Sequence[str]) -> list[SettingRow]:
-        return await self._timed("settings_rows", self._store.settings_rows(platform, scopes))
-
-    async def setting_put(self, row: SettingRow) -> None:
-        await self._timed("setting_put", self._store.setting_put(row))
-
-    async def setting_delete(self, platform: str, scope: str, key: str) -> bool:
-        return await self._timed("setting_delete", self._store.setting_delete(platform, scope, key))
-
-    async def close(self) -> None:
-        await self._store.close()
-
-
-_OPERATIONS = (
-    "create",
-    "get",
-    "live_game",
-    "challenge_for",
-    "last_finished",
-    "update",
-    "delete",
-    "swap",
-    "delete_expired",
-    "player_stats",
-    "top",
-    "kv_get",
-    "kv_set",
-    "kv_delete",
-    "acquire_lease",
-    "release_lease",
-    "lease_holder",
-    "count_sessions",
-    "live_counts",
-    "totals",
-    "settings_rows",
-    "setting_put",
-    "setting_delete",
-    "check",
-)

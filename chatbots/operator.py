@@ -23,10 +23,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from chatbots.app import EXIT_CONFIG, EXIT_FAILED, open_store, service_settings
+from chatbots.app import EXIT_CONFIG, EXIT_FAILED, open_store
 from core.admin.effective import resolve, write
 from core.admin.keys import BY_NAME, HERE, KEYS
 from core.admin.scopes import Place, Source, parse_scope
+from core.clean import clean_text
 from core.commands import RESET
 from core.errors import UserError
 from core.store import StoreError
@@ -47,6 +48,9 @@ async def settings_command(
     settings: Settings, scope: str, words: Sequence[str], out: TextIO = sys.stdout
 ) -> int:
     """``chatbots settings SCOPE [KEY [VALUE...|reset]]``; the exit code."""
+    # Bytes that are not UTF-8 in argv arrive as lone surrogates: cleaned as the service
+    # cleans what people type, so that every store can hold them.
+    scope, words = clean_text(scope), [clean_text(word) for word in words]
     try:
         place = parse_scope(scope)
     except ValueError as error:
@@ -82,7 +86,7 @@ async def settings_command(
 
 async def _shown(store: SessionStore, settings: Settings, place: Place, names: list[str]) -> str:
     rows = await store.settings_rows(place.platform, place.scopes)
-    effective = resolve(rows, place, service_settings(settings))
+    effective = resolve(rows, place, settings.chat_defaults)
     lines = []
     for name in names:
         shown = BY_NAME[name].show(effective.values[name])

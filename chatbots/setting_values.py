@@ -8,24 +8,18 @@ enforce them; a message about a secret says what is wrong with it, never what it
 from __future__ import annotations
 
 import enum
+import ipaddress
 import re
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from core.admin.keys import (
-    BOARDS_BOUNDS,
-    BURST_BOUNDS,
-    BY_NAME,
-    CHALLENGE_TTL_BOUNDS,
-    DECIMAL,
-    GAME_TTL_BOUNDS,
-    RATE_BOUNDS,
-)
+from core.admin.keys import BY_NAME, DECIMAL
 from core.errors import UserError
-from core.i18n import LOCALES, Text
+from core.i18n import Text
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -47,23 +41,18 @@ class LogFormat(enum.Enum):
 
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
-# The bounds of every number, inclusive; .env.example states them, and a test checks it does.
+# The bounds of every number that is not a chat setting's default, inclusive (chatbots.settings
+# adds the bounds of those from the chat settings); .env.example states them, and a test checks
+# it does.
 LIMITS: dict[str, tuple[float, float]] = {
     # Below 50 ms the hard bot plays hardly better than medium; above 30 s a player gives up
     # (and a searching worker is busy for every other chat that long).
     "AI_BUDGET_SECONDS": (0.05, 30.0),
     # Each worker holds about 250 MiB.
     "AI_WORKERS": (0, 64),
-    # The same bounds as the chat settings game_ttl and challenge_ttl (core.admin.keys).
-    "GAME_TTL_SECONDS": GAME_TTL_BOUNDS,
     # A takeover comes about this long after the holder died: at most 20 keeps a Matrix
     # takeover (the lease, a login, a sync) within 30 s; below 1 s renewals would be a load.
     "LEASE_TTL_SECONDS": (1, 20),
-    "CHALLENGE_TTL_SECONDS": CHALLENGE_TTL_BOUNDS,
-    # The defaults of the chat settings rate_burst, rate_per_minute and boards_per_minute.
-    "RATE_BURST": BURST_BOUNDS,
-    "RATE_PER_MINUTE": RATE_BOUNDS,
-    "BOARDS_PER_MINUTE": BOARDS_BOUNDS,
     "HTTP_PORT": (1, 65535),
     # Discord wants a shard per 2,500 servers at most: 4,096 shards reach ten million servers.
     "DISCORD_SHARD_COUNT": (1, 4096),
@@ -111,16 +100,10 @@ def log_format(text: str) -> LogFormat:
         raise ValueError(f"{shown(text)} is not one of text, json") from None
 
 
-def locale(text: str) -> str:
-    language = text.replace("_", "-").split("-", 1)[0].lower()
-    if language not in LOCALES:
-        raise ValueError(f"{shown(text)} is not one of {', '.join(LOCALES)}")
-    return language
-
-
 def chat_setting(name: str) -> Callable[[str], Any]:
-    """A parser of the ``.env`` default of the chat setting ``name`` (``core.admin.keys``):
-    the setting's own parser and bounds, its complaint in English."""
+    """A parser of the ``.env`` default of the chat setting ``name``
+    (``core.admin.keys.Effective``): the setting's own parser and bounds, its complaint in
+    English."""
     key = BY_NAME[name]
 
     def parse(text: str) -> Any:
@@ -240,8 +223,25 @@ def device_id(text: str) -> str:
 
 
 def listen_host(text: str) -> str:
+    """An address to listen on: an IP address, or a host name that resolves here (``check``
+    then finds what binding would only find at start, after the database was opened)."""
     if not _LISTEN_HOST.fullmatch(text):
         raise ValueError(f"{shown(text)} is not a host name or IP address to listen on")
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        pass
+    else:
+        return text
+    if ":" in text or all(part.isdigit() for part in text.split(".")):
+        raise ValueError(f"{shown(text)} is not an IP address (such as 127.0.0.1, 0.0.0.0 or ::)")
+    try:
+        socket.getaddrinfo(text, None, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except OSError as error:
+        raise ValueError(
+            f"{shown(text)} is not an IP address, and no address was found for it as a host"
+            " name: give an address of this machine (127.0.0.1, or 0.0.0.0 for every interface)"
+        ) from error
     return text
 
 

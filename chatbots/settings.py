@@ -1,7 +1,9 @@
 """Settings of the application, from the environment and a ``.env`` file.
 
-Every key is declared once in :data:`KEYS` (name, group, default, whether it is a secret);
-``.env.example`` describes the same keys, grouped, and a test keeps the two in step. Settings
+Every key is declared once in :data:`KEYS` (name, group, default, whether it is a secret, and
+the chat setting whose default it sets, if any); ``.env.example`` describes the same keys,
+grouped, and a test keeps the two in step. A chat setting's ``.env`` default is parsed by that
+setting's own parser, and unset it is the setting's built-in default (``core.admin.keys``). Settings
 are read and validated once, at start-up, by :func:`load_settings`: every problem is reported
 at once, each naming its key, as a :class:`SettingsError` (one line per problem).
 
@@ -21,14 +23,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
 
 from chatbots import setting_values as parse
-from chatbots.setting_values import LIMITS, LOG_LEVELS, LogFormat, Secret
-from core.ai.levels import Level
+from chatbots.setting_values import LOG_LEVELS, LogFormat, Secret
+from core.admin import keys as chat
 
 __all__ = [
     "KEYS",
@@ -59,12 +61,14 @@ class SettingsError(ValueError):
 @dataclass(frozen=True, slots=True)
 class Key:
     """One setting: its environment name, its group in ``.env.example`` (where each key is
-    described), its default, and whether its value is a secret."""
+    described), its default, whether its value is a secret, and the chat setting whose default
+    it sets (its default is then that setting's built-in one)."""
 
     name: str
     group: str
     default: str = ""
     secret: bool = False
+    chat: str | None = None
 
 
 GENERAL, AI, DISCORD, MATRIX = "General", "AI and games", "Discord", "Matrix"
@@ -76,22 +80,23 @@ KEYS: tuple[Key, ...] = (
     Key("LEASE_TTL_SECONDS", GENERAL, "15"),
     Key("LOG_LEVEL", GENERAL),
     Key("LOG_FORMAT", GENERAL, "text"),
-    Key("DEFAULT_LOCALE", GENERAL, "en"),
-    Key("DEFAULT_LEVEL", AI, "medium"),
+    Key("DEFAULT_LOCALE", GENERAL, chat="language"),
+    Key("DEFAULT_THEME", GENERAL, chat="theme"),
+    Key("DEFAULT_LEVEL", AI, chat="level"),
     Key("AI_BUDGET_SECONDS", AI, "1.0"),
     Key("AI_WORKERS", AI),
-    Key("GAME_TTL_SECONDS", AI, "86400"),
-    Key("CHALLENGE_TTL_SECONDS", AI, "120"),
-    Key("RATE_BURST", AI, "10"),
-    Key("RATE_PER_MINUTE", AI, "30"),
-    Key("BOARDS_PER_MINUTE", AI, "20"),
-    Key("DEFAULT_GAMES", AI),
-    Key("DEFAULT_MAX_BOARD", AI),
-    Key("DEFAULT_PVP", AI),
-    Key("DEFAULT_BOT_VS_BOT", AI),
-    Key("DEFAULT_COOLDOWN_SECONDS", AI),
-    Key("DEFAULT_MAX_GAMES_PER_USER", AI),
-    Key("DEFAULT_MAX_GAMES_PER_CHAT", AI),
+    Key("GAME_TTL_SECONDS", AI, chat="game_ttl"),
+    Key("CHALLENGE_TTL_SECONDS", AI, chat="challenge_ttl"),
+    Key("RATE_BURST", AI, chat="rate_burst"),
+    Key("RATE_PER_MINUTE", AI, chat="rate_per_minute"),
+    Key("BOARDS_PER_MINUTE", AI, chat="boards_per_minute"),
+    Key("DEFAULT_GAMES", AI, chat="games"),
+    Key("DEFAULT_MAX_BOARD", AI, chat="max_board"),
+    Key("DEFAULT_PVP", AI, chat="pvp"),
+    Key("DEFAULT_BOT_VS_BOT", AI, chat="bot_vs_bot"),
+    Key("DEFAULT_COOLDOWN_SECONDS", AI, chat="cooldown"),
+    Key("DEFAULT_MAX_GAMES_PER_USER", AI, chat="max_games_per_user"),
+    Key("DEFAULT_MAX_GAMES_PER_CHAT", AI, chat="max_games_per_chat"),
     Key("DISCORD_TOKEN", DISCORD, secret=True),
     Key("DISCORD_GUILD_IDS", DISCORD),
     Key("DISCORD_API_BASE_URL", DISCORD, "https://discord.com/api/v10"),
@@ -111,17 +116,14 @@ KEYS: tuple[Key, ...] = (
     Key("HTTP_HOST", HTTP, "127.0.0.1"),
 )
 KEY_NAMES = frozenset(key.name for key in KEYS)
-CHAT_DEFAULTS: tuple[tuple[str, str], ...] = (
-    ("DEFAULT_GAMES", "games"),
-    ("DEFAULT_MAX_BOARD", "max_board"),
-    ("DEFAULT_PVP", "pvp"),
-    ("DEFAULT_BOT_VS_BOT", "bot_vs_bot"),
-    ("DEFAULT_COOLDOWN_SECONDS", "cooldown"),
-    ("DEFAULT_MAX_GAMES_PER_USER", "max_games_per_user"),
-    ("DEFAULT_MAX_GAMES_PER_CHAT", "max_games_per_chat"),
-)
-"""The .env keys that set the default of a chat setting (``/settings``), each parsed by that
-setting's own parser; unset, the setting keeps its built-in default."""
+CHAT_DEFAULTS: tuple[tuple[str, str], ...] = tuple((k.name, k.chat) for k in KEYS if k.chat)
+"""The .env keys that set the default of a chat setting (``/settings``), with that setting's
+name; each is parsed by that setting's own parser, and unset the setting keeps its built-in
+default."""
+LIMITS: dict[str, tuple[float, float]] = parse.LIMITS | {
+    name: bounds for name, setting in CHAT_DEFAULTS if (bounds := chat.BY_NAME[setting].bounds)
+}
+"""The bounds of every number, inclusive: a chat setting's default has that setting's."""
 _DEFAULTS = {key.name: key.default for key in KEYS}
 _DISCORD_API, _DISCORD_GATEWAY = _DEFAULTS["DISCORD_API_BASE_URL"], _DEFAULTS["DISCORD_GATEWAY_URL"]
 
@@ -160,6 +162,7 @@ class Settings:
     ``discord`` and ``matrix`` are None when that platform is not configured. ``http_port``
     is None when ``/healthz`` and ``/metrics`` are not served. ``database_url`` (PostgreSQL) is
     None when unset: the SQLite file at ``database_path`` is the store then.
+    ``chat_defaults`` holds the chat settings' defaults the ``.env`` sets, by setting name.
     """
 
     database_path: Path = Path(_DEFAULTS["DATABASE_PATH"])
@@ -167,21 +170,23 @@ class Settings:
     lease_ttl: float = 15.0
     log_level: str | None = None
     log_format: LogFormat = LogFormat.TEXT
-    default_locale: str = "en"
-    default_level: Level = Level.MEDIUM
     ai_budget: float = 1.0
     ai_workers: int | None = None
-    game_ttl: float = 86400.0
-    challenge_ttl: float = 120.0
-    rate_burst: int = 10
-    rate_per_minute: int = 30
-    boards_per_minute: int = 20
-    chat_defaults: tuple[tuple[str, object], ...] = ()
+    chat_defaults: Mapping[str, Any] = field(default_factory=dict)
     discord: DiscordSettings | None = None
     matrix: MatrixSettings | None = None
     http_port: int | None = None
     http_host: str = _DEFAULTS["HTTP_HOST"]
     warnings: tuple[str, ...] = field(default=(), compare=False)
+
+    def chat_default(self, key: chat.Key[T]) -> T:
+        """The default of a chat setting: the ``.env``'s, else the built-in one."""
+        return key.default_in(self.chat_defaults)
+
+    @property
+    def default_locale(self) -> str:
+        """The language where nobody chose one: the default of the chat setting ``language``."""
+        return self.chat_default(chat.Effective.language)
 
     @property
     def platforms(self) -> tuple[str, ...]:
@@ -285,30 +290,15 @@ class _Parser:
             ),
             log_level=self.get("LOG_LEVEL", parse.log_level, None),
             log_format=self.get("LOG_FORMAT", parse.log_format, LogFormat.TEXT),
-            default_locale=self.get("DEFAULT_LOCALE", parse.locale, "en"),
-            default_level=self.get("DEFAULT_LEVEL", parse.chat_setting("level"), Level.MEDIUM),
             ai_budget=self.get(
                 "AI_BUDGET_SECONDS", parse.seconds(*LIMITS["AI_BUDGET_SECONDS"]), 1.0
             ),
             ai_workers=self.get("AI_WORKERS", parse.workers, None),
-            game_ttl=self.get(
-                "GAME_TTL_SECONDS", parse.seconds(*LIMITS["GAME_TTL_SECONDS"]), 86400.0
-            ),
-            challenge_ttl=self.get(
-                "CHALLENGE_TTL_SECONDS", parse.seconds(*LIMITS["CHALLENGE_TTL_SECONDS"]), 120.0
-            ),
-            rate_burst=self.get("RATE_BURST", parse.whole(*LIMITS["RATE_BURST"]), 10),
-            rate_per_minute=self.get(
-                "RATE_PER_MINUTE", parse.whole(*LIMITS["RATE_PER_MINUTE"]), 30
-            ),
-            boards_per_minute=self.get(
-                "BOARDS_PER_MINUTE", parse.whole(*LIMITS["BOARDS_PER_MINUTE"]), 20
-            ),
-            chat_defaults=tuple(
-                (setting, self.get(name, parse.chat_setting(setting), None))
+            chat_defaults={
+                setting: self.get(name, parse.chat_setting(setting), None)
                 for name, setting in CHAT_DEFAULTS
-                if self.raw.get(name, "").strip()
-            ),
+                if self.given(name)
+            },
             discord=self.discord(),
             matrix=self.matrix(),
             http_port=self.http_port(),

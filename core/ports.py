@@ -126,14 +126,23 @@ class GameServicePort(Protocol):
         """Accept, Decline, Rematch or Review pressed on the message of ``session_id``."""
         ...
 
+    async def chat_language(self, actor: Actor) -> str | None:
+        """The language the admins of ``actor``'s chat chose (``/settings language``), or None
+        when nobody chose one (or the store cannot say now). Replies carry it already
+        (:attr:`Reply.locale`); adapters ask for it where they answer a mistake of their own
+        (a slash command's option they could not read)."""
+        ...
+
 
 class ServiceObserver(Protocol):
     """What the service reports as it works (metrics); every method must be cheap and must not
     raise."""
 
-    def game_started(self, platform: str, game: str) -> None: ...
+    def game_started(self, platform: str, game: str) -> None:
+        """A game began; ``game`` is its ``core.games.Variant`` value (``tictactoe``, ...)."""
 
-    def game_finished(self, platform: str, game: str) -> None: ...
+    def game_finished(self, platform: str, game: str) -> None:
+        """A game ended (announced once, by the process whose write ended it)."""
 
     def move_played(self, platform: str) -> None: ...
 

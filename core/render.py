@@ -1,15 +1,15 @@
 """Boards drawn as plain text, shared by the console and the Matrix plain ``body``.
 
 One line per board row, cells separated by spaces, ``X`` and ``O`` for the marks and ``·`` for an
-empty cell, column letters above and row numbers on the left (DESIGN.md, "Matrix").
+empty cell, column letters above and row numbers on the left (docs/design.md, "Matrix").
 """
 
 from __future__ import annotations
 
+from core.games.rules import COLUMN_LETTERS as COLUMN_LETTERS  # drawn here; adapters use it
 from core.replies import BoardView
 
 MARKS = ("·", "X", "O")
-COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxy"  # 25 columns at most (core.games.rules.MAX_SIDE)
 
 
 def board_lines(board: BoardView) -> list[str]:

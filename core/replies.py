@@ -113,8 +113,10 @@ class Reply:
             as clicking someone else's board.
         error: the text is about a mistake of the acting user.
         locale: the language the chat's admins chose (the ``language`` setting), when they
-            chose one: adapters whose platform gives no language per user (Matrix, the console)
-            render this reply in it rather than in their configured default.
+            chose one: every adapter renders this reply in it, rather than in the person's own
+            language (Discord's client locale) or the adapter's configured default.
+        theme: the board theme the chat's admins chose (the ``theme`` setting, a name of
+            ``core.pictures.THEMES``), or None for each game's own.
     """
 
     text: Text | None = None
@@ -126,3 +128,4 @@ class Reply:
     private: bool = False
     error: bool = False
     locale: str | None = None
+    theme: str | None = None

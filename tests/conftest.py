@@ -1,8 +1,16 @@
-"""Fixtures shared by every test folder: the stores, SQLite and PostgreSQL, behind one interface.
+"""Fixtures shared by every test folder: the stores, SQLite and PostgreSQL, behind one interface;
+and the markers that let a developer run the fast tests alone.
 
 ``backend`` runs a test once per store kind (ids ``[sqlite]`` and ``[postgres]``): a fresh
 database each time. The PostgreSQL server is started once per test session, on the first test
 that needs it, and stopped at the end; when it cannot start, those tests fail and say why.
+
+Markers (registered in pyproject.toml) are given here by where a test is, so that a new test in
+a slow place is marked without anyone remembering to: ``e2e`` (tests/e2e: a real Synapse, the
+Discord double, bot processes), ``deploy`` (tests/deploy: the wheel, the container, the service
+unit), ``postgres`` (runs on the real PostgreSQL server), ``slow`` (:data:`SLOW`: processes,
+process pools, exhaustive searches). Every test with one of the last three is also ``e2e``, so
+``pytest -m "not e2e"`` runs the fast offline tests alone and plain ``pytest`` runs everything.
 """
 
 from __future__ import annotations
@@ -13,6 +21,64 @@ from pathlib import Path
 import pytest
 
 from tests.backends import KINDS, Backend, Backends
+
+SLOW: tuple[str, ...] = (
+    # Whole files that start processes, process pools or servers, or search exhaustively (a
+    # second or more a test on a quiet machine).
+    "tests/benchmarks/",
+    "tests/chatbots/test_app.py",
+    "tests/chatbots/test_broken_database.py",
+    "tests/core/ai/test_book.py",
+    "tests/core/ai/test_orphans.py",
+    "tests/core/ai/test_review.py",
+    "tests/core/ai/test_runner.py",
+    "tests/core/store/test_concurrency.py",
+    "tests/core/store/test_leases.py",
+    "tests/core/test_leases.py",
+    "tests/core/test_sweeper_lease.py",
+    "tests/adapters/discord/test_identify.py",
+    "tests/adapters/discord/test_takeover.py",
+    "tests/adapters/matrix/test_lease.py",
+    # Single tests of otherwise fast files.
+    "tests/core/games/test_position.py::test_tictactoe_perft",
+    "tests/core/games/test_position.py::test_tictactoe_outcomes_by_kind",
+    "tests/core/games/test_position.py::test_random_games_agree_with_brute_force",
+    "tests/core/test_sessions_fuzz.py::test_anything_from_anyone_never_breaks_the_service",
+    "tests/core/test_sessions.py::test_hard_in_a_thread_and_in_the_process_pool",
+    "tests/core/test_sessions.py::test_200_concurrent_moves",
+    "tests/core/test_commands.py::test_near_misses_parse_or_are_user_errors",
+    "tests/core/ai/test_solver.py::test_solve_agrees_with_brute_force",
+    "tests/core/ai/test_solver.py::test_plain_and_compiled_agree_on_random_positions",
+    "tests/chatbots/test_operator.py::test_backup_while_games_are_played",
+    "tests/chatbots/test_health.py::test_healthz_is_503_when_the_store_fails_or_hangs",
+    "tests/core/store/test_receipts.py::test_receipts_follow_their_writes",
+    "tests/core/ai/test_solver.py::test_solve_matches_brute_force_on_random_positions",
+)
+"""Where the slow tests are: a file or folder (ending in ``.py`` or ``/``) or the start of a
+test's id."""
+BY_PLACE: dict[str, str] = {
+    "tests/e2e/": "e2e",
+    "tests/deploy/": "deploy",
+    "tests/chatbots/test_database_url.py": "postgres",
+    "tests/core/store/test_postgres.py": "postgres",
+}
+"""Places whose every test has a marker (as :data:`SLOW`); the PostgreSQL halves of the tests
+run on both stores are found by their parameter."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test by where it is (see the module docstring)."""
+    for item in items:
+        found = {mark for prefix, mark in BY_PLACE.items() if item.nodeid.startswith(prefix)}
+        if any(item.nodeid.startswith(prefix) for prefix in SLOW):
+            found.add("slow")
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None and "postgres" in callspec.params.values():
+            found.add("postgres")
+        if found:
+            found.add("e2e")
+        for mark in sorted(found):
+            item.add_marker(mark)
 
 
 @pytest.fixture(scope="session")

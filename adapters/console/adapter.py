@@ -2,8 +2,10 @@
 
 The console is one chat (``console``) on the platform ``console``. Several people can share the
 keyboard: a line ``bob: /accept`` is said by bob, and ``/as bob`` makes bob the speaker of the
-lines that follow (``/as`` alone goes back to the first player). Everything else, commands and
-moves alike, goes to the service as said by the speaker; the adapter decides no game logic.
+lines that follow (``/as`` alone goes back to the first player). ``/picture [THEME] [FILE]``
+writes the last board shown as a PNG (``core.pictures``), handy for checking the themes by eye.
+Everything else, commands and moves alike, goes to the service as said by the speaker; the
+adapter decides no game logic.
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ import os
 import re
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Protocol, TextIO, cast
 
 from core.commands import find_command
 from core.i18n import normalize_locale, render
+from core.pictures import THEMES, board_png
 from core.ports import GameServicePort, PlatformStyle
 from core.render import board_text
 from core.replies import Actor, BoardView, Reply
@@ -32,6 +36,7 @@ CHAT_ID = "console"
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,31}")
 _SAID_BY = re.compile(rf"({_NAME.pattern}):\s*(.*)", re.DOTALL)
 _END = object()  # the reader's "end of input"
+PICTURE_FILE = "board.png"  # where /picture writes when no file is named
 
 
 class LineReader(Protocol):
@@ -80,6 +85,9 @@ class ConsoleAdapter:
         )
         self._speaker = self._player
         self._welcome = welcome
+        self._board: BoardView | None = None  # the last board shown, for /picture
+        self._board_locale = self._locale
+        self._board_theme: str | None = None
         self._interactive = _isatty(stdin) and _isatty(stdout)
 
     async def run(self, stop: asyncio.Event) -> None:
@@ -116,7 +124,9 @@ class ConsoleAdapter:
         first = self._player
         if name is None or name in (first.user_id, first.display_name):
             return first
-        return Actor(PLATFORM, CHAT_ID, name, name, self._locale, is_admin=True)
+        # Anyone can type "mallory:": only the one who started the console (the operator, who
+        # could change the settings from the shell anyway) is the chat's admin.
+        return Actor(PLATFORM, CHAT_ID, name, name, self._locale)
 
     async def _handle(self, line: str) -> bool:
         """Answers one line; False when the player asked to leave."""
@@ -136,6 +146,9 @@ class ConsoleAdapter:
         if local and word[1:].lower() == "as":
             self._switch(rest.strip())
             return True
+        if local and word[1:].lower() == "picture":
+            self._write(self._picture(rest.strip()) + "\n")
+            return True
         try:
             replies = await self._service.handle_text(speaker, text, addressed=True)
         except Exception:
@@ -146,13 +159,40 @@ class ConsoleAdapter:
             return True
         for reply in replies:
             # The language an admin set for this chat (/settings language) wins over ours.
-            self._write(render_reply(reply, reply.locale or speaker.locale))
+            self._show(reply, reply.locale or speaker.locale)
         return True
 
     async def _publish(self, actor: Actor, replies: Sequence[Reply]) -> None:
         # The moves of a bots' game, as they are played.
         for reply in replies:
-            self._write(render_reply(reply, reply.locale or actor.locale))
+            self._show(reply, reply.locale or actor.locale)
+
+    def _show(self, reply: Reply, locale: str) -> None:
+        if reply.board is not None:
+            self._board, self._board_locale = reply.board, locale
+            self._board_theme = reply.theme  # the chat's theme setting, if any
+        self._write(render_reply(reply, locale))
+
+    def _picture(self, args: str) -> str:
+        """``/picture [THEME] [FILE]``: the last board shown, as a PNG written to ``FILE``
+        (default ``board.png``), in ``THEME`` (default: the chat's ``theme`` setting, else the
+        board's own); the answer to print."""
+        locale = self._board_locale
+        if self._board is None:
+            return render("console.picture.no_board", self._locale)
+        theme_name, _, path_text = args.partition(" ")
+        theme = THEMES.get(theme_name.lower())
+        if theme is None:  # no theme named: the whole argument is the file
+            path_text = args
+            theme = THEMES.get(self._board_theme or "")
+        path = Path(path_text.strip() or PICTURE_FILE).expanduser().absolute()
+        caption = self._board.status.render(locale)
+        try:
+            path.write_bytes(board_png(self._board, theme, caption=caption))
+        except OSError as error:
+            reason = error.strerror or str(error)
+            return render("console.picture.failed", self._locale, path=str(path), reason=reason)
+        return render("console.picture.saved", self._locale, path=str(path))
 
     def _switch(self, name: str) -> None:
         if name and not _NAME.fullmatch(name):

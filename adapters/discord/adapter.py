@@ -18,6 +18,7 @@ from adapters.discord.bot import GameBot
 from adapters.discord.config import DiscordConfig
 from adapters.discord.shards import ShardedGameBot, client_for
 from adapters.discord.takeover import ShardLeases
+from core.errors import OperatorError
 from core.ports import SHUTDOWN, GameServicePort
 
 if TYPE_CHECKING:
@@ -108,7 +109,7 @@ class DiscordAdapter:
         taking input, let the interactions in flight finish and close the connection.
 
         Raises:
-            discord.LoginFailure: the token was refused.
+            OperatorError: the token was refused (:data:`TOKEN_REFUSED`).
             discord.DiscordException: the connection failed for good.
         """
         with discord_endpoints(self.config):
@@ -172,7 +173,7 @@ class DiscordAdapter:
                     task.cancel()
             if client.done():
                 await bot.stop_command_sync()
-                client.result()  # a failure to log in or connect
+                _raise_refused_token(client)  # a failure to log in or connect
                 return
             log.info("discord: stopping")
             await bot.shutdown(SHUTDOWN.drain)
@@ -180,6 +181,30 @@ class DiscordAdapter:
             # session (discord.py's launch loop does not look at is_closed()): cut it short.
             with contextlib.suppress(asyncio.CancelledError, TimeoutError):
                 await asyncio.wait_for(client, SHUTDOWN.adapters - SHUTDOWN.drain)
+
+
+TOKEN_REFUSED = (
+    "discord: the token was refused (DISCORD_TOKEN): get a new one in the Developer Portal"
+    " (https://discord.com/developers/applications -> your application -> Bot -> Reset Token)"
+    " and set it as DISCORD_TOKEN"
+)
+"""What an operator reads when Discord refuses the token: one line, where to get a new one."""
+
+# Close code of the gateway for a token it does not accept ("Authentication failed").
+_AUTHENTICATION_FAILED = 4004
+
+
+def _raise_refused_token(client: asyncio.Task[None]) -> None:
+    """The client's failure, if any; a refused token (401 at login, or 4004 from the gateway
+    when a token stops being valid between the two) as an :class:`OperatorError`."""
+    try:
+        client.result()
+    except discord.LoginFailure as error:
+        raise OperatorError(TOKEN_REFUSED) from error
+    except discord.ConnectionClosed as error:
+        if error.code == _AUTHENTICATION_FAILED:
+            raise OperatorError(TOKEN_REFUSED) from error
+        raise
 
 
 # A change seldom comes alone (two shards adopted at once): one restart for them all.

@@ -41,6 +41,7 @@ class _Shown:
     channel_id: int
     message_id: int
     version: int = -1
+    stored: bool = False  # this process stored this message as the board's row
 
 
 def board_key(session_id: str) -> str:
@@ -66,16 +67,21 @@ class BoardMessages:
     async def remember(
         self, session_id: str, channel_id: int, message_id: int, version: int | None = None
     ) -> None:
-        """``message_id`` in ``channel_id`` shows the game ``session_id`` (at ``version``)."""
-        await self._store.kv_set(
-            KV_NAMESPACE,
-            board_key(session_id),
-            f"{channel_id}:{message_id}",
-            session_id=session_id,
-        )
+        """``message_id`` in ``channel_id`` shows the game ``session_id`` (at ``version``).
+
+        Every press on a board remembers it again: the row this process stored for the same
+        message is not written again (it goes only with its game)."""
         shown = self._recent.get(session_id)
         if shown is None or (shown.channel_id, shown.message_id) != (channel_id, message_id):
             shown = _Shown(channel_id, message_id)
+        if not shown.stored:
+            await self._store.kv_set(
+                KV_NAMESPACE,
+                board_key(session_id),
+                f"{channel_id}:{message_id}",
+                session_id=session_id,
+            )
+            shown.stored = True
         self._keep(session_id, shown, version)
         posted = self._posted.get(session_id)
         if posted is not None:

@@ -32,17 +32,21 @@ from discord import app_commands
 
 from adapters.discord.boards import BoardMessages
 from adapters.discord.commands import (
+    WATCH,
     CatalogueTranslator,
     Interaction,
     build_commands,
 )
 from adapters.discord.config import DEFAULT_GATEWAY_URL, DiscordConfig
-from adapters.discord.ids import ButtonId, MoveId, parse_custom_id
+from adapters.discord.ids import ButtonId, MoveId, is_ours
 from adapters.discord.layout import MessageSpec, text_message
 from adapters.discord.options import channel_written, command_from_options, move_from_text
+from adapters.discord.picture_layout import SELECT_ITEMS, edit_kwargs, with_cells
 from adapters.discord.present import ChannelOutlet, Clicked, Presenter
+from adapters.discord.reach import Reach, reach_of, shared_chat, shown_to_the_user_alone
 from adapters.discord.responder import Responder
-from adapters.discord.views import DYNAMIC_ITEMS, build_view
+from adapters.discord.selects import CellPick, Pick, parse_cell, parse_column, parse_pick
+from adapters.discord.views import DYNAMIC_ITEMS
 from core.commands import CommandSpec
 from core.errors import UserError
 from core.i18n import DEFAULT_LOCALE, normalize_locale, render
@@ -73,7 +77,8 @@ def actor_for(interaction: Interaction) -> Actor:
     Whether the person may change the settings is read from this interaction's own
     permissions every time (Manage Server; Administrator implies it): ``/settings`` is
     registered for Manage Server only, but a server's admins can grant it to anyone in
-    Server Settings -> Integrations, and a stale client may still send it.
+    Server Settings -> Integrations, and a stale client may still send it. In a server that did
+    not install the bot (a user's own install) nobody may: the server's admins never chose it.
     """
     user = interaction.user
     guild_id = interaction.guild_id
@@ -84,7 +89,9 @@ def actor_for(interaction: Interaction) -> Actor:
         display_name=user.display_name,
         locale=interaction.locale.value,
         server_id=None if guild_id is None else str(guild_id),
-        is_admin=guild_id is not None and may_manage(interaction.permissions),
+        is_admin=guild_id is not None
+        and reach_of(interaction) is Reach.CHANNEL
+        and may_manage(interaction.permissions),
     )
 
 
@@ -156,7 +163,7 @@ class GameBot(discord.Client):
     async def setup_hook(self) -> None:
         """After login, before the gateway: buttons, translations, and the command sync (with a
         sync lease, in a task of its own that syncs once this process holds the lease)."""
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *SELECT_ITEMS)
         await self.tree.set_translator(CatalogueTranslator())
         if self._sync_lease is None:
             await self.sync_commands()
@@ -237,6 +244,27 @@ class GameBot(discord.Client):
 
         await self._serve(interaction, work, button=button)
 
+    async def handle_select(self, interaction: Interaction, pick: Pick, values: list[str]) -> None:
+        """A selection in a picture board's menu (called by the dynamic items): a column
+        redraws the cell menu, a cell is a move. A value we never offered is refused."""
+        value = values[0] if len(values) == 1 else ""
+        if isinstance(pick, CellPick):
+            cell = parse_cell(value)
+            if cell is not None:
+                move = MoveId(pick.session_id, pick.version, cell)
+                await self.handle_button(interaction, move)
+                return
+        elif (column := parse_column(value)) is not None and interaction.message is not None:
+            with self._tracked():
+                locale = await self._chat_language(interaction, locale_of(interaction))
+                view = with_cells(interaction.message, pick, column, locale)
+                try:
+                    await interaction.response.edit_message(view=view)
+                except discord.HTTPException:
+                    log.exception("could not show the cells of a column")
+                return
+        await self._serve(interaction, _refuse("discord.unknown_button"))
+
     async def on_interaction(self, interaction: Interaction) -> None:
         # A click on a button that is not ours (an old bot's, a hand-made one) would otherwise
         # get no answer at all: discord.py only dispatches ids that match a template.
@@ -246,10 +274,10 @@ class GameBot(discord.Client):
         custom_id = data.get("custom_id")
         if (
             isinstance(custom_id, str)
-            and parse_custom_id(custom_id) is not None
+            and (is_ours(custom_id) or parse_pick(custom_id) is not None)
             and _shows_button(interaction.message, custom_id)
         ):
-            return  # discord.py dispatches it to MoveButton / ActionButton
+            return  # discord.py dispatches it to BoardButton or MenuSelect, which parse it
         log.info("click on an unknown button %r", custom_id)
         await self._serve(interaction, _refuse("discord.unknown_button"))
 
@@ -259,11 +287,19 @@ class GameBot(discord.Client):
         """A slash command of the command table, with its option values."""
 
         async def work(actor: Actor) -> list[Reply]:
+            if spec.kind is not None and shown_to_the_user_alone(interaction):
+                # Nobody else would see the board: a game would wait for an opponent who can
+                # never press anything.
+                raise UserError("discord.external_apps_off")
+            if options.get(WATCH) and reach_of(interaction) is Reach.INTERACTIONS:
+                # A bots' game is shown move by move after its command's answer, by edits
+                # of the board that only a member of the chat can make for five minutes.
+                raise UserError("discord.bots_need_the_bot")
             command = command_from_options(
                 spec,
                 options,
                 bot_id=None if self.user is None else self.user.id,
-                in_guild=interaction.guild_id is not None,
+                in_guild=shared_chat(interaction),
             )
             return await self.service.handle_command(actor, command)
 
@@ -329,30 +365,46 @@ class GameBot(discord.Client):
                     await responder.send(MessageSpec(text), True)
                     return
                 job = asyncio.ensure_future(work(actor_for(interaction)))
-                try:
-                    replies = await asyncio.wait_for(asyncio.shield(job), RESPOND_WITHIN)
-                except TimeoutError:
+                # asyncio.wait leaves the job running at the deadline (no shield, no second
+                # task): fewer objects on every press than wait_for(shield(job)).
+                done, _ = await asyncio.wait((job,), timeout=RESPOND_WITHIN)
+                if not done:
                     await responder.defer()
-                    replies = await job
+                replies = await job
                 if not replies:
                     # Nothing to say (a rate-limited user): no "Done" either.
                     await responder.acknowledge_quietly()
                     return
-                await self.presenter.show(responder, replies, locale, clicked=clicked)
+                locale = next((r.locale for r in replies if r.locale), locale)  # the chat's
+                await self.presenter.show(
+                    responder,
+                    replies,
+                    locale,
+                    clicked=clicked,
+                    channel_edits=reach_of(interaction) is Reach.CHANNEL,
+                )
                 await responder.finish(locale)
             except UserError as error:
+                # A mistake the service never saw (an option we could not read): the chat's
+                # chosen language still wins over the reader's client.
+                locale = await self._chat_language(interaction, locale)
                 await self._answer_safely(responder, render(error.key, locale, **error.params))
             except Exception:
                 log.exception("interaction %s failed", interaction.id)
                 await self._answer_safely(responder, render("error.internal", locale))
 
+    async def _chat_language(self, interaction: Interaction, locale: str) -> str:
+        try:
+            return await self.service.chat_language(actor_for(interaction)) or locale
+        except Exception:  # the answer matters more than its language
+            log.exception("could not read the language of chat %s", interaction.channel_id)
+            return locale
+
     async def _edit_message(self, channel_id: int, message_id: int, spec: MessageSpec) -> bool:
         """Edit a message of ours through its channel (no interaction token needed)."""
         channel = self.get_partial_messageable(channel_id)
         try:
-            await channel.get_partial_message(message_id).edit(
-                content=spec.content, view=build_view(spec)
-            )
+            await channel.get_partial_message(message_id).edit(**edit_kwargs(spec))
         except discord.HTTPException as error:
             log.warning("could not edit message %d in %d: %s", message_id, channel_id, error)
             return False
@@ -400,13 +452,16 @@ class _InFlight:
 
 
 def _shows_button(message: discord.Message | None, custom_id: str) -> bool:
-    """Whether ``message`` carries a button ``custom_id`` (discord.py only dispatches those)."""
+    """Whether ``message`` carries a button or menu ``custom_id`` (discord.py only dispatches
+    those), in rows or nested in a Components V2 container."""
     if message is None:
         return False
-    for row in message.components:
-        for child in getattr(row, "children", ()):
-            if getattr(child, "custom_id", None) == custom_id:
-                return True
+    pending: list[Any] = list(message.components)
+    while pending:
+        component = pending.pop()
+        if getattr(component, "custom_id", None) == custom_id:
+            return True
+        pending.extend(getattr(component, "children", ()))
     return False
 
 

@@ -1,28 +1,33 @@
 """Slash commands, generated from the command table of :mod:`core.commands`.
 
 Every row of :data:`core.commands.COMMANDS` becomes a slash command with the row's name and
-options: each :class:`~core.commands.Option` gives a parameter of the matching Discord type
-(text, an integer range, a user), its choices and whether it is required, so a new row is a new
-slash command without code here. Names, option names and choice values are stable (DESIGN.md:
-``level``, ``opponent``, ``size``, ``k``, ``first``); descriptions and choice names are
-catalogue keys, translated for Discord's locales by :class:`CatalogueTranslator`.
+options: each :class:`~core.commands.Option` gives a parameter of the matching Discord type (text,
+an integer range, a user), its choices and whether it is required, so a new row is a new slash
+command without code here. Names, option names and choice values are stable (docs/design.md:
+``level``, ``opponent``, ``size``, ``k``, ``first``); descriptions and choice names are catalogue
+keys, translated for Discord's locales by :class:`CatalogueTranslator`.
 
 Discord adds what only Discord needs: ``/move`` (a move on a board too big for buttons), the
-``watch`` option of every command that names an opponent (two bots play for people to watch:
-the text option ``bot``, which a user picker cannot express), and who is offered a command:
-the commands of :data:`MANAGE_SERVER_COMMANDS` (``/settings``) are registered for members with
-Manage Server and in servers only. Discord lets a server's admins grant them to others (Server
-Settings -> Integrations), so the bot checks the permission again on every use
-(:func:`adapters.discord.bot.actor_for`). The callbacks only collect the
-options and hand them to the client (:class:`CommandHandler`); :mod:`adapters.discord.options`
-turns them into a :class:`core.commands.Command`.
+``watch`` option of every command that names an opponent (two bots play for people to watch: the
+text option ``bot``, which a user picker cannot express), and who is offered a command: the
+commands of :data:`MANAGE_SERVER_COMMANDS` (``/settings``) are registered for members with Manage
+Server, in servers that installed the bot only. Discord lets a server's admins grant them to
+others (Server Settings -> Integrations), so the bot checks the permission again on every use
+(:func:`adapters.discord.bot.actor_for`). The callbacks only collect the options and hand them to
+the client (:class:`CommandHandler`); :mod:`adapters.discord.options` turns them into a
+:class:`core.commands.Command`.
+
+Every other command is registered for both install types (a server's, and a user's own: the app
+added to their account) and every context (servers, the bot's DM, group DMs and other DMs), so
+people can play where no admin added the bot; there the bot works through interaction responses
+alone (:mod:`adapters.discord.reach`).
 """
 
 from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import discord
 from discord import app_commands
@@ -34,6 +39,7 @@ from core.i18n import catalogue, render
 Interaction = discord.Interaction[Any]
 UserOption = discord.User | discord.Member
 SlashCommand = app_commands.Command[Any, Any, None]
+T = TypeVar("T")
 
 # Discord's locales that have a catalogue. Discord has no Catalan (players who write Catalan
 # get the seed names, which are Catalan already, and English descriptions).
@@ -47,7 +53,6 @@ MAX_DESCRIPTION = 100  # Discord's limit for descriptions and choice names
 WATCH = "watch"  # the Discord-only option: two bots play each other
 WATCH_DESCRIPTION = "discord.option.watch"
 MOVE = "move"  # the Discord-only command
-MOVE_CELL = "cell"
 MANAGE_SERVER_COMMANDS = frozenset({"settings"})
 """Table rows for a server's admins: offered to members with Manage Server, in servers only."""
 
@@ -155,10 +160,21 @@ def table_command(handler: CommandHandler, spec: CommandSpec) -> SlashCommand:
         app_commands.choices(**choices)(callback)
     if spec.name in MANAGE_SERVER_COMMANDS:
         app_commands.default_permissions(manage_guild=True)(callback)
-        app_commands.guild_only()(callback)
+        # A server's settings belong to its admins: never through a user's own install, and
+        # never in a DM, whose settings are the .env defaults that nobody may change.
+        app_commands.allowed_installs(guilds=True, users=False)(callback)
+        app_commands.guild_only()(callback)  # contexts [0], and the older dm_permission
+    else:
+        _everywhere(callback)
     return app_commands.Command(
         name=spec.name, description=text(spec.description), callback=callback
     )
+
+
+def _everywhere(callback: T) -> T:
+    """Offer a command through both install types, in every context."""
+    callback = app_commands.allowed_installs(guilds=True, users=True)(callback)
+    return app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)(callback)
 
 
 def build_commands(handler: CommandHandler) -> list[SlashCommand]:
@@ -167,6 +183,7 @@ def build_commands(handler: CommandHandler) -> list[SlashCommand]:
 
     @app_commands.command(name=MOVE, description=text("discord.command.move"))
     @app_commands.describe(cell=text("discord.option.cell"))
+    @_everywhere
     async def move(interaction: Interaction, cell: app_commands.Range[str, 1, 8]) -> None:
         await handler.play_text(interaction, cell)
 

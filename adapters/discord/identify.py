@@ -25,6 +25,10 @@ log = logging.getLogger(__name__)
 IDENTIFY_INTERVAL = 5.0
 """Seconds between two IDENTIFYs of one bucket (Discord's rule)."""
 POLL = 0.05  # seconds after a bucket's lease expires before trying again
+MARGIN = 1.0
+"""Seconds a turn holds its bucket beyond the interval. Discord counts from the IDENTIFY's
+arrival, which leaves after the lease is taken: a busy process may send it late, and the next
+process, counting from the lease, would then identify less than an interval after it."""
 
 
 class IdentifyGate:
@@ -63,7 +67,7 @@ class IdentifyGate:
         holder = f"{self._holder}:identify:{next(self._turns)}"
         while True:
             try:
-                if await self._store.acquire_lease(name, holder, self._interval):
+                if await self._store.acquire_lease(name, holder, self._interval + MARGIN):
                     return
                 current = await self._store.lease_holder(name)
             except Exception as error:

@@ -20,12 +20,17 @@ from core.replies import ActionKind
 MAX_LENGTH = 100  # Discord's limit for a custom_id
 _SESSION = r"(?P<session>[A-Za-z0-9_-]{1,64})"
 _VERSION = r"(?P<version>[0-9]{1,9})"
-MOVE_TEMPLATE = rf"c4:move:{_SESSION}:{_VERSION}:(?P<move>[0-9]{{1,3}})"
-ACTION_TEMPLATE = (
-    rf"c4:act:{_SESSION}:{_VERSION}:(?P<action>{'|'.join(a.value for a in ActionKind)})"
+_MOVE = r"move:" + _SESSION + r":" + _VERSION + r":(?P<move>[0-9]{1,3})"
+_ACTION = (
+    r"act:"
+    + _SESSION.replace("session", "asession")
+    + ":"
+    + _VERSION.replace("version", "aversion")
+    + f":(?P<action>{'|'.join(a.value for a in ActionKind)})"
 )
-_MOVE = re.compile(MOVE_TEMPLATE)
-_ACTION = re.compile(ACTION_TEMPLATE)
+TEMPLATE = rf"c4:(?:{_MOVE}|{_ACTION})"
+"""Every button of ours, moves and actions: one pattern, matched once per click."""
+_PATTERN = re.compile(TEMPLATE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +42,7 @@ class MoveId:
     move: int
 
     def encode(self) -> str:
-        return _checked(f"c4:move:{self.session_id}:{self.version}:{self.move}", _MOVE)
+        return _checked(f"c4:move:{self.session_id}:{self.version}:{self.move}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,32 +54,31 @@ class ActionId:
     action: ActionKind
 
     def encode(self) -> str:
-        return _checked(f"c4:act:{self.session_id}:{self.version}:{self.action.value}", _ACTION)
+        return _checked(f"c4:act:{self.session_id}:{self.version}:{self.action.value}")
 
 
 ButtonId = MoveId | ActionId
 
 
-def _checked(custom_id: str, pattern: re.Pattern[str]) -> str:
-    if len(custom_id) > MAX_LENGTH or pattern.fullmatch(custom_id) is None:
+def _checked(custom_id: str) -> str:
+    if len(custom_id) > MAX_LENGTH or _PATTERN.fullmatch(custom_id) is None:
         raise ValueError(f"cannot make a button id from {custom_id!r}")
     return custom_id
 
 
-def move_from_match(match: re.Match[str]) -> MoveId:
-    """The move named by a match of :data:`MOVE_TEMPLATE`."""
-    return MoveId(match["session"], int(match["version"]), int(match["move"]))
+def button_from_match(match: re.Match[str]) -> ButtonId:
+    """The button named by a match of :data:`TEMPLATE`."""
+    if match["move"] is not None:
+        return MoveId(match["session"], int(match["version"]), int(match["move"]))
+    return ActionId(match["asession"], int(match["aversion"]), ActionKind(match["action"]))
 
 
-def action_from_match(match: re.Match[str]) -> ActionId:
-    """The action named by a match of :data:`ACTION_TEMPLATE`."""
-    return ActionId(match["session"], int(match["version"]), ActionKind(match["action"]))
+def is_ours(custom_id: str) -> bool:
+    """Whether ``custom_id`` names one of our buttons (checked without building it)."""
+    return _PATTERN.fullmatch(custom_id) is not None
 
 
 def parse_custom_id(custom_id: str) -> ButtonId | None:
     """The button a ``custom_id`` names, or None when it is not one of ours."""
-    if (match := _MOVE.fullmatch(custom_id)) is not None:
-        return move_from_match(match)
-    if (match := _ACTION.fullmatch(custom_id)) is not None:
-        return action_from_match(match)
-    return None
+    match = _PATTERN.fullmatch(custom_id)
+    return None if match is None else button_from_match(match)

@@ -4,12 +4,14 @@ Pure functions from :class:`~core.replies.BoardView` (and a reply's actions) to 
 :class:`MessageSpec`; :mod:`adapters.discord.views` turns a spec into discord.py components.
 Nothing here decides game logic: which cells can be played comes from the board view.
 
-Discord allows 5 action rows of 5 buttons. The layout (DESIGN.md, "Discord"):
+Discord allows 5 action rows of 5 buttons. The layout (docs/design.md, "Discord"):
 
 - free boards up to 5x5: one button per cell, in rows of the board's width;
 - gravity boards up to 25 columns: the board drawn as emoji in the text, one button per column
   (5 to a row: Connect Four's 7 columns take two rows);
-- larger free boards: the board as monospace text, played with ``/move``;
+- larger free boards: the board as a picture (``core.pictures``) in a Components V2 layout,
+  played with two select menus, a column then a cell of it (:mod:`adapters.discord.selects`),
+  or with ``/move``;
 - Actions (Accept, Decline, Rematch, any :class:`~core.replies.ActionKind`: each is a button
   labelled ``discord.button.<kind>``) sit in a row of their own under the board. When that row
   does not fit (a 5x5 board, or more than 20 columns), a pending challenge keeps its
@@ -29,17 +31,21 @@ from dataclasses import dataclass
 import discord
 
 from adapters.discord.ids import ActionId, MoveId
+from adapters.discord.selects import CellPick, Column, ColumnPick
 from core.i18n import catalogue, render
+from core.pictures import CLASSIC, THEMES, board_png
 from core.render import COLUMN_LETTERS, board_text
 from core.replies import ActionKind, BoardView, CellView, PlayerView
 
 MAX_ROWS = 5  # action rows in one message
 MAX_PER_ROW = 5  # buttons in one action row
 MAX_CONTENT = 2000  # characters of message content
+MAX_TEXT_DISPLAY = 4000  # characters of a Components V2 message's text displays
 
-MARK_EMOJI = ("", "❌", "⭕")
-WINNING_EMOJI = ("", "❎", "🅾️")  # marks on the winning line, drawn as text (gravity boards)
-EMPTY_EMOJI = "⚫"
+# The classic theme's emoji (core.pictures.themes keeps every theme's, with its pictures).
+MARK_EMOJI = ("", *CLASSIC.mark_emoji)
+WINNING_EMOJI = ("", *CLASSIC.winning_emoji)  # marks on the winning line (gravity boards)
+EMPTY_EMOJI = CLASSIC.empty_emoji
 KEYCAPS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣", "🔟")
 BLANK_LABEL = "\u200b"  # a button needs a label or an emoji; an empty cell shows neither
 
@@ -57,6 +63,7 @@ class BoardMode(enum.Enum):
     CELLS = "cells"  # a button per cell
     COLUMNS = "columns"  # a button per column, the board drawn as emoji
     TEXT = "text"  # the board as text, moves with /move
+    PICTURE = "picture"  # the board as a picture with select menus (Components V2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,11 +79,35 @@ class ButtonSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class SelectSpec:
+    """A select menu: its id, its hint, and its options as (label, value)."""
+
+    custom_id: str
+    placeholder: str
+    options: tuple[tuple[str, str], ...]
+    disabled: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PictureSpec:
+    """The picture part of a Components V2 board: the PNG and the menus under it."""
+
+    png: bytes
+    filename: str
+    selects: tuple[SelectSpec, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class MessageSpec:
-    """A whole message: its text and its buttons (in row order)."""
+    """A whole message: its text and its buttons (in row order).
+
+    With a ``picture`` it is a Components V2 message: ``content`` is its text display, and the
+    picture, the menus and the buttons (in one row) follow it.
+    """
 
     content: str
     buttons: tuple[ButtonSpec, ...] = ()
+    picture: PictureSpec | None = None
 
     @property
     def rows(self) -> int:
@@ -90,7 +121,7 @@ def board_mode(board: BoardView) -> BoardMode:
         return BoardMode.COLUMNS if rules.cols <= MAX_ROWS * MAX_PER_ROW else BoardMode.TEXT
     if rules.rows <= MAX_ROWS and rules.cols <= MAX_PER_ROW:
         return BoardMode.CELLS
-    return BoardMode.TEXT
+    return BoardMode.PICTURE
 
 
 def board_message(
@@ -99,6 +130,7 @@ def board_message(
     *,
     actions: Sequence[ActionKind] = (),
     text: str | None = None,
+    theme: str | None = None,
 ) -> MessageSpec:
     """The message that shows ``board``, with ``actions`` as buttons under it.
 
@@ -107,8 +139,11 @@ def board_message(
         locale: our locale for the texts (the reader who caused the message).
         actions: buttons to offer for this session at this version.
         text: a message to put above the board (a result or a challenge), if any.
+        theme: the picture's theme (a name of ``core.pictures.THEMES``); None for the game's.
     """
     mode = board_mode(board)
+    if mode is BoardMode.PICTURE:
+        return picture_message(board, locale, actions=actions, text=text, theme=theme)
     board_rows = _button_rows(board, mode)
     action_buttons = list(actions)
     hints: list[str] = []
@@ -147,6 +182,71 @@ def board_message(
             for action in action_buttons
         )
     return MessageSpec(_clip("\n".join(lines)), tuple(buttons))
+
+
+def picture_message(
+    board: BoardView,
+    locale: str,
+    *,
+    actions: Sequence[ActionKind] = (),
+    text: str | None = None,
+    theme: str | None = None,
+) -> MessageSpec:
+    """A board too big for a button per cell: its picture, then a menu of the columns that
+    have a free cell and a menu of that column's cells (filled once a column is picked, see
+    :func:`cell_menu`), then ``actions`` as buttons in one row."""
+    lines = [text] if text else []
+    lines.append(_players_line(board.players, locale))
+    lines.append(board.status.render(locale))
+    selects: tuple[SelectSpec, ...] = ()
+    if not board.finished and board.playable:
+        lines.append(render("discord.hint.pick", locale, example=_example_move(board)))
+        selects = (column_menu(board, locale), cell_menu(board, locale, None))
+    buttons = tuple(
+        _action_button(board.session_id, board.version, action, 0, locale) for action in actions
+    )
+    look = THEMES.get(theme) if theme else None
+    picture = PictureSpec(
+        board_png(board, look), f"board-{board.session_id}-{board.version}.png", selects
+    )
+    return MessageSpec(_clip("\n".join(lines), MAX_TEXT_DISPLAY), buttons, picture)
+
+
+def column_menu(board: BoardView, locale: str) -> SelectSpec:
+    """The menu of the columns with a free cell; each value names the column's free rows."""
+    rules = board.rules
+    playable = set(board.playable)
+    options = []
+    for col in range(rules.cols):
+        free = tuple(row for row in range(rules.rows) if row * rules.cols + col in playable)
+        if free:
+            value = Column(col, rules.cols, free).encode()
+            options.append((COLUMN_LETTERS[col], value))
+    return SelectSpec(
+        ColumnPick(board.session_id, board.version).encode(),
+        render("discord.pick.column", locale),
+        tuple(options),
+    )
+
+
+def cell_menu(board_or_id: BoardView | CellPick, locale: str, column: Column | None) -> SelectSpec:
+    """The menu of the free cells of ``column`` (disabled until a column is picked)."""
+    pick = (
+        CellPick(board_or_id.session_id, board_or_id.version)
+        if isinstance(board_or_id, BoardView)
+        else board_or_id
+    )
+    if column is None or not column.free_rows:
+        # A menu needs an option even while disabled.
+        hint = render("discord.pick.cell", locale)
+        return SelectSpec(pick.encode(), hint, (("-", "-"),), disabled=True)
+    letter = COLUMN_LETTERS[column.col]
+    options = tuple(
+        (f"{letter}{row + 1}", str(cell))
+        for row, cell in zip(column.free_rows, column.cells(), strict=True)
+    )
+    hint = render("discord.pick.cell_in", locale, column=letter)
+    return SelectSpec(pick.encode(), hint, options)
 
 
 def text_message(
@@ -266,7 +366,7 @@ def _example_move(board: BoardView) -> str:
     return f"/move cell:{COLUMN_LETTERS[col]}{row + 1}"
 
 
-def _clip(content: str) -> str:
-    if len(content) <= MAX_CONTENT:
+def _clip(content: str, limit: int = MAX_CONTENT) -> str:
+    if len(content) <= limit:
         return content
-    return content[: MAX_CONTENT - 1] + "…"
+    return content[: limit - 1] + "…"

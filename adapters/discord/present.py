@@ -22,8 +22,8 @@ import discord
 from adapters.discord.boards import BoardMessages
 from adapters.discord.ids import ActionId, ButtonId
 from adapters.discord.layout import MessageSpec, board_message, text_message
+from adapters.discord.picture_layout import send_kwargs
 from adapters.discord.responder import Responder
-from adapters.discord.views import build_view
 from core.replies import Reply
 
 log = logging.getLogger(__name__)
@@ -74,10 +74,7 @@ class ChannelOutlet:
             log.info("a private reply outside an interaction was not shown: %r", spec.content)
             return None
         channel = self._client.get_partial_messageable(self._channel_id)
-        if spec.buttons:
-            message = await channel.send(spec.content, view=build_view(spec))
-        else:
-            message = await channel.send(spec.content)
+        message = await channel.send(**send_kwargs(spec))
         return message.id
 
 
@@ -99,6 +96,7 @@ class Presenter:
         *,
         clicked: Clicked | None = None,
         wait_for_board: float = 0.0,
+        channel_edits: bool = True,
     ) -> None:
         """Show ``replies`` in order, in ``locale``.
 
@@ -107,6 +105,9 @@ class Presenter:
             clicked: the click being answered, if any (its message may be the board).
             wait_for_board: seconds to wait for a game's board message to be remembered
                 before posting a new one instead (see :meth:`BoardMessages.where`).
+            channel_edits: whether a board shown further up may be edited through the channel;
+                where the bot is not a member (a user's install) the board is shown anew in
+                the answer instead.
         """
         if clicked is not None and isinstance(clicked.button, ActionId):
             old = clicked.button.session_id
@@ -114,7 +115,10 @@ class Presenter:
                 # An action that opened another game (a rematch): the old message gives one.
                 await clicked.responder.disable_source()
         for reply in replies:
-            await self._show_one(outlet, reply, locale, clicked, wait_for_board)
+            # A language the chat's admins chose wins over the reader's client (Discord has no
+            # Catalan locale, so a Catalan chat would otherwise never read Catalan).
+            shown_in = reply.locale or locale
+            await self._show_one(outlet, reply, shown_in, clicked, wait_for_board, channel_edits)
 
     async def _show_one(
         self,
@@ -123,6 +127,7 @@ class Presenter:
         locale: str,
         clicked: Clicked | None,
         wait: float,
+        channel_edits: bool,
     ) -> None:
         text = reply.text.render(locale) if reply.text is not None else None
         if reply.private or reply.error:
@@ -146,12 +151,16 @@ class Presenter:
             elif here is not None:
                 # A declined challenge: its message says so and loses its buttons.
                 await here.responder.update_source(spec)
-            elif not await self.boards.edit(session_id, spec, wait=wait):
+            elif not channel_edits or not await self.boards.edit(session_id, spec, wait=wait):
                 await self._post(outlet, spec, None)
             return
         board = reply.board
         spec = board_message(
-            board, locale, actions=reply.actions, text=text if reply.new_message else None
+            board,
+            locale,
+            actions=reply.actions,
+            text=text if reply.new_message else None,
+            theme=reply.theme,
         )
         if here is not None:
             # The clicked message shows this game: it becomes the new board.
@@ -160,8 +169,10 @@ class Presenter:
             await self.boards.remember(
                 board.session_id, message.channel.id, message.id, board.version
             )
-        elif reply.new_message or not await self.boards.edit(
-            board.session_id, spec, version=board.version, wait=wait
+        elif (
+            reply.new_message
+            or not channel_edits
+            or not await self.boards.edit(board.session_id, spec, version=board.version, wait=wait)
         ):
             await self._post(outlet, spec, board.session_id, board.version)
         elif isinstance(outlet, Responder):

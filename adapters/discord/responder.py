@@ -6,7 +6,7 @@ import discord
 
 from adapters.discord.commands import Interaction
 from adapters.discord.layout import MessageSpec
-from adapters.discord.views import build_view
+from adapters.discord.picture_layout import edit_kwargs, send_kwargs
 from core.i18n import render
 
 
@@ -48,23 +48,26 @@ class Responder:
 
     async def update_source(self, spec: MessageSpec) -> None:
         """Replace the clicked message with ``spec``."""
-        view = build_view(spec)
         if not self.responded:
-            await self.interaction.response.edit_message(content=spec.content, view=view)
+            await self.interaction.response.edit_message(**edit_kwargs(spec))
             self.source_is_original = True
         elif self.source_is_original:
-            await self.interaction.edit_original_response(content=spec.content, view=view)
+            await self.interaction.edit_original_response(**edit_kwargs(spec))
         elif self.interaction.message is not None:
-            await self.interaction.message.edit(content=spec.content, view=view)
+            await self.interaction.message.edit(**edit_kwargs(spec))
 
     async def disable_source(self) -> None:
         """Disable every button of the clicked message, keeping its text."""
         message = self.interaction.message
         if message is None:
             return
-        view = discord.ui.View.from_message(message, timeout=None)
-        for item in view.children:
-            if isinstance(item, discord.ui.Button):
+        view: discord.ui.View | discord.ui.LayoutView
+        if message.flags.components_v2:  # a picture board: its buttons sit in a container
+            view = discord.ui.LayoutView.from_message(message, timeout=None)
+        else:
+            view = discord.ui.View.from_message(message, timeout=None)
+        for item in view.walk_children():
+            if isinstance(item, discord.ui.Button | discord.ui.Select):
                 item.disabled = True
         if not self.responded:
             await self.interaction.response.edit_message(view=view)
@@ -75,29 +78,20 @@ class Responder:
     async def send(self, spec: MessageSpec, ephemeral: bool) -> int | None:
         """Show ``spec`` as a new message; its id if it is public."""
         interaction = self.interaction
-        view = build_view(spec) if spec.buttons else None
         if not self.responded:
-            if view is None:
-                response = await interaction.response.send_message(
-                    spec.content, ephemeral=ephemeral
-                )
-            else:
-                response = await interaction.response.send_message(
-                    spec.content, view=view, ephemeral=ephemeral
-                )
+            response = await interaction.response.send_message(
+                **send_kwargs(spec), ephemeral=ephemeral
+            )
             return None if ephemeral or response is None else response.message_id
         if self.thinking:
             self.thinking = False
             if not ephemeral:
-                original = await interaction.edit_original_response(content=spec.content, view=view)
+                original = await interaction.edit_original_response(**edit_kwargs(spec))
                 return original.id
             await interaction.delete_original_response()
-        if view is None:
-            message = await interaction.followup.send(spec.content, ephemeral=ephemeral, wait=True)
-        else:
-            message = await interaction.followup.send(
-                spec.content, view=view, ephemeral=ephemeral, wait=True
-            )
+        message = await interaction.followup.send(
+            **send_kwargs(spec), ephemeral=ephemeral, wait=True
+        )
         return None if ephemeral else message.id
 
     async def acknowledge_quietly(self) -> None:

@@ -13,17 +13,8 @@ from typing import Any, Protocol, runtime_checkable
 
 import discord
 
-from adapters.discord.ids import (
-    ACTION_TEMPLATE,
-    MOVE_TEMPLATE,
-    ActionId,
-    ButtonId,
-    MoveId,
-    action_from_match,
-    move_from_match,
-    parse_custom_id,
-)
-from adapters.discord.layout import ButtonSpec, MessageSpec
+from adapters.discord.ids import TEMPLATE, ButtonId, button_from_match
+from adapters.discord.layout import MessageSpec
 
 Interaction = discord.Interaction[Any]
 
@@ -35,18 +26,13 @@ class ButtonHandler(Protocol):
     async def handle_button(self, interaction: Interaction, button: ButtonId) -> None: ...
 
 
-async def _dispatch(interaction: Interaction, button: ButtonId) -> None:
-    client = interaction.client
-    if isinstance(client, ButtonHandler):
-        await client.handle_button(interaction, button)
+class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
+    """A cell or column (plays a move) or an action on a session (any
+    :class:`~core.replies.ActionKind`: Accept, Rematch...): its id names which."""
 
-
-class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=MOVE_TEMPLATE):
-    """A cell or column button: plays a move."""
-
-    def __init__(self, button: discord.ui.Button[Any], move: MoveId) -> None:
+    def __init__(self, button: discord.ui.Button[Any], pressed: ButtonId) -> None:
         super().__init__(button)
-        self.move = move
+        self.pressed = pressed
 
     @classmethod
     async def from_custom_id(
@@ -55,63 +41,45 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=MOVE_T
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
-    ) -> MoveButton:
+    ) -> BoardButton:
         button = item if isinstance(item, discord.ui.Button) else _plain_button(match.string)
-        return cls(button, move_from_match(match))
+        return cls(button, button_from_match(match))
 
     async def callback(self, interaction: Interaction) -> None:
-        await _dispatch(interaction, self.move)
+        client = interaction.client
+        if isinstance(client, ButtonHandler):
+            await client.handle_button(interaction, self.pressed)
 
 
-class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACTION_TEMPLATE):
-    """An action on a session (any :class:`~core.replies.ActionKind`: Accept, Rematch...)."""
-
-    def __init__(self, button: discord.ui.Button[Any], action: ActionId) -> None:
-        super().__init__(button)
-        self.action = action
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> ActionButton:
-        button = item if isinstance(item, discord.ui.Button) else _plain_button(match.string)
-        return cls(button, action_from_match(match))
-
-    async def callback(self, interaction: Interaction) -> None:
-        await _dispatch(interaction, self.action)
-
-
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (MoveButton, ActionButton)
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (BoardButton,)
 
 
 def _plain_button(custom_id: str) -> discord.ui.Button[Any]:
     return discord.ui.Button(custom_id=custom_id, label="\u200b")
 
 
+class _Drawn(discord.ui.Button[Any]):
+    """A button as sent. A press on it reaches :class:`BoardButton` through its template, so
+    the view need not be dispatchable: discord.py would otherwise keep every board's view in
+    memory for as long as the process runs, and rebuild our items on every edit."""
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+
 def build_view(spec: MessageSpec) -> discord.ui.View:
-    """A view with the buttons of ``spec`` (empty when it has none, which clears old ones)."""
+    """A view with the buttons of ``spec`` (empty when it has none, which clears old ones); the
+    ids were made by :mod:`adapters.discord.ids`, so every one of them is a BoardButton's."""
     view = discord.ui.View(timeout=None)
-    for spec_button in spec.buttons:
-        view.add_item(_item(spec_button))
+    for button in spec.buttons:
+        view.add_item(
+            _Drawn(
+                style=button.style,
+                label=button.label,
+                emoji=button.emoji,
+                custom_id=button.custom_id,
+                disabled=button.disabled,
+                row=button.row,
+            )
+        )
     return view
-
-
-def _item(spec: ButtonSpec) -> discord.ui.Item[Any]:
-    button: discord.ui.Button[Any] = discord.ui.Button(
-        style=spec.style,
-        label=spec.label,
-        emoji=spec.emoji,
-        custom_id=spec.custom_id,
-        disabled=spec.disabled,
-        row=spec.row,
-    )
-    parsed = parse_custom_id(spec.custom_id)
-    if isinstance(parsed, MoveId):
-        return MoveButton(button, parsed)
-    if isinstance(parsed, ActionId):
-        return ActionButton(button, parsed)
-    raise ValueError(f"not one of our button ids: {spec.custom_id!r}")

@@ -24,7 +24,7 @@ from tests.processes import command, descendants, in_session, rss_mib, running
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 180.0  # the first start compiles the solver (cached for the later ones)
-TERM_TIMEOUT = 15.0  # DESIGN.md: a SIGTERM stops the bot within 10 s
+TERM_TIMEOUT = 15.0  # docs/design.md: a SIGTERM stops the bot within 10 s
 GRACE = 5.0  # after the main process is gone, how long its workers may take to follow
 
 

@@ -2,7 +2,7 @@
 
 Each player has a room of its own with the bot and plays one game after another against it
 (``!tres`` and ``!quatre`` at each level), typing a random free cell or column. A message sent
-while the bot is down is answered after its restart (DESIGN.md: missed messages are handled
+while the bot is down is answered after its restart (docs/design.md: missed messages are handled
 once), so a player never sends a move twice: it waits, and only once the bot has been up for
 ``ANSWER_GRACE`` seconds without answering does it give the game up with ``!final``.
 """

@@ -10,17 +10,15 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from core.admin.keys import BY_NAME, KEYS
-from core.admin.scopes import Effective, Place, Source, source_of
+from core.admin.keys import BY_NAME, KEYS, Effective
+from core.admin.scopes import Place, Source, source_of
 from core.errors import UserError
 from core.store.models import SettingRow
 
 if TYPE_CHECKING:
-    # Not at run time: core.sessions imports this module.
-    from core.sessions.settings import ServiceSettings
     from core.store import SessionStore
 
 log = logging.getLogger("core.admin")
@@ -30,22 +28,25 @@ CACHE_SECONDS = 10.0
 _CACHE_SIZE = 10_000  # chats; the oldest entries go first beyond it
 
 
-def defaults(settings: ServiceSettings) -> Effective:
-    """Every key at its default (what a chat without settings has)."""
+def defaults(chat_defaults: Mapping[str, Any]) -> Effective:
+    """Every key at its default (what a chat without settings has): the one in
+    ``chat_defaults`` (by name, the ``.env``'s) or else the key's built-in one."""
     return Effective(
-        {key.name: key.default(settings) for key in KEYS},
+        {key.name: key.default_in(chat_defaults) for key in KEYS},
         dict.fromkeys(BY_NAME, Source.DEFAULT),
     )
 
 
-def resolve(rows: Iterable[SettingRow], place: Place, settings: ServiceSettings) -> Effective:
+def resolve(
+    rows: Iterable[SettingRow], place: Place, chat_defaults: Mapping[str, Any]
+) -> Effective:
     """The settings in force at ``place``: for each key, the value of the most specific scope
-    that has one, else the default.
+    that has one, else the default (see :func:`defaults`).
 
     A stored value that no longer parses (a bound was narrowed since) is skipped, with a
     warning: the chat gets the next value rather than an error on every command.
     """
-    base = defaults(settings)
+    base = defaults(chat_defaults)
     values: dict[str, Any] = dict(base.values)
     sources: dict[str, Source] = dict(base.sources)
     rank = {scope: index for index, scope in enumerate(place.scopes)}
@@ -76,20 +77,20 @@ class SettingsCache:
 
     Args:
         store: where the rows are.
-        settings: the defaults.
+        chat_defaults: the defaults over the built-in ones, by key name (see :func:`defaults`).
         clock: a monotonic clock, injected so tests can pass time.
     """
 
     def __init__(
         self,
         store: SessionStore,
-        settings: ServiceSettings,
+        chat_defaults: Mapping[str, Any],
         *,
         clock: Callable[[], float] = time.monotonic,
         seconds: float = CACHE_SECONDS,
     ) -> None:
         self._store = store
-        self._settings = settings
+        self._defaults = chat_defaults
         self._clock = clock
         self._seconds = seconds
         self._entries: dict[Place, tuple[float, Effective]] = {}
@@ -100,7 +101,7 @@ class SettingsCache:
         if entry is not None and entry[0] > now:
             return entry[1]
         rows = await self._store.settings_rows(place.platform, place.scopes)
-        effective = resolve(rows, place, self._settings)
+        effective = resolve(rows, place, self._defaults)
         if len(self._entries) >= _CACHE_SIZE:
             self._entries.pop(next(iter(self._entries)))
         self._entries.pop(place, None)  # re-inserted last: the dict's order is the age

@@ -1,5 +1,9 @@
-"""The settings admins change per chat: one table of keys, each with its parser, its bounds, how
-its value is shown and where its default comes from.
+"""The settings admins change per chat, each declared once, as an attribute of :class:`Effective`:
+its name (the attribute's), the kind of value it takes (parser, bounds, display) and its
+built-in default. Everything else is derived from that table: the names ``/settings`` takes
+(:data:`SETTING_NAMES`), the order it shows them, the defaults the ``.env`` may override, and
+reading a chat's value (``chat.pvp``). A new setting is one line in :class:`Effective` and its
+description in the catalogue (``settings.key.NAME`` in ``core/i18n/messages/admin.py``).
 
 Values are stored as the text :meth:`Key.show` gives, so what ``/settings`` shows can be typed
 back and a stored value parses to the same value (a property test checks the round trip). A bad
@@ -10,32 +14,22 @@ and what was expected, in the reader's language.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast, overload
 
 from core.ai.levels import Level
-from core.commands.values import SETTING_NAMES, GameKind
 from core.errors import UserError
+from core.games.kinds import GameKind
 from core.games.rules import MAX_SIDE, MIN_SIDE
-from core.i18n import LOCALES, Text
+from core.i18n import DEFAULT_LOCALE, LOCALES, Text
+from core.pictures.themes import THEMES
 
 if TYPE_CHECKING:
-    # Not at run time: core.sessions imports this module.
-    from core.sessions.settings import ServiceSettings
+    # Only a type here: scopes imports core.commands, whose parser imports this table.
+    from core.admin.scopes import Source
 
 T = TypeVar("T")
-
-# The bounds of every number, inclusive. The .env keys of the same meaning use the same ones
-# (chatbots/setting_values.py imports them).
-GAME_TTL_BOUNDS: tuple[float, float] = (60, 30 * 86400)
-CHALLENGE_TTL_BOUNDS: tuple[float, float] = (10, 86400)
-COOLDOWN_BOUNDS: tuple[float, float] = (0, 86400)
-GAMES_BOUNDS: tuple[int, int] = (1, 1000)
-BURST_BOUNDS: tuple[int, int] = (1, 1000)
-RATE_BOUNDS: tuple[int, int] = (1, 6000)
-# 20 a minute suits a channel of people; up to 100 a second lets a load test through.
-BOARDS_BOUNDS: tuple[int, int] = (1, 6000)
 
 DECIMAL = re.compile(r"\+?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]{1,3})?")
 """A plain decimal number: what ``float()`` takes, without ``inf``, ``nan``, ``1_0`` or
@@ -43,6 +37,8 @@ non-ASCII digits."""
 
 NONE = "none"
 HERE = "here"
+AUTO = "auto"  # the theme setting's "each game its own"
+DAY = 86400
 _ON = {"on": True, "yes": True, "true": True, "1": True}
 _OFF = {"off": False, "no": False, "false": False, "0": False}
 _GAME_WORDS: dict[str, GameKind] = {
@@ -54,48 +50,32 @@ _MAX_WORDS = 100  # the longest list a value may be (allowed chats)
 
 
 class _Bad(ValueError):
-    """A value does not fit its key; :meth:`Key.parse` names the key."""
+    """A value does not fit its kind; :meth:`Key.parse` names the key."""
 
     def __init__(self, expected: Text) -> None:
         super().__init__(expected.key)
         self.expected = expected
 
 
-@dataclass(frozen=True, slots=True)
-class Key(Generic[T]):
-    """One setting.
+# --- kinds of value: parser, bounds and display ------------------------------------------------
 
-    Attributes:
-        name: as admins type it (one of :data:`core.commands.SETTING_NAMES`).
-        read: text -> value; raises ``_Bad`` with what was expected.
-        show: value -> text that :attr:`read` turns back into the same value.
-        default: the value where nobody set one, from the service's settings (the ``.env``).
-    """
 
-    name: str
-    read: Callable[[str], T]
-    show: Callable[[T], str]
-    default: Callable[[ServiceSettings], T]
+class Kind(Generic[T]):
+    """What a setting's value is: how text becomes a value (``read``, raising ``_Bad`` with what
+    was expected) and a value text again (``show``: text that ``read`` turns back into the same
+    value)."""
+
+    def read(self, text: str) -> T:
+        raise NotImplementedError
+
+    def show(self, value: T) -> str:
+        return str(value)
 
     @property
-    def description(self) -> Text:
-        return Text(f"settings.key.{self.name}")
-
-    def parse(self, text: str) -> T:
-        """The value ``text`` means for this key.
-
-        Raises:
-            UserError: ``settings.bad_value``, naming the key, the value and what is expected.
-        """
-        try:
-            return self.read(" ".join(text.split()))
-        except _Bad as bad:
-            raise UserError(
-                "settings.bad_value", setting=self.name, value=text[:100], expected=bad.expected
-            ) from None
-
-
-# --- parsers ----------------------------------------------------------------------------------
+    def bounds(self) -> tuple[float, float] | None:
+        """The lowest and highest number it takes, inclusive; None for values that are not
+        numbers."""
+        return None
 
 
 def _number(value: float) -> str:
@@ -104,143 +84,317 @@ def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
-def _seconds(low: float, high: float) -> Callable[[str], float]:
-    expected = Text("settings.expected.seconds", {"low": _number(low), "high": _number(high)})
+@dataclass(frozen=True, slots=True)
+class Seconds(Kind[float]):
+    """A number of seconds from ``low`` to ``high``."""
 
-    def read(text: str) -> float:
-        if not DECIMAL.fullmatch(text) or not low <= float(text) <= high:
-            raise _Bad(expected)
+    low: float
+    high: float
+
+    def read(self, text: str) -> float:
+        if not DECIMAL.fullmatch(text) or not self.low <= float(text) <= self.high:
+            limits = {"low": _number(self.low), "high": _number(self.high)}
+            raise _Bad(Text("settings.expected.seconds", limits))
         return float(text)
 
-    return read
+    def show(self, value: float) -> str:
+        return _number(value)
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        return self.low, self.high
 
 
-def _whole(low: int, high: int, *, none: bool = False) -> Callable[[str], Any]:
-    key = "settings.expected.whole_or_none" if none else "settings.expected.whole"
-    expected = Text(key, {"low": low, "high": high})
-
-    def read(text: str) -> int | None:
-        if none and text.lower() == NONE:
-            return None
-        # The length test first: int() refuses numbers of thousands of digits with its own error.
-        if not (text.isascii() and text.isdigit() and len(text) <= 6 and low <= int(text) <= high):
-            raise _Bad(expected)
+def _whole(text: str, low: int, high: int) -> int | None:
+    # The length test first: int() refuses numbers of thousands of digits with its own error.
+    if text.isascii() and text.isdigit() and len(text) <= 6 and low <= int(text) <= high:
         return int(text)
-
-    return read
-
-
-def _switch(text: str) -> bool:
-    word = text.lower()
-    if word in _ON:
-        return True
-    if word in _OFF:
-        return False
-    raise _Bad(Text("settings.expected.switch"))
+    return None
 
 
-def _level(text: str) -> Level:
-    try:
-        return Level(text.lower())
-    except ValueError:
-        choices = ", ".join(level.value for level in Level)
-        raise _Bad(Text("settings.expected.one_of", {"choices": choices})) from None
+@dataclass(frozen=True, slots=True)
+class Whole(Kind[int]):
+    """A whole number from ``low`` to ``high``."""
+
+    low: int
+    high: int
+
+    def read(self, text: str) -> int:
+        value = _whole(text, self.low, self.high)
+        if value is None:
+            raise _Bad(Text("settings.expected.whole", {"low": self.low, "high": self.high}))
+        return value
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        return self.low, self.high
 
 
-def _language(text: str) -> str:
-    language = text.replace("_", "-").split("-", 1)[0].lower()
-    if language not in LOCALES:
-        raise _Bad(Text("settings.expected.one_of", {"choices": ", ".join(LOCALES)}))
-    return language
+@dataclass(frozen=True, slots=True)
+class Cap(Kind[int | None]):
+    """A whole number from ``low`` to ``high``, or ``none`` for no cap at all."""
+
+    low: int
+    high: int
+
+    def read(self, text: str) -> int | None:
+        if text.lower() == NONE:
+            return None
+        value = _whole(text, self.low, self.high)
+        if value is None:
+            limits = {"low": self.low, "high": self.high}
+            raise _Bad(Text("settings.expected.whole_or_none", limits))
+        return value
+
+    def show(self, value: int | None) -> str:
+        return NONE if value is None else str(value)
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        return self.low, self.high
 
 
-def _games(text: str) -> frozenset[GameKind]:
-    words = text.replace(",", " ").lower().split()
-    if words == [NONE]:
-        return frozenset()
-    if not words or any(word not in _GAME_WORDS for word in words):
-        raise _Bad(Text("settings.expected.games"))
-    return frozenset(_GAME_WORDS[word] for word in words)
+@dataclass(frozen=True, slots=True)
+class Switch(Kind[bool]):
+    """On or off (``on``/``off``, ``yes``/``no``, ``true``/``false``, ``1``/``0``)."""
+
+    def read(self, text: str) -> bool:
+        word = text.lower()
+        if word in _ON:
+            return True
+        if word in _OFF:
+            return False
+        raise _Bad(Text("settings.expected.switch"))
+
+    def show(self, value: bool) -> str:
+        return "on" if value else "off"
 
 
-def _show_games(games: frozenset[GameKind]) -> str:
-    return ",".join(kind.value for kind in GameKind if kind in games) or NONE
+@dataclass(frozen=True, slots=True)
+class Levels(Kind[Level]):
+    """The bot's level, by its name."""
+
+    def read(self, text: str) -> Level:
+        try:
+            return Level(text.lower())
+        except ValueError:
+            choices = ", ".join(level.value for level in Level)
+            raise _Bad(Text("settings.expected.one_of", {"choices": choices})) from None
+
+    def show(self, value: Level) -> str:
+        return value.value
 
 
-def _size(text: str) -> tuple[int, int]:
-    expected = Text("settings.expected.size", {"low": MIN_SIDE, "high": MAX_SIDE})
-    rows, found, cols = text.lower().replace("\u00d7", "x").partition("x")
-    if not found or not all(part.isascii() and part.isdigit() for part in (rows, cols)):
-        raise _Bad(expected)
-    if not all(len(part) <= 2 and MIN_SIDE <= int(part) <= MAX_SIDE for part in (rows, cols)):
-        raise _Bad(expected)
-    return int(rows), int(cols)
+@dataclass(frozen=True, slots=True)
+class Language(Kind[str]):
+    """One of the catalogues' languages; a regional tag (``pt-BR``) means its language."""
+
+    def read(self, text: str) -> str:
+        language = text.replace("_", "-").split("-", 1)[0].lower()
+        if language not in LOCALES:
+            raise _Bad(Text("settings.expected.one_of", {"choices": ", ".join(LOCALES)}))
+        return language
 
 
-def _chats(text: str) -> frozenset[str]:
+@dataclass(frozen=True, slots=True)
+class Look(Kind[str]):
+    """A board theme by name (``core.pictures``), or ``auto``: each game's own (discs for
+    Connect Four, classic crosses and rings otherwise)."""
+
+    def read(self, text: str) -> str:
+        word = text.lower()
+        if word != AUTO and word not in THEMES:
+            raise _Bad(Text("settings.expected.one_of", {"choices": ", ".join((AUTO, *THEMES))}))
+        return word
+
+
+@dataclass(frozen=True, slots=True)
+class Games(Kind[frozenset[GameKind]]):
+    """Games by their command names (or the English ones), or ``none``."""
+
+    def read(self, text: str) -> frozenset[GameKind]:
+        words = text.replace(",", " ").lower().split()
+        if words == [NONE]:
+            return frozenset()
+        if not words or any(word not in _GAME_WORDS for word in words):
+            raise _Bad(Text("settings.expected.games"))
+        return frozenset(_GAME_WORDS[word] for word in words)
+
+    def show(self, value: frozenset[GameKind]) -> str:
+        return ",".join(kind.value for kind in GameKind if kind in value) or NONE
+
+
+@dataclass(frozen=True, slots=True)
+class Size(Kind[tuple[int, int]]):
+    """A board size ``ROWSxCOLS`` within the rules' bounds."""
+
+    def read(self, text: str) -> tuple[int, int]:
+        expected = Text("settings.expected.size", {"low": MIN_SIDE, "high": MAX_SIDE})
+        rows, found, cols = text.lower().replace("\u00d7", "x").partition("x")
+        if not found or not all(part.isascii() and part.isdigit() for part in (rows, cols)):
+            raise _Bad(expected)
+        if not all(len(part) <= 2 and MIN_SIDE <= int(part) <= MAX_SIDE for part in (rows, cols)):
+            raise _Bad(expected)
+        return int(rows), int(cols)
+
+    def show(self, value: tuple[int, int]) -> str:
+        return f"{value[0]}x{value[1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Chats(Kind[frozenset[str]]):
     """Chat ids, as the service hands them over (``here`` is replaced by the chat's id and
-    platform mentions by ids before this runs; see ``core.admin.policy``)."""
-    words = text.replace(",", " ").split()
-    if words == [NONE]:
-        return frozenset()
-    if not words or len(words) > _MAX_WORDS or any(len(word) > 255 for word in words):
-        raise _Bad(Text("settings.expected.chats"))
-    return frozenset(words)
+    platform mentions by ids before this runs; see ``core.sessions.admin``), or ``none``."""
+
+    def read(self, text: str) -> frozenset[str]:
+        words = text.replace(",", " ").split()
+        if words == [NONE]:
+            return frozenset()
+        if not words or len(words) > _MAX_WORDS or any(len(word) > 255 for word in words):
+            raise _Bad(Text("settings.expected.chats"))
+        return frozenset(words)
+
+    def show(self, value: frozenset[str]) -> str:
+        return " ".join(sorted(value)) or NONE
 
 
-def _show_chats(chats: frozenset[str]) -> str:
-    return " ".join(sorted(chats)) or NONE
+# --- a key ------------------------------------------------------------------------------------
 
 
-def _show_optional(value: int | None) -> str:
-    return NONE if value is None else str(value)
+class Key(Generic[T]):
+    """One setting, declared as an attribute of :class:`Effective`.
 
+    Read on the class (``Effective.pvp``) it is the key; read on a chat's settings
+    (``chat.pvp``) it is that chat's value.
 
-def _show_switch(value: bool) -> str:
-    return "on" if value else "off"
+    Attributes:
+        name: as admins type it: the attribute's name.
+        kind: the parser, bounds and display of its values.
+        default: the value where neither a chat nor the ``.env`` sets one.
+    """
+
+    __slots__ = ("default", "kind", "name")
+
+    def __init__(self, kind: Kind[T], default: T) -> None:
+        self.name = ""
+        self.kind = kind
+        self.default = default
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, chat: None, owner: type | None = None) -> Key[T]: ...
+
+    @overload
+    def __get__(self, chat: Effective, owner: type | None = None) -> T: ...
+
+    def __get__(self, chat: Effective | None, owner: type | None = None) -> Key[T] | T:
+        if chat is None:
+            return self
+        return cast(T, chat.values[self.name])
+
+    def __repr__(self) -> str:
+        return f"Key({self.name!r}, {self.kind!r}, default={self.default!r})"
+
+    @property
+    def description(self) -> Text:
+        return Text(f"settings.key.{self.name}")
+
+    @property
+    def bounds(self) -> tuple[float, float] | None:
+        """See :attr:`Kind.bounds`."""
+        return self.kind.bounds
+
+    def show(self, value: T) -> str:
+        """``value`` as ``/settings`` shows and stores it."""
+        return self.kind.show(value)
+
+    def parse(self, text: str) -> T:
+        """The value ``text`` means for this key.
+
+        Raises:
+            UserError: ``settings.bad_value``, naming the key, the value and what is expected.
+        """
+        try:
+            return self.kind.read(" ".join(text.split()))
+        except _Bad as bad:
+            raise UserError(
+                "settings.bad_value", setting=self.name, value=text[:100], expected=bad.expected
+            ) from None
+
+    def default_in(self, defaults: Mapping[str, Any]) -> T:
+        """This key's default where ``defaults`` (by name; the ``.env``'s) may override the
+        built-in one."""
+        return cast(T, defaults.get(self.name, self.default))
 
 
 # --- the table --------------------------------------------------------------------------------
 
 ALL_GAMES = frozenset(GameKind)
-DEFAULT_RATE_BURST = 10
-DEFAULT_RATE_PER_MINUTE = 30
-DEFAULT_BOARDS_PER_MINUTE = 20
 
-KEYS: tuple[Key[Any], ...] = (
-    Key("games", _games, _show_games, lambda s: s.chat_default("games", ALL_GAMES)),
-    Key(
-        "max_board",
-        _size,
-        lambda size: f"{size[0]}x{size[1]}",
-        lambda s: s.chat_default("max_board", (MAX_SIDE, MAX_SIDE)),
-    ),
-    Key("pvp", _switch, _show_switch, lambda s: s.chat_default("pvp", True)),
-    Key("bot_vs_bot", _switch, _show_switch, lambda s: s.chat_default("bot_vs_bot", True)),
-    Key("level", _level, lambda level: level.value, lambda s: s.default_level),
-    Key("language", _language, str, lambda s: s.default_locale),
-    Key("game_ttl", _seconds(*GAME_TTL_BOUNDS), _number, lambda s: s.game_ttl),
-    Key("challenge_ttl", _seconds(*CHALLENGE_TTL_BOUNDS), _number, lambda s: s.challenge_ttl),
-    Key("cooldown", _seconds(*COOLDOWN_BOUNDS), _number, lambda s: s.chat_default("cooldown", 0.0)),
-    Key(
-        "max_games_per_user",
-        _whole(*GAMES_BOUNDS, none=True),
-        _show_optional,
-        lambda s: s.chat_default("max_games_per_user", None),
-    ),
-    Key(
-        "max_games_per_chat",
-        _whole(*GAMES_BOUNDS, none=True),
-        _show_optional,
-        lambda s: s.chat_default("max_games_per_chat", None),
-    ),
-    Key("allowed_chats", _chats, _show_chats, lambda _: frozenset()),
-    Key("rate_burst", _whole(*BURST_BOUNDS), str, lambda s: s.rate_burst),
-    Key("rate_per_minute", _whole(*RATE_BOUNDS), str, lambda s: s.rate_per_minute),
-    Key("boards_per_minute", _whole(*BOARDS_BOUNDS), str, lambda s: s.boards_per_minute),
+
+@dataclass(frozen=True, slots=True)
+class Effective:
+    """The settings in force in one chat: each key's value and where it came from.
+
+    The class body below the fields is the table of every setting, in the order ``/settings``
+    shows them. Read a chat's value as an attribute (``chat.game_ttl``).
+    """
+
+    values: Mapping[str, Any]
+    sources: Mapping[str, Source]
+
+    games = Key(Games(), ALL_GAMES)
+    max_board = Key(Size(), (MAX_SIDE, MAX_SIDE))
+    pvp = Key(Switch(), True)
+    bot_vs_bot = Key(Switch(), True)
+    level = Key(Levels(), Level.MEDIUM)
+    language = Key(Language(), DEFAULT_LOCALE)
+    theme = Key(Look(), AUTO)
+    game_ttl = Key(Seconds(60, 30 * DAY), float(DAY))
+    challenge_ttl = Key(Seconds(10, DAY), 120.0)
+    cooldown = Key(Seconds(0, DAY), 0.0)
+    max_games_per_user = Key(Cap(1, 1000), None)
+    max_games_per_chat = Key(Cap(1, 1000), None)
+    allowed_chats = Key(Chats(), frozenset[str]())
+    rate_burst = Key(Whole(1, 1000), 10)
+    rate_per_minute = Key(Whole(1, 6000), 30)
+    # 20 a minute suits a channel of people; up to 100 a second lets a load test through.
+    boards_per_minute = Key(Whole(1, 6000), 20)
+
+    def allows_chat(self, chat_id: str) -> bool:
+        """Games may start in ``chat_id`` (no list: everywhere)."""
+        return not self.allowed_chats or chat_id in self.allowed_chats
+
+
+KEYS: tuple[Key[Any], ...] = tuple(
+    value for value in vars(Effective).values() if isinstance(value, Key)
 )
 """Every setting, in the order ``/settings`` shows them."""
 
 BY_NAME: Mapping[str, Key[Any]] = {key.name: key for key in KEYS}
-if tuple(BY_NAME) != SETTING_NAMES:  # pragma: no cover - a programming error, caught at import
-    raise RuntimeError("core.admin.keys.KEYS and core.commands.SETTING_NAMES disagree")
+
+SETTING_NAMES: tuple[str, ...] = tuple(BY_NAME)
+"""The names ``/settings`` takes, in the order it shows them."""
+
+
+def check_defaults(defaults: Mapping[str, Any]) -> None:
+    """Check defaults given by name (the ``.env``'s, a test's) as the keys' own parsers would.
+
+    Raises:
+        ValueError: naming the first unknown key, or value its key does not take.
+    """
+    for name, value in defaults.items():
+        key = BY_NAME.get(name)
+        if key is None:
+            raise ValueError(f"{name!r} is not a chat setting; settings: {', '.join(BY_NAME)}")
+        try:
+            same = key.kind.read(key.show(value)) == value
+        except _Bad as bad:
+            expected = bad.expected.render(DEFAULT_LOCALE)
+            raise ValueError(f"{name}: {value!r} is not {expected}") from None
+        except (TypeError, AttributeError, ValueError):
+            same = False  # not even of the right type
+        if not same:
+            raise ValueError(f"{name}: {value!r} is not a value of this setting")

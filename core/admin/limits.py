@@ -1,5 +1,9 @@
-"""Limits that hold against abuse: a token bucket per user, a window of new boards per chat, and
-a cooldown between new games per user.
+"""The rate limit in front of every request: a token bucket per user, per process.
+
+The limits on new games (live games per user and per chat, the cooldown between a user's new
+games, boards per minute per chat) are kept by the store, in the transaction that writes the
+game (:mod:`core.store.limit_ops`): simultaneous requests cannot all pass them, in one process
+or several.
 
 **The rate limit** (discord.py's ``CooldownMapping`` semantics, platform-neutral): each user of
 a platform has a bucket of ``burst`` tokens that refills at ``per_minute`` tokens a minute; a
@@ -8,38 +12,28 @@ command, a click or a typed move takes one. The request that finds it empty is a
 user gets no answer at all until then, so a spammer cannot make the bot spam. A legal move on
 your turn in a running game never reaches the limiter (the service lets it through first).
 
-**Across a restart** the state that matters is kept in the store, as kv rows with an expiry
-(swept with the rest): a user who was silenced (``rate:<platform>:<user>``), a chat whose
-boards per minute ran out (``boards:<platform>:<chat>``) and a user's cooldown
-(``cooldown:<platform>:<user>``), each holding the time it ends. A process reads a user's or a
-chat's row the first time it sees them, so a restart (or a second process on the same
-PostgreSQL) keeps a block in force. What is not kept is a partly used bucket or window: after a
+**Across a restart** a user who was silenced is kept in the store, as a kv row with an expiry
+(``limits/rate:<platform>:<user>``, holding the time the silence ends; swept with the rest). A
+process reads a user's row the first time it sees them, so a restart (or a second process on
+the same PostgreSQL) keeps the silence in force. A partly used bucket is not kept: after a
 restart a user who was not blocked starts with a full bucket, at worst ``burst`` more requests
 than without the restart, which is what a new user gets anyway.
 """
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from core.errors import UserError
-from core.store.base import KeyValueStore
+from core.store.base import KeyValueStore, Limited, whole_seconds
+from core.store.limit_ops import NAMESPACE
 
-NAMESPACE = "limits"
-WINDOW = 60.0  # seconds: boards are counted per minute
-_MAX_TRACKED = 100_000  # users or chats kept in memory; the oldest go first beyond it
+__all__ = ["NAMESPACE", "Limited", "RateLimiter", "whole_seconds"]
 
-
-class Limited(UserError):
-    """A request refused by a limit; counted in ``chatbots_rate_limited_total``."""
-
-
-def whole_seconds(seconds: float) -> int:
-    """A wait as people read it: whole seconds, at least 1."""
-    return max(1, math.ceil(seconds))
+_MAX_TRACKED = 100_000  # users kept in memory; the oldest go first beyond it
 
 
 @dataclass(slots=True)
@@ -61,6 +55,7 @@ class RateLimiter:
         self._store = store
         self._clock = clock
         self._buckets: collections.OrderedDict[tuple[str, str], _Bucket] = collections.OrderedDict()
+        self._loading: dict[tuple[str, str], asyncio.Future[None]] = {}
 
     async def take(self, platform: str, user_id: str, burst: int, per_minute: int) -> float | None:
         """Take a token for one request.
@@ -69,17 +64,28 @@ class RateLimiter:
             None: go ahead. ``0.0``: the user was told already; answer nothing. A positive
             number: the seconds to tell the user to wait (this is the one notice).
         """
-        now = self._clock()
         key = (platform, user_id)
         bucket = self._buckets.get(key)
         if bucket is None:
-            bucket = _Bucket(float(burst), now)
-            stored = await self._store.kv_get(NAMESPACE, f"rate:{platform}:{user_id}")
-            if stored is not None and _time(stored) > now:
-                bucket = _Bucket(0.0, _time(stored), silent_until=_time(stored))
+            # Remembered before the read, so that a new user's simultaneous first requests
+            # find it (and wait for the read) instead of each making a full bucket of its own.
+            bucket = _Bucket(float(burst), self._clock())
             self._remember(key, bucket)
+            loading = self._loading[key] = asyncio.get_running_loop().create_future()
+            try:
+                stored = await self._store.kv_get(NAMESPACE, f"rate:{platform}:{user_id}")
+            finally:
+                del self._loading[key]
+                loading.set_result(None)
+            if stored is not None and _time(stored) > bucket.updated:
+                bucket.tokens, bucket.updated = 0.0, _time(stored)
+                bucket.silent_until = _time(stored)
         else:
             self._buckets.move_to_end(key)
+            reading = self._loading.get(key)
+            if reading is not None:
+                await asyncio.shield(reading)
+        now = self._clock()
         if now < bucket.silent_until:
             return 0.0
         rate = per_minute / 60.0
@@ -104,77 +110,6 @@ class RateLimiter:
         self._buckets[key] = bucket
         if len(self._buckets) > _MAX_TRACKED:
             self._buckets.popitem(last=False)
-
-
-class BoardWindow:
-    """New boards per chat in the last minute; see the module docstring."""
-
-    def __init__(self, store: KeyValueStore, clock: Callable[[], float]) -> None:
-        self._store = store
-        self._clock = clock
-        self._posted: collections.OrderedDict[tuple[str, str], collections.deque[float]] = (
-            collections.OrderedDict()
-        )
-        self._blocked: dict[tuple[str, str], float] = {}
-
-    async def check(self, platform: str, chat_id: str, per_minute: int) -> None:
-        """Refuse a new board in the chat if ``per_minute`` were posted in the last minute.
-
-        Raises:
-            Limited: ``limits.boards``, with the seconds until one more may be posted.
-        """
-        now = self._clock()
-        key = (platform, chat_id)
-        if key not in self._posted:
-            self._posted[key] = collections.deque()
-            stored = await self._store.kv_get(NAMESPACE, f"boards:{platform}:{chat_id}")
-            if stored is not None:
-                self._blocked[key] = _time(stored)
-            if len(self._posted) > _MAX_TRACKED:
-                old, _ = self._posted.popitem(last=False)
-                self._blocked.pop(old, None)
-        blocked = self._blocked.get(key, 0.0)
-        if now < blocked:
-            raise Limited("limits.boards", seconds=whole_seconds(blocked - now))
-        posted = self._posted[key]
-        while posted and posted[0] <= now - WINDOW:
-            posted.popleft()
-        if len(posted) >= per_minute:
-            until = posted[len(posted) - per_minute] + WINDOW
-            self._blocked[key] = until
-            await self._store.kv_set(
-                NAMESPACE, f"boards:{platform}:{chat_id}", repr(until), expires_at=until
-            )
-            raise Limited("limits.boards", seconds=whole_seconds(until - now))
-
-    def posted(self, platform: str, chat_id: str) -> None:
-        """Count a board just posted in the chat."""
-        self._posted.setdefault((platform, chat_id), collections.deque()).append(self._clock())
-
-
-class Cooldowns:
-    """The wait between two new games of one user, kept in the store (see the module
-    docstring)."""
-
-    def __init__(self, store: KeyValueStore, clock: Callable[[], float]) -> None:
-        self._store = store
-        self._clock = clock
-
-    async def check(self, platform: str, user_id: str) -> None:
-        """Raises :class:`Limited` (``limits.cooldown``) while the user's cooldown runs."""
-        stored = await self._store.kv_get(NAMESPACE, f"cooldown:{platform}:{user_id}")
-        now = self._clock()
-        if stored is not None and _time(stored) > now:
-            raise Limited("limits.cooldown", seconds=whole_seconds(_time(stored) - now))
-
-    async def started(self, platform: str, user_id: str, seconds: float) -> None:
-        """The user started a game: no other for ``seconds``."""
-        if seconds <= 0:
-            return
-        until = self._clock() + seconds
-        await self._store.kv_set(
-            NAMESPACE, f"cooldown:{platform}:{user_id}", repr(until), expires_at=until
-        )
 
 
 def _time(text: str) -> float:

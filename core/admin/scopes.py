@@ -1,10 +1,11 @@
-"""Where settings apply: the scopes of a chat, most specific first, and the effective values.
+"""Where settings apply: the scopes of a chat, most specific first, and where a value came from.
 
 A Discord channel of a server has two scopes: the channel (``channel:<channel id>``), whose
 values override those of the server (``server:<guild id>``). A Matrix room, the console and a
 Discord direct message have one: the chat (``chat:<chat id>``). Rows are keyed by platform and
 scope, so one database serves every platform. A key set in no scope has the service's default
-(the ``.env``); :class:`Effective` says which of them each value came from.
+(the ``.env``); :class:`Source` says which of them a value came from
+(``core.admin.keys.Effective`` holds the values).
 
 The operator CLI writes a scope as ``PLATFORM:server:ID``, ``PLATFORM:channel:ID`` or
 ``PLATFORM:CHAT`` (``discord:server:123``, ``discord:channel:456``, ``matrix:!room:example.org``,
@@ -14,12 +15,9 @@ The operator CLI writes a scope as ``PLATFORM:server:ID``, ``PLATFORM:channel:ID
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from core.ai.levels import Level
-from core.commands.values import GameKind, SettingsScope
+from core.commands.values import SettingsScope
 from core.replies import Actor
 
 SERVER = "server:"
@@ -94,81 +92,3 @@ def parse_scope(text: str) -> Place:
                 raise ValueError(expected)
             return Place(platform, (rest,))
     return Place(platform, (CHAT + rest,))
-
-
-@dataclass(frozen=True, slots=True)
-class Effective:
-    """The settings in force in one chat: each key's value and where it came from."""
-
-    values: Mapping[str, Any]
-    sources: Mapping[str, Source]
-
-    @property
-    def games(self) -> frozenset[GameKind]:
-        games: frozenset[GameKind] = self.values["games"]
-        return games
-
-    @property
-    def max_board(self) -> tuple[int, int]:
-        size: tuple[int, int] = self.values["max_board"]
-        return size
-
-    @property
-    def pvp(self) -> bool:
-        return bool(self.values["pvp"])
-
-    @property
-    def bot_vs_bot(self) -> bool:
-        return bool(self.values["bot_vs_bot"])
-
-    @property
-    def level(self) -> Level:
-        level: Level = self.values["level"]
-        return level
-
-    @property
-    def language(self) -> str:
-        return str(self.values["language"])
-
-    @property
-    def game_ttl(self) -> float:
-        return float(self.values["game_ttl"])
-
-    @property
-    def challenge_ttl(self) -> float:
-        return float(self.values["challenge_ttl"])
-
-    @property
-    def cooldown(self) -> float:
-        return float(self.values["cooldown"])
-
-    @property
-    def max_games_per_user(self) -> int | None:
-        value: int | None = self.values["max_games_per_user"]
-        return value
-
-    @property
-    def max_games_per_chat(self) -> int | None:
-        value: int | None = self.values["max_games_per_chat"]
-        return value
-
-    @property
-    def allowed_chats(self) -> frozenset[str]:
-        chats: frozenset[str] = self.values["allowed_chats"]
-        return chats
-
-    @property
-    def rate_burst(self) -> int:
-        return int(self.values["rate_burst"])
-
-    @property
-    def rate_per_minute(self) -> int:
-        return int(self.values["rate_per_minute"])
-
-    @property
-    def boards_per_minute(self) -> int:
-        return int(self.values["boards_per_minute"])
-
-    def allows_chat(self, chat_id: str) -> bool:
-        """Games may start in ``chat_id`` (no list: everywhere)."""
-        return not self.allowed_chats or chat_id in self.allowed_chats

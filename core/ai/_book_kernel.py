@@ -29,7 +29,7 @@ BOOK_MISSING = 1 << 20  # returned for a position the book does not hold (beyond
 
 
 def book_score(value: Any, nb: Any, cells: Any) -> Any:
-    """A book value converted to DESIGN.md's score for the side to move after ``nb`` stones.
+    """A book value converted to docs/design.md's score for the side to move after ``nb`` stones.
 
     The winning stone is stone number ``nb + d``, so ``nb + d - 1`` stones lie on the board
     before it: the winner's score is ``(cells + 1 - (nb + d - 1)) // 2``.

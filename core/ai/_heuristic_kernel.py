@@ -54,7 +54,8 @@ def heuristic(
 ) -> Any:
     """Depth-limited alpha-beta (no table) for when the exact search cannot finish.
 
-    Results beyond +-WIN_BASE are proven (WIN_BASE + the DESIGN score), the rest evaluations.
+    Results beyond +-WIN_BASE are proven (WIN_BASE + the exact score, docs/design.md), the
+    rest evaluations.
     """
     if tick(work, deadline):
         return 0

@@ -10,7 +10,8 @@ the functions run as they are, on Python ints and lists, which also covers board
 64 bits.
 
 A position is ``cur`` (stones of the side to move), ``mask`` (every stone) and ``nb`` (stones
-played), in the bitboard layout of :mod:`core.games.bitboard`. Scores follow DESIGN.md.
+played), in the bitboard layout of :mod:`core.games.bitboard`. Scores follow docs/design.md,
+"Scores".
 
 Arrays passed around (int64 numpy arrays when compiled, lists when plain):
 

@@ -27,7 +27,7 @@ class MoveScores:
     """The exact value of one move of a game, for the side that played it.
 
     Attributes:
-        before: the score (DESIGN.md) of the position before the move.
+        before: the score (docs/design.md) of the position before the move.
         after: the score once the move is played (``before`` when the move is optimal).
         best: the optimal moves of the position, ascending, where the caller asked for them;
             else empty.

@@ -74,7 +74,7 @@ class SearchResult:
 
     Attributes:
         move: a legal move (column with gravity, cell otherwise).
-        score: the exact score of the position (DESIGN.md) when proven, else None.
+        score: the exact score of the position (docs/design.md) when proven, else None.
         exact: True when ``move`` is proven optimal.
         nodes: positions searched.
         depth: plies searched ahead (the rest of the game when exact); informational.

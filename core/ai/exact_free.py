@@ -1,5 +1,6 @@
 """Exact play on small free boards: tic-tac-toe from a complete memoized table, other small
-positions by an alpha-beta search on exact scores (DESIGN.md "Scores") while the budget lasts."""
+positions by an alpha-beta search on exact scores (docs/design.md, "Scores") while the budget
+lasts."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from core.games.bitboard import Geometry, geometry, has_line, iter_bits
 
 
 def _win_score(rules: Rules, stones_before: int) -> int:
-    """Score of winning with the stone played after ``stones_before`` stones (DESIGN.md)."""
+    """Score of winning with the stone played after ``stones_before`` stones (docs/design.md)."""
     return (rules.cells + 1 - stones_before) // 2
 
 
@@ -40,7 +41,7 @@ def _table_score(rules: Rules, mine: int, theirs: int) -> int:
 
 
 def table_score(rules: Rules, mine: int, theirs: int) -> int:
-    """The exact score (DESIGN.md) of a position of a board with at most TABLE_CELLS cells,
+    """The exact score (docs/design.md) of a position of a board with at most TABLE_CELLS cells,
     for the side to move, whose stones are ``mine``; from the complete table."""
     return _table_score(rules, mine, theirs)
 

@@ -3,7 +3,8 @@
 Three tools, tried in order until one answers:
 
 1. Small boards are solved exactly: tic-tac-toe from a complete memoized table, other small
-   positions with an alpha-beta search on exact scores (DESIGN.md "Scores") while the budget lasts.
+   positions with an alpha-beta search on exact scores (docs/design.md, "Scores") while the
+   budget lasts.
 2. Big boards first look for forced wins in *threat space*: a sequence of fours (the opponent has
    one reply) or threes (the opponent has a few replies, all of which are tried), for us and, to
    find what must be defended, for the opponent.

@@ -57,7 +57,7 @@ class MoveReview:
         ply: the move's index in the game (0 for the first move).
         player: who played it, 1 or 2.
         move: the move (a cell, or a column under gravity).
-        before: the exact score (DESIGN.md) of the position for the mover, before the move.
+        before: the exact score (docs/design.md) of the position for the mover, before the move.
         after: the exact score for the mover once the move is played (== ``before`` when the
             move is optimal, lower otherwise).
         best: where the move is a mistake, the optimal moves of the position, ascending;
@@ -169,7 +169,7 @@ def describe(score: int, rules: Rules, stones: int) -> tuple[Result, int]:
     """A score turned into words: the result for its side and the plies left until the end.
 
     Args:
-        score: an exact score (DESIGN.md) for the side to move.
+        score: an exact score (docs/design.md) for the side to move.
         rules: the game's rules.
         stones: the stones on the board when that side is to move.
 

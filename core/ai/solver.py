@@ -43,7 +43,7 @@ def _check_not_over(p: Position) -> None:
 
 
 def solve(p: Position, *, deadline: float | None = None, plain: bool = False) -> int:
-    """The exact score of ``p`` for the side to move (DESIGN.md convention).
+    """The exact score of ``p`` for the side to move (docs/design.md convention).
 
     Works for any :class:`Rules`; big boards may take very long without a deadline.
 

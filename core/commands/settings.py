@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from core.admin.keys import SETTING_NAMES
 from core.commands.values import (
     RESET,
-    SETTING_NAMES,
     Command,
     CommandError,
     Settings,

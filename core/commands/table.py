@@ -7,6 +7,7 @@ import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from core.admin.keys import SETTING_NAMES
 from core.commands.settings import SCOPES, SETTINGS_SYNTAX, build_settings
 from core.commands.values import (
     _BOT,
@@ -18,7 +19,6 @@ from core.commands.values import (
     _SIZE_SEPARATORS,
     DEFAULT_LEVEL,
     PREFIXES,
-    SETTING_NAMES,
     Accept,
     BotVsBot,
     Command,

@@ -9,7 +9,6 @@ import difflib
 from core.commands.table import _BY_NAME, COMMANDS, _is_digits, find_command
 from core.commands.values import (
     _BOT,
-    _COLUMN_LETTERS,
     _FIRST_WORDS,
     _MAX_MOVE_DIGITS,
     _SUGGEST_MAX_LENGTH,
@@ -36,6 +35,7 @@ from core.commands.values import (
     VsUser,
 )
 from core.games import Rules
+from core.games.rules import COLUMN_LETTERS
 from core.i18n import render
 
 # --- Parsing ----------------------------------------------------------------------------------
@@ -113,12 +113,12 @@ def _parse_move(token: str) -> MoveText:
     letter, digits = token[:1].lower(), token[1:]
     if (
         letter
-        and letter in _COLUMN_LETTERS
+        and letter in COLUMN_LETTERS
         and _is_digits(digits)
         and len(digits) <= 2
         and int(digits) >= 1
     ):
-        return MoveText(token, coord=(_COLUMN_LETTERS.index(letter), int(digits) - 1))
+        return MoveText(token, coord=(COLUMN_LETTERS.index(letter), int(digits) - 1))
     raise CommandError("parse.bad_move", text=token)
 
 
@@ -148,7 +148,7 @@ def resolve_move(move: MoveText, rules: Rules) -> int:
         raise CommandError(
             "parse.coord_range",
             move=move.text,
-            last_col=_COLUMN_LETTERS[rules.cols - 1],
+            last_col=COLUMN_LETTERS[rules.cols - 1],
             rows=rules.rows,
         )
     return col if rules.gravity else row * rules.cols + col
@@ -167,7 +167,7 @@ def format_command(command: Command, prefix: str = "/") -> str:
         case MoveText(number=int() as number):
             return str(number)
         case MoveText(coord=(col, row)):
-            return f"{_COLUMN_LETTERS[col]}{row + 1}"
+            return f"{COLUMN_LETTERS[col]}{row + 1}"
         case MoveText():
             return command.text
         case Start():

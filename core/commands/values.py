@@ -7,20 +7,13 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+from core.admin.keys import Effective
 from core.ai.levels import Level
 from core.errors import UserError
 from core.games import Rules
-from core.games.rules import MAX_SIDE
+from core.games.kinds import GameKind as GameKind  # part of this module's contract
 
 # --- The value types (CONTRACT) ---------------------------------------------------------------
-
-
-class GameKind(enum.Enum):
-    """Which family of game a start command asks for (the seeds' command names)."""
-
-    TRES = "tres"  # tic-tac-toe, 3x3 k=3
-    QUATRE = "quatre"  # Connect Four, gravity, default 6x7 k=4
-    RATLLA = "ratlla"  # k in a row on a free board
 
 
 class First(enum.Enum):
@@ -141,7 +134,7 @@ class Settings:
     """``/settings``: show every setting, show one, set one or reset one (admins only).
 
     Attributes:
-        key: the setting (one of :data:`SETTING_NAMES`); None shows them all.
+        key: the setting (one of ``core.admin.keys.SETTING_NAMES``); None shows them all.
         value: the new value as typed (words joined by one space); None shows ``key``.
         reset: forget the value set here, so the one from above applies again.
         scope: the whole server (or room), or this channel only; None when not named: a
@@ -210,33 +203,13 @@ _FIRST_WORDS: dict[First, str] = {
 }
 _BOT = "bot"
 _SIZE_SEPARATORS = ("\u00d7", "x")  # multiplication sign; "6X7" is lower-cased to "x"
-_COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxy"  # one per column, up to the widest board (25)
-assert len(_COLUMN_LETTERS) == MAX_SIDE
 _MAX_MOVE_DIGITS = 3  # the largest board has 625 cells
 _SUGGEST_MAX_LENGTH = 32  # no close match is worth comparing a long token for
-DEFAULT_LEVEL = Level.MEDIUM
-"""The bot's level when a start command names none."""
+DEFAULT_LEVEL = Effective.level.default
+"""The bot's level when a start command names none: the built-in default of the chat setting
+``level`` (the service puts the chat's own where it has one)."""
 _DEFAULT_FIRST = First.ME
 
-SETTING_NAMES: tuple[str, ...] = (
-    "games",
-    "max_board",
-    "pvp",
-    "bot_vs_bot",
-    "level",
-    "language",
-    "game_ttl",
-    "challenge_ttl",
-    "cooldown",
-    "max_games_per_user",
-    "max_games_per_chat",
-    "allowed_chats",
-    "rate_burst",
-    "rate_per_minute",
-    "boards_per_minute",
-)
-"""The names ``/settings`` takes, in the order it shows them (``core.admin.keys`` holds each
-one's parser, bounds and default; a test checks both agree)."""
 RESET = "reset"
 """The value that forgets a setting (``/settings level reset``)."""
 

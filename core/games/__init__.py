@@ -1,6 +1,16 @@
 """Game rules: k stones in a row on a board, with or without gravity."""
 
-from core.games.position import IllegalMove, Outcome, Position
+from core.games.outcome import Outcome, Termination, Variant
+from core.games.position import IllegalMove, Position
 from core.games.rules import CONNECT_FOUR, TICTACTOE, Rules
 
-__all__ = ["CONNECT_FOUR", "TICTACTOE", "IllegalMove", "Outcome", "Position", "Rules"]
+__all__ = [
+    "CONNECT_FOUR",
+    "TICTACTOE",
+    "IllegalMove",
+    "Outcome",
+    "Position",
+    "Rules",
+    "Termination",
+    "Variant",
+]

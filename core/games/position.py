@@ -6,22 +6,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from core.games.bitboard import Geometry, geometry, has_line, iter_bits, line_bits_through
+from core.games.outcome import Outcome, Termination
 from core.games.rules import Rules
 
 
 class IllegalMove(ValueError):
     """A move that the rules do not allow here; the message says why."""
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a finished game ended: ``winner`` is 1, 2, or None for a draw."""
-
-    winner: int | None
-
-    @property
-    def is_draw(self) -> bool:
-        return self.winner is None
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,8 +71,10 @@ class Position:
 
     @property
     def outcome(self) -> Outcome | None:
-        """How the game ended, or None while it goes on."""
-        return Outcome(self.winner) if self.is_over else None
+        """How the board ended the game (a win or a draw), or None while it goes on."""
+        if self.winner is not None:
+            return Outcome(Termination.WIN, self.winner)
+        return Outcome(Termination.DRAW) if self.is_over else None
 
     def move_bit(self, move: int) -> int:
         """The bit a legal ``move`` would fill.
@@ -158,11 +150,6 @@ class Position:
         if self.stones[1] >> bit & 1:
             return 2
         return 0
-
-    def cell_of_move(self, index: int) -> int:
-        """Row-major cell index where the ``index``-th move of the history landed."""
-        replay = Position.from_moves(self.rules, self.moves[:index])
-        return self.geometry.cell_of_bit(replay.move_bit(self.moves[index]))
 
     @property
     def last_cell(self) -> int | None:

@@ -6,6 +6,9 @@ from dataclasses import dataclass
 
 MIN_SIDE = 3
 MAX_SIDE = 25
+COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxy"
+"""The letter of each column in a coordinate (``b2``: column b, row 2 from the top), one per
+column of the widest board."""
 MIN_K = 3
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from core.admin.effective import SettingsCache, resolve
-from core.admin.keys import BY_NAME, HERE, KEYS, Key
-from core.admin.scopes import Effective, Place, Source, source_of
+from core.admin.keys import BY_NAME, HERE, KEYS, Effective, Key
+from core.admin.scopes import Place, Source, source_of
 from core.commands import Settings
 from core.errors import UserError
 from core.i18n import Lines, Text
@@ -61,10 +61,10 @@ class Admin:
 
     async def _resolve(self, view: Place) -> Effective:
         rows = await self._ctx.store.settings_rows(view.platform, view.scopes)
-        return resolve(rows, view, self._ctx.settings)
+        return resolve(rows, view, self._ctx.settings.chat_defaults)
 
     def _written_value(self, actor: Actor, key: Key[Any], text: str) -> str:
-        if key.name != "allowed_chats":
+        if key is not Effective.allowed_chats:
             return text
         # Chats as people write them: "here", or the platform's way of naming a channel.
         style = self._ctx.style(actor)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from core.admin.scopes import Effective
+from core.admin.keys import Effective
 from core.ai import Level
 from core.commands import DEFAULT_LEVEL, BotVsBot, First, Start, VsBot, VsUser
 from core.errors import UserError
@@ -22,9 +22,9 @@ from core.sessions.model import (
 )
 from core.sessions.moves import Moves
 from core.sessions.policy import Policy
-from core.sessions.views import board_reply, board_view
+from core.sessions.views import board_reply, board_view, game_name
 from core.sessions.watch import Watcher
-from core.store import AlreadyPlaying, Seat, Session, Status
+from core.store import AlreadyPlaying, GameLimits, Seat, Session, Status
 
 
 class Challenges:
@@ -51,7 +51,7 @@ class Challenges:
                 command = replace(command, opponent=VsBot(DEFAULT_LEVEL), level_named=False)
             elif challenged == actor.user_id:
                 raise UserError("error.self_challenge")
-        command, chat = await self._policy.start(actor, command)
+        command, chat, limits = await self._policy.start(actor, command)
         me = Seat.person(actor.user_id, actor.display_name)
         replies: list[Reply]
         match command.opponent:
@@ -61,7 +61,7 @@ class Challenges:
                 bot = Seat.bot(level)
                 seats = (me, bot) if self._starter_first(command.first) else (bot, me)
                 session = self._new(actor, seats, command.rules, Status.ACTIVE, chat)
-                await ctx.create(actor, session)
+                await ctx.create(actor, session, limits)
                 replies = await self._opened(session, "game.started")
             case VsUser(user, name):
                 assert challenged is not None
@@ -69,16 +69,15 @@ class Challenges:
                 other = Seat.person(challenged, name or user.strip())
                 seats = (me, other) if self._starter_first(command.first) else (other, me)
                 session = self._new(actor, seats, command.rules, Status.CHALLENGE, chat, challenged)
-                await ctx.create(actor, session)
+                await ctx.create(actor, session, limits)
                 replies = [self._challenge_reply(actor, session)]
             case BotVsBot(first_level, second_level):
                 self._refuse_when_busy(actor, (first_level, second_level))
                 await ctx.ensure_free(actor)
                 seats = (Seat.bot(first_level), Seat.bot(second_level))
                 session = self._new(actor, seats, command.rules, Status.ACTIVE, chat)
-                await ctx.create(actor, session)
+                await ctx.create(actor, session, limits)
                 replies = await self._watcher.watch(actor, session)
-        await self._policy.started(actor, chat)
         return replies
 
     def _refuse_when_busy(self, actor: Actor, levels: tuple[Level, ...]) -> None:
@@ -118,7 +117,7 @@ class Challenges:
 
     async def _opened(self, session: Session, key: str) -> list[Reply]:
         """A stored game against the bot: its board, with the bot's first move if it starts."""
-        self._ctx.observer.game_started(session.platform, session.game_name.key)
+        self._ctx.observer.game_started(session.platform, session.variant.value)
         current = await self._moves.bot_turns(session)
         return [board_reply(current, new_message=True, text=Text(key))]
 
@@ -132,7 +131,7 @@ class Challenges:
                 {
                     "challenger": actor.display_name,
                     "challenged": challenged.name,
-                    "game": session.game_name,
+                    "game": game_name(session.rules),
                     "accept": f"{prefix}accept",
                     "decline": f"{prefix}decline",
                     "minutes": minutes,
@@ -153,19 +152,18 @@ class Challenges:
             raise UserError("error.not_a_challenge")
         if session.challenged != actor.user_id:
             raise UserError("error.not_challenged", player=self._challenged_name(session))
-        chat = await self._policy.accept(actor)
+        chat, limits = await self._policy.accept(actor)
         me = Seat.person(actor.user_id, actor.display_name)
         seats = tuple(me if seat.user_id == actor.user_id else seat for seat in session.seats)
         now, ttl = ctx.now_and_ttl(Status.ACTIVE, chat)
         accepted = transition(session, Event.ACCEPT, now=now, ttl=ttl, seats=(seats[0], seats[1]))
         try:
-            applied = await ctx.update(accepted, expected_version=session.version)
+            applied = await ctx.update(accepted, expected_version=session.version, limits=limits)
         except AlreadyPlaying as error:
             raise await ctx.already_playing_error(actor, error) from None
         if not applied:
             return await self._moves.stale(session)
-        ctx.observer.game_started(session.platform, session.game_name.key)
-        await self._policy.started(actor, chat, cooldown=False)
+        ctx.observer.game_started(session.platform, session.variant.value)
         return [
             board_reply(
                 accepted,
@@ -205,36 +203,40 @@ class Challenges:
         if session.status is not Status.FINISHED:
             raise UserError("error.not_finished")
         seat = session.seat_of(actor.user_id)
-        # Anyone in the chat may ask for another bots' game after one ends (and watch it).
         watching = all(s.is_bot for s in session.seats)
         if seat is None and not watching:
             raise UserError("error.not_your_game")
+        # A rematch replaces the finished game (and with it its owner's /review): a bots' game
+        # is its starter's to replay (one stored without a starter stays anyone's).
+        if watching and session.challenger not in (None, actor.user_id):
+            raise UserError("error.not_your_rematch", prefix=ctx.prefix(actor))
         swapped = self._renamed((session.seats[1], session.seats[0]), actor)
         opponent = None if seat is None else session.seats[2 - seat]
         check_removal(session, Event.REMATCH)
-        chat = await self._policy.rematch(actor, session)
+        chat, limits = await self._policy.rematch(actor, session)
         await ctx.ensure_free(actor)
         replies: list[Reply]
         if opponent is not None and not opponent.is_bot:
             assert opponent.user_id is not None
             new = self._new(actor, swapped, session.rules, Status.CHALLENGE, chat, opponent.user_id)
-            await self._swap(actor, session, new)
+            await self._swap(actor, session, new, limits)
             replies = [self._challenge_reply(actor, new)]
         else:
             levels = tuple(s.level for s in session.seats if s.level is not None)
             self._refuse_when_busy(actor, levels)
             new = self._new(actor, swapped, session.rules, Status.ACTIVE, chat)
-            await self._swap(actor, session, new)
+            await self._swap(actor, session, new, limits)
             if watching:
                 replies = await self._watcher.watch(actor, new)
             else:
                 replies = await self._opened(new, "game.rematch")
-        await self._policy.started(actor, chat)
         return replies
 
-    async def _swap(self, actor: Actor, finished: Session, new: Session) -> None:
+    async def _swap(
+        self, actor: Actor, finished: Session, new: Session, limits: GameLimits
+    ) -> None:
         # A finished game gives one rematch: someone quicker already took it.
-        if not await self._ctx.swap(actor, finished, new):
+        if not await self._ctx.swap(actor, finished, new, limits):
             raise UserError("error.no_such_game")
 
     @staticmethod
@@ -266,23 +268,14 @@ class Challenges:
             text = Text("game.watch_stopped", name)
         elif not session.moves:
             check_removal(session, Event.ABANDON)
-            text = Text("game.ended", {**name, "game": session.game_name})
+            text = Text("game.ended", {**name, "game": game_name(session.rules)})
             if not await ctx.delete(session):
                 return await self._moves.stale(session)
-            gone = transition(session, Event.MOVE, now=now, ttl=ttl)
-            return [
-                Reply(
-                    text=text,
-                    board=board_view(gone, ended=text),
-                    session_id=session.id,
-                    version=gone.version,
-                )
-            ]
+            view = board_view(session, ended=text)
+            return [Reply(text=text, board=view, session_id=session.id, version=view.version)]
         else:
             ended = resigned(session, seat, now=now, ttl=ttl)
             text = Text("game.resigned", {**name, "winner": session.seats[2 - seat].name})
         if not await ctx.update(ended, expected_version=session.version):
             return await self._moves.stale(session)
-        self._moves.kept.changed(ended)
-        ctx.observer.game_finished(session.platform, session.game_name.key)
         return [board_reply(ended, text=text)]

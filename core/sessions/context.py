@@ -15,12 +15,13 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from core.admin.scopes import Effective
+from core.admin.keys import Effective
 from core.errors import UserError
 from core.ports import KvEntry, PlatformStyle, ServiceObserver
 from core.replies import Actor
 from core.sessions.settings import ServiceSettings
-from core.store import AlreadyPlaying, Session, SessionStore, Status
+from core.sessions.views import game_name
+from core.store import AlreadyPlaying, GameLimits, Session, SessionStore, Status
 from core.workers.runner import AiRunner
 
 
@@ -65,6 +66,8 @@ class Context:
     runner: AiRunner
     observer: ServiceObserver
     styles: dict[str, PlatformStyle] = field(default_factory=dict)
+    followers: list[Callable[[Session], None]] = field(default_factory=list)
+    """Told of every session this process stored with a change (a move, an accept, an end)."""
 
     # --- platform conventions --------------------------------------------------------------
 
@@ -77,27 +80,42 @@ class Context:
 
     # --- writes (each carries the request's receipt, if not written yet) ------------------
 
-    async def create(self, actor: Actor, session: Session) -> None:
-        """Store a new session; a lost race with another start by the same user names the game
-        that won."""
+    async def create(
+        self, actor: Actor, session: Session, limits: GameLimits | None = None
+    ) -> None:
+        """Store a new session (if it keeps ``limits``); a lost race with another start by the
+        same user names the game that won."""
         try:
-            await self.store.create(session, receipt=_take_receipt())
+            await self.store.create(session, receipt=_take_receipt(), limits=limits)
         except AlreadyPlaying as error:
             raise await self.already_playing_error(actor, error) from None
 
-    async def update(self, session: Session, *, expected_version: int) -> bool:
-        return await self.store.update(
-            session, expected_version=expected_version, receipt=_take_receipt()
+    async def update(
+        self, session: Session, *, expected_version: int, limits: GameLimits | None = None
+    ) -> bool:
+        """Store ``session`` if the stored one is still at ``expected_version`` (and it keeps
+        ``limits``); whether it was. Every change to a kept session passes here, so a game's
+        end is announced here alone: once, by the process whose write ended it."""
+        applied = await self.store.update(
+            session, expected_version=expected_version, receipt=_take_receipt(), limits=limits
         )
+        if applied:
+            if session.status is Status.FINISHED:
+                self.observer.game_finished(session.platform, session.variant.value)
+            for follower in self.followers:
+                follower(session)
+        return applied
 
     async def delete(self, session: Session) -> bool:
         return await self.store.delete(
             session.id, expected_version=session.version, receipt=_take_receipt()
         )
 
-    async def swap(self, actor: Actor, old: Session, new: Session) -> bool:
+    async def swap(
+        self, actor: Actor, old: Session, new: Session, limits: GameLimits | None = None
+    ) -> bool:
         try:
-            return await self.store.swap(old, new, receipt=_take_receipt())
+            return await self.store.swap(old, new, receipt=_take_receipt(), limits=limits)
         except AlreadyPlaying as error:
             raise await self.already_playing_error(actor, error) from None
 
@@ -156,7 +174,7 @@ class Context:
             )
         return UserError(
             "error.already_playing",
-            game=session.game_name,
+            game=game_name(session.rules),
             opponent=opponent,
             prefix=self.prefix(actor),
         )

@@ -13,7 +13,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import replace
 
-from core.games import Position, Rules
+from core.games import Outcome, Position, Rules, Termination
 from core.store import Seat, Session, Status, new_session_id
 
 
@@ -62,22 +62,25 @@ def transition(
     now: float,
     ttl: float,
     moves: tuple[int, ...] | None = None,
-    winner: int | None = None,
+    outcome: Outcome | None = None,
     seats: tuple[Seat, Seat] | None = None,
 ) -> Session:
     """The session after ``event``, one version later, alive ``ttl`` seconds from ``now``.
 
     Raises:
-        InvalidTransition: the table has no such change from the session's status.
+        InvalidTransition: the table has no such change from the session's status, or the
+            outcome is missing for a finished session (or given for one that goes on).
     """
     target = TRANSITIONS.get((session.status, event))
     if target is None:
         raise InvalidTransition(f"no transition from {session.status.value} on {event.value}")
+    if (outcome is None) == (target is Status.FINISHED):
+        raise InvalidTransition(f"{event.value} to {target.value} with outcome {outcome!r}")
     return replace(
         session,
         status=target,
         moves=session.moves if moves is None else moves,
-        winner=winner if target is Status.FINISHED else None,
+        outcome=outcome,
         seats=session.seats if seats is None else seats,
         version=session.version + 1,
         updated_at=now,
@@ -97,25 +100,20 @@ def check_removal(session: Session, event: Event) -> None:
 
 def played(session: Session, position: Position, *, now: float, ttl: float) -> Session:
     """The session after the move that led to ``position``."""
-    event = Event.FINISH if position.is_over else Event.MOVE
-    return transition(
-        session, event, now=now, ttl=ttl, moves=position.moves, winner=position.winner
-    )
+    outcome = position.outcome
+    event = Event.MOVE if outcome is None else Event.FINISH
+    return transition(session, event, now=now, ttl=ttl, moves=position.moves, outcome=outcome)
 
 
 def resigned(session: Session, quitter: int, *, now: float, ttl: float) -> Session:
     """The session after seat ``quitter`` (1 or 2) gave up: the other seat wins."""
-    return transition(session, Event.RESIGN, now=now, ttl=ttl, winner=3 - quitter)
+    outcome = Outcome(Termination.RESIGNATION, 3 - quitter)
+    return transition(session, Event.RESIGN, now=now, ttl=ttl, outcome=outcome)
 
 
 def stopped(session: Session, *, now: float, ttl: float) -> Session:
     """A bots' game stopped before its end: finished, with no winner."""
-    return transition(session, Event.STOP, now=now, ttl=ttl)
-
-
-def was_cut_short(session: Session, position: Position) -> bool:
-    """A finished game whose board is not over: resigned (a winner) or stopped (none)."""
-    return session.status is Status.FINISHED and not position.is_over
+    return transition(session, Event.STOP, now=now, ttl=ttl, outcome=Outcome(Termination.STOPPED))
 
 
 def new_session(

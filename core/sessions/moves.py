@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import logging
 import time
+from collections.abc import Awaitable, Callable, Sequence
 
 from core.commands import MoveText, resolve_move
 from core.errors import UserError
@@ -12,50 +15,51 @@ from core.i18n import Text
 from core.replies import Actor, Reply
 from core.sessions.context import Context
 from core.sessions.model import played
-from core.sessions.review import KeptReviews
 from core.sessions.views import board_changed, board_reply
-from core.store import Session, Status
+from core.store import Session, Status, StoreBusy, StoreUnavailable
 
 log = logging.getLogger("core.sessions")
+
+Publish = Callable[[Actor, Sequence[Reply]], Awaitable[None]]
+RETRY_FIRST = 0.5  # seconds before the first try of a bot's move the store refused
+RETRY_MOST = 5.0  # seconds at most between two tries
+
+
+class Unplayable(Exception):
+    """A move that is no mistake but cannot be played as asked: the board changed since the
+    player saw it (``due`` False), or the bot's move is due first (``due`` True)."""
+
+    def __init__(self, *, due: bool) -> None:
+        super().__init__("the bot's move is due" if due else "the board changed")
+        self.due = due
 
 
 class Moves:
     """Applies moves with a compare-and-set each, and lets the bot answer."""
 
-    def __init__(self, ctx: Context, kept: KeptReviews) -> None:
+    def __init__(self, ctx: Context) -> None:
         self._ctx = ctx
-        self.kept = kept  # told of every stored move and ending (the others reach it here)
+        self._later: set[asyncio.Task[None]] = set()  # bot moves waiting for the store
         self._thinking: set[str] = set()  # sessions whose bot move is being computed here
 
-    async def typed(self, actor: Actor, move: MoveText, explicit: bool) -> list[Reply]:
-        """A move typed as text in the chat of the actor's live game."""
-        ctx = self._ctx
-        session = await ctx.store.live_game(actor.platform, actor.chat_id, actor.user_id)
-        if session is None:
-            if not explicit:
-                return []
-            raise UserError("error.no_game", prefix=ctx.prefix(actor))
-        session = await ctx.check_expiry(session)
-        if session.status is Status.CHALLENGE:
-            raise UserError("error.challenge_pending")
-        if session.seat_of(actor.user_id) is None:  # the watcher of a bots' game
-            raise UserError("error.not_your_game")
-        return await self.play(actor, session, resolve_move(move, session.rules), None)
+    def check(self, actor: Actor, session: Session, move: int, version: int | None) -> Position:
+        """The position after the actor's ``move`` (0-based) on ``session`` seen at ``version``
+        (None: any): every rule of a move, checked once; the same answer decides whether the
+        rate limit applies (a playable move never is) and what :meth:`apply` stores.
 
-    async def play(
-        self, actor: Actor, session: Session, move: int, version: int | None
-    ) -> list[Reply]:
-        """The actor's ``move`` (0-based) on ``session``, seen at ``version`` (None: any)."""
-        ctx = self._ctx
+        Raises:
+            Unplayable: the board changed since the player saw it, or the bot's move is due.
+            UserError: the player's mistake (not their game, not their turn, an illegal move).
+        """
         if version is not None and version != session.version:
-            return await self.stale(session)
+            raise Unplayable(due=False)
         seat = session.seat_of(actor.user_id)
         if seat is None:
             raise UserError("error.not_your_game")
         if session.status is Status.CHALLENGE:
             raise UserError("error.challenge_pending")
         if session.status is Status.FINISHED:
-            raise UserError("error.game_over", prefix=ctx.prefix(actor))
+            raise UserError("error.game_over", prefix=self._ctx.prefix(actor))
         position = session.position()
         if position.to_move != seat:
             other = session.seats[position.to_move - 1]
@@ -63,25 +67,117 @@ class Moves:
                 raise UserError("error.not_your_turn", player=other.name)
             if session.id in self._thinking:
                 raise UserError("error.bot_thinking")
-            # The bot's move was lost (a restart between the player's move and the bot's):
-            # play it now and show the board; the player's move was meant for the old board.
-            current = await self.bot_turns(session)
-            return [
-                board_reply(current),
-                Reply(
-                    text=Text("error.board_changed"),
-                    private=True,
-                    error=True,
-                    session_id=session.id,
-                    version=current.version,
-                ),
-            ]
+            raise Unplayable(due=True)
         check_legal(position, move)
-        after = await self._apply(session, position.play(move))
-        if after is None:
+        return position.play(move)
+
+    def check_typed(self, actor: Actor, session: Session, move: MoveText) -> Position:
+        """:meth:`check` for a move typed as text in the chat of the actor's live game."""
+        if session.status is Status.CHALLENGE:
+            raise UserError("error.challenge_pending")
+        if session.seat_of(actor.user_id) is None:  # the watcher of a bots' game
+            raise UserError("error.not_your_game")
+        return self.check(actor, session, resolve_move(move, session.rules), None)
+
+    async def play(
+        self, actor: Actor, session: Session, check: Callable[[Session], Position], *, typed: bool
+    ) -> list[Reply]:
+        """The move ``check`` (:meth:`check` or :meth:`check_typed` of it) finds, played."""
+        try:
+            after = check(session)
+        except Unplayable as why:
+            return await self.unplayable(actor, session, why, check if typed else None)
+        return await self.apply(actor, session, after)
+
+    async def apply(self, actor: Actor, session: Session, after: Position) -> list[Reply]:
+        """Store the checked move that led to ``after``, and let the bot answer.
+
+        When the store fails after the player's move was stored (while the bot thinks, or as
+        it stores its answer), the player is told so, and the bot's move follows on the board
+        through the platform's ``publish`` once the store answers again."""
+        stored = await self._apply(session, after)
+        if stored is None:
             return await self.stale(session)
-        current = await self.bot_turns(after)
+        try:
+            current = await self.bot_turns(stored)
+        except (StoreBusy, StoreUnavailable):
+            self._answer_later(actor, stored)
+            return [board_reply(stored, text=Text("game.move_saved"))]
         return [board_reply(current)]
+
+    def _answer_later(self, actor: Actor, session: Session) -> None:
+        publish = self._ctx.style(actor).publish
+        if publish is None:
+            return  # the bot's move is played on the next access (Unplayable(due=True))
+        # A fresh context: the task must not carry the request's receipt along.
+        task = asyncio.create_task(
+            self._retry(actor, session, publish),
+            name=f"answer-later-{session.id}",
+            context=contextvars.Context(),
+        )
+        self._later.add(task)
+        task.add_done_callback(self._later.discard)
+
+    async def _retry(self, actor: Actor, session: Session, publish: Publish) -> None:
+        delay = RETRY_FIRST
+        while self._ctx.clock() < session.expires_at:
+            await asyncio.sleep(delay)
+            try:
+                current = await self.bot_turns(session)
+            except (StoreBusy, StoreUnavailable):
+                delay = min(delay * 2, RETRY_MOST)
+                continue
+            except UserError:
+                return  # the game was deleted meanwhile
+            except Exception:
+                log.exception("the bot's answer in session %s was given up", session.id)
+                return
+            await publish(actor, [board_reply(current)])
+            return
+
+    async def close(self) -> None:
+        """Stop waiting for the store to answer (the bot's move is then played on the next
+        access)."""
+        tasks = list(self._later)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def unplayable(
+        self,
+        actor: Actor,
+        session: Session,
+        why: Unplayable,
+        retry: Callable[[Session], Position] | None = None,
+    ) -> list[Reply]:
+        """The answer to a move that :meth:`check` found unplayable.
+
+        Args:
+            retry: the check of a move that named no board (a typed one): when the bot's move
+                was due, the move is played after it if it is still legal then.
+        """
+        if not why.due:
+            return await self.stale(session)
+        # The bot's move was lost (a restart between the player's move and the bot's): play it
+        # now. A typed move waits behind it; a click was meant for the board before it.
+        current = await self.bot_turns(session)
+        if retry is not None:
+            try:
+                after = retry(current)
+            except (UserError, Unplayable):
+                pass  # no longer legal (the bot took the cell) or not the player's turn
+            else:
+                return await self.apply(actor, current, after)
+        return [
+            board_reply(current),
+            Reply(
+                text=Text("error.board_changed"),
+                private=True,
+                error=True,
+                session_id=session.id,
+                version=current.version,
+            ),
+        ]
 
     async def _apply(self, session: Session, position: Position) -> Session | None:
         """Store the move that led to ``position``; None when the session changed meanwhile."""
@@ -91,9 +187,6 @@ class Moves:
         if not await ctx.update(after, expected_version=session.version):
             return None
         ctx.observer.move_played(session.platform)
-        self.kept.changed(after)
-        if after.status is Status.FINISHED:
-            ctx.observer.game_finished(session.platform, session.game_name.key)
         return after
 
     async def stale(self, session: Session) -> list[Reply]:
@@ -156,27 +249,6 @@ class Moves:
             extra={"session": session.id, "action": "bot_move", "duration_ms": seconds * 1000},
         )
         return await self._apply(session, position.play(move))
-
-
-def playable(actor: Actor, session: Session, move: int, version: int | None) -> bool:
-    """``move`` is a legal move of the actor, on their turn, on the board as it is: a move the
-    limits never refuse."""
-    if version is not None and version != session.version:
-        return False
-    seat = session.seat_of(actor.user_id)
-    if seat is None or session.status is not Status.ACTIVE:
-        return False
-    position = session.position()
-    return position.to_move == seat and move in position.legal_moves()
-
-
-def typed_playable(actor: Actor, session: Session, move: MoveText) -> bool:
-    """:func:`playable` for a move typed as text."""
-    try:
-        cell = resolve_move(move, session.rules)
-    except UserError:
-        return False
-    return playable(actor, session, cell, None)
 
 
 def check_legal(position: Position, move: int) -> None:

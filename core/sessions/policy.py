@@ -2,7 +2,10 @@
 rate limit in front of every request.
 
 New games (a start, a rematch, an accepted challenge) are checked against the settings of the
-chat they start in; each refusal is a private error that names the reason (``limits.*``).
+chat they start in; each refusal is a private error that names the reason (``limits.*``). The
+limits that simultaneous requests could all pass (live games per user and per chat, the
+cooldown, boards per minute) are not checked here but handed to the store as
+:class:`~core.store.GameLimits`, which keeps them in the transaction that writes the game.
 Nothing here touches a game already running: its moves, its lifetime (kept from its start, see
 :meth:`Context.now_and_ttl`) and its end are never refused by a setting or a limit.
 """
@@ -10,24 +13,28 @@ Nothing here touches a game already running: its moves, its lifetime (kept from 
 from __future__ import annotations
 
 from core.admin.effective import SettingsCache
-from core.admin.limits import BoardWindow, Cooldowns, Limited, RateLimiter, whole_seconds
-from core.admin.scopes import Effective, Place
+from core.admin.keys import Effective
+from core.admin.limits import RateLimiter, whole_seconds
+from core.admin.scopes import Place
 from core.commands import BotVsBot, GameKind, Start, VsBot, VsUser
 from core.errors import UserError
-from core.games import CONNECT_FOUR, TICTACTOE, Rules
+from core.games import Rules, Variant
 from core.replies import Actor, Reply
 from core.sessions.context import Context
 from core.sessions.views import error_reply
-from core.store import Session
+from core.store import GameLimits, Session
+
+_COMMANDS = {
+    Variant.TICTACTOE: GameKind.TRES,
+    Variant.CONNECT4: GameKind.QUATRE,
+    Variant.FREE: GameKind.RATLLA,
+}
 
 
 def kind_of(rules: Rules) -> GameKind:
-    """The game family of ``rules`` (what the ``games`` setting turns on and off)."""
-    if rules == TICTACTOE:
-        return GameKind.TRES
-    if rules.gravity and rules.k == CONNECT_FOUR.k:
-        return GameKind.QUATRE
-    return GameKind.RATLLA
+    """The command family of ``rules``' variant (the words the ``games`` setting turns on and
+    off)."""
+    return _COMMANDS[Variant.of(rules)]
 
 
 class Policy:
@@ -38,8 +45,6 @@ class Policy:
         self._cache = cache
         self._limits = limits
         self._rate = RateLimiter(ctx.store, ctx.clock)
-        self._boards = BoardWindow(ctx.store, ctx.clock)
-        self._cooldowns = Cooldowns(ctx.store, ctx.clock)
 
     async def chat(self, actor: Actor) -> Effective:
         """The settings in force in the actor's chat."""
@@ -65,11 +70,12 @@ class Policy:
 
     # --- new games -------------------------------------------------------------------------
 
-    async def start(self, actor: Actor, command: Start) -> tuple[Start, Effective]:
-        """Check a new game; the command with the chat's default level where none was named.
+    async def start(self, actor: Actor, command: Start) -> tuple[Start, Effective, GameLimits]:
+        """Check a new game; the command with the chat's default level where none was named,
+        and the limits the store is to keep when it writes the game.
 
         Raises:
-            UserError: the chat's settings refuse it (``limits.*``); Limited for the limits.
+            UserError: the chat's settings refuse it (``limits.*``).
         """
         chat = await self.chat(actor)
         self._where(actor, chat)
@@ -84,10 +90,9 @@ class Policy:
             case BotVsBot() if not command.level_named:
                 bots = BotVsBot(chat.level, chat.level)
                 command = Start(command.kind, command.rules, bots, command.first)
-        await self._new_game(actor, chat)
-        return command, chat
+        return command, chat, self._game_limits(actor, chat)
 
-    async def rematch(self, actor: Actor, session: Session) -> Effective:
+    async def rematch(self, actor: Actor, session: Session) -> tuple[Effective, GameLimits]:
         """Check the rematch of ``session`` (the same game, sides swapped) as a new game."""
         chat = await self.chat(actor)
         self._where(actor, chat)
@@ -97,24 +102,15 @@ class Policy:
             raise UserError("limits.pvp_off")
         if people == 0 and not chat.bot_vs_bot:
             raise UserError("limits.bot_vs_bot_off")
-        await self._new_game(actor, chat)
-        return chat
+        return chat, self._game_limits(actor, chat)
 
-    async def accept(self, actor: Actor) -> Effective:
-        """Check an answer to a challenge: the chat must allow games, and the one who accepts
-        may not have too many (the challenge itself passed the other checks)."""
+    async def accept(self, actor: Actor) -> tuple[Effective, GameLimits]:
+        """Check an answer to a challenge: the chat must allow games; the limits say that the
+        one who accepts may not have too many, and count the new board (the challenge itself
+        passed the other checks)."""
         chat = await self.chat(actor)
         self._where(actor, chat)
-        await self._caps(actor, chat, chat_too=False)
-        return chat
-
-    async def started(self, actor: Actor, chat: Effective, *, cooldown: bool = True) -> None:
-        """A new board was posted in the chat (and, with ``cooldown``, the actor started it)."""
-        if not self._limits:
-            return
-        self._boards.posted(actor.platform, actor.chat_id)
-        if cooldown:
-            await self._cooldowns.started(actor.platform, actor.user_id, chat.cooldown)
+        return chat, self._game_limits(actor, chat, accepting=True)
 
     # --- the checks ------------------------------------------------------------------------
 
@@ -135,20 +131,16 @@ class Policy:
                 "limits.board_too_big", size=f"{rules.rows}x{rules.cols}", max=f"{rows}x{cols}"
             )
 
-    async def _new_game(self, actor: Actor, chat: Effective) -> None:
-        await self._caps(actor, chat, chat_too=True)
-        if not self._limits:
-            return
-        if chat.cooldown > 0:
-            await self._cooldowns.check(actor.platform, actor.user_id)
-        await self._boards.check(actor.platform, actor.chat_id, chat.boards_per_minute)
-
-    async def _caps(self, actor: Actor, chat: Effective, *, chat_too: bool) -> None:
-        per_user, per_chat = chat.max_games_per_user, chat.max_games_per_chat
-        if per_user is None and (per_chat is None or not chat_too):
-            return
-        counts = await self._ctx.store.live_counts(actor.platform, actor.chat_id, actor.user_id)
-        if per_user is not None and counts.user >= per_user:
-            raise Limited("limits.user_games", max=per_user)
-        if chat_too and per_chat is not None and counts.chat >= per_chat:
-            raise Limited("limits.chat_games", max=per_chat)
+    def _game_limits(self, actor: Actor, chat: Effective, *, accepting: bool = False) -> GameLimits:
+        # The live-game caps hold even with the limits off (Policy(limits=False)): they are
+        # settings of their own, not a defence against floods.
+        on = self._limits
+        return GameLimits(
+            user_id=actor.user_id,
+            now=self._ctx.clock(),
+            max_user_games=chat.max_games_per_user,
+            max_chat_games=None if accepting else chat.max_games_per_chat,
+            cooldown=float(chat.cooldown) if on and not accepting else 0.0,
+            boards_per_minute=chat.boards_per_minute if on else None,
+            check_boards=not accepting,
+        )

@@ -38,10 +38,6 @@ class Requests:
         self._idle.set()
         self._closing = False
 
-    @property
-    def in_flight(self) -> int:
-        return self._in_flight
-
     def close(self) -> None:
         """Refuse new requests from now on (``error.shutting_down``)."""
         self._closing = True

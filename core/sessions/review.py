@@ -30,10 +30,11 @@ from core.ai.review import (
 )
 from core.errors import UserError
 from core.games import CONNECT_FOUR, Rules
+from core.games.rules import COLUMN_LETTERS
 from core.i18n import Lines, Param, Text
 from core.replies import Actor, Reply
 from core.sessions.context import Context
-from core.sessions.views import MARKS
+from core.sessions.views import MARKS, game_name
 from core.store import Session, Status
 
 log = logging.getLogger("core.sessions")
@@ -50,7 +51,6 @@ KEEP_PLIES = frozenset(range(13, 21))
 to 12 stones (the opening book) and a few ms from 20 on; in between, each move costs a search
 of up to a few hundred ms, so it is kept move by move: no step holds an AI worker much longer
 than one search, and what is kept by the 20th move leaves a few ms for the end."""
-_COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxy"
 
 
 def keeps_review(rules: Rules) -> bool:
@@ -211,7 +211,7 @@ class Reviews:
                 if result is not None:
                     self._kept.found(session, result)
         if result is None:
-            text = Text("review.unavailable", {"game": session.game_name})
+            text = Text("review.unavailable", {"game": game_name(session.rules)})
         else:
             text = review_text(session, result)
         return [Reply(text=text, session_id=session.id, version=session.version)]
@@ -223,7 +223,7 @@ def review_text(session: Session, review: GameReview) -> Text:
     lines = [
         Text(
             "review.header",
-            {"game": session.game_name, "player_x": x.name, "player_o": o.name},
+            {"game": game_name(session.rules), "player_x": x.name, "player_o": o.name},
         ),
         *(_move_line(session.rules, move) for move in review.moves),
     ]
@@ -263,4 +263,4 @@ def move_label(rules: Rules, move: int) -> str:
     if rules.gravity:
         return str(move + 1)
     row, col = divmod(move, rules.cols)
-    return f"{_COLUMN_LETTERS[col]}{row + 1}"
+    return f"{COLUMN_LETTERS[col]}{row + 1}"

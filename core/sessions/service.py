@@ -39,7 +39,9 @@ import time
 from collections.abc import Callable
 
 from core.admin.effective import SettingsCache
-from core.admin.scopes import Effective, Source
+from core.admin.keys import AUTO, Effective
+from core.admin.scopes import Source
+from core.clean import clean
 from core.commands import (
     PREFIXES,
     Accept,
@@ -60,6 +62,7 @@ from core.commands import (
     parse,
 )
 from core.errors import UserError
+from core.games import Position
 from core.i18n import Text, normalize_locale
 from core.leases import RELEASE_TIMEOUT, Lease
 from core.ports import KvEntry, NullObserver, PlatformStyle, ServiceObserver
@@ -67,14 +70,14 @@ from core.replies import ActionKind, Actor, Reply
 from core.sessions.admin import Admin
 from core.sessions.challenges import Challenges
 from core.sessions.context import Context
-from core.sessions.moves import Moves, off_board, playable, typed_playable
+from core.sessions.moves import Moves, Unplayable, off_board
 from core.sessions.policy import Policy
 from core.sessions.requests import Requests
 from core.sessions.review import KeptReviews, Reviews
 from core.sessions.settings import ServiceSettings
 from core.sessions.stats import Results
 from core.sessions.watch import Watcher
-from core.store import SessionStore, StoreBusy, StoreUnavailable
+from core.store import Session, SessionStore, StoreBusy, StoreUnavailable
 from core.workers.runner import AiRunner, PoolRunner
 
 log = logging.getLogger("core.sessions")
@@ -118,9 +121,10 @@ class GameService:
         self._ctx = Context(store, self.settings, clock, rng, self.runner, observer)
         self._requests = Requests(store, observer)
         self._kept = KeptReviews(self._ctx)
-        self._moves = Moves(self._ctx, self._kept)
+        self._ctx.followers.append(self._kept.changed)
+        self._moves = Moves(self._ctx)
         self._watcher = Watcher(self._ctx, self._moves)
-        cache = SettingsCache(store, self.settings)
+        cache = SettingsCache(store, self.settings.chat_defaults)
         self._policy = Policy(self._ctx, cache, limits=self.settings.limits)
         self._challenges = Challenges(self._ctx, self._moves, self._watcher, self._policy)
         self._results = Results(self._ctx)
@@ -137,7 +141,7 @@ class GameService:
 
     async def chat_settings(self, actor: Actor) -> Effective:
         """The settings in force in the actor's chat (cached for a few seconds)."""
-        return await self._policy.chat(actor)
+        return await self._policy.chat(clean(actor))
 
     def register_platform(self, style: PlatformStyle) -> None:
         """How users of ``style.platform`` write prefixes and mentions, and how to show them
@@ -177,6 +181,7 @@ class GameService:
         drain = self.settings.drain_timeout if drain_seconds is None else drain_seconds
         await self._requests.drain(drain)
         await self._watcher.close()
+        await self._moves.close()
         await self._kept.close()
         if self._sweeper is not None:
             # Stopped rather than cancelled, so that the lease is released and another
@@ -227,6 +232,7 @@ class GameService:
         self, actor: Actor, text: str, addressed: bool = False, *, receipt: KvEntry | None = None
     ) -> list[Reply]:
         """A chat message: a command, a move as text, or chatter (see the module docstring)."""
+        actor, text, receipt = clean(actor), clean(text), clean(receipt)
 
         async def run() -> list[Reply]:
             return await self._text(actor, text, addressed)
@@ -239,6 +245,7 @@ class GameService:
         self, actor: Actor, command: Command, *, receipt: KvEntry | None = None
     ) -> list[Reply]:
         """An already parsed command (a slash command)."""
+        actor, command, receipt = clean(actor), clean(command), clean(receipt)
 
         async def run() -> list[Reply]:
             limited = await self._policy.admit(actor)
@@ -261,17 +268,16 @@ class GameService:
         receipt: KvEntry | None = None,
     ) -> list[Reply]:
         """A click or a reaction on the board of ``session_id``: ``move`` is 0-based."""
+        actor, session_id, receipt = clean(actor), clean(session_id), clean(receipt)
 
         async def run() -> list[Reply]:
             session = await self._ctx.load(session_id, actor)
             if not isinstance(move, int) or isinstance(move, bool):
                 # A move is a cell or column number; anything else is off the board.
                 raise off_board(session.rules, str(move))
-            if not playable(actor, session, move, version):
-                limited = await self._policy.admit(actor)
-                if limited is not None:
-                    return limited
-            return await self._moves.play(actor, session, move, version)
+            return await self._play(
+                actor, session, lambda s: self._moves.check(actor, s, move, version), typed=False
+            )
 
         return await self._localized(
             actor, await self._requests.run(actor, "move", session_id, run, receipt)
@@ -287,6 +293,7 @@ class GameService:
         receipt: KvEntry | None = None,
     ) -> list[Reply]:
         """Accept, Decline, Rematch or Review pressed on the message of ``session_id``."""
+        actor, session_id, receipt = clean(actor), clean(session_id), clean(receipt)
 
         async def run() -> list[Reply]:
             limited = await self._policy.admit(actor)
@@ -307,17 +314,37 @@ class GameService:
             actor, await self._requests.run(actor, action.value, session_id, run, receipt)
         )
 
+    async def chat_language(self, actor: Actor) -> str | None:
+        """The language the admins of ``actor``'s chat chose, or None (see the port)."""
+        chat = await self._chat_or_none(actor)
+        if chat is None or chat.sources["language"] is Source.DEFAULT:
+            return None
+        return chat.language
+
+    async def _chat_or_none(self, actor: Actor) -> Effective | None:
+        try:
+            return await self._policy.chat(actor)
+        except (StoreBusy, StoreUnavailable):
+            return None  # the answer (often "cannot save right now") matters more
+        except Exception:
+            # Outside the request's own handling, and nothing may escape the service: the
+            # answer goes out in the default language and look.
+            log.exception("could not read the chat's settings", extra={"action": "localize"})
+            return None
+
     async def _localized(self, actor: Actor, replies: list[Reply]) -> list[Reply]:
-        """The replies, marked with the chat's language where its admins chose one."""
+        """The replies, marked with the chat's language where its admins chose one, and with
+        its board theme where one is set (``auto`` leaves each game its own)."""
         if not replies:
             return replies
-        try:
-            chat = await self._policy.chat(actor)
-        except (StoreBusy, StoreUnavailable):
-            return replies  # the answer (often "cannot save right now") matters more
-        if chat.sources["language"] is Source.DEFAULT:
+        chat = await self._chat_or_none(actor)
+        if chat is None:
             return replies
-        return [dataclasses.replace(reply, locale=chat.language) for reply in replies]
+        language = None if chat.sources["language"] is Source.DEFAULT else chat.language
+        theme = None if chat.theme == AUTO else chat.theme
+        if language is None and theme is None:
+            return replies
+        return [dataclasses.replace(reply, locale=language, theme=theme) for reply in replies]
 
     # --- text and commands -----------------------------------------------------------------
 
@@ -337,23 +364,56 @@ class GameService:
             return []
         explicit = prefixed or addressed
         if isinstance(command, MoveText):
-            # A legal move on one's turn is never limited; numbers said in passing by someone
-            # without a game here are chatter, and cost nothing either.
-            session = await self.store.live_game(actor.platform, actor.chat_id, actor.user_id)
-            if session is None and not explicit:
-                return []
-            if session is not None and typed_playable(actor, session, command):
-                return await self._command(actor, command, explicit)
+            return await self._typed(actor, command, explicit, admitted=False)
         limited = await self._policy.admit(actor)
         if limited is not None:
             return limited
         return await self._command(actor, command, explicit)
 
+    async def _typed(
+        self, actor: Actor, move: MoveText, explicit: bool, *, admitted: bool
+    ) -> list[Reply]:
+        """A move typed in the chat of the actor's live game: one read of the game, one check.
+        Numbers said in passing by someone without a game here are chatter, and cost nothing.
+        """
+        session = await self.store.live_game(actor.platform, actor.chat_id, actor.user_id)
+        if session is None:
+            if not explicit:
+                return []
+            if not admitted and (limited := await self._policy.admit(actor)) is not None:
+                return limited
+            raise UserError("error.no_game", prefix=self._ctx.prefix(actor))
+        session = await self._ctx.check_expiry(session)
+
+        def check(current: Session) -> Position:
+            return self._moves.check_typed(actor, current, move)
+
+        if admitted:
+            return await self._moves.play(actor, session, check, typed=True)
+        return await self._play(actor, session, check, typed=True)
+
+    async def _play(
+        self, actor: Actor, session: Session, check: Callable[[Session], Position], *, typed: bool
+    ) -> list[Reply]:
+        """A move checked once: a playable one is applied and never limited; any other passes
+        the rate limit before it is answered (a typed one may still be played after the bot's
+        move that was due, see :meth:`Moves.unplayable`)."""
+        try:
+            after = check(session)
+        except (UserError, Unplayable) as refused:
+            limited = await self._policy.admit(actor)
+            if limited is not None:
+                return limited
+            if isinstance(refused, UserError):
+                raise
+            return await self._moves.unplayable(actor, session, refused, check if typed else None)
+        return await self._moves.apply(actor, session, after)
+
     async def _command(self, actor: Actor, command: Command, explicit: bool) -> list[Reply]:
         ctx = self._ctx
         match command:
             case MoveText():
-                return await self._moves.typed(actor, command, explicit)
+                return await self._typed(actor, command, explicit, admitted=True)
             case Start():
                 return await self._challenges.start(actor, command)
             case Accept():

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from core.ai.review import can_review
 from core.errors import UserError
-from core.games import Position
+from core.games import CONNECT_FOUR, Position, Rules, Termination, Variant
 from core.i18n import Text
 from core.replies import ActionKind, BoardView, CellView, PlayerView, Reply
-from core.sessions.model import was_cut_short
 from core.store import Seat, Session, Status
 
 MARKS = ("", "X", "O")
@@ -20,23 +19,33 @@ def _player_view(seat: Seat) -> PlayerView:
     )
 
 
+def game_name(rules: Rules) -> Text:
+    """The game's name in the reader's language (tic-tac-toe, Connect Four 6x7, ...)."""
+    variant = Variant.of(rules)
+    if variant is Variant.TICTACTOE:
+        return Text("game.name.tictactoe")
+    size = f"{rules.rows}x{rules.cols}"
+    if variant is Variant.CONNECT4 and rules.k == CONNECT_FOUR.k:
+        return Text("game.name.connect_four", {"size": size})
+    return Text("game.name.k_in_a_row", {"size": size, "k": rules.k})
+
+
 def status_text(session: Session, position: Position) -> Text:
     """The line under the board: whose turn it is, or how the game ended."""
     if session.status is Status.CHALLENGE:
         x, o = session.seats
         return Text("game.challenge_status", {"player_x": x.name, "player_o": o.name})
-    if was_cut_short(session, position):
-        if session.winner is None:
-            return Text("game.stopped")
-        loser, winner = session.seats[2 - session.winner], session.seats[session.winner - 1]
+    outcome = session.outcome
+    if outcome is None:
+        seat = session.seats[position.to_move - 1]
+        return Text("game.turn", {"player": seat.name, "mark": MARKS[position.to_move]})
+    if outcome.winner is None:
+        return Text("game.stopped" if outcome.termination is Termination.STOPPED else "game.draw")
+    winner = session.seats[outcome.winner - 1]
+    if outcome.termination is Termination.RESIGNATION:
+        loser = session.seats[2 - outcome.winner]
         return Text("game.resigned", {"player": loser.name, "winner": winner.name})
-    if session.status is Status.FINISHED or position.is_over:
-        if position.winner is None:
-            return Text("game.draw")
-        winner = session.seats[position.winner - 1]
-        return Text("game.won", {"player": winner.name, "mark": MARKS[position.winner]})
-    seat = session.seats[position.to_move - 1]
-    return Text("game.turn", {"player": seat.name, "mark": MARKS[position.to_move]})
+    return Text("game.won", {"player": winner.name, "mark": MARKS[outcome.winner]})
 
 
 def board_view(session: Session, *, ended: Text | None = None) -> BoardView:
@@ -44,8 +53,9 @@ def board_view(session: Session, *, ended: Text | None = None) -> BoardView:
 
     Args:
         session: the game.
-        ended: for a game that was just ended without a result: the status line to show;
-            nothing is playable then.
+        ended: for a game that was just deleted without a result: the status line to show;
+            nothing is playable then, and the board is one version later (the deletion was a
+            change: the buttons of the board before it are stale).
     """
     position = session.position()
     running = session.status is Status.ACTIVE and not position.is_over and ended is None
@@ -70,7 +80,7 @@ def board_view(session: Session, *, ended: Text | None = None) -> BoardView:
     )
     return BoardView(
         session_id=session.id,
-        version=session.version,
+        version=session.version if ended is None else session.version + 1,
         rules=rules,
         cells=cells,
         playable=playable,

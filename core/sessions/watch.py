@@ -13,19 +13,17 @@ import asyncio
 import contextvars
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 
 from core.i18n import Text
 from core.replies import Actor, Reply
 from core.sessions.context import Context
 from core.sessions.model import stopped
-from core.sessions.moves import Moves
+from core.sessions.moves import Moves, Publish
 from core.sessions.views import board_reply
 from core.store import Session, Status
 
 log = logging.getLogger("core.sessions")
-
-Publish = Callable[[Actor, Sequence[Reply]], Awaitable[None]]
 
 
 class Watcher:
@@ -38,7 +36,7 @@ class Watcher:
 
     async def watch(self, actor: Actor, session: Session) -> list[Reply]:
         """The stored bots' game ``session``, as the watcher ``actor`` is to see it."""
-        self._ctx.observer.game_started(session.platform, session.game_name.key)
+        self._ctx.observer.game_started(session.platform, session.variant.value)
         first = board_reply(session, new_message=True, text=Text("game.watch"))
         publish = self._ctx.style(actor).publish
         if publish is None:
@@ -90,8 +88,6 @@ class Watcher:
         now, ttl = self._ctx.now_and_ttl(Status.FINISHED, kept=session)
         ended = stopped(session, now=now, ttl=ttl)
         if await self._ctx.update(ended, expected_version=session.version):
-            self._moves.kept.changed(ended)
-            self._ctx.observer.game_finished(session.platform, session.game_name.key)
             await publish(actor, [board_reply(ended)])
 
     @property

@@ -1,10 +1,12 @@
 """Session storage: the :class:`SessionStore` protocol and its SQLite and PostgreSQL stores.
 
 Modules: ``base`` (protocol, errors, :class:`KvEntry`), ``models`` (what is stored), ``rows``
-(sessions to rows and back, for both stores), ``ops`` (the work done in the connection's
-thread), ``health`` (failures and open checks), ``thread`` (the connection's thread),
-``migrations`` (both dialects), ``sqlite``; ``postgres``, ``pg_ops`` and ``pg_health``
-(asyncpg, imported only when a :class:`~core.store.postgres.PostgresStore` is opened).
+(sessions to rows and back, for both stores), ``sql`` (the connection protocol the operations
+are written over), ``ops`` (every operation, once for both stores), ``sql_store`` (the store's
+methods, once, and their timer), ``migrations`` (both dialects); SQLite: ``sqlite``,
+``sqlite_run`` (operations driven in the connection's thread), ``thread``, ``health``;
+PostgreSQL: ``postgres`` and ``pg_health`` (asyncpg, imported only when a
+:class:`~core.store.postgres.PostgresStore` is opened).
 
 Usage (both forms close the connection at the end)::
 
@@ -18,9 +20,11 @@ Usage (both forms close the connection at the end)::
 
 from core.store.base import (
     AlreadyPlaying,
+    GameLimits,
     KvEntry,
     LeaseHolder,
     LeaseStore,
+    Limited,
     SchemaTooNew,
     SessionStore,
     StoreBusy,
@@ -42,9 +46,11 @@ from core.store.sqlite import SCHEMA_VERSION, SqliteStore
 __all__ = [
     "SCHEMA_VERSION",
     "AlreadyPlaying",
+    "GameLimits",
     "KvEntry",
     "LeaseHolder",
     "LeaseStore",
+    "Limited",
     "LiveCounts",
     "PlatformTotals",
     "SchemaTooNew",

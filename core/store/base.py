@@ -3,12 +3,14 @@ and the leases that elect one process for work that must run once (:class:`Lease
 
 from __future__ import annotations
 
+import math
 from collections.abc import Coroutine, Generator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Generic, Protocol, TypeVar
 
+from core.errors import UserError
 from core.store.models import LiveCounts, PlatformTotals, Session, SettingRow, StatsRow
 
 
@@ -57,6 +59,44 @@ class AlreadyPlaying(StoreError):
         super().__init__(f"user {user_id!r} already plays session {session_id!r} in this chat")
         self.session_id = session_id
         self.user_id = user_id
+
+
+class Limited(UserError):
+    """A request refused by a limit (``limits.*``, ``error.rate_limited``); counted in
+    ``chatbots_rate_limited_total``."""
+
+
+def whole_seconds(seconds: float) -> int:
+    """A wait as people read it: whole seconds, at least 1."""
+    return max(1, math.ceil(seconds))
+
+
+@dataclass(frozen=True, slots=True)
+class GameLimits:
+    """What a new live game must keep, checked by the store in the transaction that writes it
+    (``create``, ``swap``, an ``update`` that accepts a challenge), so simultaneous requests
+    cannot all pass: each check first locks a row of its scope (see :mod:`core.store.limit_ops`).
+
+    Attributes:
+        user_id: whose live games and cooldown these are (the one starting or accepting).
+        now: the service's time, seconds since the epoch.
+        max_user_games: refuse when the user already has this many live games on the
+            platform (``limits.user_games``); None: no cap.
+        max_chat_games: refuse when the chat already has this many (``limits.chat_games``).
+        cooldown: refuse while the user's last cooldown runs (``limits.cooldown``), and start
+            one of this many seconds with this game; 0: neither.
+        boards_per_minute: refuse when the chat had this many new boards in the last minute
+            (``limits.boards``), and count this game's board; None: neither.
+        check_boards: False: count the board without refusing it (an accepted challenge).
+    """
+
+    user_id: str
+    now: float
+    max_user_games: int | None = None
+    max_chat_games: int | None = None
+    cooldown: float = 0.0
+    boards_per_minute: int | None = None
+    check_boards: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,11 +229,18 @@ class SessionStore(KeyValueStore, LeaseStore, Protocol):
     in either case). A write's ``receipt`` is stored in the same transaction, iff it applies.
     """
 
-    async def create(self, session: Session, *, receipt: KvEntry | None = None) -> None:
-        """Store a new session.
+    async def create(
+        self,
+        session: Session,
+        *,
+        receipt: KvEntry | None = None,
+        limits: GameLimits | None = None,
+    ) -> None:
+        """Store a new session (if it keeps ``limits``).
 
         Raises:
             AlreadyPlaying: one of ``session.live_users`` already has a live game in the chat.
+            Limited: ``limits`` refused it; nothing was written.
         """
         ...
 
@@ -217,9 +264,15 @@ class SessionStore(KeyValueStore, LeaseStore, Protocol):
         ...
 
     async def update(
-        self, session: Session, *, expected_version: int, receipt: KvEntry | None = None
+        self,
+        session: Session,
+        *,
+        expected_version: int,
+        receipt: KvEntry | None = None,
+        limits: GameLimits | None = None,
     ) -> bool:
-        """Replace the stored session if its version is still ``expected_version``.
+        """Replace the stored session if its version is still ``expected_version`` (and it
+        keeps ``limits``).
 
         When the update moves the session to ``FINISHED``, the result is added to the players'
         stats in the same transaction (so it is counted exactly once).
@@ -229,6 +282,7 @@ class SessionStore(KeyValueStore, LeaseStore, Protocol):
 
         Raises:
             AlreadyPlaying: a newly live user (an accepted challenge) has another live game.
+            Limited: ``limits`` refused it; nothing was written.
         """
         ...
 
@@ -242,14 +296,23 @@ class SessionStore(KeyValueStore, LeaseStore, Protocol):
         """Delete a session (only at ``expected_version`` if given); True if it was deleted."""
         ...
 
-    async def swap(self, old: Session, new: Session, *, receipt: KvEntry | None = None) -> bool:
-        """Delete ``old`` (only at ``old.version``) and create ``new``, in one transaction.
+    async def swap(
+        self,
+        old: Session,
+        new: Session,
+        *,
+        receipt: KvEntry | None = None,
+        limits: GameLimits | None = None,
+    ) -> bool:
+        """Delete ``old`` (only at ``old.version``) and create ``new`` (if it keeps ``limits``),
+        in one transaction.
 
         Returns:
             True if done; False, with nothing written, if ``old`` changed meanwhile or is gone.
 
         Raises:
             AlreadyPlaying: as :meth:`create`; ``old`` is then left as it was.
+            Limited: ``limits`` refused it; ``old`` is then left as it was.
         """
         ...
 

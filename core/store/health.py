@@ -8,11 +8,22 @@ lock" into :class:`StoreBusy`. Anything else (a constraint, a bug in a statement
 
 from __future__ import annotations
 
+import errno
+import logging
+import os
+import shutil
 import sqlite3
 from pathlib import Path
 
 from core.store.base import StoreBusy, StoreError, StoreUnavailable
-from core.store.ops import transaction, user_version
+
+log = logging.getLogger("core.store")
+
+FULL_BELOW = 1 << 20
+"""Free bytes under which a failing write is put down to a full disk: SQLite needs room for
+its write-ahead log (a page per change) and its 32 KiB shared-memory index."""
+
+_SIDECARS = ("-wal", "-shm")
 
 # Primary result codes (https://sqlite.org/rescode.html); extended codes carry them in the
 # low byte (SQLITE_IOERR_WRITE is 778 = 3 << 8 | 10).
@@ -42,6 +53,23 @@ def is_busy(error: sqlite3.Error) -> bool:
     return "locked" in text or "busy" in text
 
 
+def disk_full(path: Path) -> str | None:
+    """The words "the disk is full (...)" when the file system of ``path`` has almost no room.
+
+    SQLite says "disk I/O error" rather than "database or disk is full" when the room runs
+    out while it opens its write-ahead log or shared-memory index (a restart on a full disk),
+    so the free space, not the code, decides.
+    """
+    folder = path.parent
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError:
+        return None
+    if free >= FULL_BELOW:
+        return None
+    return f"the disk is full ({free} bytes free for {folder}): free some space"
+
+
 def translate(error: sqlite3.Error, path: Path) -> StoreError | None:
     """Our error for a SQLite one: :class:`StoreBusy`, :class:`StoreUnavailable`, or None.
 
@@ -56,6 +84,10 @@ def translate(error: sqlite3.Error, path: Path) -> StoreError | None:
     if is_busy(error):
         return StoreBusy(str(error))
     code = _code(error)
+    if code in (10, 13, 14):  # I/O error, full, cannot open: each can be a full disk
+        full = disk_full(path)
+        if full is not None:
+            return StoreUnavailable(path, f"{full} ({error})")
     if code in _UNAVAILABLE:
         return StoreUnavailable(path, f"{_UNAVAILABLE[code]} ({error})")
     return None
@@ -73,8 +105,54 @@ def unavailable(error: BaseException, path: Path) -> StoreUnavailable:
             return translated
         return StoreUnavailable(path, str(error))
     if isinstance(error, OSError):
+        if error.errno == errno.ENOSPC:
+            return StoreUnavailable(path, disk_full(path) or "the disk is full")
         return StoreUnavailable(path, error.strerror or str(error))
     return StoreUnavailable(path, f"{type(error).__name__}: {error}")
+
+
+def check_files(path: Path) -> None:
+    """What SQLite would not say clearly about the files at ``path``, checked before it opens.
+
+    - A directory where the file should be: SQLite would only say "unable to open database
+      file".
+    - A write-ahead log or shared-memory file (``-wal``, ``-shm``) that cannot be written, such
+      as an immutable one (``chattr +i``): SQLite maps the ``-shm`` file into memory, and one it
+      cannot write has been seen to end the process with SIGBUS and no log line; otherwise it
+      only says the database is read-only, naming the wrong file.
+    - An empty file (zero bytes) opens as a new database without a word, and is usually a bad
+      copy or restore: a warning says so, and the new database starts.
+
+    Raises:
+        StoreUnavailable: the path is a directory, or a ``-wal``/``-shm`` file cannot be
+            written (one line naming it and what to do).
+    """
+    if path.is_dir():
+        raise StoreUnavailable(path, "it is a directory, not a file")
+    for suffix in _SIDECARS:
+        sidecar = path.with_name(path.name + suffix)
+        try:
+            fd = os.open(sidecar, os.O_RDWR)
+        except FileNotFoundError:
+            continue
+        except OSError as error:
+            cause = (
+                f"{sidecar} cannot be written ({error.strerror or error}); SQLite must write it:"
+                f" check its owner, mode and attributes (ls -l, lsattr; chattr -i {sidecar})"
+            )
+            raise StoreUnavailable(path, cause) from error
+        os.close(fd)
+    try:
+        empty = path.stat().st_size == 0
+    except FileNotFoundError:
+        return
+    if empty:
+        log.warning(
+            "the database file %s is empty: starting a new database (an empty file is usually"
+            " a failed copy or restore; if it should hold games, stop the bot and restore it)",
+            path,
+            extra={"action": "open"},
+        )
 
 
 def integrity_problem(conn: sqlite3.Connection) -> str | None:
@@ -89,16 +167,3 @@ def integrity_problem(conn: sqlite3.Connection) -> str | None:
     problems = [str(row[0]) for row in rows]
     more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
     return f"{problems[0]}{more}"
-
-
-def probe_write(conn: sqlite3.Connection) -> None:
-    """Commit a write that changes nothing, to prove the file, its folder and disk take writes.
-
-    Rewriting ``user_version`` with its own value dirties the header page, so the commit writes
-    a WAL frame: it fails on a read-only file (SQLITE_READONLY) and on a journal that cannot be
-    written (SQLITE_IOERR), where a rolled-back transaction would not notice.
-
-    Raises:
-        sqlite3.Error: the write failed.
-    """
-    transaction(conn, lambda conn: conn.execute(f"PRAGMA user_version = {user_version(conn)}"))

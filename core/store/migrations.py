@@ -176,7 +176,23 @@ V3_SETTINGS = Step(
     ),
 )
 
-STEPS: Sequence[Step] = (V1_INITIAL, V2_KV_LIFETIMES_AND_QUARANTINE, V3_SETTINGS)
+# How a finished game ended, stored with it (core.games.Termination's values) next to its
+# winner, rather than worked out again from the moves. Rows finished before this step keep NULL
+# and are read as the board shows them (core/store/rows.py); new ones always carry it.
+V4_OUTCOME = Step(
+    "outcome",
+    (
+        "ALTER TABLE sessions ADD COLUMN termination TEXT CHECK (termination IN"
+        " ('win', 'draw', 'resignation', 'timeout', 'abandoned', 'stopped'))",
+    ),
+)
+
+STEPS: Sequence[Step] = (
+    V1_INITIAL,
+    V2_KV_LIFETIMES_AND_QUARANTINE,
+    V3_SETTINGS,
+    V4_OUTCOME,
+)
 """Step ``i`` upgrades version ``i`` to ``i + 1``, in every dialect."""
 
 

@@ -12,8 +12,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from core.ai.levels import Level
-from core.games import CONNECT_FOUR, TICTACTOE, Position, Rules
-from core.i18n import Text
+from core.games import Outcome, Position, Rules, Variant
 
 
 class Status(enum.Enum):
@@ -90,8 +89,7 @@ class Session:
         created_at, updated_at, expires_at: seconds since the epoch (the service's clock).
         challenger: user id of who started the game (None for nobody in particular).
         challenged: user id of the challenged player (player-vs-player games only).
-        winner: 1 or 2 once a finished game was won, None otherwise (a finished game without a
-            winner is a draw).
+        outcome: how a finished game ended (set exactly when ``status`` is FINISHED).
     """
 
     id: str
@@ -107,7 +105,17 @@ class Session:
     expires_at: float
     challenger: str | None = None
     challenged: str | None = None
-    winner: int | None = None
+    outcome: Outcome | None = None
+
+    @property
+    def winner(self) -> int | None:
+        """1 or 2 once a finished game was won (a line, a resignation, a clock), else None."""
+        return None if self.outcome is None else self.outcome.winner
+
+    @property
+    def variant(self) -> Variant:
+        """Which game this is (tic-tac-toe, Connect Four, k in a row on a free board)."""
+        return Variant.of(self.rules)
 
     def position(self) -> Position:
         """The position after :attr:`moves` (raises ``IllegalMove`` on a corrupt history)."""
@@ -139,17 +147,6 @@ class Session:
         if self.status is Status.CHALLENGE and self.challenger is not None:
             return (self.challenger,)
         return ()
-
-    @property
-    def game_name(self) -> Text:
-        """The game's name in the reader's language (tic-tac-toe, Connect Four 6x7, ...)."""
-        rules = self.rules
-        if rules == TICTACTOE:
-            return Text("game.name.tictactoe")
-        size = f"{rules.rows}x{rules.cols}"
-        if rules.gravity and rules.k == CONNECT_FOUR.k:
-            return Text("game.name.connect_four", {"size": size})
-        return Text("game.name.k_in_a_row", {"size": size, "k": rules.k})
 
 
 @dataclass(frozen=True, slots=True)

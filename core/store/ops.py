@@ -1,35 +1,55 @@
-"""The store's work, run in the connection's thread: transactions and the statements in them.
+"""The store's operations on sessions, each written once for SQLite and PostgreSQL (see
+:mod:`core.store.sql`; the other tables' are in :mod:`core.store.table_ops`).
 
-Each public function here is one whole store operation on a ``sqlite3.Connection`` (in
-autocommit mode; transactions are explicit), so :class:`~core.store.sqlite.SqliteStore` runs it
-in a single hop.
+Each public function is one whole operation of :class:`~core.store.SessionStore`, named as the
+method it serves (the name is also the ``operation`` label of its timing). Statements are in
+PostgreSQL's spelling; the few places where the databases really part take ``dialect``:
+
+- a move that keeps the status is one statement on PostgreSQL (:func:`update`): a
+  ``WITH ... UPDATE`` that also writes the receipt, which SQLite cannot write (and does not
+  need: its operation is one hop however many statements it has);
+- a damaged row is found again by its ``rowid`` on SQLite (its id may be NULL there), by its
+  id on PostgreSQL (a primary key);
+- in :mod:`core.store.table_ops`, the leases read each database's own clock
+  (:mod:`core.store.lease_sql`), and the schema version is ``PRAGMA user_version`` on SQLite,
+  a table on PostgreSQL.
+
+PostgreSQL's concurrency, which SQLite (one writer at a time) never meets, is in the
+statements themselves, and :func:`core.store.sql.for_sqlite` drops it for SQLite:
+
+- a refused insert aborts a PostgreSQL transaction, so "one live game per user per chat" is
+  ``INSERT ... ON CONFLICT DO NOTHING RETURNING`` and a look at who holds the row;
+- the compare-and-set ``UPDATE ... WHERE id = $n AND version = $m`` is re-checked by PostgreSQL
+  on the newest row version after a concurrent commit (READ COMMITTED), so exactly one of two
+  racing writers updates a row; ``FOR UPDATE`` makes the status read first the one replaced;
+- the sweep locks the rows it deletes with ``FOR UPDATE SKIP LOCKED``: two sweepers never wait
+  on each other, never delete a row twice, and leave alone a game whose move is being written.
 """
 
 from __future__ import annotations
 
-import functools
 import logging
-import sqlite3
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable
+from typing import Any
 
-from core.store import lease_sql
-from core.store.base import AlreadyPlaying, KvEntry, StoreError
-from core.store.models import LiveCounts, PlatformTotals, Session, SettingRow, Status
+from core.store import lease_sql, limit_ops, table_ops
+from core.store.base import AlreadyPlaying, GameLimits, KvEntry, StoreError
+from core.store.migrations import Dialect
+from core.store.models import Session, Status
 from core.store.rows import (
-    INSERT_SESSION,
+    PG_INSERT_SESSION,
+    PG_SELECT_SESSION,
+    PG_UPDATE_SESSION,
     SELECT_SESSION,
-    UPDATE_SESSION,
     BadRow,
     decode_session,
     row_json,
     session_row,
     stats_rows,
 )
+from core.store.sql import Atomic, Op, count, many, row, rows, value
 
 log = logging.getLogger(__name__)
-
-T = TypeVar("T")
 
 Clock = Callable[[], float]
 
@@ -37,179 +57,239 @@ _MAX_QUARANTINES_PER_READ = 100
 """A read that keeps finding damaged rows gives up: something rewrites them as fast as we move
 them, and an error is better than a loop."""
 
-
-def transaction(conn: sqlite3.Connection, fn: Callable[[sqlite3.Connection], T]) -> T:
-    """Run ``fn`` in one write transaction: all of it is committed, or none of it.
-
-    ``BEGIN IMMEDIATE`` takes the write lock now (waiting up to ``busy_timeout``), so the
-    transaction never has to upgrade a read lock later, where SQLite could only fail.
-    """
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        result = fn(conn)
-        conn.execute("COMMIT")
-    except BaseException:
-        # SQLite rolls back by itself after some I/O and full-disk errors; a second ROLLBACK
-        # would then fail and hide the error that matters.
-        if conn.in_transaction:
-            try:
-                conn.execute("ROLLBACK")
-            except sqlite3.Error:
-                log.warning("rollback failed after an error", exc_info=True)
-        raise
-    return result
-
-
-def user_version(conn: sqlite3.Connection) -> int:
-    """The database's ``PRAGMA user_version`` (the schema version)."""
-    row = conn.execute("PRAGMA user_version").fetchone()
-    return int(row[0]) if row else 0
+# A damaged row's handle (first column of the select) and how to find the row again by it.
+_SELECT = {Dialect.SQLITE: SELECT_SESSION, Dialect.POSTGRES: PG_SELECT_SESSION}
+_BY_HANDLE = {Dialect.SQLITE: "rowid = $1", Dialect.POSTGRES: "id = $1 FOR UPDATE"}
 
 
 # --- sessions ------------------------------------------------------------------------------------
 
 
-def create(conn: sqlite3.Connection, session: Session, receipt: KvEntry | None) -> None:
-    """Insert a session, its players rows, its result if finished, and the receipt.
+def create(session: Session, receipt: KvEntry | None, limits: GameLimits | None) -> Op[None]:
+    """Insert a session, its players rows, its result if finished, and the receipt, if it
+    keeps ``limits`` (:mod:`core.store.limit_ops`).
 
     Raises:
         AlreadyPlaying: a live user of ``session`` plays another game in the chat.
+        Limited: ``limits`` refuse it.
     """
-    conn.execute(INSERT_SESSION, session_row(session))
-    set_players(conn, session)
+    yield Atomic(_create(session, receipt, limits))
+
+
+def _create(session: Session, receipt: KvEntry | None, limits: GameLimits | None) -> Op[None]:
+    taken = [] if limits is None else (yield from limit_ops.check(limits, session))
+    yield count(PG_INSERT_SESSION, *session_row(session))
+    yield from _set_players(session, new=True)
     if session.status is Status.FINISHED:
-        record_result(conn, session)
-    put_receipt(conn, receipt)
+        yield from _record_result(session)
+    for write in taken:  # noqa: UP028 (a list cannot take the answers the driver sends)
+        yield write
+    yield from _put_receipt(receipt)
 
 
 def update(
-    conn: sqlite3.Connection, session: Session, expected_version: int, receipt: KvEntry | None
-) -> bool:
+    dialect: Dialect,
+    session: Session,
+    expected_version: int,
+    receipt: KvEntry | None,
+    limits: GameLimits | None,
+) -> Op[bool]:
     """Compare-and-set a session on its version (see ``SessionStore.update``)."""
-    row = conn.execute(
-        "SELECT status FROM sessions WHERE id = ? AND version = ?",
-        (session.id, expected_version),
-    ).fetchone()
-    if row is None:
+    # Most updates are a move that keeps the status: on PostgreSQL one statement, one round
+    # trip, where a transaction would be three.
+    if (
+        dialect is Dialect.POSTGRES
+        and limits is None
+        and (yield from _update_in_place(session, expected_version, receipt))
+    ):
+        return True
+    return bool((yield Atomic(_update(session, expected_version, receipt, limits))))
+
+
+def _update(
+    session: Session, expected_version: int, receipt: KvEntry | None, limits: GameLimits | None
+) -> Op[bool]:
+    taken = [] if limits is None else (yield from limit_ops.check(limits, session))
+    # FOR UPDATE: the status read here is the one the UPDATE replaces, whoever races us.
+    before = yield value(
+        "SELECT status FROM sessions WHERE id = $1 AND version = $2 FOR UPDATE",
+        session.id,
+        expected_version,
+    )
+    if before is None:
         return False
-    before = row[0]
-    conn.execute(UPDATE_SESSION, (*session_row(session)[1:], session.id, expected_version))
+    if (
+        yield count(PG_UPDATE_SESSION, *session_row(session)[1:], session.id, expected_version)
+    ) != 1:
+        return False
     # Who is live only changes with the status (accepted, finished): a plain move leaves the
     # players rows alone.
     if before != session.status.value:
-        set_players(conn, session)
+        yield from _set_players(session)
     if session.status is Status.FINISHED and before != Status.FINISHED.value:
-        record_result(conn, session)
-    put_receipt(conn, receipt)
+        yield from _record_result(session)
+    for write in taken:  # noqa: UP028 (a list cannot take the answers the driver sends)
+        yield write
+    yield from _put_receipt(receipt)
     return True
 
 
-def delete(
-    conn: sqlite3.Connection,
-    session_id: str,
-    expected_version: int | None,
-    receipt: KvEntry | None,
-) -> bool:
-    """Delete a session (at ``expected_version`` if given); players and kv rows go with it."""
-    if expected_version is None:
-        cursor = conn.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
-    else:
-        cursor = conn.execute(
-            "DELETE FROM sessions WHERE id = ? AND version = ?", (session_id, expected_version)
+def _update_in_place(session: Session, expected_version: int, receipt: KvEntry | None) -> Op[bool]:
+    """PostgreSQL's common update in one statement, without a transaction of its own: a move
+    that leaves the status as it was (so the players rows and the stats stay as they are),
+    with its receipt in the same statement (written iff the session row was).
+
+    Returns:
+        True if applied. False says only "not this way": the session changed meanwhile, is
+        gone, or changes status; :func:`_update` in a transaction then decides.
+    """
+    values = (*session_row(session)[1:], session.id, expected_version)
+    n = len(values) + 1
+    where_status = f" AND status = ${n}"
+    if receipt is None:
+        return bool(
+            (yield count(PG_UPDATE_SESSION + where_status, *values, session.status.value)) == 1
         )
-    if cursor.rowcount != 1:
+    applied = yield value(
+        f"WITH moved AS ({PG_UPDATE_SESSION}{where_status} RETURNING id),"
+        f" receipt AS (INSERT INTO kv (namespace, key, value, session_id, expires_at)"
+        f" SELECT ${n + 1}, ${n + 2}, ${n + 3}, ${n + 4}::text, ${n + 5}::double precision"
+        f" FROM moved WHERE ${n + 4}::text IS NULL OR ${n + 4}::text = moved.id"
+        f" OR EXISTS (SELECT 1 FROM sessions WHERE id = ${n + 4}::text FOR KEY SHARE)"
+        " ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value,"
+        " session_id = excluded.session_id, expires_at = excluded.expires_at)"
+        " SELECT count(*) FROM moved",
+        *values,
+        session.status.value,
+        receipt.namespace,
+        receipt.key,
+        receipt.value,
+        receipt.session_id,
+        receipt.expires_at,
+        writes=True,
+    )
+    return bool(applied)
+
+
+def delete(session_id: str, expected_version: int | None, receipt: KvEntry | None) -> Op[bool]:
+    """Delete a session (at ``expected_version`` if given); players and kv rows go with it."""
+    return bool((yield Atomic(_delete(session_id, expected_version, receipt))))
+
+
+def _delete(session_id: str, expected_version: int | None, receipt: KvEntry | None) -> Op[bool]:
+    deleted = yield count(
+        "DELETE FROM sessions WHERE id = $1 AND ($2::integer IS NULL OR version = $2)",
+        session_id,
+        expected_version,
+    )
+    if deleted != 1:
         return False
-    put_receipt(conn, receipt)
+    yield from _put_receipt(receipt)
     return True
 
 
-def swap(conn: sqlite3.Connection, old: Session, new: Session, receipt: KvEntry | None) -> bool:
-    """Delete ``old`` at its version and create ``new`` (inside the caller's transaction).
+def swap(
+    old: Session, new: Session, receipt: KvEntry | None, limits: GameLimits | None
+) -> Op[bool]:
+    """Delete ``old`` at its version and create ``new`` (if it keeps ``limits``), in one
+    transaction.
 
     Raises:
-        AlreadyPlaying: as :func:`create`; the caller's transaction rolls back, ``old`` stays.
+        AlreadyPlaying: as :func:`create`; the transaction rolls back, ``old`` stays.
+        Limited: as :func:`create`; ``old`` stays.
     """
-    if not delete(conn, old.id, old.version, None):
+    return bool((yield Atomic(_swap(old, new, receipt, limits))))
+
+
+def _swap(
+    old: Session, new: Session, receipt: KvEntry | None, limits: GameLimits | None
+) -> Op[bool]:
+    taken = [] if limits is None else (yield from limit_ops.check(limits, new))
+    if not (yield from _delete(old.id, old.version, None)):
         return False
-    create(conn, new, receipt)
+    yield from _create(new, receipt, None)
+    for write in taken:  # noqa: UP028 (a list cannot take the answers the driver sends)
+        yield write
     return True
 
 
-def delete_expired(conn: sqlite3.Connection, now: float) -> int:
-    """Sweep expired sessions (with their players and kv rows) and expired kv rows."""
-    swept = conn.execute("DELETE FROM sessions WHERE expires_at <= ?", (now,)).rowcount
-    conn.execute(f"DELETE FROM kv WHERE expires_at <= ? AND {lease_sql.SWEEP_SPARES}", (now,))
-    return swept
+def delete_expired(now: float) -> Op[int]:
+    """Sweep expired sessions (with their players and kv rows) and expired kv rows; safe to run
+    in several processes at once (see the module's notes)."""
+    return int((yield Atomic(_delete_expired(now))))
 
 
-def set_players(conn: sqlite3.Connection, session: Session) -> None:
-    """Make the ``players`` rows say who lives in ``session`` (inside a transaction).
+def _delete_expired(now: float) -> Op[int]:
+    swept = yield count(
+        "DELETE FROM sessions WHERE id IN (SELECT id FROM sessions"
+        " WHERE expires_at <= $1 FOR UPDATE SKIP LOCKED)",
+        now,
+    )
+    yield count(
+        "DELETE FROM kv WHERE (namespace, key) IN (SELECT namespace, key FROM kv"
+        f" WHERE expires_at <= $1 AND {lease_sql.SWEEP_SPARES} FOR UPDATE SKIP LOCKED)",
+        now,
+    )
+    return int(swept)
+
+
+def _set_players(session: Session, *, new: bool = False) -> Op[None]:
+    """Make the ``players`` rows say who lives in ``session`` (inside a transaction); ``new``:
+    the session was just inserted, so it has no rows yet.
 
     Raises:
         AlreadyPlaying: the primary key refused a user who already has a live game here.
     """
-    conn.execute("DELETE FROM players WHERE session_id = ?", (session.id,))
-    for user_id in dict.fromkeys(session.live_users):
-        try:
-            conn.execute(
-                "INSERT INTO players (platform, chat_id, user_id, session_id) VALUES (?, ?, ?, ?)",
-                (session.platform, session.chat_id, user_id, session.id),
+    if not new:
+        yield count("DELETE FROM players WHERE session_id = $1", session.id)
+    users = list(dict.fromkeys(session.live_users))
+    if not users:
+        return
+    # ON CONFLICT waits for a concurrent insert of the same key to commit or roll back, so the
+    # rows it skips belong to a game that really exists.
+    values = ", ".join(f"($1, $2, $3, ${n})" for n in range(4, 4 + len(users)))
+    inserted = yield rows(
+        f"INSERT INTO players (platform, chat_id, session_id, user_id) VALUES {values}"
+        " ON CONFLICT (platform, chat_id, user_id) DO NOTHING RETURNING user_id",
+        session.platform,
+        session.chat_id,
+        session.id,
+        *users,
+        writes=True,
+    )
+    placed = {r[0] for r in inserted}
+    for user_id in users:
+        if user_id not in placed:
+            holder = yield value(
+                "SELECT session_id FROM players"
+                " WHERE platform = $1 AND chat_id = $2 AND user_id = $3",
+                session.platform,
+                session.chat_id,
+                user_id,
             )
-        except sqlite3.IntegrityError:
-            row = conn.execute(
-                "SELECT session_id FROM players WHERE platform = ? AND chat_id = ? AND user_id = ?",
-                (session.platform, session.chat_id, user_id),
-            ).fetchone()
-            raise AlreadyPlaying(str(row[0]) if row else "?", user_id) from None
+            raise AlreadyPlaying(str(holder) if holder is not None else "?", user_id)
 
 
-def record_result(conn: sqlite3.Connection, session: Session) -> None:
+def _record_result(session: Session) -> Op[None]:
     """Add a finished game to its players' stats (inside the finishing transaction)."""
-    conn.executemany(
+    yield many(
         "INSERT INTO stats (platform, chat_id, user_id, name, wins, losses, draws,"
-        " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+        " updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
         " ON CONFLICT (platform, chat_id, user_id) DO UPDATE SET"
-        " name = excluded.name, wins = wins + excluded.wins,"
-        " losses = losses + excluded.losses, draws = draws + excluded.draws,"
+        " name = excluded.name, wins = stats.wins + excluded.wins,"
+        " losses = stats.losses + excluded.losses, draws = stats.draws + excluded.draws,"
         " updated_at = excluded.updated_at",
         [
-            (session.platform, session.chat_id, *row, session.updated_at)
-            for row in stats_rows(session)
+            (session.platform, session.chat_id, *result, session.updated_at)
+            for result in stats_rows(session)
         ],
     )
-
-
-# --- kv ------------------------------------------------------------------------------------------
-
-
-def put_kv(conn: sqlite3.Connection, entry: KvEntry) -> None:
-    """Upsert a kv row; a row tied to a session that is gone is skipped, not an error.
-
-    The existence test is in the same statement, so it holds at the instant of the write (and
-    the foreign key would refuse the row anyway).
-    """
-    conn.execute(
-        "INSERT INTO kv (namespace, key, value, session_id, expires_at)"
-        " SELECT ?1, ?2, ?3, ?4, ?5"
-        " WHERE ?4 IS NULL OR EXISTS (SELECT 1 FROM sessions WHERE id = ?4)"
-        " ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value,"
-        " session_id = excluded.session_id, expires_at = excluded.expires_at",
-        (entry.namespace, entry.key, entry.value, entry.session_id, entry.expires_at),
-    )
-
-
-def put_receipt(conn: sqlite3.Connection, receipt: KvEntry | None) -> None:
-    """:func:`put_kv` when there is a receipt (inside the change's transaction)."""
-    if receipt is not None:
-        put_kv(conn, receipt)
 
 
 # --- loading, with quarantine ----------------------------------------------------------------
 
 
-def load(
-    conn: sqlite3.Connection, where: str, params: tuple[Any, ...], clock: Clock
-) -> Session | None:
+def load(dialect: Dialect, where: str, *params: Any, clock: Clock) -> Op[Session | None]:
     """The first session of ``SELECT ... WHERE <where>``, quarantining rows that do not load.
 
     A damaged row is moved to the ``quarantine`` table (its players and kv rows go with it) and
@@ -218,15 +298,15 @@ def load(
     Raises:
         StoreError: damaged rows keep coming back (more than a hundred in one read).
     """
-    sql = f"{SELECT_SESSION} WHERE {where}"
+    sql = f"{_SELECT[dialect]} WHERE {where}"
     for _ in range(_MAX_QUARANTINES_PER_READ):
-        row = conn.execute(sql, params).fetchone()
-        if row is None:
+        found = yield row(sql, *params)
+        if found is None:
             return None
         try:
-            return decode_session(row)
+            return decode_session(found)
         except BadRow:
-            moved = transaction(conn, functools.partial(quarantine, rowid=row[0], clock=clock))
+            moved = yield Atomic(_quarantine(dialect, found[0], clock))
             # Logged after COMMIT, by the one connection whose transaction moved the row: once.
             if moved is not None:
                 log.warning(
@@ -235,93 +315,87 @@ def load(
     raise StoreError(f"more than {_MAX_QUARANTINES_PER_READ} damaged sessions in one read")
 
 
-def quarantine(conn: sqlite3.Connection, *, rowid: int, clock: Clock) -> tuple[str, str] | None:
-    """Move the session row ``rowid`` to ``quarantine`` if it still does not load (inside a
-    transaction).
+def _quarantine(dialect: Dialect, handle: Any, clock: Clock) -> Op[tuple[str, str] | None]:
+    """Move the session row found by ``handle`` to ``quarantine`` if it still does not load.
 
     Returns:
         ``(session id, reason)`` if this call moved it; None if it is gone or loads now.
     """
-    row = conn.execute(f"{SELECT_SESSION} WHERE rowid = ?", (rowid,)).fetchone()
-    if row is None:
+    found = yield row(f"{_SELECT[dialect]} WHERE {_BY_HANDLE[dialect]}", handle)
+    if found is None:
         return None  # someone else moved or deleted it meanwhile
     try:
-        decode_session(row)
+        decode_session(found)
     except BadRow as bad:
         reason = str(bad)
     else:
         return None  # repaired meanwhile
-    session_id = row[1] if isinstance(row[1], str) else None
-    conn.execute(
-        "INSERT INTO quarantine (session_id, row, reason, quarantined_at) VALUES (?, ?, ?, ?)",
-        (session_id, row_json(row), reason, clock()),
+    session_id = found[1] if isinstance(found[1], str) else None
+    yield count(
+        "INSERT INTO quarantine (session_id, row, reason, quarantined_at) VALUES ($1, $2, $3, $4)",
+        session_id,
+        row_json(found, handle=dialect is Dialect.SQLITE),
+        reason,
+        clock(),
     )
-    conn.execute("DELETE FROM sessions WHERE rowid = ?", (rowid,))
+    yield count(
+        f"DELETE FROM sessions WHERE {_BY_HANDLE[dialect].removesuffix(' FOR UPDATE')}", handle
+    )
     return str(session_id), reason
 
 
-# --- settings, counts and totals -----------------------------------------------------------------
-
-_LIVE = "status IN ('challenge', 'active')"
-
-
-def settings_rows(
-    conn: sqlite3.Connection, platform: str, scopes: Sequence[str]
-) -> list[SettingRow]:
-    marks = ", ".join("?" * len(scopes))
-    rows = conn.execute(
-        "SELECT platform, scope, key, value, updated_at, updated_by FROM settings"
-        f" WHERE platform = ? AND scope IN ({marks})",
-        (platform, *scopes),
-    ).fetchall()
-    return [
-        SettingRow(str(r[0]), str(r[1]), str(r[2]), str(r[3]), float(r[4]), str(r[5])) for r in rows
-    ]
+def get(dialect: Dialect, session_id: str, clock: Clock) -> Op[Session | None]:
+    return load(dialect, "id = $1", session_id, clock=clock)
 
 
-def setting_put(conn: sqlite3.Connection, row: SettingRow) -> None:
-    conn.execute(
-        "INSERT INTO settings (platform, scope, key, value, updated_at, updated_by)"
-        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (platform, scope, key) DO UPDATE SET"
-        " value = excluded.value, updated_at = excluded.updated_at,"
-        " updated_by = excluded.updated_by",
-        (row.platform, row.scope, row.key, row.value, row.updated_at, row.updated_by),
+def live_game(
+    dialect: Dialect, platform: str, chat_id: str, user_id: str, clock: Clock
+) -> Op[Session | None]:
+    return load(
+        dialect,
+        "id = (SELECT session_id FROM players"
+        " WHERE platform = $1 AND chat_id = $2 AND user_id = $3)",
+        platform,
+        chat_id,
+        user_id,
+        clock=clock,
     )
 
 
-def setting_delete(conn: sqlite3.Connection, platform: str, scope: str, key: str) -> bool:
-    cursor = conn.execute(
-        "DELETE FROM settings WHERE platform = ? AND scope = ? AND key = ?", (platform, scope, key)
+def challenge_for(
+    dialect: Dialect, platform: str, chat_id: str, user_id: str, clock: Clock
+) -> Op[Session | None]:
+    return load(
+        dialect,
+        "platform = $1 AND chat_id = $2 AND status = $3 AND challenged = $4"
+        " ORDER BY created_at DESC LIMIT 1",
+        platform,
+        chat_id,
+        Status.CHALLENGE.value,
+        user_id,
+        clock=clock,
     )
-    return cursor.rowcount > 0
 
 
-def live_counts(conn: sqlite3.Connection, platform: str, chat_id: str, user_id: str) -> LiveCounts:
-    # The players table holds exactly the live users of live games (one row per user per chat).
-    user = conn.execute(
-        "SELECT count(*) FROM players WHERE platform = ? AND user_id = ?", (platform, user_id)
-    ).fetchone()[0]
-    chat = conn.execute(
-        f"SELECT count(*) FROM sessions WHERE platform = ? AND chat_id = ? AND {_LIVE}",
-        (platform, chat_id),
-    ).fetchone()[0]
-    return LiveCounts(int(user), int(chat))
+def last_finished(
+    dialect: Dialect, platform: str, chat_id: str, user_id: str | None, clock: Clock
+) -> Op[Session | None]:
+    # A user's games are the ones they sat at or started (watching two bots included).
+    return load(
+        dialect,
+        "platform = $2 AND chat_id = $3 AND status = $4 AND ($1::text IS NULL"
+        " OR x_user = $1 OR o_user = $1 OR challenger = $1)"
+        " ORDER BY updated_at DESC LIMIT 1",
+        user_id,
+        platform,
+        chat_id,
+        Status.FINISHED.value,
+        clock=clock,
+    )
 
 
-def totals(conn: sqlite3.Connection, since: float) -> list[PlatformTotals]:
-    by_platform: dict[str, list[int]] = {}
-    for platform, live, finished in conn.execute(
-        f"SELECT platform, sum({_LIVE}), sum(status = 'finished') FROM sessions GROUP BY platform"
-    ):
-        by_platform.setdefault(str(platform), [0, 0, 0, 0])[:2] = [int(live), int(finished)]
-    for platform, results in conn.execute(
-        "SELECT platform, sum(wins + losses + draws) FROM stats GROUP BY platform"
-    ):
-        by_platform.setdefault(str(platform), [0, 0, 0, 0])[2] = int(results)
-    for platform, moves in conn.execute(
-        "SELECT platform, moves FROM sessions WHERE updated_at >= ?", (since,)
-    ):
-        # Moves are stored as "4,0,8": one comma fewer than moves.
-        count = str(moves).count(",") + 1 if moves else 0
-        by_platform.setdefault(str(platform), [0, 0, 0, 0])[3] += count
-    return [PlatformTotals(name, *counts) for name, counts in sorted(by_platform.items())]
+def _put_receipt(receipt: KvEntry | None) -> Op[None]:
+    """:func:`~core.store.table_ops.kv_set` when there is a receipt (inside the change's
+    transaction)."""
+    if receipt is not None:
+        yield from table_ops.kv_set(receipt)

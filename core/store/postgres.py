@@ -4,7 +4,7 @@ Chosen by ``DATABASE_URL=postgresql://...`` when one SQLite file is not enough (
 processes, several machines). It keeps every promise of :class:`~core.store.SqliteStore`, by
 the same means where the dialects allow (the schema steps of :mod:`core.store.migrations`, the
 row codec of :mod:`core.store.rows`) and by PostgreSQL's own where they part (see
-:mod:`core.store.pg_ops`). Why this shape:
+:mod:`core.store.ops`). Why this shape:
 
 - A pool, not one connection: every operation borrows a connection for one transaction, so
   moves in different chats run side by side, and a broken connection is replaced.
@@ -22,61 +22,56 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
-from types import TracebackType
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
-from core.store import lease_sql, pg_ops
-from core.store.base import (
-    KvEntry,
-    LeaseHolder,
-    Opening,
-    SchemaTooNew,
-    StoreBusy,
-    StoreUnavailable,
-    check_lease_arguments,
-)
+from core.store.base import Opening, StoreBusy, StoreUnavailable
 from core.store.migrations import STEPS, Dialect, Step
-from core.store.models import LiveCounts, PlatformTotals, Session, SettingRow, StatsRow, Status
 from core.store.pg_health import redact_url, translate, unavailable
-from core.store.pg_ops import MIGRATION_LOCK, VERSION_TABLE, prepare_versions, version_of
+from core.store.sql import Atomic, Op, Query, Want
+from core.store.sql_store import SqlStore
+from core.store.table_ops import VERSION_TABLE
 
 if TYPE_CHECKING:
     import asyncpg
     from asyncpg import Pool, Record
+    from asyncpg.pool import PoolConnectionProxy
 
-    from core.store.pg_ops import Connection
+    Connection = PoolConnectionProxy[Record]
+    """A connection borrowed from the store's pool."""
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-_ACQUIRE_LEASE = lease_sql.acquire(Dialect.POSTGRES)
-_RELEASE_LEASE = lease_sql.release(Dialect.POSTGRES)
-_LEASE_HOLDER = lease_sql.holder(Dialect.POSTGRES)
+MIGRATION_LOCK = 0x63686174
+"""The ``pg_advisory_xact_lock`` key that migrations hold: any constant of ours ("chat")."""
 
 SCHEMES = ("postgresql", "postgres")
 """URL schemes of a PostgreSQL ``DATABASE_URL``."""
 
 
-class PostgresStore:
+class PostgresStore(SqlStore):
     """The :class:`~core.store.SessionStore` on a PostgreSQL database.
 
     Open it with ``store = await PostgresStore.open(url)`` (then ``await store.close()``) or
     ``async with PostgresStore.open(url) as store:``. The schema is created or upgraded on open.
     """
 
+    dialect = Dialect.POSTGRES
+
     def __init__(
         self, pool: Pool[Record], url: str, *, acquire_timeout: float, clock: Callable[[], float]
     ) -> None:
         # Use PostgresStore.open(): the constructor takes a ready pool.
+        super().__init__(clock)
         self._pool = pool
         self._url = url
         self._acquire_timeout = acquire_timeout
-        self._clock = clock
         self._closing: asyncio.Future[None] | None = None
         # Operations under way; close() waits for them (as SQLite's queued work finishes).
         self._running = 0
@@ -171,43 +166,30 @@ class PostgresStore:
 
     async def _migrate(self, migrations: Iterable[Step]) -> None:
         steps = list(migrations)
-        current = await self._write(prepare_versions)
-        if current > len(steps):
-            raise SchemaTooNew(
-                self._url,
-                f"it has schema version {current}, but this code knows versions up to"
-                f" {len(steps)}: upgrade the bot, or point DATABASE_URL at another database",
-            )
-        for version in range(current, len(steps)):
-            started = time.perf_counter()
 
-            async def step(conn: Connection, version: int = version) -> bool:
-                await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
-                # Re-read under the lock: another process may have migrated meanwhile.
-                if await version_of(conn) != version:
-                    return False
-                for statement in steps[version].sql(Dialect.POSTGRES):
-                    await conn.execute(statement)
-                await conn.execute(f"UPDATE {VERSION_TABLE} SET version = $1", version + 1)
-                return True
+        async def step(conn: Connection, version: int) -> bool:
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            # Re-read under the lock: another process may have migrated meanwhile.
+            if await version_of(conn) != version:
+                return False
+            for statement in steps[version].sql(Dialect.POSTGRES):
+                await conn.execute(statement)
+            await conn.execute(f"UPDATE {VERSION_TABLE} SET version = $1", version + 1)
+            return True
 
-            if await self._write(step):
-                log.info(
-                    "schema migrated to version %d in %.1f ms (url=%s)",
-                    version + 1,
-                    (time.perf_counter() - started) * 1000,
-                    self._url,
-                )
-
-    async def schema_version(self) -> int:
-        """The schema version of the database."""
-        return await self._read(version_of)
+        current = await self._transaction(prepare_versions)
+        await self._upgrade(
+            current,
+            len(steps),
+            lambda version: self._transaction(functools.partial(step, version=version)),
+            "DATABASE_URL",
+        )
 
     # --- plumbing --------------------------------------------------------------------------
 
     @contextlib.asynccontextmanager
     async def _connection(self) -> AsyncIterator[Connection]:
-        """A connection of the pool, errors translated (see :meth:`_read`)."""
+        """A connection of the pool, errors translated (see :meth:`_transaction`)."""
         if self._closing is not None:
             raise RuntimeError("the store is closed")
         self._running += 1
@@ -229,221 +211,25 @@ class PostgresStore:
             if not self._running:
                 self._idle.set()
 
-    async def _read(self, fn: Callable[[Connection], Awaitable[T]]) -> T:
-        """Run ``fn`` on a connection of the pool (autocommit statements).
+    async def _transaction(self, fn: Callable[[Connection], Awaitable[T]]) -> T:
+        """Run ``fn`` in one transaction: all of it is committed, or none of it.
 
         Raises:
             StoreBusy: a lock or a connection was not had in time (nothing was written).
             StoreUnavailable: the server is gone, read-only or failing (nothing was written).
             RuntimeError: the store is closed.
         """
-        async with self._connection() as conn:
-            return await fn(conn)
-
-    async def _write(self, fn: Callable[[Connection], Awaitable[T]]) -> T:
-        """Run ``fn`` in one transaction: all of it is committed, or none of it."""
         async with self._connection() as conn, conn.transaction():
             return await fn(conn)
 
-    def _load(self, where: str, *params: Any) -> Callable[[Connection], Awaitable[Session | None]]:
-        clock = self._clock
-        return lambda conn: pg_ops.load(conn, where, params, clock)
+    async def _drive(self, op: Op[T]) -> T:
+        """Run the operation ``op`` on a connection of the pool (errors as :meth:`_transaction`
+        says); its queries run in autocommit, each :class:`Atomic` group in a transaction."""
+        async with self._connection() as conn:
+            return await _drive(conn, op)
 
-    # --- sessions --------------------------------------------------------------------------
-
-    async def create(self, session: Session, *, receipt: KvEntry | None = None) -> None:
-        await self._write(lambda conn: pg_ops.create(conn, session, receipt))
-
-    async def get(self, session_id: str) -> Session | None:
-        return await self._read(self._load("id = $1", session_id))
-
-    async def live_game(self, platform: str, chat_id: str, user_id: str) -> Session | None:
-        return await self._read(
-            self._load(
-                "id = (SELECT session_id FROM players"
-                " WHERE platform = $1 AND chat_id = $2 AND user_id = $3)",
-                platform,
-                chat_id,
-                user_id,
-            )
-        )
-
-    async def challenge_for(self, platform: str, chat_id: str, user_id: str) -> Session | None:
-        return await self._read(
-            self._load(
-                "platform = $1 AND chat_id = $2 AND status = $3 AND challenged = $4"
-                " ORDER BY created_at DESC LIMIT 1",
-                platform,
-                chat_id,
-                Status.CHALLENGE.value,
-                user_id,
-            )
-        )
-
-    async def last_finished(
-        self, platform: str, chat_id: str, user_id: str | None
-    ) -> Session | None:
-        # A user's games are the ones they sat at or started (watching two bots included).
-        return await self._read(
-            self._load(
-                "platform = $2 AND chat_id = $3 AND status = $4 AND ($1::text IS NULL"
-                " OR x_user = $1 OR o_user = $1 OR challenger = $1)"
-                " ORDER BY updated_at DESC LIMIT 1",
-                user_id,
-                platform,
-                chat_id,
-                Status.FINISHED.value,
-            )
-        )
-
-    async def update(
-        self, session: Session, *, expected_version: int, receipt: KvEntry | None = None
-    ) -> bool:
-        # Most updates are a move that keeps the status: one statement, one round trip.
-        if await self._read(
-            lambda conn: pg_ops.update_in_place(conn, session, expected_version, receipt)
-        ):
-            return True
-        return await self._write(
-            lambda conn: pg_ops.update(conn, session, expected_version, receipt)
-        )
-
-    async def delete(
-        self,
-        session_id: str,
-        *,
-        expected_version: int | None = None,
-        receipt: KvEntry | None = None,
-    ) -> bool:
-        return await self._write(
-            lambda conn: pg_ops.delete(conn, session_id, expected_version, receipt)
-        )
-
-    async def swap(self, old: Session, new: Session, *, receipt: KvEntry | None = None) -> bool:
-        return await self._write(lambda conn: pg_ops.swap(conn, old, new, receipt))
-
-    async def delete_expired(self, now: float) -> int:
-        return await self._write(lambda conn: pg_ops.delete_expired(conn, now))
-
-    async def count_sessions(self) -> int:
-        """How many sessions are stored (any status)."""
-        return int(await self._read(lambda conn: conn.fetchval("SELECT count(*) FROM sessions")))
-
-    async def live_counts(self, platform: str, chat_id: str, user_id: str) -> LiveCounts:
-        return await self._read(lambda conn: pg_ops.live_counts(conn, platform, chat_id, user_id))
-
-    async def totals(self, since: float) -> list[PlatformTotals]:
-        return await self._read(lambda conn: pg_ops.totals(conn, since))
-
-    # --- settings --------------------------------------------------------------------------
-
-    async def settings_rows(self, platform: str, scopes: Sequence[str]) -> list[SettingRow]:
-        return await self._read(lambda conn: pg_ops.settings_rows(conn, platform, scopes))
-
-    async def setting_put(self, row: SettingRow) -> None:
-        await self._write(lambda conn: pg_ops.setting_put(conn, row))
-
-    async def setting_delete(self, platform: str, scope: str, key: str) -> bool:
-        return await self._write(lambda conn: pg_ops.setting_delete(conn, platform, scope, key))
-
-    # --- stats -----------------------------------------------------------------------------
-
-    async def player_stats(
-        self, platform: str, user_id: str, chat_id: str | None = None
-    ) -> StatsRow | None:
-        # The latest name wins: people rename themselves.
-        row = await self._read(
-            lambda conn: conn.fetchrow(
-                "SELECT user_id, (SELECT name FROM stats WHERE platform = $1 AND user_id = $2"
-                " ORDER BY updated_at DESC LIMIT 1), sum(wins), sum(losses), sum(draws)"
-                " FROM stats WHERE platform = $1 AND user_id = $2"
-                " AND ($3::text IS NULL OR chat_id = $3) GROUP BY user_id",
-                platform,
-                user_id,
-                chat_id,
-            )
-        )
-        if row is None:
-            return None
-        return StatsRow(str(row[0]), str(row[1]), int(row[2]), int(row[3]), int(row[4]))
-
-    async def top(self, platform: str, chat_id: str, limit: int = 10) -> list[StatsRow]:
-        # COLLATE "C": names in code point order, as SQLite's BINARY, whatever the server's
-        # locale.
-        rows = await self._read(
-            lambda conn: conn.fetch(
-                "SELECT user_id, name, wins, losses, draws FROM stats"
-                " WHERE platform = $1 AND chat_id = $2"
-                ' ORDER BY wins DESC, draws DESC, losses ASC, name COLLATE "C" ASC LIMIT $3',
-                platform,
-                chat_id,
-                limit,
-            )
-        )
-        return [StatsRow(str(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4])) for r in rows]
-
-    # --- adapter state ---------------------------------------------------------------------
-
-    async def kv_get(self, namespace: str, key: str) -> str | None:
-        value = await self._read(
-            lambda conn: conn.fetchval(
-                "SELECT value FROM kv WHERE namespace = $1 AND key = $2", namespace, key
-            )
-        )
-        return None if value is None else str(value)
-
-    async def kv_set(
-        self,
-        namespace: str,
-        key: str,
-        value: str,
-        *,
-        session_id: str | None = None,
-        expires_at: float | None = None,
-    ) -> None:
-        entry = KvEntry(namespace, key, value, session_id=session_id, expires_at=expires_at)
-        await self._write(lambda conn: pg_ops.put_kv(conn, entry))
-
-    async def kv_delete(self, namespace: str, key: str) -> None:
-        await self._write(
-            lambda conn: conn.execute(
-                "DELETE FROM kv WHERE namespace = $1 AND key = $2", namespace, key
-            )
-        )
-
-    # --- leases ----------------------------------------------------------------------------
-
-    async def acquire_lease(self, name: str, holder: str, ttl: float) -> bool:
-        check_lease_arguments(name, holder, ttl)
-        taken = await self._read(
-            lambda conn: conn.fetchval(_ACQUIRE_LEASE, name, holder, float(ttl))
-        )
-        return taken is not None
-
-    async def release_lease(self, name: str, holder: str) -> bool:
-        check_lease_arguments(name, holder)
-        released = await self._read(lambda conn: conn.fetchval(_RELEASE_LEASE, name, holder))
-        return released is not None
-
-    async def lease_holder(self, name: str) -> LeaseHolder | None:
-        row = await self._read(lambda conn: conn.fetchrow(_LEASE_HOLDER, name))
-        return None if row is None else LeaseHolder(str(row[0]), float(row[1]))
-
-    # --- health and lifetime ---------------------------------------------------------------
-
-    async def check(self) -> None:
-        """Prove the server answers and takes a write now (a committed no-op update).
-
-        Raises:
-            StoreUnavailable: closed, unreachable, read-only or failing.
-            StoreBusy: the version row stayed locked (a migration in another process).
-        """
-        try:
-            await self._write(
-                lambda conn: conn.execute(f"UPDATE {VERSION_TABLE} SET version = version")
-            )
-        except RuntimeError as error:  # closed
-            raise StoreUnavailable(self._url, str(error)) from error
+    def _where(self) -> str:
+        return self._url
 
     async def close(self) -> None:
         """Close the pool (idempotent); operations already started finish first."""
@@ -455,17 +241,66 @@ class PostgresStore:
         await self._idle.wait()
         await self._pool.close()
 
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
-
 
 async def _nothing_to_reset(conn: asyncpg.Connection[Record]) -> None:
     """The pool's reset hook: asyncpg still rolls back a transaction left open."""
+
+
+async def _drive(conn: Connection, op: Op[T]) -> T:
+    answer: Any = None
+    try:
+        while True:
+            step = op.send(answer)
+            if type(step) is Atomic:
+                async with conn.transaction():
+                    answer = await _drive(conn, step.op)
+            else:
+                assert type(step) is Query
+                answer = await _query(conn, step)
+    except StopIteration as stop:
+        return stop.value  # type: ignore[no-any-return]
+    finally:
+        op.close()
+
+
+async def _query(conn: Connection, query: Query) -> Any:
+    want = query.want
+    if want is Want.COUNT:
+        # The command tag, such as "DELETE 3" or "UPDATE 1": the rows touched last.
+        status = await conn.execute(query.sql, *query.args)
+        return int(status.rsplit(" ", 1)[-1])
+    if want is Want.ROWS:
+        return [tuple(found) for found in await conn.fetch(query.sql, *query.args)]
+    if want is Want.ROW:
+        found = await conn.fetchrow(query.sql, *query.args)
+        return None if found is None else tuple(found)
+    if want is Want.VALUE:
+        return await conn.fetchval(query.sql, *query.args)
+    await conn.executemany(query.sql, query.args)
+    return None
+
+
+# --- the schema version ----------------------------------------------------------------------
+
+
+async def version_of(conn: Connection) -> int:
+    """The schema version in the version table."""
+    return int(await conn.fetchval(f"SELECT version FROM {VERSION_TABLE}"))
+
+
+async def prepare_versions(conn: Connection) -> int:
+    """Make the version table if missing (at version 0) and return the version; refuse a
+    database whose tables another program made."""
+    await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+    ours = await conn.fetchval("SELECT to_regclass($1) IS NOT NULL", VERSION_TABLE)
+    if not ours:
+        if await conn.fetchval("SELECT to_regclass('sessions') IS NOT NULL"):
+            raise StoreUnavailable(
+                "",
+                "it has a sessions table that chatbots did not make: use a database of its own",
+            )
+        await conn.execute(
+            f"CREATE TABLE {VERSION_TABLE} (version INTEGER NOT NULL CHECK (version >= 0))"
+        )
+        await conn.execute(f"INSERT INTO {VERSION_TABLE} (version) VALUES (0)")
+    return await version_of(conn)

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from core.ai.levels import Level
-from core.games import Rules
+from core.games import Outcome, Position, Rules, Termination
 from core.store.models import Seat, Session, Status, replay
 
 SESSION_COLUMNS = (
@@ -39,6 +39,7 @@ SESSION_COLUMNS = (
     "challenger",
     "challenged",
     "winner",
+    "termination",
 )
 _COLUMN_LIST = ", ".join(SESSION_COLUMNS)
 
@@ -130,6 +131,7 @@ def session_row(s: Session) -> tuple[Any, ...]:
         s.challenger,
         s.challenged,
         s.winner,
+        None if s.outcome is None else s.outcome.termination.value,
     )
 
 
@@ -150,6 +152,7 @@ _KINDS: dict[str, _Kind] = dict(
             *(_TEXT, _TEXT, _WHOLE),  # moves, status, version
             *(_TIME, _TIME, _TIME),  # created_at, updated_at, expires_at
             *(_TEXT_OR_NONE, _TEXT_OR_NONE, _WHOLE_OR_NONE),  # challenger, challenged, winner
+            _TEXT_OR_NONE,  # termination
         ),
         strict=True,
     )
@@ -163,6 +166,7 @@ _KIND_NAMES: dict[_Kind, str] = {
     _TIME: "a time in seconds",
 }
 _STATUSES = {status.value: status for status in Status}
+_TERMINATIONS = {termination.value: termination for termination in Termination}
 _LEVELS = {level.value: level for level in Level}
 
 
@@ -238,6 +242,7 @@ def decode_session(row: Sequence[Any]) -> Session:
         challenger,
         challenged,
         winner,
+        termination,
     ) = row
     if gravity not in (0, 1):
         raise BadRow(f"gravity must be 0 or 1, got {gravity!r}")
@@ -254,9 +259,10 @@ def decode_session(row: Sequence[Any]) -> Session:
         raise BadRow(f"a time is not a number: {(created_at, updated_at, expires_at)!r}")
     moves = decode_moves(moves_text)
     try:
-        replay(rules, moves)
+        position = replay(rules, moves)
     except ValueError as error:  # IllegalMove is one
         raise BadRow(f"moves are not a legal game: {error}") from None
+    outcome = _outcome(status, winner, termination, position)
     return Session(
         id=session_id,
         platform=platform,
@@ -271,8 +277,33 @@ def decode_session(row: Sequence[Any]) -> Session:
         expires_at=float(expires_at),
         challenger=challenger,
         challenged=challenged,
-        winner=winner,
+        outcome=outcome,
     )
+
+
+def _outcome(
+    status: Status, winner: int | None, termination: str | None, position: Position
+) -> Outcome | None:
+    if status is not Status.FINISHED:
+        if termination is not None:
+            raise BadRow(f"a {status.value} game has a termination ({termination!r})")
+        return None
+    if termination is None:
+        # Finished before the outcome was stored (schema 4): the board says a win or a draw;
+        # a finished game whose board goes on was resigned (a winner) or stopped (none).
+        if position.outcome is not None:
+            return position.outcome
+        return Outcome(Termination.STOPPED if winner is None else Termination.RESIGNATION, winner)
+    kind = _TERMINATIONS.get(termination)
+    if kind is None:
+        raise BadRow(f"unknown termination {termination!r}")
+    try:
+        outcome = Outcome(kind, winner)
+    except ValueError as error:
+        raise BadRow(f"outcome: {error}") from None
+    if outcome.on_the_board and outcome != position.outcome:
+        raise BadRow(f"the board does not show a {termination} for {winner!r}")
+    return outcome
 
 
 def row_json(row: Sequence[Any], *, handle: bool = True) -> str:

@@ -1,16 +1,23 @@
 """``chatbots run`` on a database it cannot use exits non-zero with one line naming the file and
-the cause, before any adapter starts (issue 15)."""
+the cause, before any adapter starts (issue 15); an empty file, a full disk and an unwritable
+``-shm`` file are each named for what they are (issue 21)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import errno
 import os
+import subprocess
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 from chatbots.app import EXIT_FAILED
 from core.store import SqliteStore
 from tests.chatbots.test_app import chatbots
-from tests.core.store.helpers import make_session, read_only
+from tests.core.store.helpers import ROOT, make_session, read_only
 
 
 def database(tmp_path: Path) -> Path:
@@ -52,3 +59,69 @@ def test_a_database_with_a_garbage_page_is_refused(tmp_path: Path) -> None:
         file.seek(3 * 4096)
         file.write(os.urandom(4096))
     assert_refused(tmp_path, path, "corrupt")
+
+
+# --- start-up checks an admin would otherwise trip on (issue 21) -------------------------------
+
+
+def test_an_empty_database_file_starts_a_new_database_and_says_so(tmp_path: Path) -> None:
+    # A zero-length file is what a failed copy or restore leaves; SQLite opens it as a new
+    # database without a word.
+    path = database(tmp_path)
+    path.touch()
+    result = chatbots(tmp_path, "run", stdin="/tres easy\n")
+    assert result.returncode == 0, result.stderr
+    [line] = [line for line in result.stderr.splitlines() if "is empty" in line]
+    assert "WARNING" in line
+    assert f"the database file {path} is empty: starting a new database" in line
+    assert "a b c" in result.stdout  # the new database works
+    assert path.stat().st_size > 0
+
+
+def test_an_unwritable_shm_file_is_refused_naming_it(tmp_path: Path) -> None:
+    # SQLite maps the -shm file into memory; one it cannot write (immutable, chattr +i) has
+    # ended the process with SIGBUS, and otherwise it blames the database file.
+    path = database(tmp_path)
+    make_database(path)
+    shm = path.with_name(path.name + "-shm")
+    shm.write_bytes(b"\0" * 32768)
+    with read_only(shm):
+        assert_refused(tmp_path, path, f"{shm} cannot be written")
+
+
+@contextlib.contextmanager
+def small_disk(folder: Path, size: str = "16m") -> Iterator[None]:
+    """A tmpfs of ``size`` mounted on ``folder``: a disk that really fills up.
+
+    Mounting needs root (as this suite runs, in its container and CI); elsewhere the test is
+    skipped like the other tests that need the root's means to break a disk (helpers.read_only).
+    """
+    if not ROOT:
+        pytest.skip("mounting a small tmpfs needs root")
+    subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)], check=True)
+    try:
+        yield
+    finally:
+        subprocess.run(["umount", str(folder)], check=True)
+
+
+def fill_disk(folder: Path) -> None:
+    with (folder / "filler").open("wb", buffering=0) as filler:
+        block = b"x" * 65536
+        while True:
+            try:
+                filler.write(block)
+            except OSError as error:
+                assert error.errno == errno.ENOSPC, error
+                if len(block) == 1:
+                    return
+                block = block[: len(block) // 2]
+
+
+def test_a_restart_on_a_full_disk_says_the_disk_is_full(tmp_path: Path) -> None:
+    # SQLite itself says "disk I/O error": it runs out of room opening its write-ahead log.
+    path = database(tmp_path)
+    with small_disk(path.parent):
+        make_database(path)
+        fill_disk(path.parent)
+        assert_refused(tmp_path, path, f"the disk is full (0 bytes free for {path.parent})")

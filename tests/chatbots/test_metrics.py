@@ -1,4 +1,4 @@
-"""Metrics: what the service reports, the timed store, the scrape-time gauges, the names."""
+"""Metrics: what the service reports, the store's timer, the scrape-time gauges, the names."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from chatbots.metrics import Metrics, TimedStore
+from chatbots.metrics import Metrics
 from core.ports import ServiceObserver
 from core.replies import Actor
 from core.sessions import GameService, ServiceSettings
@@ -39,8 +39,8 @@ class Link:
 def test_it_is_a_service_observer_and_counts_what_it_is_told() -> None:
     metrics = Metrics(["discord"], process=False)
     observer: ServiceObserver = metrics
-    observer.game_started("discord", "game.name.tictactoe")
-    observer.game_finished("discord", "game.name.tictactoe")
+    observer.game_started("discord", "tictactoe")
+    observer.game_finished("discord", "tictactoe")
     for _ in range(3):
         observer.move_played("discord")
     observer.request_failed("discord", "error.not_your_turn")
@@ -63,14 +63,14 @@ def test_configured_platforms_start_at_zero_and_registries_are_separate() -> Non
     assert value(first, "chatbots_moves_total", platform="matrix") == 1
     assert value(second, "chatbots_moves_total", platform="matrix") == 0
     assert value(second, "chatbots_rate_limited_total", platform="matrix") == 0
-    assert value(second, "chatbots_games_started_total", platform="matrix", game="k_in_a_row") == 0
+    assert value(second, "chatbots_games_started_total", platform="matrix", game="free") == 0
 
 
 async def test_a_whole_game_through_the_service_is_counted_exactly(store: SqliteStore) -> None:
     metrics = Metrics(process=False)
-    timed = TimedStore(store, metrics)
+    store.time_operations(metrics.store_operation_done)
     service = GameService(
-        timed,
+        store,
         settings=ServiceSettings(ai_workers=0),
         rng=random.Random(3),
         observer=metrics,
@@ -109,11 +109,11 @@ async def test_a_whole_game_through_the_service_is_counted_exactly(store: Sqlite
 async def test_the_store_check_is_timed_failures_included(tmp_path: Path) -> None:
     metrics = Metrics(process=False)
     store = await SqliteStore.open(tmp_path / "games.sqlite3")
-    timed = TimedStore(store, metrics)
-    await timed.check()
+    store.time_operations(metrics.store_operation_done)
+    await store.check()
     await store.close()
     with pytest.raises(StoreUnavailable):
-        await timed.check()
+        await store.check()
     assert value(metrics, "chatbots_store_operation_seconds_count", operation="check") == 2
 
 

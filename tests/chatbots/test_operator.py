@@ -11,6 +11,7 @@ from pathlib import Path
 
 from chatbots.operator import backup_command
 from chatbots.settings import load_settings
+from core.admin.keys import SETTING_NAMES
 from core.replies import Actor
 from core.sessions import GameService, ServiceSettings
 from core.store import SqliteStore
@@ -35,7 +36,7 @@ def test_settings_read_write_and_reset_a_scope(tmp_path: Path) -> None:
     shown = chatbots(tmp_path, "settings", "discord:server:42")
     assert shown.returncode == 0, shown.stderr
     lines = shown.stdout.splitlines()
-    assert len(lines) == 15
+    assert len(lines) == len(SETTING_NAMES)
     assert "level = hard (set for this server)" in lines
     assert "game_ttl = 86400 (default)" in lines
     custom = chatbots(tmp_path, "settings", "discord:server:42", GAME_TTL_SECONDS="3600")
@@ -159,3 +160,16 @@ async def test_backup_while_games_are_played_holds_every_committed_move(tmp_path
                 kept = await copy.get(session_id)
                 assert kept is not None, session_id
                 assert kept.moves[: len(moves)] == moves
+
+
+def test_settings_from_argv_that_is_not_utf8_are_stored_cleaned(tmp_path: Path) -> None:
+    # A byte that is not UTF-8 reaches Python's argv as a lone surrogate, which no store can
+    # encode: it was a traceback; it is U+FFFD, as in chat.
+    asyncio.run(make_db(tmp_path))
+    done = chatbots(tmp_path, "settings", "console:console", "allowed_chats", "a\udcffb")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "allowed_chats = a\ufffdb (set for this chat)\n"
+    scope = chatbots(tmp_path, "settings", "console:cons\udcffole", "level", "hard")
+    assert scope.returncode == 0, scope.stderr
+    rows = sqlite3.connect(db(tmp_path)).execute("SELECT scope, value FROM settings ORDER BY key")
+    assert list(rows) == [("chat:console", "a\ufffdb"), ("chat:cons\ufffdole", "hard")]

@@ -23,6 +23,7 @@ from chatbots.settings import (
     SettingsError,
     load_settings,
 )
+from core.admin.keys import BY_NAME
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "MTA5.discord-token.value_1"
@@ -76,7 +77,8 @@ def test_every_value_is_parsed() -> None:
     assert (settings.log_level, settings.log_format) == ("DEBUG", LogFormat.JSON)
     assert settings.default_locale == "pt"
     assert (settings.ai_budget, settings.ai_workers) == (0.25, 3)
-    assert (settings.game_ttl, settings.challenge_ttl) == (60.0, 30.0)
+    assert settings.chat_defaults["game_ttl"] == 60.0
+    assert settings.chat_defaults["challenge_ttl"] == 30.0
     assert settings.platforms == ("discord", "matrix")
     assert settings.discord is not None and settings.matrix is not None
     assert settings.discord.token == Secret(TOKEN)  # surrounding blanks dropped
@@ -104,11 +106,11 @@ def test_every_value_is_parsed() -> None:
         ({"AI_BUDGET_SECONDS": "1e308"}, "AI_BUDGET_SECONDS: '1e308' is not a number of seconds"),
         (
             {"GAME_TTL_SECONDS": "nan"},
-            "GAME_TTL_SECONDS: 'nan' is not a number of seconds from 60 to 2592000 (30 days)",
+            "GAME_TTL_SECONDS: 'nan' is not a number of seconds from 60 to 2592000",
         ),
         (
             {"CHALLENGE_TTL_SECONDS": "-5"},
-            "CHALLENGE_TTL_SECONDS: '-5' is not a number of seconds from 10 to 86400 (1 day)",
+            "CHALLENGE_TTL_SECONDS: '-5' is not a number of seconds from 10 to 86400",
         ),
         ({"AI_WORKERS": "two"}, "AI_WORKERS: 'two' is not a whole number from 0 to 64"),
         ({"AI_WORKERS": "-1"}, "AI_WORKERS: '-1' is not a whole number"),
@@ -314,6 +316,11 @@ def test_env_example_lists_every_key_with_a_comment_and_no_secret() -> None:
         assert group.startswith(f"# --- {key.group} "), f"{name} is not under {key.group}"
         if key.secret:
             assert value == "", f"{name} is a secret and must be empty in .env.example"
+        elif key.chat is not None:
+            # Empty (the built-in default applies) or the built-in default itself.
+            chat_key = BY_NAME[key.chat]
+            shown = chat_key.show(chat_key.default)
+            assert value in ("", shown), f"{name}: .env.example says {value!r}, not {shown!r}"
         else:
             assert value == key.default, f"{name}: .env.example says {value!r}"
     # Copying the example as it is gives a valid console setup.
@@ -324,8 +331,15 @@ def test_env_example_lists_every_key_with_a_comment_and_no_secret() -> None:
 # --- bounds of numbers ----------------------------------------------------------------------
 
 SECONDS = ["AI_BUDGET_SECONDS", "GAME_TTL_SECONDS", "CHALLENGE_TTL_SECONDS"]
-FIELD = {"AI_BUDGET_SECONDS": "ai_budget", "GAME_TTL_SECONDS": "game_ttl"}
-FIELD |= {"CHALLENGE_TTL_SECONDS": "challenge_ttl", "AI_WORKERS": "ai_workers"}
+FIELD = {"AI_BUDGET_SECONDS": "ai_budget", "AI_WORKERS": "ai_workers"}
+FIELD |= {"GAME_TTL_SECONDS": "game_ttl", "CHALLENGE_TTL_SECONDS": "challenge_ttl"}
+
+
+def value_of(settings: Settings, name: str) -> object:
+    """The value of the number ``name`` sets: a field, or a chat setting's default."""
+    if name in dict(CHAT_DEFAULTS):
+        return settings.chat_defaults[FIELD[name]]
+    return getattr(settings, FIELD[name])
 
 
 def one_problem(environ: dict[str, str]) -> str:
@@ -346,7 +360,7 @@ def test_seconds_within_the_limits_are_taken(name: str, data: st.DataObject) -> 
     low, high = LIMITS[name]
     value = data.draw(st.floats(low, high))
     settings = load_settings({name: repr(value)}, None)
-    assert getattr(settings, FIELD[name]) == value
+    assert value_of(settings, name) == value
 
 
 @pytest.mark.parametrize("name", SECONDS)
@@ -376,7 +390,7 @@ def test_any_text_is_a_bounded_number_or_one_line_naming_the_key(name: str, text
     except SettingsError:
         one_problem({name: text})
     else:
-        value = getattr(settings, FIELD[name])
+        value = value_of(settings, name)
         assert isinstance(value, int | float) and low <= value <= high
 
 
@@ -536,42 +550,53 @@ def test_check_prints_one_line_per_problem_and_no_secret(tmp_path: Path) -> None
     assert result.stdout == ""
 
 
-def test_the_limits_of_the_env_are_every_chats_defaults() -> None:
+def service_defaults(environ: dict[str, str]) -> dict[str, object]:
+    """Every chat setting's default as the service gets it from ``environ``."""
     from chatbots.app import service_settings
-    from core.admin.keys import BY_NAME
+    from core.admin.effective import defaults
 
-    environ = {"RATE_BURST": "200", "RATE_PER_MINUTE": "3000", "BOARDS_PER_MINUTE": "600"}
     service = service_settings(load_settings(environ, env_file=None))
-    defaults = {name: BY_NAME[name].default(service) for name in ("rate_burst", "rate_per_minute")}
-    assert defaults == {"rate_burst": 200, "rate_per_minute": 3000}
-    assert BY_NAME["boards_per_minute"].default(service) == 600
+    return dict(defaults(service.chat_defaults).values)
 
 
-def test_the_default_level_of_the_env_is_every_chats_default() -> None:
-    from chatbots.app import service_settings
-    from core.admin.keys import BY_NAME
+def test_the_limits_of_the_env_are_every_chats_defaults() -> None:
+    environ = {"RATE_BURST": "200", "RATE_PER_MINUTE": "3000", "BOARDS_PER_MINUTE": "600"}
+    chosen = service_defaults(environ)
+    assert (chosen["rate_burst"], chosen["rate_per_minute"], chosen["boards_per_minute"]) == (
+        200,
+        3000,
+        600,
+    )
+
+
+def test_the_default_level_and_language_of_the_env_are_every_chats_defaults() -> None:
     from core.ai import Level
 
-    assert BY_NAME["level"].default(service_settings(load_settings({}, env_file=None))) is (
-        Level.MEDIUM
-    )
-    service = service_settings(load_settings({"DEFAULT_LEVEL": "Hard"}, env_file=None))
-    assert BY_NAME["level"].default(service) is Level.HARD
+    assert service_defaults({})["level"] is Level.MEDIUM
+    assert service_defaults({"DEFAULT_LEVEL": "Hard"})["level"] is Level.HARD
+    assert service_defaults({"DEFAULT_LOCALE": "pt-BR"})["language"] == "pt"
+    settings = load_settings({"DEFAULT_LOCALE": "pt-BR"}, env_file=None)
+    assert settings.default_locale == "pt"
+    assert load_settings({}, env_file=None).default_locale == "en"
+
+
+def test_every_chat_setting_default_of_the_env_is_parsed_by_the_settings_own_parser() -> None:
+    for name, setting in CHAT_DEFAULTS:
+        key = BY_NAME[setting]
+        text = key.show(key.default)
+        assert load_settings({name: text}, None).chat_defaults == {setting: key.default}
+        problem = one_problem({name: "not-a-value"})
+        assert problem.startswith(f"{name}: 'not-a-value' is not "), problem
 
 
 def test_the_env_sets_the_defaults_of_the_other_chat_settings() -> None:
-    from chatbots.app import service_settings
-    from core.admin.keys import BY_NAME
     from core.commands import GameKind
 
-    def defaults(environ: dict[str, str]) -> dict[str, object]:
-        service = service_settings(load_settings(environ, env_file=None))
-        return {name: key.default(service) for name, key in BY_NAME.items()}
-
-    built_in = defaults({})
+    built_in = service_defaults({})
+    assert built_in == {key.name: key.default for key in BY_NAME.values()}
     # Empty values, as in a copy of .env.example, keep the built-in defaults.
-    assert defaults(dict.fromkeys((name for name, _ in CHAT_DEFAULTS), "")) == built_in
-    chosen = defaults(
+    assert service_defaults(dict.fromkeys((name for name, _ in CHAT_DEFAULTS), "")) == built_in
+    chosen = service_defaults(
         {
             "DEFAULT_GAMES": "tres, quatre",
             "DEFAULT_MAX_BOARD": "9x9",
@@ -591,3 +616,18 @@ def test_the_env_sets_the_defaults_of_the_other_chat_settings() -> None:
         "max_games_per_user": 3,
         "max_games_per_chat": None,
     }
+
+
+def test_check_prints_every_chat_default_and_says_which_are_built_in() -> None:
+    from chatbots.__main__ import describe
+
+    environ = {"GAME_TTL_SECONDS": "3600", "DEFAULT_PVP": "no", "DEFAULT_LOCALE": "pt-BR"}
+    lines = describe(load_settings(environ, None)).splitlines()
+    for name, setting in CHAT_DEFAULTS:
+        key = BY_NAME[setting]
+        expected = f"{name} = {key.show(key.default)} (built in)"
+        if name in environ:
+            expected = f"{name} = {key.show(key.parse(environ[name]))}"
+        assert expected in lines, name
+    assert "GAME_TTL_SECONDS = 3600" in lines and "DEFAULT_PVP = off" in lines
+    assert "DEFAULT_LOCALE = pt" in lines and "RATE_BURST = 10 (built in)" in lines

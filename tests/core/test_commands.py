@@ -387,6 +387,14 @@ def test_move_text(text: str, expected: MoveText) -> None:
     assert parse(text) == expected
 
 
+def test_every_column_of_the_widest_board_has_a_letter_that_is_typed_back() -> None:
+    from core.games.rules import COLUMN_LETTERS, MAX_SIDE
+
+    assert len(set(COLUMN_LETTERS)) == len(COLUMN_LETTERS) == MAX_SIDE
+    for col, letter in enumerate(COLUMN_LETTERS):
+        assert parse(f"{letter}1") == MoveText(f"{letter}1", coord=(col, 0))
+
+
 @pytest.mark.parametrize(
     ("text", "rules", "move"),
     [

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # The pure packages: rules, players and parsing, with no I/O at all (no network, store, event
 # loop, processes or thread pools: the AI's processes are core.workers'), and numba only once
 # the solver is first used.
-PURE = ("core.games", "core.ai", "core.commands")
+PURE = ("core.games", "core.ai", "core.commands", "core.pictures")
 PURE_MAY_USE = (*PURE, "core.errors", "core.i18n")
 NOT_IN_PURE = (
     *("discord", "nio", "aiohttp", "socket", "ssl", "selectors"),  # network
@@ -81,6 +81,7 @@ ADAPTERS_MAY_IMPORT = (
     "core.games",
     "core.i18n",
     "core.leases",
+    "core.pictures",
     "core.ports",
     "core.render",
     "core.replies",

@@ -15,14 +15,14 @@ import pytest
 from core.ai import Level
 from core.commands import BotVsBot, First, GameKind, Start, VsBot
 from core.errors import UserError
-from core.games import CONNECT_FOUR, TICTACTOE, Position
+from core.games import CONNECT_FOUR, TICTACTOE, Outcome, Position, Termination
 from core.i18n import LOCALES, Lines, Text, catalogue, placeholders
 from core.i18n.messages.errors import MESSAGES as ERROR_MESSAGES
 from core.i18n.messages.game import MESSAGES
 from core.ports import PlatformStyle
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService, ServiceSettings, board_view
-from core.store import KvEntry, Session, SqliteStore, Status
+from core.store import GameLimits, KvEntry, Session, SqliteStore, Status
 from tests.backends import AnyStore, Backend
 
 NOW = 1_700_000_000.0
@@ -231,7 +231,8 @@ async def test_bot_move_lost_in_a_restart_is_played_on_next_access(store: AnySto
     # As if the process died after storing Alice's move, before the bot's.
     mid = replace(session, moves=(4,), version=session.version + 1)
     assert await store.update(mid, expected_version=session.version)
-    replies = await svc.handle_text(ALICE, "1")
+    # A click names the board it was made on: the bot's move comes first, the click is refused.
+    replies = await svc.handle_move(ALICE, session_id, 0, mid.version)
     assert error_key(replies) == "error.board_changed"
     assert replies[0].board is not None and replies[0].board.to_move == 1
     assert len((await stored(store, session_id)).moves) == 2
@@ -401,13 +402,15 @@ async def test_periodic_sweeper_runs(store: AnyStore) -> None:
     clock = Clock()
     svc = GameService(
         store,
-        settings=ServiceSettings(ai_workers=0, sweep_interval=0.01, challenge_ttl=1),
+        settings=ServiceSettings(
+            ai_workers=0, sweep_interval=0.01, chat_defaults={"challenge_ttl": 10}
+        ),
         clock=clock,
     )
     await svc.start()
     try:
         await svc.handle_text(ALICE, "/tres @bob")
-        clock.advance(2)
+        clock.advance(11)
         for _ in range(200):
             if await store.count_sessions() == 0:
                 break
@@ -438,11 +441,18 @@ async def test_bot_against_bot(store: AnyStore) -> None:
     # Nobody's stats change, and Alice is free to play.
     assert await store.top("test", "room") == []
     assert error_key(await svc.handle_text(ALICE, "/tres")) is None
-    # Anyone may ask for a rematch of a bot game; once.
+    # Only who started a bots' game may ask for its rematch (which replaces the finished game):
+    # another's press is answered privately, and the game stays for its owner's /review.
     session_id = last.board.session_id
-    again = await svc.handle_action(CAROL, session_id, ActionKind.REMATCH)
+    refused = await svc.handle_action(CAROL, session_id, ActionKind.REMATCH)
+    assert error_key(refused) == "error.not_your_rematch" and refused[0].private
+    assert await store.get(session_id) is not None
+    assert keys(await svc.handle_text(ALICE, "/review")) == ["review.text"]
+    # Its owner may (once her own game here has ended); once.
+    assert keys(await svc.handle_text(ALICE, "/final")) == ["game.ended"]
+    again = await svc.handle_action(ALICE, session_id, ActionKind.REMATCH)
     assert again[0].board is not None and again[0].board.players[0].level == "medium"
-    assert error_key(await svc.handle_action(CAROL, session_id, ActionKind.REMATCH)) == (
+    assert error_key(await svc.handle_action(ALICE, session_id, ActionKind.REMATCH)) == (
         "error.no_such_game"
     )
 
@@ -671,12 +681,19 @@ class SlowStore(SqliteStore):
     """Writes take a while, so a request is still in flight when the service closes."""
 
     async def update(
-        self, session: Session, *, expected_version: int, receipt: KvEntry | None = None
+        self,
+        session: Session,
+        *,
+        expected_version: int,
+        receipt: KvEntry | None = None,
+        limits: GameLimits | None = None,
     ) -> bool:
         import asyncio
 
         await asyncio.sleep(0.1)
-        return await super().update(session, expected_version=expected_version, receipt=receipt)
+        return await super().update(
+            session, expected_version=expected_version, receipt=receipt, limits=limits
+        )
 
 
 async def test_close_finishes_moves_in_flight(tmp_path: Path) -> None:
@@ -712,7 +729,12 @@ async def test_board_view_of_a_won_game(store: AnyStore) -> None:
     svc = service(store)
     session_id = await pvp(svc)
     session = await stored(store, session_id)
-    won = replace(session, moves=(0, 3, 1, 4, 2), status=Status.FINISHED, winner=1)
+    won = replace(
+        session,
+        moves=(0, 3, 1, 4, 2),
+        status=Status.FINISHED,
+        outcome=Outcome(Termination.WIN, 1),
+    )
     view = board_view(won)
     assert [c.index for c in view.cells if c.winning] == [0, 1, 2]
     assert [c.index for c in view.cells if c.last] == [2]
@@ -740,7 +762,7 @@ def test_every_key_the_service_uses_exists() -> None:
 
 def test_settings_are_validated() -> None:
     with pytest.raises(ValueError, match="game_ttl"):
-        ServiceSettings(game_ttl=0)
+        ServiceSettings(chat_defaults={"game_ttl": 0})
     with pytest.raises(ValueError, match="ai_workers"):
         ServiceSettings(ai_workers=-1)
     assert ServiceSettings(ai_workers=None).workers >= 1

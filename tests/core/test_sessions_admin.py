@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from core.admin.keys import SETTING_NAMES
 from core.ai import Level
 from core.commands import GameKind
 from core.i18n import Text
@@ -120,7 +121,7 @@ async def test_show_all_gives_every_key_its_value_and_source(svc: GameService) -
     assert "level = medium (default): the bot's level" in shown
     assert "game_ttl = 86400 (default)" in shown
     assert "allowed_chats = none (default)" in shown
-    assert shown.count("(default)") == 15
+    assert shown.count("(default)") == len(SETTING_NAMES)
 
 
 async def test_set_show_and_reset_on_the_server_and_a_channel(svc: GameService) -> None:
@@ -247,7 +248,7 @@ async def test_defaults_from_the_env_apply_where_admins_set_nothing(
         settings=ServiceSettings(
             ai_workers=0,
             ai_budget=0.05,
-            chat_defaults=(("pvp", False), ("games", frozenset({GameKind.QUATRE}))),
+            chat_defaults={"pvp": False, "games": frozenset({GameKind.QUATRE})},
         ),
         clock=clock,
         rng=random.Random(5),

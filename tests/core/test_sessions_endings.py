@@ -18,7 +18,7 @@ from core.games import Position, Rules
 from core.ports import KvEntry, PlatformStyle
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService, ServiceSettings
-from core.store import Session, Status
+from core.store import GameLimits, Session, Status
 from tests.backends import AnyStore, Backend
 from tests.core.runners import StubRunner
 from tests.core.store.helpers import ROOT, read_only
@@ -254,10 +254,16 @@ async def test_a_rematch_that_cannot_start_keeps_the_finished_game(
     racing = await backend.open()  # a second store on the same database
     swap = racing.swap
 
-    async def racing_swap(old: Session, new: Session, *, receipt: KvEntry | None = None) -> bool:
+    async def racing_swap(
+        old: Session,
+        new: Session,
+        *,
+        receipt: KvEntry | None = None,
+        limits: GameLimits | None = None,
+    ) -> bool:
         """Between the service's check and its swap, the player starts another game."""
         await make(store).handle_text(ALICE, "/tres easy")
-        return bool(await swap(old, new, receipt=receipt))
+        return bool(await swap(old, new, receipt=receipt, limits=limits))
 
     monkeypatch.setattr(racing, "swap", racing_swap)
     try:

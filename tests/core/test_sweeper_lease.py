@@ -15,7 +15,9 @@ from tests.backends import AnyStore, Backend
 
 NOW = 1_000_000.0
 ALICE = Actor("test", "room", "alice", "Alice", "en")
-SETTINGS = ServiceSettings(ai_workers=0, sweep_interval=0.02, challenge_ttl=60, lease_ttl=0.6)
+SETTINGS = ServiceSettings(
+    ai_workers=0, sweep_interval=0.02, chat_defaults={"challenge_ttl": 60}, lease_ttl=0.6
+)
 
 
 async def until(condition: Callable[[], bool], within: float = 10.0) -> None:

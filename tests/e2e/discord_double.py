@@ -40,11 +40,14 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from tests.e2e import discord_v2 as v2
+
 Json = dict[str, Any]
 
 EPHEMERAL = 64  # message flag
 ADMINISTRATOR = 1 << 3  # permission bits
 MANAGE_GUILD = 1 << 5
+USE_EXTERNAL_APPS = 1 << 50
 ALL_PERMISSIONS = (1 << 51) - 1
 # What @everyone may do in the double's server (no Manage Server, no Administrator).
 EVERYONE = 2248473465835073
@@ -52,6 +55,7 @@ LOADING = 128  # message flag: "the bot is thinking"
 CALLBACK_DEADLINE = 3.0  # seconds Discord waits for an interaction's response
 API_PREFIX = "/api/v10"
 _TIMESTAMP = "2024-01-01T00:00:00.000000+00:00"
+UPLOADS = "_uploads"  # the files of a multipart request, as (filename, bytes), in its body
 
 
 TOKEN = "MTIwMDAwMDAwMDA.loopback-double.token"
@@ -172,6 +176,7 @@ class DiscordDouble:
         shards: int = 1,
         identify_interval: float = 0.0,
         max_concurrency: int = 1,
+        check_rest_token: bool = False,
     ) -> None:
         """
         Args:
@@ -180,6 +185,9 @@ class DiscordDouble:
             identify_interval: seconds between two IDENTIFYs of a bucket (Discord: 5); 0 lets
                 every IDENTIFY through.
             max_concurrency: how many buckets (``session_start_limit.max_concurrency``).
+            check_rest_token: REST requests with a token other than :data:`TOKEN` are refused
+                with 401, as Discord refuses a wrong or reset token at login (by default only
+                the gateway checks it, closing with 4004 "Authentication failed").
         """
         self._ids = itertools.count(1_200_000_000_000_000_000)
         # Guild ids on a chosen shard: snowflakes whose timestamp (the bits above 22) is
@@ -188,6 +196,7 @@ class DiscordDouble:
         self.shard_count = shards
         self.identify_interval = identify_interval
         self.max_concurrency = max_concurrency
+        self.check_rest_token = check_rest_token
         self.identify_refused = 0
         self.identified_at: list[float] = []  # time.monotonic() of every accepted IDENTIFY
         self._last_identify: dict[int, float] = {}  # bucket -> when it last identified
@@ -211,7 +220,19 @@ class DiscordDouble:
         self.permissions: dict[str, int] = {}
         self.users: dict[str, Json] = {}
         self.dm_channels: dict[str, str] = {}
+        # Group DMs by channel id: their members' names. The bot is never a member of one: it
+        # is reached there only through a user's own install of the app.
+        self.group_dms: dict[str, tuple[str, ...]] = {}
+        # Whether members may use apps the server did not install (USE_EXTERNAL_APPS); where
+        # they may not, Discord shows such an app's responses to the user alone.
+        self.external_apps = True
+        # Who authorized the interaction that created a message; a click on it carries the
+        # same owners (Discord's rule for components).
+        self.message_owners: dict[int, Json] = {}
+        # Interaction tokens past Discord's 15 minutes (see expire_tokens).
+        self.expired_tokens: set[str] = set()
         self.messages: dict[int, Json] = {}
+        self.uploads: dict[int, bytes] = {}  # attachment id -> the bytes uploaded
         self.requests: list[Recorded] = []
         self.interactions: dict[str, Sent] = {}
         self.global_commands: list[Json] = []
@@ -344,6 +365,17 @@ class DiscordDouble:
             self.dm_channels[name] = self.snowflake()
         return self.dm_channels[name]
 
+    def expire_tokens(self) -> None:
+        """Let 15 minutes pass for every interaction so far: their tokens no longer edit or
+        follow up (new interactions bring fresh tokens)."""
+        self.expired_tokens.update(self.interactions)
+
+    def group_dm(self, *names: str) -> str:
+        """A new group DM of ``names`` (the bot is not in it); its channel id."""
+        channel = self.snowflake()
+        self.group_dms[channel] = names
+        return channel
+
     def grant(self, name: str, *, manage_guild: bool = True, administrator: bool = False) -> None:
         """Give ``name`` Manage Server (a role with it), or Administrator."""
         if administrator:
@@ -353,16 +385,23 @@ class DiscordDouble:
             base = self.permissions.get(name, EVERYONE)
             self.permissions[name] = base | MANAGE_GUILD if manage_guild else base & ~MANAGE_GUILD
 
-    def may_use(self, command: Json, name: str, *, dm: bool) -> bool:
+    def may_use(self, command: Json, name: str, *, dm: bool, group: bool = False) -> bool:
         """Whether Discord's client offers ``command`` to ``name`` here.
 
-        Discord hides a command whose ``default_member_permissions`` the member lacks, and a
-        guild-only one in direct messages; a server's admins may grant it to others in Server
-        Settings -> Integrations, and a stale client may still send it, so the bot checks again.
+        Discord hides a command whose ``default_member_permissions`` the member lacks, a
+        guild-only one in direct messages, and in a group DM (``group``) every command not
+        registered for user installs in private channels; a server's admins may grant it to
+        others in Server Settings -> Integrations, and a stale client may still send it, so the
+        bot checks again.
         """
         if dm:
             contexts = command.get("contexts")
             return command.get("dm_permission", True) and (contexts is None or 1 in contexts)
+        if group:
+            # Only through the user's own install (integration type 1), in context 2.
+            return 1 in (command.get("integration_types") or [0]) and 2 in (
+                command.get("contexts") or [0, 1]
+            )
         required = command.get("default_member_permissions")
         if required is None:
             return True
@@ -383,7 +422,10 @@ class DiscordDouble:
             "premium_since": None,
             "communication_disabled_until": None,
             # The member's permissions in the channel, as interactions carry them.
-            "permissions": str(self.permissions.get(str(user["username"]), EVERYONE)),
+            "permissions": str(
+                self.permissions.get(str(user["username"]), EVERYONE)
+                & (ALL_PERMISSIONS if self.external_apps else ~USE_EXTERNAL_APPS)
+            ),
         }
 
     def _guild_payload(self, guild: Guild) -> Json:
@@ -473,10 +515,14 @@ class DiscordDouble:
         locale: str = "en-US",
         wait: bool = True,
         granted: bool = False,
+        group: str | None = None,
+        user_install: bool = False,
     ) -> Sent:
-        """Run ``/name`` as ``user`` in ``channel`` of ``guild`` (by default the first guild);
-        options by name, a user option by the user's name. ``name`` may name a subcommand:
-        ``"settings set"``.
+        """Run ``/name`` as ``user`` in ``channel`` of ``guild`` (by default the first guild),
+        or in the group DM ``group`` (a channel id from :meth:`group_dm`, through the user's
+        own install; ``user_install`` sends a server's command the same way, as where the
+        server did not install the bot); options by name, a user option by the user's name.
+        ``name`` may name a subcommand: ``"settings set"``.
 
         A command Discord's client would not offer the user (see :meth:`may_use`) is sent
         only when ``granted``: an admin granted it in Integrations, or the client is stale.
@@ -484,7 +530,7 @@ class DiscordDouble:
         """
         top, *path = name.split()
         command = self.command(top, dm=dm, guild=guild)
-        if not granted and not self.may_use(command, user, dm=dm):
+        if not granted and not self.may_use(command, user, dm=dm, group=group is not None):
             raise AssertionError(f"Discord does not offer /{top} to {user} here")
         schema = {o["name"]: o for o in command.get("options", [])}
         nested: list[Json] = []  # the subcommand (group) wrappers, outermost first
@@ -504,7 +550,7 @@ class DiscordDouble:
                 person = self.user(value) if value != "@bot" else self.bot_user
                 value = person["id"]
                 resolved_users[value] = person
-                if not dm:
+                if not dm and group is None:
                     member = self._member(person)
                     del member["user"]
                     resolved_members[value] = member
@@ -519,9 +565,14 @@ class DiscordDouble:
             if resolved_members:
                 data["resolved"]["members"] = resolved_members
         place = guild or self.guilds[self.guild_id]
-        payload = self._interaction(
-            2, user=user, dm=dm, channel=place.channels[channel], locale=locale, guild=place
-        )
+        if group is not None:
+            payload = self._interaction(2, user=user, dm=False, channel=group, locale=locale)
+        else:
+            payload = self._interaction(
+                2, user=user, dm=dm, channel=place.channels[channel], locale=locale, guild=place
+            )
+        if user_install and group is None and not dm:
+            payload["authorizing_integration_owners"] = {"1": self.user(user)["id"]}
         payload["data"] = data
         return await self.send_interaction(payload, wait=wait)
 
@@ -542,13 +593,45 @@ class DiscordDouble:
             raise AssertionError(f"no button {custom_id!r} on message {snapshot['id']}")
         channel = str(snapshot["channel_id"])
         dm = channel in self.dm_channels.values()
-        guild = None if dm else self.guild_of_channel(channel)
+        guild = None if dm or channel in self.group_dms else self.guild_of_channel(channel)
         payload = self._interaction(
             3, user=user, dm=dm, channel=channel, locale=locale, guild=guild
         )
+        owners = self.message_owners.get(int(snapshot["id"]))
+        if owners is not None:
+            payload["authorizing_integration_owners"] = dict(owners)
         payload["message"] = json.loads(json.dumps(snapshot))
         payload["data"] = {"custom_id": custom_id, "component_type": 2}
         return await self.send_interaction(payload, wait=wait)
+
+    async def select(
+        self,
+        message: int | Json,
+        custom_id: str,
+        values: list[str],
+        *,
+        user: str,
+        locale: str = "en-US",
+        forge: bool = False,
+    ) -> Sent:
+        """Choose ``values`` in the select menu ``custom_id`` of ``message`` (an id: its current
+        state; a dict: that snapshot) as ``user``; unless ``forge``, only values it offers."""
+        snapshot = self.messages[message] if isinstance(message, int) else message
+        menu = next((m for m in selects(snapshot) if m["custom_id"] == custom_id), None)
+        if not forge:
+            if menu is None or menu.get("disabled"):
+                raise AssertionError(f"no usable menu {custom_id!r} on message {snapshot['id']}")
+            offered = {option["value"] for option in menu["options"]}
+            if not set(values) <= offered:
+                raise AssertionError(f"{values} are not options of {custom_id!r}: {offered}")
+        channel = str(snapshot["channel_id"])
+        guild = self.guild_of_channel(channel)
+        payload = self._interaction(
+            3, user=user, dm=guild is None, channel=channel, locale=locale, guild=guild
+        )
+        payload["message"] = json.loads(json.dumps(snapshot))
+        payload["data"] = {"custom_id": custom_id, "component_type": v2.SELECT, "values": values}
+        return await self.send_interaction(payload)
 
     def _interaction(
         self,
@@ -573,7 +656,24 @@ class DiscordDouble:
             "attachment_size_limit": 26_214_400,
             "entitlements": [],
         }
-        if dm:
+        if channel in self.group_dms:
+            payload |= {
+                "channel_id": channel,
+                "channel": {
+                    "id": channel,
+                    "type": 3,
+                    "name": None,
+                    "icon": None,
+                    "owner_id": self.user(self.group_dms[channel][0])["id"],
+                    "recipients": [self.user(name) for name in self.group_dms[channel]],
+                    "flags": 0,
+                },
+                "user": person,
+                "context": 2,
+                # Authorized by the user's own install alone: no guild, no member.
+                "authorizing_integration_owners": {"1": person["id"]},
+            }
+        elif dm:
             channel = self.dm_channel(user)
             payload |= {
                 "channel_id": channel,
@@ -738,8 +838,9 @@ class DiscordDouble:
         body = await _read_body(request)
         record = Recorded(request.method, path, dict(request.query), body, at, "unknown")
         try:
-            if request.headers.get("Authorization") is None and not path.startswith(
-                ("/interactions/", "/webhooks/")
+            authorization = request.headers.get("Authorization")
+            if not path.startswith(("/interactions/", "/webhooks/")) and (
+                authorization is None or (self.check_rest_token and authorization != f"Bot {TOKEN}")
             ):
                 return self._error(record, 401, 0, "401: Unauthorized")
             status, payload = await self._route(request.method, path, body, record)
@@ -848,6 +949,14 @@ class DiscordDouble:
         sent = self.interactions.get(token)
         if sent is None or sent.id != interaction_id:
             return 404, {"code": 10062, "message": "Unknown interaction"}
+        if UPLOADS in body:  # a response's files belong to the message it shows
+            body = {**body, "data": {**(body.get("data") or {}), UPLOADS: body[UPLOADS]}}
+        if body.get("type") in (4, 7):
+            source = sent.payload.get("message") if body["type"] == 7 else None
+            shown = self.messages.get(int(source["id"])) if source else None
+            refused = self.refusal(body.get("data") or {}, shown)
+            if refused is not None:
+                return refused
         if sent.answered.is_set():
             return 400, {"code": 40060, "message": "Interaction has already been acknowledged."}
         if record.at - sent.sent_at > CALLBACK_DEADLINE:
@@ -861,6 +970,8 @@ class DiscordDouble:
         message: Json | None = None
         loading = False
         if kind == 4:
+            if _forced_ephemeral(payload):
+                data = {**data, "flags": int(data.get("flags") or 0) | EPHEMERAL}
             message = self._new_message(channel, data, interaction=payload)
             sent.original_id = int(message["id"])
         elif kind == 5:
@@ -897,10 +1008,14 @@ class DiscordDouble:
         sent = self.interactions.get(token)
         if sent is None or not sent.answered.is_set():
             return 404, {"code": 10015, "message": "Unknown Webhook"}
+        if token in self.expired_tokens:
+            return 401, {"code": 50027, "message": "Invalid Webhook Token"}
         if which is None:
             if method != "POST":
                 return 405, {"code": 0, "message": "405: Method Not Allowed"}
             record.kind = "followup"
+            if (refused := self.refusal(body)) is not None:
+                return refused
             message = self._new_message(str(sent.payload["channel_id"]), body, sent.payload)
             return 200, message
         message_id = sent.original_id if which == "@original" else int(which)
@@ -912,6 +1027,8 @@ class DiscordDouble:
             return 200, self.messages[message_id]
         if method == "PATCH":
             record.kind = "original_edit" if original else "followup_edit"
+            if (refused := self.refusal(body, self.messages[message_id])) is not None:
+                return refused
             return 200, self._edit_message(message_id, body)
         if method == "DELETE":
             record.kind = "original_delete" if original else "followup_delete"
@@ -922,8 +1039,14 @@ class DiscordDouble:
     def _channel(
         self, method: str, channel: str, which: str | None, body: Any, record: Recorded
     ) -> tuple[int, Any]:
+        if channel in self.group_dms:
+            # A bot that is not a member of a channel gets Missing Access for all of it.
+            record.kind = "channel_refused"
+            return 403, {"code": 50001, "message": "Missing Access"}
         if which is None and method == "POST":
             record.kind = "channel_create"
+            if (refused := self.refusal(body)) is not None:
+                return refused
             return 200, self._new_message(channel, body)
         if which is not None and method == "PATCH":
             record.kind = "channel_edit"
@@ -933,6 +1056,8 @@ class DiscordDouble:
                 return 404, {"code": 10008, "message": "Unknown Message"}
             if int(message.get("flags") or 0) & EPHEMERAL:
                 return 404, {"code": 10008, "message": "Unknown Message"}
+            if (refused := self.refusal(body, message)) is not None:
+                return refused
             return 200, self._edit_message(message_id, body)
         if which is not None and method == "GET":
             record.kind = "channel_get"
@@ -955,34 +1080,104 @@ class DiscordDouble:
             "mention_everyone": False,
             "mentions": [],
             "mention_roles": [],
-            "attachments": [],
+            "attachments": self._attach(data, []),
             "embeds": data.get("embeds") or [],
             "pinned": False,
             "type": 0,
             "flags": int(data.get("flags") or 0),
-            "components": _with_ids(data.get("components") or []),
         }
+        message["components"] = self._components(data, message["attachments"])
         guild = self.guild_of_channel(channel)
         if guild is not None:
             message["guild_id"] = guild.id
         if interaction is not None:
+            owners = interaction.get("authorizing_integration_owners")
+            if owners is not None:
+                self.message_owners[int(message_id)] = owners
             message["type"] = 20 if interaction["type"] == 2 else 0
             message["webhook_id"] = self.app_id
             message["application_id"] = self.app_id
         self.messages[int(message_id)] = message
         return message
 
+    def _attach(self, data: Json, kept: list[Json]) -> list[Json]:
+        """The attachments of a message: those of ``kept`` the request names (all when it
+        names none), then its uploads."""
+        if "attachments" in data or UPLOADS in data:
+            named = {str(a.get("id")) for a in data.get("attachments") or []}
+            kept = [a for a in kept if str(a["id"]) in named]
+        attachments = list(kept)
+        for filename, content in data.get(UPLOADS) or []:
+            attachment_id = self.snowflake()
+            url = f"https://cdn.double.invalid/attachments/{attachment_id}/{filename}"
+            self.uploads[int(attachment_id)] = content
+            attachments.append(
+                {
+                    "id": attachment_id,
+                    "filename": filename,
+                    "size": len(content),
+                    "url": url,
+                    "proxy_url": url,
+                    "content_type": "image/png" if filename.endswith(".png") else None,
+                }
+            )
+        return attachments
+
+    def _components(self, data: Json, attachments: list[Json]) -> list[Json]:
+        components = v2.numbered(data.get("components") or [])
+        v2.resolve(components, attachments)
+        return components
+
+    def refusal(self, data: Any, message: Json | None = None) -> tuple[int, Json] | None:
+        """Discord's answer to a request that would break its rules for messages (see
+        :mod:`tests.e2e.discord_v2`), or None."""
+        if not isinstance(data, dict):
+            return None
+        had = int((message or {}).get("flags") or 0)
+        flags = int(data.get("flags") or 0) | had
+        asked = int(data.get("flags") or 0)
+        if had & v2.IS_COMPONENTS_V2 and "flags" in data and not asked & v2.IS_COMPONENTS_V2:
+            return 400, {"code": 50035, "message": "IS_COMPONENTS_V2 cannot be removed"}
+        kept = list((message or {}).get("attachments") or [])
+        if "attachments" in data or UPLOADS in data:
+            named = {str(a.get("id")) for a in data.get("attachments") or []}
+            kept = [a for a in kept if str(a["id"]) in named]
+        attachments = kept + [{"filename": name} for name, _ in data.get(UPLOADS) or []]
+        shown = dict(data)
+        for kept_key in ("components", "content", "embeds"):  # what an edit leaves as it was
+            if message is not None and kept_key not in data:
+                shown[kept_key] = message.get(kept_key)
+        why = v2.problem(shown, flags, attachments)
+        if why is None:
+            return None
+        return 400, {"code": 50035, "message": f"Invalid Form Body: {why}"}
+
     def _edit_message(self, message_id: int, data: Json) -> Json:
         message = self.messages[message_id]
         if "content" in data:
             message["content"] = data["content"] or ""
+        if "attachments" in data or UPLOADS in data:
+            message["attachments"] = self._attach(data, message.get("attachments") or [])
         if "components" in data:
-            message["components"] = _with_ids(data["components"] or [])
+            message["components"] = self._components(data, message["attachments"])
+        if "flags" in data:  # the V2 flag is set for good; the others follow the edit
+            kept = int(message.get("flags") or 0) & v2.IS_COMPONENTS_V2
+            message["flags"] = int(data["flags"] or 0) | kept
         if "embeds" in data:
             message["embeds"] = data["embeds"] or []
         message["flags"] = int(message.get("flags") or 0) & ~LOADING
         message["edited_timestamp"] = _TIMESTAMP
         return message
+
+
+def _forced_ephemeral(interaction: Json) -> bool:
+    """Whether Discord shows this interaction's response to its user alone: a command through a
+    user's install in a server whose members may not use external apps."""
+    owners = interaction.get("authorizing_integration_owners") or {}
+    member = interaction.get("member")
+    if "guild_id" not in interaction or "0" in owners or member is None:
+        return False
+    return not int(member["permissions"]) & USE_EXTERNAL_APPS
 
 
 def button_ids(message: Json) -> list[str]:
@@ -991,35 +1186,30 @@ def button_ids(message: Json) -> list[str]:
 
 
 def buttons(message: Json) -> list[Json]:
-    """A message's buttons, in order (row by row)."""
-    return [
-        component
-        for row in message.get("components", [])
-        for component in row.get("components", [])
-        if component.get("type") == 2
-    ]
+    """A message's buttons, in order (row by row, nested ones too)."""
+    return [c for c in v2.walk(message.get("components", [])) if c.get("type") == v2.BUTTON]
+
+
+def selects(message: Json) -> list[Json]:
+    """A message's select menus, in order."""
+    return [c for c in v2.walk(message.get("components", [])) if c.get("type") == v2.SELECT]
+
+
+def text_of(message: Json) -> str:
+    """What a message says: its content, or its text displays (Components V2)."""
+    texts = [c["content"] for c in v2.walk(message.get("components", [])) if c.get("type") == 10]
+    return "\n".join([message.get("content") or "", *texts]).strip()
+
+
+def picture(double: DiscordDouble, message: Json) -> bytes:
+    """The PNG a picture board shows (its media gallery's one attachment)."""
+    [attachment] = message["attachments"]
+    return double.uploads[int(attachment["id"])]
 
 
 def button_rows(message: Json) -> list[list[Json]]:
     """A message's buttons row by row."""
     return [list(row.get("components", [])) for row in message.get("components", [])]
-
-
-def _with_ids(components: list[Json]) -> list[Json]:
-    # Discord numbers every component of a message; discord.py reads the ids back.
-    counter = itertools.count(1)
-    rows = []
-    for row in components:
-        row = dict(row)
-        row["id"] = next(counter)
-        children = []
-        for child in row.get("components", []):
-            child = dict(child)
-            child["id"] = next(counter)
-            children.append(child)
-        row["components"] = children
-        rows.append(row)
-    return rows
 
 
 def _bits(value: Any) -> str | None:
@@ -1034,7 +1224,15 @@ async def _read_body(request: web.Request) -> Any:
     if request.content_type.startswith("multipart/"):
         form = await request.post()
         payload = form.get("payload_json")
-        return json.loads(str(payload)) if payload is not None else None
+        body = json.loads(str(payload)) if payload is not None else {}
+        uploads = [
+            (value.filename, value.file.read())
+            for key, value in form.items()
+            if key.startswith("files[") and isinstance(value, web.FileField)
+        ]
+        if uploads:
+            body[UPLOADS] = uploads
+        return body
     return await request.text()
 
 

@@ -1,6 +1,6 @@
 """A real Synapse on 127.0.0.1 for the Matrix end-to-end tests and the latency benchmark.
 
-The recipe is DESIGN.md's ("Matrix"): ``matrix-synapse`` from PyPI (the ``test`` extra installs
+The recipe is docs/design.md's ("Matrix"): ``matrix-synapse`` from PyPI (the ``test`` extra installs
 it; nothing is installed here), SQLite, a registration shared secret, no federation listener and
 no federation, relaxed ``rc_*`` rate limits, a config written into a temporary directory, the
 server started with ``subprocess.Popen(cwd=...)``, ready when ``/_matrix/client/versions``

@@ -22,6 +22,9 @@ from tests.e2e.discord_double import (
     button_ids,
     button_rows,
     buttons,
+    picture,
+    selects,
+    text_of,
 )
 from tests.e2e.discord_harness import Harness, ManualClock, clock, double, harness
 
@@ -312,16 +315,17 @@ async def test_garbage_options_are_explained(harness: Harness, double: DiscordDo
     assert not robot.ephemeral() and len(cell_buttons(board_of(double, robot))) == 9
 
 
-async def test_big_boards_are_text_with_a_move_command(
+async def test_big_boards_are_pictures_and_take_a_move_command_too(
     harness: Harness, double: DiscordDouble
 ) -> None:
     start = await double.slash("ratlla", {"size": "7x7", "k": 4, "level": "easy"}, user="alice")
     board = board_of(double, start)
-    assert buttons(board) == [] and "```" in board["content"] and "/move" in board["content"]
+    assert buttons(board) == [] and len(selects(board)) == 2 and "/move" in text_of(board)
+    before = picture(double, board)
     move = await double.slash("move", {"cell": "d4"}, user="alice")
     assert_answered_once(move)
-    board = double.messages[int(board["id"])]  # edited in place
-    assert board["content"].count(" X") == 1
+    board = double.messages[int(board["id"])]  # edited in place, picture and all
+    assert picture(double, board) != before
     assert move.ephemeral() == [render("game.turn", "en", player="Alice", mark="X")]
     bad = await double.slash("move", {"cell": "hello"}, user="alice")
     assert bad.ephemeral() == [render("discord.not_a_move", "en", text="hello")]
@@ -487,6 +491,34 @@ async def test_a_bots_game_plays_on_one_message_move_by_move(
     # The result, as after any last move: on the board, and said in the channel.
     results = [r for r in double.requests if r.kind == "channel_create"]
     assert len(results) == 1 and results[0].body["content"] in board["content"]
+
+
+async def test_only_the_starter_of_a_bots_game_may_rematch_it(
+    tmp_path: Path, double: DiscordDouble
+) -> None:
+    # A rematch replaces the finished game: Bob's press must not take Alice's game (and its
+    # review) away; he is told privately, and the board stays as it is (that the game stays
+    # for /review is tested on the service, tests/core/test_sessions.py).
+    bot = Harness(double, tmp_path / "rematch.sqlite3", settings=WATCH_FAST)
+    await bot.start()
+    try:
+        start = await double.slash("tres", {"watch": True, "level": "easy"}, user="alice")
+        board_id = int(board_of(double, start)["id"])
+        await double.wait_for(lambda: bool(rematch_buttons(double.messages[board_id])))
+        rematch = rematch_buttons(double.messages[board_id])[0]["custom_id"]
+        before = double.messages[board_id]["content"]
+
+        pressed = await double.click(board_id, rematch, user="bob")
+        assert_answered_once(pressed)
+        assert pressed.ephemeral() == [render("error.not_your_rematch", "en", prefix="/")]
+        assert not pressed.public()
+        assert double.messages[board_id]["content"] == before
+
+        again = await double.click(board_id, rematch, user="alice")
+        assert_answered_once(again)
+        assert not again.ephemeral()
+    finally:
+        await bot.stop()
 
 
 async def test_final_stops_a_bots_game(tmp_path: Path, double: DiscordDouble) -> None:

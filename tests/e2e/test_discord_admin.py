@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from core.admin.keys import DEFAULT_RATE_BURST
+from core.admin.keys import Effective
 from core.i18n import render
 from core.replies import Actor, Reply
 from core.sessions import GameService
@@ -23,6 +23,8 @@ from tests.e2e.discord_double import (
     buttons,
 )
 from tests.e2e.discord_harness import Harness, ManualClock, clock, double, harness
+
+DEFAULT_RATE_BURST = Effective.rate_burst.default
 
 __all__ = ["clock", "double", "harness"]  # fixtures
 

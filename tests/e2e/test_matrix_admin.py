@@ -14,7 +14,7 @@ from pathlib import Path
 
 import nio
 
-from core.admin.keys import DEFAULT_RATE_BURST
+from core.admin.keys import Effective
 from core.i18n import render
 from tests.e2e.synapse import (
     BOT,
@@ -34,6 +34,8 @@ from tests.e2e.test_matrix import (
     shown,
     start_game,
 )
+
+DEFAULT_RATE_BURST = Effective.rate_burst.default
 
 __all__ = ["synapse_server"]  # the fixture, imported for pytest
 

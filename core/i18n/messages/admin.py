@@ -13,23 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-_KEY_CHOICES = (
-    "games",
-    "max_board",
-    "pvp",
-    "bot_vs_bot",
-    "level",
-    "language",
-    "game_ttl",
-    "challenge_ttl",
-    "cooldown",
-    "max_games_per_user",
-    "max_games_per_chat",
-    "allowed_chats",
-    "rate_burst",
-    "rate_per_minute",
-    "boards_per_minute",
-)
+from core.admin.keys import SETTING_NAMES
 
 MESSAGES: dict[str, Mapping[str, str]] = {
     # --- the command and its options (Discord limits these to 100 characters) --------------
@@ -78,7 +62,7 @@ MESSAGES: dict[str, Mapping[str, str]] = {
     # The key names are what admins type: every language shows them as they are.
     **{
         f"discord.choice.key.{name}": dict.fromkeys(("en", "ca", "es", "pt", "ru"), name)
-        for name in _KEY_CHOICES
+        for name in SETTING_NAMES
     },
     # --- parsing -----------------------------------------------------------------------------
     "parse.bad_setting": {
@@ -225,11 +209,18 @@ MESSAGES: dict[str, Mapping[str, str]] = {
         "ru": "уровень бота, если в команде он не указан (easy, medium, hard)",
     },
     "settings.key.language": {
-        "en": "the language of the bot's messages where the platform gives none (en, ca, es, pt, ru)",
-        "ca": "la llengua dels missatges del bot on la plataforma no n'indica cap (en, ca, es, pt, ru)",
-        "es": "el idioma de los mensajes del bot donde la plataforma no indica ninguno (en, ca, es, pt, ru)",
-        "pt": "o idioma das mensagens do bot onde a plataforma não indica nenhum (en, ca, es, pt, ru)",
-        "ru": "язык сообщений бота, если платформа его не сообщает (en, ca, es, pt, ru)",
+        "en": "the language of the bot's messages in this chat, over each player's own (en, ca, es, pt, ru)",
+        "ca": "la llengua dels missatges del bot en aquest xat, per sobre de la de cada jugador (en, ca, es, pt, ru)",
+        "es": "el idioma de los mensajes del bot en este chat, por encima del de cada jugador (en, ca, es, pt, ru)",
+        "pt": "o idioma das mensagens do bot neste chat, acima do de cada jogador (en, ca, es, pt, ru)",
+        "ru": "язык сообщений бота в этом чате, важнее языка каждого игрока (en, ca, es, pt, ru)",
+    },
+    "settings.key.theme": {
+        "en": "how board pictures look: auto (each game its own), classic, discs or contrast",
+        "ca": "l'aspecte de les imatges del tauler: auto (cada joc el seu), classic, discs o contrast",
+        "es": "el aspecto de las imágenes del tablero: auto (cada juego el suyo), classic, discs o contrast",
+        "pt": "a aparência das imagens do tabuleiro: auto (cada jogo a sua), classic, discs ou contrast",
+        "ru": "вид картинок поля: auto (у каждой игры свой), classic, discs или contrast",
     },
     "settings.key.game_ttl": {
         "en": "seconds a game lives after its last move",

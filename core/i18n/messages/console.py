@@ -24,6 +24,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
             "Moves: a cell number (1-9 on tic-tac-toe) or a coordinate such as b2.\n"
             'Two players at one keyboard: "/tres @bob" challenges bob, who answers with "bob: /accept".\n'
             "Start a line with NAME: to speak as NAME, or type /as NAME to switch (/as alone switches back).\n"
+            "/picture [classic|discs|contrast] [FILE] writes the board as a PNG picture (board.png).\n"
             "/exit or Ctrl-D leaves; games are kept for next time."
         ),
         "ca": (
@@ -36,6 +37,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
             "Jugades: un número de casella (1-9 al tres en ratlla) o una coordenada com b2.\n"
             'Dues persones en un teclat: "/tres @bob" repta en bob, que respon amb "bob: /accept".\n'
             "Comença una línia amb NOM: per parlar com a NOM, o escriu /as NOM per canviar (/as sol hi torna).\n"
+            "/picture [classic|discs|contrast] [FITXER] desa el tauler com a imatge PNG (board.png).\n"
             "/exit o Ctrl-D per sortir; les partides es guarden per a la propera vegada."
         ),
         "es": (
@@ -48,6 +50,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
             "Jugadas: un número de casilla (1-9 en el tres en raya) o una coordenada como b2.\n"
             'Dos personas en un teclado: "/tres @bob" reta a bob, que responde con "bob: /accept".\n'
             "Empieza una línea con NOMBRE: para hablar como NOMBRE, o escribe /as NOMBRE para cambiar (/as solo vuelve).\n"
+            "/picture [classic|discs|contrast] [FICHERO] guarda el tablero como imagen PNG (board.png).\n"
             "/exit o Ctrl-D para salir; las partidas se guardan para la próxima vez."
         ),
         "pt": (
@@ -60,6 +63,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
             "Jogadas: o número de uma casa (1-9 no jogo da velha) ou uma coordenada como b2.\n"
             'Duas pessoas num teclado: "/tres @bob" desafia bob, que responde com "bob: /accept".\n'
             "Comece uma linha com NOME: para falar como NOME, ou digite /as NOME para trocar (/as sozinho volta).\n"
+            "/picture [classic|discs|contrast] [ARQUIVO] salva o tabuleiro como imagem PNG (board.png).\n"
             "/exit ou Ctrl-D para sair; os jogos ficam guardados para a próxima vez."
         ),
         "ru": (
@@ -72,6 +76,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
             "Ходы: номер клетки (1-9 в крестиках-ноликах) или координата, например b2.\n"
             'Двое за одной клавиатурой: "/tres @bob" вызывает bob, он отвечает "bob: /accept".\n'
             "Начните строку с ИМЯ:, чтобы говорить от имени ИМЯ, или введите /as ИМЯ (просто /as — назад).\n"
+            "/picture [classic|discs|contrast] [ФАЙЛ] сохраняет поле как картинку PNG (board.png).\n"
             "/exit или Ctrl-D — выход; партии сохраняются до следующего раза."
         ),
     },
@@ -88,5 +93,26 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "es": "/as: '{name}' no es un nombre (letras, cifras, _ . -; hasta 32).",
         "pt": "/as: '{name}' não é um nome (letras, dígitos, _ . -; até 32).",
         "ru": "/as: '{name}' — не имя (буквы, цифры, _ . -; до 32 символов).",
+    },
+    "console.picture.saved": {
+        "en": "The board's picture is in {path}.",
+        "ca": "La imatge del tauler és a {path}.",
+        "es": "La imagen del tablero está en {path}.",
+        "pt": "A imagem do tabuleiro está em {path}.",
+        "ru": "Картинка поля сохранена в {path}.",
+    },
+    "console.picture.no_board": {
+        "en": "/picture: no board has been shown yet; start a game or play a move first.",
+        "ca": "/picture: encara no s'ha mostrat cap tauler; comença una partida o fes una jugada abans.",
+        "es": "/picture: aún no se ha mostrado ningún tablero; empieza una partida o haz una jugada antes.",
+        "pt": "/picture: nenhum tabuleiro foi mostrado ainda; comece um jogo ou faça uma jogada antes.",
+        "ru": "/picture: поле ещё не показывалось; сначала начните партию или сделайте ход.",
+    },
+    "console.picture.failed": {
+        "en": "/picture: could not write {path}: {reason}. Name another file: /picture FILE",
+        "ca": "/picture: no s'ha pogut escriure {path}: {reason}. Indica un altre fitxer: /picture FITXER",
+        "es": "/picture: no se pudo escribir {path}: {reason}. Indica otro fichero: /picture FICHERO",
+        "pt": "/picture: não foi possível gravar {path}: {reason}. Indique outro arquivo: /picture ARQUIVO",
+        "ru": "/picture: не удалось записать {path}: {reason}. Укажите другой файл: /picture ФАЙЛ",
     },
 }

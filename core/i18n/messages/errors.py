@@ -258,6 +258,28 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "pt": "Você não tem jogo terminado aqui para repetir. Comece um com {prefix}tres.",
         "ru": "Здесь нет вашей законченной игры для реванша. Начните новую: {prefix}tres.",
     },
+    "error.not_your_rematch": {
+        "en": (
+            "Only whoever started this bots' game can ask for its rematch. Start one of your own"
+            " with {prefix}tres bot."
+        ),
+        "ca": (
+            "Només qui ha començat aquesta partida de bots pot demanar-ne la revenja. Comença'n"
+            " una de teva amb {prefix}tres bot."
+        ),
+        "es": (
+            "Solo quien empezó esta partida de bots puede pedir su revancha. Empieza una tuya"
+            " con {prefix}tres bot."
+        ),
+        "pt": (
+            "Só quem começou este jogo de bots pode pedir a revanche. Comece um seu com"
+            " {prefix}tres bot."
+        ),
+        "ru": (
+            "Реванш в этой игре ботов может попросить только тот, кто её начал. Начните свою:"
+            " {prefix}tres bot."
+        ),
+    },
     "error.not_finished": {
         "en": "This game is not over yet: a rematch comes after the result.",
         "ca": "Aquesta partida encara no s'ha acabat: la revenja ve després del resultat.",

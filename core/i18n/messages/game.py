@@ -52,6 +52,13 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "pt": "Revanche! Os lados foram trocados.",
         "ru": "Реванш! Стороны поменялись.",
     },
+    "game.move_saved": {
+        "en": "Your move is saved; my answer will come when the database is back.",
+        "ca": "La teva jugada està desada; la meva resposta arribarà quan la base de dades torni.",
+        "es": "Tu jugada está guardada; mi respuesta llegará cuando vuelva la base de datos.",
+        "pt": "Sua jogada está salva; minha resposta virá quando o banco de dados voltar.",
+        "ru": "Ваш ход сохранён; мой ответ придёт, когда база данных снова заработает.",
+    },
     "game.watch": {
         "en": "Bot against bot: sit back and watch.",
         "ca": "Bot contra bot: seieu i mireu.",

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from adapters.console import ConsoleAdapter
+from core.games import TICTACTOE
 from core.i18n import render
 from core.sessions import GameService, ServiceSettings
 from core.store import SqliteStore
@@ -175,3 +176,52 @@ async def test_a_bots_game_is_printed_move_by_move(tmp_path: Path) -> None:
     assert len(boards) >= 6  # nobody wins tic-tac-toe in fewer than five moves
     assert boards[-1][0] - boards[0][0] >= 0.01 * (len(boards) - 2)  # at the watching pace
     assert "[/rematch]" in boards[-1][1]
+
+
+async def test_picture_writes_the_last_board_shown_as_a_png(
+    service: GameService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PIL import Image
+
+    from core.pictures import picture_geometry
+
+    monkeypatch.chdir(tmp_path)
+    output = await play(
+        service,
+        "/picture\n"  # nothing shown yet
+        "/tres @bob\nbob: /accept\n5\n"
+        "/picture\n"  # board.png, the board's own theme
+        f"/picture contrast {tmp_path / 'dark.png'}\n"
+        f"/picture {tmp_path / 'no such folder' / 'x.png'}\n"
+        "bob: 1\n"  # the game goes on after a failed write
+        f"/picture classic {tmp_path / 'after.png'}\n",
+    )
+    assert render("console.picture.no_board", "en") in output
+    default = tmp_path / "board.png"
+    assert render("console.picture.saved", "en", path=str(default)) in output
+    missing = tmp_path / "no such folder" / "x.png"
+    assert f"could not write {missing}: No such file or directory" in output
+    assert "1 O · ·" in output
+    layout = picture_geometry(TICTACTOE)
+    with Image.open(default) as light, Image.open(tmp_path / "dark.png") as dark:
+        assert light.width == dark.width == layout.width
+        assert light.height > layout.height  # the players and the status under the board
+        assert dark.convert("RGB").getpixel((0, 0)) == (0, 0, 0)  # the high-contrast margin
+        assert light.convert("RGB").getpixel((0, 0)) != (0, 0, 0)
+    assert (tmp_path / "after.png").read_bytes() != default.read_bytes()  # one more stone
+
+
+async def test_only_the_console_s_own_user_is_an_admin(service: GameService) -> None:
+    # Anyone can be named at the keyboard ("mallory: ..."); only the user who started the
+    # console may change the settings.
+    async def stored() -> set[str]:
+        return {row.key for row in await service.store.settings_rows("console", ["chat:console"])}
+
+    output = await play(
+        service, "mallory: /settings games none\n/as mallory\n/settings level hard\n"
+    )
+    assert output.count(render("settings.not_admin", "en")) == 2, output
+    assert await stored() == set()
+    output = await play(service, "/settings level hard\nyou: /settings games tres\n")
+    assert render("settings.not_admin", "en") not in output, output
+    assert await stored() == {"level", "games"}

@@ -104,3 +104,36 @@ async def test_a_deleted_message_is_not_edited() -> None:
     await boards.remember("g1", 10, 20)
     channel.gone.add(20)
     assert not await boards.edit("g1", MessageSpec("moved"))
+
+
+class CountingStore(GameStore):
+    """Counts the rows written."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes = 0
+
+    async def kv_set(
+        self,
+        namespace: str,
+        key: str,
+        value: str,
+        *,
+        session_id: str | None = None,
+        expires_at: float | None = None,
+    ) -> None:
+        self.writes += 1
+        await super().kv_set(namespace, key, value, session_id=session_id, expires_at=expires_at)
+
+
+async def test_pressing_the_same_board_again_writes_no_row() -> None:
+    store = CountingStore()
+    boards = BoardMessages(store, Channel().edit)
+    for version in range(1, 6):
+        await boards.remember("g1", 10, 20, version=version)
+    assert store.writes == 1
+    # Another message becomes the board (a board posted again): that row is written.
+    await boards.remember("g1", 10, 21, version=6)
+    assert store.writes == 2
+    assert store.rows[(KV_NAMESPACE, board_key("g1"))] == ("10:21", "g1")
+    assert await boards.where("g1") == (10, 21)

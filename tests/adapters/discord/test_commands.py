@@ -66,7 +66,7 @@ def test_every_table_command_is_a_slash_command_with_the_table_options() -> None
 
 
 def test_the_stable_names_and_types() -> None:
-    # DESIGN.md promises these names; players' muscle memory and old clients depend on them.
+    # docs/design.md promises these names; players' muscle memory and old clients depend on them.
     commands = {c.name: c for c in build_commands(Recorder())}
     tres = {p.name: p for p in commands["tres"].parameters}
     assert tres["opponent"].type is discord.AppCommandOptionType.user
@@ -137,8 +137,33 @@ def test_settings_is_offered_to_members_who_manage_the_server_in_servers_only() 
     assert registered["default_member_permissions"] == discord.Permissions(manage_guild=True).value
     assert registered["dm_permission"] is False
     assert registered["contexts"] == [0]  # the guild context
+    assert registered["integration_types"] == [0]  # a server's install, never a user's
     for command in build_commands(Recorder()):
         if command.name not in MANAGE_SERVER_COMMANDS:
             shown = command.to_dict(tree)
             assert shown["default_member_permissions"] is None, command.name
             assert shown["dm_permission"] is True, command.name
+
+
+def test_every_other_command_is_offered_through_both_installs_in_every_context() -> None:
+    # Discord's values: integration types 0 = a server's install, 1 = a user's own install;
+    # contexts 0 = a server, 1 = the bot's DM, 2 = a group DM or a DM between other users.
+    client = discord.Client(intents=discord.Intents.none())
+    tree: app_commands.CommandTree[discord.Client] = app_commands.CommandTree(client)
+    commands = build_commands(Recorder())
+    assert {c.name for c in commands} >= {
+        "tres",
+        "quatre",
+        "ratlla",
+        "final",
+        "stats",
+        "top",
+        "review",
+        "move",
+    }
+    for command in commands:
+        payload = command.to_dict(tree)
+        if command.name in MANAGE_SERVER_COMMANDS:
+            continue
+        assert sorted(payload["integration_types"]) == [0, 1], command.name
+        assert sorted(payload["contexts"]) == [0, 1, 2], command.name

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 
 import discord
 from hypothesis import given, settings
@@ -19,52 +18,23 @@ from adapters.discord.layout import (
     MessageSpec,
     board_message,
     board_mode,
+    cell_menu,
     text_message,
 )
-from adapters.discord.views import ActionButton, MoveButton, build_view
+from adapters.discord.picture_layout import build_layout
+from adapters.discord.selects import (
+    CellPick,
+    ColumnPick,
+    parse_cell,
+    parse_column,
+    parse_pick,
+)
+from adapters.discord.views import BoardButton, build_view
 from core.games import CONNECT_FOUR, TICTACTOE, Position, Rules
-from core.i18n import Text, catalogue, render
-from core.replies import ActionKind, BoardView, CellView, PlayerView
-
-ALICE = PlayerView("Alice", "1", None)
-BOT = PlayerView("Bot (hard)", None, "hard")
-
-
-def board(
-    rules: Rules,
-    moves: Sequence[int] = (),
-    *,
-    pending: bool = False,
-    ended: bool = False,
-) -> BoardView:
-    """A board view as the service would give it, from moves."""
-    position = Position.from_moves(rules, moves)
-    running = not (pending or ended or position.is_over)
-    playable = position.legal_moves() if running else ()
-    winning = set(position.winning_line)
-    cells = tuple(
-        CellView(
-            index=i,
-            row=i // rules.cols,
-            col=i % rules.cols,
-            mark=position.cell(i // rules.cols, i % rules.cols),
-            clickable=running and not rules.gravity and i in playable,
-            winning=i in winning,
-            last=i == position.last_cell,
-        )
-        for i in range(rules.cells)
-    )
-    return BoardView(
-        session_id="s3ss10n",
-        version=len(moves) + 1,
-        rules=rules,
-        cells=cells,
-        playable=playable,
-        players=(ALICE, BOT),
-        to_move=position.to_move if running else None,
-        finished=not running and not pending,
-        status=Text("game.draw") if not running else Text("game.turn"),
-    )
+from core.i18n import catalogue, render
+from core.replies import ActionKind
+from tests.boards import board_of as board
+from tests.e2e import discord_v2 as v2
 
 
 def rows(spec: MessageSpec) -> list[list[str]]:
@@ -165,14 +135,27 @@ def test_wide_gravity_boards_drop_the_rematch_button_when_it_cannot_fit() -> Non
     assert spec.rows == 5 and spec.buttons[-1].label == "Rematch"
 
 
-def test_large_free_boards_are_text_played_with_move() -> None:
-    big = board(Rules(7, 7, 4), [24])
-    assert board_mode(big) is BoardMode.TEXT
+def test_large_free_boards_are_pictures_with_a_column_menu_then_a_cell_menu() -> None:
+    big = board(Rules(7, 7, 4), [24])  # d4 taken
+    assert board_mode(big) is BoardMode.PICTURE
     spec = board_message(big, "pt")
-    assert spec.buttons == ()
-    assert "```" in spec.content and " X " in spec.content
+    assert spec.buttons == () and spec.picture is not None
+    assert spec.picture.png.startswith(b"\x89PNG")
     assert "/move cell:" in spec.content
-    assert board_mode(board(Rules(3, 8, 3))) is BoardMode.TEXT  # 24 cells, but 8 wide
+    columns, cells = spec.picture.selects
+    assert parse_pick(columns.custom_id) == ColumnPick("s3ss10n", 2)
+    assert [label for label, _ in columns.options] == list("abcdefg")
+    d = parse_column(columns.options[3][1])
+    assert d is not None and d.free_rows == (0, 1, 2, 4, 5, 6)
+    assert cells.disabled and parse_pick(cells.custom_id) == CellPick("s3ss10n", 2)
+    menu = cell_menu(CellPick("s3ss10n", 2), "en", d)
+    assert [label for label, _ in menu.options] == ["d1", "d2", "d3", "d5", "d6", "d7"]
+    assert [int(value) for _, value in menu.options] == [3, 10, 17, 31, 38, 45]
+    assert parse_column("3:7:ff") is not None and parse_column("9:7:1") is None
+    assert parse_column("zz") is None and parse_cell("12") == 12 and parse_cell("-1") is None
+    assert board_mode(board(Rules(3, 8, 3))) is BoardMode.PICTURE  # 24 cells, but 8 wide
+    finished = board_message(board(Rules(7, 7, 4), [24], ended=True), "en")
+    assert finished.picture is not None and finished.picture.selects == ()
 
 
 def test_a_text_reply_carries_its_actions() -> None:
@@ -185,8 +168,13 @@ def test_a_text_reply_carries_its_actions() -> None:
 def test_views_are_made_of_dynamic_items() -> None:
     spec = board_message(board(CONNECT_FOUR), "en", actions=(ActionKind.REMATCH,))
     view = build_view(spec)
-    kinds = Counter(type(item) for item in view.children)
-    assert kinds == {MoveButton: 7, ActionButton: 1}
+    # What is sent is plain components; a press on any of them is BoardButton's (its template).
+    assert not view.is_dispatchable()
+    pattern = BoardButton.__discord_ui_compiled_template__
+    ids = [item.custom_id for item in view.children if isinstance(item, discord.ui.Button)]
+    assert all(pattern.fullmatch(custom_id) for custom_id in ids if custom_id)
+    kinds = Counter(type(parse_custom_id(custom_id or "")) for custom_id in ids)
+    assert kinds == {MoveId: 7, ActionId: 1}
     payload = view.to_components()
     assert [len(row["components"]) for row in payload] == [5, 2, 1]
 
@@ -223,7 +211,12 @@ def test_every_board_fits_discord(
     view = board(rules, moves, pending=ActionKind.ACCEPT in actions)
     spec = board_message(view, locale, actions=actions)
     check_discord_limits(spec)
-    build_view(spec)  # discord.py accepts the layout
+    if spec.picture is None:
+        build_view(spec)  # discord.py accepts the layout
+        return
+    layout = {"components": build_layout(spec).to_components()}  # type: ignore[no-untyped-call]
+    attachments = [{"filename": spec.picture.filename}]
+    assert v2.problem(layout, v2.IS_COMPONENTS_V2, attachments) is None
 
 
 def test_every_action_kind_is_a_button_labelled_from_the_catalogue() -> None:
@@ -244,7 +237,12 @@ def test_every_action_kind_is_a_button_labelled_from_the_catalogue() -> None:
         assert all(f"discord.button.{k.value}" in catalogue() for k in kinds)
         assert len({b.row for b in actions}) == 1  # a row of their own
         view = build_view(spec)
-        assert sum(isinstance(item, ActionButton) for item in view.children) == len(kinds)
+        pressed = [
+            parse_custom_id(item.custom_id or "")
+            for item in view.children
+            if isinstance(item, discord.ui.Button)
+        ]
+        assert sum(isinstance(button, ActionId) for button in pressed) == len(kinds)
 
 
 def test_a_full_board_names_every_action_as_a_command() -> None:

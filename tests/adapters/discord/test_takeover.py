@@ -17,7 +17,9 @@ from adapters.discord.takeover import ShardLeases, shard_lease_name
 from core.leases import holder_id
 from core.store import SqliteStore, StoreUnavailable
 
-TTL = 0.6
+# Long enough that a renewal late by a busy machine's scheduling does not lose a lease (which
+# would be a takeover the test did not cause), short enough for a quick test.
+TTL = 1.5
 COUNT = 2
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from adapters.matrix.state import HANDLED_KEPT_S
 from adapters.matrix.undecrypted import KEPT_S
 from core.sessions import GameService
-from core.store import KvEntry, Session, SqliteStore
+from core.store import GameLimits, KvEntry, Session, SqliteStore
 from core.store.thread import SqliteThread
 from tests.adapters.matrix.fakes import BOT, FakeTransport, encrypted, text
 from tests.adapters.matrix.harness import (
@@ -50,9 +50,16 @@ class CrashAfterCommit(SqliteStore):
         self.crashed = asyncio.Event()
 
     async def update(
-        self, session: Session, *, expected_version: int, receipt: KvEntry | None = None
+        self,
+        session: Session,
+        *,
+        expected_version: int,
+        receipt: KvEntry | None = None,
+        limits: GameLimits | None = None,
     ) -> bool:
-        applied = await super().update(session, expected_version=expected_version, receipt=receipt)
+        applied = await super().update(
+            session, expected_version=expected_version, receipt=receipt, limits=limits
+        )
         if self.armed:
             self.armed = False
             self.crashed.set()

@@ -39,7 +39,7 @@ def _session(moves: tuple[int, ...], rules: Rules = TICTACTOE) -> Session:
         created_at=0.0,
         updated_at=0.0,
         expires_at=1e12,
-        winner=position.winner,
+        outcome=position.outcome,
     )
 
 

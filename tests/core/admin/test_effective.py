@@ -12,7 +12,6 @@ from core.admin.scopes import Place, Source, parse_scope
 from core.ai.levels import Level
 from core.errors import UserError
 from core.replies import Actor
-from core.sessions import ServiceSettings
 from core.store import SettingRow, SqliteStore
 
 CHANNEL = Actor("discord", "c1", "u", "U", server_id="g1")
@@ -30,7 +29,7 @@ def test_the_most_specific_scope_wins_and_says_so() -> None:
         row("server:g1", "pvp", "off"),
         row("channel:other", "cooldown", "5"),
     ]
-    effective = resolve(rows, PLACE, ServiceSettings(game_ttl=600))
+    effective = resolve(rows, PLACE, {"game_ttl": 600})
     assert effective.level is Level.EASY and effective.sources["level"] is Source.CHANNEL
     assert effective.pvp is False and effective.sources["pvp"] is Source.SERVER
     assert effective.cooldown == 0 and effective.sources["cooldown"] is Source.DEFAULT
@@ -39,7 +38,7 @@ def test_the_most_specific_scope_wins_and_says_so() -> None:
 
 def test_a_stored_value_that_no_longer_parses_is_skipped(caplog: pytest.LogCaptureFixture) -> None:
     rows = [row("channel:c1", "level", "legendary"), row("server:g1", "level", "hard")]
-    effective = resolve(rows, PLACE, ServiceSettings())
+    effective = resolve(rows, PLACE, {})
     assert effective.level is Level.HARD
     assert "does not parse" in caplog.text
 
@@ -47,7 +46,7 @@ def test_a_stored_value_that_no_longer_parses_is_skipped(caplog: pytest.LogCaptu
 async def test_the_cache_sees_another_process_within_its_bound(tmp_path: Path) -> None:
     now = [0.0]
     async with SqliteStore.open(tmp_path / "db.sqlite3") as store:
-        cache = SettingsCache(store, ServiceSettings(), clock=lambda: now[0])
+        cache = SettingsCache(store, {}, clock=lambda: now[0])
         assert (await cache.get(PLACE)).level is Level.MEDIUM
         # Another process (the CLI, a second bot on PostgreSQL) writes to the same database.
         await write(store, "discord", "server:g1", "level", "hard", by="cli:op", now=1.0)

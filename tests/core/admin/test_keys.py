@@ -9,10 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.admin.keys import BY_NAME, KEYS
+from core.admin.keys import BY_NAME, KEYS, SETTING_NAMES, Effective, check_defaults
 from core.ai.levels import Level
 from core.commands import (
-    SETTING_NAMES,
     CommandError,
     Settings,
     SettingsScope,
@@ -23,6 +22,7 @@ from core.commands import (
 from core.commands.values import GameKind
 from core.errors import UserError
 from core.i18n import LOCALES, render
+from core.pictures import THEMES
 from core.sessions import ServiceSettings
 
 _SECONDS = {"game_ttl": (60, 2_592_000), "challenge_ttl": (10, 86400), "cooldown": (0, 86400)}
@@ -40,6 +40,7 @@ VALUES: dict[str, st.SearchStrategy[Any]] = {
     "bot_vs_bot": st.booleans(),
     "level": st.sampled_from(list(Level)),
     "language": st.sampled_from(LOCALES),
+    "theme": st.sampled_from(["auto", *THEMES]),
     **{
         name: st.floats(low, high, allow_nan=False, allow_infinity=False)
         for name, (low, high) in _SECONDS.items()
@@ -51,9 +52,30 @@ VALUES: dict[str, st.SearchStrategy[Any]] = {
 }
 
 
-def test_the_table_and_the_command_agree() -> None:
-    assert tuple(key.name for key in KEYS) == SETTING_NAMES
+def test_every_key_is_named_after_its_attribute_and_read_as_one() -> None:
     assert set(VALUES) == set(SETTING_NAMES)
+    chat = Effective({key.name: data for key, data in zip(KEYS, range(len(KEYS)), strict=True)}, {})
+    for index, key in enumerate(KEYS):
+        assert getattr(Effective, key.name) is key
+        assert getattr(chat, key.name) == index
+
+
+def test_every_key_is_described_in_every_language() -> None:
+    from core.i18n import catalogue
+
+    for key in KEYS:
+        assert set(catalogue()[key.description.key]) == set(LOCALES), key.name
+
+
+def test_the_command_takes_every_key_and_offers_it_on_discord() -> None:
+    from core.commands import COMMANDS
+
+    (row,) = [spec for spec in COMMANDS if spec.name == "settings"]
+    (key_option,) = [option for option in row.options if option.name == "key"]
+    assert key_option.choices == SETTING_NAMES
+    assert len(SETTING_NAMES) <= 25  # Discord offers at most 25 choices for an option
+    for name in SETTING_NAMES:
+        assert parse(f"/settings {name}") == Settings(name)
 
 
 @given(st.data())
@@ -66,10 +88,27 @@ def test_every_value_round_trips_through_its_text(data: st.DataObject) -> None:
 
 
 def test_defaults_are_valid_values() -> None:
-    settings = ServiceSettings()
+    check_defaults({key.name: key.default for key in KEYS})
     for key in KEYS:
-        default = key.default(settings)
-        assert key.parse(key.show(default)) == default
+        assert key.parse(key.show(key.default)) == key.default
+
+
+@pytest.mark.parametrize(
+    ("defaults", "message"),
+    [
+        ({"colour": "red"}, "'colour' is not a chat setting"),
+        ({"game_ttl": 0}, "game_ttl: 0 is not a number of seconds from 60 to 2592000"),
+        ({"level": "hard"}, "level: 'hard' is not a value of this setting"),  # not a Level
+        ({"pvp": "on"}, "pvp: 'on' is not a value of this setting"),
+    ],
+)
+def test_defaults_given_by_name_are_checked_by_the_keys(
+    defaults: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        check_defaults(defaults)
+    with pytest.raises(ValueError, match=message):
+        ServiceSettings(chat_defaults=defaults)
 
 
 def bad(name: str, text: str) -> str:

@@ -48,7 +48,7 @@ def wins_at_once(p: Position) -> set[int]:
 
 @cache
 def brute_score(p: Position) -> int:
-    """Exact score (DESIGN.md) by plain negamax over every move."""
+    """Exact score (docs/design.md) by plain negamax over every move."""
     stones = len(p.moves)
     best = -p.rules.cells
     for move in p.legal_moves():

@@ -28,7 +28,7 @@ FREE_3X4_K3 = Rules(3, 4, 3)
 
 @functools.cache
 def brute_force(p: Position) -> int:
-    """DESIGN.md's score by plain minimax over every line of play (memoised by position)."""
+    """docs/design.md's score by plain minimax over every line of play (memoised by position)."""
     best = -p.rules.cells
     for move in p.legal_moves():
         child = p.play(move)

@@ -6,7 +6,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.games import CONNECT_FOUR, TICTACTOE, IllegalMove, Outcome, Position, Rules
+from core.games import (
+    CONNECT_FOUR,
+    TICTACTOE,
+    IllegalMove,
+    Outcome,
+    Position,
+    Rules,
+    Termination,
+)
 
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 
@@ -136,7 +144,7 @@ def test_positions_are_values() -> None:
 def test_connect_four_gravity_and_winning_line() -> None:
     position = Position.from_moves(CONNECT_FOUR, [3, 3, 4, 4, 5, 5, 6])
     assert position.winner == 1
-    assert position.outcome == Outcome(1)
+    assert position.outcome == Outcome(Termination.WIN, 1)
     assert position.winning_line == (38, 39, 40, 41)  # bottom row, columns 3..6
     assert position.cell(5, 3) == 1 and position.cell(4, 3) == 2 and position.cell(3, 3) == 0
 
@@ -176,7 +184,7 @@ def test_illegal_move_is_a_value_error_and_leaves_the_position() -> None:
 def test_draw() -> None:
     position = Position.from_moves(TICTACTOE, [0, 1, 2, 4, 3, 5, 7, 6, 8])
     assert position.is_draw and position.is_over and position.winner is None
-    assert position.outcome == Outcome(None) and position.legal_moves() == ()
+    assert position.outcome == Outcome(Termination.DRAW) and position.legal_moves() == ()
 
 
 @pytest.mark.parametrize(

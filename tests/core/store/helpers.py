@@ -56,7 +56,7 @@ def played(session: Session, *moves: int) -> Session:
         moves=position.moves,
         version=session.version + 1,
         status=Status.FINISHED if position.is_over else Status.ACTIVE,
-        winner=position.winner,
+        outcome=position.outcome,
     )
 
 

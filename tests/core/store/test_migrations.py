@@ -5,15 +5,27 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from core.store import SCHEMA_VERSION, SettingRow, SqliteStore, Status
+from core.games import Outcome, Termination
+from core.store import SCHEMA_VERSION, Session, SettingRow, SqliteStore, Status
 from core.store.migrations import MIGRATIONS
-from core.store.rows import INSERT_SESSION, session_row
+from core.store.rows import SESSION_COLUMNS, session_row
 from tests.core.store.helpers import NOW, make_session, played, sql
 
 TABLES = ("sessions", "players", "stats")
+V1_COLUMNS = SESSION_COLUMNS[: SESSION_COLUMNS.index("winner") + 1]
+
+
+def insert_v1(db: sqlite3.Connection, session: Session) -> None:
+    """``session`` as a release before the outcome column (schema 4) wrote it."""
+    marks = ", ".join("?" * len(V1_COLUMNS))
+    db.execute(
+        f"INSERT INTO sessions ({', '.join(V1_COLUMNS)}) VALUES ({marks})",
+        session_row(session)[: len(V1_COLUMNS)],
+    )
 
 
 def dump(path: Path, table: str) -> list[tuple[Any, ...]]:
@@ -34,7 +46,7 @@ def make_v1(path: Path) -> list[str]:
         challenge = make_session(alice="carol", bob="dave", status=Status.CHALLENGE)
         finished = played(make_session(chat="c2"), 0, 3, 1, 4, 2)
         for session in (active, challenge, finished):
-            db.execute(INSERT_SESSION, session_row(session))
+            insert_v1(db, session)
         for user, session in (("alice", active), ("bob", active), ("carol", challenge)):
             db.execute(
                 "INSERT INTO players VALUES (?, ?, ?, ?)",
@@ -54,8 +66,11 @@ async def test_a_v1_database_is_upgraded_and_keeps_every_row(tmp_path: Path) -> 
     before = {table: dump(path, table) for table in TABLES}
     assert all(before.values())
     async with SqliteStore.open(path) as store:
-        assert await store.schema_version() == SCHEMA_VERSION == 3
-        assert {table: dump(path, table) for table in TABLES} == before
+        assert await store.schema_version() == SCHEMA_VERSION == 4
+        # Every row is kept; the sessions table has one more column, empty on old rows.
+        after = {table: dump(path, table) for table in TABLES}
+        after["sessions"] = [row[:-1] for row in after["sessions"] if row[-1] is None]
+        assert after == before
         # Old kv rows are tied to nothing and never expire.
         assert sql(path, "SELECT * FROM kv") == [("matrix", "next_batch", "s42", None, None)]
         for session_id in ids:
@@ -86,3 +101,40 @@ async def test_two_stores_opening_a_v1_database_together_upgrade_it_once(tmp_pat
         await one.close()
         await two.close()
     assert len(sql(path, "SELECT * FROM sessions")) == 3
+
+
+async def test_games_finished_before_the_outcome_column_read_as_they_ended(
+    tmp_path: Path,
+) -> None:
+    """Rows finished at schema 3 have no termination: the board tells a win or a draw, and a
+    finished game whose board goes on was resigned (a winner) or stopped (none)."""
+    path = tmp_path / "db.sqlite3"
+    won = played(make_session(chat="won"), 0, 3, 1, 4, 2)
+    drawn = played(make_session(chat="drawn"), 0, 1, 2, 4, 3, 5, 7, 6, 8)
+    cut = replace(played(make_session(chat="cut"), 0, 4), status=Status.FINISHED, outcome=None)
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        db.execute("BEGIN")
+        for step in MIGRATIONS[:3]:
+            step(db)
+        db.execute("PRAGMA user_version = 3")
+        for session in (won, drawn):
+            insert_v1(db, session)
+        insert_v1(db, replace(cut, id="resigned", chat_id="resigned"))
+        db.execute("UPDATE sessions SET winner = 2 WHERE id = 'resigned'")
+        insert_v1(db, replace(cut, id="stopped", chat_id="stopped"))
+        db.execute("COMMIT")
+    finally:
+        db.close()
+    async with SqliteStore.open(path) as store:
+        outcomes = {}
+        for session_id in (won.id, drawn.id, "resigned", "stopped"):
+            found = await store.get(session_id)
+            assert found is not None
+            outcomes[found.chat_id] = found.outcome
+    assert outcomes == {
+        "won": Outcome(Termination.WIN, 1),
+        "drawn": Outcome(Termination.DRAW),
+        "resigned": Outcome(Termination.RESIGNATION, 2),
+        "stopped": Outcome(Termination.STOPPED),
+    }

@@ -20,11 +20,19 @@ from typing import Any
 
 import pytest
 
-from core.store import SCHEMA_VERSION, KvEntry, SchemaTooNew, SettingRow, StoreUnavailable
+from core.games import Outcome, Termination
+from core.store import (
+    SCHEMA_VERSION,
+    KvEntry,
+    SchemaTooNew,
+    SettingRow,
+    Status,
+    StoreUnavailable,
+)
 from core.store.migrations import STEPS, Dialect, Step
 from core.store.pg_health import redact_url
 from core.store.postgres import PostgresStore
-from core.store.rows import PG_INSERT_SESSION, session_row
+from core.store.rows import SESSION_COLUMNS, session_row
 from tests.backends import Backends, PostgresBackend
 from tests.core.store.helpers import NOW, make_session, played
 from tests.pg import PostgresServer
@@ -363,8 +371,19 @@ async def test_a_v1_database_is_upgraded_and_keeps_every_row(pg: PostgresBackend
             await conn.execute("INSERT INTO chatbots_schema VALUES (1)")
             active = make_session()
             finished = played(make_session(chat="c2"), 0, 3, 1, 4, 2)
-            for session in (active, finished):
-                await conn.execute(PG_INSERT_SESSION, *session_row(session))
+            # Finished before the outcome was stored: resigned by X after two moves.
+            resigned = replace(
+                played(make_session(chat="c3"), 0, 4),
+                status=Status.FINISHED,
+                outcome=Outcome(Termination.RESIGNATION, 2),
+            )
+            columns = SESSION_COLUMNS[: SESSION_COLUMNS.index("winner") + 1]
+            marks = ", ".join(f"${n}" for n in range(1, len(columns) + 1))
+            for session in (active, finished, resigned):
+                await conn.execute(
+                    f"INSERT INTO sessions ({', '.join(columns)}) VALUES ({marks})",
+                    *session_row(session)[: len(columns)],
+                )
             await conn.execute(
                 "INSERT INTO players VALUES ('test', 'c1', 'alice', $1), ('test', 'c1', 'bob', $1)",
                 active.id,
@@ -373,9 +392,10 @@ async def test_a_v1_database_is_upgraded_and_keeps_every_row(pg: PostgresBackend
     finally:
         await conn.close()
     async with pg.open() as store:
-        assert await store.schema_version() == SCHEMA_VERSION == 3
+        assert await store.schema_version() == SCHEMA_VERSION == 4
         assert await store.get(active.id) == active
         assert await store.get(finished.id) == finished
+        assert await store.get(resigned.id) == resigned
         live = await store.live_game("test", "c1", "bob")
         assert live is not None and live.id == active.id
         assert await pg.sql("SELECT * FROM kv") == [("matrix", "next_batch", "s42", None, None)]

@@ -10,9 +10,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.ai import Level
-from core.games import Position, Rules
+from core.games import Outcome, Position, Rules, Termination
 from core.store import Seat, Session, Status
 from core.store.rows import SESSION_COLUMNS, BadRow, decode_moves, decode_session, session_row
+
+# Finished games whose board goes on: ended by a player, a clock or from outside.
+CUT_SHORT = (
+    Outcome(Termination.RESIGNATION, 1),
+    Outcome(Termination.RESIGNATION, 2),
+    Outcome(Termination.TIMEOUT, 1),
+    Outcome(Termination.ABANDONED, 2),
+    Outcome(Termination.STOPPED),
+)
 
 
 @st.composite
@@ -33,6 +42,10 @@ def sessions(draw: st.DrawFn) -> Session:
         return Seat.person(draw(st.text(min_size=1, max_size=12)), draw(st.text(max_size=20)))
 
     times = st.floats(0, 4e9, allow_nan=False)
+    status = Status.FINISHED if position.is_over else draw(st.sampled_from(Status))
+    outcome = position.outcome
+    if status is Status.FINISHED and outcome is None:
+        outcome = draw(st.sampled_from(CUT_SHORT))
     return Session(
         id=draw(st.text(min_size=1, max_size=10)),
         platform=draw(st.sampled_from(["discord", "matrix", "console"])),
@@ -40,14 +53,14 @@ def sessions(draw: st.DrawFn) -> Session:
         seats=(seat(), seat()),
         rules=rules,
         moves=position.moves,
-        status=Status.FINISHED if position.is_over else draw(st.sampled_from(Status)),
+        status=status,
         version=draw(st.integers(1, 2**62)),
         created_at=draw(times),
         updated_at=draw(times),
         expires_at=draw(times),
         challenger=draw(st.none() | st.text(max_size=12)),
         challenged=draw(st.none() | st.text(max_size=12)),
-        winner=position.winner,
+        outcome=None if status is not Status.FINISHED else outcome,
     )
 
 

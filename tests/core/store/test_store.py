@@ -245,3 +245,25 @@ def _blocker(backend: Backend, session_id: str) -> contextlib.AbstractAsyncConte
 
 class _Release(Exception):
     """Ends the blocker's transaction by rolling it back."""
+
+
+async def test_every_operation_is_timed_under_its_own_name_failures_included(
+    backend: Backend,
+) -> None:
+    timed: list[str] = []
+    async with backend.open() as store:
+        store.time_operations(lambda name, seconds: timed.append(name))
+        session = make_session()
+        await store.create(session)
+        await store.get(session.id)
+        await store.update(played(session, 0), expected_version=session.version)
+        await store.kv_set("ns", "k", "v")
+        await store.kv_get("ns", "k")
+        await store.acquire_lease("sweeper", "me", 10.0)
+        with pytest.raises(AlreadyPlaying):
+            await store.create(make_session(bob="carol"))
+        await store.check()
+        store.time_operations(None)
+        await store.count_sessions()
+    expected = ["create", "get", "update", "kv_set", "kv_get", "acquire_lease", "create", "check"]
+    assert timed == expected

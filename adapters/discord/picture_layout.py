@@ -1,0 +1,164 @@
+"""discord.py objects for picture boards (Components V2), and the keyword arguments that send
+or edit any :class:`~adapters.discord.layout.MessageSpec`.
+
+A picture board is a ``LayoutView``: a container holding the text, a media gallery with the PNG
+(uploaded as an attachment of the same request), the two select menus and the action buttons.
+Its selects are ``DynamicItem`` s like the buttons: discord.py builds them from their
+``custom_id`` alone, so they keep working after a restart. The IS_COMPONENTS_V2 flag, which
+discord.py sets for a ``LayoutView``, cannot be removed from a message: a board's size never
+changes, so a board shown as a picture stays one.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any, Protocol, runtime_checkable
+
+import discord
+
+from adapters.discord.layout import MessageSpec, SelectSpec, cell_menu
+from adapters.discord.selects import MENU_TEMPLATE, CellPick, Column, Pick, parse_pick
+from adapters.discord.views import build_view
+
+Interaction = discord.Interaction[Any]
+
+
+@runtime_checkable
+class SelectHandler(Protocol):
+    """What the client does with a selection in one of our menus."""
+
+    async def handle_select(
+        self, interaction: Interaction, pick: Pick, values: list[str]
+    ) -> None: ...
+
+
+async def _dispatch(interaction: Interaction, pick: Pick, values: list[str]) -> None:
+    client = interaction.client
+    if isinstance(client, SelectHandler):
+        await client.handle_select(interaction, pick, values)
+
+
+class MenuSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MENU_TEMPLATE):
+    """A picture board's column menu or cell menu (which one, its ``custom_id`` says)."""
+
+    def __init__(self, select: discord.ui.Select[Any], pick: Pick) -> None:
+        super().__init__(select)
+        self.pick = pick
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> MenuSelect:
+        pick = parse_pick(match.string)
+        assert pick is not None  # the template matches our ids only
+        return cls(_select_of(item, match), pick)
+
+    async def callback(self, interaction: Interaction) -> None:
+        await _dispatch(interaction, self.pick, list(self.item.values))
+
+
+SELECT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (MenuSelect,)
+
+
+def _select_of(item: discord.ui.Item[Any], match: re.Match[str]) -> discord.ui.Select[Any]:
+    if isinstance(item, discord.ui.Select):
+        return item
+    return discord.ui.Select(custom_id=match.string, options=[discord.SelectOption(label="-")])
+
+
+class _DrawnButton(discord.ui.Button[Any]):
+    """A button as sent: a press reaches ``BoardButton`` through its template, so discord.py
+    need not keep the view (see ``adapters.discord.views``)."""
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+
+class _DrawnSelect(discord.ui.Select[Any]):
+    """A menu as sent: a pick reaches :class:`MenuSelect` through its template."""
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+
+def build_layout(spec: MessageSpec) -> discord.ui.LayoutView:
+    """The Components V2 view of a picture board."""
+    picture = spec.picture
+    assert picture is not None
+    gallery: discord.ui.MediaGallery[Any] = discord.ui.MediaGallery(
+        discord.MediaGalleryItem(f"attachment://{picture.filename}")
+    )
+    container: discord.ui.Container[Any] = discord.ui.Container(
+        discord.ui.TextDisplay(spec.content), gallery
+    )
+    for select in picture.selects:
+        container.add_item(discord.ui.ActionRow(_select(select)))
+    if spec.buttons:
+        row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
+        for button in spec.buttons:
+            row.add_item(
+                _DrawnButton(
+                    style=button.style,
+                    label=button.label,
+                    emoji=button.emoji,
+                    custom_id=button.custom_id,
+                    disabled=button.disabled,
+                )
+            )
+        container.add_item(row)
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(container)
+    return view
+
+
+def _select(spec: SelectSpec) -> discord.ui.Item[Any]:
+    if parse_pick(spec.custom_id) is None:
+        raise ValueError(f"not one of our select ids: {spec.custom_id!r}")
+    return _DrawnSelect(
+        custom_id=spec.custom_id,
+        placeholder=spec.placeholder,
+        options=[discord.SelectOption(label=label, value=value) for label, value in spec.options],
+        disabled=spec.disabled,
+    )
+
+
+def with_cells(
+    message: discord.Message, pick: Pick, column: Column, locale: str
+) -> discord.ui.LayoutView:
+    """``message`` (a picture board) with its cell menu showing the free cells of ``column``;
+    the rest, the picture included, stays as it is."""
+    view = discord.ui.LayoutView.from_message(message, timeout=None)
+    menu = cell_menu(CellPick(pick.session_id, pick.version), locale, column)
+    for item in view.walk_children():
+        if isinstance(item, discord.ui.Select) and isinstance(parse_pick(item.custom_id), CellPick):
+            item.custom_id = menu.custom_id
+            item.placeholder = menu.placeholder
+            item.options = [
+                discord.SelectOption(label=label, value=value) for label, value in menu.options
+            ]
+            item.disabled = menu.disabled
+    return view
+
+
+def _file(spec: MessageSpec) -> discord.File:
+    assert spec.picture is not None
+    return discord.File(io.BytesIO(spec.picture.png), filename=spec.picture.filename)
+
+
+def send_kwargs(spec: MessageSpec) -> dict[str, Any]:
+    """What ``send``/``send_message``/``followup.send`` take to show ``spec`` anew."""
+    if spec.picture is not None:
+        return {"view": build_layout(spec), "file": _file(spec)}
+    if spec.buttons:
+        return {"content": spec.content, "view": build_view(spec)}
+    return {"content": spec.content}
+
+
+def edit_kwargs(spec: MessageSpec) -> dict[str, Any]:
+    """What ``edit``/``edit_message``/``edit_original_response`` take to show ``spec`` in place
+    of a message (a picture replaces the message's attachments)."""
+    if spec.picture is not None:
+        # A V2 message has no content: a challenge's text goes when its board comes.
+        return {"content": None, "view": build_layout(spec), "attachments": [_file(spec)]}
+    return {"content": spec.content, "view": build_view(spec)}

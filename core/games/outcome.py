@@ -1,0 +1,66 @@
+"""How a game ended, and which game it is: small values the rest of the code names once."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from core.games.rules import TICTACTOE, Rules
+
+
+class Termination(enum.Enum):
+    """Why a game is over. The values are stored: never change one, add new ones."""
+
+    WIN = "win"  # a player completed a line
+    DRAW = "draw"  # the board filled up without a line
+    RESIGNATION = "resignation"  # a player gave up: the other side wins
+    TIMEOUT = "timeout"  # a player's clock ran out: the other side wins
+    ABANDONED = "abandoned"  # a player left and the other claimed the game: the other side wins
+    STOPPED = "stopped"  # stopped from outside (a bots' game's watcher, a time cap): no result
+
+
+DECISIVE: frozenset[Termination] = frozenset(
+    {Termination.WIN, Termination.RESIGNATION, Termination.TIMEOUT, Termination.ABANDONED}
+)
+"""Terminations with a winner; the others have none."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended: why (``termination``) and who won (1, 2, or None).
+
+    Raises:
+        ValueError: a winner given for a termination without one, or missing for one with one.
+    """
+
+    termination: Termination
+    winner: int | None = None
+
+    def __post_init__(self) -> None:
+        if (self.termination in DECISIVE) != (self.winner in (1, 2)):
+            raise ValueError(f"{self.termination.value} with winner {self.winner!r}")
+
+    @property
+    def is_draw(self) -> bool:
+        """Over with no winner (a full board, or a game stopped without a result)."""
+        return self.winner is None
+
+    @property
+    def on_the_board(self) -> bool:
+        """The board itself ended the game (a line or a full board), not a player or a clock."""
+        return self.termination in (Termination.WIN, Termination.DRAW)
+
+
+class Variant(enum.Enum):
+    """Which game a set of rules plays; the values are stable English names (labels, stats)."""
+
+    TICTACTOE = "tictactoe"  # 3x3, three in a row
+    CONNECT4 = "connect4"  # stones fall (any board size)
+    FREE = "free"  # k in a row on a free board other than tic-tac-toe
+
+    @classmethod
+    def of(cls, rules: Rules) -> Variant:
+        """The variant ``rules`` play."""
+        if rules == TICTACTOE:
+            return cls.TICTACTOE
+        return cls.CONNECT4 if rules.gravity else cls.FREE

@@ -1,0 +1,101 @@
+"""Text in pictures: the font, and what it can draw.
+
+The font is the one Pillow ships inside its own package (``ImageFont.load_default``, a scalable
+font since Pillow 10.1), so every machine draws the same glyphs and no system font path is
+needed. It covers basic Latin only: a character it lacks is drawn as its nearest plain letter
+(``é`` as ``e``) or as ``?``, never as an empty box. Coordinates are always plain Latin.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+
+from PIL import ImageFont
+
+Font = ImageFont.FreeTypeFont
+
+# Signs the font lacks, written the way it can (Spanish opening marks need no stand-in).
+_STAND_INS = {
+    "\u2013": "-",  # en dash
+    "\u2014": "-",  # em dash
+    "\u2212": "-",  # minus sign
+    "\u00d7": "x",  # multiplication sign (5x5)
+    "\u02bc": "'",  # modifier letter apostrophe
+    "\u2018": "'",  # left single quotation mark
+    "\u00bf": "",  # inverted question mark
+    "\u00a1": "",  # inverted exclamation mark
+}
+_NOT_A_CHARACTER = "\U0010fffd"  # any character the font lacks shows its "missing" glyph
+ELLIPSIS = "…"
+
+
+@lru_cache(maxsize=16)
+def font(size: int) -> Font:
+    """The bundled font at ``size`` pixels."""
+    loaded = ImageFont.load_default(size=size)
+    if not isinstance(loaded, ImageFont.FreeTypeFont):  # Pillow older than 10.1, or no FreeType
+        raise RuntimeError("board pictures need Pillow >= 10.1 built with FreeType")
+    return loaded
+
+
+@lru_cache(maxsize=4096)
+def _covered(character: str) -> bool:
+    probe = font(20)
+    missing = probe.getmask(_NOT_A_CHARACTER)
+    mask = probe.getmask(character)
+    return not (mask.size == missing.size and bytes(mask) == bytes(missing))
+
+
+@lru_cache(maxsize=4096)
+def _drawable_character(character: str) -> str:
+    if not character.isprintable():
+        return ""
+    if _covered(character):
+        return character
+    if character in _STAND_INS:
+        return _STAND_INS[character]
+    plain = "".join(
+        part
+        for part in unicodedata.normalize("NFKD", character)
+        if not unicodedata.combining(part) and _covered(part)
+    )
+    return plain or "?"
+
+
+def drawable(text: str) -> str:
+    """``text`` with every character the font lacks replaced by one it has."""
+    return "".join(_drawable_character(character) for character in text)
+
+
+def fit(text: str, size: int, width: float) -> str:
+    """``text`` cut with an ellipsis so that it fits ``width`` pixels at ``size``."""
+    face = font(size)
+    if face.getlength(text) <= width:
+        return text
+    while text and face.getlength(text + ELLIPSIS) > width:
+        text = text[:-1]
+    return text.rstrip() + ELLIPSIS
+
+
+def wrap(text: str, size: int, width: float, max_lines: int) -> list[str]:
+    """``text`` in lines of at most ``width`` pixels at ``size``, at most ``max_lines`` of
+    them (the last cut with an ellipsis when the text goes on)."""
+    face = font(size)
+    lines: list[str] = []
+    current = ""
+    words = text.split()
+    for index, word in enumerate(words):
+        candidate = f"{current} {word}" if current else word
+        if face.getlength(candidate) <= width or not current:
+            current = candidate
+            continue
+        lines.append(current)
+        current = word
+        if len(lines) == max_lines:
+            rest = " ".join(words[index:])
+            lines[-1] = fit(f"{lines[-1]} {rest}", size, width)
+            return lines
+    if current:
+        lines.append(current)
+    return [fit(line, size, width) for line in lines]

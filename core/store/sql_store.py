@@ -1,0 +1,252 @@
+""":class:`SqlStore`: the :class:`~core.store.SessionStore` methods, once for both databases.
+
+Every method is one operation of :mod:`core.store.ops` run through :meth:`SqlStore._run`, the
+one call path: it times the operation when a timer is set (:meth:`time_operations`; the
+metrics' ``chatbots_store_operation_seconds``), and hands it to the store's driver
+(:class:`~core.store.sqlite.SqliteStore`: one hop of its connection's thread;
+:class:`~core.store.postgres.PostgresStore`: a connection of the pool).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from types import TracebackType
+from typing import Self, TypeVar
+
+from core.store import ops, table_ops
+from core.store.base import (
+    GameLimits,
+    KvEntry,
+    LeaseHolder,
+    SchemaTooNew,
+    StoreUnavailable,
+    check_lease_arguments,
+)
+from core.store.migrations import Dialect
+from core.store.models import LiveCounts, PlatformTotals, Session, SettingRow, StatsRow
+from core.store.sql import Op
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+Timer = Callable[[str, float], None]
+"""Told each operation's name and duration in seconds, failures included."""
+
+
+class SqlStore:
+    """What both stores share; a subclass gives :attr:`dialect`, :meth:`_drive`, :meth:`close`
+    and :meth:`_where` (the database, for messages)."""
+
+    dialect: Dialect
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self._clock = clock
+        self._timer: Timer | None = None
+
+    def time_operations(self, timer: Timer | None) -> None:
+        """Tell ``timer`` the name and duration of every operation from now on (None: stop)."""
+        self._timer = timer
+
+    async def _drive(self, op: Op[T]) -> T:
+        """Run ``op`` on the database, errors translated to the store's own."""
+        raise NotImplementedError
+
+    def _where(self) -> str:
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        raise NotImplementedError
+
+    async def _upgrade(
+        self, current: int, known: int, step: Callable[[int], Awaitable[bool]], setting: str
+    ) -> None:
+        """Bring the schema from version ``current`` to ``known``, one ``step(version)`` at a
+        time (each in a transaction of its own; False: another process did it meanwhile).
+
+        Raises:
+            SchemaTooNew: ``current`` is beyond ``known`` (``setting`` names where the
+                database is chosen).
+        """
+        if current > known:
+            raise SchemaTooNew(
+                self._where(),
+                f"it has schema version {current}, but this code knows versions up to"
+                f" {known}: upgrade the bot, or point {setting} at another database",
+            )
+        for version in range(current, known):
+            started = time.perf_counter()
+            if await step(version):
+                log.info(
+                    "schema migrated to version %d in %.1f ms (%s)",
+                    version + 1,
+                    (time.perf_counter() - started) * 1000,
+                    self._where(),
+                )
+
+    async def _run(self, name: str, op: Op[T]) -> T:
+        timer = self._timer
+        if timer is None:
+            return await self._drive(op)
+        started = time.perf_counter()
+        try:
+            return await self._drive(op)
+        finally:
+            timer(name, time.perf_counter() - started)
+
+    # --- sessions --------------------------------------------------------------------------
+
+    async def create(
+        self,
+        session: Session,
+        *,
+        receipt: KvEntry | None = None,
+        limits: GameLimits | None = None,
+    ) -> None:
+        await self._run("create", ops.create(session, receipt, limits))
+
+    async def get(self, session_id: str) -> Session | None:
+        return await self._run("get", ops.get(self.dialect, session_id, self._clock))
+
+    async def live_game(self, platform: str, chat_id: str, user_id: str) -> Session | None:
+        op = ops.live_game(self.dialect, platform, chat_id, user_id, self._clock)
+        return await self._run("live_game", op)
+
+    async def challenge_for(self, platform: str, chat_id: str, user_id: str) -> Session | None:
+        op = ops.challenge_for(self.dialect, platform, chat_id, user_id, self._clock)
+        return await self._run("challenge_for", op)
+
+    async def last_finished(
+        self, platform: str, chat_id: str, user_id: str | None
+    ) -> Session | None:
+        op = ops.last_finished(self.dialect, platform, chat_id, user_id, self._clock)
+        return await self._run("last_finished", op)
+
+    async def update(
+        self,
+        session: Session,
+        *,
+        expected_version: int,
+        receipt: KvEntry | None = None,
+        limits: GameLimits | None = None,
+    ) -> bool:
+        op = ops.update(self.dialect, session, expected_version, receipt, limits)
+        return await self._run("update", op)
+
+    async def delete(
+        self,
+        session_id: str,
+        *,
+        expected_version: int | None = None,
+        receipt: KvEntry | None = None,
+    ) -> bool:
+        return await self._run("delete", ops.delete(session_id, expected_version, receipt))
+
+    async def swap(
+        self,
+        old: Session,
+        new: Session,
+        *,
+        receipt: KvEntry | None = None,
+        limits: GameLimits | None = None,
+    ) -> bool:
+        return await self._run("swap", ops.swap(old, new, receipt, limits))
+
+    async def delete_expired(self, now: float) -> int:
+        return await self._run("delete_expired", ops.delete_expired(now))
+
+    async def count_sessions(self) -> int:
+        """How many sessions are stored (any status)."""
+        return await self._run("count_sessions", table_ops.count_sessions())
+
+    async def live_counts(self, platform: str, chat_id: str, user_id: str) -> LiveCounts:
+        return await self._run("live_counts", table_ops.live_counts(platform, chat_id, user_id))
+
+    async def totals(self, since: float) -> list[PlatformTotals]:
+        return await self._run("totals", table_ops.totals(since))
+
+    # --- settings and stats ----------------------------------------------------------------
+
+    async def settings_rows(self, platform: str, scopes: Sequence[str]) -> list[SettingRow]:
+        return await self._run("settings_rows", table_ops.settings_rows(platform, tuple(scopes)))
+
+    async def setting_put(self, row: SettingRow) -> None:
+        await self._run("setting_put", table_ops.setting_put(row))
+
+    async def setting_delete(self, platform: str, scope: str, key: str) -> bool:
+        return await self._run("setting_delete", table_ops.setting_delete(platform, scope, key))
+
+    async def player_stats(
+        self, platform: str, user_id: str, chat_id: str | None = None
+    ) -> StatsRow | None:
+        return await self._run("player_stats", table_ops.player_stats(platform, user_id, chat_id))
+
+    async def top(self, platform: str, chat_id: str, limit: int = 10) -> list[StatsRow]:
+        return await self._run("top", table_ops.top(platform, chat_id, limit))
+
+    # --- adapter state ---------------------------------------------------------------------
+
+    async def kv_get(self, namespace: str, key: str) -> str | None:
+        return await self._run("kv_get", table_ops.kv_get(namespace, key))
+
+    async def kv_set(
+        self,
+        namespace: str,
+        key: str,
+        value: str,
+        *,
+        session_id: str | None = None,
+        expires_at: float | None = None,
+    ) -> None:
+        entry = KvEntry(namespace, key, value, session_id=session_id, expires_at=expires_at)
+        await self._run("kv_set", table_ops.kv_set(entry))
+
+    async def kv_delete(self, namespace: str, key: str) -> None:
+        await self._run("kv_delete", table_ops.kv_delete(namespace, key))
+
+    # --- leases ----------------------------------------------------------------------------
+
+    async def acquire_lease(self, name: str, holder: str, ttl: float) -> bool:
+        check_lease_arguments(name, holder, ttl)
+        return await self._run(
+            "acquire_lease", table_ops.acquire_lease(self.dialect, name, holder, ttl)
+        )
+
+    async def release_lease(self, name: str, holder: str) -> bool:
+        check_lease_arguments(name, holder)
+        return await self._run("release_lease", table_ops.release_lease(self.dialect, name, holder))
+
+    async def lease_holder(self, name: str) -> LeaseHolder | None:
+        return await self._run("lease_holder", table_ops.lease_holder(self.dialect, name))
+
+    # --- health and lifetime ---------------------------------------------------------------
+
+    async def schema_version(self) -> int:
+        """The schema version of the database."""
+        return await self._drive(table_ops.schema_version(self.dialect))
+
+    async def check(self) -> None:
+        """Prove the store answers and takes a write now (a committed write that changes
+        nothing).
+
+        Raises:
+            StoreUnavailable: closed, unreachable, read-only, full, failing or corrupt.
+            StoreBusy: the database stayed locked beyond the busy timeout.
+        """
+        try:
+            await self._run("check", table_ops.check(self.dialect))
+        except RuntimeError as error:  # closed
+            raise StoreUnavailable(self._where(), str(error)) from error
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()

@@ -1,0 +1,175 @@
+"""End to end: the app used through a person's own install, where the bot is not a member.
+
+The double holds the bot to what Discord allows there: interactions in context 2 (a group DM)
+authorized by the user's install alone (no guild, no member), and every channel endpoint
+answering 403 Missing Access. A whole game must be played by buttons on interaction responses
+and their update responses (type 7), without a single channel request.
+"""
+
+from __future__ import annotations
+
+from core.i18n import render
+from tests.e2e.discord_double import DiscordDouble, Json, Sent, button_ids, buttons
+from tests.e2e.discord_harness import Harness, clock, double, harness
+
+__all__ = ["clock", "double", "harness"]  # fixtures
+
+X_MARK, O_MARK = "❌", "⭕"
+USER_INSTALL_CONTEXTS = [0, 1, 2]
+
+
+def answered_without_the_channel(double: DiscordDouble, sent: Sent) -> None:
+    callbacks = [r for r in sent.requests if r.kind == "callback"]
+    assert len(callbacks) == 1 and callbacks[0].status == 200, sent.requests
+    assert all(r.status < 300 for r in sent.requests), sent.requests
+    assert not [r for r in double.requests if r.path.startswith("/channels/")], double.requests
+
+
+def cells(message: Json) -> list[Json]:
+    return [b for b in buttons(message) if ":move:" in b["custom_id"]]
+
+
+def cell_id(message: Json, move: int) -> str:
+    return next(
+        str(b["custom_id"]) for b in cells(message) if str(b["custom_id"]).endswith(f":{move}")
+    )
+
+
+async def challenge_accepted(double: DiscordDouble, group: str, command: str) -> int:
+    challenge = await double.slash(command, {"opponent": "bob"}, user="alice", group=group)
+    answered_without_the_channel(double, challenge)
+    assert challenge.original_id is not None and not challenge.ephemeral()
+    message_id = challenge.original_id
+    accept = next(c for c in button_ids(double.messages[message_id]) if c.endswith(":accept"))
+    accepted = await double.click(message_id, accept, user="bob")
+    answered_without_the_channel(double, accepted)
+    assert accepted.callback["type"] == 7
+    return message_id
+
+
+async def test_every_command_but_settings_is_registered_for_user_installs(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    for command in double.global_commands:
+        if command["name"] == "settings":
+            assert command["integration_types"] == [0] and command["contexts"] == [0]
+        else:
+            assert sorted(command["integration_types"]) == [0, 1], command["name"]
+            assert sorted(command["contexts"]) == USER_INSTALL_CONTEXTS, command["name"]
+
+
+async def test_tictactoe_in_a_group_dm_by_buttons_alone(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    group = double.group_dm("alice", "bob", "carol")
+    board_id = await challenge_accepted(double, group, "tres")
+
+    wrong = await double.click(
+        board_id, cell_id(double.messages[board_id], 4), user="carol"
+    )  # in the chat, not in the game: still refused on the server's side
+    assert wrong.ephemeral() == [render("error.not_your_game", "en")]
+
+    for player, move in [("alice", 0), ("bob", 3), ("alice", 1), ("bob", 4), ("alice", 2)]:
+        click = await double.click(board_id, cell_id(double.messages[board_id], move), user=player)
+        answered_without_the_channel(double, click)
+        assert click.callback["type"] == 7 and not click.ephemeral()
+    board = double.messages[board_id]
+    assert render("game.won", "en", player="Alice", mark="X") in board["content"]
+    assert all(b.get("disabled") for b in cells(board))
+
+
+async def test_connect_four_in_a_group_dm_survives_a_restart(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    group = double.group_dm("alice", "bob")
+    board_id = await challenge_accepted(double, group, "quatre")
+    # Alice stacks column 1 while Bob plays column 2: four in a column wins on her fourth.
+    moves = [("alice", 0), ("bob", 1), ("alice", 0), ("bob", 1)]
+    for player, column in moves:
+        click = await double.click(
+            board_id, cell_id(double.messages[board_id], column), user=player
+        )
+        answered_without_the_channel(double, click)
+
+    await harness.stop()
+    await harness.start()
+
+    for player, column in [("alice", 0), ("bob", 1), ("alice", 0)]:
+        click = await double.click(
+            board_id, cell_id(double.messages[board_id], column), user=player
+        )
+        answered_without_the_channel(double, click)
+    board = double.messages[board_id]
+    assert render("game.won", "en", player="Alice", mark="X") in board["content"]
+
+
+async def test_typed_commands_in_a_group_dm_answer_with_a_new_board(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    group = double.group_dm("alice", "bob")
+    board_id = await challenge_accepted(double, group, "tres")
+    final = await double.slash("final", user="alice", group=group)
+    # The old board cannot be edited from outside the chat: the answer shows the result.
+    answered_without_the_channel(double, final)
+    assert final.original_id is not None and final.original_id != board_id
+    assert render("game.ended", "en", player="Alice", game="tic-tac-toe") in final.public()
+
+
+async def test_bots_games_and_settings_are_refused_clearly(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    group = double.group_dm("alice", "bob")
+    watch = await double.slash("tres", {"watch": True}, user="alice", group=group)
+    assert watch.ephemeral() == [render("discord.bots_need_the_bot", "en")]
+    settings = await double.slash(
+        "settings", {"key": "games", "value": "none"}, user="alice", group=group, granted=True
+    )
+    assert len(settings.ephemeral()) == 1
+    assert not [r for r in double.requests if r.path.startswith("/channels/")]
+
+
+async def test_a_server_without_external_apps_gets_no_half_visible_game(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    double.external_apps = False
+    challenge = await double.slash("tres", {"opponent": "bob"}, user="alice", user_install=True)
+    assert challenge.ephemeral() == [render("discord.external_apps_off", "en")]
+    assert not challenge.public()
+    # Nothing was left waiting: Alice may start a game at once where the bot is installed.
+    double.external_apps = True
+    start = await double.slash("tres", {"level": "easy"}, user="alice")
+    assert start.original_id is not None and not start.ephemeral()
+
+
+async def test_a_server_that_did_not_install_the_bot_plays_through_interactions(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    challenge = await double.slash("tres", {"opponent": "bob"}, user="alice", user_install=True)
+    answered_without_the_channel(double, challenge)
+    message_id = challenge.original_id
+    assert message_id is not None
+    accept = next(c for c in button_ids(double.messages[message_id]) if c.endswith(":accept"))
+    accepted = await double.click(message_id, accept, user="bob")
+    answered_without_the_channel(double, accepted)
+    assert accepted.callback["type"] == 7
+    assert accepted.payload["authorizing_integration_owners"] == {"1": double.user("alice")["id"]}
+    final = await double.slash("final", user="alice", user_install=True)
+    answered_without_the_channel(double, final)
+
+
+async def test_clicks_after_the_first_tokens_fifteen_minutes_still_play(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    group = double.group_dm("alice", "bob")
+    board_id = await challenge_accepted(double, group, "tres")
+    first = await double.click(board_id, cell_id(double.messages[board_id], 4), user="alice")
+    answered_without_the_channel(double, first)
+
+    double.expire_tokens()  # a quarter of an hour later: every token so far is dead
+    for player, move in [("bob", 0), ("alice", 2), ("bob", 1), ("alice", 6)]:
+        click = await double.click(board_id, cell_id(double.messages[board_id], move), user=player)
+        answered_without_the_channel(double, click)
+        assert click.callback["type"] == 7
+    board = double.messages[board_id]
+    assert render("game.won", "en", player="Alice", mark="X") in board["content"]
+    assert not [r for r in double.requests if r.status == 401]
