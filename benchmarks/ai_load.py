@@ -1,6 +1,6 @@
 """The AI under load: a burst of HARD moves on this machine's cores (issue 15).
 
-1. 200 HARD moves asked at once through the real runner (a spawn process pool of 2 workers, the
+1. 200 HARD moves asked at once through the real runner (its process pool of 2 workers, the
    default budget of 1 s), half Connect Four positions, half 9x9 k=5 positions, each from a
    random opening: every one must be answered; p50, p99 and the slowest, next to the same
    number of moves asked one at a time (the baseline: no queue).
@@ -24,11 +24,11 @@ from pathlib import Path
 
 from benchmarks.tournament import Game, Played, play
 from core.ai import Level, choose_move, warm_up
-from core.ai.runner import MIN_BUDGET, PoolRunner
 from core.games import CONNECT_FOUR, Position, Rules
 from core.replies import Actor
 from core.sessions import GameService, ServiceSettings
 from core.store import SqliteStore
+from core.workers.runner import MIN_BUDGET, PoolRunner
 
 BUDGET = 1.0
 WORKERS = 2

@@ -13,8 +13,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from core.ai import _solver_kernel as kernel
-from core.ai import solver
+from core.ai import engine, solver
 from core.games import CONNECT_FOUR, Position
 from tests.core.ai.connect4_sets import SETS
 from tests.core.ai.connect4_sets import load_set as load
@@ -34,7 +33,7 @@ BUDGET = 1.0
 
 
 def last_nodes() -> int:
-    return solver._engine(CONNECT_FOUR).stat(kernel.S_NODES)
+    return engine.engine_for(CONNECT_FOUR).nodes
 
 
 def time_solves(

@@ -4,8 +4,8 @@ Starts the real bot (``chatbots run`` with no platform settings: the console gam
 pipe kept open) with ``AI_WORKERS=2`` on a fresh database, in a session of its own; waits for
 ``service started`` (the AI pool is up and warm); notes the workers' resident memory; sends
 SIGKILL to the main process; and counts the processes of its session still running 5 s later
-(AI workers, multiprocessing's resource tracker). A kill is clean when none are. Also prints how
-long the last of them took to go.
+(AI workers, their fork server, multiprocessing's resource tracker). A kill is clean when none
+are. Also prints how long the last of them took to go.
 
 Two kinds of rounds: ``idle`` kills a bot that waits for input; ``busy`` first starts a game on
 a 7x8 board against the hard bot, which moves first and searches for its whole budget (1 s) in
@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import IO
 
 from chatbots.settings import KEY_NAMES
-from tests.processes import HAS_PROC, command, descendants, in_session, rss_mib, running
+from tests.processes import HAS_PROC, ai_processes, command, in_session, rss_mib, running
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKERS = 2
@@ -49,14 +49,16 @@ class Kill:
     gone_after: float | None  # seconds until the last process of the session went; None: never
 
 
-def _command() -> list[str]:
+def bot_command() -> list[str]:
+    """How the bot is started: the installed ``chatbots`` script, as in production."""
     script = Path(sys.executable).with_name("chatbots")
     return [str(script), "run"] if script.exists() else [sys.executable, "-m", "chatbots", "run"]
 
 
-def _environment(directory: Path) -> dict[str, str]:
+def bot_environment(directory: Path, tree: Path = ROOT) -> dict[str, str]:
+    """The bot's environment: the code of ``tree``, a database in ``directory``, two workers."""
     env = {k: v for k, v in os.environ.items() if k not in KEY_NAMES}
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env["PYTHONPATH"] = os.pathsep.join([str(tree), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     env |= {
         "AI_WORKERS": str(WORKERS),
         "DATABASE_PATH": str(directory / "games.sqlite3"),
@@ -65,25 +67,26 @@ def _environment(directory: Path) -> dict[str, str]:
     return env
 
 
-def _lines(stream: IO[str], out: queue.Queue[str]) -> None:
+def lines(stream: IO[str], out: queue.Queue[str]) -> None:
+    """Every line of ``stream`` into ``out`` (a thread's target)."""
     for line in stream:
         out.put(line)
 
 
 def _one_kill(directory: Path, busy: bool) -> Kill:
     bot = subprocess.Popen(
-        _command(),
+        bot_command(),
         stdin=subprocess.PIPE,  # kept open: end of input would stop the console game
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
         cwd=directory,  # no developer's .env
-        env=_environment(directory),
+        env=bot_environment(directory),
         start_new_session=True,  # its session id is its pid: what it leaves is easy to find
     )
     assert bot.stderr is not None
-    lines: queue.Queue[str] = queue.Queue()
-    threading.Thread(target=_lines, args=(bot.stderr, lines), daemon=True).start()
+    out: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lines, args=(bot.stderr, out), daemon=True).start()
     session = bot.pid
     try:
         deadline = time.monotonic() + START_TIMEOUT
@@ -92,10 +95,10 @@ def _one_kill(directory: Path, busy: bool) -> Kill:
             if bot.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError("the bot did not start:\n" + "".join(log))
             try:
-                log.append(lines.get(timeout=0.5))
+                log.append(out.get(timeout=0.5))
             except queue.Empty:
                 continue
-        workers = [pid for pid in descendants(bot.pid) if "spawn_main" in command(pid)]
+        workers = [pid for pid, role in ai_processes(bot.pid).items() if role == "worker"]
         rss = tuple(rss_mib(pid) for pid in workers)
         if busy:
             assert bot.stdin is not None

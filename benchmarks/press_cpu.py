@@ -209,7 +209,7 @@ _PARTS = (
     ("  service: GameService.handle_move", "core/sessions/service.py", "handle_move"),
     ("    store: get (the one read)", "core/store/postgres.py", "get"),
     ("    store: update (each compare-and-set)", "core/store/postgres.py", "update"),
-    ("    AI: runner.choose (bot side of the pool)", "core/ai/runner.py", "choose"),
+    ("    AI: runner.choose (bot side of the pool)", "core/workers/runner.py", "choose"),
     ("  presenting: the reply drawn", "adapters/discord/present.py", "show"),
     ("    interaction callback (HTTP)", "adapters/discord/responder.py", "update_source"),
     ("  board kept: BoardMessages.remember", "adapters/discord/boards.py", "remember"),

@@ -26,12 +26,12 @@ from pathlib import Path
 from benchmarks.book import fmt, percentile
 from core.ai import Level, analysis, choose_move, warm_up
 from core.ai.review import GameReview, review_game
-from core.ai.runner import PoolRunner
 from core.games import CONNECT_FOUR, Position
 from core.replies import Actor
 from core.sessions import GameService, ServiceSettings
 from core.sessions.review import KEEP_PLIES, review_text
 from core.store import SqliteStore
+from core.workers.runner import PoolRunner
 
 MIN_MOVES = 30  # shorter games are left out: the figure is about whole games
 GAMES = 60  # of each kind (quick: 8)

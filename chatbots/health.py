@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     from aiohttp import web
 
     from chatbots.metrics import Metrics
-    from core.ai.runner import RunnerLoad
     from core.leases import Lease
+    from core.workers.runner import RunnerLoad
 
 __all__ = ["Connection", "HealthCheck", "HttpEndpoints", "serving"]
 

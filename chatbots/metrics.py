@@ -24,8 +24,8 @@ from prometheus_client.metrics_core import CounterMetricFamily, GaugeMetricFamil
 from core.games import Variant
 
 if TYPE_CHECKING:
-    from core.ai.runner import RunnerLoad
     from core.leases import Lease
+    from core.workers.runner import RunnerLoad
 
 __all__ = ["CONTENT_TYPE", "GAMES", "Connection", "Metrics"]
 

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from itertools import count
 from pathlib import Path
 
-from core.ai.orphans import set_parent_death_signal
+from core.workers.orphans import set_parent_death_signal
 
 START_TIMEOUT = 60.0  # initdb and start-up on a loaded 2-core machine
 _SOCKET = ".s.PGSQL.5432"

@@ -66,6 +66,21 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
+def ai_processes(bot: int) -> dict[int, str]:
+    """The AI's processes under the bot ``bot``: each pid with its role (``worker`` or ``fork
+    server``); multiprocessing's resource tracker is left out."""
+    found: dict[int, str] = {}
+    for pid in descendants(bot):
+        proc = stat(pid)
+        if proc is None:
+            continue
+        if proc.ppid == bot and "multiprocessing.forkserver" in command(pid):
+            found[pid] = "fork server"
+        elif "spawn_main" in command(pid) or found.get(proc.ppid) == "fork server":
+            found[pid] = "worker"
+    return found
+
+
 def in_session(session: int) -> list[int]:
     """The running processes of session ``session`` (a ``start_new_session`` child's pid)."""
     return [p.pid for p in every_process() if p.session == session and p.running]

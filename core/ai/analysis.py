@@ -1,5 +1,6 @@
-"""Exact analysis of whole games on the solver's engine: the value of every move played, and the
-optimal moves where the review asks for them (what :mod:`core.ai.review` reports)."""
+"""Exact analysis of whole games on the solver's engine (:mod:`core.ai.engine`): the value of
+every move played, and the optimal moves where the review asks for them (what
+:mod:`core.ai.review` reports)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from core.ai import solver
 from core.ai._book_kernel import BOOK_MISSING
+from core.ai.engine import Engine, SearchTimeout, engine_for, lock
 from core.games.position import Position
 from core.games.rules import Rules
 
@@ -72,8 +73,8 @@ def game_scores(
     p = Position.from_moves(rules, moves[: len(found)])
     if len(found) == len(moves):
         return found
-    with solver._lock:
-        engine = solver._engine(rules)
+    with lock:
+        engine = engine_for(rules)
         generation = engine.table.next_generation()
         engine.start(generation)
         score = -found[-1].after if found else _cached_score(engine, p, generation, limit)
@@ -90,7 +91,7 @@ def game_scores(
         return found
 
 
-def _cached_score(engine: solver._Engine, p: Position, generation: int, deadline: float) -> int:
+def _cached_score(engine: Engine, p: Position, generation: int, deadline: float) -> int:
     score = _openings.get(p)
     if score is None:
         score = _exact_score(engine, p, generation, deadline)
@@ -100,7 +101,7 @@ def _cached_score(engine: solver._Engine, p: Position, generation: int, deadline
 
 
 def _after(
-    engine: solver._Engine, p: Position, move: int, score: int, generation: int, deadline: float
+    engine: Engine, p: Position, move: int, score: int, generation: int, deadline: float
 ) -> int:
     """The exact score of ``move`` for the side to move in ``p``, whose exact score is
     ``score``."""
@@ -120,7 +121,7 @@ def _after(
 
 
 def _optimal_moves(
-    engine: solver._Engine, p: Position, played: int, score: int, after: int, deadline: float
+    engine: Engine, p: Position, played: int, score: int, after: int, deadline: float
 ) -> tuple[int, ...]:
     """The moves of ``p`` that reach ``score``, its exact score, ascending; ``played`` reaches
     ``after``."""
@@ -139,7 +140,7 @@ def _optimal_moves(
     return tuple(sorted(best))
 
 
-def _optimal(engine: solver._Engine, p: Position, move: int, score: int, deadline: float) -> bool:
+def _optimal(engine: Engine, p: Position, move: int, score: int, deadline: float) -> bool:
     """Whether ``move`` reaches ``score``, the exact score of ``p``."""
     child = p.play(move)
     known = _settled(p, child)
@@ -160,7 +161,7 @@ def _settled(p: Position, child: Position) -> int | None:
 
 
 def _exact_score(
-    engine: solver._Engine,
+    engine: Engine,
     p: Position,
     generation: int,
     deadline: float,
@@ -173,30 +174,20 @@ def _exact_score(
     engine.start(generation)
     score = engine.solve_root(p, False, deadline, floor)
     if engine.aborted():
-        raise solver.SearchTimeout(f"no exact score before the deadline for {p!r}")
+        raise SearchTimeout(f"no exact score before the deadline for {p!r}")
     return score
 
 
-def _keeps(
-    engine: solver._Engine, p: Position, child: Position, score: int, deadline: float
-) -> bool:
+def _keeps(engine: Engine, p: Position, child: Position, score: int, deadline: float) -> bool:
     """Whether ``child``, a position after one move from ``p`` that is not over, reaches
     ``score``, the exact score of ``p`` (so the move can do no better)."""
-    cur, mask, nb = solver._bitboards(child)
-    functions = engine.functions
-    if functions["winning_spots"](cur, mask, engine.work) & functions["possible_moves"](
-        mask, engine.work
-    ):
+    if engine.wins_now(child):
         return -((p.rules.cells - len(p.moves)) // 2) == score  # the opponent wins at once
     # the child scores at least -score; it is optimal unless it scores more, which its other
     # parents in the book may show at once (one stone beyond the book)
     if engine.parent_bound(child) > -score:
         return False
-    engine.resume()
-    value = functions["negamax"](
-        cur, mask, nb, -score, -score + 1, engine.work, deadline, engine.table.keys,
-        engine.table.values, engine.book,
-    )  # fmt: skip
+    value = engine.null_window(child, -score, deadline)
     if engine.aborted():
-        raise solver.SearchTimeout(f"no exact score before the deadline for {child!r}")
+        raise SearchTimeout(f"no exact score before the deadline for {child!r}")
     return bool(value <= -score)

@@ -1,15 +1,22 @@
 """``best_move`` where the opening book gives the score: which move reaches it?
 
 A strategy of its own (candidates taking turns, see :func:`book_root`), split from
-:mod:`core.ai.solver`, which calls it under its lock.
+:mod:`core.ai.solver`, which calls it under the engine's lock.
 """
 
 from __future__ import annotations
 
 import time
 
-from core.ai import _solver_kernel as kernel
-from core.ai import solver
+from core.ai.engine import (
+    FIRST_EXACT_SHARE,
+    HEURISTIC_SHARE,
+    Engine,
+    SearchResult,
+    bitboards,
+    deepen,
+    played,
+)
 from core.games.position import Position
 
 __all__ = ["TURN_SECONDS", "book_root"]
@@ -18,9 +25,7 @@ __all__ = ["TURN_SECONDS", "book_root"]
 TURN_SECONDS = 0.002
 
 
-def book_root(
-    engine: solver._Engine, p: Position, score: int, safe: int, deadline: float
-) -> solver.SearchResult:
+def book_root(engine: Engine, p: Position, score: int, safe: int, deadline: float) -> SearchResult:
     """``best_move`` where the book gives the score: which move reaches it?
 
     Each candidate (a move that does not lose at once, and that the book does not refute: see
@@ -33,35 +38,26 @@ def book_root(
     bits = [1 << bit for bit in range(safe.bit_length()) if safe >> bit & 1]
     centre = p.rules.cols - 1
     bits.sort(key=lambda b: abs(2 * engine.move_of_bit(b) - centre))
-    cur, mask, nb = solver._bitboards(p)
+    root = bitboards(p)
     # a child whose other parents in the book show that it scores more than -score is refuted
     # without a search (about half of the moves that do not keep the score)
-    bound = engine.functions["book_parent_bound"]
-    height, cols = engine.height, p.rules.cols
-    unrefuted = [
-        b for b in bits if bound(cur ^ mask, mask | b, nb + 1, height, cols, engine.book) <= -score
-    ]
+    unrefuted = [b for b in bits if engine.parent_bound(played(root, b)) <= -score]
     bits = unrefuted or bits  # (never empty: the bound of an optimal move is at most -score)
-    negamax = engine.functions["negamax"]
     turn = TURN_SECONDS
-    heuristic_at = started + solver.FIRST_EXACT_SHARE * (deadline - started)
+    heuristic_at = started + FIRST_EXACT_SHARE * (deadline - started)
     heuristic_move: int | None = None
     deepened = False
     while len(bits) > 1 and time.perf_counter() < deadline:
         if not deepened and time.perf_counter() > heuristic_at:
             deepened = True
-            heuristic_deadline = heuristic_at + solver.HEURISTIC_SHARE * (deadline - started)
-            _, heuristic_move = solver._deepen(engine, p, heuristic_deadline)
+            heuristic_deadline = heuristic_at + HEURISTIC_SHARE * (deadline - started)
+            _, heuristic_move = deepen(engine, p, heuristic_deadline)
             if heuristic_move in bits:
                 bits.remove(heuristic_move)
                 bits.insert(0, heuristic_move)
         for bit in list(bits):
-            engine.resume()
-            value = negamax(
-                cur ^ mask, mask | bit, nb + 1, -score, -score + 1, engine.work,
-                min(deadline, time.perf_counter() + turn), engine.table.keys,
-                engine.table.values, engine.book,
-            )  # fmt: skip
+            turn_end = min(deadline, time.perf_counter() + turn)
+            value = engine.null_window(played(root, bit), -score, turn_end)
             if engine.aborted():
                 continue
             if value <= -score:
@@ -69,10 +65,8 @@ def book_root(
                 break
             bits.remove(bit)
         turn *= 2
-    nodes = engine.stat(kernel.S_NODES)
+    nodes, plies = engine.nodes, p.rules.cells - len(p.moves)
     if len(bits) == 1:
-        return solver.SearchResult(
-            engine.move_of_bit(bits[0]), score, True, nodes, p.rules.cells - nb
-        )
+        return SearchResult(engine.move_of_bit(bits[0]), score, True, nodes, plies)
     chosen = heuristic_move if heuristic_move is not None and heuristic_move in bits else bits[0]
-    return solver.SearchResult(engine.move_of_bit(chosen), None, False, nodes, 0)
+    return SearchResult(engine.move_of_bit(chosen), None, False, nodes, 0)

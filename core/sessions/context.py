@@ -16,13 +16,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from core.admin.keys import Effective
-from core.ai.runner import AiRunner
 from core.errors import UserError
 from core.ports import KvEntry, PlatformStyle, ServiceObserver
 from core.replies import Actor
 from core.sessions.settings import ServiceSettings
 from core.sessions.views import game_name
 from core.store import AlreadyPlaying, GameLimits, Session, SessionStore, Status
+from core.workers.runner import AiRunner
 
 
 @dataclass(slots=True)

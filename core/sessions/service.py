@@ -7,7 +7,7 @@ It owns nothing but the wiring: each request is run by :class:`~core.sessions.re
 :class:`~core.sessions.watch.Watcher` (bots' games), :class:`~core.sessions.stats.Results`
 (``/stats``, ``/top``), :class:`~core.sessions.review.Reviews` (``/review``, from the reviews
 :class:`~core.sessions.review.KeptReviews` keeps while games go on). The AI runs behind
-:class:`core.ai.runner.AiRunner`.
+:class:`core.workers.runner.AiRunner`.
 
 What the replies look like (adapters may rely on this):
 
@@ -41,7 +41,6 @@ from collections.abc import Callable, Sequence
 from core.admin.effective import SettingsCache
 from core.admin.keys import AUTO, Effective
 from core.admin.scopes import Source
-from core.ai.runner import AiRunner, PoolRunner
 from core.clean import clean
 from core.commands import (
     PREFIXES,
@@ -80,6 +79,7 @@ from core.sessions.settings import ServiceSettings
 from core.sessions.stats import Results
 from core.sessions.watch import Watcher
 from core.store import Session, SessionStore, StoreBusy, StoreUnavailable
+from core.workers.runner import AiRunner, PoolRunner
 
 log = logging.getLogger("core.sessions")
 

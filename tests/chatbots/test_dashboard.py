@@ -10,7 +10,7 @@ from typing import Any
 from prometheus_client.parser import text_string_to_metric_families
 
 from chatbots.metrics import Metrics
-from core.ai.runner import RunnerLoad
+from core.workers.runner import RunnerLoad
 
 DASHBOARD = Path(__file__).resolve().parents[2] / "deploy" / "grafana-dashboard.json"
 

@@ -271,7 +271,7 @@ async def test_healthz_and_metrics_say_which_leases_this_process_holds(tmp_path:
 
 
 async def test_healthz_shows_the_ai_queue_and_budget_without_judging_them() -> None:
-    from core.ai.runner import RunnerLoad
+    from core.workers.runner import RunnerLoad
 
     # A full queue is load the runner sheds by itself, not a fault: still 200.
     busy = RunnerLoad(workers=2, running=2, queued=40, budget=0.25)

@@ -11,11 +11,11 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from chatbots.metrics import Metrics
-from core.ai.runner import RunnerLoad
 from core.ports import ServiceObserver
 from core.replies import Actor
 from core.sessions import GameService, ServiceSettings
 from core.store import SqliteStore, StoreUnavailable
+from core.workers.runner import RunnerLoad
 
 ALICE = Actor("test", "room", "alice", "Alice", "en")
 

@@ -1,8 +1,8 @@
-"""What the fake AI runners of the service tests share (``core.ai.runner.AiRunner``)."""
+"""What the fake AI runners of the service tests share (``core.workers.runner.AiRunner``)."""
 
 from __future__ import annotations
 
-from core.ai.runner import RunnerLoad
+from core.workers.runner import RunnerLoad
 
 
 class StubRunner:

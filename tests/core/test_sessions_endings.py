@@ -227,7 +227,8 @@ async def test_without_publish_a_watched_game_is_played_in_the_request(
 
 
 async def test_bots_games_ask_the_ai_as_background_work(store: AnyStore) -> None:
-    # The runner queues non-interactive searches behind people's (tests/core/ai/test_runner.py).
+    # The runner queues non-interactive searches behind people's
+    # (tests/core/workers/test_runner.py).
     runner = HeldRunner()
     svc = make(store, runner=runner, watch_move_interval=0.0)
     screen = Screen()

@@ -28,7 +28,7 @@ BOB = Actor("test", "room", "bob", "Bob")
 
 class ReviewRunner(StubRunner):
     """Reviews in the event loop's thread, recording each call; can refuse the background ones
-    the way a busy :class:`~core.ai.runner.PoolRunner` does."""
+    the way a busy :class:`~core.workers.runner.PoolRunner` does."""
 
     def __init__(self) -> None:
         self.calls: list[tuple[int, int, bool]] = []  # (moves, known, background)

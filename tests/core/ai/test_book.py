@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from core.ai import _book_kernel as bk
 from core.ai import _solver_kernel as kernel
 from core.ai import book, solver
+from core.ai.engine import engine_for, lock
 from core.ai.levels import Level
 from core.ai.players import choose_move
 from core.games import CONNECT_FOUR, Position, Rules
@@ -157,14 +158,14 @@ def test_book_value_of_a_documented_example_matches_the_plain_solver() -> None:
 @contextlib.contextmanager
 def search_without_book() -> Iterator[None]:
     """Standard Connect Four searched as if the book were not installed."""
-    with solver._lock:
-        engine = solver._engine(CONNECT_FOUR)
+    with lock:
+        engine = engine_for(CONNECT_FOUR)
         engine.work[kernel.G_BOOK_PLY] = -1
         engine.has_book = False
     try:
         yield
     finally:
-        with solver._lock:
+        with lock:
             engine.work[kernel.G_BOOK_PLY] = book.BOOK_PLY
             engine.has_book = True
 
@@ -295,7 +296,7 @@ def test_the_book_applies_only_to_standard_connect_four() -> None:
     for rules in (Rules(6, 8, 4, gravity=True), Rules(7, 7, 4, gravity=True), Rules(6, 7, 5)):
         assert not book.applies(rules)
     # another board searches without it, and its scores stay exact (the small-board tests)
-    engine = solver._engine(Rules(5, 6, 4, gravity=True))
+    engine = engine_for(Rules(5, 6, 4, gravity=True))
     assert engine.work[kernel.G_BOOK_PLY] == -1
 
 
@@ -365,7 +366,7 @@ def test_warm_up_maps_the_book_and_the_plain_kernel_reads_it() -> None:
 
 
 def test_without_the_package_a_pool_of_workers_still_warns_once(tmp_path: Path) -> None:
-    """The broken install seen by every process: the bot and each spawned worker."""
+    """The broken install seen by every process: the bot, the fork server and each worker."""
     stub = tmp_path / "bitbully_databases"
     stub.mkdir()
     (stub / "__init__.py").write_text("raise ImportError('a broken install (test)')\n")
@@ -373,7 +374,7 @@ def test_without_the_package_a_pool_of_workers_still_warns_once(tmp_path: Path) 
         "import asyncio, logging, random\n"
         "logging.basicConfig(level=logging.WARNING, format='%(levelname)s %(message)s')\n"
         "from core.ai import Level\n"
-        "from core.ai.runner import PoolRunner\n"
+        "from core.workers.runner import PoolRunner\n"
         "from core.games import CONNECT_FOUR, Position\n"
         "async def main():\n"
         "    runner = PoolRunner(workers=2, warm_up=True, rng=random.Random(1))\n"

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.ai import _solver_kernel as kernel
-from core.ai import solver as solver_module
+from core.ai.engine import bitboards, engine_for, lock
 from core.ai.solver import SearchResult, SearchTimeout, accelerated, best_move, solve, warm_up
 from core.games import CONNECT_FOUR, TICTACTOE, Position, Rules
 from tests.core.ai.connect4_sets import load_set
@@ -305,10 +305,10 @@ def test_search_counters_do_not_overlap_board_parameters() -> None:
 def test_evaluation_weighs_threats_by_row_parity_after_a_search_starts(plain: bool) -> None:
     # the first player (to move) has three on the bottom row, the second player no threat
     p = Position.from_moves(CONNECT_FOUR, [0, 6, 1, 6, 2, 5])
-    with solver_module._lock:
-        engine = solver_module._engine(CONNECT_FOUR, plain=plain)
+    with lock:
+        engine = engine_for(CONNECT_FOUR, plain=plain)
         engine.start(engine.table.next_generation())
-        cur, mask, nb = solver_module._bitboards(p)
+        cur, mask, nb = bitboards(p)
         value = engine.functions["evaluate"](cur, mask, nb, engine.work)
     # one threat, counted again because it lies on an odd row, the first player's rows
     assert value == 2
@@ -317,10 +317,10 @@ def test_evaluation_weighs_threats_by_row_parity_after_a_search_starts(plain: bo
 @pytest.mark.parametrize("plain", [True, False])
 def test_root_search_tries_the_preferred_move_first(plain: bool) -> None:
     p = Position.start(CONNECT_FOUR)
-    cur, mask, nb = solver_module._bitboards(p)
+    cur, mask, nb = bitboards(p)
     lowest = -CONNECT_FOUR.cells
-    with solver_module._lock:
-        engine = solver_module._engine(CONNECT_FOUR, plain=plain)
+    with lock:
+        engine = engine_for(CONNECT_FOUR, plain=plain)
         root_search = engine.functions["root_search"]
         possible = engine.functions["possible_moves"](mask, engine.work)
         chosen = []
@@ -333,5 +333,5 @@ def test_root_search_tries_the_preferred_move_first(plain: bool) -> None:
                 cur, mask, nb, lowest, lowest + 1, engine.work, math.inf, engine.table.keys,
                 engine.table.values, engine.book, possible,
             )  # fmt: skip
-            chosen.append(engine.move_of_bit(engine.stat(kernel.S_BEST)))
+            chosen.append(engine.move_of_bit(engine.best_bit))
     assert chosen == [3, 0, 5]

@@ -1,4 +1,4 @@
-"""The AI runner with a real ``spawn`` process pool: people before bots' games, a budget that
+"""The AI runner with a real process pool: people before bots' games, a budget that
 shrinks with the queue, a bounded queue, and an answer even when a worker dies."""
 
 from __future__ import annotations
@@ -11,15 +11,24 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from core.ai import Level, solver
+from core.ai import Level, engine, solver
 from core.ai.review import review_game
-from core.ai.runner import MIN_BUDGET, PoolRunner
 from core.games import CONNECT_FOUR, TICTACTOE, Position, Rules
+from core.workers.runner import MIN_BUDGET, PoolRunner
 
 
 @pytest.fixture
 async def runner() -> AsyncIterator[PoolRunner]:
-    pool = PoolRunner(workers=1, warm_up=False, grace=2.0, rng=random.Random(1), queue_limit=3)
+    # Fresh workers, whatever an earlier test left in the process's fork server: these tests
+    # time searches of cold workers (tests/core/workers/test_server.py covers the server).
+    pool = PoolRunner(
+        workers=1,
+        warm_up=False,
+        grace=2.0,
+        rng=random.Random(1),
+        queue_limit=3,
+        fork_server=False,
+    )
     await pool.start()
     try:
         yield pool
@@ -27,8 +36,13 @@ async def runner() -> AsyncIterator[PoolRunner]:
         await pool.close()
 
 
+# Beyond the opening book's board a search takes its whole budget, which these tests' timing
+# needs (a warm worker solves the empty standard board in milliseconds).
+SLOW = Position.start(Rules(7, 8, 4, gravity=True))
+
+
 async def test_people_go_before_bots_games(runner: PoolRunner) -> None:
-    board = Position.start(CONNECT_FOUR)
+    board = SLOW
     finished: list[str] = []
 
     async def ask(name: str, interactive: bool, budget: float) -> None:
@@ -86,7 +100,7 @@ async def test_a_review_nobody_waits_for_never_delays_a_search(runner: PoolRunne
 async def test_the_budget_shrinks_with_the_queue_and_the_queue_is_bounded(
     runner: PoolRunner,
 ) -> None:
-    board = Position.start(CONNECT_FOUR)
+    board = SLOW
     idle = runner.load()
     assert (idle.workers, idle.queued, idle.budget) == (1, 0, 1.0)
     asks = [asyncio.create_task(runner.choose(board, Level.HARD, budget=0.2)) for _ in range(4)]
@@ -130,9 +144,7 @@ async def test_without_workers_hard_runs_in_a_thread() -> None:
 
 def table_entries() -> int:
     """In a worker: the size of its compiled solver table (allocated by its warm-up)."""
-    from core.ai import solver
-
-    return len(solver._table(True).keys)
+    return len(engine.shared_table(True).keys)
 
 
 async def test_the_workers_tables_are_sized_by_the_budget() -> None:
@@ -144,7 +156,7 @@ async def test_the_workers_tables_are_sized_by_the_budget() -> None:
         entries = await loop.run_in_executor(runner._pool, table_entries)
     finally:
         await runner.close()
-    assert entries == solver.TABLE_SIZES_BY_BUDGET[0][1]  # about 12 MB instead of 100
+    assert entries == engine.TABLE_SIZES_BY_BUDGET[0][1]  # about 12 MB instead of 100
 
 
 def test_the_table_follows_the_budget_and_still_solves() -> None:
@@ -152,9 +164,9 @@ def test_the_table_follows_the_budget_and_still_solves() -> None:
     exact = solver.solve(board, plain=True)  # the plain kernel has a table of its own
     try:
         for budget, expected in ((0.1, 1_048_573), (1.0, 4_194_301), (30.0, 8_388_593)):
-            assert solver.size_table(budget) == expected
+            assert engine.size_table(budget) == expected
             # The same exact score whatever the size: the table only saves work.
             assert solver.solve(board) == exact
-            assert len(solver._table(True).keys) == expected
+            assert len(engine.shared_table(True).keys) == expected
     finally:
-        solver.size_table(30.0)
+        engine.size_table(30.0)

@@ -4,14 +4,15 @@ for a person who is waiting, a budget that shrinks under load, and a bounded que
 The service receives an :class:`AiRunner` and only ever calls :meth:`AiRunner.choose`; tests hand
 it a fake. :class:`PoolRunner` is the real one:
 
-- HARD searches go to a ``spawn`` process pool. They wait in our own queue, not the pool's, and
-  a search is handed to the pool only when a worker is free. That is what makes the queue
-  ordered (a person's move before a watched bots' game) and lets the budget be fixed at the
-  moment a search starts: with ``q`` searches still waiting behind ``w`` workers, it gets
-  ``budget / (1 + q / w) ** 2`` (at least :data:`MIN_BUDGET`). Summed over a burst that is
-  about 1.6 budgets per worker however long the queue, so the last caller of a burst waits a
-  few budgets plus :data:`MIN_BUDGET` per queued search and worker, rather than ``q / w``
-  budgets.
+- HARD searches go to a process pool, its workers forked from a fork server that has compiled
+  the solver once (:mod:`core.workers.server`; ``spawn`` where there is none). They wait in
+  our own queue, not the pool's, and a search is handed to the pool only when a worker is
+  free. That is what makes the queue ordered (a person's move before a watched bots' game) and
+  lets the budget be fixed at the moment a search starts: with ``q`` searches still waiting
+  behind ``w`` workers, it gets ``budget / (1 + q / w) ** 2`` (at least :data:`MIN_BUDGET`).
+  Summed over a burst that is about 1.6 budgets per worker however long the queue, so the last
+  caller of a burst waits a few budgets plus :data:`MIN_BUDGET` per queued search and worker,
+  rather than ``q / w`` budgets.
 - The queue is bounded. :attr:`PoolRunner.saturated` tells the service to refuse a *new* HARD
   game ("busy, try MEDIUM"); a move of a game already running is always queued.
 - A worker that hangs past its deadline, or a pool that breaks, costs one MEDIUM move: the
@@ -29,19 +30,18 @@ import contextlib
 import itertools
 import logging
 import multiprocessing
-import os
 import random
-import signal
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from core.ai.levels import Level
-from core.ai.orphans import Parent, die_with_parent
 from core.ai.players import choose_move
 from core.games import Position, Rules
+from core.workers import server
+from core.workers.orphans import Parent
+from core.workers.tasks import args_of, review_in_worker, think, worker_init, worker_ready
 
 if TYPE_CHECKING:
     from core.ai.review import GameReview, MoveReview
@@ -57,7 +57,6 @@ MIN_BUDGET = 0.02
 still answer well in that time; the benchmark ``ai_load`` measures what is lost)."""
 QUEUE_PER_WORKER = 32
 """HARD searches that may wait per worker before new HARD games are refused."""
-_WORKER_NICENESS = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,71 +121,6 @@ class AiRunner(Protocol):
         ...
 
 
-# --- The process pool's side (module level: workers import these by name) --------------------
-
-
-def _worker_init(warm: bool, parent: Parent, budget: float) -> None:
-    # After a kill -9 of the bot nothing shuts the pool down: each worker watches for it.
-    die_with_parent(parent)
-    # Every worker holds a solver table: no bigger than its searches can fill.
-    from core.ai import solver
-
-    solver.size_table(budget)
-    # Whether the opening book is there was said once by the parent (PoolRunner.start); a
-    # worker's own warning would reach stderr unformatted, once per worker.
-    logging.getLogger("core.ai.book").setLevel(logging.ERROR)
-    # Ctrl-C reaches the whole process group; the parent shuts the pool down in order, so the
-    # workers must not die mid-task with a traceback each.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # Searches are batch work: when cores are scarce, the event loop's process (every other
-    # chat's commands) should get the CPU first.
-    with contextlib.suppress(AttributeError, OSError):
-        os.nice(_WORKER_NICENESS)
-    if warm:
-        from core.ai import warm_up
-
-        warm_up()
-
-
-def _worker_ready(pause: float) -> int:
-    # Holding each start-up task a moment spreads them over all workers, so all are spawned
-    # (and warmed up) during start() rather than on a player's move.
-    time.sleep(pause)
-    return os.getpid()
-
-
-def think(
-    rules: tuple[int, int, int, bool],
-    moves: tuple[int, ...],
-    level: str,
-    budget: float,
-    seed: int,
-) -> int:
-    """``choose_move`` from picklable arguments (in a worker process or a thread)."""
-    rows, cols, k, gravity = rules
-    position = Position.from_moves(Rules(rows, cols, k, gravity=gravity), moves)
-    return choose_move(position, Level(level), budget=budget, rng=random.Random(seed))
-
-
-def review_in_worker(
-    rules: tuple[int, int, int, bool],
-    moves: tuple[int, ...],
-    seconds: float,
-    known: tuple[MoveReview, ...] = (),
-) -> GameReview | None:
-    """``review_game`` from picklable arguments (in a worker process or a thread)."""
-    from core.ai.review import review_game
-
-    rows, cols, k, gravity = rules
-    deadline = time.perf_counter() + seconds
-    return review_game(Rules(rows, cols, k, gravity=gravity), moves, deadline=deadline, known=known)
-
-
-def _args(position: Position) -> tuple[tuple[int, int, int, bool], tuple[int, ...]]:
-    rules = position.rules
-    return (rules.rows, rules.cols, rules.k, rules.gravity), position.moves
-
-
 @dataclass(order=True)
 class _Job:
     priority: int  # 0: a person waits; 1: a watched bots' game; 2: nobody waits (a kept review)
@@ -211,6 +145,8 @@ class PoolRunner:
         queue_limit: searches that may wait before :attr:`saturated` (default: 32 a worker).
         budget: the seconds a HARD search usually gets: the workers' solver tables are sized
             for it.
+        fork_server: start the workers from the fork server (where there is one) rather than
+            afresh; a fresh worker compiles the solver itself (tests that time cold workers).
     """
 
     def __init__(
@@ -222,8 +158,10 @@ class PoolRunner:
         rng: random.Random | None = None,
         queue_limit: int | None = None,
         budget: float = 1.0,
+        fork_server: bool = True,
     ) -> None:
         self._workers = workers
+        self._fork_server = fork_server
         self._budget = budget
         self._warm_up = warm_up
         self._grace = grace
@@ -239,8 +177,8 @@ class PoolRunner:
     # --- lifetime ------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Spawn and warm up the pool. The ``spawn`` start method needs the program's top level
-        behind ``if __name__ == "__main__":`` (``python -m`` entry points have it)."""
+        """Start and warm up the pool. Its start methods need the program's top level behind
+        ``if __name__ == "__main__":`` (``python -m`` entry points have it)."""
         if not self._workers or self._pool is not None:
             return
         from core.ai import book
@@ -249,7 +187,7 @@ class PoolRunner:
         self._pool = self._new_pool()
         loop = asyncio.get_running_loop()
         await asyncio.gather(
-            *(loop.run_in_executor(self._pool, _worker_ready, 0.2) for _ in range(self._workers))
+            *(loop.run_in_executor(self._pool, worker_ready, 0.2) for _ in range(self._workers))
         )
         self._dispatchers = [
             asyncio.create_task(self._dispatch(), name=f"ai-dispatch-{n}")
@@ -257,16 +195,31 @@ class PoolRunner:
         ]
 
     def _new_pool(self) -> concurrent.futures.ProcessPoolExecutor:
-        # "spawn": forking a process that runs the store's thread (and the event loop) can copy
-        # a held lock into the child; a fresh interpreter is slower to start but always sound.
         return concurrent.futures.ProcessPoolExecutor(
             max_workers=self._workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_worker_init,
+            mp_context=self._context(),
+            initializer=worker_init,
             # Built here, in the process that owns the pool: how it is pickled records which
             # thread starts the workers, which decides how they watch for its death.
             initargs=(self._warm_up, Parent.this_process(), self._budget),
         )
+
+    def _context(self) -> multiprocessing.context.BaseContext:
+        # Never "fork": forking a process that runs the store's thread (and the event loop) can
+        # copy a held lock into the child. The fork server is a process of its own, with one
+        # thread, that has imported and compiled the solver: forks of it share those pages.
+        if self._fork_server and server.available():
+            try:
+                return server.context(warm=self._warm_up)
+            except OSError as error:  # no Unix socket or pipe for the server (a sandbox)
+                log.warning(
+                    "AI fork server unavailable (%s: %s): workers start afresh",
+                    type(error).__name__,
+                    error,
+                    extra={"action": "ai"},
+                )
+        # A fresh interpreter per worker: slower to start, and each holds its own copy of all.
+        return multiprocessing.get_context("spawn")
 
     async def close(self) -> None:
         for task in self._dispatchers:
@@ -313,10 +266,10 @@ class PoolRunner:
             return choose_move(position, level, rng=random.Random(seed))
         if level is not Level.HARD or self._pool is None:
             # MEDIUM (and HARD without a pool): a thread keeps the event loop free.
-            return await asyncio.to_thread(think, *_args(position), level.value, budget, seed)
+            return await asyncio.to_thread(think, *args_of(position), level.value, budget, seed)
 
         async def search(seconds: float) -> int:
-            args = (*_args(position), Level.HARD.value, seconds, seed)
+            args = (*args_of(position), Level.HARD.value, seconds, seed)
             return await self._in_pool(think, args, seconds + self._grace, fallback)
 
         async def fallback() -> int:
@@ -426,5 +379,5 @@ class PoolRunner:
 
     @staticmethod
     async def _fallback(position: Position, seed: int) -> int:
-        args = (*_args(position), Level.MEDIUM.value, MIN_BUDGET, seed)
+        args = (*args_of(position), Level.MEDIUM.value, MIN_BUDGET, seed)
         return await asyncio.to_thread(think, *args)

@@ -1,10 +1,10 @@
 """AI workers that die with the process that started them.
 
 A ``ProcessPoolExecutor`` shuts its workers down in order when the service closes, but after a
-``kill -9`` (or an OOM kill, or a crash in C) of the main process nothing does: the workers, a
-few hundred MiB each, are re-parented to PID 1 and wait for work forever. (multiprocessing's
-resource tracker then stays too, because the workers hold its pipe open; it exits on its own
-once they are gone.)
+``kill -9`` (or an OOM kill, or a crash in C) of the main process nothing does: the workers, tens
+of MiB each, are re-parented to PID 1 and wait for work forever. (multiprocessing's resource
+tracker then stays too, because the workers hold its pipe open; it exits on its own once they
+are gone.)
 
 A worker calls :func:`die_with_parent` first thing, from the pool's initializer, with a
 :class:`Parent` made in the main process::
@@ -23,17 +23,23 @@ Two mechanisms, because neither covers every case alone:
 - A watchdog thread polls ``os.getppid()`` every half second and exits once the parent is gone
   (the worker has been re-parented). It works on every POSIX system and whatever thread
   started the worker; it needs the GIL, so a long search can delay it by up to one AI budget.
+
+Workers forked by a fork server (:mod:`core.workers.server`) have the server as their parent:
+the signal is armed against it (its one thread forks them), the server has its own signal armed
+against the bot, and the watchdog watches both the server and the bot.
 """
 
 from __future__ import annotations
 
 import ctypes
+import multiprocessing
 import os
 import signal
 import sys
 import threading
 import time
 from dataclasses import dataclass
+from multiprocessing.connection import wait
 
 POLL_SECONDS = 0.5
 EXIT_ORPHANED = 1
@@ -42,10 +48,11 @@ _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
 @dataclass(frozen=True, slots=True)
 class Parent:
-    """The process that starts a worker, as the worker sees it.
+    """The process that starts a worker (or has a fork server start it), as the worker sees it.
 
     Attributes:
-        pid: the parent's process id (the worker's expected ``os.getppid()``).
+        pid: the parent's process id (the worker's expected ``os.getppid()`` unless a fork
+            server forks the worker).
         main_thread: whether the worker was started by the parent's main thread. It is
             recorded when the worker's arguments are pickled, which the ``spawn`` method does
             in the thread that starts the worker; an unpickled copy (``fork``) says False.
@@ -65,7 +72,9 @@ class Parent:
         return (Parent, (self.pid, threading.current_thread() is threading.main_thread()))
 
 
-def die_with_parent(parent: Parent, *, poll: float = POLL_SECONDS) -> None:
+def die_with_parent(
+    parent: Parent, *, poll: float = POLL_SECONDS, server: int | None = None
+) -> None:
     """Make this process exit once ``parent`` has died, whatever killed it.
 
     Call it first in a worker (the pool's initializer). If the parent is already gone, or is
@@ -74,14 +83,22 @@ def die_with_parent(parent: Parent, *, poll: float = POLL_SECONDS) -> None:
     Args:
         parent: the process that started this one (:meth:`Parent.this_process`, made there).
         poll: seconds between the watchdog's checks of the parent.
+        server: the pid of the fork server that forked this process on ``parent``'s behalf
+            (then this process's parent); None when ``parent`` started it itself.
     """
-    if parent.main_thread:
+    # A fork server's only thread forks: the signal then holds for as long as the server lives
+    # (and the server dies with the bot).
+    if server is not None or parent.main_thread:
         set_parent_death_signal(signal.SIGKILL)
+    direct = parent.pid if server is None else server
     # Checked after arming the signal: a parent that died just before it was armed sent none.
-    if os.getppid() != parent.pid:
+    if os.getppid() != direct:
         os._exit(EXIT_ORPHANED)
     threading.Thread(
-        target=_watch, args=(parent.pid, poll), name="orphan-watchdog", daemon=True
+        target=_watch,
+        args=(direct, poll, server is not None),
+        name="orphan-watchdog",
+        daemon=True,
     ).start()
 
 
@@ -100,10 +117,16 @@ def set_parent_death_signal(signum: int) -> bool:
         return False
 
 
-def _watch(parent_pid: int, poll: float) -> None:
+def _watch(parent_pid: int, poll: float, watch_starter: bool) -> None:
     # A dead parent's children are re-parented (to PID 1 or a subreaper), so the parent's pid
     # is never ours again, even if the number is reused by a new process.
+    starter = multiprocessing.parent_process() if watch_starter else None
     while os.getppid() == parent_pid:
-        time.sleep(poll)
+        if starter is None:
+            time.sleep(poll)
+        elif wait([starter.sentinel], poll):
+            # the process that asked the server for this one (the bot) is gone: its end of
+            # the pipe it sent this process's start on is closed
+            break
     # No cleanup: the task queue's other end is gone, and nobody waits for a result.
     os._exit(EXIT_ORPHANED)

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from core.ai.orphans import EXIT_ORPHANED, Parent
-from tests.processes import HAS_PROC, descendants, running
+from core.workers.orphans import EXIT_ORPHANED, Parent
+from tests.processes import HAS_PROC, ai_processes, cpu_seconds, descendants, running
 
 ROOT = Path(__file__).resolve().parents[3]
 PARENT = Path(__file__).with_name("orphan_parent.py")
@@ -80,7 +80,7 @@ def test_a_worker_whose_parent_is_already_gone_exits_at_once() -> None:
     # got to its initializer.
     code = (
         "import os, time\n"
-        "from core.ai.orphans import Parent, die_with_parent\n"
+        "from core.workers.orphans import Parent, die_with_parent\n"
         "die_with_parent(Parent(os.getppid() + 1_000_000, main_thread=True))\n"
         "time.sleep(60)\n"
     )
@@ -101,29 +101,49 @@ def test_a_parent_records_which_thread_starts_the_worker() -> None:
     assert copies == [Parent(os.getpid(), main_thread=False)]
 
 
-def test_the_runners_workers_die_with_a_killed_bot() -> None:
-    # The service's own pool (core.ai.runner), started the way the bot starts it.
-    script = (
-        "import asyncio, os, sys\n"
-        "from core.ai.runner import PoolRunner\n"
-        "async def main():\n"
-        "    runner = PoolRunner(workers=2, warm_up=False)\n"
-        "    await runner.start()\n"
-        "    print(os.getpid(), flush=True)\n"
-        "    await asyncio.sleep(60)\n"
-        "asyncio.run(main())\n"
-    )
+BOT = """
+import asyncio, os, sys
+from core.ai import Level
+from core.games import Position, Rules
+from core.workers.runner import PoolRunner
+async def main(busy):
+    runner = PoolRunner(workers=2, warm_up=busy)
+    await runner.start()
+    if busy:  # a search far longer than the test waits, in compiled code holding the GIL
+        board = Position.start(Rules(7, 8, 4, gravity=True))
+        asyncio.create_task(runner.choose(board, Level.HARD, budget=60.0))
+    print(os.getpid(), flush=True)
+    await asyncio.sleep(120)
+asyncio.run(main(sys.argv[1] == "busy"))
+"""
+
+
+@pytest.mark.parametrize("mode", ["idle", "busy"])
+def test_the_runners_workers_die_with_a_killed_bot(mode: str) -> None:
+    # The service's own pool (core.workers.runner), started the way the bot starts it: its
+    # workers are forked by a fork server, which must go too.
+    env = environment()
+    if mode == "busy":
+        env.pop("CHATBOTS_JIT")
     bot = subprocess.Popen(
-        [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=environment()
+        [sys.executable, "-c", BOT, mode], stdout=subprocess.PIPE, text=True, env=env
     )
     try:
         assert bot.stdout is not None
         assert int(bot.stdout.readline()) == bot.pid
-        workers = descendants(bot.pid)
-        assert len(workers) >= 2  # the two workers (and the resource tracker)
+        roles = ai_processes(bot.pid)
+        assert sorted(roles.values()) == ["fork server", "worker", "worker"]
+        if mode == "busy":
+            workers = [pid for pid, role in roles.items() if role == "worker"]
+            used = {pid: cpu_seconds(pid) for pid in workers}
+            deadline = time.monotonic() + 30
+            while all(cpu_seconds(pid) - used[pid] < 0.5 for pid in workers):
+                assert time.monotonic() < deadline, "no worker started searching"
+                time.sleep(0.05)
+        tree = descendants(bot.pid)  # with multiprocessing's resource tracker
         os.kill(bot.pid, signal.SIGKILL)
         bot.wait(10)
-        assert wait_gone(workers, GONE_WITHIN) == []
+        assert wait_gone(tree, GONE_WITHIN) == []
     finally:
         if bot.poll() is None:
             bot.kill()

@@ -1,6 +1,6 @@
 """A parent for the orphan tests: starts a ``spawn`` pool whose workers die with it.
 
-    python tests/core/ai/orphan_parent.py WORKERS main|signal|thread
+    python tests/core/workers/orphan_parent.py WORKERS main|signal|thread
 
 Starts the pool from the main thread (``signal``: the same, with the watchdog slowed to once an
 hour, so only the parent-death signal acts), or from a thread that then ends (the signal would
@@ -19,7 +19,7 @@ import sys
 import threading
 import time
 
-from core.ai.orphans import Parent, die_with_parent
+from core.workers.orphans import Parent, die_with_parent
 
 
 def _ready(pause: float) -> int:
