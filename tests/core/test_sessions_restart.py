@@ -13,8 +13,7 @@ from dataclasses import replace
 import pytest
 
 from core.ai import Level
-from core.ai.review import GameReview, MoveReview
-from core.games import Position, Rules
+from core.games import Position
 from core.replies import Actor, Reply
 from core.sessions import GameService, ServiceSettings
 from core.store import Session
@@ -31,17 +30,6 @@ class Lowest(StubRunner):
         self, position: Position, level: Level, *, budget: float, interactive: bool = True
     ) -> int:
         return position.legal_moves()[0]
-
-    async def review(
-        self,
-        rules: Rules,
-        moves: Sequence[int],
-        *,
-        seconds: float,
-        known: Sequence[MoveReview] = (),
-        background: bool = False,
-    ) -> GameReview | None:
-        return None
 
 
 @pytest.fixture

@@ -17,8 +17,7 @@ from typing import Any, cast
 import pytest
 
 from core.ai import Level
-from core.ai.review import GameReview, MoveReview
-from core.games import Position, Rules
+from core.games import Position
 from core.ports import PlatformStyle
 from core.replies import Actor, Reply
 from core.sessions import GameService, ServiceSettings
@@ -63,17 +62,6 @@ class Held(StubRunner):
         self.thinking.set()
         await self.release.wait()
         return position.legal_moves()[0]
-
-    async def review(
-        self,
-        rules: Rules,
-        moves: Sequence[int],
-        *,
-        seconds: float,
-        known: Sequence[MoveReview] = (),
-        background: bool = False,
-    ) -> GameReview | None:
-        return None
 
 
 @pytest.fixture
