@@ -48,4 +48,6 @@ async def test_a_refused_token_is_one_line_naming_where_to_get_a_new_one(
     assert "discord: the token was refused (DISCORD_TOKEN)" in line, line
     assert "Developer Portal" in line and "Bot" in line and "Reset Token" in line, line
     assert REFUSED not in log
-    assert ("discord: running shards 0,1" in log) == bool(sharded)  # the sharded client's path
+    # The sharded client's path was taken; which of its shards it held first (0, 1 or both) is
+    # up to how the leases came in, and the refusal ends the run there.
+    assert ("discord: running shards " in log) == bool(sharded)
