@@ -135,7 +135,7 @@ class GameServicePort(Protocol):
 
     async def chat_language(self, actor: Actor) -> str | None:
         """The language the admins of ``actor``'s chat chose (``/settings language``), or None
-        when nobody chose one (or the store cannot say now). Replies carry it already
+        when nobody chose one (or the store cannot say now); never raises. Replies carry it already
         (:attr:`Reply.locale`); adapters ask for it where they answer a mistake of their own
         (a slash command's option they could not read)."""
         ...

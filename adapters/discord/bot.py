@@ -394,11 +394,8 @@ class GameBot(discord.Client):
                 await self._answer_safely(responder, render("error.internal", locale))
 
     async def _chat_language(self, interaction: Interaction, locale: str) -> str:
-        try:
-            return await self.service.chat_language(actor_for(interaction)) or locale
-        except Exception:  # the answer matters more than its language
-            log.exception("could not read the language of chat %s", interaction.channel_id)
-            return locale
+        # The service answers None, never an error, when it cannot read the chat's settings.
+        return await self.service.chat_language(actor_for(interaction)) or locale
 
     async def _edit_message(self, channel_id: int, message_id: int, spec: MessageSpec) -> bool:
         """Edit a message of ours through its channel (no interaction token needed)."""
