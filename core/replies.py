@@ -117,6 +117,10 @@ class Reply:
             language (Discord's client locale) or the adapter's configured default.
         theme: the board theme the chat's admins chose (the ``theme`` setting, a name of
             ``core.pictures.THEMES``), or None for each game's own.
+        notify: the user id of the one person this text is meant for (a challenge names the
+            challenged player, a clock's reminder the player to move), or None. Adapters whose
+            platform silences some messages make this one reach that person (Matrix: an
+            ``m.text`` that mentions them, where every other reply is an ``m.notice``).
     """
 
     text: Text | None = None
@@ -129,3 +133,4 @@ class Reply:
     error: bool = False
     locale: str | None = None
     theme: str | None = None
+    notify: str | None = None

@@ -40,7 +40,6 @@ from adapters.matrix.events import (
     Incoming,
     Message,
     Reaction,
-    challenged,
     command_text,
     mentioned_user,
     parse_event,
@@ -417,9 +416,7 @@ class MatrixAdapter:
                 room_id, render("matrix.internal_error", self.locale), message.event_id
             )
             return
-        await self._output.apply(
-            room_id, replies, reply_to=message.event_id, mention=challenged(text, actor)
-        )
+        await self._output.apply(room_id, replies, reply_to=message.event_id)
 
     async def _on_reaction(self, reaction: Reaction) -> None:
         move = reaction_move(reaction.key)

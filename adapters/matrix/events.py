@@ -258,11 +258,3 @@ def mentioned_user(actor: Actor, written: str) -> str:
     if text.startswith("@") and ":" not in text and ":" in actor.user_id:
         return f"{text}:{actor.user_id.split(':', 1)[1]}"
     return text
-
-
-def challenged(text: str, actor: Actor) -> str | None:
-    """The user a command challenges: its first ``@user`` word (pills were turned into ids)."""
-    for word in text.split():
-        if word.startswith("@") and len(word) > 1:
-            return mentioned_user(actor, word)
-    return None

@@ -68,8 +68,11 @@ class Output:
         addressee: str | None = None,
         mention: str | None = None,
     ) -> None:
-        """Show ``replies`` in order; texts reply to ``reply_to`` and name ``addressee``;
-        a challenge mentions ``mention`` (the challenged user's id)."""
+        """Show ``replies`` in order; texts reply to ``reply_to`` and name ``addressee``.
+
+        A text meant for one person (:attr:`~core.replies.Reply.notify`: a challenge, a
+        reminder) is an ``m.text`` that mentions them; ``mention`` names that person for a
+        reply that does not (kept for callers of the previous version)."""
         for reply in replies:
             locale = reply.locale or self._locale
             hint = actions_hint(reply.actions, locale)
@@ -92,9 +95,9 @@ class Output:
             if board is not None and reply.new_message:
                 # A new board carries its announcement: one event, where the players look.
                 await self._show_board(room_id, board, locale, new=True, intro=text or None)
-            elif text and mention and ActionKind.ACCEPT in reply.actions:
+            elif text and (person := reply.notify or _challenged(reply, mention)):
                 # Default push rules silence notices: a challenge must reach its person.
-                self._sender.send(room_id, mention_content(text, mention, reply_to))
+                self._sender.send(room_id, mention_content(text, person, reply_to))
             elif text:
                 self.notice(room_id, text, reply_to)
 
@@ -146,6 +149,10 @@ class Output:
     def redact(self, room_id: str, event_id: str, reason: str) -> None:
         """Remove an event (a consumed reaction) when the rate limit leaves room for it."""
         self._sender.redact(room_id, event_id, reason)
+
+
+def _challenged(reply: Reply, mention: str | None) -> str | None:
+    return mention if ActionKind.ACCEPT in reply.actions else None
 
 
 def _remember(kept: OrderedDict[str, T], key: str, value: T) -> None:

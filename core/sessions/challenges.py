@@ -141,6 +141,7 @@ class Challenges:
             actions=(ActionKind.ACCEPT, ActionKind.DECLINE),
             session_id=session.id,
             version=session.version,
+            notify=session.challenged,
         )
 
     # --- answers ---------------------------------------------------------------------------

@@ -149,3 +149,27 @@ async def test_a_challenge_is_a_text_that_mentions_the_challenged_player(
     assert f'href="https://matrix.to/#/{BOB}"' in content["formatted_body"]
     others = [s for s in fake.sent if s is not challenge and s.event_type == "m.room.message"]
     assert all(s.content["msgtype"] == "m.notice" for s in others)
+
+
+async def test_a_rematch_challenge_mentions_the_player_it_challenges(
+    service: GameService,
+) -> None:
+    await state(service).set_next_batch("s0")
+    fake = FakeTransport()
+    fake.deliver((ROOM, text("$c", ALICE, f"!tres {BOB}")))
+    fake.deliver((ROOM, text("$a", BOB, "!accept")))
+    # Alice (X, the challenger) takes the top row.
+    for number, (who, cell) in enumerate([(ALICE, 1), (BOB, 4), (ALICE, 2), (BOB, 5), (ALICE, 3)]):
+        fake.deliver((ROOM, text(f"$m{number}", who, str(cell))))
+    fake.deliver((ROOM, text("$r", BOB, "!rematch")))
+    async with running(service, fake):
+        challenges = await fake.wait_sent(is_challenge, count=2)
+    rematch = challenges[-1].content
+    # Nothing in "!rematch" names alice: the service's reply says whom it addresses.
+    assert rematch["msgtype"] == "m.text"
+    assert rematch["m.mentions"] == {"user_ids": [ALICE]}
+    assert f'href="https://matrix.to/#/{ALICE}"' in rematch["formatted_body"]
+
+
+def is_challenge(sent: Sent) -> bool:
+    return "!accept" in str(sent.content.get("body"))
