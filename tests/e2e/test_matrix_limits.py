@@ -16,6 +16,8 @@ import nio
 import pytest
 
 from adapters.matrix.render import KEYCAPS
+from adapters.matrix.state import MatrixState
+from core.sessions import GameService
 from tests.e2e.synapse import (
     BOT,
     PASSWORD,
@@ -109,10 +111,27 @@ def _redacts(seen: Seen) -> object:
     return content.get("redacts") if isinstance(content, dict) else None
 
 
-async def wait_expired(since: float) -> None:
-    """Until a login made at ``since`` (monotonic) has expired on the server: a server timer,
-    so a wait for its deadline (plus a second for the clocks to agree)."""
-    await asyncio.sleep(max(0.0, since + SESSION_LIFETIME_S + 1.0 - time.monotonic()))
+async def bot_token_expired(server: SynapseServer, service: GameService) -> None:
+    """Until the homeserver refuses the bot's current token as expired: the server is asked
+    (``whoami`` with the token the bot stored at its last login), not a clock. A token the bot
+    renewed meanwhile is waited out in turn, so whenever this returns, the next answer the bot
+    sends meets an expired token, or one it has just renewed."""
+    bot = server.user_id(BOT)
+    deadline = time.monotonic() + SESSION_LIFETIME_S + 60
+    client = nio.AsyncClient(server.url, bot)
+    try:
+        while True:
+            saved = await MatrixState(service.store, bot).credentials()
+            assert saved is not None, "the bot logged in with its password and kept the token"
+            client.access_token = saved.access_token
+            answer = await client.whoami()
+            if isinstance(answer, nio.WhoamiError) and answer.status_code == "M_UNKNOWN_TOKEN":
+                return
+            assert isinstance(answer, nio.WhoamiResponse), answer
+            assert time.monotonic() < deadline, "the bot's token did not expire in time"
+            await asyncio.sleep(0.5)  # the next look at the server's answer
+    finally:
+        await client.close()
 
 
 async def test_a_game_spans_two_expiries_with_a_password_and_loses_no_answer(
@@ -120,20 +139,21 @@ async def test_a_game_spans_two_expiries_with_a_password_and_loses_no_answer(
 ) -> None:
     server = synapse_expiring
     with caplog.at_level(logging.INFO):
-        async with running_bot(server, tmp_path / "bot"), Player(server, "alice") as alice:
-            logged_in = time.monotonic()
+        async with (
+            running_bot(server, tmp_path / "bot") as running,
+            Player(server, "alice") as alice,
+        ):
             room = await open_room(server, alice)
             board = await start_game(server, alice, room, "!quatre easy")
             body = shown(board)
             for expiry in range(2):
-                await wait_expired(logged_in)
+                await bot_token_expired(server, running.service)
                 move = await alice.say(room, str(free_column(body) + 1))
                 edit = await edit_after(
                     alice, room, board, move, what=f"the answer after expiry {expiry + 1}"
                 )
                 assert sum(row.count("X") for row in grid(shown(edit))) == expiry + 1
                 body = shown(edit)
-                logged_in = time.monotonic()  # the bot's token is at most this old
     again = [r.getMessage() for r in caplog.records if "logging in again" in r.getMessage()]
     assert len(again) >= 2 and all("expired" in line for line in again)
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
