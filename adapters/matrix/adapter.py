@@ -155,7 +155,11 @@ class MatrixAdapter:
             self._client, relogin=self._logins.again, on_limited=self._limited, sleep=self._sleep
         )
         self._output = Output(
-            self._state, self._sender, self._config.default_locale, add_keycaps=self._add_keycaps
+            self._state,
+            self._sender,
+            self._config.default_locale,
+            add_keycaps=self._add_keycaps,
+            clock=self._clock,
         )
 
     def _limited(self) -> None:

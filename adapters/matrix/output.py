@@ -12,8 +12,9 @@ shown: the moves of a bots' game are published from a task of their own, and the
 from __future__ import annotations
 
 import logging
+import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from adapters.matrix.render import (
@@ -45,19 +46,24 @@ class Output:
         locale: the language of every text, unless a reply names the one its room's admins
             chose (:attr:`core.replies.Reply.locale`).
         add_keycaps: put keycap reactions under new boards whose every move has one.
+        clock: seconds since the epoch (how long a board's place is kept).
     """
 
     def __init__(
-        self, state: MatrixState, sender: Sender, locale: str, *, add_keycaps: bool
+        self,
+        state: MatrixState,
+        sender: Sender,
+        locale: str,
+        *,
+        add_keycaps: bool,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self._state = state
         self._sender = sender
         self._locale = locale
         self._add_keycaps = add_keycaps
+        self._clock = clock
         self._shown: OrderedDict[str, int] = OrderedDict()
-        # Boards shown by this process: a game deleted before its first move (``!final``
-        # right after the start) takes its stored board with it, and its end still edits it.
-        self._refs: OrderedDict[str, BoardRef] = OrderedDict()
 
     async def apply(
         self,
@@ -117,8 +123,8 @@ class Output:
             return False
         _remember(self._shown, board.session_id, board.version)
         content = board_content(board, locale, note=note, intro=intro)
+        # From the store, not this process's memory: another process may have posted it.
         ref = None if new else await self._state.board(board.session_id)
-        ref = ref or (None if new else self._refs.get(board.session_id))
         if ref is None or ref.room_id != room_id:
             try:
                 event_id = await self._sender.send(room_id, content)
@@ -128,8 +134,7 @@ class Output:
                 log.warning("matrix: could not post a board in %s: %s", room_id, error)
                 return True
             ref = BoardRef(board.session_id, room_id, event_id)
-            await self._state.set_board(ref)
-            _remember(self._refs, board.session_id, ref)
+            await self._state.set_board(ref, self._clock())
             if self._add_keycaps and board.playable:
                 for key in keycaps_for(board.rules):
                     self._sender.courtesy(room_id, reaction_content(event_id, key))
@@ -139,7 +144,6 @@ class Output:
         if board.finished:
             self._sender.drop_courtesies(room_id, ref.event_id)
             await self._state.forget_board(ref)
-            self._refs.pop(board.session_id, None)
         return True
 
     def notice(self, room_id: str, text: str, reply_to: str | None) -> None:

@@ -8,6 +8,10 @@ Everything is under the namespace ``matrix:<bot user id>``, so two bots can shar
 - ``board:<session id>`` and ``event:<event id>``: a session's board message (the original
   event, which every edit points at) and the way back from a reaction's target; both are tied
   to the session, so the store deletes them with the game;
+- ``posted:<session id>``: the same board message, not tied to the session and kept for
+  :data:`POSTED_KEPT_S`: a game ended before its first move (``!final`` right after the start)
+  is deleted with its ``board:`` row, and its board must still be edited to say so, by
+  whichever process handles the ``!final``;
 - ``handled:<event id>``: the receipt of an event the service handled, written in the same
   transaction as the first change it made (alone when it made none); it expires after
   :data:`HANDLED_KEPT_S`;
@@ -33,6 +37,10 @@ HANDLED_KEPT_S = 3 * 86400.0
 """How long a receipt outlives its event. An event comes back only in a sync from a token saved
 before it was handled, and the token follows the handled events within seconds; days cover a
 bot that crashed and stayed down over a weekend."""
+
+POSTED_KEPT_S = 3 * 86400.0
+"""How long the untied copy of a board's place outlives its posting: games that end before
+their first move are almost always ended within minutes (an unanswered start, a mistake)."""
 
 _UNDECRYPTED = "undecrypted"
 
@@ -93,22 +101,29 @@ class MatrixState:
     # --- boards ---------------------------------------------------------------------------
 
     async def board(self, session_id: str) -> BoardRef | None:
-        return _board(await self._store.kv_get(self._namespace, f"board:{session_id}"))
+        """Where the board of ``session_id`` is, also shortly after its game was deleted."""
+        found = _board(await self._store.kv_get(self._namespace, f"board:{session_id}"))
+        if found is None:
+            found = _board(await self._store.kv_get(self._namespace, f"posted:{session_id}"))
+        return found
 
     async def board_at(self, event_id: str) -> BoardRef | None:
         """The board whose original event is ``event_id`` (a reaction's target)."""
         session_id = await self._store.kv_get(self._namespace, f"event:{event_id}")
         return None if session_id is None else await self.board(session_id)
 
-    async def set_board(self, ref: BoardRef) -> None:
-        """Remember the board of ``ref.session_id`` (until its game is deleted)."""
+    async def set_board(self, ref: BoardRef, now: float) -> None:
+        """Remember the board of ``ref.session_id`` (until its game is deleted, and a copy
+        until :data:`POSTED_KEPT_S` after ``now``, seconds since the epoch)."""
         old = await self.board(ref.session_id)
         if old is not None and old.event_id != ref.event_id:
             await self._store.kv_delete(self._namespace, f"event:{old.event_id}")
         session = ref.session_id
+        value = json.dumps(asdict(ref))
         await self._store.kv_set(
-            self._namespace, f"board:{session}", json.dumps(asdict(ref)), session_id=session
+            self._namespace, f"posted:{session}", value, expires_at=now + POSTED_KEPT_S
         )
+        await self._store.kv_set(self._namespace, f"board:{session}", value, session_id=session)
         await self._store.kv_set(
             self._namespace, f"event:{ref.event_id}", session, session_id=session
         )
@@ -116,6 +131,7 @@ class MatrixState:
     async def forget_board(self, ref: BoardRef) -> None:
         await self._store.kv_delete(self._namespace, f"event:{ref.event_id}")
         await self._store.kv_delete(self._namespace, f"board:{ref.session_id}")
+        await self._store.kv_delete(self._namespace, f"posted:{ref.session_id}")
 
     # --- handled events -------------------------------------------------------------------
 

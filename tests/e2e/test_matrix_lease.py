@@ -20,7 +20,14 @@ from tests.e2e.bot_processes import (
     wait_holder,
 )
 from tests.e2e.synapse import BOT, PASSWORD, Player, SynapseServer, is_edit_of, synapse_server
-from tests.e2e.test_matrix import grid, is_reply_notice, open_room, shown, start_game
+from tests.e2e.test_matrix import (
+    grid,
+    is_board,
+    is_reply_notice,
+    open_room,
+    shown,
+    start_game,
+)
 
 __all__ = ["synapse_server"]  # the fixture, imported for pytest
 
@@ -59,6 +66,9 @@ async def test_one_process_syncs_and_the_other_takes_over_after_a_kill_9(
                 second = await start_bot(tmp_path, "second", settings)
                 await second.wait_log(f"lease {lease}: held by", within=60)
                 board = await start_game(server, alice, room, "!tres easy")
+                # And a game with no move yet, in a room of its own.
+                quiet = await open_room(server, alice)
+                unplayed = await start_game(server, alice, quiet, "!quatre easy")
 
                 # Only the first syncs: the second never even logged in. It sweeps, too.
                 assert await lease_holder_pid(db.sql, lease) == first.pid
@@ -90,7 +100,9 @@ async def test_one_process_syncs_and_the_other_takes_over_after_a_kill_9(
                 marks = [cell for row in grid(shown(edit)) for cell in row]
                 assert grid(shown(edit))[1][1] == "X"
                 assert (marks.count("X"), marks.count("O")) == (1, 1)
-                rows = await db.sql("SELECT moves, version FROM sessions WHERE status = 'active'")
+                rows = await db.sql(
+                    "SELECT moves, version FROM sessions WHERE status = 'active' AND moves <> ''"
+                )
                 assert len(rows) == 1 and rows[0][0].split(",")[0] == "4" and rows[0][1] == 3
 
                 # The game goes on with the new holder, and nothing came twice.
@@ -106,6 +118,18 @@ async def test_one_process_syncs_and_the_other_takes_over_after_a_kill_9(
                 edits = [s for s in mine if is_edit_of(s.source, board.source["event_id"])]
                 assert len(edits) == 2
                 assert not [s for s in mine if is_reply_notice(s, room, bot, move)]
+
+                # Ended before its first move (deleted, with no result to keep) by the process
+                # that took over: the board the first one posted says so, no new one does.
+                mark = alice.mark()
+                await alice.say(quiet, "!final")
+                ended = await alice.wait_for(
+                    lambda seen: is_edit_of(seen.source, unplayed.source["event_id"]),
+                    after=mark,
+                    what="the unplayed game's board edited",
+                )
+                assert "alice ended the game" in shown(ended)
+                assert not [s for s in alice.events[mark:] if is_board(s, bot)]
             assert second.log_text().count("matrix: logged in") == 1
             assert await second.stop() == 0
             second = None

@@ -173,3 +173,26 @@ async def test_a_rematch_challenge_mentions_the_player_it_challenges(
 
 def is_challenge(sent: Sent) -> bool:
     return "!accept" in str(sent.content.get("body"))
+
+
+async def test_final_before_any_move_edits_a_board_another_process_posted(
+    service: GameService,
+) -> None:
+    await state(service).set_next_batch("s0")
+    posting = FakeTransport()
+    posting.deliver((ROOM, text("$start", ALICE, "!quatre easy")))
+    async with running(service, posting):
+        [board] = await posting.wait_sent(is_board)
+        await posting.wait_until(lambda: len(posting.syncs) >= 2)
+    ref = await state(service).board_at(board.event_id)
+    assert ref is not None
+    # Another adapter (another process, after a takeover) with nothing in memory.
+    ending = FakeTransport()
+    ending.deliver((ROOM, text("$final", ALICE, "!final")))
+    async with running(service, ending):
+        [edit] = await ending.wait_sent(edit_of(board.event_id))
+        await ending.wait_until(lambda: len(ending.syncs) >= 2)
+    assert "alice ended the game" in str(edit.content["m.new_content"]["body"])
+    assert not [s for s in ending.sent if is_board(s)]
+    # Once shown, the board's place is forgotten, copy included.
+    assert await state(service).board(ref.session_id) is None
