@@ -129,8 +129,10 @@ class GameServicePort(Protocol):
     async def carry_games_over(
         self, platform: str, old_chat_id: str, new_chat_id: str, users: Sequence[str]
     ) -> list[Reply]:
-        """Move the games ``users`` play in ``old_chat_id`` to ``new_chat_id`` (a Matrix room
-        upgraded to a new one); a new board reply for each game carried over."""
+        """Move the live games of ``users`` in ``old_chat_id`` to ``new_chat_id`` (a Matrix
+        room upgraded to a new one): games, bots' games (played on there) and open challenges.
+        The replies show each there again: a new board, or the challenge mentioning the
+        challenged player. A second call moves only what the first left."""
         ...
 
     async def chat_language(self, actor: Actor) -> str | None:

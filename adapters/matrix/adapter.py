@@ -373,8 +373,10 @@ class MatrixAdapter:
                     transport=self._client(),
                     service=self._service,
                     output=self._output,
+                    state=self._state,
                     locale=self.locale,
                     sleep=self._sleep,
+                    clock=self._clock,
                 )
             # Not after a failure or a cancellation: the next start tries it again, and its
             # receipt, if written, skips it then.

@@ -11,6 +11,7 @@ shown: the moves of a bots' game are published from a task of their own, and the
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections import OrderedDict
@@ -146,9 +147,10 @@ class Output:
             await self._state.forget_board(ref)
         return True
 
-    def notice(self, room_id: str, text: str, reply_to: str | None) -> None:
-        """Queue a short notice (a reply to ``reply_to`` when given)."""
-        self._sender.send(room_id, notice_content(text, reply_to))
+    def notice(self, room_id: str, text: str, reply_to: str | None) -> asyncio.Future[str]:
+        """Queue a short notice (a reply to ``reply_to`` when given); its event id, once sent
+        (callers need not wait for it)."""
+        return self._sender.send(room_id, notice_content(text, reply_to))
 
     def redact(self, room_id: str, event_id: str, reason: str) -> None:
         """Remove an event (a consumed reaction) when the rate limit leaves room for it."""

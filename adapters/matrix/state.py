@@ -140,6 +140,14 @@ class MatrixState:
         change the event makes."""
         return KvEntry(self._namespace, f"handled:{event_id}", "1", expires_at=now + HANDLED_KEPT_S)
 
+    async def mark_handled(self, event_id: str, now: float) -> None:
+        """Write the receipt of ``event_id`` alone (an event the service made no change for
+        in one transaction: a room upgrade)."""
+        entry = self.receipt(event_id, now)
+        await self._store.kv_set(
+            entry.namespace, entry.key, entry.value, expires_at=entry.expires_at
+        )
+
     async def was_handled(self, room_id: str, event_id: str) -> bool:
         """Whether the event's receipt (or the previous version's list) names it."""
         if await self._store.kv_get(self._namespace, f"handled:{event_id}") is not None:

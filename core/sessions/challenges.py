@@ -121,6 +121,11 @@ class Challenges:
         current = await self._moves.bot_turns(session)
         return [board_reply(current, new_message=True, text=Text(key))]
 
+    def challenge_reply(self, actor: Actor, session: Session) -> Reply:
+        """The challenge ``session`` as its challenger ``actor`` sends it (again, when the
+        room it was sent in was upgraded)."""
+        return self._challenge_reply(actor, session)
+
     def _challenge_reply(self, actor: Actor, session: Session) -> Reply:
         challenged = next(s for s in session.seats if s.user_id == session.challenged)
         prefix = self._ctx.prefix(actor)

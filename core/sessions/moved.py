@@ -1,42 +1,74 @@
 """Live games carried from one chat to another: a Matrix room upgraded to a new room
-(``m.room.tombstone``) keeps its games, in the new room."""
+(``m.room.tombstone``) keeps its games, its open challenges and its bots' games, in the new room."""
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 from core.i18n import Text
-from core.replies import Reply
+from core.replies import Actor, Reply
 from core.sessions.views import board_reply
-from core.store import AlreadyPlaying, SessionStore, Status
+from core.store import AlreadyPlaying, Session, SessionStore, Status
+
+_TRIES = 3
 
 
 async def carry_games_over(
     store: SessionStore, platform: str, old_chat_id: str, new_chat_id: str, users: Sequence[str]
-) -> list[Reply]:
-    """Move the games being played by ``users`` in ``old_chat_id`` to ``new_chat_id``.
+) -> list[Session]:
+    """Move the live games of ``users`` in ``old_chat_id`` to ``new_chat_id``.
 
-    Each game keeps its id, seats, moves and clock and is shown there as a new board; a player
-    with a live game in the new chat already keeps that one, and the old game stays where it was
-    (it ends as games do, by moves, ``/final`` or expiry). Open challenges are not carried: they
-    expire within minutes and are simply sent again.
+    A live game is a game being played (against a person or the bot), a bots' game someone
+    watches, or a challenge someone sent and nobody answered yet. Each keeps its id, seats,
+    moves and clock. A player with a live game in the new chat already keeps that one, and the
+    old game stays where it was (it ends as games do, by moves, ``/final`` or expiry). Each game
+    moves in a transaction of its own: once moved it is no longer found in the old chat, so a
+    second call (a crash in between, the same upgrade seen twice) moves only what is left.
 
     Returns:
-        One reply per game carried (its board as a new message, saying where it came from).
+        The sessions carried, as stored now (in ``new_chat_id``).
     """
-    replies: list[Reply] = []
-    seen: set[str] = set()
+    carried: list[Session] = []
     for user_id in dict.fromkeys(users):
-        session = await store.live_game(platform, old_chat_id, user_id)
-        if session is None or session.id in seen or session.status is not Status.ACTIVE:
-            continue
-        seen.add(session.id)
-        carried = dataclasses.replace(session, chat_id=new_chat_id, version=session.version + 1)
-        try:
-            if not await store.swap(session, carried):
-                continue  # it moved on meanwhile (a move, an end): left where it is
-        except AlreadyPlaying:
-            continue
-        replies.append(board_reply(carried, new_message=True, text=Text("game.carried_over")))
-    return replies
+        # A game that changed between the read and the move (a bots' game plays on) is read
+        # again; one that keeps changing stays where it is.
+        for _ in range(_TRIES):
+            session = await store.live_game(platform, old_chat_id, user_id)
+            if session is None or session.status not in (Status.ACTIVE, Status.CHALLENGE):
+                break
+            moved = dataclasses.replace(session, chat_id=new_chat_id, version=session.version + 1)
+            try:
+                if await store.swap(session, moved):
+                    carried.append(moved)
+                    break
+            except AlreadyPlaying:
+                break
+    return carried
+
+
+async def shown_again(
+    session: Session,
+    *,
+    challenge: Callable[[Actor, Session], Reply],
+    watch: Callable[[Actor, Session], Awaitable[list[Reply]]],
+) -> list[Reply]:
+    """What shows the carried ``session`` in its new chat.
+
+    A game: its board as a new message, saying where it came from. A challenge: the challenge
+    again (it mentions the challenged player there; ``challenge`` builds it). A bots' game: its
+    board, and the game goes on move by move there (``watch`` starts it again: the old room's
+    task stops at its next move, whose version no longer matches).
+    """
+    starter = session.challenger
+    name = next((s.name for s in session.seats if s.user_id == starter), starter or "")
+    actor = Actor(session.platform, session.chat_id, starter or "", name)
+    if session.status is Status.CHALLENGE and starter is not None:
+        return [challenge(actor, session)]
+    text = Text("game.carried_over")
+    if starter is not None and all(seat.is_bot for seat in session.seats):
+        return [
+            dataclasses.replace(reply, text=text) if reply.new_message else reply
+            for reply in await watch(actor, session)
+        ]
+    return [board_reply(session, new_message=True, text=text)]

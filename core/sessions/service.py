@@ -70,7 +70,7 @@ from core.replies import ActionKind, Actor, Reply
 from core.sessions.admin import Admin
 from core.sessions.challenges import Challenges
 from core.sessions.context import Context
-from core.sessions.moved import carry_games_over
+from core.sessions.moved import carry_games_over, shown_again
 from core.sessions.moves import Moves, Unplayable, off_board
 from core.sessions.policy import Policy
 from core.sessions.requests import Requests
@@ -320,7 +320,13 @@ class GameService:
     ) -> list[Reply]:
         """The games ``users`` play in ``old_chat_id``, moved to ``new_chat_id`` (a room that
         was upgraded); see :func:`core.sessions.moved.carry_games_over`."""
-        return await carry_games_over(self.store, platform, old_chat_id, new_chat_id, users)
+        replies: list[Reply] = []
+        moved = await carry_games_over(self.store, platform, old_chat_id, new_chat_id, users)
+        for session in moved:
+            replies += await shown_again(
+                session, challenge=self._challenges.challenge_reply, watch=self._watcher.watch
+            )
+        return replies
 
     async def chat_language(self, actor: Actor) -> str | None:
         """The language the admins of ``actor``'s chat chose, or None (see the port)."""

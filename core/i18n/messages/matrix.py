@@ -60,11 +60,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ru": "Извините, у меня что-то пошло не так. Попробуйте ещё раз.",
     },
     "matrix.upgraded.joined": {
-        "en": "This room was upgraded. I have joined the new room; the games being played here go on there.",
-        "ca": "Aquesta sala s'ha actualitzat. M'he unit a la sala nova; les partides en joc continuen allà.",
-        "es": "Esta sala se ha actualizado. Me he unido a la sala nueva; las partidas en juego siguen allí.",
-        "pt": "Esta sala foi atualizada. Entrei na sala nova; os jogos em curso continuam lá.",
-        "ru": "Эта комната обновлена. Я перешёл в новую комнату; начатые партии продолжаются там.",
+        "en": "This room was upgraded. I have joined the new room; the games and challenges open here go on there.",
+        "ca": "Aquesta sala s'ha actualitzat. M'he unit a la sala nova; les partides i els reptes oberts d'aquí continuen allà.",
+        "es": "Esta sala se ha actualizado. Me he unido a la sala nueva; las partidas y los retos abiertos de aquí siguen allí.",
+        "pt": "Esta sala foi atualizada. Entrei na sala nova; os jogos e os desafios abertos daqui continuam lá.",
+        "ru": "Эта комната обновлена. Я перешёл в новую комнату; начатые партии и открытые вызовы продолжаются там.",
     },
     "matrix.upgraded.not_joined": {
         "en": "This room was upgraded, but I could not join the new room: invite me there. Games here go on here.",

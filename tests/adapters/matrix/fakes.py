@@ -34,6 +34,7 @@ class FakeTransport:
         self.joined: list[str] = []
         self.left: list[str] = []
         self.send_errors: list[MatrixError] = []
+        self.room_errors: dict[str, list[MatrixError]] = {}  # the next sends to that room fail
         self.gates: dict[str, asyncio.Event] = {}  # sends to these rooms wait for the gate
         self.waiting = 0  # sends that came to a gate
         self.room_members: dict[str, list[str]] = {}
@@ -134,6 +135,8 @@ class FakeTransport:
             await gate.wait()
         if self.send_errors:
             raise self.send_errors.pop(0)
+        if self.room_errors.get(room_id):
+            raise self.room_errors[room_id].pop(0)
         self._count += 1
         event_id = f"$bot{self._count}"
         self.sent.append(Sent(room_id, event_type, content, event_id))

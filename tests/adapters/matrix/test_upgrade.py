@@ -8,7 +8,16 @@ from adapters.matrix.transport import MatrixError
 from core.i18n import render
 from core.sessions import GameService
 from tests.adapters.matrix.fakes import BOT, FakeTransport, Sent, text
-from tests.adapters.matrix.harness import ALICE, ROOM, edit_of, is_board, running, state
+from tests.adapters.matrix.harness import (
+    ALICE,
+    BOB,
+    CAROL,
+    ROOM,
+    edit_of,
+    is_board,
+    running,
+    state,
+)
 
 NEW = "!upgraded:example.org"
 
@@ -76,3 +85,43 @@ async def test_when_the_new_room_cannot_be_joined_the_game_stays_and_the_room_is
 def _stones(sent: Sent) -> int:
     content = sent.content.get("m.new_content", sent.content)
     return sum(str(content["body"]).count(mark) for mark in "🔴🟡")
+
+
+async def test_challenges_are_carried_and_the_old_room_is_told_once_across_a_crash(
+    service: GameService,
+) -> None:
+    await state(service).set_next_batch("s0")
+    first = FakeTransport()
+    first.room_members[ROOM] = [ALICE, BOB, CAROL, BOT]
+    first.deliver(
+        (ROOM, text("$start", ALICE, "!quatre easy")),
+        (ROOM, text("$challenge", CAROL, f"!tres {BOB}")),
+    )
+    async with running(service, first):
+        await first.wait_sent(in_room(ROOM))
+        await first.wait_sent(is_challenge_in(ROOM))
+        # This time the old room cannot be told (as if the bot crashed before it was).
+        first.room_errors[ROOM] = [MatrixError("send", "no", "M_FORBIDDEN")]
+        first.deliver((ROOM, tombstone("$tomb", NEW)))
+        [carried] = await first.wait_sent(in_room(NEW))
+        [again] = await first.wait_sent(is_challenge_in(NEW))
+        await first.wait_until(lambda: not first.room_errors[ROOM])  # the notice, refused
+        await first.wait_until(lambda: len(first.syncs) >= 3)
+    # The same tombstone once more (a restart's sync from a token saved before it): what was
+    # carried is not shown again; the room is told now; and then never again.
+    second = FakeTransport()
+    second.room_members[ROOM] = [ALICE, BOB, CAROL, BOT]
+    second.deliver((ROOM, tombstone("$tomb", NEW)))
+    second.deliver((ROOM, tombstone("$tomb", NEW)))
+    async with running(service, second):
+        await second.wait_sent(notice_saying("matrix.upgraded.joined", ROOM))
+        await second.wait_until(lambda: len(second.syncs) >= 3)
+    assert [s.room_id for s in second.sent] == [ROOM]
+    assert second.joined == [NEW]  # joined again, harmlessly; the second time skipped whole
+    assert again.content["msgtype"] == "m.text"
+    assert again.content["m.mentions"] == {"user_ids": [BOB]}
+    assert render("game.carried_over", "en") in str(carried.content["body"])
+
+
+def is_challenge_in(room: str) -> Any:
+    return lambda s: s.room_id == room and "!accept" in str(s.content.get("body"))
