@@ -11,6 +11,10 @@ Printed: moves sent, answered and lost (no answer within :data:`ANSWER_WITHIN_S`
 a move to its answer (p50, p99), the bot's events per move (boards, edits, notices, keycaps,
 redactions, all counted), and the 429s the bot met. The physical bound: with N players waiting
 at once, once the burst is spent a move cannot be answered faster than about N x 5 s.
+
+Events per move are 1 (the edit that answers it) plus each game's new board (the answer to the
+start command, not to a move) plus the overhead (keycaps, redactions, notices); so the figures
+are also given per answer (moves and game starts together) and as the overhead alone.
 """
 
 from __future__ import annotations
@@ -67,6 +71,7 @@ def main(quick: bool) -> None:
 @dataclass
 class Tally:
     sent: int = 0
+    games: int = 0  # boards posted for the player's start commands
     latencies: list[float] = field(default_factory=list)
     lost: int = 0
     lost_what: list[str] = field(default_factory=list)  # what the bot said instead
@@ -160,6 +165,7 @@ async def _play(
             stones = 0
             if board is None:
                 continue
+            tally.games += 1
         top = _grid(board_html(board))[0]
         column = rng.choice([c for c, mark in enumerate(top) if mark == "·"])
         await asyncio.sleep(rng.uniform(*THINK_S))
@@ -273,7 +279,9 @@ def _bot_events(players: Sequence[Player], rooms: set[str], bot: str) -> dict[st
             if s.room_id in rooms and s.source.get("sender") == bot and "state_key" not in s.source:
                 kind = str(s.source.get("type"))
                 if kind == "m.room.message":
-                    kind = "edit" if _is_edit(s) else "message"
+                    kind = (
+                        "edit" if _is_edit(s) else "board" if "<pre>" in board_html(s) else "notice"
+                    )
                 seen[str(s.source.get("event_id"))] = kind
     counts: dict[str, int] = {}
     for kind in seen.values():
@@ -317,5 +325,12 @@ def _report(
     per_move = total / tally.sent if tally.sent else 0.0
     kinds = ", ".join(f"{kind} {count}" for kind, count in sorted(events.items()))
     print(f"bot events {total} ({kinds}): {per_move:.2f} per move")
+    requests = tally.sent + tally.games
+    overhead = total - events.get("edit", 0) - events.get("board", 0)
+    print(
+        f"  per answer (moves and {tally.games} game starts): "
+        f"{total / requests if requests else 0.0:.2f}; overhead (keycaps, redactions, "
+        f"notices) per move: {overhead / tally.sent if tally.sent else 0.0:.2f}"
+    )
     shown = "n/a" if limited is None else str(limited)
     print(f"429s met by the bot: {shown}; ERROR log lines: {errors}\n")
