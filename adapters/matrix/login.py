@@ -5,8 +5,9 @@ compatibility tokens after hours. With a password the bot logs in again on the s
 the request that was refused is made again, so no answer is lost. With a token alone nothing can
 renew it: the Matrix adapter stops (the rest of the process goes on) and says, once, what to do.
 
-Refresh tokens (MSC2918) are not used yet: matrix-nio does not support them, and a password
-login covers the same need.
+Refresh tokens (MSC2918) are not used: Synapse gives one only to a client that asks, and its
+access token then dies every ``refreshable_access_token_lifetime`` (5 minutes by default); a
+password login renews as well, and the tokens admins hand out come without one (docs/matrix.md).
 """
 
 from __future__ import annotations
