@@ -135,6 +135,12 @@ class GameServicePort(Protocol):
         challenged player. A second call moves only what the first left."""
         ...
 
+    async def current_board(self, session_id: str) -> Reply | None:
+        """The board of ``session_id`` as it is stored now, as a move would show it (in its
+        chat's language), or None when the game is gone; for an adapter that shows it again
+        (answers it could not deliver before a restart). Raises what the store raises."""
+        ...
+
     async def chat_language(self, actor: Actor) -> str | None:
         """The language the admins of ``actor``'s chat chose (``/settings language``), or None
         when nobody chose one (or the store cannot say now); never raises. Replies carry it already

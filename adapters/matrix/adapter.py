@@ -14,8 +14,9 @@ sync token (``next_batch``) is saved only when every event up to it has been han
 sent while the bot was down, or being handled when it crashed, are handled after it comes back,
 and the receipts skip the ones already applied. Encrypted events waiting for their room key are
 kept in the store (:mod:`adapters.matrix.undecrypted`). The very first start skips history. An
-event counts as handled once its answers are queued: answers still queued at a crash are lost
-(their moves are applied and the board catches up at the next edit).
+event counts as handled once its answers are queued: boards whose edit was still queued at a
+stop or a crash are edited again at the next start (:mod:`adapters.matrix.unshown`); other
+answers still queued then (a notice) are lost.
 
 One process at a time: given a :class:`~core.ports.Lease` (``matrix-sync:<user id>``), the
 adapter logs in and syncs only while it holds it. Other processes configured for the same
@@ -238,6 +239,7 @@ class MatrixAdapter:
         if not transport.encryption:
             log.info("matrix: matrix-nio[e2e] not installed; encrypted rooms are not served")
         await self._undecrypted.load()
+        await self._output.show_unshown(self._service)
         self._serving = True
         await self._sync_loop(transport, halt)
 
@@ -343,6 +345,7 @@ class MatrixAdapter:
             if not shown.done():
                 shown.set_result(None)  # not shown: the bots' game goes on unseen, or stops
         await self._sender.close(drain)
+        await self._output.close()
         with contextlib.suppress(Exception):
             await self._watermark.advance()
         try:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from adapters.matrix.render import (
+    Content,
     actions_hint,
     board_content,
     edit_content,
@@ -29,6 +30,8 @@ from adapters.matrix.render import (
 )
 from adapters.matrix.sender import Sender
 from adapters.matrix.state import BoardRef, MatrixState
+from adapters.matrix.unshown import Unshown
+from core.ports import GameServicePort
 from core.replies import ActionKind, BoardView, Reply
 
 log = logging.getLogger(__name__)
@@ -65,6 +68,7 @@ class Output:
         self._add_keycaps = add_keycaps
         self._clock = clock
         self._shown: OrderedDict[str, int] = OrderedDict()
+        self._unshown = Unshown(state)
 
     async def apply(
         self,
@@ -140,12 +144,45 @@ class Output:
                 for key in keycaps_for(board.rules):
                     self._sender.courtesy(room_id, reaction_content(event_id, key))
         else:
-            # Always an edit of the original event, never of an edit.
-            self._sender.edit(room_id, ref.event_id, edit_content(ref.event_id, content))
+            self._edit(ref, board.version, content)
         if board.finished:
             self._sender.drop_courtesies(room_id, ref.event_id)
             await self._state.forget_board(ref)
         return True
+
+    def _edit(self, ref: BoardRef, version: int, content: Content) -> None:
+        # Always an edit of the original event, never of an edit.
+        done = self._sender.edit(ref.room_id, ref.event_id, edit_content(ref.event_id, content))
+        self._unshown.queued(ref, version)
+        done.add_done_callback(lambda sent: self._sent(sent, ref.session_id, version))
+
+    def _sent(self, sent: asyncio.Future[str], session_id: str, version: int) -> None:
+        if not sent.cancelled() and sent.exception() is None:
+            self._unshown.delivered(session_id, version)
+
+    async def show_unshown(self, service: GameServicePort) -> int:
+        """Edit again the boards whose newest edit the previous term queued and never
+        delivered, to what the store holds now; how many."""
+        shown = 0
+        for ref in await self._unshown.load():
+            try:
+                reply = await service.current_board(ref.session_id)
+            except Exception as error:  # the store is down: they stay noted for the next start
+                log.warning("matrix: could not read the boards left unshown: %s", error)
+                return shown
+            if reply is None or reply.board is None:
+                self._unshown.forget(ref.session_id)
+                continue
+            locale = reply.locale or self._locale
+            note = actions_hint(reply.actions, locale)
+            _remember(self._shown, ref.session_id, reply.board.version)
+            self._edit(ref, reply.board.version, board_content(reply.board, locale, note=note))
+            shown += 1
+        return shown
+
+    async def close(self) -> None:
+        """Note, before stopping, the edits that were never delivered."""
+        await self._unshown.close()
 
     def notice(self, room_id: str, text: str, reply_to: str | None) -> asyncio.Future[str]:
         """Queue a short notice (a reply to ``reply_to`` when given); its event id, once sent

@@ -16,7 +16,9 @@ Everything is under the namespace ``matrix:<bot user id>``, so two bots can shar
   transaction as the first change it made (alone when it made none); it expires after
   :data:`HANDLED_KEPT_S`;
 - ``undecrypted``: encrypted events still waiting for their room key (see
-  :mod:`adapters.matrix.undecrypted`).
+  :mod:`adapters.matrix.undecrypted`);
+- ``unshown``: boards whose newest edit was queued and not yet delivered (see
+  :mod:`adapters.matrix.unshown`).
 
 The previous version kept ``handled:<room id>``, a list of the room's last event ids written
 after the change (room ids begin with ``!``, event ids with ``$``: the keys never collide).
@@ -43,6 +45,7 @@ POSTED_KEPT_S = 3 * 86400.0
 their first move are almost always ended within minutes (an unanswered start, a mistake)."""
 
 _UNDECRYPTED = "undecrypted"
+_UNSHOWN = "unshown"
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +135,27 @@ class MatrixState:
         await self._store.kv_delete(self._namespace, f"event:{ref.event_id}")
         await self._store.kv_delete(self._namespace, f"board:{ref.session_id}")
         await self._store.kv_delete(self._namespace, f"posted:{ref.session_id}")
+
+    async def unshown(self) -> list[tuple[BoardRef, int]]:
+        """The boards whose newest edit was queued and not delivered, with the version."""
+        raw = await self._store.kv_get(self._namespace, _UNSHOWN)
+        try:
+            data = json.loads(raw) if raw else []
+        except ValueError:
+            return []
+        found = []
+        for item in data if isinstance(data, list) else []:
+            ref = _board(json.dumps(item))
+            if ref is not None and isinstance(item.get("version"), int):
+                found.append((ref, int(item["version"])))
+        return found
+
+    async def set_unshown(self, waiting: list[tuple[BoardRef, int]]) -> None:
+        if not waiting:
+            await self._store.kv_delete(self._namespace, _UNSHOWN)
+            return
+        rows = [{**asdict(ref), "version": version} for ref, version in waiting]
+        await self._store.kv_set(self._namespace, _UNSHOWN, json.dumps(rows))
 
     # --- handled events -------------------------------------------------------------------
 

@@ -77,6 +77,7 @@ from core.sessions.requests import Requests
 from core.sessions.review import KeptReviews, Reviews
 from core.sessions.settings import ServiceSettings
 from core.sessions.stats import Results
+from core.sessions.views import board_reply
 from core.sessions.watch import Watcher
 from core.store import Session, SessionStore, StoreBusy, StoreUnavailable
 from core.workers.runner import AiRunner, PoolRunner
@@ -327,6 +328,14 @@ class GameService:
                 session, challenge=self._challenges.challenge_reply, watch=self._watcher.watch
             )
         return replies
+
+    async def current_board(self, session_id: str) -> Reply | None:
+        """The board of ``session_id`` as it stands (see the port)."""
+        session = await self.store.get(session_id)
+        if session is None:
+            return None
+        place = Actor(session.platform, session.chat_id, "", "")
+        return (await self._localized(place, [board_reply(session)]))[0]
 
     async def chat_language(self, actor: Actor) -> str | None:
         """The language the admins of ``actor``'s chat chose, or None (see the port)."""

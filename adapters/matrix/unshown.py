@@ -1,0 +1,84 @@
+"""Answers still queued when the process stops are shown again at the next start.
+
+Under rate limits an edit may wait tens of seconds in its room's queue; a stop (a deploy's
+SIGTERM drains for a few seconds only) or a crash would lose it. Its move is stored, so the
+board would show an old state until the next edit, and for a game's last move, for good. So
+each board whose newest edit is queued but not yet delivered is written down in the store
+(``unshown``: the board's message and the version queued), and struck off once the edit is
+delivered. At the start of a term, the boards still written down are edited again to what the
+store holds now, through the send queues like any answer.
+
+One row, rewritten whole: only the holder of the account's sync lease writes it, and it lists
+only the answers waiting now (a few, or a few hundred under heavy limits). The writes happen
+beside the sends, never before them: an answer does not wait for the store. A crash in the few
+milliseconds between a move's commit and its first write loses that answer as before (its board
+catches up at the next edit).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from adapters.matrix.state import BoardRef, MatrixState
+
+log = logging.getLogger(__name__)
+
+
+class Unshown:
+    """The boards whose newest edit is queued and not yet delivered, kept in the store."""
+
+    def __init__(self, state: MatrixState) -> None:
+        self._state = state
+        self._waiting: dict[str, tuple[BoardRef, int]] = {}
+        self._writer: asyncio.Task[None] | None = None
+        self._again = False
+
+    async def load(self) -> list[BoardRef]:
+        """The boards the previous term left undelivered; they stay written down until shown
+        again (:meth:`delivered`) or found gone (:meth:`forget`)."""
+        for ref, version in await self._state.unshown():
+            self._waiting.setdefault(ref.session_id, (ref, version))
+        return [ref for ref, _ in self._waiting.values()]
+
+    def queued(self, ref: BoardRef, version: int) -> None:
+        """The edit of ``ref``'s board showing ``version`` is queued."""
+        known = self._waiting.get(ref.session_id)
+        if known is None or version > known[1]:
+            self._waiting[ref.session_id] = (ref, version)
+            self._write()
+
+    def delivered(self, session_id: str, version: int) -> None:
+        """The edit queued for ``version`` was delivered (or, coalesced, a newer one)."""
+        known = self._waiting.get(session_id)
+        if known is not None and known[1] <= version:
+            del self._waiting[session_id]
+            self._write()
+
+    def forget(self, session_id: str) -> None:
+        """Nothing to show for ``session_id`` any more (its game is gone)."""
+        if self._waiting.pop(session_id, None) is not None:
+            self._write()
+
+    def _write(self) -> None:
+        if self._writer is not None and not self._writer.done():
+            self._again = True  # the running writer writes the newer state next
+            return
+        self._writer = asyncio.create_task(self._run(), name="matrix unshown")
+
+    async def _run(self) -> None:
+        while True:
+            self._again = False
+            try:
+                await self._state.set_unshown(list(self._waiting.values()))
+            except Exception as error:  # the store is down: the answers still go out
+                log.warning("matrix: could not note the answers waiting to be sent: %s", error)
+            if not self._again:
+                return
+
+    async def close(self) -> None:
+        """Let the last write finish (what is still waiting stays written down)."""
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                await self._writer

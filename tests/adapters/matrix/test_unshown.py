@@ -1,0 +1,81 @@
+"""Boards whose newest edit was still queued when the process stopped (rate-limited answers
+wait in the send queues) are edited again at the next start, to what the store holds; the real
+service on a real SQLite file, a fake homeserver."""
+
+from __future__ import annotations
+
+import asyncio
+
+from adapters.matrix.output import Output
+from adapters.matrix.sender import Sender
+from adapters.matrix.transport import MatrixError
+from core.replies import Actor
+from core.sessions import GameService
+from tests.adapters.matrix.fakes import FakeTransport, Sent
+from tests.adapters.matrix.harness import ALICE, ROOM, edit_of, is_board, state
+
+
+async def test_an_edit_queued_at_a_stop_is_shown_at_the_next_start(service: GameService) -> None:
+    alice = Actor("matrix", ROOM, ALICE, "alice")
+    [started] = await service.handle_text(alice, "!quatre easy")
+    assert started.session_id is not None
+    before = FakeTransport()
+    sender = Sender(lambda: before, relogin=_no_relogin)
+    output = Output(state(service), sender, "en", add_keycaps=False)
+    await output.apply(ROOM, [started], reply_to=None)
+    [board] = [s for s in before.sent if is_board(s)]
+
+    # The answer to a move waits (the homeserver limits the bot) when the process stops.
+    before.gates[ROOM] = asyncio.Event()
+    moved = await service.handle_move(alice, started.session_id, 3)
+    await output.apply(ROOM, moved, reply_to=None)
+    await before.wait_until(lambda: before.waiting == 1)
+    await sender.close(0)
+    await output.close()
+    assert not [s for s in before.sent if edit_of(board.event_id)(s)]
+    [(noted, _)] = await state(service).unshown()
+    assert noted.event_id == board.event_id
+
+    # The next start (another process, maybe) edits that board to the stored state.
+    after = FakeTransport()
+    sender = Sender(lambda: after, relogin=_no_relogin)
+    output = Output(state(service), sender, "en", add_keycaps=False)
+    assert await output.show_unshown(service) == 1
+    await sender.flush()
+    await output.close()
+    [edit] = after.sent
+    assert edit_of(board.event_id)(edit) and stones(edit) == 2  # alice's and the bot's
+    assert await state(service).unshown() == []
+    # Shown: a later start has nothing to show again.
+    assert await Output(state(service), sender, "en", add_keycaps=False).show_unshown(service) == 0
+
+
+async def test_a_board_whose_game_is_gone_is_forgotten(service: GameService) -> None:
+    alice = Actor("matrix", ROOM, ALICE, "alice")
+    [started] = await service.handle_text(alice, "!quatre easy")
+    fake = FakeTransport()
+    sender = Sender(lambda: fake, relogin=_no_relogin)
+    output = Output(state(service), sender, "en", add_keycaps=False)
+    await output.apply(ROOM, [started], reply_to=None)
+    fake.gates[ROOM] = asyncio.Event()
+    await output.apply(ROOM, await service.handle_text(alice, "!final"), reply_to=None)
+    await fake.wait_until(lambda: fake.waiting == 1)
+    await sender.close(0)
+    await output.close()
+    assert len(await state(service).unshown()) == 1
+    # The game is gone (ended before its first move, it was deleted): nothing to show.
+    output = Output(
+        state(service), Sender(lambda: fake, relogin=_no_relogin), "en", add_keycaps=False
+    )
+    assert await output.show_unshown(service) == 0
+    await output.close()
+    assert await state(service).unshown() == []
+
+
+def stones(sent: Sent) -> int:
+    body = str(sent.content["m.new_content"]["body"])
+    return sum(body.count(mark) for mark in "🔴🟡")
+
+
+async def _no_relogin(error: MatrixError, started: float) -> None:
+    raise AssertionError(f"no token expires here: {error}")
