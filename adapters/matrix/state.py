@@ -138,13 +138,8 @@ class MatrixState:
 
     async def unshown(self) -> list[tuple[BoardRef, int]]:
         """The boards whose newest edit was queued and not delivered, with the version."""
-        raw = await self._store.kv_get(self._namespace, _UNSHOWN)
-        try:
-            data = json.loads(raw) if raw else []
-        except ValueError:
-            return []
         found = []
-        for item in data if isinstance(data, list) else []:
+        for item in _objects(await self._store.kv_get(self._namespace, _UNSHOWN)):
             ref = _board(json.dumps(item))
             if ref is not None and isinstance(item.get("version"), int):
                 found.append((ref, int(item["version"])))
@@ -203,12 +198,7 @@ class MatrixState:
 
     async def undecrypted(self) -> list[Mapping[str, Any]]:
         """The stored entries (as :meth:`set_undecrypted` wrote them)."""
-        raw = await self._store.kv_get(self._namespace, _UNDECRYPTED)
-        try:
-            data = json.loads(raw) if raw else []
-        except ValueError:
-            return []
-        return [item for item in data if isinstance(item, dict)] if isinstance(data, list) else []
+        return _objects(await self._store.kv_get(self._namespace, _UNDECRYPTED))
 
     async def set_undecrypted(
         self, entries: list[Mapping[str, Any]], *, expires_at: float | None
@@ -220,6 +210,15 @@ class MatrixState:
         await self._store.kv_set(
             self._namespace, _UNDECRYPTED, json.dumps(entries), expires_at=expires_at
         )
+
+
+def _objects(raw: str | None) -> list[dict[str, Any]]:
+    """The JSON objects of a stored JSON list (none when it is missing or unreadable)."""
+    try:
+        loaded = json.loads(raw) if raw else []
+    except ValueError:
+        return []
+    return [item for item in loaded if isinstance(item, dict)] if isinstance(loaded, list) else []
 
 
 def _strings(raw: str | None) -> list[str]:

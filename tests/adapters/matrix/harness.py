@@ -12,6 +12,7 @@ from pathlib import Path
 
 from adapters.matrix import MatrixAdapter, MatrixConfig
 from adapters.matrix.state import MatrixState
+from adapters.matrix.transport import MatrixError
 from core.sessions import GameService, ServiceSettings
 from core.store import SessionStore, SqliteStore
 from tests.adapters.matrix.fakes import BOT, FakeTransport, Sent
@@ -69,6 +70,11 @@ async def running(
     finally:
         stop.set()
         await asyncio.wait_for(task, 10)
+
+
+async def no_relogin(error: MatrixError, started: float) -> None:
+    """A sender's relogin where no token expires."""
+    raise AssertionError(f"no token expires here: {error}")
 
 
 def state(service: GameService) -> MatrixState:

@@ -12,7 +12,6 @@ from pathlib import Path
 
 from adapters.matrix.output import Output
 from adapters.matrix.sender import Sender
-from adapters.matrix.transport import MatrixError
 from core.i18n import render
 from core.replies import Actor, BoardView
 from core.sessions import GameService, ServiceSettings
@@ -22,6 +21,7 @@ from tests.adapters.matrix.harness import (
     ROOM,
     edit_of,
     is_board,
+    no_relogin,
     notice_to,
     running,
     serving,
@@ -90,7 +90,7 @@ async def test_a_board_older_than_the_one_shown_is_not_shown(service: GameServic
     [started] = await service.handle_text(alice, "!tres easy")
     assert started.board is not None
     fake = FakeTransport()
-    sender = Sender(lambda: fake, relogin=_no_relogin)
+    sender = Sender(lambda: fake, relogin=no_relogin)
     output = Output(state(service), sender, "en", add_keycaps=False)
 
     await output.apply(ROOM, [started], reply_to=None)
@@ -103,10 +103,6 @@ async def test_a_board_older_than_the_one_shown_is_not_shown(service: GameServic
     await output.apply(ROOM, [newer], reply_to=None)  # the same board again is fine
     await sender.flush()
     assert len([s for s in fake.sent if edit_of(board.event_id)(s)]) == 2
-
-
-async def _no_relogin(error: MatrixError, started: float) -> None:
-    raise AssertionError(f"no token expires here: {error}")
 
 
 def _at(board: BoardView, version: int) -> BoardView:

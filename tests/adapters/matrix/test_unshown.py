@@ -8,11 +8,10 @@ import asyncio
 
 from adapters.matrix.output import Output
 from adapters.matrix.sender import Sender
-from adapters.matrix.transport import MatrixError
 from core.replies import Actor
 from core.sessions import GameService
 from tests.adapters.matrix.fakes import FakeTransport, Sent
-from tests.adapters.matrix.harness import ALICE, ROOM, edit_of, is_board, state
+from tests.adapters.matrix.harness import ALICE, ROOM, edit_of, is_board, no_relogin, state
 
 
 async def test_an_edit_queued_at_a_stop_is_shown_at_the_next_start(service: GameService) -> None:
@@ -20,7 +19,7 @@ async def test_an_edit_queued_at_a_stop_is_shown_at_the_next_start(service: Game
     [started] = await service.handle_text(alice, "!quatre easy")
     assert started.session_id is not None
     before = FakeTransport()
-    sender = Sender(lambda: before, relogin=_no_relogin)
+    sender = Sender(lambda: before, relogin=no_relogin)
     output = Output(state(service), sender, "en", add_keycaps=False)
     await output.apply(ROOM, [started], reply_to=None)
     [board] = [s for s in before.sent if is_board(s)]
@@ -38,7 +37,7 @@ async def test_an_edit_queued_at_a_stop_is_shown_at_the_next_start(service: Game
 
     # The next start (another process, maybe) edits that board to the stored state.
     after = FakeTransport()
-    sender = Sender(lambda: after, relogin=_no_relogin)
+    sender = Sender(lambda: after, relogin=no_relogin)
     output = Output(state(service), sender, "en", add_keycaps=False)
     assert await output.show_unshown(service) == 1
     await sender.flush()
@@ -54,7 +53,7 @@ async def test_a_board_whose_game_is_gone_is_forgotten(service: GameService) -> 
     alice = Actor("matrix", ROOM, ALICE, "alice")
     [started] = await service.handle_text(alice, "!quatre easy")
     fake = FakeTransport()
-    sender = Sender(lambda: fake, relogin=_no_relogin)
+    sender = Sender(lambda: fake, relogin=no_relogin)
     output = Output(state(service), sender, "en", add_keycaps=False)
     await output.apply(ROOM, [started], reply_to=None)
     fake.gates[ROOM] = asyncio.Event()
@@ -65,7 +64,7 @@ async def test_a_board_whose_game_is_gone_is_forgotten(service: GameService) -> 
     assert len(await state(service).unshown()) == 1
     # The game is gone (ended before its first move, it was deleted): nothing to show.
     output = Output(
-        state(service), Sender(lambda: fake, relogin=_no_relogin), "en", add_keycaps=False
+        state(service), Sender(lambda: fake, relogin=no_relogin), "en", add_keycaps=False
     )
     assert await output.show_unshown(service) == 0
     await output.close()
@@ -75,7 +74,3 @@ async def test_a_board_whose_game_is_gone_is_forgotten(service: GameService) -> 
 def stones(sent: Sent) -> int:
     body = str(sent.content["m.new_content"]["body"])
     return sum(body.count(mark) for mark in "🔴🟡")
-
-
-async def _no_relogin(error: MatrixError, started: float) -> None:
-    raise AssertionError(f"no token expires here: {error}")
