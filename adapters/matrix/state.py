@@ -198,7 +198,7 @@ class MatrixState:
 
     async def undecrypted(self) -> list[Mapping[str, Any]]:
         """The stored entries (as :meth:`set_undecrypted` wrote them)."""
-        return _objects(await self._store.kv_get(self._namespace, _UNDECRYPTED))
+        return list(_objects(await self._store.kv_get(self._namespace, _UNDECRYPTED)))
 
     async def set_undecrypted(
         self, entries: list[Mapping[str, Any]], *, expires_at: float | None
