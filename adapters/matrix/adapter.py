@@ -161,6 +161,7 @@ class MatrixAdapter:
             self._config.default_locale,
             add_keycaps=self._add_keycaps,
             clock=self._clock,
+            may_write=self._holds_lease,
         )
 
     def _limited(self) -> None:

@@ -51,6 +51,8 @@ class Output:
             chose (:attr:`core.replies.Reply.locale`).
         add_keycaps: put keycap reactions under new boards whose every move has one.
         clock: seconds since the epoch (how long a board's place is kept).
+        may_write: whether the answers waiting may still be noted in the store (False once
+            the account's sync lease may be another process's).
     """
 
     def __init__(
@@ -61,6 +63,7 @@ class Output:
         *,
         add_keycaps: bool,
         clock: Callable[[], float] = time.time,
+        may_write: Callable[[], bool] = lambda: True,
     ) -> None:
         self._state = state
         self._sender = sender
@@ -68,7 +71,7 @@ class Output:
         self._add_keycaps = add_keycaps
         self._clock = clock
         self._shown: OrderedDict[str, int] = OrderedDict()
-        self._unshown = Unshown(state)
+        self._unshown = Unshown(state, may_write)
 
     async def apply(
         self,

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 
 from adapters.matrix.state import BoardRef, MatrixState
 
@@ -29,8 +30,11 @@ log = logging.getLogger(__name__)
 class Unshown:
     """The boards whose newest edit is queued and not yet delivered, kept in the store."""
 
-    def __init__(self, state: MatrixState) -> None:
+    def __init__(self, state: MatrixState, may_write: Callable[[], bool] = lambda: True) -> None:
+        # may_write: False once this process may no longer hold the account's sync lease; the
+        # process that took over keeps the row now.
         self._state = state
+        self._may_write = may_write
         self._waiting: dict[str, tuple[BoardRef, int]] = {}
         self._writer: asyncio.Task[None] | None = None
         self._again = False
@@ -70,6 +74,8 @@ class Unshown:
     async def _run(self) -> None:
         while True:
             self._again = False
+            if not self._may_write():
+                return
             try:
                 await self._state.set_unshown(list(self._waiting.values()))
             except Exception as error:  # the store is down: the answers still go out

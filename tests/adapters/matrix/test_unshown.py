@@ -8,6 +8,8 @@ import asyncio
 
 from adapters.matrix.output import Output
 from adapters.matrix.sender import Sender
+from adapters.matrix.state import BoardRef
+from adapters.matrix.unshown import Unshown
 from core.replies import Actor
 from core.sessions import GameService
 from tests.adapters.matrix.fakes import FakeTransport, Sent
@@ -74,3 +76,17 @@ async def test_a_board_whose_game_is_gone_is_forgotten(service: GameService) -> 
 def stones(sent: Sent) -> int:
     body = str(sent.content["m.new_content"]["body"])
     return sum(body.count(mark) for mark in "🔴🟡")
+
+
+async def test_a_process_that_lost_the_lease_notes_nothing(service: GameService) -> None:
+    holds = [True]
+    unshown = Unshown(state(service), lambda: holds[0])
+    ref = BoardRef("s1", ROOM, "$board")
+    unshown.queued(ref, 3)
+    await unshown.close()
+    assert await state(service).unshown() == [(ref, 3)]
+    # Taken over: the row is the new holder's; this process's delivery changes nothing there.
+    holds[0] = False
+    unshown.delivered("s1", 3)
+    await unshown.close()
+    assert await state(service).unshown() == [(ref, 3)]
