@@ -50,7 +50,7 @@ from adapters.matrix.output import Output
 from adapters.matrix.power import ADMIN_LEVEL, PowerLevels
 from adapters.matrix.render import reaction_move
 from adapters.matrix.rooms import Rooms, Watermark
-from adapters.matrix.sender import Sender, TokenDead
+from adapters.matrix.sender import QUIET_S, Sender, TokenDead
 from adapters.matrix.state import MatrixState
 from adapters.matrix.transport import Invite, MatrixError, NioTransport, SyncBatch, Transport
 from adapters.matrix.undecrypted import Undecrypted
@@ -153,7 +153,11 @@ class MatrixAdapter:
             self._config, self._state, self._client, sleep=self._sleep, on_dead=self._stopped.set
         )
         self._sender = Sender(
-            self._client, relogin=self._logins.again, on_limited=self._limited, sleep=self._sleep
+            self._client,
+            relogin=self._logins.again,
+            on_limited=self._limited,
+            note_limited=self._note_limited,
+            sleep=self._sleep,
         )
         self._output = Output(
             self._state,
@@ -166,6 +170,10 @@ class MatrixAdapter:
 
     def _limited(self) -> None:
         self.rate_limited_total += 1
+
+    async def _note_limited(self) -> None:
+        if self._holds_lease():
+            await self._state.set_limited_at(self._clock(), keep=QUIET_S)
 
     def _holds_lease(self) -> bool:
         return self._lease is None or self._lease.remaining() > 0
@@ -240,6 +248,9 @@ class MatrixAdapter:
         if not transport.encryption:
             log.info("matrix: matrix-nio[e2e] not installed; encrypted rooms are not served")
         await self._undecrypted.load()
+        ago = await self._state.limited_ago(self._clock())
+        if ago is not None:
+            self._sender.limited_since(ago)
         await self._output.show_unshown(self._service)
         self._serving = True
         await self._sync_loop(transport, halt)

@@ -37,6 +37,10 @@ log = logging.getLogger(__name__)
 QUIET_S = 300.0
 """Seconds without a 429 after which the bot counts as not limited again (courtesies resume)."""
 
+NOTE_EVERY_S = 30.0
+"""A 429 is remembered beyond the sender (:class:`Sender`'s ``note_limited``) at most this
+often: once is enough to know, and a limited bot meets many."""
+
 EXEMPT_HINT = (
     "exempt the bot from rate limits on its homeserver (Synapse: POST "
     "/_synapse/admin/v1/users/<bot user id>/override_ratelimit with "
@@ -109,6 +113,8 @@ class Sender:
             started, after a request was refused for its token; logs in again (the next try
             uses the new token) or raises :class:`TokenDead`.
         on_limited: called on every 429 (metrics).
+        note_limited: called (at most every :data:`NOTE_EVERY_S`) after a 429, to remember it
+            beyond this sender (the store); its failure is logged and changes nothing else.
         sleep: how waits wait (tests pass one that does not).
         clock: monotonic seconds.
     """
@@ -119,12 +125,16 @@ class Sender:
         *,
         relogin: Callable[[MatrixError, float], Awaitable[None]],
         on_limited: Callable[[], None] = lambda: None,
+        note_limited: Callable[[], Awaitable[None]] | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._client = client
         self._relogin = relogin
         self._on_limited = on_limited
+        self._note_limited = note_limited
+        self._noted_at: float | None = None
+        self._noting: set[asyncio.Task[None]] = set()
         self._sleep = sleep
         self._clock = clock
         self._rooms: dict[str, _Room] = {}
@@ -142,6 +152,11 @@ class Sender:
         """Whether the homeserver refused a send for its rate within :data:`QUIET_S`."""
         last = self._last_limited
         return last is not None and self._clock() - last < QUIET_S
+
+    def limited_since(self, seconds_ago: float) -> None:
+        """The homeserver refused this account for its rate ``seconds_ago`` seconds ago (in an
+        earlier term, or another process): courtesies stay off as if this sender had seen it."""
+        self._last_limited = max(self._last_limited or -QUIET_S, self._clock() - seconds_ago)
 
     # --- queueing -------------------------------------------------------------------------------
 
@@ -303,6 +318,13 @@ class Sender:
         self._blocked_until = max(self._blocked_until, now + delay_for(error, attempt))
         with contextlib.suppress(Exception):  # metrics must never stop a send
             self._on_limited()
+        if self._note_limited is not None and (
+            self._noted_at is None or now - self._noted_at >= NOTE_EVERY_S
+        ):
+            self._noted_at = now
+            task = asyncio.create_task(self._note(self._note_limited))
+            self._noting.add(task)
+            task.add_done_callback(self._noting.discard)
         if not self._warned:
             self._warned = True
             log.warning(
@@ -312,6 +334,13 @@ class Sender:
                 EXEMPT_HINT,
             )
 
+    @staticmethod
+    async def _note(note: Callable[[], Awaitable[None]]) -> None:
+        try:
+            await note()
+        except Exception as error:  # a courtesy of its own: the sends go on
+            log.warning("matrix: could not note the rate limit: %s", error)
+
     async def flush(self) -> None:
         """Returns once every queue is empty (tests, benchmarks)."""
         while tasks := [r.task for r in self._rooms.values() if r.task and not r.task.done()]:
@@ -320,6 +349,7 @@ class Sender:
     async def close(self, drain: float) -> None:
         """Send what is queued for up to ``drain`` seconds, then stop."""
         self._closing = True
+        await asyncio.gather(*self._noting, return_exceptions=True)
         tasks = [room.task for room in self._rooms.values() if room.task and not room.task.done()]
         if tasks:
             _, late = await asyncio.wait(tasks, timeout=drain)

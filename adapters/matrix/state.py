@@ -18,7 +18,9 @@ Everything is under the namespace ``matrix:<bot user id>``, so two bots can shar
 - ``undecrypted``: encrypted events still waiting for their room key (see
   :mod:`adapters.matrix.undecrypted`);
 - ``unshown``: boards whose newest edit was queued and not yet delivered (see
-  :mod:`adapters.matrix.unshown`).
+  :mod:`adapters.matrix.unshown`);
+- ``rate_limited_at``: when the homeserver last refused the bot for its rate, so that a new
+  term (a restart, a takeover) does not spend its first events on keycaps to learn it again.
 
 The previous version kept ``handled:<room id>``, a list of the room's last event ids written
 after the change (room ids begin with ``!``, event ids with ``$``: the keys never collide).
@@ -46,6 +48,7 @@ their first move are almost always ended within minutes (an unanswered start, a 
 
 _UNDECRYPTED = "undecrypted"
 _UNSHOWN = "unshown"
+_LIMITED_AT = "rate_limited_at"
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +103,20 @@ class MatrixState:
 
     async def forget_credentials(self) -> None:
         await self._store.kv_delete(self._namespace, "credentials")
+
+    # --- rate limits ----------------------------------------------------------------------
+
+    async def limited_ago(self, now: float) -> float | None:
+        """Seconds since the homeserver last refused the bot for its rate, if it is noted."""
+        raw = await self._store.kv_get(self._namespace, _LIMITED_AT)
+        try:
+            return None if raw is None else max(0.0, now - float(raw))
+        except ValueError:
+            return None
+
+    async def set_limited_at(self, now: float, *, keep: float) -> None:
+        """Note that the homeserver refused the bot for its rate at ``now``, for ``keep`` s."""
+        await self._store.kv_set(self._namespace, _LIMITED_AT, repr(now), expires_at=now + keep)
 
     # --- boards ---------------------------------------------------------------------------
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import pytest
 
@@ -15,6 +18,7 @@ from tests.adapters.matrix.fakes import BOT, FakeTransport, Sent, reaction, text
 from tests.adapters.matrix.harness import (
     ALICE,
     BOB,
+    CONFIG,
     ROOM,
     Sleeps,
     edit_of,
@@ -196,3 +200,37 @@ async def test_final_before_any_move_edits_a_board_another_process_posted(
     assert not [s for s in ending.sent if is_board(s)]
     # Once shown, the board's place is forgotten, copy included.
     assert await state(service).board(ref.session_id) is None
+
+
+async def test_a_new_term_remembers_the_rate_limit_and_seeds_no_keycaps(
+    service: GameService,
+) -> None:
+    await state(service).set_next_batch("s0")
+    first = FakeTransport()
+    first.deliver((ROOM, text("$t1", ALICE, "!tres easy")))
+    async with keycaps_on(service, first):
+        [board] = await first.wait_sent(is_board)
+        await first.wait_sent(lambda s: s.event_type == "m.reaction", count=len(KEYCAPS) - 1)
+        first.send_errors = [limited()]
+        first.deliver((ROOM, text("$m1", ALICE, "5")))
+        await first.wait_sent(edit_of(board.event_id))
+    assert await state(service).limited_ago(time.time()) is not None
+    # A restart (or the process that takes over): limited still, so no keycaps to learn it.
+    second = FakeTransport()
+    second.deliver((ROOM, text("$t2", BOB, "!quatre easy")))
+    async with keycaps_on(service, second):
+        await second.wait_sent(is_board)
+    # Stopped: whatever was queued went out as the sender drained.
+    assert not [s for s in second.sent if s.event_type == "m.reaction"]
+
+
+@asynccontextmanager
+async def keycaps_on(service: GameService, fake: FakeTransport) -> AsyncIterator[None]:
+    adapter = MatrixAdapter(service, CONFIG, transport=fake, add_keycaps=True, sleep=Sleeps())
+    stop = asyncio.Event()
+    task = asyncio.create_task(adapter.run(stop))
+    try:
+        yield
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 10)
