@@ -15,11 +15,10 @@ import asyncio
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
-from typing import TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from adapters.matrix.render import (
-    Content,
     actions_hint,
     board_content,
     edit_content,
@@ -147,16 +146,19 @@ class Output:
                 for key in keycaps_for(board.rules):
                     self._sender.courtesy(room_id, reaction_content(event_id, key))
         else:
-            self._edit(ref, board.version, content)
+            self._edit(ref, board.version, content, final=board.finished)
         if board.finished:
             self._sender.drop_courtesies(room_id, ref.event_id)
             await self._state.forget_board(ref)
         return True
 
-    def _edit(self, ref: BoardRef, version: int, content: Content) -> None:
+    def _edit(
+        self, ref: BoardRef, version: int, content: Mapping[str, Any], *, final: bool = False
+    ) -> None:
         # Always an edit of the original event, never of an edit.
-        done = self._sender.edit(ref.room_id, ref.event_id, edit_content(ref.event_id, content))
-        self._unshown.queued(ref, version)
+        edit = edit_content(ref.event_id, dict(content))
+        done = self._sender.edit(ref.room_id, ref.event_id, edit)
+        self._unshown.queued(ref, version, content if final else None)
         done.add_done_callback(lambda sent: self._sent(sent, ref.session_id, version))
 
     def _sent(self, sent: asyncio.Future[str], session_id: str, version: int) -> None:
@@ -167,7 +169,12 @@ class Output:
         """Edit again the boards whose newest edit the previous term queued and never
         delivered, to what the store holds now; how many."""
         shown = 0
-        for ref in await self._unshown.load():
+        for waiting in await self._unshown.load():
+            ref = waiting.ref
+            if waiting.final is not None:  # a game's end: as it was, even if deleted since
+                self._edit(ref, waiting.version, waiting.final, final=True)
+                shown += 1
+                continue
             try:
                 reply = await service.current_board(ref.session_id)
             except Exception as error:  # the store is down: they stay noted for the next start

@@ -71,6 +71,17 @@ class BoardRef:
     event_id: str
 
 
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """A board whose newest edit is queued: the version it shows, and for a game's last
+    board its content (a game ended before its first move is deleted: the store cannot
+    show it again)."""
+
+    ref: BoardRef
+    version: int
+    final: Mapping[str, Any] | None = None
+
+
 class MatrixState:
     """Typed access to the adapter's keys for one bot user."""
 
@@ -153,20 +164,25 @@ class MatrixState:
         await self._store.kv_delete(self._namespace, f"board:{ref.session_id}")
         await self._store.kv_delete(self._namespace, f"posted:{ref.session_id}")
 
-    async def unshown(self) -> list[tuple[BoardRef, int]]:
-        """The boards whose newest edit was queued and not delivered, with the version."""
+    async def unshown(self) -> list[Waiting]:
+        """The boards whose newest edit was queued and not delivered."""
         found = []
         for item in _objects(await self._store.kv_get(self._namespace, _UNSHOWN)):
             ref = _board(json.dumps(item))
+            final = item.get("final")
             if ref is not None and isinstance(item.get("version"), int):
-                found.append((ref, int(item["version"])))
+                kept = final if isinstance(final, dict) else None
+                found.append(Waiting(ref, int(item["version"]), kept))
         return found
 
-    async def set_unshown(self, waiting: list[tuple[BoardRef, int]]) -> None:
+    async def set_unshown(self, waiting: list[Waiting]) -> None:
         if not waiting:
             await self._store.kv_delete(self._namespace, _UNSHOWN)
             return
-        rows = [{**asdict(ref), "version": version} for ref, version in waiting]
+        rows = [
+            {**asdict(entry.ref), "version": entry.version, "final": entry.final}
+            for entry in waiting
+        ]
         await self._store.kv_set(self._namespace, _UNSHOWN, json.dumps(rows))
 
     # --- handled events -------------------------------------------------------------------

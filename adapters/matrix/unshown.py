@@ -6,7 +6,9 @@ board would show an old state until the next edit, and for a game's last move, f
 each board whose newest edit is queued but not yet delivered is written down in the store
 (``unshown``: the board's message and the version queued), and struck off once the edit is
 delivered. At the start of a term, the boards still written down are edited again to what the
-store holds now, through the send queues like any answer.
+store holds now, through the send queues like any answer. A game's last board is written down
+with its content and sent again as it was: a game ended before its first move is deleted, and
+the store can no longer show it.
 
 One row, rewritten whole: only the holder of the account's sync lease writes it, and it lists
 only the answers waiting now (a few, or a few hundred under heavy limits). The writes happen
@@ -20,9 +22,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
-from adapters.matrix.state import BoardRef, MatrixState
+from adapters.matrix.state import BoardRef, MatrixState, Waiting
 
 log = logging.getLogger(__name__)
 
@@ -35,28 +38,29 @@ class Unshown:
         # process that took over keeps the row now.
         self._state = state
         self._may_write = may_write
-        self._waiting: dict[str, tuple[BoardRef, int]] = {}
+        self._waiting: dict[str, Waiting] = {}
         self._writer: asyncio.Task[None] | None = None
         self._again = False
 
-    async def load(self) -> list[BoardRef]:
+    async def load(self) -> list[Waiting]:
         """The boards the previous term left undelivered; they stay written down until shown
         again (:meth:`delivered`) or found gone (:meth:`forget`)."""
-        for ref, version in await self._state.unshown():
-            self._waiting.setdefault(ref.session_id, (ref, version))
-        return [ref for ref, _ in self._waiting.values()]
+        for entry in await self._state.unshown():
+            self._waiting.setdefault(entry.ref.session_id, entry)
+        return list(self._waiting.values())
 
-    def queued(self, ref: BoardRef, version: int) -> None:
-        """The edit of ``ref``'s board showing ``version`` is queued."""
+    def queued(self, ref: BoardRef, version: int, final: Mapping[str, Any] | None = None) -> None:
+        """The edit of ``ref``'s board showing ``version`` is queued (``final``: the content
+        of a finished game's board, to send again as it is)."""
         known = self._waiting.get(ref.session_id)
-        if known is None or version > known[1]:
-            self._waiting[ref.session_id] = (ref, version)
+        if known is None or version > known.version:
+            self._waiting[ref.session_id] = Waiting(ref, version, final)
             self._write()
 
     def delivered(self, session_id: str, version: int) -> None:
         """The edit queued for ``version`` was delivered (or, coalesced, a newer one)."""
         known = self._waiting.get(session_id)
-        if known is not None and known[1] <= version:
+        if known is not None and known.version <= version:
             del self._waiting[session_id]
             self._write()
 
