@@ -90,6 +90,10 @@ class Session:
         challenger: user id of who started the game (None for nobody in particular).
         challenged: user id of the challenged player (player-vs-player games only).
         outcome: how a finished game ended (set exactly when ``status`` is FINISHED).
+        clock: seconds each player has per move (games between people), or None: no clock.
+        deadline: when the player to move runs out of time (a running game with a clock),
+            seconds since the epoch; the sweep of due clocks ends the game then.
+        remind_at: when the player to move is reminded, None once reminded (or never).
     """
 
     id: str
@@ -106,6 +110,9 @@ class Session:
     challenger: str | None = None
     challenged: str | None = None
     outcome: Outcome | None = None
+    clock: float | None = None
+    deadline: float | None = None
+    remind_at: float | None = None
 
     @property
     def winner(self) -> int | None:
