@@ -97,7 +97,17 @@ class Clocks:
         ended = await end_on_time(self._ctx, session)
         if ended is None:
             return 0
-        await self._publish(ended, [board_reply(ended)])  # its status says who ran out
+        # The board edited to its end, and the result in a message of its own: an edit far
+        # up the chat notifies nobody.
+        board = board_reply(ended, result=False)
+        assert board.board is not None
+        result = Reply(
+            text=board.board.status,
+            new_message=True,
+            session_id=ended.id,
+            version=ended.version,
+        )
+        await self._publish(ended, [board, result])
         return 1
 
     async def _remind(self, session_id: str) -> None:
@@ -115,7 +125,11 @@ class Clocks:
         left = time_left(session.deadline - ctx.clock())
         text = Text("game.clock_reminder", {"player": seat.name, "left": left})
         reply = Reply(
-            text=text, session_id=session.id, version=session.version, mention=seat.user_id
+            text=text,
+            new_message=True,  # a message of its own, below: the board stays as it is
+            session_id=session.id,
+            version=session.version,
+            mention=seat.user_id,
         )
         await self._publish(session, [reply])
 

@@ -172,6 +172,8 @@ async def test_the_sweep_ends_a_game_whose_clock_ran_out(store: AnyStore) -> Non
     assert reply.board.status.key == "game.timeout"
     assert reply.board.status.params == {"player": "Bob", "winner": "Alice"}
     assert ActionKind.REMATCH in reply.actions
+    (result,) = [reply for _, reply in shown.replies if reply.board is None and not reply.mention]
+    assert result.new_message and result.text == reply.board.status
     # In the stats of both, and the loser's board says so at the next click.
     stats_alice = await store.player_stats("test", "alice")
     stats_bob = await store.player_stats("test", "bob")
