@@ -37,12 +37,12 @@ _SPANS = (("days", 86400), ("hours", 3600), ("minutes", 60))
 
 
 def time_left(seconds: float) -> Text:
-    """A span of time in words (``4 minutes``), rounded down to its largest unit that is at
+    """A span of time in words (``4 minutes``), to the nearest of its largest unit that is at
     least two (so 90 seconds stay "90 seconds"); never below one second."""
-    whole = max(1, int(seconds))
+    whole = max(1, round(seconds))
     for name, size in _SPANS:
         if whole >= 2 * size:
-            return Text(f"game.span.{name}", {"n": whole // size})
+            return Text(f"game.span.{name}", {"n": round(whole / size)})
     return Text("game.span.seconds", {"n": whole})
 
 
