@@ -6,6 +6,8 @@ expiry that never takes a timed game away first."""
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
+import multiprocessing.synchronize
 import random
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -180,6 +182,9 @@ async def test_the_sweep_ends_a_game_whose_clock_ran_out(store: AnyStore) -> Non
     assert stats_alice is not None and (stats_alice.wins, stats_alice.losses) == (1, 0)
     assert stats_bob is not None and (stats_bob.wins, stats_bob.losses) == (0, 1)
     assert error_key(await svc.handle_move(BOB, session_id, 0)) == "error.game_over"
+    (review,) = await svc.handle_text(BOB, "/review")
+    assert review.text is not None
+    assert review.text.render("en").endswith("\nBob ran out of time. Alice wins.")
     # The rematch keeps the clock.
     rematch = await svc.handle_action(BOB, session_id, ActionKind.REMATCH)
     assert (await get(store, session_of(rematch))).clock == 60
@@ -349,3 +354,47 @@ async def test_two_sweepers_end_a_timed_out_game_once(backend: Backend) -> None:
         for session_id in ids:
             assert (await get(one, session_id)).outcome == Outcome(Termination.TIMEOUT, 2)
         assert await backend.sql("SELECT sum(losses) FROM stats") == [(GAMES,)]
+
+
+PROCESSES = 3
+
+
+def _sweep_in_a_process(
+    kind: str, where: str, now: float, start: multiprocessing.synchronize.Barrier
+) -> None:
+    """One process: a service of its own sweeps due clocks once every process is ready."""
+    from core.store.postgres import PostgresStore
+
+    async def sweep() -> None:
+        opening = SqliteStore.open(where) if kind == "sqlite" else PostgresStore.open(where)
+        async with opening as store:
+            svc = make(store, Clock(now))
+            start.wait(60)
+            await svc.sweep_clocks()
+
+    asyncio.run(sweep())
+
+
+async def test_processes_sweeping_together_end_a_timed_out_game_once(backend: Backend) -> None:
+    async with backend.open() as store:
+        clock = Clock()
+        svc = make(store, clock)
+        for n in range(GAMES):
+            await game(svc, f"/tres @b{n} 10s first", actor(f"a{n}", f"r{n}"))
+    context = multiprocessing.get_context("spawn")  # no thread or loop copied by fork
+    start = context.Barrier(PROCESSES)
+    sweepers = [
+        context.Process(
+            target=_sweep_in_a_process, args=(backend.kind, backend.where, NOW + 10, start)
+        )
+        for _ in range(PROCESSES)
+    ]
+    for sweeper in sweepers:
+        sweeper.start()
+    for sweeper in sweepers:
+        sweeper.join(120)
+        assert sweeper.exitcode == 0
+    assert await backend.sql("SELECT count(*) FROM sessions WHERE termination = 'timeout'") == [
+        (GAMES,)
+    ]
+    assert await backend.sql("SELECT sum(wins), sum(losses) FROM stats") == [(GAMES, GAMES)]
