@@ -18,6 +18,7 @@ the table.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import sqlite3
@@ -46,17 +47,20 @@ def _pct(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-# --- lateness under load -------------------------------------------------------------------------
+# --- lateness under load ---------------------------------------------------------------------
 
 
 async def _lateness(path: Path, games: int) -> tuple[list[float], int]:
     """Seconds from each deadline to its final board's publish; and the bot's moves meanwhile."""
     seen: dict[str, float] = {}
+    all_seen = asyncio.Event()
 
     async def publish(_: Actor, replies: Sequence[Reply]) -> None:
         for reply in replies:
             if reply.board is not None and reply.board.finished and reply.session_id:
                 seen.setdefault(reply.session_id, time.time())
+        if len(seen) == games:
+            all_seen.set()
 
     async with SqliteStore.open(path) as store:
         service = GameService(
@@ -98,9 +102,8 @@ async def _lateness(path: Path, games: int) -> tuple[list[float], int]:
                 session = await store.get(session_id)
                 assert session is not None and session.deadline is not None
                 deadlines[session_id] = session.deadline
-            finish_by = max(deadlines.values()) + 30
-            while len(seen) < games and time.time() < finish_by:
-                await asyncio.sleep(0.1)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(all_seen.wait(), max(deadlines.values()) + 30 - time.time())
         finally:
             stop.set()
             await asyncio.gather(*players, return_exceptions=True)
@@ -110,7 +113,7 @@ async def _lateness(path: Path, games: int) -> tuple[list[float], int]:
         return [seen[i] - deadlines[i] for i in ids], moves
 
 
-# --- the sweep's cost ------------------------------------------------------------------------------
+# --- the sweep's cost ------------------------------------------------------------------------
 
 
 def _live_rows(now: float) -> list[tuple[object, ...]]:
