@@ -222,14 +222,10 @@ class Challenges:
         replies: list[Reply]
         if opponent is not None and not opponent.is_bot:
             assert opponent.user_id is not None
+            # The same clock, held to the chat's cap as it stands now.
+            clock = None if session.clock is None else min(session.clock, chat.max_clock)
             new = self._new(
-                actor,
-                swapped,
-                session.rules,
-                Status.CHALLENGE,
-                chat,
-                opponent.user_id,
-                session.clock,
+                actor, swapped, session.rules, Status.CHALLENGE, chat, opponent.user_id, clock
             )
             await self._swap(actor, session, new, limits)
             replies = [self._challenge_reply(actor, new)]
