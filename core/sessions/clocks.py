@@ -75,20 +75,32 @@ class Clocks:
     async def sweep(self) -> int:
         """End every game whose clock ran out and send every reminder due; how many games
         ended."""
+        # A batch's games at once: each is a compare-and-set of its own, and together they
+        # queue for the store as one burst rather than one by one behind everyone's moves.
         ended = 0
         while True:
             ids = await self._ctx.store.due_clocks(self._ctx.clock(), BATCH)
-            for session_id in ids:
-                ended += await self._end(session_id)
+            ended += sum(await self._each(self._end, ids))
             if len(ids) < BATCH:
                 break
         while True:
             ids = await self._ctx.store.due_reminders(self._ctx.clock(), BATCH)
-            for session_id in ids:
-                await self._remind(session_id)
+            await self._each(self._remind, ids)
             if len(ids) < BATCH:
                 break
         return ended
+
+    @staticmethod
+    async def _each(work: Callable[[str], Awaitable[int]], ids: Sequence[str]) -> list[int]:
+        """``work`` on every id at once; one that fails (a busy store) is logged and left for
+        the next sweep, as it is still due then."""
+        results = await asyncio.gather(
+            *(work(session_id) for session_id in ids), return_exceptions=True
+        )
+        for session_id, result in zip(ids, results, strict=True):
+            if isinstance(result, BaseException):
+                log.warning("clock of session %s left for the next sweep: %r", session_id, result)
+        return [result for result in results if isinstance(result, int)]
 
     async def _end(self, session_id: str) -> int:
         session = await self._ctx.store.get(session_id)
@@ -110,7 +122,7 @@ class Clocks:
         await self._publish(ended, [board, result])
         return 1
 
-    async def _remind(self, session_id: str) -> None:
+    async def _remind(self, session_id: str) -> int:
         ctx = self._ctx
         session = await ctx.store.get(session_id)
         if (
@@ -120,7 +132,7 @@ class Clocks:
             or session.deadline is None
             or not await ctx.store.take_reminder(session.id, session.version)
         ):
-            return
+            return 0
         seat = session.seats[session.position().to_move - 1]
         left = time_left(session.deadline - ctx.clock())
         text = Text("game.clock_reminder", {"player": seat.name, "left": left})
@@ -132,6 +144,7 @@ class Clocks:
             mention=seat.user_id,
         )
         await self._publish(session, [reply])
+        return 1
 
     async def _publish(self, session: Session, replies: Sequence[Reply]) -> None:
         """Show ``replies`` in the game's chat, in a task of its own."""
