@@ -46,6 +46,15 @@ def time_left(seconds: float) -> Text:
     return Text("game.span.seconds", {"n": whole})
 
 
+def clock_words(seconds: float) -> Text:
+    """A clock in words, in its largest whole unit (``1 day``, ``90 seconds``)."""
+    whole = round(seconds)
+    for name, size in _SPANS:
+        if whole >= size and whole % size == 0:
+            return Text(f"game.span.{name}", {"n": whole // size})
+    return time_left(seconds)
+
+
 def status_line(board: BoardView, locale: str, now: float | None = None) -> str:
     """The board's status line in ``locale``, with what is left of the mover's clock in words
     when the game runs on one (Matrix and the console, which cannot count down by themselves;

@@ -10,6 +10,7 @@ from core.commands import DEFAULT_LEVEL, BotVsBot, First, Start, VsBot, VsUser
 from core.errors import UserError
 from core.games import Rules
 from core.i18n import Text
+from core.render import clock_words
 from core.replies import ActionKind, Actor, Reply
 from core.sessions.context import Context
 from core.sessions.model import (
@@ -129,13 +130,16 @@ class Challenges:
         challenged = next(s for s in session.seats if s.user_id == session.challenged)
         prefix = self._ctx.prefix(actor)
         minutes = max(1, round((session.expires_at - session.created_at) / 60))
+        game = game_name(session.rules)
+        if session.clock is not None:
+            game = Text("game.timed", {"game": game, "clock": clock_words(session.clock)})
         return Reply(
             text=Text(
                 "game.challenge",
                 {
                     "challenger": actor.display_name,
                     "challenged": challenged.name,
-                    "game": game_name(session.rules),
+                    "game": game,
                     "accept": f"{prefix}accept",
                     "decline": f"{prefix}decline",
                     "minutes": minutes,

@@ -144,6 +144,14 @@ async def test_the_chats_clock_is_the_default_held_to_its_cap(store: AnyStore) -
     assert untimed.clock is None and untimed.deadline is None
 
 
+async def test_the_challenge_names_the_clock(store: AnyStore) -> None:
+    svc = make(store, Clock())
+    (challenge,) = await svc.handle_text(ALICE, "/tres @bob 1d")
+    assert challenge.text is not None
+    assert "challenges @bob to tic-tac-toe (1 day a move)." in challenge.text.render("en")
+    assert "(1 день на ход)" in challenge.text.render("ru")
+
+
 async def test_games_against_the_bot_have_no_clock(store: AnyStore) -> None:
     svc = make(store, Clock())
     against = await get(store, session_of(await svc.handle_text(ALICE, "/tres easy")))

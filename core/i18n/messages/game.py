@@ -161,6 +161,14 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "pt": "O tempo de {player} acabou. {winner} vence.",
         "ru": "У {player} закончилось время. Побеждает {winner}.",
     },
+    "game.timed": {
+        # A game between people on a clock, as a challenge names it: "tic-tac-toe (5 minutes a move)".
+        "en": "{game} ({clock} a move)",
+        "ca": "{game} ({clock} per jugada)",
+        "es": "{game} ({clock} por jugada)",
+        "pt": "{game} ({clock} por lance)",
+        "ru": "{game} ({clock} на ход)",
+    },
     "game.clock_left": {
         # After the turn line of Matrix and the console: what is left of the mover's clock.
         "en": "Time left: {left}.",
