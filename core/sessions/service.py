@@ -20,6 +20,10 @@ What the replies look like (adapters may rely on this):
 - Bot against bot: the new board; each move follows through the platform's
   :attr:`~core.ports.PlatformStyle.publish` as a board update, the last with the result (where
   the platform has no ``publish``, they follow in the same answer).
+- A game between people whose clock runs out (no request: the sweep): through
+  ``publish``, the board at its end, then the result (``game.timeout``) as a new message; a
+  reminder before that is a text with :attr:`~core.replies.Reply.mention` set to the player to
+  move. A move that comes after the deadline is answered with the board at its end.
 - ``/final``: a resignation (the finished board with ``game.resigned``), a stopped bots' game,
   a game without moves ended (``game.ended``), or a withdrawn challenge.
 - A lost race or a stale button: a board update with the current board, then a private error
