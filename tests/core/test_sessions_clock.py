@@ -14,7 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from core.commands import CommandError, GameKind, Start, parse, start_from_options
+from core.commands import (
+    CommandError,
+    GameKind,
+    Start,
+    format_command,
+    parse,
+    start_from_options,
+)
 from core.games import Outcome, Termination
 from core.i18n import LOCALES, render
 from core.ports import PlatformStyle
@@ -102,6 +109,13 @@ def test_a_bad_clock_is_answered_with_the_bounds(text: str, key: str, shown: str
         assert f"'{shown}'" in said
         if key != "parse.twice.clock":
             assert "10s" in said and "7d" in said, said
+
+
+@pytest.mark.parametrize("text", ["/tres @bob 2m", "/quatre @bob 90s", "/ratlla 9x9 5 @bob 1d"])
+def test_a_clock_is_written_back_as_typed(text: str) -> None:
+    command = parse(text)
+    assert parse(format_command(command)) == command
+    assert format_command(command).endswith(text.rsplit(" ", 1)[1])
 
 
 def test_a_slash_commands_clock_is_read_as_a_clock() -> None:
