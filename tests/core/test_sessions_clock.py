@@ -13,7 +13,10 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from core.admin.durations import parse_duration, show_duration
 from core.commands import (
     CommandError,
     GameKind,
@@ -116,6 +119,18 @@ def test_a_clock_is_written_back_as_typed(text: str) -> None:
     command = parse(text)
     assert parse(format_command(command)) == command
     assert format_command(command).endswith(text.rsplit(" ", 1)[1])
+
+
+@given(st.integers(1, 9_999_999))  # seven digits: far beyond every bound
+def test_a_duration_reads_back_as_it_is_shown(seconds: int) -> None:
+    shown = show_duration(seconds)
+    assert parse_duration(shown) == seconds
+    assert len(shown) <= 9 and shown[-1] in "smhd"
+
+
+@pytest.mark.parametrize("text", ["5", "5 m", "1.5h", "m5", "5mins", "\u0665m", "", "99999999s"])
+def test_other_shapes_are_not_durations(text: str) -> None:
+    assert parse_duration(text) is None
 
 
 def test_a_slash_commands_clock_is_read_as_a_clock() -> None:
