@@ -259,7 +259,9 @@ async def test_a_restart_after_the_deadline_ends_the_game_at_start_up(tmp_path: 
     clock = Clock()
     async with SqliteStore.open(path) as store:
         session_id = await game(make(store, clock), "/quatre @bob 2m first")
-    clock.advance(3600)  # the bot was down for an hour
+    # The bot was down for two days: longer than the game's lifetime too. The clocks are
+    # swept first, so the game ends on time rather than disappearing.
+    clock.advance(2 * 86400)
     async with SqliteStore.open(path) as store:
         svc = GameService(
             store, settings=ServiceSettings(ai_workers=0, ai_warm_up=False), clock=clock
