@@ -116,10 +116,6 @@ class Policy:
         chat = await self.chat(actor)
         self._where(actor, chat)
         self._what(command.rules, chat)
-        if isinstance(command.opponent, VsUser):
-            command = replace(command, clock=game_clock(chat, command.rules, command.clock))
-        elif command.clock is not None:
-            raise UserError("limits.clock_people_only")
         match command.opponent:
             case VsUser() if not chat.pvp:
                 raise UserError("limits.pvp_off")
@@ -130,6 +126,10 @@ class Policy:
             case BotVsBot() if not command.level_named:
                 bots = BotVsBot(chat.level, chat.level)
                 command = replace(command, opponent=bots, level_named=True)
+        if isinstance(command.opponent, VsUser):
+            command = replace(command, clock=game_clock(chat, command.rules, command.clock))
+        elif command.clock is not None:
+            raise UserError("limits.clock_people_only")
         return command, chat, self._game_limits(actor, chat)
 
     async def rematch(self, actor: Actor, session: Session) -> tuple[Effective, GameLimits]:
