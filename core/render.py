@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 
+from core.admin.durations import DAY, HOUR, MINUTE
 from core.games.rules import COLUMN_LETTERS as COLUMN_LETTERS  # drawn here; adapters use it
 from core.i18n import Text
 from core.replies import BoardView
@@ -33,7 +34,7 @@ def board_text(board: BoardView) -> str:
 
 
 # The largest unit that still reads exactly enough: "2 days", "5 hours", "4 minutes", "45 seconds".
-_SPANS = (("days", 86400), ("hours", 3600), ("minutes", 60))
+_SPANS = (("days", DAY), ("hours", HOUR), ("minutes", MINUTE))
 
 
 def time_left(seconds: float) -> Text:
