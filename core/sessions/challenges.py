@@ -113,6 +113,7 @@ class Challenges:
             challenger=actor.user_id,
             challenged=challenged,
             clock=clock,
+            server_id=actor.server_id,
         )
 
     def _starter_first(self, first: First) -> bool:

@@ -153,7 +153,14 @@ class Clocks:
             return  # not served by this process's adapters: the board shows it at the next look
         person = next(seat for seat in session.seats if seat.user_id is not None)
         assert person.user_id is not None
-        actor = Actor(session.platform, session.chat_id, person.user_id, person.name, locale="")
+        actor = Actor(
+            session.platform,
+            session.chat_id,
+            person.user_id,
+            person.name,
+            locale="",
+            server_id=session.server_id,
+        )
         # A fresh context: nothing of a request travels along.
         task = asyncio.create_task(
             self._tell(actor, style.publish, replies, session.id),

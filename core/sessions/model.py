@@ -157,6 +157,7 @@ def new_session(
     challenger: str | None,
     challenged: str | None = None,
     clock: float | None = None,
+    server_id: str | None = None,
 ) -> Session:
     """A session at version 1, born now (a clock starts when the game does)."""
     return Session(
@@ -174,4 +175,5 @@ def new_session(
         challenger=challenger,
         challenged=challenged,
         clock=clock,
+        server_id=server_id,
     )

@@ -94,6 +94,9 @@ class Session:
         deadline: when the player to move runs out of time (a running game with a clock),
             seconds since the epoch; the sweep of due clocks ends the game then.
         remind_at: when the player to move is reminded, None once reminded (or never).
+        server_id: the Discord server the chat belongs to (None where chats stand alone), so
+            that what is said later, with nobody's request to go by (a clock's reminder), is
+            said with the chat's settings.
     """
 
     id: str
@@ -113,6 +116,7 @@ class Session:
     clock: float | None = None
     deadline: float | None = None
     remind_at: float | None = None
+    server_id: str | None = None
 
     @property
     def winner(self) -> int | None:

@@ -43,6 +43,7 @@ SESSION_COLUMNS = (
     "clock",
     "deadline",
     "remind_at",
+    "server_id",
 )
 _COLUMN_LIST = ", ".join(SESSION_COLUMNS)
 
@@ -138,6 +139,7 @@ def session_row(s: Session) -> tuple[Any, ...]:
         s.clock,
         s.deadline,
         s.remind_at,
+        s.server_id,
     )
 
 
@@ -161,6 +163,7 @@ _KINDS: dict[str, _Kind] = dict(
             *(_TEXT_OR_NONE, _TEXT_OR_NONE, _WHOLE_OR_NONE),  # challenger, challenged, winner
             _TEXT_OR_NONE,  # termination
             *(_TIME_OR_NONE, _TIME_OR_NONE, _TIME_OR_NONE),  # clock, deadline, remind_at
+            _TEXT_OR_NONE,  # server_id
         ),
         strict=True,
     )
@@ -255,6 +258,7 @@ def decode_session(row: Sequence[Any]) -> Session:
         clock,
         deadline,
         remind_at,
+        server_id,
     ) = row
     if gravity not in (0, 1):
         raise BadRow(f"gravity must be 0 or 1, got {gravity!r}")
@@ -297,6 +301,7 @@ def decode_session(row: Sequence[Any]) -> Session:
         clock=None if clock is None else float(clock),
         deadline=None if deadline is None else float(deadline),
         remind_at=None if remind_at is None else float(remind_at),
+        server_id=server_id,
     )
 
 

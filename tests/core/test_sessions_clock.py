@@ -303,6 +303,22 @@ async def test_one_reminder_per_move_when_a_fifth_is_left(store: AnyStore) -> No
     assert [reply.mention for _, reply in shown.replies] == ["alice", "bob"]
 
 
+async def test_what_the_sweep_says_follows_the_servers_settings(store: AnyStore) -> None:
+    clock, shown = Clock(), Shown()
+    svc = make(store, clock, shown)
+    ann, ben = (Actor("test", "chan", name, name.title(), server_id="guild") for name in "ab")
+    admin = Actor("test", "chan", "root", "Root", server_id="guild", is_admin=True)
+    await svc.handle_text(admin, "/settings language ca")  # the whole server
+    await svc.handle_text(ann, "/tres @b 2m")
+    await svc.handle_text(ben, "/accept")
+    for seconds in (96, 24):  # the reminder, then the end
+        clock.advance(seconds)
+        await svc.sweep_clocks()
+    await svc.clocks_idle()
+    said = [(reply.locale, reply.text and reply.text.key) for _, reply in shown.replies]
+    assert said == [("ca", "game.clock_reminder"), ("ca", None), ("ca", "game.timeout")]
+
+
 async def test_short_clocks_remind_nobody(store: AnyStore) -> None:
     clock, shown = Clock(), Shown()
     svc = make(store, clock, shown)
