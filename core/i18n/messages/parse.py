@@ -278,11 +278,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ru": "Таблица лидеров этого чата.",
     },
     "help.options": {
-        "en": "Options go in any order: easy, medium or hard (default medium); @player to challenge someone; bot [LEVEL [LEVEL]] to watch two bots; first, second or random (default: you start).",
-        "ca": "Les opcions van en qualsevol ordre: easy, medium o hard (per defecte medium); @jugador per reptar algú; bot [NIVELL [NIVELL]] per mirar dos bots; first, second o random (per defecte comences tu).",
-        "es": "Las opciones van en cualquier orden: easy, medium o hard (por defecto medium); @jugador para retar a alguien; bot [NIVEL [NIVEL]] para mirar dos bots; first, second o random (por defecto empiezas tú).",
-        "pt": "As opções vão em qualquer ordem: easy, medium ou hard (padrão medium); @jogador para desafiar alguém; bot [NÍVEL [NÍVEL]] para assistir a dois bots; first, second ou random (padrão: você começa).",
-        "ru": "Параметры пишутся в любом порядке: easy, medium или hard (по умолчанию medium); @игрок — бросить вызов; bot [УРОВЕНЬ [УРОВЕНЬ]] — смотреть игру двух ботов; first, second или random (по умолчанию начинаете вы).",
+        "en": "Options go in any order: easy, medium or hard (default medium); @player to challenge someone; bot [LEVEL [LEVEL]] to watch two bots; first, second or random (default: you start); against a player, CLOCK is the time per move, such as 60s, 2m or 1d (default: the chat's).",
+        "ca": "Les opcions van en qualsevol ordre: easy, medium o hard (per defecte medium); @jugador per reptar algú; bot [NIVELL [NIVELL]] per mirar dos bots; first, second o random (per defecte comences tu); contra un jugador, CLOCK és el temps per jugada, com ara 60s, 2m o 1d (per defecte, el del xat).",
+        "es": "Las opciones van en cualquier orden: easy, medium o hard (por defecto medium); @jugador para retar a alguien; bot [NIVEL [NIVEL]] para mirar dos bots; first, second o random (por defecto empiezas tú); contra un jugador, CLOCK es el tiempo por jugada, como 60s, 2m o 1d (por defecto, el del chat).",
+        "pt": "As opções vão em qualquer ordem: easy, medium ou hard (padrão medium); @jogador para desafiar alguém; bot [NÍVEL [NÍVEL]] para assistir a dois bots; first, second ou random (padrão: você começa); contra um jogador, CLOCK é o tempo por lance, como 60s, 2m ou 1d (padrão: o do chat).",
+        "ru": "Параметры пишутся в любом порядке: easy, medium или hard (по умолчанию medium); @игрок — бросить вызов; bot [УРОВЕНЬ [УРОВЕНЬ]] — смотреть игру двух ботов; first, second или random (по умолчанию начинаете вы); против игрока CLOCK — время на ход, например 60s, 2m или 1d (по умолчанию — как в чате).",
     },
     "help.levels": {
         "en": "Levels: easy plays at random, medium like a careful person, hard as well as it can, which is perfect play in tic-tac-toe and in standard Connect Four (6x7).",
