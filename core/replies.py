@@ -90,6 +90,10 @@ class BoardView:
     to_move: int | None  # 1 or 2 while the game goes on, else None
     finished: bool
     status: Text
+    deadline: float | None = None
+    """When the player to move runs out of time (seconds since the epoch), in a running game
+    with a clock: Discord shows it as ``<t:…:R>``, which counts down by itself; Matrix and the
+    console in words (:func:`core.render.status_line`)."""
 
     @property
     def rows(self) -> tuple[tuple[CellView, ...], ...]:
@@ -117,10 +121,11 @@ class Reply:
             language (Discord's client locale) or the adapter's configured default.
         theme: the board theme the chat's admins chose (the ``theme`` setting, a name of
             ``core.pictures.THEMES``), or None for each game's own.
-        notify: the user id of the one person this text is meant for (a challenge names the
-            challenged player, a clock's reminder the player to move), or None. Adapters whose
-            platform silences some messages make this one reach that person (Matrix: an
-            ``m.text`` that mentions them, where every other reply is an ``m.notice``).
+        mention: the user id of the one person this text is meant for, who must be notified
+            (a challenge names the challenged player, a clock's reminder the player to move),
+            or None. Adapters whose platform silences some messages make this one reach that
+            person (Matrix: an ``m.text`` that mentions them, where every other reply is an
+            ``m.notice``).
     """
 
     text: Text | None = None
@@ -133,4 +138,4 @@ class Reply:
     error: bool = False
     locale: str | None = None
     theme: str | None = None
-    notify: str | None = None
+    mention: str | None = None

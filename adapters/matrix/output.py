@@ -83,7 +83,7 @@ class Output:
     ) -> None:
         """Show ``replies`` in order; texts reply to ``reply_to`` and name ``addressee``.
 
-        A text meant for one person (:attr:`~core.replies.Reply.notify`: a challenge, a
+        A text meant for one person (:attr:`~core.replies.Reply.mention`: a challenge, a
         reminder) is an ``m.text`` that mentions them; ``mention`` names that person for a
         reply that does not (kept for callers of the previous version)."""
         for reply in replies:
@@ -108,8 +108,9 @@ class Output:
             if board is not None and reply.new_message:
                 # A new board carries its announcement: one event, where the players look.
                 await self._show_board(room_id, board, locale, new=True, intro=text or None)
-            elif text and (person := reply.notify or _challenged(reply, mention)):
-                # Default push rules silence notices: a challenge must reach its person.
+            elif text and (person := reply.mention or _challenged(reply, mention)):
+                # Default push rules silence notices: a challenge, a clock's reminder must
+                # reach its person.
                 self._sender.send(room_id, mention_content(text, person, reply_to))
             elif text:
                 self.notice(room_id, text, reply_to)

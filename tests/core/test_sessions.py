@@ -96,7 +96,7 @@ async def pvp(svc: GameService, first: str = "first") -> str:
     challenge = await svc.handle_text(ALICE, f"/tres @bob {first}")
     assert keys(challenge) == ["game.challenge"]
     assert challenge[0].actions == (ActionKind.ACCEPT, ActionKind.DECLINE)
-    assert challenge[0].notify == "bob"
+    assert challenge[0].mention == "bob"
     accepted = await svc.handle_text(BOB, "/accept")
     assert keys(accepted) == ["game.accepted"] and accepted[0].new_message
     return session_of(accepted)
@@ -490,7 +490,7 @@ async def test_rematch_between_players_is_a_new_challenge(store: AnyStore) -> No
         await svc.handle_text(player, cell)
     replies = await svc.handle_action(BOB, session_id, ActionKind.REMATCH)
     assert keys(replies) == ["game.challenge"]
-    assert replies[0].notify == "alice"  # meant for the challenged player, who must hear it
+    assert replies[0].mention == "alice"  # meant for the challenged player, who must hear it
     assert error_key(await svc.handle_text(BOB, "/accept")) == "error.no_challenge"
     accepted = await svc.handle_text(ALICE, "/accept")
     board = accepted[0].board

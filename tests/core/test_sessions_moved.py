@@ -61,7 +61,7 @@ async def test_an_open_challenge_is_carried_and_sent_again_to_the_challenged(
     svc = service(store)
     challenge = session_of(await svc.handle_text(ALICE, "/tres @bob"))
     [again] = await svc.carry_games_over("test", "room", "new room", ["bob", "alice"])
-    assert again.session_id == challenge and again.notify == "bob"
+    assert again.session_id == challenge and again.mention == "bob"
     assert again.text is not None and again.text.key == "game.challenge"
     assert again.actions == (ActionKind.ACCEPT, ActionKind.DECLINE)
     # Answered in the new room; the old room has no challenge left.
