@@ -5,108 +5,92 @@ service on a real SQLite file, a fake homeserver."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 
 from adapters.matrix.output import Output
 from adapters.matrix.sender import Sender
 from adapters.matrix.state import BoardRef, Waiting
 from adapters.matrix.unshown import Unshown
-from core.replies import Actor
+from core.replies import Actor, Reply
 from core.sessions import GameService
 from tests.adapters.matrix.fakes import FakeTransport, Sent
 from tests.adapters.matrix.harness import ALICE, ROOM, edit_of, is_board, no_relogin, state
 
-
-async def test_an_edit_queued_at_a_stop_is_shown_at_the_next_start(service: GameService) -> None:
-    alice = Actor("matrix", ROOM, ALICE, "alice")
-    [started] = await service.handle_text(alice, "!quatre easy")
-    assert started.session_id is not None
-    before = FakeTransport()
-    sender = Sender(lambda: before, relogin=no_relogin)
-    output = Output(state(service), sender, "en", add_keycaps=False)
-    await output.apply(ROOM, [started], reply_to=None)
-    [board] = [s for s in before.sent if is_board(s)]
-
-    # The answer to a move waits (the homeserver limits the bot) when the process stops.
-    before.gates[ROOM] = asyncio.Event()
-    moved = await service.handle_move(alice, started.session_id, 3)
-    await output.apply(ROOM, moved, reply_to=None)
-    await before.wait_until(lambda: before.waiting == 1)
-    await sender.close(0)
-    await output.close()
-    assert not [s for s in before.sent if edit_of(board.event_id)(s)]
-    [noted] = await state(service).unshown()
-    assert noted.ref.event_id == board.event_id and noted.final is None
-
-    # The next start (another process, maybe) edits that board to the stored state.
-    after = FakeTransport()
-    sender = Sender(lambda: after, relogin=no_relogin)
-    output = Output(state(service), sender, "en", add_keycaps=False)
-    assert await output.show_unshown(service) == 1
-    await sender.flush()
-    await output.close()
-    [edit] = after.sent
-    assert edit_of(board.event_id)(edit) and stones(edit) == 2  # alice's and the bot's
-    assert await state(service).unshown() == []
-    # Shown: a later start has nothing to show again.
-    assert await Output(state(service), sender, "en", add_keycaps=False).show_unshown(service) == 0
+ALICE_HERE = Actor("matrix", ROOM, ALICE, "alice")
 
 
-async def test_the_end_of_a_game_deleted_since_is_sent_again_as_it_was(
-    service: GameService,
-) -> None:
-    alice = Actor("matrix", ROOM, ALICE, "alice")
-    [started] = await service.handle_text(alice, "!quatre easy")
-    before = FakeTransport()
-    sender = Sender(lambda: before, relogin=no_relogin)
-    output = Output(state(service), sender, "en", add_keycaps=False)
-    await output.apply(ROOM, [started], reply_to=None)
-    [board] = [s for s in before.sent if is_board(s)]
-    before.gates[ROOM] = asyncio.Event()
-    # Ended before its first move: the game is deleted, its last board exists only as queued.
-    await output.apply(ROOM, await service.handle_text(alice, "!final"), reply_to=None)
-    await before.wait_until(lambda: before.waiting == 1)
-    await sender.close(0)
-    await output.close()
-
-    after = FakeTransport()
-    sender = Sender(lambda: after, relogin=no_relogin)
-    output = Output(state(service), sender, "en", add_keycaps=False)
-    assert await output.show_unshown(service) == 1
-    await sender.flush()
-    await output.close()
-    [edit] = after.sent
-    assert edit_of(board.event_id)(edit)
-    assert "alice ended the game" in str(edit.content["m.new_content"]["body"])
-    assert await state(service).unshown() == []
-
-
-async def test_a_board_whose_game_is_gone_is_forgotten(service: GameService) -> None:
-    alice = Actor("matrix", ROOM, ALICE, "alice")
-    [started] = await service.handle_text(alice, "!quatre easy")
+async def stopped_while_answering(
+    service: GameService, answer: Callable[[str], Awaitable[list[Reply]]]
+) -> tuple[str, Sent]:
+    """A game's board posted, then ``answer`` (given the session id) shown while the
+    homeserver holds every send, and the process stopped; the session id and the board."""
+    [started] = await service.handle_text(ALICE_HERE, "!quatre easy")
     assert started.session_id is not None
     fake = FakeTransport()
     sender = Sender(lambda: fake, relogin=no_relogin)
     output = Output(state(service), sender, "en", add_keycaps=False)
     await output.apply(ROOM, [started], reply_to=None)
+    [board] = [s for s in fake.sent if is_board(s)]
     fake.gates[ROOM] = asyncio.Event()
-    moved = await service.handle_move(alice, started.session_id, 3)
-    await output.apply(ROOM, moved, reply_to=None)
+    await output.apply(ROOM, await answer(started.session_id), reply_to=None)
     await fake.wait_until(lambda: fake.waiting == 1)
     await sender.close(0)
     await output.close()
-    # Gone before the next start (an admin deleted it, or it expired and was swept).
-    assert await service.store.delete(started.session_id)
-    output = Output(
-        state(service), Sender(lambda: fake, relogin=no_relogin), "en", add_keycaps=False
-    )
-    assert await output.show_unshown(service) == 0
+    assert not [s for s in fake.sent if edit_of(board.event_id)(s)]
+    return started.session_id, board
+
+
+async def next_start(service: GameService) -> tuple[int, list[Sent]]:
+    """Another term (a restart, another process): how many boards it showed again, and what
+    it sent."""
+    fake = FakeTransport()
+    sender = Sender(lambda: fake, relogin=no_relogin)
+    output = Output(state(service), sender, "en", add_keycaps=False)
+    shown = await output.show_unshown(service)
+    await sender.flush()
     await output.close()
+    return shown, fake.sent
+
+
+async def test_an_edit_queued_at_a_stop_is_shown_at_the_next_start(service: GameService) -> None:
+    async def move(session_id: str) -> list[Reply]:
+        return await service.handle_move(ALICE_HERE, session_id, 3)
+
+    _, board = await stopped_while_answering(service, move)
+    [noted] = await state(service).unshown()
+    assert noted.ref.event_id == board.event_id and noted.final is None
+
+    shown, [edit] = await next_start(service)
+    assert shown == 1
+    assert edit_of(board.event_id)(edit) and stones(edit) == 2  # alice's and the bot's
+    assert await state(service).unshown() == []
+    # Shown: a later start has nothing to show again.
+    assert await next_start(service) == (0, [])
+
+
+async def test_the_end_of_a_game_deleted_since_is_sent_again_as_it_was(
+    service: GameService,
+) -> None:
+    async def final(_: str) -> list[Reply]:
+        # Ended before its first move: the game is deleted, its last board exists only queued.
+        return await service.handle_text(ALICE_HERE, "!final")
+
+    _, board = await stopped_while_answering(service, final)
+    shown, [edit] = await next_start(service)
+    assert shown == 1 and edit_of(board.event_id)(edit)
+    assert "alice ended the game" in str(edit.content["m.new_content"]["body"])
     assert await state(service).unshown() == []
 
 
-def stones(sent: Sent) -> int:
-    body = str(sent.content["m.new_content"]["body"])
-    return sum(body.count(mark) for mark in "🔴🟡")
+async def test_a_board_whose_game_is_gone_is_forgotten(service: GameService) -> None:
+    async def move(session_id: str) -> list[Reply]:
+        return await service.handle_move(ALICE_HERE, session_id, 3)
+
+    session_id, _ = await stopped_while_answering(service, move)
+    # Gone before the next start (an admin deleted it, or it expired and was swept).
+    assert await service.store.delete(session_id)
+    assert await next_start(service) == (0, [])
+    assert await state(service).unshown() == []
 
 
 async def test_a_process_that_lost_the_lease_notes_nothing(service: GameService) -> None:
@@ -121,3 +105,8 @@ async def test_a_process_that_lost_the_lease_notes_nothing(service: GameService)
     unshown.delivered("s1", 3)
     await unshown.close()
     assert await state(service).unshown() == [Waiting(ref, 3)]
+
+
+def stones(sent: Sent) -> int:
+    body = str(sent.content["m.new_content"]["body"])
+    return sum(body.count(mark) for mark in "🔴🟡")
