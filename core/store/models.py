@@ -90,6 +90,10 @@ class Session:
         challenger: user id of who started the game (None for nobody in particular).
         challenged: user id of the challenged player (player-vs-player games only).
         outcome: how a finished game ended (set exactly when ``status`` is FINISHED).
+        casual: never rated (the ``casual`` start option, or a chat whose ``rated`` setting
+            was off when the game started); other games are rated as ``core.ratings.is_rated``
+            decides when they end.
+        server_id: the Discord server the game is played in (its ladder), else None.
     """
 
     id: str
@@ -106,6 +110,8 @@ class Session:
     challenger: str | None = None
     challenged: str | None = None
     outcome: Outcome | None = None
+    casual: bool = False
+    server_id: str | None = None
 
     @property
     def winner(self) -> int | None:

@@ -40,6 +40,8 @@ SESSION_COLUMNS = (
     "challenged",
     "winner",
     "termination",
+    "casual",
+    "server_id",
 )
 _COLUMN_LIST = ", ".join(SESSION_COLUMNS)
 
@@ -132,6 +134,8 @@ def session_row(s: Session) -> tuple[Any, ...]:
         s.challenged,
         s.winner,
         None if s.outcome is None else s.outcome.termination.value,
+        int(s.casual),
+        s.server_id,
     )
 
 
@@ -153,6 +157,8 @@ _KINDS: dict[str, _Kind] = dict(
             *(_TIME, _TIME, _TIME),  # created_at, updated_at, expires_at
             *(_TEXT_OR_NONE, _TEXT_OR_NONE, _WHOLE_OR_NONE),  # challenger, challenged, winner
             _TEXT_OR_NONE,  # termination
+            _WHOLE,  # casual
+            _TEXT_OR_NONE,  # server_id
         ),
         strict=True,
     )
@@ -243,9 +249,13 @@ def decode_session(row: Sequence[Any]) -> Session:
         challenged,
         winner,
         termination,
+        casual,
+        server_id,
     ) = row
     if gravity not in (0, 1):
         raise BadRow(f"gravity must be 0 or 1, got {gravity!r}")
+    if casual not in (0, 1):
+        raise BadRow(f"casual must be 0 or 1, got {casual!r}")
     try:
         rules = Rules(rows, cols, k, gravity=gravity == 1)
     except ValueError as error:
@@ -278,6 +288,8 @@ def decode_session(row: Sequence[Any]) -> Session:
         challenger=challenger,
         challenged=challenged,
         outcome=outcome,
+        casual=casual == 1,
+        server_id=server_id,
     )
 
 

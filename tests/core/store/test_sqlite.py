@@ -76,4 +76,5 @@ def test_released_schema_steps_are_unchanged() -> None:
             seen.append([list(row) for row in rows])
     finally:
         db.close()
-    assert seen == expected[: len(seen)] and len(seen) >= len(expected)
+    # Steps after the snapshot are not released yet: the snapshot grows when they are.
+    assert seen[: len(expected)] == expected and len(seen) >= len(expected)
