@@ -8,9 +8,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from core.admin.keys import SETTING_NAMES
+from core.commands.ratings import (
+    GAME_CHOICES,
+    LADDER_CHOICES,
+    LINK_SYNTAX,
+    TOP_SYNTAX,
+    build_link,
+    build_top,
+    build_unlink,
+)
 from core.commands.settings import SCOPES, SETTINGS_SYNTAX, build_settings
 from core.commands.values import (
     _BOT,
+    _CASUAL,
     _DEFAULT_FIRST,
     _FIRST_SYNTAX,
     _FIRSTS,
@@ -32,7 +42,6 @@ from core.commands.values import (
     Review,
     Start,
     Stats,
-    Top,
     VsBot,
     VsUser,
 )
@@ -52,6 +61,7 @@ class OptionType(enum.Enum):
     TEXT = "text"  # free text, or one of the option's choices
     INTEGER = "integer"  # a whole number from ``minimum`` to ``maximum``
     USER = "user"  # a person of the platform (a slash command's user picker)
+    SWITCH = "switch"  # on when given (a slash command's true/false; a word in text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,9 +207,12 @@ def _build_start(
     first: str | None = None
     bot: str | None = None
     levels: list[str] = []
+    casual = False
     for token in args:
         word = token.lower()
-        if word in _LEVELS:
+        if word == _CASUAL:
+            casual = True
+        elif word in _LEVELS:
             levels.append(token)
         elif word == _BOT:
             if bot is not None:
@@ -227,7 +240,7 @@ def _build_start(
     opponent = _opponent(user, bot, levels)
     rules = _rules(kind, typed, size, k, syntax)
     first_player = _FIRSTS[first.lower()] if first else _DEFAULT_FIRST
-    return Start(kind, rules, opponent, first_player, level_named=bool(levels))
+    return Start(kind, rules, opponent, first_player, level_named=bool(levels), casual=casual)
 
 
 def _written(user: VsUser) -> str:
@@ -286,12 +299,13 @@ def _checked_rules(rows: int, cols: int, k: int, *, gravity: bool) -> Rules:
 
 
 # The table. Order is the order of /help.
-_TRES_SYNTAX = f"{_OPPONENT_SYNTAX} {_FIRST_SYNTAX}"
-_QUATRE_SYNTAX = f"[ROWSxCOLS] {_OPPONENT_SYNTAX} {_FIRST_SYNTAX}"
-_RATLLA_SYNTAX = f"ROWSxCOLS K {_OPPONENT_SYNTAX} {_FIRST_SYNTAX}"
+_TRES_SYNTAX = f"{_OPPONENT_SYNTAX} {_FIRST_SYNTAX} [{_CASUAL}]"
+_QUATRE_SYNTAX = f"[ROWSxCOLS] {_OPPONENT_SYNTAX} {_FIRST_SYNTAX} [{_CASUAL}]"
+_RATLLA_SYNTAX = f"ROWSxCOLS K {_OPPONENT_SYNTAX} {_FIRST_SYNTAX} [{_CASUAL}]"
 _LEVEL_OPTION = Option("level", tuple(_LEVELS))
 _OPPONENT_OPTION = Option("opponent", type=OptionType.USER)
 _FIRST_OPTION = Option("first", ("me", "opponent", "random"))
+_CASUAL_OPTION = Option(_CASUAL, type=OptionType.SWITCH)
 
 COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("help", (), "", (), _no_args(Help())),
@@ -299,7 +313,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "tres",
         ("tictactoe",),
         _TRES_SYNTAX,
-        (_LEVEL_OPTION, _OPPONENT_OPTION, _FIRST_OPTION),
+        (_LEVEL_OPTION, _OPPONENT_OPTION, _FIRST_OPTION, _CASUAL_OPTION),
         _start_builder(GameKind.TRES, _TRES_SYNTAX),
         GameKind.TRES,
     ),
@@ -307,7 +321,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "quatre",
         ("connect4",),
         _QUATRE_SYNTAX,
-        (Option("size"), _LEVEL_OPTION, _OPPONENT_OPTION, _FIRST_OPTION),
+        (Option("size"), _LEVEL_OPTION, _OPPONENT_OPTION, _FIRST_OPTION, _CASUAL_OPTION),
         _start_builder(GameKind.QUATRE, _QUATRE_SYNTAX),
         GameKind.QUATRE,
     ),
@@ -321,6 +335,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
             _LEVEL_OPTION,
             _OPPONENT_OPTION,
             _FIRST_OPTION,
+            _CASUAL_OPTION,
         ),
         _start_builder(GameKind.RATLLA, _RATLLA_SYNTAX),
         GameKind.RATLLA,
@@ -331,7 +346,15 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("final", ("quit",), "", (), _no_args(Final())),
     CommandSpec("review", (), "", (), _no_args(Review())),
     CommandSpec("stats", (), "[@player]", (Option("player", type=OptionType.USER),), _build_stats),
-    CommandSpec("top", (), "", (), _no_args(Top())),
+    CommandSpec(
+        "top",
+        (),
+        TOP_SYNTAX,
+        (Option("ladder", LADDER_CHOICES), Option("game", GAME_CHOICES)),
+        build_top,
+    ),
+    CommandSpec("link", (), LINK_SYNTAX, (Option("code"),), build_link),
+    CommandSpec("unlink", (), "", (), build_unlink),
     CommandSpec(
         "settings",
         (),
@@ -374,6 +397,7 @@ def start_from_options(
     opponent: VsUser | None = None,
     bots: bool = False,
     first: str | None = None,
+    casual: bool = False,
 ) -> Start:
     """A start command from named options (Discord slash commands), checked like typed text.
 
@@ -385,6 +409,7 @@ def start_from_options(
         opponent: a challenged player the platform resolved already (see :class:`VsUser`).
         bots: two bots play each other for people to watch (the text option ``bot``).
         first: ``me``/``first``, ``opponent``/``second`` or ``random``.
+        casual: the game is never rated.
 
     Raises:
         CommandError: the same errors, with the same keys, as :func:`parse`.
@@ -413,4 +438,6 @@ def start_from_options(
             tokens.append(value.strip())
     if bots:
         tokens.append(_BOT)
+    if casual:
+        tokens.append(_CASUAL)
     return _build_start(kind, typed, tokens, spec.syntax, opponent)

@@ -9,6 +9,7 @@ import difflib
 from core.commands.table import _BY_NAME, COMMANDS, _is_digits, find_command
 from core.commands.values import (
     _BOT,
+    _CASUAL,
     _FIRST_WORDS,
     _MAX_MOVE_DIGITS,
     _SUGGEST_MAX_LENGTH,
@@ -23,6 +24,8 @@ from core.commands.values import (
     Final,
     GameKind,
     Help,
+    Ladder,
+    Link,
     MoveText,
     NotACommand,
     Rematch,
@@ -31,6 +34,7 @@ from core.commands.values import (
     Start,
     Stats,
     Top,
+    Unlink,
     VsBot,
     VsUser,
 )
@@ -174,6 +178,11 @@ def format_command(command: Command, prefix: str = "/") -> str:
             return " ".join([f"{prefix}{command.kind.value}", *_start_words(command)])
         case Stats(user=str() as user):
             return f"{prefix}stats {user}"
+        case Top(ladder=ladder, game=game):
+            words = [] if ladder is Ladder.CHAT else [ladder.value]
+            return " ".join([f"{prefix}top", *words, *([game.value] if game else [])])
+        case Link(code=str() as code):
+            return f"{prefix}link {code}"
         case Settings():
             return " ".join([f"{prefix}settings", *_settings_words(command)])
         case _:
@@ -198,6 +207,8 @@ def _start_words(start: Start) -> list[str]:
             if start.level_named:
                 words += [first.value, second.value]
     words.append(_FIRST_WORDS[start.first])
+    if start.casual:
+        words.append(_CASUAL)
     return words
 
 
@@ -223,6 +234,8 @@ _NAMES: dict[type, str] = {
     Stats: "stats",
     Top: "top",
     Review: "review",
+    Link: "link",
+    Unlink: "unlink",
 }
 
 

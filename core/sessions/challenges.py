@@ -68,7 +68,9 @@ class Challenges:
                 await ctx.ensure_free(actor)
                 other = Seat.person(challenged, name or user.strip())
                 seats = (me, other) if self._starter_first(command.first) else (other, me)
-                session = self._new(actor, seats, command.rules, Status.CHALLENGE, chat, challenged)
+                session = self._new(
+                    actor, seats, command.rules, Status.CHALLENGE, chat, challenged, command.casual
+                )
                 await ctx.create(actor, session, limits)
                 replies = [self._challenge_reply(actor, session)]
             case BotVsBot(first_level, second_level):
@@ -93,7 +95,10 @@ class Challenges:
         status: Status,
         chat: Effective,
         challenged: str | None = None,
+        casual: bool = False,
     ) -> Session:
+        """A new session; ``casual``: never rated (so is every game of a chat whose ``rated``
+        setting is off now)."""
         now, ttl = self._ctx.now_and_ttl(status, chat)
         if all(seat.is_bot for seat in seats):
             # A bots' game cannot outlive its time cap by much: a restart leaves it orphaned.
@@ -108,6 +113,8 @@ class Challenges:
             ttl=ttl,
             challenger=actor.user_id,
             challenged=challenged,
+            casual=casual or not chat.rated,
+            server_id=actor.server_id,
         )
 
     def _starter_first(self, first: First) -> bool:
@@ -218,7 +225,15 @@ class Challenges:
         replies: list[Reply]
         if opponent is not None and not opponent.is_bot:
             assert opponent.user_id is not None
-            new = self._new(actor, swapped, session.rules, Status.CHALLENGE, chat, opponent.user_id)
+            new = self._new(
+                actor,
+                swapped,
+                session.rules,
+                Status.CHALLENGE,
+                chat,
+                opponent.user_id,
+                session.casual,
+            )
             await self._swap(actor, session, new, limits)
             replies = [self._challenge_reply(actor, new)]
         else:

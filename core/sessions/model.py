@@ -127,8 +127,11 @@ def new_session(
     ttl: float,
     challenger: str | None,
     challenged: str | None = None,
+    casual: bool = False,
+    server_id: str | None = None,
 ) -> Session:
-    """A session at version 1, born now."""
+    """A session at version 1, born now (see :class:`Session` for ``casual`` and
+    ``server_id``)."""
     return Session(
         id=new_session_id(),
         platform=platform,
@@ -143,4 +146,6 @@ def new_session(
         expires_at=now + ttl,
         challenger=challenger,
         challenged=challenged,
+        casual=casual,
+        server_id=server_id,
     )

@@ -50,6 +50,7 @@ from core.commands import (
     Decline,
     Final,
     Help,
+    Link,
     MoveText,
     NotACommand,
     Rematch,
@@ -58,6 +59,7 @@ from core.commands import (
     Start,
     Stats,
     Top,
+    Unlink,
     help_text,
     parse,
 )
@@ -73,6 +75,7 @@ from core.sessions.context import Context
 from core.sessions.moved import carry_games_over
 from core.sessions.moves import Moves, Unplayable, off_board
 from core.sessions.policy import Policy
+from core.sessions.ratings import Ratings
 from core.sessions.requests import Requests
 from core.sessions.review import KeptReviews, Reviews
 from core.sessions.settings import ServiceSettings
@@ -128,7 +131,8 @@ class GameService:
         cache = SettingsCache(store, self.settings.chat_defaults)
         self._policy = Policy(self._ctx, cache, limits=self.settings.limits)
         self._challenges = Challenges(self._ctx, self._moves, self._watcher, self._policy)
-        self._results = Results(self._ctx)
+        self._ratings = Ratings(self._ctx)
+        self._results = Results(self._ctx, self._ratings)
         self._reviews = Reviews(self._ctx, self._kept)
         self._admin = Admin(self._ctx, cache)
         self._sweeper: asyncio.Task[None] | None = None
@@ -441,7 +445,11 @@ class GameService:
             case Stats():
                 return await self._results.stats(actor, command)
             case Top():
-                return await self._results.top(actor)
+                return await self._ratings.top(actor, command)
+            case Link():
+                return await self._ratings.link(actor, command)
+            case Unlink():
+                return await self._ratings.unlink(actor)
             case Review():
                 return await self._reviews.last(actor)
             case Settings():

@@ -350,15 +350,19 @@ async def test_commands_are_synced_with_translations(
 ) -> None:
     names = {c["name"] for c in double.global_commands}
     assert {"help", "tres", "quatre", "ratlla", "final", "stats", "top", "move"} <= names
+    assert {"link", "unlink"} <= names
     tres = double.command("tres")
     assert tres["description"] == render("help.tres", "en")
     assert tres["description_localizations"]["pt-BR"] == render("help.tres", "pt")
     assert tres["description_localizations"]["es-ES"] == render("help.tres", "es")
     assert tres["description_localizations"]["ru"] == render("help.tres", "ru")
     options = {o["name"]: o for o in tres["options"]}
-    assert set(options) == {"level", "opponent", "first", "watch"}
+    assert set(options) == {"level", "opponent", "first", "watch", "casual"}
     assert options["opponent"]["type"] == 6
-    assert options["watch"]["type"] == 5  # a boolean
+    assert options["watch"]["type"] == options["casual"]["type"] == 5  # booleans
+    top = {o["name"]: o for o in double.command("top")["options"]}
+    assert [c["value"] for c in top["ladder"]["choices"]] == ["chat", "server", "all"]
+    assert {o["name"] for o in double.command("link")["options"]} == {"code"}
     assert [c["value"] for c in options["level"]["choices"]] == ["easy", "medium", "hard"]
     easy = options["level"]["choices"][0]
     assert easy["name_localizations"]["es-ES"] == render("discord.choice.level.easy", "es")
