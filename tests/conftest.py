@@ -52,6 +52,7 @@ SLOW: tuple[str, ...] = (
     "tests/core/ai/test_solver.py::test_solve_agrees_with_brute_force",
     "tests/core/ai/test_solver.py::test_plain_and_compiled_agree_on_random_positions",
     "tests/chatbots/test_operator.py::test_backup_while_games_are_played",
+    "tests/chatbots/test_ratings_cli.py::test_the_command_line_runs_it",
     "tests/chatbots/test_health.py::test_healthz_is_503_when_the_store_fails_or_hangs",
     "tests/core/store/test_receipts.py::test_receipts_follow_their_writes",
     "tests/core/ai/test_solver.py::test_solve_matches_brute_force_on_random_positions",
