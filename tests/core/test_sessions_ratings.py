@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from core.games import CONNECT_FOUR, Position
 from core.i18n import Lines, Text
+from core.ports import PlatformStyle
 from core.replies import Actor, Reply
 from core.sessions import GameService
 from core.store import Seat
@@ -133,7 +134,10 @@ async def test_ladders_of_a_chat_a_server_and_everyone(store: AnyStore) -> None:
 async def test_link_joins_two_platforms_and_refuses_bad_codes(store: AnyStore) -> None:
     clock = Clock()
     svc = service(store, clock)
+    svc.register_platform(PlatformStyle("discord", private_replies=True))
     mia = Actor("matrix", "!room:x", "@mia:x", "Mia")
+    # Where replies are not private (a Matrix room) no code is handed out.
+    assert error_key(await svc.handle_text(mia, "!link")) == "ratings.link_not_private"
     given = await svc.handle_text(ALICE, "/link")
     text = given[0].text
     assert text is not None and text.key == "ratings.link_code" and given[0].private

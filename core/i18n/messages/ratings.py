@@ -177,6 +177,13 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "pt": "O teu código de ligação: {code}. Na outra plataforma, escreve {prefix}link {code} em {minutes:game.count.minutes}. Não o dês a ninguém: quem o escrever junta-se à tua pontuação.",
         "ru": "Ваш код связи: {code}. На другой платформе напишите {prefix}link {code}; код действует {minutes:game.count.minutes}. Никому его не давайте: кто его введёт, получит ваш рейтинг.",
     },
+    "ratings.link_not_private": {
+        "en": "A link code is never shown here, where everyone in the room would read it: type /link on Discord (only you see the answer), then {prefix}link CODE here.",
+        "ca": "Aquí no es mostra mai un codi d'unió, tothom de la sala el llegiria: escriu /link a Discord (només tu veus la resposta) i després {prefix}link CODI aquí.",
+        "es": "Aquí nunca se muestra un código de unión, toda la sala lo leería: escribe /link en Discord (solo tú ves la respuesta) y luego {prefix}link CÓDIGO aquí.",
+        "pt": "Aqui nunca se mostra um código de ligação, toda a sala o leria: escreve /link no Discord (só tu vês a resposta) e depois {prefix}link CÓDIGO aqui.",
+        "ru": "Здесь код связи не показывается: его прочитала бы вся комната. Напишите /link в Discord (ответ видите только вы), затем {prefix}link КОД здесь.",
+    },
     "ratings.linked": {
         "en": "Linked: this account and your {platform} account are one player now, with one rating.",
         "ca": "Units: aquest compte i el teu compte de {platform} ara són un sol jugador, amb una puntuació.",
