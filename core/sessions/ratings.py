@@ -6,6 +6,7 @@ the store with each rated result (:mod:`core.store.rating_ops`); the rules are
 from __future__ import annotations
 
 import secrets
+from dataclasses import replace
 
 from core.commands import GameKind, Ladder, Link, Top
 from core.commands.ratings import CODE_ALPHABET, CODE_LENGTH
@@ -70,6 +71,41 @@ class Ratings:
             )
         )
         return [Reply(text=Text(f"ratings.top.{ladder.value}", {"pool": pool, "lines": lines}))]
+
+    async def annotated(self, replies: list[Reply]) -> list[Reply]:
+        """The replies, where one announces the result of a rated game, with both players'
+        new ratings and changes under the result ("Alice 1523? (+23) · Bob 1477? (-23)").
+
+        Only a reply that shows a finished board between two people with its result text costs
+        a query (the end of a game, once); a board repeated without its result is left alone.
+        """
+        shown = []
+        for reply in replies:
+            board = reply.board
+            if (
+                board is None
+                or not board.finished
+                or reply.text is None
+                or any(player.user_id is None for player in board.players)
+            ):
+                shown.append(reply)
+                continue
+            change = await self._ctx.store.rating_change_of(board.session_id)
+            if change is None:
+                shown.append(reply)
+                continue
+            line = " · ".join(
+                f"{player.name} {after.display()} ({format_delta(delta)})"
+                for player, after, delta in zip(
+                    board.players, change.after, change.deltas, strict=True
+                )
+            )
+            status = Text("ratings.game_result", {"result": board.status, "change": line})
+            # Where the reply's text is the result itself, both say it the same way (Matrix
+            # then shows the board's edit alone).
+            text = status if reply.text == board.status else reply.text
+            shown.append(replace(reply, text=text, board=replace(board, status=status)))
+        return shown
 
     async def with_ratings(self, actor: Actor, user_id: str, results: Text) -> Text:
         """``/stats``' text: the player's results, then their ratings and last rated games if

@@ -345,10 +345,12 @@ class GameService:
             return None
 
     async def _localized(self, actor: Actor, replies: list[Reply]) -> list[Reply]:
-        """The replies, marked with the chat's language where its admins chose one, and with
-        its board theme where one is set (``auto`` leaves each game its own)."""
+        """The replies, with the new ratings under a rated game's result, marked with the chat's
+        language where its admins chose one, and with its board theme where one is set
+        (``auto`` leaves each game its own)."""
         if not replies:
             return replies
+        replies = await self._ratings.annotated(replies)
         chat = await self._chat_or_none(actor)
         if chat is None:
             return replies

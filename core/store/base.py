@@ -14,7 +14,7 @@ from core.errors import UserError
 from core.store.models import LiveCounts, PlatformTotals, Session, SettingRow, StatsRow
 
 if TYPE_CHECKING:
-    from core.ratings import Merge, RatedResult, Rating
+    from core.ratings import Merge, RatedResult, Rating, RatingChange
     from core.store.link_ops import Linked
     from core.store.rating_ops import LadderRow, PoolRating, RatingChangeRow
 
@@ -369,6 +369,11 @@ class SessionStore(KeyValueStore, LeaseStore, Protocol):
 
     async def rating_changes(self, identity: str, limit: int = 5) -> list[RatingChangeRow]:
         """The identity's last rated games, newest first."""
+        ...
+
+    async def rating_change_of(self, session_id: str) -> RatingChange | None:
+        """Both players' ratings before and after the rated game ``session_id`` (seat
+        order), or None if it was not rated."""
         ...
 
     async def rating_log(self) -> list[RatedResult | Merge]:

@@ -25,6 +25,7 @@ from core.ratings import (
     Merge,
     RatedResult,
     Rating,
+    RatingChange,
     is_rated,
     pool_of,
 )
@@ -326,6 +327,27 @@ def recent_changes(identity: str, limit: int) -> Op[list[RatingChangeRow]]:
         )
         for r in found
     ]
+
+
+def change_of(session_id: str) -> Op[RatingChange | None]:
+    """Both players' ratings before and after the rated game ``session_id``, or None."""
+    found = yield row(
+        "SELECT first_rating, first_deviation, first_games, second_rating, second_deviation,"
+        " second_games, first_rating_after, first_deviation_after, second_rating_after,"
+        " second_deviation_after FROM rating_changes WHERE session_id = $1 AND kind = 'game'",
+        session_id,
+    )
+    if found is None:
+        return None
+    r = [float(v) for v in found]
+    first, second = Rating(r[0], r[1], int(r[2])), Rating(r[3], r[4], int(r[5]))
+    return RatingChange(
+        before=(first, second),
+        after=(
+            Rating(r[6], r[7], first.games + 1),
+            Rating(r[8], r[9], second.games + 1),
+        ),
+    )
 
 
 # --- the log, for rebuilds and audits ----------------------------------------------------------

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from types import TracebackType
 from typing import Self, TypeVar
 
-from core.ratings import Merge, RatedResult, Rating
+from core.ratings import Merge, RatedResult, Rating, RatingChange
 from core.store import link_ops, ops, rating_ops, table_ops
 from core.store.base import (
     GameLimits,
@@ -207,6 +207,9 @@ class SqlStore:
 
     async def rating_changes(self, identity: str, limit: int = 5) -> list[RatingChangeRow]:
         return await self._run("rating_changes", rating_ops.recent_changes(identity, limit))
+
+    async def rating_change_of(self, session_id: str) -> RatingChange | None:
+        return await self._run("rating_change_of", rating_ops.change_of(session_id))
 
     async def rating_log(self) -> list[RatedResult | Merge]:
         return await self._run("rating_log", rating_ops.log())

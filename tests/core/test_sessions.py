@@ -268,8 +268,11 @@ async def test_challenge_accept_and_play(store: AnyStore) -> None:
     for player, cell in ((ALICE, "1"), (BOB, "4"), (ALICE, "2"), (BOB, "5")):
         assert error_key(await svc.handle_text(player, cell)) is None
     won = await svc.handle_text(ALICE, "3")
-    assert won[0].text is not None and won[0].text.key == "game.won"
-    assert won[0].text.params == {"player": "Alice", "mark": "X"}
+    # A rated game: the result, then the new ratings (tests/core/test_sessions_ratings.py).
+    assert won[0].text is not None and won[0].text.key == "ratings.game_result"
+    result = won[0].text.params["result"]
+    assert isinstance(result, Text) and result.key == "game.won"
+    assert result.params == {"player": "Alice", "mark": "X"}
     assert error_key(await svc.handle_move(BOB, session_id, 8)) == "error.game_over"
     alice = await store.player_stats("test", "alice")
     bob = await store.player_stats("test", "bob")

@@ -37,11 +37,22 @@ async def pvp_game(svc: GameService, start: str, moves: tuple[tuple[Actor, str],
 ALICE_WINS = ((ALICE, "1"), (BOB, "4"), (ALICE, "2"), (BOB, "5"), (ALICE, "3"))
 
 
-async def test_a_game_between_people_is_rated(store: AnyStore) -> None:
+async def test_a_game_between_people_is_rated_and_its_result_shows_the_change(
+    store: AnyStore,
+) -> None:
     svc = service(store)
-    await pvp_game(svc, "/tres @bob first", ALICE_WINS)
+    await pvp_game(svc, "/tres @bob first", ALICE_WINS[:-1])
+    [last] = await svc.handle_text(ALICE, ALICE_WINS[-1][1])
     alice = await store.rating_of("discord", "alice", "tictactoe")
-    assert alice.games == 1 and alice.rating > 1500
+    bob = await store.rating_of("discord", "bob", "tictactoe")
+    assert alice.games == 1 and alice.rating > 1500 > bob.rating
+    # The result under the board, and the reply's text, carry both new ratings.
+    assert last.board is not None and last.text == last.board.status
+    assert last.text.key == "ratings.game_result"
+    gain = round(alice.rating - 1500)
+    assert last.text.render("en").endswith(
+        f"Ratings: Alice {alice.display()} (+{gain}) · Bob {bob.display()} (-{gain})"
+    )
 
 
 async def test_casual_games_and_chats_that_turned_rating_off_are_unrated(store: AnyStore) -> None:

@@ -177,7 +177,10 @@ async def test_challenge_accepted_and_played_out(harness: Harness, double: Disco
         assert not click.ephemeral()
     board = double.messages[message_id]
     assert render("game.won", "en", player="Alice", mark="X") in board["content"]
-    assert click.public()[-1] == render("game.won", "en", player="Alice", mark="X")
+    # The result of a rated game, then both players' new ratings.
+    result, ratings = click.public()[-1].split("\n")
+    assert result == render("game.won", "en", player="Alice", mark="X")
+    assert ratings == "Ratings: Alice 1611? (+111) · Bob 1389? (-111)"
     styles = [b["style"] for b in cell_buttons(board)]
     assert [i for i, s in enumerate(styles) if s == SUCCESS] == [0, 1, 2]
     assert marks(board)[:3] == [X_MARK, X_MARK, X_MARK]

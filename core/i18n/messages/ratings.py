@@ -139,6 +139,14 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "pt": "{rank}. {name} ({platform}) — {rating}",
         "ru": "{rank}. {name} ({platform}) — {rating}",
     },
+    "ratings.game_result": {
+        # The result of a rated game, then each player's new rating and its change.
+        "en": "{result}\nRatings: {change}",
+        "ca": "{result}\nPuntuacions: {change}",
+        "es": "{result}\nPuntuaciones: {change}",
+        "pt": "{result}\nPontuações: {change}",
+        "ru": "{result}\nРейтинги: {change}",
+    },
     "ratings.top_empty": {
         "en": "Nobody is on this ladder ({pool}) yet: a player appears after {games:ratings.count.rated_games}, for 30 days after their last one.",
         "ca": "Encara no hi ha ningú en aquesta classificació ({pool}): un jugador hi surt després de {games:ratings.count.rated_games}, durant 30 dies després de l'última.",
