@@ -10,6 +10,7 @@ from core.commands import DEFAULT_LEVEL, BotVsBot, First, Start, VsBot, VsUser
 from core.errors import UserError
 from core.games import Rules
 from core.i18n import Text
+from core.render import clock_words
 from core.replies import ActionKind, Actor, Reply
 from core.sessions.context import Context
 from core.sessions.model import (
@@ -69,7 +70,14 @@ class Challenges:
                 other = Seat.person(challenged, name or user.strip())
                 seats = (me, other) if self._starter_first(command.first) else (other, me)
                 session = self._new(
-                    actor, seats, command.rules, Status.CHALLENGE, chat, challenged, command.casual
+                    actor,
+                    seats,
+                    command.rules,
+                    Status.CHALLENGE,
+                    chat,
+                    challenged,
+                    command.clock,
+                    command.casual,
                 )
                 await ctx.create(actor, session, limits)
                 replies = [self._challenge_reply(actor, session)]
@@ -95,6 +103,7 @@ class Challenges:
         status: Status,
         chat: Effective,
         challenged: str | None = None,
+        clock: float | None = None,
         casual: bool = False,
     ) -> Session:
         """A new session; ``casual``: never rated (so is every game of a chat whose ``rated``
@@ -113,8 +122,9 @@ class Challenges:
             ttl=ttl,
             challenger=actor.user_id,
             challenged=challenged,
-            casual=casual or not chat.rated,
+            clock=clock,
             server_id=actor.server_id,
+            casual=casual or not chat.rated,
         )
 
     def _starter_first(self, first: First) -> bool:
@@ -132,13 +142,16 @@ class Challenges:
         challenged = next(s for s in session.seats if s.user_id == session.challenged)
         prefix = self._ctx.prefix(actor)
         minutes = max(1, round((session.expires_at - session.created_at) / 60))
+        game = game_name(session.rules)
+        if session.clock is not None:
+            game = Text("game.timed", {"game": game, "clock": clock_words(session.clock)})
         return Reply(
             text=Text(
                 "game.challenge",
                 {
                     "challenger": actor.display_name,
                     "challenged": challenged.name,
-                    "game": game_name(session.rules),
+                    "game": game,
                     "accept": f"{prefix}accept",
                     "decline": f"{prefix}decline",
                     "minutes": minutes,
@@ -225,6 +238,8 @@ class Challenges:
         replies: list[Reply]
         if opponent is not None and not opponent.is_bot:
             assert opponent.user_id is not None
+            # The same clock, held to the chat's cap as it stands now.
+            clock = None if session.clock is None else min(session.clock, chat.max_clock)
             new = self._new(
                 actor,
                 swapped,
@@ -232,6 +247,7 @@ class Challenges:
                 Status.CHALLENGE,
                 chat,
                 opponent.user_id,
+                clock,
                 session.casual,
             )
             await self._swap(actor, session, new, limits)

@@ -187,8 +187,25 @@ V4_OUTCOME = Step(
     ),
 )
 
+# The move clock of a game between people: its seconds per move, when the player to move runs
+# out of time, and when they are reminded (cleared once sent, so one process reminds once). The
+# sweep of due clocks asks for the earliest deadlines every second: partial indexes hold only
+# running timed games, so it reads a few index entries, never the table. The Discord server of
+# the game's chat, so that what the sweep says there is said with the chat's settings.
+CLOCK = Step(
+    "clock",
+    (
+        "ALTER TABLE sessions ADD COLUMN clock {REAL}",
+        "ALTER TABLE sessions ADD COLUMN deadline {REAL}",
+        "ALTER TABLE sessions ADD COLUMN remind_at {REAL}",
+        "ALTER TABLE sessions ADD COLUMN server_id TEXT",
+        "CREATE INDEX sessions_deadline ON sessions (deadline) WHERE deadline IS NOT NULL",
+        "CREATE INDEX sessions_remind ON sessions (remind_at) WHERE remind_at IS NOT NULL",
+    ),
+)
+
 # Ratings (core.ratings, issue 23). A game carries whether its players chose it casual (or its
-# chat does not allow rated play) and the Discord server it was played in, from its start.
+# chat does not allow rated play), from its start (its Discord server is step 5's server_id).
 # ratings: one row per identity per pool; the partial index serves every ladder in rating
 # order (only settled ratings are listed, and PROVISIONAL_GAMES is 10), so a ladder reads its
 # first rows and never sorts. rating_changes is the log every rating comes from, in id order:
@@ -196,12 +213,11 @@ V4_OUTCOME = Step(
 # linked accounts' ratings; ``chatbots ratings rebuild`` replays it. rating_places says who
 # played rated games in which chat and which Discord server (the chat and server ladders).
 # links: accounts a person joined with /link (one identity); absent, an account is its own.
-V5_RATINGS = Step(
+RATINGS = Step(
     "ratings",
     (
         "ALTER TABLE sessions ADD COLUMN casual INTEGER NOT NULL DEFAULT 0"
         " CHECK (casual IN (0, 1))",
-        "ALTER TABLE sessions ADD COLUMN server_id TEXT",
         """
         CREATE TABLE ratings (
             identity        TEXT NOT NULL,
@@ -271,7 +287,8 @@ STEPS: Sequence[Step] = (
     V2_KV_LIFETIMES_AND_QUARANTINE,
     V3_SETTINGS,
     V4_OUTCOME,
-    V5_RATINGS,
+    CLOCK,
+    RATINGS,
 )
 """Step ``i`` upgrades version ``i`` to ``i + 1``, in every dialect."""
 

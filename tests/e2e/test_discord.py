@@ -360,7 +360,7 @@ async def test_commands_are_synced_with_translations(
     assert tres["description_localizations"]["es-ES"] == render("help.tres", "es")
     assert tres["description_localizations"]["ru"] == render("help.tres", "ru")
     options = {o["name"]: o for o in tres["options"]}
-    assert set(options) == {"level", "opponent", "first", "watch", "casual"}
+    assert set(options) == {"level", "opponent", "first", "watch", "clock", "casual"}
     assert options["opponent"]["type"] == 6
     assert options["watch"]["type"] == options["casual"]["type"] == 5  # booleans
     top = {o["name"]: o for o in double.command("top")["options"]}
