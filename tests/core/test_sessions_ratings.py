@@ -79,6 +79,18 @@ async def test_games_against_the_bot_are_unrated_and_resigning_is_a_loss(store: 
     assert (await store.rating_of("discord", "bob", "tictactoe")).rating > 1500
 
 
+async def test_a_clock_that_runs_out_is_a_rated_loss(store: AnyStore) -> None:
+    clock = Clock()
+    svc = service(store, clock)
+    await pvp_game(svc, "/tres @bob first 1m", ((ALICE, "1"), (BOB, "5")))
+    clock.advance(61)  # Alice, to move, runs out of time
+    assert await svc.sweep_clocks() == 1
+    assert (await store.rating_of("discord", "alice", "tictactoe")).rating < 1500
+    assert (await store.rating_of("discord", "bob", "tictactoe")).rating > 1500
+    (logged,) = await store.rating_changes("discord:bob")
+    assert logged.won is True
+
+
 async def _settled(
     store: AnyStore, platform: str, user: str, name: str, chat: str, server: str | None
 ) -> None:
