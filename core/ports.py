@@ -133,6 +133,17 @@ class GameServicePort(Protocol):
         upgraded to a new one); a new board reply for each game carried over."""
         ...
 
+    async def abandon_games(
+        self, platform: str, chat_ids: Sequence[str], user_id: str | None = None
+    ) -> int:
+        """End the live games and open challenges in ``chat_ids`` as abandoned: all of them
+        when the bot left those chats (``user_id`` None: nobody is told, the bot cannot write
+        there), or those of ``user_id``, who left. Each is a compare-and-set (a move racing it
+        counts first or finds the game over); the player who stayed wins a game in which a
+        move was played, has no loss counted, is free to start another at once, and is told
+        through :attr:`PlatformStyle.publish`. Returns how many ended."""
+        ...
+
     async def chat_language(self, actor: Actor) -> str | None:
         """The language the admins of ``actor``'s chat chose (``/settings language``), or None
         when nobody chose one (or the store cannot say now); never raises. Replies carry it already

@@ -28,6 +28,7 @@ class Event(enum.Enum):
     DECLINE = "decline"  # the challenged player said no
     WITHDRAW = "withdraw"  # the challenger took the challenge back
     ABANDON = "abandon"  # a game ended before anyone moved: no result
+    LEAVE = "leave"  # a player, or the bot, left the chat: abandoned
     REMATCH = "rematch"  # a finished game gave way to its rematch
 
 
@@ -41,6 +42,7 @@ TRANSITIONS: Mapping[tuple[Status, Event], Status] = {
     (Status.ACTIVE, Event.FINISH): Status.FINISHED,
     (Status.ACTIVE, Event.RESIGN): Status.FINISHED,
     (Status.ACTIVE, Event.STOP): Status.FINISHED,
+    (Status.ACTIVE, Event.LEAVE): Status.FINISHED,
 }
 """Status changes of a session that stays stored."""
 
@@ -48,6 +50,7 @@ REMOVALS: frozenset[tuple[Status, Event]] = frozenset(
     {
         (Status.CHALLENGE, Event.DECLINE),
         (Status.CHALLENGE, Event.WITHDRAW),
+        (Status.CHALLENGE, Event.LEAVE),
         (Status.ACTIVE, Event.ABANDON),
         (Status.FINISHED, Event.REMATCH),
     }
@@ -114,6 +117,13 @@ def resigned(session: Session, quitter: int, *, now: float, ttl: float) -> Sessi
 def stopped(session: Session, *, now: float, ttl: float) -> Session:
     """A bots' game stopped before its end: finished, with no winner."""
     return transition(session, Event.STOP, now=now, ttl=ttl, outcome=Outcome(Termination.STOPPED))
+
+
+def abandoned(session: Session, winner: int | None, *, now: float, ttl: float) -> Session:
+    """A game ended because someone left the chat: seat ``winner`` (1 or 2) stayed and wins, or
+    None: nobody stayed to claim it."""
+    outcome = Outcome(Termination.ABANDONED, winner)
+    return transition(session, Event.LEAVE, now=now, ttl=ttl, outcome=outcome)
 
 
 def new_session(

@@ -70,6 +70,7 @@ from core.replies import ActionKind, Actor, Reply
 from core.sessions.admin import Admin
 from core.sessions.challenges import Challenges
 from core.sessions.context import Context
+from core.sessions.left import Departures
 from core.sessions.moved import carry_games_over
 from core.sessions.moves import Moves, Unplayable, off_board
 from core.sessions.policy import Policy
@@ -131,6 +132,7 @@ class GameService:
         self._results = Results(self._ctx)
         self._reviews = Reviews(self._ctx, self._kept)
         self._admin = Admin(self._ctx, cache)
+        self._departures = Departures(self._ctx, self._localized)
         self._sweeper: asyncio.Task[None] | None = None
         self._sweeper_stop = asyncio.Event()
         self.sweeper_lease = Lease(store, SWEEPER_LEASE, ttl=self.settings.lease_ttl)
@@ -321,6 +323,16 @@ class GameService:
         """The games ``users`` play in ``old_chat_id``, moved to ``new_chat_id`` (a room that
         was upgraded); see :func:`core.sessions.moved.carry_games_over`."""
         return await carry_games_over(self.store, platform, old_chat_id, new_chat_id, users)
+
+    async def abandon_games(
+        self, platform: str, chat_ids: Sequence[str], user_id: str | None = None
+    ) -> int:
+        """End as abandoned the live games and challenges in ``chat_ids`` that the bot left
+        (``user_id`` None) or that ``user_id`` left; see :mod:`core.sessions.left`."""
+        chat_ids = [clean(chat_id) for chat_id in chat_ids]
+        return await self._departures.abandon(
+            clean(platform), chat_ids, None if user_id is None else clean(user_id)
+        )
 
     async def chat_language(self, actor: Actor) -> str | None:
         """The language the admins of ``actor``'s chat chose, or None (see the port)."""

@@ -40,11 +40,16 @@ def status_text(session: Session, position: Position) -> Text:
         seat = session.seats[position.to_move - 1]
         return Text("game.turn", {"player": seat.name, "mark": MARKS[position.to_move]})
     if outcome.winner is None:
+        if outcome.termination is Termination.ABANDONED:
+            return Text("game.abandoned_nobody")
         return Text("game.stopped" if outcome.termination is Termination.STOPPED else "game.draw")
     winner = session.seats[outcome.winner - 1]
     if outcome.termination is Termination.RESIGNATION:
         loser = session.seats[2 - outcome.winner]
         return Text("game.resigned", {"player": loser.name, "winner": winner.name})
+    if outcome.termination is Termination.ABANDONED:
+        loser = session.seats[2 - outcome.winner]
+        return Text("game.abandoned", {"player": loser.name, "winner": winner.name})
     return Text("game.won", {"player": winner.name, "mark": MARKS[outcome.winner]})
 
 
