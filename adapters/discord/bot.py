@@ -38,6 +38,7 @@ from adapters.discord.commands import (
     build_commands,
 )
 from adapters.discord.config import DEFAULT_GATEWAY_URL, DiscordConfig
+from adapters.discord.departures import DepartureEvents
 from adapters.discord.ids import ButtonId, MoveId, is_ours
 from adapters.discord.layout import MessageSpec, text_message
 from adapters.discord.options import channel_written, command_from_options, move_from_text
@@ -112,7 +113,7 @@ class _Tree(app_commands.CommandTree["GameBot"]):
         await interaction.client.on_command_error(interaction, error)
 
 
-class GameBot(discord.Client):
+class GameBot(discord.Client, DepartureEvents):
     """The bot: registers commands and buttons at login, then serves interactions.
 
     Args:
@@ -133,6 +134,8 @@ class GameBot(discord.Client):
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channel metadata for interactions; not privileged
+        # Privileged: members leaving (adapters/discord/departures.py), only when enabled.
+        intents.members = config.member_events
         super().__init__(
             intents=intents,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),

@@ -1,0 +1,69 @@
+"""Gateway events that end games as abandoned: the bot left a server, a channel or thread was
+deleted, a member left a server.
+
+Each hands the chats concerned to :meth:`core.ports.GameServicePort.abandon_games`:
+
+- GUILD_DELETE without ``unavailable`` (the bot was removed, or the server deleted; an outage
+  sends ``unavailable`` and ends nothing): every channel and thread of the server that the
+  GUILDS intent made known (a game in an archived thread ends by its clock or its expiry);
+- CHANNEL_DELETE (with the channel's known threads) and THREAD_DELETE: that chat;
+- GUILD_MEMBER_REMOVE (a member left, or was kicked or banned): that member's games in the
+  server's channels, and the players who stayed are told there. Discord sends it only with the
+  privileged GUILD_MEMBERS intent, which the bot asks for only when ``DISCORD_MEMBER_EVENTS`` is
+  on (it must be enabled in the Developer Portal first, or Discord refuses the connection).
+  Without it a departed member's game ends by the move clock: the one who left times out, and
+  the one who stayed wins, with no loss either way for them.
+
+The first three need only the GUILDS intent the bot always has.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import discord
+
+from core.ports import GameServicePort
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "discord"
+
+
+def server_chats(guild: discord.Guild) -> list[str]:
+    """Every chat of ``guild`` the client knows: its channels and its active threads."""
+    return [str(c.id) for c in guild.channels] + [str(t.id) for t in guild.threads]
+
+
+class DepartureEvents:
+    """discord.py's handlers of the events above, mixed into the bot's client."""
+
+    service: GameServicePort
+
+    if TYPE_CHECKING:  # discord.Client's, which the bot inherits first
+
+        def get_guild(self, id: int, /) -> discord.Guild | None: ...
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        await self._abandon(server_chats(guild), None)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        threads = [str(t.id) for t in channel.guild.threads if t.parent_id == channel.id]
+        await self._abandon([str(channel.id), *threads], None)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self._abandon([str(payload.thread_id)], None)
+
+    async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
+        guild = self.get_guild(payload.guild_id)
+        if guild is not None:
+            await self._abandon(server_chats(guild), str(payload.user.id))
+
+    async def _abandon(self, chats: Sequence[str], user_id: str | None) -> None:
+        try:
+            await self.service.abandon_games(PLATFORM, chats, user_id)
+        except Exception:
+            # The games stay as they are, and end by their clock or their expiry.
+            log.exception("could not end the games of a chat left (user %s)", user_id)
