@@ -18,7 +18,7 @@ from core.i18n import Text
 from core.replies import Actor, Reply
 from core.sessions.context import Context
 from core.sessions.model import Event, abandoned, check_removal
-from core.sessions.views import board_reply
+from core.sessions.views import board_reply, board_view
 from core.store import Session, Status
 
 log = logging.getLogger("core.sessions")
@@ -83,7 +83,8 @@ class Departures:
         after = abandoned(session, winner, now=now, ttl=ttl)
         if not await ctx.update(after, expected_version=session.version):
             return None
-        return [board_reply(after)]
+        # The board shows the end; the text, apart, reaches the players (a Matrix notice).
+        return [board_reply(after, result=False), Reply(text=board_view(after).status)]
 
     async def _tell(self, session: Session, user_id: str, replies: list[Reply]) -> None:
         style = self._ctx.styles.get(session.platform)

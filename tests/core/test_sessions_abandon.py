@@ -64,10 +64,11 @@ async def test_a_player_who_left_mid_game_loses_it_and_the_stayer_is_free(
     # Alice is told, in the room, on the board's own message.
     [(shown_to, replies)] = told.shown
     assert (shown_to.chat_id, shown_to.user_id) == ("room", "alice")
-    [reply] = replies
-    assert reply.board is not None and reply.board.finished and reply.session_id == session_id
-    assert reply.text is not None and reply.text.key == "game.abandoned"
-    assert reply.text.params == {"player": "Bob", "winner": "Alice"}
+    board, said = replies
+    assert board.board is not None and board.board.finished and board.session_id == session_id
+    assert board.board.status == said.text and said.board is None
+    assert said.text is not None and said.text.key == "game.abandoned"
+    assert said.text.params == {"player": "Bob", "winner": "Alice"}
     # No loss for the one who stayed; the one who left has one.
     alice = await store.player_stats("test", "alice")
     bob = await store.player_stats("test", "bob")

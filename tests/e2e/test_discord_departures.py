@@ -78,6 +78,10 @@ async def test_a_member_who_leaves_loses_the_game_and_the_other_plays_again(
     assert await double.member_leaves("bob")
     said = render("game.abandoned", "en", player="Bob", winner="Alice")
     await double.wait_for(lambda: said in double.messages[board_id]["content"])
+    # ...and said in the channel, a message of its own, where Alice sees it come.
+    await double.wait_for(
+        lambda: any(m["content"] == said for i, m in double.messages.items() if i != board_id)
+    )
     board = double.messages[board_id]
     cells = [b for b in buttons(board) if ":move:" in b["custom_id"]]
     assert cells and all(b.get("disabled") for b in cells)
