@@ -75,7 +75,9 @@ class Departures:
             if not await ctx.delete(session):
                 return None
             name = session.seats[leaver - 1].name if leaver is not None else ""
-            return [Reply(text=Text("game.challenge_left", {"player": name}))]
+            # As a declined challenge: its message says so and loses its buttons.
+            text = Text("game.challenge_left", {"player": name})
+            return [Reply(text=text, session_id=session.id, version=session.version + 1)]
         # The one who stayed claims the game once it has begun; before any move, or with
         # nobody left to claim it (the bot left, a watched bots' game), it counts for nobody.
         winner = 3 - leaver if leaver is not None and session.moves else None

@@ -7,10 +7,15 @@ one outcome."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 from collections.abc import Sequence
 
+import pytest
+
 from core.games import Outcome, Termination
+from core.games.outcome import DECISIVE
+from core.i18n import Text
 from core.ports import PlatformStyle
 from core.replies import Actor, Reply
 from core.sessions import GameService, ServiceSettings
@@ -173,3 +178,48 @@ async def test_a_winning_move_racing_the_departure_gives_one_outcome(store: AnyS
     lost = await store.player_stats("test", "bob")
     assert won is not None and (won.wins, won.losses) == (8, 0)
     assert lost is not None and (lost.wins, lost.losses) == (0, 8)
+
+
+async def test_a_click_on_the_board_of_a_game_that_ended_meanwhile_gets_its_end(
+    store: AnyStore,
+) -> None:
+    svc, _ = make(store)
+    session_id = await pvp(svc)
+    [moved] = await svc.handle_text(ALICE, "1")
+    seen = moved.version  # the board Bob still looks at
+    await svc.abandon_games("test", ["room"], "alice")
+    board, note = await svc.handle_move(BOB, session_id, 4, seen)
+    assert board.board is not None and board.board.finished and board.board.playable == ()
+    assert board.board.status == Text("game.abandoned", {"player": "Alice", "winner": "Bob"})
+    assert note.private and note.text == Text("error.board_changed")
+
+
+@pytest.mark.parametrize(
+    "outcome",
+    [
+        Outcome(termination, winner)
+        for termination in Termination
+        for winner in (None, 1, 2)
+        if termination not in (Termination.WIN, Termination.DRAW)  # the board's own
+        and (winner is None) != (termination in DECISIVE)
+        or (termination is Termination.ABANDONED and winner is None)
+    ],
+)
+async def test_every_stored_ending_shows_on_the_board_a_stale_click_brings(
+    store: AnyStore, outcome: Outcome
+) -> None:
+    svc, _ = make(store)
+    session_id = await pvp(svc)
+    [moved] = await svc.handle_text(ALICE, "1")
+    seen = moved.version
+    # However it ended (a clock, a departure, a resignation...), as the store keeps it.
+    current = await stored(store, session_id)
+    ended = dataclasses.replace(
+        current, status=Status.FINISHED, outcome=outcome, version=current.version + 1
+    )
+    assert await store.update(ended, expected_version=current.version)
+    board, _ = await svc.handle_move(BOB, session_id, 4, seen)
+    assert board.board is not None and board.board.finished and board.board.to_move is None
+    assert board.board.status.key not in ("game.turn", "game.challenge_status")
+    winner = ("Alice", "Bob")[outcome.winner - 1] if outcome.winner else None
+    assert winner is None or winner in board.board.status.params.values()

@@ -173,3 +173,26 @@ async def test_clicks_after_the_first_tokens_fifteen_minutes_still_play(
     board = double.messages[board_id]
     assert render("game.won", "en", player="Alice", mark="X") in board["content"]
     assert not [r for r in double.requests if r.status == 401]
+
+
+async def test_a_click_on_a_board_whose_game_ended_meanwhile_shows_the_result(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    group = double.group_dm("alice", "bob")
+    board_id = await challenge_accepted(double, group, "tres")
+    for player, move in [("alice", 4), ("bob", 0)]:
+        await double.click(board_id, cell_id(double.messages[board_id], move), user=player)
+    # Bob resigns by a typed command: its answer is a board of its own, the first board is
+    # left as it was (nothing reaches it from outside the chat).
+    await double.slash("final", user="bob", group=group)
+    stale = double.messages[board_id]
+    assert not all(b.get("disabled") for b in cells(stale))
+
+    click = await double.click(board_id, cell_id(stale, 8), user="alice")
+    answered_without_the_channel(double, click)
+    assert click.callback["type"] == 7  # the board itself, brought up to its end
+    board = double.messages[board_id]
+    resigned = render("game.resigned", "en", player="Bob", winner="Alice")
+    assert resigned in board["content"], board["content"]
+    assert all(b.get("disabled") for b in cells(board))
+    print(click.requests, click.ephemeral(), click.public())
