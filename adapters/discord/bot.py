@@ -44,11 +44,17 @@ from adapters.discord.layout import MessageSpec, text_message
 from adapters.discord.options import channel_written, command_from_options, move_from_text
 from adapters.discord.picture_layout import SELECT_ITEMS, edit_kwargs, with_cells
 from adapters.discord.present import ChannelOutlet, Clicked, Presenter
-from adapters.discord.reach import Reach, reach_of, shared_chat, shown_to_the_user_alone
+from adapters.discord.reach import (
+    USER_INSTALL_HELP,
+    Reach,
+    reach_of,
+    shared_chat,
+    shown_to_the_user_alone,
+)
 from adapters.discord.responder import Responder
 from adapters.discord.selects import CellPick, Pick, parse_cell, parse_column, parse_pick
 from adapters.discord.views import DYNAMIC_ITEMS
-from core.commands import CommandSpec
+from core.commands import CommandSpec, Help
 from core.errors import UserError
 from core.i18n import DEFAULT_LOCALE, normalize_locale, render
 from core.ports import GameServicePort, PlatformStyle
@@ -304,7 +310,14 @@ class GameBot(discord.Client, DepartureEvents):
                 bot_id=None if self.user is None else self.user.id,
                 in_guild=shared_chat(interaction),
             )
-            return await self.service.handle_command(actor, command)
+            replies = await self.service.handle_command(actor, command)
+            if (
+                replies
+                and isinstance(command, Help)
+                and reach_of(interaction) is Reach.INTERACTIONS
+            ):
+                replies.append(USER_INSTALL_HELP)  # what a player would otherwise wonder at
+            return replies
 
         await self._serve(interaction, work)
 

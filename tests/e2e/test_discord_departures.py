@@ -97,11 +97,12 @@ async def test_a_member_who_leaves_loses_the_game_and_the_other_plays_again(
     again = await double.slash("tres", {"opponent": "carol"}, user="alice")
     assert again.public() and "Carol" in again.public()[0]
     # Carol leaves too: Alice's challenge is off, and its message says so, without buttons.
-    assert again.original_id is not None
+    challenge_id = again.original_id
+    assert challenge_id is not None
     assert await double.member_leaves("carol")
     off = render("game.challenge_left", "en", player="Carol")
-    await double.wait_for(lambda: double.messages[again.original_id]["content"] == off)
-    assert buttons(double.messages[again.original_id]) == []
+    await double.wait_for(lambda: double.messages[challenge_id]["content"] == off)
+    assert buttons(double.messages[challenge_id]) == []
 
 
 async def test_without_the_members_intent_the_bot_asks_for_nothing_privileged(

@@ -195,4 +195,23 @@ async def test_a_click_on_a_board_whose_game_ended_meanwhile_shows_the_result(
     resigned = render("game.resigned", "en", player="Bob", winner="Alice")
     assert resigned in board["content"], board["content"]
     assert all(b.get("disabled") for b in cells(board))
-    print(click.requests, click.ephemeral(), click.public())
+    assert click.ephemeral() == [render("error.board_changed", "en")]  # and why, to Alice
+
+
+async def test_help_says_what_differs_where_the_bot_is_not_a_member(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    note = render("discord.help_user_install", "en")
+    group = double.group_dm("alice", "bob")
+    here = await double.slash("help", user="alice", group=group)
+    answered_without_the_channel(double, here)
+    assert len(here.ephemeral()) == 2 and here.ephemeral()[-1] == note
+    assert "/tres" in here.ephemeral()[0]  # the help itself comes first, whole
+    elsewhere = await double.slash("help", user="alice", user_install=True)
+    assert elsewhere.ephemeral()[-1] == note
+    # Where the bot is a member (a server that added it, its own DM) nothing differs.
+    for installed in (
+        await double.slash("help", user="alice"),
+        await double.slash("help", user="alice", dm=True),
+    ):
+        assert len(installed.ephemeral()) == 1 and note not in installed.ephemeral()
