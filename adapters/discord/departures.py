@@ -6,7 +6,8 @@ Each hands the chats concerned to :meth:`core.ports.GameServicePort.abandon_game
 - GUILD_DELETE without ``unavailable`` (the bot was removed, or the server deleted; an outage
   sends ``unavailable`` and ends nothing): every channel and thread of the server that the
   GUILDS intent made known (a game in an archived thread ends by its clock or its expiry);
-- CHANNEL_DELETE (with the channel's known threads) and THREAD_DELETE: that chat;
+- CHANNEL_DELETE and THREAD_DELETE: that chat (a deleted channel's threads come as deleted
+  threads);
 - GUILD_MEMBER_REMOVE (a member left, or was kicked or banned): that member's games in the
   server's channels, and the players who stayed are told there. Discord sends it only with the
   privileged GUILD_MEMBERS intent, which the bot asks for only when ``DISCORD_MEMBER_EVENTS`` is
@@ -50,8 +51,8 @@ class DepartureEvents:
         await self._abandon(server_chats(guild), None)
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        threads = [str(t.id) for t in channel.guild.threads if t.parent_id == channel.id]
-        await self._abandon([str(channel.id), *threads], None)
+        # Its threads follow as raw_thread_delete events: discord.py sends one for each.
+        await self._abandon([str(channel.id)], None)
 
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         await self._abandon([str(payload.thread_id)], None)

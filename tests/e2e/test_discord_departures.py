@@ -157,3 +157,13 @@ async def test_a_deleted_thread_or_channel_ends_its_games(
     await double.delete_channel(guild.channels["general"])
     assert (await until_ended(harness, general_message)).outcome == Outcome(Termination.ABANDONED)
     assert (await stored(harness, double.messages[in_games])).status is Status.ACTIVE
+
+
+async def test_a_deleted_channel_takes_the_games_of_its_threads_along(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    guild = double.guilds[double.guild_id]
+    await double.create_thread(guild, "side-room", parent="general")
+    message = double.messages[await game(double, "alice", "bob", channel="side-room")]
+    await double.delete_channel(guild.channels["general"])
+    assert (await until_ended(harness, message)).outcome == Outcome(Termination.ABANDONED)
