@@ -64,6 +64,10 @@ class PlatformStyle:
         chat_id: the chat id that a channel or room written by ``actor`` stands for (Discord:
             ``<#123>`` -> ``123``), for the ``allowed_chats`` setting; by default the text
             itself (a Matrix room id).
+        in_chat: whether a user is still in ``actor``'s chat (False: they left it; None: the
+            platform cannot tell), asked when ``actor`` finds their game waiting on that user
+            (a click out of turn, a new game refused): a game whose opponent left ends as
+            abandoned then. None: the platform reports departures itself (Matrix), or never.
     """
 
     platform: str
@@ -72,6 +76,7 @@ class PlatformStyle:
     bot_user_id: str | None = None
     publish: Callable[[Actor, Sequence[Reply]], Awaitable[None]] | None = None
     chat_id: Callable[[Actor, str], str] = _written_chat
+    in_chat: Callable[[Actor, str], Awaitable[bool | None]] | None = None
 
 
 class GameServicePort(Protocol):

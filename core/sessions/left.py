@@ -43,17 +43,11 @@ class Departures:
         counted)."""
         ended = 0
         for found in await self._ctx.store.live_in_chats(platform, chat_ids, user_id):
-            session: Session | None = found
-            for _ in range(_ATTEMPTS):
-                if session is None or not _concerns(session, user_id):
-                    break
-                replies = await self._end(session, user_id)
-                if replies is not None:
-                    ended += 1
-                    if user_id is not None:  # the bot is still there to tell the others
-                        await self._tell(session, user_id, replies)
-                    break
-                session = await self._ctx.store.get(session.id)  # a move came first
+            replies = await self._end_retrying(found, user_id)
+            if replies is not None:
+                ended += 1
+                if user_id is not None:  # the bot is still there to tell the others
+                    await self._tell(found, user_id, replies)
         if ended:
             log.info(
                 "abandoned %d games and challenges: platform=%s user=%s chats=%d",
@@ -64,6 +58,50 @@ class Departures:
                 extra={"action": "abandon"},
             )
         return ended
+
+    async def opponent_left(
+        self, actor: Actor, session: Session | None = None, *, tell: bool = False
+    ) -> list[Reply]:
+        """Where the platform can say who is still in a chat (:attr:`PlatformStyle.in_chat`:
+        Discord without its privileged member events): end the actor's game here (``session``,
+        or their live game) as abandoned when their opponent has left the chat. The replies that
+        show the end (also published to the chat when ``tell``), or none when nothing ended.
+        """
+        style = self._ctx.styles.get(actor.platform)
+        in_chat = None if style is None else style.in_chat
+        if in_chat is None:
+            return []
+        if session is None:
+            session = await self._ctx.live_game(actor)
+        opponent = None if session is None else _opponent(session, actor.user_id)
+        if session is None or opponent is None:
+            return []
+        try:
+            here = await in_chat(actor, opponent)
+        except Exception:
+            log.exception("could not tell whether a player left", extra={"action": "abandon"})
+            return []
+        if here is not False:  # still here, or the platform cannot tell
+            return []
+        replies = await self._end_retrying(session, opponent)
+        if replies is None:
+            return []
+        if tell:
+            await self._tell(session, opponent, replies)
+        return replies
+
+    async def _end_retrying(self, session: Session, user_id: str | None) -> list[Reply] | None:
+        """:meth:`_end`, again on the stored game while a move or an end comes first and it is
+        still live (and still ``user_id``'s)."""
+        current: Session | None = session
+        for _ in range(_ATTEMPTS):
+            if current is None or not _concerns(current, user_id):
+                return None
+            replies = await self._end(current, user_id)
+            if replies is not None:
+                return replies
+            current = await self._ctx.store.get(current.id)
+        return None
 
     async def _end(self, session: Session, user_id: str | None) -> list[Reply] | None:
         """End ``session`` if it is still the stored version; the replies that show it, or
@@ -103,6 +141,15 @@ class Departures:
         except Exception:
             # The game is ended and stored; a board that is not redrawn now is at the next look.
             log.exception("could not show an abandoned game", extra={"action": "abandon"})
+
+
+def _opponent(session: Session, user_id: str) -> str | None:
+    """The person ``user_id`` plays or challenged in ``session`` (None: the bot, or nobody)."""
+    if session.status is Status.CHALLENGE:
+        return session.challenged if session.challenger == user_id else None
+    if session.seat_of(user_id) is None:
+        return None
+    return next((s.user_id for s in session.seats if s.user_id not in (None, user_id)), None)
 
 
 def _concerns(session: Session, user_id: str | None) -> bool:

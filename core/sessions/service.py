@@ -425,6 +425,10 @@ class GameService:
             if limited is not None:
                 return limited
             if isinstance(refused, UserError):
+                if refused.key == "error.not_your_turn":  # waiting on someone who left?
+                    ended = await self._departures.opponent_left(actor, session)
+                    if ended:
+                        return ended
                 raise
             return await self._moves.unplayable(actor, session, refused, check if typed else None)
         return await self._moves.apply(actor, session, after)
@@ -435,6 +439,7 @@ class GameService:
             case MoveText():
                 return await self._typed(actor, command, explicit, admitted=True)
             case Start():
+                await self._departures.opponent_left(actor, tell=True)  # the old game, if held
                 return await self._challenges.start(actor, command)
             case Accept():
                 return await self._challenges.accept(actor, await ctx.challenge_for(actor))

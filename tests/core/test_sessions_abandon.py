@@ -223,3 +223,77 @@ async def test_every_stored_ending_shows_on_the_board_a_stale_click_brings(
     assert board.board.status.key not in ("game.turn", "game.challenge_status")
     winner = ("Alice", "Bob")[outcome.winner - 1] if outcome.winner else None
     assert winner is None or winner in board.board.status.params.values()
+
+
+class Present:
+    """A platform that can say who is still in a chat (Discord asks for the member)."""
+
+    def __init__(self, gone: set[str], answer: bool | None = False) -> None:
+        self.gone = gone
+        self.answer = answer
+        self.asked: list[str] = []
+
+    async def in_chat(self, actor: Actor, user_id: str) -> bool | None:
+        self.asked.append(user_id)
+        if user_id == "boom":
+            raise RuntimeError("the platform failed")
+        return self.answer if user_id in self.gone else True
+
+
+def asking(store: AnyStore, present: Present) -> tuple[GameService, Told]:
+    svc, told = make(store)
+    svc.register_platform(PlatformStyle("test", publish=told.publish, in_chat=present.in_chat))
+    return svc, told
+
+
+async def test_a_click_out_of_turn_finds_the_opponent_gone_and_ends_the_game(
+    store: AnyStore,
+) -> None:
+    present = Present({"bob"})
+    svc, told = asking(store, present)
+    session_id = await pvp(svc)
+    [moved] = await svc.handle_text(ALICE, "1")  # Bob to move; he has left meanwhile
+    board, said = await svc.handle_move(ALICE, session_id, 4, moved.version)
+    assert present.asked == ["bob"]
+    assert board.board is not None and board.board.finished
+    assert said.text == Text("game.abandoned", {"player": "Bob", "winner": "Alice"})
+    assert not said.private
+    assert (await stored(store, session_id)).outcome == Outcome(Termination.ABANDONED, 1)
+    assert told.shown == []  # the click's own answer shows it
+
+
+async def test_a_new_game_finds_the_old_opponent_gone_and_starts(store: AnyStore) -> None:
+    present = Present({"bob"})
+    svc, told = asking(store, present)
+    session_id = await pvp(svc)
+    await svc.handle_text(ALICE, "1")
+    assert keys(await svc.handle_text(ALICE, "/tres @carol")) == ["game.challenge"]
+    assert (await stored(store, session_id)).outcome == Outcome(Termination.ABANDONED, 1)
+    assert told.keys() == ["game.abandoned"]  # the old board, ended in the chat
+    # A challenge whose challenged player left is withdrawn the same way.
+    present.gone.add("carol")
+    assert keys(await svc.handle_text(ALICE, "/tres @dave")) == ["game.challenge"]
+    assert told.keys()[-1] == "game.challenge_left"
+
+
+@pytest.mark.parametrize(
+    "opponent, gone, answer",
+    [
+        ("carl", {"carl"}, None),  # the platform cannot tell
+        ("carl", set(), False),  # still here
+        ("boom", set(), False),  # the platform failed to answer
+    ],
+)
+async def test_an_opponent_still_here_or_unknown_keeps_the_game(
+    store: AnyStore, opponent: str, gone: set[str], answer: bool | None
+) -> None:
+    present = Present(gone, answer)
+    svc, told = asking(store, present)
+    await svc.handle_text(ALICE, f"/tres @{opponent} first")
+    session_id = session_of(await svc.handle_text(actor(opponent), "/accept"))
+    [moved] = await svc.handle_move(ALICE, session_id, 0)
+    [refused] = await svc.handle_move(ALICE, session_id, 4, moved.version)
+    assert present.asked == [opponent]
+    assert refused.text is not None and refused.text.key == "error.not_your_turn"
+    assert (await stored(store, session_id)).status is Status.ACTIVE
+    assert told.shown == []
