@@ -12,8 +12,12 @@ Each hands the chats concerned to :meth:`core.ports.GameServicePort.abandon_game
   server's channels, and the players who stayed are told there. Discord sends it only with the
   privileged GUILD_MEMBERS intent, which the bot asks for only when ``DISCORD_MEMBER_EVENTS`` is
   on (it must be enabled in the Developer Portal first, or Discord refuses the connection).
-  Without it a departed member's game ends by the move clock: the one who left times out, and
-  the one who stayed wins, with no loss either way for them.
+
+Without that intent the bot learns of a departure when it matters: when the player who stayed
+finds their game waiting on the one who left (a click out of turn, a new game they start while
+the old one holds them), the service asks :meth:`DepartureEvents.in_chat`, one REST lookup of
+the member that needs no privileged intent, and ends the game then. Otherwise the move clock
+ends it: the one who left times out.
 
 The first three need only the GUILDS intent the bot always has.
 """
@@ -27,6 +31,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from core.ports import GameServicePort
+from core.replies import Actor
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +66,24 @@ class DepartureEvents:
         guild = self.get_guild(payload.guild_id)
         if guild is not None:
             await self._abandon(server_chats(guild), str(payload.user.id))
+
+    async def in_chat(self, actor: Actor, user_id: str) -> bool | None:
+        """Whether ``user_id`` is still a member of ``actor``'s server (the platform's
+        ``PlatformStyle.in_chat``): asked of the REST API, which needs no privileged intent,
+        only when a player finds their game waiting on that user. None where the bot cannot
+        tell: a DM or group DM (nobody leaves one that the bot would hear of), a server it is
+        not in, a failed request."""
+        guild = None if actor.server_id is None else self.get_guild(int(actor.server_id))
+        if guild is None or not user_id.isdigit():
+            return None
+        try:
+            await guild.fetch_member(int(user_id))
+        except discord.NotFound:
+            return False
+        except discord.HTTPException as error:
+            log.warning("could not look member %s up: %s", user_id, error)
+            return None
+        return True
 
     async def _abandon(self, chats: Sequence[str], user_id: str | None) -> None:
         try:

@@ -215,6 +215,8 @@ class DiscordDouble:
         self.guilds: dict[str, Guild] = {}
         # Servers the bot was removed from: their channels refuse it (Missing Access).
         self.left_guilds: set[str] = set()
+        # Who left which server (by name): GET of the member answers Unknown Member.
+        self.left_members: dict[str, set[str]] = {}
         self._channel_guilds: dict[str, Guild] = {}
         default = self.add_guild("Game night", channels=2)
         self.guild_id = default.id
@@ -804,6 +806,7 @@ class DiscordDouble:
         Discord sends only to a session that identified with the GUILD_MEMBERS intent; whether
         it was sent."""
         guild = guild or self.guilds[self.guild_id]
+        self.left_members.setdefault(guild.id, set()).add(name)
         shard = self.shard_of(guild.id)
         if not self._session(shard).intents & GUILD_MEMBERS:
             return False
@@ -964,7 +967,20 @@ class DiscordDouble:
             return self._webhook(method, match[1], match[2], body, record)
         if match := re.fullmatch(r"/channels/(\d+)/messages(?:/(\d+))?", path):
             return self._channel(method, match[1], match[2], body, record)
+        if method == "GET" and (match := re.fullmatch(r"/guilds/(\d+)/members/(\d+)", path)):
+            record.kind = "member_get"
+            return self._guild_member(match[1], match[2])
         return 404, {"code": 0, "message": f"404: Not Found ({method} {path})"}
+
+    def _guild_member(self, guild_id: str, user_id: str) -> tuple[int, Any]:
+        """GET /guilds/{guild}/members/{user}: needs no privileged intent, only the bot in the
+        server; everyone is a member of the double's servers until they leave."""
+        if guild_id not in self.guilds or guild_id in self.left_guilds:
+            return 404, {"code": 10004, "message": "Unknown Guild"}
+        user = next((u for u in self.users.values() if u["id"] == user_id), None)
+        if user is None or user["username"] in self.left_members.get(guild_id, set()):
+            return 404, {"code": 10007, "message": "Unknown Member"}
+        return 200, self._member(user)
 
     def _application(self) -> Json:
         return {

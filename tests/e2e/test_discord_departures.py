@@ -105,15 +105,38 @@ async def test_a_member_who_leaves_loses_the_game_and_the_other_plays_again(
     assert buttons(double.messages[challenge_id]) == []
 
 
-async def test_without_the_members_intent_the_bot_asks_for_nothing_privileged(
+async def test_without_the_members_intent_a_departure_is_found_when_the_stayer_is_held(
     harness: Harness, double: DiscordDouble
 ) -> None:
     board_id = await game(double, "alice", "bob")
-    # Discord sends no member events to a session without the intent: the game goes on
-    # (and ends by its clock).
+    click = await double.click(board_id, cell(double, board_id, 8), user="alice")
+    assert not click.ephemeral()  # Alice's move; Bob to move
+    # Discord sends no member events to a session without the intent.
     assert not await double.member_leaves("bob")
     session = await stored(harness, double.messages[board_id])
     assert session.status is Status.ACTIVE
+    # Alice presses a cell while waiting: Bob is looked up, found gone, and the game ends,
+    # in the click's own answer (the board updated, the result said in the channel).
+    waiting = await double.click(board_id, cell(double, board_id, 2), user="alice")
+    said = render("game.abandoned", "en", player="Bob", winner="Alice")
+    assert waiting.callback["type"] == 7 and said in double.messages[board_id]["content"]
+    assert said in waiting.public()
+    assert [r.kind for r in double.requests].count("member_get") == 1  # one lookup
+    ended = await stored(harness, double.messages[board_id])
+    assert ended.outcome == Outcome(Termination.ABANDONED, 1)
+
+    # Carol's challenge to Dave, who left before answering: her next game frees her.
+    challenge = await double.slash("tres", {"opponent": "dave"}, user="carol")
+    assert challenge.original_id is not None
+    assert not await double.member_leaves("dave")
+    again = await double.slash("tres", {"level": "easy"}, user="carol")
+    assert again.original_id is not None and not again.ephemeral()
+    off = render("game.challenge_left", "en", player="Dave")
+    await double.wait_for(lambda: double.messages[challenge.original_id or 0]["content"] == off)
+
+
+def cell(double: DiscordDouble, board_id: int, n: int) -> str:
+    return next(c for c in button_ids(double.messages[board_id]) if c.endswith(f":{n}"))
 
 
 async def test_the_bot_removed_from_a_server_ends_every_game_there(
