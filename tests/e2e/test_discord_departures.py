@@ -116,7 +116,7 @@ async def test_without_the_members_intent_a_departure_is_found_when_the_stayer_i
     session = await stored(harness, double.messages[board_id])
     assert session.status is Status.ACTIVE
     # Alice presses a cell while waiting: Bob is looked up, found gone, and the game ends,
-    # in the click's own answer (the board updated, the result said in the channel).
+    # in the click's own answer (the board updated, the result in a message of its own).
     waiting = await double.click(board_id, cell(double, board_id, 2), user="alice")
     said = render("game.abandoned", "en", player="Bob", winner="Alice")
     assert waiting.callback["type"] == 7 and said in double.messages[board_id]["content"]
