@@ -117,6 +117,9 @@ def board_reply(
         # would be noise.
         reviewable = can_review(session.rules)
         actions = (ActionKind.REMATCH, ActionKind.REVIEW) if reviewable else (ActionKind.REMATCH,)
+        if session.outcome is not None and session.outcome.termination is Termination.ABANDONED:
+            # Someone left: a Rematch button would challenge a player who is not there.
+            actions = actions[1:]
         if result and text is None:
             text = view.status
     return Reply(

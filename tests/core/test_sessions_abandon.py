@@ -17,7 +17,7 @@ import pytest
 from core.games import Outcome, Termination
 from core.i18n import Text
 from core.ports import PlatformStyle
-from core.replies import Actor, Reply
+from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService, ServiceSettings
 from core.store import Status
 from tests.backends import AnyStore
@@ -72,6 +72,7 @@ async def test_a_player_who_left_mid_game_loses_it_and_the_stayer_is_free(
     board, said = replies
     assert board.board is not None and board.board.finished and board.session_id == session_id
     assert board.board.status == said.text and said.board is None
+    assert board.actions == (ActionKind.REVIEW,)  # no rematch with someone who left
     assert said.text is not None and said.text.key == "game.abandoned"
     assert said.text.params == {"player": "Bob", "winner": "Alice"}
     # No loss for the one who stayed; the one who left has one.
