@@ -298,3 +298,15 @@ async def test_an_opponent_still_here_or_unknown_keeps_the_game(
     assert refused.text is not None and refused.text.key == "error.not_your_turn"
     assert (await stored(store, session_id)).status is Status.ACTIVE
     assert told.shown == []
+
+
+async def test_a_server_of_many_channels_is_looked_up_in_parts(store: AnyStore) -> None:
+    svc, _ = make(store)
+    chats = [f"channel-{n}" for n in range(450)]
+    games = [
+        session_of(await svc.handle_text(actor(f"p{n}", chat=chats[n]), "/tres easy"))
+        for n in (0, 199, 200, 449)
+    ]
+    found = await store.live_in_chats("test", [*chats, *chats])  # repeated ids are one
+    assert sorted(s.id for s in found) == sorted(games)
+    assert await svc.abandon_games("test", chats) == 4
