@@ -145,6 +145,10 @@ class GameBot(discord.Client, DepartureEvents):
         super().__init__(
             intents=intents,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            # The members intent is for departures alone: no member lists fetched at start-up
+            # and none kept, which a bot in thousands of servers could not afford.
+            chunk_guilds_at_startup=False,
+            member_cache_flags=discord.MemberCacheFlags.none(),
             **client_options,
         )
         self.service = service
