@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import random
 from collections.abc import Sequence
 
@@ -19,6 +18,7 @@ from core.i18n import Text
 from core.ports import PlatformStyle
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService, ServiceSettings
+from core.sessions.model import Event, transition
 from core.store import Status
 from tests.backends import AnyStore
 from tests.core.test_sessions import ALICE, BOB, CAROL, actor, keys, pvp, session_of, store, stored
@@ -215,9 +215,7 @@ async def test_every_stored_ending_shows_on_the_board_a_stale_click_brings(
     seen = moved.version
     # However it ended (a clock, a departure, a resignation...), as the store keeps it.
     current = await stored(store, session_id)
-    ended = dataclasses.replace(
-        current, status=Status.FINISHED, outcome=outcome, version=current.version + 1
-    )
+    ended = transition(current, Event.STOP, now=NOW, ttl=3600.0, outcome=outcome)
     assert await store.update(ended, expected_version=current.version)
     board, _ = await svc.handle_move(BOB, session_id, 4, seen)
     assert board.board is not None and board.board.finished and board.board.to_move is None
