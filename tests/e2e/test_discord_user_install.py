@@ -8,9 +8,12 @@ and their update responses (type 7), without a single channel request.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from core.i18n import render
+from core.sessions import ServiceSettings
 from tests.e2e.discord_double import DiscordDouble, Json, Sent, button_ids, buttons
-from tests.e2e.discord_harness import Harness, clock, double, harness
+from tests.e2e.discord_harness import Harness, ManualClock, clock, double, harness
 
 __all__ = ["clock", "double", "harness"]  # fixtures
 
@@ -215,3 +218,39 @@ async def test_help_says_what_differs_where_the_bot_is_not_a_member(
         await double.slash("help", user="alice", dm=True),
     ):
         assert len(installed.ephemeral()) == 1 and note not in installed.ephemeral()
+
+
+async def test_a_timed_game_that_ran_out_in_a_group_dm_shows_it_at_the_next_click(
+    double: DiscordDouble, tmp_path: Path, clock: ManualClock
+) -> None:
+    # Sweeps of due clocks every 20 ms of real time; the clock itself is moved by hand.
+    settings = ServiceSettings(
+        ai_workers=0, ai_warm_up=False, ai_budget=0.3, sweep_interval=3600.0, clock_interval=0.02
+    )
+    running = Harness(double, tmp_path / "timed.sqlite3", clock=clock, settings=settings)
+    await running.start()
+    try:
+        group = double.group_dm("alice", "bob")
+        challenge = await double.slash(
+            "tres", {"opponent": "bob", "clock": "10s"}, user="alice", group=group
+        )
+        board_id = challenge.original_id
+        assert board_id is not None
+        accept = next(c for c in button_ids(double.messages[board_id]) if c.endswith(":accept"))
+        await double.click(board_id, accept, user="bob")
+        stale = double.messages[board_id]
+        assert "<t:" in stale["content"]  # the deadline, counted down by Discord
+
+        clock.advance(11)  # Alice, who starts, lets her time run out
+        # The sweep ends the game; the bot cannot tell the group DM (Discord refuses it).
+        await double.wait_for(lambda: any(r.kind == "channel_refused" for r in double.requests))
+        assert double.messages[board_id]["content"] == stale["content"]  # unchanged so far
+
+        click = await double.click(board_id, cell_id(stale, 4), user="bob")
+        assert click.callback["type"] == 7  # the board itself, brought to its end
+        board = double.messages[board_id]
+        timeout = render("game.timeout", "en", player="Alice", winner="Bob")
+        assert timeout in board["content"] and "<t:" not in board["content"]
+        assert all(b.get("disabled") for b in cells(board))
+    finally:
+        await running.stop()
