@@ -179,6 +179,7 @@ class DiscordDouble:
         identify_interval: float = 0.0,
         max_concurrency: int = 1,
         check_rest_token: bool = False,
+        members_intent: bool = True,
     ) -> None:
         """
         Args:
@@ -190,6 +191,9 @@ class DiscordDouble:
             check_rest_token: REST requests with a token other than :data:`TOKEN` are refused
                 with 401, as Discord refuses a wrong or reset token at login (by default only
                 the gateway checks it, closing with 4004 "Authentication failed").
+            members_intent: whether the application may have the privileged GUILD_MEMBERS
+                intent (enabled in the Developer Portal); an IDENTIFY asking for it without
+                is closed with 4014 "Disallowed intent(s)", as Discord does.
         """
         self._ids = itertools.count(1_200_000_000_000_000_000)
         # Guild ids on a chosen shard: snowflakes whose timestamp (the bits above 22) is
@@ -199,6 +203,7 @@ class DiscordDouble:
         self.identify_interval = identify_interval
         self.max_concurrency = max_concurrency
         self.check_rest_token = check_rest_token
+        self.members_intent = members_intent
         self.identify_refused = 0
         self.identified_at: list[float] = []  # time.monotonic() of every accepted IDENTIFY
         self._last_identify: dict[int, float] = {}  # bucket -> when it last identified
@@ -850,6 +855,9 @@ class DiscordDouble:
     async def _identify(self, ws: web.WebSocketResponse, data: Json) -> None:
         if data.get("token") != TOKEN:
             await ws.close(code=4004, message=b"Authentication failed.")
+            return
+        if int(data.get("intents", 0)) & GUILD_MEMBERS and not self.members_intent:
+            await ws.close(code=4014, message=b"Disallowed intent(s).")
             return
         shard, count = data.get("shard") or (0, 1)
         if not (isinstance(count, int) and isinstance(shard, int) and 0 <= shard < count):

@@ -10,10 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from chatbots.app import EXIT_CONFIG
 from core.games import Outcome, Termination
 from core.i18n import render
 from core.store import Session, Status
-from tests.e2e.discord_double import DiscordDouble, Json, button_ids, buttons
+from tests.e2e.bot_processes import start_bot
+from tests.e2e.discord_double import TOKEN, DiscordDouble, Json, button_ids, buttons
 from tests.e2e.discord_harness import Harness, double
 
 __all__ = ["double"]  # the fixture
@@ -190,3 +192,30 @@ async def test_a_deleted_channel_takes_the_games_of_its_threads_along(
     message = double.messages[await game(double, "alice", "bob", channel="side-room")]
     await double.delete_channel(guild.channels["general"])
     assert (await until_ended(harness, message)).outcome == Outcome(Termination.ABANDONED)
+
+
+async def test_member_events_without_the_intent_enabled_is_one_line_saying_so(
+    tmp_path: Path,
+) -> None:
+    async with DiscordDouble(members_intent=False) as refusing:
+        bot = await start_bot(
+            tmp_path,
+            "bot",
+            {
+                "DISCORD_TOKEN": TOKEN,
+                "DISCORD_API_BASE_URL": refusing.api_base_url,
+                "DISCORD_GATEWAY_URL": refusing.gateway_url,
+                "DISCORD_MEMBER_EVENTS": "on",
+                "DATABASE_PATH": str(tmp_path / "games.sqlite3"),
+            },
+        )
+        try:
+            code = await asyncio.wait_for(bot.process.wait(), 30)
+        finally:
+            await bot.kill()
+        assert refusing.identify_count == 0
+    log = bot.log_text()
+    assert code == EXIT_CONFIG, log
+    assert "Traceback" not in log
+    [line] = [line for line in log.splitlines() if " ERROR " in line]
+    assert "Server Members intent" in line and "DISCORD_MEMBER_EVENTS=off" in line, line
