@@ -68,6 +68,9 @@ class PlatformStyle:
             platform cannot tell), asked when ``actor`` finds their game waiting on that user
             (a click out of turn, a new game refused): a game whose opponent left ends as
             abandoned then. None: the platform reports departures itself (Matrix), or never.
+        private_replies: a reply marked private reaches its user alone (Discord's ephemeral
+            messages, the one-person console); False where everyone in the chat sees it
+            (Matrix rooms), so secrets such as a ``/link`` code are not handed out there.
     """
 
     platform: str
@@ -77,6 +80,7 @@ class PlatformStyle:
     publish: Callable[[Actor, Sequence[Reply]], Awaitable[None]] | None = None
     chat_id: Callable[[Actor, str], str] = _written_chat
     in_chat: Callable[[Actor, str], Awaitable[bool | None]] | None = None
+    private_replies: bool = False
 
 
 class GameServicePort(Protocol):

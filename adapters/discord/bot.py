@@ -159,7 +159,11 @@ class GameBot(discord.Client, DepartureEvents):
         # of the allowed_chats setting.
         service.register_platform(
             PlatformStyle(
-                PLATFORM, publish=self.publish, chat_id=channel_written, in_chat=self.in_chat
+                PLATFORM,
+                publish=self.publish,
+                chat_id=channel_written,
+                in_chat=self.in_chat,
+                private_replies=True,
             )
         )
         self.tree = _Tree(self)
