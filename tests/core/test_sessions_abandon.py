@@ -80,6 +80,7 @@ async def test_a_player_who_left_mid_game_loses_it_and_the_stayer_is_free(
     bob = await store.player_stats("test", "bob")
     assert alice is not None and (alice.wins, alice.losses, alice.draws) == (1, 0, 0)
     assert bob is not None and (bob.wins, bob.losses, bob.draws) == (0, 1, 0)
+    assert await store.rating_change_of(session_id) is None  # never rated
     # The game takes no more moves, and Alice starts another at once.
     assert (await svc.handle_move(ALICE, session_id, 1))[-1].error
     assert len((await stored(store, session_id)).moves) == 2
