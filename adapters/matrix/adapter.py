@@ -249,9 +249,7 @@ class MatrixAdapter:
         if not transport.encryption:
             log.info("matrix: matrix-nio[e2e] not installed; encrypted rooms are not served")
         await self._undecrypted.load()
-        ago = await self._state.limited_ago(self._clock())
-        if ago is not None:
-            self._sender.limited_since(ago)
+        self._sender.limited_since(await self._state.limited_ago(self._clock()))
         await self._output.show_unshown(self._service)
         self._serving = True
         await self._sync_loop(transport, halt)

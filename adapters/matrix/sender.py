@@ -153,10 +153,13 @@ class Sender:
         last = self._last_limited
         return last is not None and self._clock() - last < QUIET_S
 
-    def limited_since(self, seconds_ago: float) -> None:
+    def limited_since(self, seconds_ago: float | None) -> None:
         """The homeserver refused this account for its rate ``seconds_ago`` seconds ago (in an
-        earlier term, or another process): courtesies stay off as if this sender had seen it."""
-        self._last_limited = max(self._last_limited or -QUIET_S, self._clock() - seconds_ago)
+        earlier term, or another process; None: not that anyone knows): courtesies stay off
+        as if this sender had seen it."""
+        if seconds_ago is not None:
+            since = self._clock() - seconds_ago
+            self._last_limited = max(self._last_limited or -QUIET_S, since)
 
     # --- queueing -------------------------------------------------------------------------------
 
