@@ -187,11 +187,59 @@ V4_OUTCOME = Step(
     ),
 )
 
+# Matchmaking (issue 24). A seat may sit in another chat than its session's (an open game):
+# its platform and chat, NULL for the session's own, as every row written before. The queue of
+# seeks lives here, never in one process's memory: pairing locks seeks with FOR UPDATE SKIP
+# LOCKED (core/store/seek_ops.py); one seek per player is the primary key of ``player``, and
+# the queue is read by game and age. A block names two players (core.matching.player_key).
+MATCHMAKING = Step(
+    "matchmaking",
+    (
+        "ALTER TABLE sessions ADD COLUMN x_platform TEXT",
+        "ALTER TABLE sessions ADD COLUMN x_chat TEXT",
+        "ALTER TABLE sessions ADD COLUMN o_platform TEXT",
+        "ALTER TABLE sessions ADD COLUMN o_chat TEXT",
+        """
+        CREATE TABLE seeks (
+            player      TEXT PRIMARY KEY,
+            id          TEXT NOT NULL UNIQUE,
+            platform    TEXT NOT NULL,
+            chat_id     TEXT NOT NULL,
+            user_id     TEXT NOT NULL,
+            name        TEXT NOT NULL,
+            rows        INTEGER NOT NULL,
+            cols        INTEGER NOT NULL,
+            k           INTEGER NOT NULL,
+            gravity     INTEGER NOT NULL CHECK (gravity IN (0, 1)),
+            rated       INTEGER NOT NULL CHECK (rated IN (0, 1)),
+            clock       {REAL} NOT NULL,
+            rating      {REAL} NOT NULL,
+            created_at  {REAL} NOT NULL,
+            expires_at  {REAL} NOT NULL
+        )
+        """,
+        "CREATE INDEX seeks_queue ON seeks (rows, cols, k, gravity, rated, created_at)",
+        "CREATE INDEX seeks_age ON seeks (created_at)",
+        "CREATE INDEX seeks_expiry ON seeks (expires_at)",
+        "CREATE INDEX seeks_chat ON seeks (platform, chat_id)",
+        """
+        CREATE TABLE blocks (
+            player      TEXT NOT NULL,
+            blocked     TEXT NOT NULL,
+            created_at  {REAL} NOT NULL,
+            PRIMARY KEY (player, blocked)
+        ){WITHOUT_ROWID}
+        """,
+        "CREATE INDEX blocks_blocked ON blocks (blocked)",
+    ),
+)
+
 STEPS: Sequence[Step] = (
     V1_INITIAL,
     V2_KV_LIFETIMES_AND_QUARANTINE,
     V3_SETTINGS,
     V4_OUTCOME,
+    MATCHMAKING,
 )
 """Step ``i`` upgrades version ``i`` to ``i + 1``, in every dialect."""
 

@@ -15,7 +15,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from types import TracebackType
 from typing import Self, TypeVar
 
-from core.store import ops, table_ops
+from core.matching import Seek
+from core.store import ops, seek_ops, table_ops
 from core.store.base import (
     GameLimits,
     KvEntry,
@@ -26,6 +27,7 @@ from core.store.base import (
 )
 from core.store.migrations import Dialect
 from core.store.models import LiveCounts, PlatformTotals, Session, SettingRow, StatsRow
+from core.store.seek_base import MakeGame, Paired, SeekResult
 from core.store.sql import Op
 
 log = logging.getLogger(__name__)
@@ -166,6 +168,34 @@ class SqlStore:
 
     async def totals(self, since: float) -> list[PlatformTotals]:
         return await self._run("totals", table_ops.totals(since))
+
+    # --- matchmaking (core/store/seek_ops.py) ----------------------------------------------
+
+    async def seek(
+        self, new: Seek, make: MakeGame, *, max_user_games: int | None = None
+    ) -> SeekResult:
+        return await self._run("seek", seek_ops.seek(new, make, max_user_games))
+
+    async def pair_waiting(self, now: float, make: MakeGame, *, batch: int = 500) -> list[Paired]:
+        return await self._run("pair_waiting", seek_ops.pair_waiting(now, make, batch))
+
+    async def expire_seeks(self, now: float) -> list[Seek]:
+        return await self._run("expire_seeks", seek_ops.expire(now))
+
+    async def cancel_seek(self, player: str) -> Seek | None:
+        return await self._run("cancel_seek", seek_ops.cancel(player))
+
+    async def seek_of(self, player: str) -> Seek | None:
+        return await self._run("seek_of", seek_ops.seek_of(player))
+
+    async def waiting_seeks(self, now: float, limit: int = 50) -> list[Seek]:
+        return await self._run("waiting_seeks", seek_ops.waiting(now, limit))
+
+    async def block(self, player: str, blocked: str, now: float) -> bool:
+        return await self._run("block", seek_ops.block(player, blocked, now))
+
+    async def blocked(self, a: str, b: str) -> bool:
+        return await self._run("blocked", seek_ops.blocked(a, b))
 
     # --- settings and stats ----------------------------------------------------------------
 
