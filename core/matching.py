@@ -151,3 +151,21 @@ def choose(
     if not fitting:
         return None
     return min(fitting, key=lambda c: (abs(c.rating - seek.rating), c.created_at, c.id))
+
+
+NAME_LIMIT = 32
+"""Characters of a display name another chat sees."""
+
+# What could mention someone or something where the name is shown (Discord's <@id>, <#id>,
+# @everyone and @here; a Matrix id or room alias): the other chat sees look-alikes instead.
+_DEFUSED = str.maketrans({"@": "\uff20", "<": "\u2039", ">": "\u203a", "#": "\uff03", "\n": " "})
+
+
+def crossing_name(name: str) -> str:
+    """A display name as the other chat of an open game may show it: plain text, no mention,
+    no markup that could name a user, a channel or a room, at most :data:`NAME_LIMIT`
+    characters."""
+    plain = " ".join(name.translate(_DEFUSED).split())
+    if len(plain) > NAME_LIMIT:
+        plain = plain[: NAME_LIMIT - 1] + "\u2026"
+    return plain or "?"

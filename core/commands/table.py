@@ -20,6 +20,7 @@ from core.commands.values import (
     DEFAULT_LEVEL,
     PREFIXES,
     Accept,
+    Block,
     BotVsBot,
     Command,
     CommandError,
@@ -30,6 +31,8 @@ from core.commands.values import (
     Opponent,
     Rematch,
     Review,
+    Seek,
+    SeekAction,
     Start,
     Stats,
     Top,
@@ -285,6 +288,71 @@ def _checked_rules(rows: int, cols: int, k: int, *, gravity: bool) -> Rules:
         raise CommandError("parse.bad_rules", reason=str(error)) from None
 
 
+_SEEK_GAMES: dict[str, tuple[GameKind, Rules]] = {
+    "tres": (GameKind.TRES, TICTACTOE),
+    "tictactoe": (GameKind.TRES, TICTACTOE),
+    "quatre": (GameKind.QUATRE, CONNECT_FOUR),
+    "connect4": (GameKind.QUATRE, CONNECT_FOUR),
+}
+_RATED = {"rated": True, "casual": False}
+_CANCEL = "cancel"
+_CLOCK_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+SEEK_CLOCK_BOUNDS = (10.0, 7 * 86400.0)
+"""A seek's clock: from 10 seconds to 7 days a move (the clock's own bounds)."""
+_SEEK_SYNTAX = "[tres|quatre] [rated|casual] [CLOCK] | cancel"
+
+
+def _parse_clock(token: str) -> float | None:
+    """``60s``, ``2m``, ``1h``, ``1d`` in seconds; None when the token is not shaped so."""
+    number, unit = token[:-1], token[-1:].lower()
+    if unit not in _CLOCK_UNITS or not _is_digits(number) or len(number) > 6:
+        return None
+    return float(int(number) * _CLOCK_UNITS[unit])
+
+
+def _build_seek(typed: str, args: Sequence[str]) -> Command:
+    """``/seek``: the queue; ``/seek cancel``; ``/seek [game] [rated|casual] [clock]``, in any
+    order (Connect Four when no game is named)."""
+    if not args:
+        return Seek()
+    words = [a.lower() for a in args]
+    if words[0] == _CANCEL:
+        if len(args) > 1:
+            raise CommandError("parse.no_args", command=f"{typed} {args[0]}", option=args[1])
+        return Seek(SeekAction.CANCEL)
+    game: str | None = None
+    rated: str | None = None
+    clock: str | None = None
+    for token, word in zip(args, words, strict=True):
+        if word in _SEEK_GAMES and game is None:
+            game = token
+        elif word in _RATED and rated is None:
+            rated = token
+        elif clock is None and _parse_clock(word) is not None:
+            clock = token
+        else:
+            raise CommandError("parse.bad_option", command=typed, option=token, usage=_SEEK_SYNTAX)
+    seconds = None if clock is None else _parse_clock(clock.lower())
+    low, high = SEEK_CLOCK_BOUNDS
+    if seconds is not None and not low <= seconds <= high:
+        raise CommandError("parse.seek_clock", clock=str(clock), low="10s", high="7d")
+    kind, rules = _SEEK_GAMES[(game or "quatre").lower()]
+    return Seek(
+        SeekAction.JOIN,
+        kind,
+        rules,
+        None if rated is None else _RATED[rated.lower()],
+        seconds,
+    )
+
+
+def _build_block(typed: str, args: Sequence[str]) -> Command:
+    if len(args) != 1 or not _is_mention(args[0]):
+        bad = args[0] if args else ""
+        raise CommandError("parse.bad_option", command=typed, option=bad, usage="@player")
+    return Block(args[0])
+
+
 # The table. Order is the order of /help.
 _TRES_SYNTAX = f"{_OPPONENT_SYNTAX} {_FIRST_SYNTAX}"
 _QUATRE_SYNTAX = f"[ROWSxCOLS] {_OPPONENT_SYNTAX} {_FIRST_SYNTAX}"
@@ -332,6 +400,24 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("review", (), "", (), _no_args(Review())),
     CommandSpec("stats", (), "[@player]", (Option("player", type=OptionType.USER),), _build_stats),
     CommandSpec("top", (), "", (), _no_args(Top())),
+    CommandSpec(
+        "seek",
+        (),
+        _SEEK_SYNTAX,
+        (
+            Option("game", ("tres", "quatre", _CANCEL)),
+            Option("mode", tuple(_RATED)),
+            Option("clock"),
+        ),
+        _build_seek,
+    ),
+    CommandSpec(
+        "block",
+        (),
+        "@player",
+        (Option("player", type=OptionType.USER, required=True),),
+        _build_block,
+    ),
     CommandSpec(
         "settings",
         (),

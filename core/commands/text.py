@@ -16,6 +16,7 @@ from core.commands.values import (
     PREFIXES,
     RESET,
     Accept,
+    Block,
     BotVsBot,
     Command,
     CommandError,
@@ -27,6 +28,8 @@ from core.commands.values import (
     NotACommand,
     Rematch,
     Review,
+    Seek,
+    SeekAction,
     Settings,
     Start,
     Stats,
@@ -174,6 +177,10 @@ def format_command(command: Command, prefix: str = "/") -> str:
             return " ".join([f"{prefix}{command.kind.value}", *_start_words(command)])
         case Stats(user=str() as user):
             return f"{prefix}stats {user}"
+        case Seek():
+            return " ".join([f"{prefix}seek", *_seek_words(command)])
+        case Block(user=user):
+            return f"{prefix}block {user}"
         case Settings():
             return " ".join([f"{prefix}settings", *_settings_words(command)])
         case _:
@@ -198,6 +205,19 @@ def _start_words(start: Start) -> list[str]:
             if start.level_named:
                 words += [first.value, second.value]
     words.append(_FIRST_WORDS[start.first])
+    return words
+
+
+def _seek_words(seek: Seek) -> list[str]:
+    if seek.action is SeekAction.CANCEL:
+        return ["cancel"]
+    if seek.action is SeekAction.SHOW:
+        return []
+    words = [seek.kind.value if seek.kind is not None else "quatre"]
+    if seek.rated is not None:
+        words.append("rated" if seek.rated else "casual")
+    if seek.clock is not None:
+        words.append(f"{int(seek.clock)}s")
     return words
 
 

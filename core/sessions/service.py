@@ -45,6 +45,7 @@ from core.clean import clean
 from core.commands import (
     PREFIXES,
     Accept,
+    Block,
     Command,
     CommandError,
     Decline,
@@ -54,6 +55,7 @@ from core.commands import (
     NotACommand,
     Rematch,
     Review,
+    Seek,
     Settings,
     Start,
     Stats,
@@ -72,9 +74,11 @@ from core.sessions.challenges import Challenges
 from core.sessions.context import Context
 from core.sessions.moved import carry_games_over
 from core.sessions.moves import Moves, Unplayable, off_board
+from core.sessions.open_games import noted
 from core.sessions.policy import Policy
 from core.sessions.requests import Requests
 from core.sessions.review import KeptReviews, Reviews
+from core.sessions.seeking import Matchmaker
 from core.sessions.settings import ServiceSettings
 from core.sessions.stats import Results
 from core.sessions.watch import Watcher
@@ -131,6 +135,9 @@ class GameService:
         self._results = Results(self._ctx)
         self._reviews = Reviews(self._ctx, self._kept)
         self._admin = Admin(self._ctx, cache)
+        self._matchmaker = Matchmaker(self._ctx, self._policy, self._localized)
+        self._ctx.followers.append(noted)
+        self._matching: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._sweeper_stop = asyncio.Event()
         self.sweeper_lease = Lease(store, SWEEPER_LEASE, ttl=self.settings.lease_ttl)
@@ -167,6 +174,10 @@ class GameService:
                 name="session-sweeper",
             )
         duration = (time.perf_counter() - started) * 1000
+        if self._matching is None:
+            self._matching = asyncio.create_task(
+                self._matchmaker.run(self._sweeper_stop), name="matchmaking"
+            )
         log.info(
             "service started: ai_workers=%d duration_ms=%.0f",
             self.runner.load().workers,
@@ -184,6 +195,11 @@ class GameService:
         await self._watcher.close()
         await self._moves.close()
         await self._kept.close()
+        self._sweeper_stop.set()  # also ends the matchmaking passes
+        if self._matching is not None:
+            await self._matching
+            self._matching = None
+        await self._matchmaker.close()
         if self._sweeper is not None:
             # Stopped rather than cancelled, so that the lease is released and another
             # process sweeps at once; cancelled if the store does not let it go in time.
@@ -198,6 +214,16 @@ class GameService:
     async def kept_reviews_idle(self) -> None:
         """Wait until the reviews this process is keeping are stored (tests, benchmarks)."""
         await self._kept.idle()
+
+    async def match_waiting(self) -> int:
+        """One pass over the matchmaking queue now (expiries told, pairs made); the games
+        made. The service runs one every second once started."""
+        return await self._matchmaker.pass_once()
+
+    async def open_games_idle(self) -> None:
+        """Wait until the boards this process is publishing to open games' other chats are
+        shown (tests, benchmarks)."""
+        await self._matchmaker.idle()
 
     async def sweep(self) -> int:
         """Delete every expired session now; how many were deleted."""
@@ -239,7 +265,10 @@ class GameService:
             return await self._text(actor, text, addressed)
 
         return await self._localized(
-            actor, await self._requests.run(actor, "text", None, run, receipt)
+            actor,
+            await self._requests.run(
+                actor, "text", None, self._matchmaker.mirrored(actor, run), receipt
+            ),
         )
 
     async def handle_command(
@@ -256,7 +285,13 @@ class GameService:
 
         return await self._localized(
             actor,
-            await self._requests.run(actor, type(command).__name__.lower(), None, run, receipt),
+            await self._requests.run(
+                actor,
+                type(command).__name__.lower(),
+                None,
+                self._matchmaker.mirrored(actor, run),
+                receipt,
+            ),
         )
 
     async def handle_move(
@@ -281,7 +316,10 @@ class GameService:
             )
 
         return await self._localized(
-            actor, await self._requests.run(actor, "move", session_id, run, receipt)
+            actor,
+            await self._requests.run(
+                actor, "move", session_id, self._matchmaker.mirrored(actor, run), receipt
+            ),
         )
 
     async def handle_action(
@@ -312,7 +350,10 @@ class GameService:
             return await self._challenges.rematch(actor, session)
 
         return await self._localized(
-            actor, await self._requests.run(actor, action.value, session_id, run, receipt)
+            actor,
+            await self._requests.run(
+                actor, action.value, session_id, self._matchmaker.mirrored(actor, run), receipt
+            ),
         )
 
     async def carry_games_over(
@@ -446,6 +487,10 @@ class GameService:
                 return await self._reviews.last(actor)
             case Settings():
                 return await self._admin.settings(actor, command)
+            case Seek():
+                return await self._matchmaker.command(actor, command)
+            case Block():
+                return await self._matchmaker.block(actor, command)
             case Help():
                 locale = normalize_locale(actor.locale or self.settings.default_locale)
                 text = help_text(locale, ctx.prefix(actor))

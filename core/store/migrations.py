@@ -199,6 +199,9 @@ MATCHMAKING = Step(
         "ALTER TABLE sessions ADD COLUMN x_chat TEXT",
         "ALTER TABLE sessions ADD COLUMN o_platform TEXT",
         "ALTER TABLE sessions ADD COLUMN o_chat TEXT",
+        # A challenge or a finished game looked up from a seat's own chat (/accept, /rematch).
+        "CREATE INDEX sessions_x_chat ON sessions (x_platform, x_chat) WHERE x_chat IS NOT NULL",
+        "CREATE INDEX sessions_o_chat ON sessions (o_platform, o_chat) WHERE o_chat IS NOT NULL",
         """
         CREATE TABLE seeks (
             player      TEXT PRIMARY KEY,

@@ -350,6 +350,13 @@ def _quarantine(dialect: Dialect, handle: Any, clock: Clock) -> Op[tuple[str, st
     return str(session_id), reason
 
 
+# A game shown in the chat ($1, $2): its own, or a seat's other one (an open game).
+_IN_CHAT = (
+    "((platform = $1 AND chat_id = $2) OR (x_platform = $1 AND x_chat = $2)"
+    " OR (o_platform = $1 AND o_chat = $2))"
+)
+
+
 def get(dialect: Dialect, session_id: str, clock: Clock) -> Op[Session | None]:
     return load(dialect, "id = $1", session_id, clock=clock)
 
@@ -373,8 +380,7 @@ def challenge_for(
 ) -> Op[Session | None]:
     return load(
         dialect,
-        "platform = $1 AND chat_id = $2 AND status = $3 AND challenged = $4"
-        " ORDER BY created_at DESC LIMIT 1",
+        f"{_IN_CHAT} AND status = $3 AND challenged = $4 ORDER BY created_at DESC LIMIT 1",
         platform,
         chat_id,
         Status.CHALLENGE.value,
@@ -389,12 +395,12 @@ def last_finished(
     # A user's games are the ones they sat at or started (watching two bots included).
     return load(
         dialect,
-        "platform = $2 AND chat_id = $3 AND status = $4 AND ($1::text IS NULL"
-        " OR x_user = $1 OR o_user = $1 OR challenger = $1)"
+        f"{_IN_CHAT} AND status = $4 AND ($3::text IS NULL"
+        " OR x_user = $3 OR o_user = $3 OR challenger = $3)"
         " ORDER BY updated_at DESC LIMIT 1",
-        user_id,
         platform,
         chat_id,
+        user_id,
         Status.FINISHED.value,
         clock=clock,
     )

@@ -31,6 +31,7 @@ from core.commands import (
     NotACommand,
     Rematch,
     Review,
+    Seek,
     Settings,
     Start,
     Stats,
@@ -65,6 +66,7 @@ BARE: dict[str, Command] = {
     "top": Top(),
     "review": Review(),
     "settings": Settings(),
+    "seek": Seek(),
 }
 
 
@@ -92,6 +94,8 @@ def test_table_has_the_design_commands_and_aliases() -> None:
         "top": (),
         "review": (),
         "settings": (),
+        "seek": (),
+        "block": (),
     }
 
 
@@ -105,7 +109,7 @@ def test_table_kinds_name_the_start_commands() -> None:
     [
         (spec.name, name, prefix)
         for spec in COMMANDS
-        if spec.name != "ratlla"
+        if spec.name not in ("ratlla", "block")
         for name in spec.names
         for prefix in PREFIXES
     ],

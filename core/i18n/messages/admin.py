@@ -194,6 +194,13 @@ MESSAGES: dict[str, Mapping[str, str]] = {
         "pt": "se os jogadores podem desafiar-se entre si (on/off)",
         "ru": "можно ли вызывать друг друга на игру (on/off)",
     },
+    "settings.key.open_play": {
+        "en": "whether players here can /seek opponents from other chats (on/off; on in DMs)",
+        "ca": "si els jugadors d'aquí poden fer /seek de rivals d'altres xats (on/off; on en privat)",
+        "es": "si los jugadores de aquí pueden hacer /seek de rivales de otros chats (on/off; on en privado)",
+        "pt": "se os jogadores daqui podem fazer /seek de rivais de outros chats (on/off; on em privado)",
+        "ru": "можно ли искать соперников из других чатов через /seek (on/off; в личке on)",
+    },
     "settings.key.bot_vs_bot": {
         "en": "whether two bots can play each other for people to watch (on/off)",
         "ca": "si dos bots poden jugar entre ells perquè la gent els miri (on/off)",

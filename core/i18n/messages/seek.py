@@ -1,0 +1,237 @@
+"""Texts of matchmaking: ``/seek``, the queue, open games between two chats, ``/block``.
+
+``{game}`` is a game's name (``game.name.*``), ``{mode}`` is ``seek.rated`` or ``seek.casual``,
+``{clock}`` a time per move as people read it (``2 min``), ``{x}`` and ``{o}`` a player as the
+other chat may see them: display name, platform and rating, nothing else.
+"""
+
+# Cyrillic letters are the point of a translation, not look-alikes; a catalogue reads best with
+# one translation per line.
+# ruff: noqa: E501, RUF001
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+MESSAGES: Mapping[str, Mapping[str, str]] = {
+    "help.seek": {
+        "en": "Find an opponent in any chat, on Discord or Matrix; alone: who waits; cancel: leave.",
+        "ca": "Troba un rival a qualsevol xat, a Discord o Matrix; sol: qui espera; cancel: surt.",
+        "es": "Encuentra un rival en cualquier chat, en Discord o Matrix; solo: quién espera; cancel: sal.",
+        "pt": "Encontre um rival em qualquer chat, no Discord ou Matrix; só: quem espera; cancel: sair.",
+        "ru": "Найти соперника в любом чате, в Discord или Matrix; без слов: кто ждёт; cancel: выйти.",
+    },
+    "help.block": {
+        "en": "Never be paired with this player again.",
+        "ca": "No tornar a ser emparellat mai més amb aquest jugador.",
+        "es": "No volver a ser emparejado nunca con este jugador.",
+        "pt": "Nunca mais ser emparelhado com este jogador.",
+        "ru": "Больше никогда не попадать в пару с этим игроком.",
+    },
+    "help.option.game": {
+        "en": "The game to seek (tres or quatre), or cancel to leave the queue",
+        "ca": "El joc que busques (tres o quatre), o cancel per sortir de la cua",
+        "es": "El juego que buscas (tres o quatre), o cancel para salir de la cola",
+        "pt": "O jogo que procura (tres ou quatre), ou cancel para sair da fila",
+        "ru": "Игра (tres или quatre) или cancel, чтобы выйти из очереди",
+    },
+    "help.option.mode": {
+        "en": "Rated (paired by rating) or casual",
+        "ca": "Puntuada (per rànquing) o amistosa",
+        "es": "Puntuada (por rating) o amistosa",
+        "pt": "Valendo rating ou amistosa",
+        "ru": "На рейтинг (подбор по рейтингу) или товарищеская",
+    },
+    "help.option.clock": {
+        "en": "Time for each move: 30s, 2m, 1h, 1d",
+        "ca": "Temps per jugada: 30s, 2m, 1h, 1d",
+        "es": "Tiempo por jugada: 30s, 2m, 1h, 1d",
+        "pt": "Tempo por jogada: 30s, 2m, 1h, 1d",
+        "ru": "Время на ход: 30s, 2m, 1h, 1d",
+    },
+    # The slash command's choices (adapters/discord): what a player picks in /seek.
+    "discord.choice.game.tres": {
+        "en": "tic-tac-toe",
+        "ca": "tres en ratlla",
+        "es": "tres en raya",
+        "pt": "jogo da velha",
+        "ru": "крестики-нолики",
+    },
+    "discord.choice.game.quatre": {
+        "en": "Connect Four",
+        "ca": "quatre en ratlla",
+        "es": "cuatro en raya",
+        "pt": "lig 4",
+        "ru": "четыре в ряд",
+    },
+    "discord.choice.game.cancel": {
+        "en": "leave the queue",
+        "ca": "sortir de la cua",
+        "es": "salir de la cola",
+        "pt": "sair da fila",
+        "ru": "выйти из очереди",
+    },
+    "discord.choice.mode.rated": {
+        "en": "rated",
+        "ca": "puntuada",
+        "es": "puntuada",
+        "pt": "valendo rating",
+        "ru": "на рейтинг",
+    },
+    "discord.choice.mode.casual": {
+        "en": "casual",
+        "ca": "amistosa",
+        "es": "amistosa",
+        "pt": "amistosa",
+        "ru": "товарищеская",
+    },
+    "parse.seek_clock": {
+        "en": "{clock} is not a time per move for open play: from {low} to {high}, such as 2m.",
+        "ca": "{clock} no és un temps per jugada per al joc obert: de {low} a {high}, com ara 2m.",
+        "es": "{clock} no es un tiempo por jugada para el juego abierto: de {low} a {high}, como 2m.",
+        "pt": "{clock} não é um tempo por jogada para o jogo aberto: de {low} a {high}, como 2m.",
+        "ru": "{clock} не подходит как время на ход: от {low} до {high}, например 2m.",
+    },
+    "seek.rated": {
+        "en": "rated",
+        "ca": "puntuada",
+        "es": "puntuada",
+        "pt": "valendo rating",
+        "ru": "на рейтинг",
+    },
+    "seek.casual": {
+        "en": "casual",
+        "ca": "amistosa",
+        "es": "amistosa",
+        "pt": "amistosa",
+        "ru": "товарищеская",
+    },
+    "seek.queued": {
+        "en": "Looking for an opponent: {game}, {mode}, {clock} a move. You wait up to {minutes:game.count.minutes}; {cancel} leaves the queue.",
+        "ca": "Buscant rival: {game}, {mode}, {clock} per jugada. Esperes fins a {minutes:game.count.minutes}; {cancel} surt de la cua.",
+        "es": "Buscando rival: {game}, {mode}, {clock} por jugada. Esperas hasta {minutes:game.count.minutes}; {cancel} sale de la cola.",
+        "pt": "Procurando rival: {game}, {mode}, {clock} por jogada. Espera até {minutes:game.count.minutes}; {cancel} sai da fila.",
+        "ru": "Ищем соперника: {game}, {mode}, {clock} на ход. Время поиска — {minutes:game.count.minutes}; {cancel} — выйти из очереди.",
+    },
+    "seek.paired": {
+        "en": "Open game, {mode}: {x} against {o}. Each plays in their own chat; {clock} a move.",
+        "ca": "Partida oberta, {mode}: {x} contra {o}. Cadascú juga al seu xat; {clock} per jugada.",
+        "es": "Partida abierta, {mode}: {x} contra {o}. Cada uno juega en su chat; {clock} por jugada.",
+        "pt": "Jogo aberto, {mode}: {x} contra {o}. Cada um joga no seu chat; {clock} por jogada.",
+        "ru": "Открытая партия, {mode}: {x} против {o}. Каждый играет в своём чате; {clock} на ход.",
+    },
+    "seek.player": {
+        "en": "{name} ({platform}, {rating})",
+        "ca": "{name} ({platform}, {rating})",
+        "es": "{name} ({platform}, {rating})",
+        "pt": "{name} ({platform}, {rating})",
+        "ru": "{name} ({platform}, {rating})",
+    },
+    "seek.list": {
+        "en": "Waiting for an opponent:\n{lines}",
+        "ca": "Esperant rival:\n{lines}",
+        "es": "Esperando rival:\n{lines}",
+        "pt": "Esperando rival:\n{lines}",
+        "ru": "Ждут соперника:\n{lines}",
+    },
+    "seek.list_line": {
+        "en": "{game}, {mode}: {count:seek.count.waiting}",
+        "ca": "{game}, {mode}: {count:seek.count.waiting}",
+        "es": "{game}, {mode}: {count:seek.count.waiting}",
+        "pt": "{game}, {mode}: {count:seek.count.waiting}",
+        "ru": "{game}, {mode}: {count:seek.count.waiting}",
+    },
+    "seek.list_empty": {
+        "en": "Nobody is waiting for an opponent. {seek} puts you first in the queue.",
+        "ca": "Ningú espera rival. {seek} et posa el primer a la cua.",
+        "es": "Nadie espera rival. {seek} te pone el primero en la cola.",
+        "pt": "Ninguém espera rival. {seek} coloca você primeiro na fila.",
+        "ru": "Никто не ждёт соперника. {seek} поставит вас первым в очередь.",
+    },
+    "seek.yours": {
+        "en": "You are waiting: {game}, {mode}; {cancel} leaves the queue.",
+        "ca": "Estàs esperant: {game}, {mode}; {cancel} surt de la cua.",
+        "es": "Estás esperando: {game}, {mode}; {cancel} sale de la cola.",
+        "pt": "Você está esperando: {game}, {mode}; {cancel} sai da fila.",
+        "ru": "Вы в очереди: {game}, {mode}; {cancel} — выйти.",
+    },
+    "seek.cancelled": {
+        "en": "You left the queue for {game}.",
+        "ca": "Has sortit de la cua de {game}.",
+        "es": "Has salido de la cola de {game}.",
+        "pt": "Você saiu da fila de {game}.",
+        "ru": "Вы вышли из очереди на {game}.",
+    },
+    "seek.expired": {
+        "en": "{player}, nobody was found for {game} in {minutes:game.count.minutes}: your seek expired. {seek} tries again.",
+        "ca": "{player}, no s'ha trobat ningú per a {game} en {minutes:game.count.minutes}: la teva cerca ha caducat. {seek} ho torna a provar.",
+        "es": "{player}, no se encontró a nadie para {game} en {minutes:game.count.minutes}: tu búsqueda caducó. {seek} lo intenta de nuevo.",
+        "pt": "{player}, ninguém foi encontrado para {game} em {minutes:game.count.minutes}: a sua busca expirou. {seek} tenta de novo.",
+        "ru": "{player}, соперник для игры {game} не нашёлся, время поиска ({minutes:game.count.minutes}) истекло. {seek} — попробовать снова.",
+    },
+    "error.seek_none": {
+        "en": "You are not in the queue. {seek} looks for an opponent.",
+        "ca": "No ets a la cua. {seek} busca un rival.",
+        "es": "No estás en la cola. {seek} busca un rival.",
+        "pt": "Você não está na fila. {seek} procura um rival.",
+        "ru": "Вас нет в очереди. {seek} — найти соперника.",
+    },
+    "error.seek_twice": {
+        "en": "You are already waiting for an opponent ({game}, {mode}). {cancel} leaves the queue first.",
+        "ca": "Ja esperes un rival ({game}, {mode}). Primer surt de la cua amb {cancel}.",
+        "es": "Ya esperas un rival ({game}, {mode}). Primero sal de la cola con {cancel}.",
+        "pt": "Você já espera um rival ({game}, {mode}). Saia primeiro da fila com {cancel}.",
+        "ru": "Вы уже ждёте соперника ({game}, {mode}). Сначала выйдите из очереди: {cancel}.",
+    },
+    "limits.open_play_off": {
+        "en": "Open play (games with other chats) is off here. An admin can turn it on: {prefix}settings open_play on.",
+        "ca": "El joc obert (partides amb altres xats) està desactivat aquí. Un administrador el pot activar: {prefix}settings open_play on.",
+        "es": "El juego abierto (partidas con otros chats) está desactivado aquí. Un administrador puede activarlo: {prefix}settings open_play on.",
+        "pt": "O jogo aberto (jogos com outros chats) está desativado aqui. Um administrador pode ativá-lo: {prefix}settings open_play on.",
+        "ru": "Открытая игра (партии с другими чатами) здесь выключена. Админ может включить: {prefix}settings open_play on.",
+    },
+    "block.done": {
+        "en": "You will not be paired with {player} again.",
+        "ca": "No tornaràs a ser emparellat amb {player}.",
+        "es": "No volverás a ser emparejado con {player}.",
+        "pt": "Você não será mais emparelhado com {player}.",
+        "ru": "Вы больше не попадёте в пару с {player}.",
+    },
+    "block.already": {
+        "en": "You had blocked {player} already.",
+        "ca": "Ja havies blocat {player}.",
+        "es": "Ya habías bloqueado a {player}.",
+        "pt": "Você já tinha bloqueado {player}.",
+        "ru": "Вы уже заблокировали {player}.",
+    },
+    "error.block_self": {
+        "en": "You cannot block yourself.",
+        "ca": "No et pots blocar a tu mateix.",
+        "es": "No puedes bloquearte a ti mismo.",
+        "pt": "Você não pode bloquear a si mesmo.",
+        "ru": "Нельзя заблокировать самого себя.",
+    },
+}
+
+PLURALS: Mapping[str, Mapping[str, Mapping[str, str]]] = {
+    "seek.count.waiting": {
+        "en": {"one": "{count} waiting", "other": "{count} waiting"},
+        "ca": {"one": "{count} esperant", "many": "{count} esperant", "other": "{count} esperant"},
+        "es": {
+            "one": "{count} esperando",
+            "many": "{count} esperando",
+            "other": "{count} esperando",
+        },
+        "pt": {
+            "one": "{count} esperando",
+            "many": "{count} esperando",
+            "other": "{count} esperando",
+        },
+        "ru": {
+            "one": "{count} ждёт",
+            "few": "{count} ждут",
+            "many": "{count} ждут",
+            "other": "{count} ждут",
+        },
+    },
+}

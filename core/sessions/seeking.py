@@ -1,0 +1,393 @@
+"""Matchmaking: ``/seek``, ``/block``, the passes over the queue, and open games (one game
+shown in two chats).
+
+The queue lives in the store (:mod:`core.store.seek_ops`); the rules of who meets whom are
+pure (:mod:`core.matching`). A seek that finds a partner at once makes the game in the same
+transaction; otherwise it waits, and :meth:`Matchmaker.run` passes over the queue every
+:data:`PASS_INTERVAL` seconds in every process (``SKIP LOCKED`` keeps them apart), pairing the
+seeks whose rating windows have widened and telling the players whose seeks expired.
+
+An open game has one seat in another chat (:class:`core.store.Seat`). Every change to one
+(a move, ``/final``, a rematch offer) is answered in the chat it came from, as any game, and the
+same board is published to the other chat through its platform's
+:attr:`~core.ports.PlatformStyle.publish` (:meth:`Matchmaker.mirrored`). Only the game crosses:
+the board, the players' display names (defused by :func:`core.matching.crossing_name`), their
+platform and rating, the result; never the other chat's name or id, nor free text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+from collections import Counter
+from collections.abc import Awaitable, Callable, Sequence
+
+from core.admin.keys import Effective
+from core.admin.scopes import Source
+from core.commands import Block, SeekAction
+from core.commands import Seek as SeekCommand
+from core.errors import UserError
+from core.i18n import Lines, Text
+from core.matching import (
+    OPEN_PLAY_CLOCK,
+    SEEK_TTL,
+    Seek,
+    crossing_name,
+    player_key,
+)
+from core.ratings.rating import START
+from core.replies import Actor, Reply
+from core.sessions.context import Context
+from core.sessions.model import new_session
+from core.sessions.open_games import recording
+from core.sessions.policy import Policy
+from core.sessions.views import board_reply, game_name
+from core.store import Seat, Session, Status, new_session_id
+from core.store.seek_base import AlreadySeeking, Paired, Queued
+
+log = logging.getLogger(__name__)
+
+PASS_INTERVAL = 1.0
+"""Seconds between two passes over the queue (windows widen, seeks expire)."""
+
+Localize = Callable[[Actor, list[Reply]], Awaitable[list[Reply]]]
+"""The replies as the chat of the actor shows them (its language and theme)."""
+
+
+def _clock_text(seconds: float) -> str:
+    if seconds % 86400 == 0:
+        return f"{int(seconds // 86400)} d"
+    if seconds % 3600 == 0:
+        return f"{int(seconds // 3600)} h"
+    if seconds % 60 == 0:
+        return f"{int(seconds // 60)} min"
+    return f"{int(seconds)} s"
+
+
+def _rating_text(rating: float) -> str:
+    # Every player's rating is the provisional start until the ratings' store read is wired
+    # here (issue 23's part): shown as such.
+    return f"{round(rating)}?"
+
+
+class Matchmaker:
+    """``/seek``, ``/block`` and the queue's passes; see the module docstring.
+
+    Args:
+        ctx: the service's shared dependencies.
+        policy: the chats' settings and checks.
+        localize: how a chat shows replies (its language and theme).
+    """
+
+    def __init__(self, ctx: Context, policy: Policy, localize: Localize) -> None:
+        self._ctx = ctx
+        self._policy = policy
+        self._localize = localize
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # --- commands ---------------------------------------------------------------------------
+
+    async def command(self, actor: Actor, command: SeekCommand) -> list[Reply]:
+        if command.action is SeekAction.CANCEL:
+            return await self._cancel(actor)
+        if command.action is SeekAction.SHOW or command.rules is None:
+            return await self._waiting(actor)
+        return await self._join(actor, command)
+
+    async def _join(self, actor: Actor, command: SeekCommand) -> list[Reply]:
+        ctx = self._ctx
+        assert command.rules is not None
+        chat = await self._policy.seek(actor, command.rules)
+        if not self._open_play(actor, chat):
+            raise UserError("limits.open_play_off", prefix=ctx.prefix(actor))
+        await ctx.ensure_free(actor)
+        now = ctx.clock()
+        seek = Seek(
+            id=new_session_id(),
+            player=player_key(actor.platform, actor.user_id),
+            platform=actor.platform,
+            chat_id=actor.chat_id,
+            user_id=actor.user_id,
+            name=crossing_name(actor.display_name),
+            rules=command.rules,
+            # Rated unless the player said casual; the chat's ``rated`` setting (issue 23) is
+            # to be read here when it lands.
+            rated=True if command.rated is None else command.rated,
+            clock=OPEN_PLAY_CLOCK if command.clock is None else command.clock,
+            # The player's rating in the game's pool: the ratings' store read is to replace
+            # the start rating here (issue 23).
+            rating=START,
+            created_at=now,
+            expires_at=now + SEEK_TTL,
+        )
+        result = await ctx.store.seek(seek, self._make, max_user_games=chat.max_games_per_user)
+        match result:
+            case AlreadySeeking(waiting):
+                raise UserError(
+                    "error.seek_twice",
+                    game=game_name(waiting.rules),
+                    mode=self._mode(waiting.rated),
+                    cancel=f"{ctx.prefix(actor)}seek cancel",
+                )
+            case Queued(queued):
+                return [
+                    Reply(
+                        text=Text(
+                            "seek.queued",
+                            {
+                                "game": game_name(queued.rules),
+                                "mode": self._mode(queued.rated),
+                                "clock": _clock_text(queued.clock),
+                                "minutes": round(SEEK_TTL / 60),
+                                "cancel": f"{ctx.prefix(actor)}seek cancel",
+                            },
+                        )
+                    )
+                ]
+            case Paired():
+                return await self._opened(result, here=actor)
+        raise AssertionError(f"unknown seek result {result!r}")  # pragma: no cover
+
+    @staticmethod
+    def _open_play(actor: Actor, chat: Effective) -> bool:
+        # Off in servers and rooms unless an admin turned it on; on in a direct chat with the
+        # bot unless one turned it off.
+        if chat.sources["open_play"] is Source.DEFAULT:
+            return actor.direct
+        return bool(chat.open_play)
+
+    @staticmethod
+    def _mode(rated: bool) -> Text:
+        return Text("seek.rated" if rated else "seek.casual")
+
+    async def _cancel(self, actor: Actor) -> list[Reply]:
+        ctx = self._ctx
+        gone = await ctx.store.cancel_seek(player_key(actor.platform, actor.user_id))
+        if gone is None:
+            raise UserError("error.seek_none", seek=f"{ctx.prefix(actor)}seek connect4")
+        return [Reply(text=Text("seek.cancelled", {"game": game_name(gone.rules)}))]
+
+    async def _waiting(self, actor: Actor) -> list[Reply]:
+        ctx = self._ctx
+        now = ctx.clock()
+        waiting = await ctx.store.waiting_seeks(now, limit=500)
+        prefix = ctx.prefix(actor)
+        if not waiting:
+            text = Text("seek.list_empty", {"seek": f"{prefix}seek connect4"})
+            return [Reply(text=text, private=True)]
+        counts = Counter((s.rules, s.rated) for s in waiting)
+        lines = [
+            Text(
+                "seek.list_line",
+                {"game": game_name(rules), "mode": self._mode(rated), "count": count},
+            )
+            for (rules, rated), count in counts.most_common()
+        ]
+        mine = next(
+            (s for s in waiting if s.player == player_key(actor.platform, actor.user_id)), None
+        )
+        if mine is not None:
+            lines.append(
+                Text(
+                    "seek.yours",
+                    {
+                        "game": game_name(mine.rules),
+                        "mode": self._mode(mine.rated),
+                        "cancel": f"{prefix}seek cancel",
+                    },
+                )
+            )
+        return [Reply(text=Text("seek.list", {"lines": Lines(tuple(lines))}), private=True)]
+
+    async def block(self, actor: Actor, command: Block) -> list[Reply]:
+        ctx = self._ctx
+        style = ctx.style(actor)
+        user = command.user if command.name is not None else style.user_id(actor, command.user)
+        name = command.name or command.user.strip()
+        if user == actor.user_id:
+            raise UserError("error.block_self")
+        me = player_key(actor.platform, actor.user_id)
+        added = await ctx.store.block(me, player_key(actor.platform, user), ctx.clock())
+        key = "block.done" if added else "block.already"
+        return [Reply(text=Text(key, {"player": crossing_name(name)}), private=True)]
+
+    # --- making games ----------------------------------------------------------------------
+
+    def _make(self, first: Seek, second: Seek) -> Session:
+        """The open game of two seeks (run inside the store's transaction: pure, quick).
+
+        The seat that plays first is drawn; the session belongs to that seat's chat and the
+        other seat sits in its own chat when it is another one.
+        """
+        ctx = self._ctx
+        x, o = (first, second) if ctx.rng.random() < 0.5 else (second, first)
+        away = (o.platform, o.chat_id) != (x.platform, x.chat_id)
+        seats = (
+            Seat.person(x.user_id, x.name),
+            Seat(
+                o.name,
+                o.user_id,
+                platform=o.platform if away else None,
+                chat_id=o.chat_id if away else None,
+            ),
+        )
+        now = ctx.clock()
+        # The game's clock (core.matching.game_clock) is to be stored with the game when the
+        # clock part (issue 22) gives sessions a deadline; until then the game lives as long
+        # as any game between people.
+        return new_session(
+            platform=x.platform,
+            chat_id=x.chat_id,
+            seats=seats,
+            rules=first.rules,
+            status=Status.ACTIVE,
+            now=now,
+            ttl=ctx.settings.game_ttl,
+            challenger=first.user_id,
+        )
+
+    async def _opened(self, paired: Paired, *, here: Actor | None) -> list[Reply]:
+        """Show a new open game: its board posted in both chats (the one of ``here`` answered
+        by the caller, the others published)."""
+        session = paired.session
+        self._ctx.observer.game_started(session.platform, session.variant.value)
+        by_user = {s.user_id: s for s in paired.seeks}
+        describe = [
+            Text(
+                "seek.player",
+                {
+                    "name": seat.name,
+                    "platform": session.chat_of(number)[0].capitalize(),
+                    "rating": _rating_text(by_user[seat.user_id or ""].rating),
+                },
+            )
+            for number, seat in enumerate(session.seats, start=1)
+        ]
+        first = paired.seeks[0]
+        text = Text(
+            "seek.paired",
+            {
+                "mode": self._mode(first.rated),
+                "x": describe[0],
+                "o": describe[1],
+                "clock": _clock_text(first.clock),
+            },
+        )
+        reply = board_reply(session, new_message=True, text=text)
+        answered = None if here is None else (here.platform, here.chat_id)
+        for number in (1, 2):
+            where = session.chat_of(number)
+            if where != answered:
+                self._publish(session, number, [reply])
+        return [reply] if here is not None else []
+
+    # --- the other chat of an open game ----------------------------------------------------
+
+    def mirrored(
+        self, actor: Actor, work: Callable[[], Awaitable[list[Reply]]]
+    ) -> Callable[[], Awaitable[list[Reply]]]:
+        """``work`` (one request of ``actor``), after which every open game it changed is shown
+        in its other chat as the actor's own chat shows it."""
+
+        async def run() -> list[Reply]:
+            with recording() as changed:
+                replies = await work()
+            if changed:
+                self._mirror(actor, changed, replies)
+            return replies
+
+        return run
+
+    def _mirror(self, actor: Actor, changed: list[Session], replies: Sequence[Reply]) -> None:
+        latest = {session.id: session for session in changed}
+        for session in latest.values():
+            shown = [
+                dataclasses.replace(reply, private=False, locale=None, theme=None)
+                for reply in replies
+                if not reply.private
+                and not reply.error
+                and session.id in (reply.session_id, reply.board and reply.board.session_id)
+            ]
+            if not shown:
+                shown = [board_reply(session)]
+            for number in (1, 2):
+                if session.chat_of(number) != (actor.platform, actor.chat_id):
+                    self._publish(session, number, shown)
+
+    def _publish(self, session: Session, seat: int, replies: list[Reply]) -> None:
+        """Show ``replies`` in the chat of seat ``seat``, in a task of its own (the request's
+        answer does not wait for another platform)."""
+        platform, chat_id = session.chat_of(seat)
+        person = session.seats[seat - 1]
+        reader = Actor(
+            platform,
+            chat_id,
+            person.user_id or "",
+            person.name,
+            locale=self._ctx.settings.default_locale,
+        )
+        self._spawn(self._show(reader, replies), f"open-game-{session.id}")
+
+    def _spawn(self, work: Awaitable[None], name: str) -> None:
+        task = asyncio.ensure_future(work)
+        task.set_name(name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _show(self, reader: Actor, replies: list[Reply]) -> None:
+        publish = self._ctx.style(reader).publish
+        if publish is None:
+            log.info("no way to show an open game's board on %s", reader.platform)
+            return
+        try:
+            await publish(reader, await self._localize(reader, replies))
+        except Exception:
+            # One board not updated: the next change shows the whole game again.
+            log.exception("could not show an open game in its other chat")
+
+    # --- the queue -------------------------------------------------------------------------
+
+    async def pass_once(self) -> int:
+        """Expire the seeks that waited too long (telling their players) and pair the ones
+        whose windows now meet; how many games were made."""
+        ctx = self._ctx
+        now = ctx.clock()
+        for seek in await ctx.store.expire_seeks(now):
+            reader = Actor(seek.platform, seek.chat_id, seek.user_id, seek.name)
+            text = Text(
+                "seek.expired",
+                {
+                    "player": seek.name,
+                    "game": game_name(seek.rules),
+                    "minutes": round(SEEK_TTL / 60),
+                    "seek": f"{ctx.style(reader).prefix}seek",
+                },
+            )
+            self._spawn(self._show(reader, [Reply(text=text)]), "seek-expired")
+        made = await ctx.store.pair_waiting(now, self._make)
+        for paired in made:
+            await self._opened(paired, here=None)
+        return len(made)
+
+    async def run(self, stop: asyncio.Event, interval: float = PASS_INTERVAL) -> None:
+        """Pass over the queue every ``interval`` seconds until ``stop`` is set."""
+        while not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), interval)
+            if stop.is_set():
+                return
+            try:
+                await self.pass_once()
+            except Exception:
+                # A locked or broken database must not end the passes: next time.
+                log.exception("matchmaking pass failed", extra={"action": "seek_pass"})
+
+    async def idle(self) -> None:
+        """Wait until every board this process is publishing is shown (tests, shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def close(self) -> None:
+        await self.idle()

@@ -1,0 +1,248 @@
+"""Matchmaking through the service, on both stores: /seek pairs players of two chats on two
+platforms into one open game, each plays in their own chat and both boards follow every move;
+bad input and abuse get clear answers (seeking twice, while in a game, where open play is off,
+a blocked player, an expired seek, a chat that disallows the game)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+from collections.abc import Sequence
+
+from core.i18n import Text
+from core.ports import PlatformStyle
+from core.replies import ActionKind, Actor, Reply
+from core.sessions import GameService
+from core.store import Status
+from tests.backends import AnyStore
+from tests.core.test_sessions import Clock, error_key, keys, service, store
+
+__all__ = ["store"]  # the fixture
+
+ALICE = Actor("disc", "guild-chan-1", "alice", "Alice", direct=True)
+BOB = Actor("mx", "!room-b:hs", "bob", "Bob", direct=True)
+CAROL = Actor("disc", "guild-chan-2", "carol", "Carol", direct=True)
+
+
+class Chats:
+    """What each chat was shown later (through ``publish``), by (platform, chat)."""
+
+    def __init__(self) -> None:
+        self.shown: dict[tuple[str, str], list[Reply]] = defaultdict(list)
+
+    async def publish(self, actor: Actor, replies: Sequence[Reply]) -> None:
+        self.shown[(actor.platform, actor.chat_id)].extend(replies)
+
+    def boards(self, who: Actor) -> list[Reply]:
+        return [r for r in self.shown[(who.platform, who.chat_id)] if r.board is not None]
+
+
+def open_service(store: AnyStore, clock: Clock | None = None) -> tuple[GameService, Chats]:
+    svc = service(store, clock)
+    chats = Chats()
+    for platform in ("disc", "mx"):
+        svc.register_platform(PlatformStyle(platform, publish=chats.publish))
+    return svc, chats
+
+
+def texts(value: object) -> list[str]:
+    """Every string inside a reply (texts, parameters, names), to look for leaks."""
+    found: list[str] = []
+    if isinstance(value, str):
+        found.append(value)
+    elif isinstance(value, Text):
+        found.append(value.key)
+        for param in value.params.values():
+            found += texts(param)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for field in dataclasses.fields(value):
+            found += texts(getattr(value, field.name))
+    elif isinstance(value, tuple | list):
+        for item in value:
+            found += texts(item)
+    return found
+
+
+async def paired(svc: GameService, chats: Chats) -> str:
+    """Alice (Discord) and Bob (Matrix) seek Connect Four and are paired; the game's id."""
+    assert keys(await svc.handle_text(ALICE, "/seek connect4")) == ["seek.queued"]
+    replies = await svc.handle_text(BOB, "!seek connect4")
+    assert keys(replies) == ["seek.paired"]
+    [board] = replies
+    assert board.new_message and board.board is not None
+    await svc.open_games_idle()
+    [shown] = chats.boards(ALICE)
+    assert shown.new_message and shown.board == board.board
+    return board.board.session_id
+
+
+async def test_a_discord_and_a_matrix_player_play_one_game_on_two_boards(
+    store: AnyStore,
+) -> None:
+    svc, chats = open_service(store)
+    session_id = await paired(svc, chats)
+    game = await store.get(session_id)
+    assert game is not None and game.chats == (
+        (game.platform, game.chat_id),
+        next(c for c in game.chats if c != (game.platform, game.chat_id)),
+    )
+    first = ALICE if game.seats[0].user_id == "alice" else BOB
+    second = BOB if first is ALICE else ALICE
+    # Columns: the first player fills the bottom row's left four, the second stacks on 7.
+    for n, (player, column) in enumerate(
+        [(first, 1), (second, 7), (first, 2), (second, 7), (first, 3), (second, 7), (first, 4)]
+    ):
+        replies = await svc.handle_text(player, str(column))
+        assert error_key(replies) is None, replies
+        await svc.open_games_idle()
+        other = second if player is first else first
+        mine = [r.board for r in replies if r.board is not None][-1]
+        theirs = chats.boards(other)[-1].board
+        assert mine == theirs and mine is not None and len(mine.cells) == 42
+        assert sum(1 for c in mine.cells if c.mark) == n + 1
+    final = await store.get(session_id)
+    assert final is not None and final.status is Status.FINISHED and final.winner == 1
+    # The result counts once for each player, in their own chat.
+    winner = await store.player_stats(first.platform, first.user_id, first.chat_id)
+    loser = await store.player_stats(second.platform, second.user_id, second.chat_id)
+    assert winner is not None and (winner.wins, winner.games) == (1, 1)
+    assert loser is not None and (loser.losses, loser.games) == (1, 1)
+    # Only the game crossed: neither chat was shown the other's id.
+    for me, them in ((ALICE, BOB), (BOB, ALICE)):
+        seen = texts(chats.shown[(me.platform, me.chat_id)])
+        assert not any(them.chat_id in text for text in seen)
+
+
+async def test_final_and_rematch_from_either_chat_act_on_the_one_game(store: AnyStore) -> None:
+    svc, chats = open_service(store)
+    session_id = await paired(svc, chats)
+    game = await store.get(session_id)
+    assert game is not None
+    first = ALICE if game.seats[0].user_id == "alice" else BOB
+    second = BOB if first is ALICE else ALICE
+    assert error_key(await svc.handle_text(first, "4")) is None
+    # The player away from the game's own chat resigns from theirs.
+    ended = await svc.handle_text(second, "/final")
+    assert keys(ended) == ["game.resigned"]
+    await svc.open_games_idle()
+    assert chats.boards(first)[-1].text == ended[0].text
+    # A rematch offered from one chat is answered from the other, by its button.
+    offer = await svc.handle_action(second, session_id, ActionKind.REMATCH)
+    assert keys(offer) == ["game.challenge"]
+    await svc.open_games_idle()
+    shown = chats.shown[(first.platform, first.chat_id)][-1]
+    assert shown.actions == (ActionKind.ACCEPT, ActionKind.DECLINE)
+    assert shown.session_id is not None
+    accepted = await svc.handle_action(first, shown.session_id, ActionKind.ACCEPT)
+    assert keys(accepted) == ["game.accepted"]
+    rematch = await store.get(shown.session_id)
+    assert rematch is not None and rematch.status is Status.ACTIVE
+    assert set(rematch.chats) == {(ALICE.platform, ALICE.chat_id), (BOB.platform, BOB.chat_id)}
+    # Both play it from their own chats: typed moves find it there.
+    mover = first if rematch.seats[0].user_id == first.user_id else second
+    assert error_key(await svc.handle_text(mover, "1")) is None
+
+
+async def test_seeking_twice_in_a_game_and_cancelling(store: AnyStore) -> None:
+    svc, _ = open_service(store)
+    assert keys(await svc.handle_text(ALICE, "/seek tres casual 1m")) == ["seek.queued"]
+    assert error_key(await svc.handle_text(ALICE, "/seek connect4")) == "error.seek_twice"
+    elsewhere = dataclasses.replace(ALICE, chat_id="another")
+    assert error_key(await svc.handle_text(elsewhere, "/seek")) is None
+    assert error_key(await svc.handle_text(elsewhere, "/seek tres")) == "error.seek_twice"
+    listing = await svc.handle_text(CAROL, "/seek")
+    assert keys(listing) == ["seek.list"] and listing[0].private
+    assert keys(await svc.handle_text(ALICE, "/seek cancel")) == ["seek.cancelled"]
+    assert error_key(await svc.handle_text(ALICE, "/seek cancel")) == "error.seek_none"
+    assert keys(await svc.handle_text(CAROL, "/seek")) == ["seek.list_empty"]
+    # In a game here: no seek from this chat.
+    await svc.handle_text(CAROL, "/tres easy")
+    assert error_key(await svc.handle_text(CAROL, "/seek")) is None
+    assert error_key(await svc.handle_text(CAROL, "/seek tres")) == "error.already_playing"
+    # Bad words get their own answers.
+    assert error_key(await svc.handle_text(ALICE, "/seek 99y")) == "parse.bad_option"
+    assert error_key(await svc.handle_text(ALICE, "/seek 8d")) == "parse.seek_clock"
+    assert error_key(await svc.handle_text(ALICE, "/seek chess")) == "parse.bad_option"
+
+
+async def test_open_play_is_off_in_servers_until_an_admin_turns_it_on(store: AnyStore) -> None:
+    svc, _ = open_service(store)
+    member = dataclasses.replace(ALICE, direct=False)
+    assert error_key(await svc.handle_text(member, "/seek")) is None  # looking is fine
+    assert error_key(await svc.handle_text(member, "/seek tres")) == "limits.open_play_off"
+    admin = dataclasses.replace(member, user_id="root", is_admin=True)
+    assert error_key(await svc.handle_text(admin, "/settings open_play on")) is None
+    assert keys(await svc.handle_text(member, "/seek tres")) == ["seek.queued"]
+    # A direct chat where it was turned off.
+    direct_admin = dataclasses.replace(BOB, is_admin=True)
+    assert error_key(await svc.handle_text(direct_admin, "/settings open_play off")) is None
+    assert error_key(await svc.handle_text(BOB, "/seek tres")) == "limits.open_play_off"
+
+
+async def test_a_chat_that_disallows_the_game_refuses_the_seek(store: AnyStore) -> None:
+    svc, _ = open_service(store)
+    admin = dataclasses.replace(ALICE, is_admin=True)
+    assert error_key(await svc.handle_text(admin, "/settings games tres")) is None
+    assert error_key(await svc.handle_text(ALICE, "/seek connect4")) == "limits.game_disabled"
+    assert keys(await svc.handle_text(ALICE, "/seek tres")) == ["seek.queued"]
+
+
+async def test_a_blocked_player_is_never_met(store: AnyStore) -> None:
+    clock = Clock()
+    svc, _ = open_service(store, clock)
+    assert error_key(await svc.handle_text(ALICE, "/block @alice")) == "error.block_self"
+    assert keys(await svc.handle_text(ALICE, "/block @carol")) == ["block.done"]
+    assert keys(await svc.handle_text(ALICE, "/block @carol")) == ["block.already"]
+    assert keys(await svc.handle_text(ALICE, "/seek tres")) == ["seek.queued"]
+    clock.now += 1
+    assert keys(await svc.handle_text(CAROL, "/seek tres")) == ["seek.queued"]
+    assert await svc.match_waiting() == 0
+    # Bob is not blocked: he meets the one who waited longest.
+    replies = await svc.handle_text(BOB, "!seek tres")
+    assert keys(replies) == ["seek.paired"]
+    board = replies[0].board
+    assert board is not None and {p.user_id for p in board.players} == {"alice", "bob"}
+
+
+async def test_a_seek_expires_after_ten_minutes_with_a_notice(store: AnyStore) -> None:
+    clock = Clock()
+    svc, chats = open_service(store, clock)
+    assert keys(await svc.handle_text(ALICE, "/seek tres")) == ["seek.queued"]
+    clock.now += 599
+    assert await svc.match_waiting() == 0
+    await svc.open_games_idle()
+    assert chats.shown[(ALICE.platform, ALICE.chat_id)] == []
+    clock.now += 2
+    await svc.match_waiting()
+    await svc.open_games_idle()
+    [notice] = chats.shown[(ALICE.platform, ALICE.chat_id)]
+    assert notice.text is not None and notice.text.key == "seek.expired"
+    await svc.match_waiting()
+    await svc.open_games_idle()
+    assert len(chats.shown[(ALICE.platform, ALICE.chat_id)]) == 1  # told once
+    assert error_key(await svc.handle_text(ALICE, "/seek cancel")) == "error.seek_none"
+
+
+async def test_rated_seeks_meet_rated_ones_only(store: AnyStore) -> None:
+    clock = Clock()
+    svc, _ = open_service(store, clock)
+    # Same rating (everyone starts at 1500 until the ratings are read): paired at once in a
+    # pass too, with no second seek needed to arrive.
+    await svc.handle_text(ALICE, "/seek tres rated")
+    await svc.handle_text(BOB, "!seek tres casual")  # casual never meets rated
+    assert await svc.match_waiting() == 0
+    replies = await svc.handle_text(CAROL, "/seek tres rated")
+    assert keys(replies) == ["seek.paired"]
+    text = replies[0].text
+    assert text is not None and text.params["mode"] == Text("seek.rated")
+
+
+async def test_names_crossing_to_the_other_chat_mention_nobody(store: AnyStore) -> None:
+    svc, _ = open_service(store)
+    sly = dataclasses.replace(ALICE, display_name="<@123> @everyone")
+    await svc.handle_text(sly, "/seek tres")
+    replies = await svc.handle_text(BOB, "!seek tres")
+    board = replies[0].board
+    assert board is not None
+    names = [p.name for p in board.players]
+    assert all("@" not in name and "<" not in name for name in names)
