@@ -92,6 +92,7 @@ def actor_for(interaction: Interaction) -> Actor:
         is_admin=guild_id is not None
         and reach_of(interaction) is Reach.CHANNEL
         and may_manage(interaction.permissions),
+        direct=not shared_chat(interaction),
     )
 
 

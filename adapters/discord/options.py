@@ -16,6 +16,7 @@ import discord
 
 from adapters.discord.commands import WATCH
 from core.commands import (
+    Block,
     Command,
     CommandSpec,
     MoveText,
@@ -68,6 +69,15 @@ def command_from_options(
         return settings_from_options(
             key=options.get("key"), value=options.get("value"), scope=options.get("scope")
         )
+    if spec.name == "seek":
+        # The same words as typed, so the same checks and answers: /seek quatre rated 2m.
+        words = [str(options[name]) for name in ("game", "mode", "clock") if options.get(name)]
+        return spec.build("/seek", words)
+    if spec.name == "block":
+        player = options.get("player")
+        if isinstance(player, discord.abc.User):
+            return Block(str(player.id), player.display_name)
+        return spec.build("/block", ())
     if spec.name == "stats":
         player = options.get("player")
         if isinstance(player, discord.abc.User):
