@@ -425,7 +425,7 @@ class MatrixAdapter:
         move = reaction_move(reaction.key)
         if move is None:
             return  # 👍 and friends are for people
-        board = await self._state.board_at(reaction.target)
+        board = await self._state.board_at(reaction.target, reaction.room_id)
         if board is None or board.room_id != reaction.room_id:
             return
         room_id = reaction.room_id
