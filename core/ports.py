@@ -64,6 +64,10 @@ class PlatformStyle:
         chat_id: the chat id that a channel or room written by ``actor`` stands for (Discord:
             ``<#123>`` -> ``123``), for the ``allowed_chats`` setting; by default the text
             itself (a Matrix room id).
+        serves: whether this process can show replies in a chat now (a Matrix account syncs
+            in one process at a time; the others stand by). None: wherever it runs. An open
+            game's board due in a chat this process does not serve waits in the store for
+            the process that does.
     """
 
     platform: str
@@ -72,6 +76,7 @@ class PlatformStyle:
     bot_user_id: str | None = None
     publish: Callable[[Actor, Sequence[Reply]], Awaitable[None]] | None = None
     chat_id: Callable[[Actor, str], str] = _written_chat
+    serves: Callable[[str], bool] | None = None
 
 
 class GameServicePort(Protocol):

@@ -121,7 +121,9 @@ class MatrixAdapter:
         # A challenge to the bot itself is a game against it; a bots' game is shown move by
         # move on its board.
         service.register_platform(
-            dataclasses.replace(STYLE, bot_user_id=config.user_id, publish=self._publish)
+            dataclasses.replace(
+                STYLE, bot_user_id=config.user_id, publish=self._publish, serves=self._serves
+            )
         )
         self._config = config
         self._transport = transport
@@ -458,6 +460,10 @@ class MatrixAdapter:
         boards = [reply.board for reply in replies if reply.board is not None]
         if not boards or move in boards[-1].playable:
             self._output.redact(room_id, reaction.event_id, "move played")
+
+    def _serves(self, chat_id: str) -> bool:
+        # Only the process that syncs the account shows replies (see _publish).
+        return self._serving
 
     async def _publish(self, actor: Actor, replies: Sequence[Reply]) -> None:
         """Show the later replies of ``actor``'s request (a bots' game's moves) in its room,

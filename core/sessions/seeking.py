@@ -328,7 +328,7 @@ class Matchmaker:
             person.name,
             locale=self._ctx.settings.default_locale,
         )
-        self._spawn(self._show(reader, replies), f"open-game-{session.id}")
+        self._spawn(self._show(reader, replies, session), f"open-game-{session.id}")
 
     def _spawn(self, work: Awaitable[None], name: str) -> None:
         task = asyncio.ensure_future(work)
@@ -336,8 +336,25 @@ class Matchmaker:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _show(self, reader: Actor, replies: list[Reply]) -> None:
-        publish = self._ctx.style(reader).publish
+    async def _show(
+        self, reader: Actor, replies: list[Reply], session: Session | None = None
+    ) -> None:
+        style = self._ctx.style(reader)
+        publish = style.publish
+        try:
+            if (
+                session is not None
+                and style.serves is not None
+                and not style.serves(reader.chat_id)
+            ):
+                # Another process serves that chat: it shows the board from the store.
+                await self._ctx.store.board_due(
+                    reader.platform, reader.chat_id, session.id, session.version
+                )
+                return
+        except Exception:
+            log.exception("could not leave an open game's board for its chat's process")
+            return
         if publish is None:
             log.info("no way to show an open game's board on %s", reader.platform)
             return
@@ -369,7 +386,38 @@ class Matchmaker:
         made = await ctx.store.pair_waiting(now, self._make)
         for paired in made:
             await self._opened(paired, here=None)
+        await self._show_due()
         return len(made)
+
+    async def _show_due(self) -> None:
+        """Show the open games' boards that other processes left for chats this one serves."""
+        store = self._ctx.store
+        for style in list(self._ctx.styles.values()):
+            if style.serves is None or style.publish is None:
+                continue
+            for chat_id, session_id, version in await store.boards_due(style.platform):
+                if not style.serves(chat_id):
+                    continue
+                session = await store.get(session_id)
+                seat = (
+                    None
+                    if session is None
+                    else next(
+                        (n for n in (1, 2) if session.chat_of(n) == (style.platform, chat_id)), None
+                    )
+                )
+                if session is not None and seat is not None:
+                    person = session.seats[seat - 1]
+                    reader = Actor(
+                        style.platform,
+                        chat_id,
+                        person.user_id or "",
+                        person.name,
+                        locale=self._ctx.settings.default_locale,
+                    )
+                    await self._show(reader, [board_reply(session)])
+                    version = max(version, session.version)
+                await store.board_shown(style.platform, chat_id, session_id, version)
 
     async def run(self, stop: asyncio.Event, interval: float = PASS_INTERVAL) -> None:
         """Pass over the queue every ``interval`` seconds until ``stop`` is set."""

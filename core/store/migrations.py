@@ -234,6 +234,18 @@ MATCHMAKING = Step(
         ){WITHOUT_ROWID}
         """,
         "CREATE INDEX blocks_blocked ON blocks (blocked)",
+        # An open game's board due in a chat that the process which changed the game does not
+        # serve (a Matrix room whose account syncs elsewhere): the serving process shows it.
+        """
+        CREATE TABLE open_boards (
+            platform    TEXT NOT NULL,
+            chat_id     TEXT NOT NULL,
+            session_id  TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+            version     INTEGER NOT NULL,
+            PRIMARY KEY (platform, chat_id, session_id)
+        ){WITHOUT_ROWID}
+        """,
+        "CREATE INDEX open_boards_session ON open_boards (session_id)",
     ),
 )
 

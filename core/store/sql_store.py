@@ -197,6 +197,15 @@ class SqlStore:
     async def blocked(self, a: str, b: str) -> bool:
         return await self._run("blocked", seek_ops.blocked(a, b))
 
+    async def board_due(self, platform: str, chat_id: str, session_id: str, version: int) -> None:
+        await self._run("board_due", seek_ops.board_due(platform, chat_id, session_id, version))
+
+    async def boards_due(self, platform: str, limit: int = 100) -> list[tuple[str, str, int]]:
+        return await self._run("boards_due", seek_ops.boards_due(platform, limit))
+
+    async def board_shown(self, platform: str, chat_id: str, session_id: str, version: int) -> None:
+        await self._run("board_shown", seek_ops.board_shown(platform, chat_id, session_id, version))
+
     # --- settings and stats ----------------------------------------------------------------
 
     async def settings_rows(self, platform: str, scopes: Sequence[str]) -> list[SettingRow]:

@@ -246,3 +246,40 @@ async def test_names_crossing_to_the_other_chat_mention_nobody(store: AnyStore) 
     assert board is not None
     names = [p.name for p in board.players]
     assert all("@" not in name and "<" not in name for name in names)
+
+
+async def test_a_board_due_in_a_chat_another_process_serves_is_shown_there(
+    store: AnyStore,
+) -> None:
+    # Two processes on one store: the first serves Discord only, the second also serves the
+    # Matrix account (its sync lease), so the first leaves Matrix boards in the store.
+    first, first_chats = open_service(store)
+    serving = {"now": False}
+    first.register_platform(
+        PlatformStyle("mx", publish=first_chats.publish, serves=lambda chat: serving["now"])
+    )
+    second, second_chats = open_service(store)
+    second.register_platform(
+        PlatformStyle("mx", publish=second_chats.publish, serves=lambda chat: True)
+    )
+    await second.handle_text(BOB, "!seek tres")
+    replies = await first.handle_text(ALICE, "/seek tres")
+    assert keys(replies) == ["seek.paired"]
+    await first.open_games_idle()
+    assert first_chats.boards(BOB) == []
+    game = await store.live_game(ALICE.platform, ALICE.chat_id, ALICE.user_id)
+    assert game is not None
+    if game.seats[0].user_id == ALICE.user_id:
+        assert error_key(await first.handle_text(ALICE, "5")) is None
+        await first.open_games_idle()
+    latest = await store.get(game.id)
+    assert latest is not None
+    # The process that serves the room shows the newest board there, once.
+    await second.match_waiting()
+    await second.open_games_idle()
+    [shown] = second_chats.boards(BOB)
+    assert shown.board is not None and shown.board.version == latest.version
+    await second.match_waiting()
+    await second.open_games_idle()
+    assert len(second_chats.boards(BOB)) == 1
+    assert first_chats.boards(BOB) == []
