@@ -133,7 +133,8 @@ async def test_final_and_rematch_from_either_chat_act_on_the_one_game(store: Any
     shown = chats.shown[(first.platform, first.chat_id)][-1]
     assert shown.actions == (ActionKind.ACCEPT, ActionKind.DECLINE)
     assert shown.session_id is not None
-    accepted = await svc.handle_action(first, shown.session_id, ActionKind.ACCEPT)
+    # Typed in the other chat, /accept finds the offer made from the first one.
+    accepted = await svc.handle_text(first, "!accept" if first is BOB else "/accept")
     assert keys(accepted) == ["game.accepted"]
     rematch = await store.get(shown.session_id)
     assert rematch is not None and rematch.status is Status.ACTIVE
@@ -283,3 +284,18 @@ async def test_a_board_due_in_a_chat_another_process_serves_is_shown_there(
     await second.open_games_idle()
     assert len(second_chats.boards(BOB)) == 1
     assert first_chats.boards(BOB) == []
+
+
+async def test_the_live_game_cap_counts_open_games(store: AnyStore) -> None:
+    svc, _ = open_service(store)
+    elsewhere = dataclasses.replace(ALICE, chat_id="elsewhere")
+    for chat in (ALICE, elsewhere):
+        admin = dataclasses.replace(chat, is_admin=True)
+        assert error_key(await svc.handle_text(admin, "/settings max_games_per_user 1")) is None
+    await svc.handle_text(elsewhere, "/tres easy")
+    assert error_key(await svc.handle_text(ALICE, "/seek tres")) == "limits.user_games"
+    assert error_key(await svc.handle_text(elsewhere, "/final")) is None
+    assert keys(await svc.handle_text(ALICE, "/seek tres")) == ["seek.queued"]
+    assert keys(await svc.handle_text(BOB, "!seek tres")) == ["seek.paired"]
+    # The open game counts now: no second game for Alice on Discord.
+    assert error_key(await svc.handle_text(elsewhere, "/tres easy")) == "limits.user_games"
