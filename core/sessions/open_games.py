@@ -19,13 +19,15 @@ _CHANGED: contextvars.ContextVar[list[Session] | None] = contextvars.ContextVar(
 )
 
 
-def noted(session: Session) -> None:
+def noted(session: Session) -> bool:
     """Tell the request running in this context that ``session`` changed (stored, deleted or
-    created); only an open game is kept."""
+    created); only an open game is kept. False: no request is recording here (a sweep)."""
+    changed = _CHANGED.get()
+    if changed is None:
+        return False
     if len(session.chats) > 1:
-        changed = _CHANGED.get()
-        if changed is not None:
-            changed.append(session)
+        changed.append(session)
+    return True
 
 
 @contextlib.contextmanager

@@ -41,7 +41,7 @@ from core.ratings.rating import START
 from core.replies import Actor, Reply
 from core.sessions.context import Context
 from core.sessions.model import new_session
-from core.sessions.open_games import recording
+from core.sessions.open_games import noted, recording
 from core.sessions.policy import Policy
 from core.sessions.views import board_reply, game_name
 from core.store import Seat, Session, Status, new_session_id
@@ -299,6 +299,17 @@ class Matchmaker:
             return replies
 
         return run
+
+    def followed(self, session: Session) -> None:
+        """Told of every stored change (``Context.update``): an open game changed outside a
+        request (a clock's sweep) is shown in its seat's other chat here; whoever changed it
+        shows it in the game's own chat, as for any game."""
+        if noted(session) or len(session.chats) < 2:
+            return
+        home = (session.platform, session.chat_id)
+        for number in (1, 2):
+            if session.chat_of(number) != home:
+                self._publish(session, number, [board_reply(session)])
 
     def _mirror(self, actor: Actor, changed: list[Session], replies: Sequence[Reply]) -> None:
         latest = {session.id: session for session in changed}

@@ -74,7 +74,6 @@ from core.sessions.challenges import Challenges
 from core.sessions.context import Context
 from core.sessions.moved import carry_games_over
 from core.sessions.moves import Moves, Unplayable, off_board
-from core.sessions.open_games import noted
 from core.sessions.policy import Policy
 from core.sessions.requests import Requests
 from core.sessions.review import KeptReviews, Reviews
@@ -136,7 +135,7 @@ class GameService:
         self._reviews = Reviews(self._ctx, self._kept)
         self._admin = Admin(self._ctx, cache)
         self._matchmaker = Matchmaker(self._ctx, self._policy, self._localized)
-        self._ctx.followers.append(noted)
+        self._ctx.followers.append(self._matchmaker.followed)
         self._matching: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._sweeper_stop = asyncio.Event()

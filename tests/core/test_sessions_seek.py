@@ -13,6 +13,7 @@ from core.i18n import Text
 from core.ports import PlatformStyle
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService
+from core.sessions.model import resigned
 from core.store import Status
 from tests.backends import AnyStore
 from tests.core.test_sessions import Clock, error_key, keys, service, store
@@ -299,3 +300,41 @@ async def test_the_live_game_cap_counts_open_games(store: AnyStore) -> None:
     assert keys(await svc.handle_text(BOB, "!seek tres")) == ["seek.paired"]
     # The open game counts now: no second game for Alice on Discord.
     assert error_key(await svc.handle_text(elsewhere, "/tres easy")) == "limits.user_games"
+
+
+async def test_a_room_upgrade_carries_only_the_seat_that_sat_there(store: AnyStore) -> None:
+    svc, _ = open_service(store)
+    await svc.handle_text(ALICE, "/seek tres")
+    replies = await svc.handle_text(BOB, "!seek tres")
+    session_id = replies[0].session_id
+    assert session_id is not None
+    [carried] = await svc.carry_games_over("mx", BOB.chat_id, "!new:hs", [BOB.user_id])
+    assert carried.session_id == session_id
+    moved = await store.get(session_id)
+    assert moved is not None
+    assert set(moved.chats) == {(ALICE.platform, ALICE.chat_id), ("mx", "!new:hs")}
+    assert await store.live_game("mx", "!new:hs", BOB.user_id) is not None
+    assert await store.live_game(ALICE.platform, ALICE.chat_id, ALICE.user_id) is not None
+
+
+async def test_an_open_game_changed_outside_a_request_is_shown_in_the_other_chat(
+    store: AnyStore,
+) -> None:
+    svc, chats = open_service(store)
+    await svc.handle_text(ALICE, "/seek tres")
+    replies = await svc.handle_text(BOB, "!seek tres")
+    await svc.open_games_idle()
+    game = await store.get(str(replies[0].session_id))
+    assert game is not None
+    home = ALICE if (ALICE.platform, ALICE.chat_id) == (game.platform, game.chat_id) else BOB
+    away = BOB if home is ALICE else ALICE
+    before_home = len(chats.boards(home))
+    before_away = len(chats.boards(away))
+    # As a clock's sweep ends a game (issue 22): a change through the service's context, in
+    # no request; the sweep shows the game's own chat, the other chat is shown here.
+    ended = resigned(game, 1, now=game.updated_at + 1, ttl=60)
+    assert await svc._ctx.update(ended, expected_version=game.version)
+    await svc.open_games_idle()
+    assert len(chats.boards(home)) == before_home
+    [shown] = chats.boards(away)[before_away:]
+    assert shown.board is not None and shown.board.finished
