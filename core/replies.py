@@ -51,6 +51,7 @@ class ActionKind(enum.Enum):
     DECLINE = "decline"
     REMATCH = "rematch"
     REVIEW = "review"
+    BLOCK = "block"  # an open game's player never meets the other again (matchmaking)
 
 
 @dataclass(frozen=True, slots=True)

@@ -213,6 +213,19 @@ class Matchmaker:
         key = "block.done" if added else "block.already"
         return [Reply(text=Text(key, {"player": crossing_name(name)}), private=True)]
 
+    async def block_opponent(self, actor: Actor, session: Session) -> list[Reply]:
+        """The Block button of an open game's board: the actor never meets the other again."""
+        ctx = self._ctx
+        seat = session.seat_in(actor.platform, actor.chat_id, actor.user_id)
+        other = None if seat is None else session.seats[2 - seat]
+        if seat is None or other is None or other.user_id is None:
+            raise UserError("error.not_your_game")
+        me = player_key(actor.platform, actor.user_id)
+        them = player_key(session.chat_of(3 - seat)[0], other.user_id)
+        added = await ctx.store.block(me, them, ctx.clock())
+        key = "block.done" if added else "block.already"
+        return [Reply(text=Text(key, {"player": other.name}), private=True)]
+
     # --- making games ----------------------------------------------------------------------
 
     def _make(self, first: Seek, second: Seek) -> Session:

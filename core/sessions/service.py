@@ -346,6 +346,8 @@ class GameService:
                 return await self._challenges.decline(actor, session)
             if action is ActionKind.REVIEW:
                 return await self._reviews.review(session)
+            if action is ActionKind.BLOCK:
+                return await self._matchmaker.block_opponent(actor, session)
             return await self._challenges.rematch(actor, session)
 
         return await self._localized(

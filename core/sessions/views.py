@@ -112,6 +112,8 @@ def board_reply(
         # would be noise.
         reviewable = can_review(session.rules)
         actions = (ActionKind.REMATCH, ActionKind.REVIEW) if reviewable else (ActionKind.REMATCH,)
+        if len(session.chats) > 1:  # an open game: its players may block each other
+            actions = (*actions, ActionKind.BLOCK)
         if result and text is None:
             text = view.status
     return Reply(

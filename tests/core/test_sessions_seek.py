@@ -338,3 +338,26 @@ async def test_an_open_game_changed_outside_a_request_is_shown_in_the_other_chat
     assert len(chats.boards(home)) == before_home
     [shown] = chats.boards(away)[before_away:]
     assert shown.board is not None and shown.board.finished
+
+
+async def test_block_from_the_finished_boards_button(store: AnyStore) -> None:
+    svc, chats = open_service(store)
+    session_id = await paired(svc, chats)
+    game = await store.get(session_id)
+    assert game is not None
+    first = ALICE if game.seats[0].user_id == "alice" else BOB
+    second = BOB if first is ALICE else ALICE
+    assert error_key(await svc.handle_text(first, "1")) is None
+    ended = await svc.handle_text(second, "/final")
+    assert ended[0].actions == (ActionKind.REMATCH, ActionKind.REVIEW, ActionKind.BLOCK)
+    await svc.open_games_idle()
+    assert chats.boards(first)[-1].actions[-1] is ActionKind.BLOCK
+    assert error_key(await svc.handle_action(CAROL, session_id, ActionKind.BLOCK)) == (
+        "error.no_such_game"
+    )
+    blocked = await svc.handle_action(first, session_id, ActionKind.BLOCK)
+    assert keys(blocked) == ["block.done"] and blocked[0].private
+    # They never meet again: both wait.
+    assert keys(await svc.handle_text(first, "/seek tres")) == ["seek.queued"]
+    assert keys(await svc.handle_text(second, "!seek tres")) == ["seek.queued"]
+    assert await svc.match_waiting() == 0

@@ -85,6 +85,20 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "pt": "amistosa",
         "ru": "товарищеская",
     },
+    "discord.button.block": {
+        "en": "Block",
+        "ca": "Bloca",
+        "es": "Bloquear",
+        "pt": "Bloquear",
+        "ru": "Заблокировать",
+    },
+    "discord.hint.block": {
+        "en": "Never meet this player again? Type {command} @player.",
+        "ca": "No vols tornar a trobar aquest jugador? Escriu {command} @jugador.",
+        "es": "¿No quieres volver a encontrar a este jugador? Escribe {command} @jugador.",
+        "pt": "Não quer voltar a encontrar este jogador? Escreva {command} @jogador.",
+        "ru": "Не хотите больше встречать этого игрока? Введите {command} @игрок.",
+    },
     "parse.seek_clock": {
         "en": "{clock} is not a time per move for open play: from {low} to {high}, such as 2m.",
         "ca": "{clock} no és un temps per jugada per al joc obert: de {low} a {high}, com ara 2m.",
