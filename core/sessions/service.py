@@ -136,6 +136,7 @@ class GameService:
         self._admin = Admin(self._ctx, cache)
         self._matchmaker = Matchmaker(self._ctx, self._policy, self._localized)
         self._ctx.followers.append(self._matchmaker.followed)
+        self._requests.around = self._matchmaker.mirrored
         self._matching: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._sweeper_stop = asyncio.Event()
@@ -264,10 +265,7 @@ class GameService:
             return await self._text(actor, text, addressed)
 
         return await self._localized(
-            actor,
-            await self._requests.run(
-                actor, "text", None, self._matchmaker.mirrored(actor, run), receipt
-            ),
+            actor, await self._requests.run(actor, "text", None, run, receipt)
         )
 
     async def handle_command(
@@ -284,13 +282,7 @@ class GameService:
 
         return await self._localized(
             actor,
-            await self._requests.run(
-                actor,
-                type(command).__name__.lower(),
-                None,
-                self._matchmaker.mirrored(actor, run),
-                receipt,
-            ),
+            await self._requests.run(actor, type(command).__name__.lower(), None, run, receipt),
         )
 
     async def handle_move(
@@ -315,10 +307,7 @@ class GameService:
             )
 
         return await self._localized(
-            actor,
-            await self._requests.run(
-                actor, "move", session_id, self._matchmaker.mirrored(actor, run), receipt
-            ),
+            actor, await self._requests.run(actor, "move", session_id, run, receipt)
         )
 
     async def handle_action(
@@ -351,10 +340,7 @@ class GameService:
             return await self._challenges.rematch(actor, session)
 
         return await self._localized(
-            actor,
-            await self._requests.run(
-                actor, action.value, session_id, self._matchmaker.mirrored(actor, run), receipt
-            ),
+            actor, await self._requests.run(actor, action.value, session_id, run, receipt)
         )
 
     async def carry_games_over(
