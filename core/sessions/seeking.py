@@ -395,6 +395,10 @@ class Matchmaker:
         whose windows now meet; how many games were made."""
         ctx = self._ctx
         now = ctx.clock()
+        if not await ctx.store.any_seeks():
+            # An idle queue costs one read a second, never a write transaction.
+            await self._show_due()
+            return 0
         for seek in await ctx.store.expire_seeks(now):
             reader = Actor(seek.platform, seek.chat_id, seek.user_id, seek.name)
             text = Text(

@@ -61,6 +61,10 @@ class SeekStore(Protocol):
         """Delete the seeks expired by ``now``; each is returned to one caller only."""
         ...
 
+    async def any_seeks(self) -> bool:
+        """Whether any seek is queued (expired ones included)."""
+        ...
+
     async def cancel_seek(self, player: str) -> Seek | None:
         """Take the player's seek out of the queue (it, or None)."""
         ...

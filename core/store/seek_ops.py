@@ -271,8 +271,9 @@ def waiting(now: float, limit: int) -> Op[list[Seek]]:
     return _decoded(found)
 
 
-def count_waiting(now: float) -> Op[int]:
-    return int((yield value("SELECT count(*) FROM seeks WHERE expires_at > $1", now)))
+def any_seeks() -> Op[bool]:
+    """Whether the queue holds any seek (a pass over an empty queue writes nothing)."""
+    return (yield value("SELECT 1 FROM seeks LIMIT 1")) is not None
 
 
 # --- blocks --------------------------------------------------------------------------------------

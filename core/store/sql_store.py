@@ -182,6 +182,9 @@ class SqlStore:
     async def expire_seeks(self, now: float) -> list[Seek]:
         return await self._run("expire_seeks", seek_ops.expire(now))
 
+    async def any_seeks(self) -> bool:
+        return await self._run("any_seeks", seek_ops.any_seeks())
+
     async def cancel_seek(self, player: str) -> Seek | None:
         return await self._run("cancel_seek", seek_ops.cancel(player))
 
