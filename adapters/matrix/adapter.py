@@ -398,7 +398,9 @@ class MatrixAdapter:
         room_id, user_id = event.room_id, event.sender
         name = self._client().display_name(room_id, user_id)
         admin = event.sender_level >= ADMIN_LEVEL or user_id in self._config.bot_admins
-        return Actor(PLATFORM, room_id, user_id, name, self.locale, is_admin=admin)
+        # A room of the bot and this one person is a direct chat (open play is on there).
+        direct = set(self._client().members(room_id)) == {self._user_id, user_id}
+        return Actor(PLATFORM, room_id, user_id, name, self.locale, is_admin=admin, direct=direct)
 
     async def _on_message(self, message: Message) -> None:
         room_id = message.room_id
