@@ -29,7 +29,7 @@ from core.commands import (
 from core.errors import UserError
 from core.replies import Actor
 
-__all__ = ["channel_written", "command_from_options", "move_from_text"]
+__all__ = ["channel_written", "command_from_options", "move_from_text", "seeks"]
 
 # A channel as Discord writes it in text, options included: <#123>.
 _CHANNEL_MENTION = re.compile(r"<#([0-9]{1,20})>")
@@ -84,6 +84,13 @@ def command_from_options(
             return Stats(str(player.id), player.display_name)
         return Stats()
     return spec.build(f"/{spec.name}", ())
+
+
+def seeks(spec: CommandSpec, options: Mapping[str, Any]) -> bool:
+    """Whether a ``/seek`` joins the queue (rather than showing it or leaving it)."""
+    if spec.name != "seek" or options.get("game") == "cancel":
+        return False
+    return any(options.get(name) for name in ("game", "mode", "clock"))
 
 
 def _challenged(opponent: object, *, bot_id: int | None, in_guild: bool) -> VsUser | None:

@@ -99,6 +99,13 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "pt": "Não quer voltar a encontrar este jogador? Escreva {command} @jogador.",
         "ru": "Не хотите больше встречать этого игрока? Введите {command} @игрок.",
     },
+    "discord.open_play_needs_the_bot": {
+        "en": "Open play needs me in this chat, to show your opponent's moves: add me to the server, or /seek in a DM with me.",
+        "ca": "El joc obert em necessita en aquest xat, per mostrar les jugades del rival: afegeix-me al servidor, o fes /seek en un missatge directe amb mi.",
+        "es": "El juego abierto me necesita en este chat, para mostrar las jugadas del rival: añádeme al servidor, o haz /seek en un mensaje directo conmigo.",
+        "pt": "O jogo aberto precisa de mim neste chat, para mostrar as jogadas do rival: adicione-me ao servidor, ou faça /seek numa mensagem direta comigo.",
+        "ru": "Для открытой игры я должен быть в этом чате, чтобы показывать ходы соперника: добавьте меня на сервер или сделайте /seek в личных сообщениях со мной.",
+    },
     "parse.seek_clock": {
         "en": "{clock} is not a time per move for open play: from {low} to {high}, such as 2m.",
         "ca": "{clock} no és un temps per jugada per al joc obert: de {low} a {high}, com ara 2m.",
