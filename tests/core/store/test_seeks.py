@@ -336,3 +336,26 @@ async def test_a_process_killed_mid_pairing_loses_no_seek_and_leaves_no_game(
         assert await backend.sql("SELECT player FROM seeks ORDER BY player") == before
         made = await store.pair_waiting(NOW + 10, open_game)
         assert made and all(isinstance(p, Paired) for p in made)
+
+
+async def test_one_players_simultaneous_seeks_from_many_chats_queue_one(
+    backend: Backend,
+) -> None:
+    async with backend.open() as store:
+        burst = [make_seek("alice", chat=f"c{n}", rules=TICTACTOE) for n in range(20)]
+        results = await asyncio.gather(*(store.seek(s, open_game) for s in burst))
+        queued = [r for r in results if isinstance(r, Queued)]
+        assert len(queued) == 1
+        assert all(r == AlreadySeeking(queued[0].seek) for r in results if r not in queued)
+        assert len(await store.waiting_seeks(NOW)) == 1
+
+
+async def test_a_burst_of_seeks_pairs_everyone_once(backend: Backend) -> None:
+    async with backend.open() as store:
+        burst = [make_seek(f"p{n}", chat=f"c{n}", rules=TICTACTOE) for n in range(40)]
+        results = await asyncio.gather(*(store.seek(s, open_game) for s in burst))
+        made = [r for r in results if isinstance(r, Paired)]
+        made += await store.pair_waiting(NOW + 1, open_game)
+        players = Counter(s.user_id for p in made for s in p.seeks)
+        assert len(made) == 20 and set(players.values()) == {1}
+        assert await store.waiting_seeks(NOW + 1) == []
