@@ -56,6 +56,23 @@ Localize = Callable[[Actor, list[Reply]], Awaitable[list[Reply]]]
 """The replies as the chat of the actor shows them (its language and theme)."""
 
 
+# Parameters that are commands to type: the other chat's platform has its own prefix.
+_TYPED = ("accept", "decline")
+
+
+def _with_prefix(reply: Reply, prefix: str) -> Reply:
+    """``reply`` with the commands it names written with ``prefix`` (a challenge offered from
+    Discord names ``/accept``; its Matrix reader types ``!accept``)."""
+    text = reply.text
+    if text is None or not any(name in text.params for name in _TYPED):
+        return reply
+    params = dict(text.params)
+    for name in _TYPED:
+        if name in params:
+            params[name] = f"{prefix}{name}"
+    return dataclasses.replace(reply, text=Text(text.key, params))
+
+
 def _clock_text(seconds: float) -> str:
     if seconds % 86400 == 0:
         return f"{int(seconds // 86400)} d"
@@ -352,6 +369,8 @@ class Matchmaker:
             person.name,
             locale=self._ctx.settings.default_locale,
         )
+        prefix = self._ctx.prefix(reader)
+        replies = [_with_prefix(reply, prefix) for reply in replies]
         self._spawn(self._show(reader, replies, session), f"open-game-{session.id}")
 
     def _spawn(self, work: Awaitable[None], name: str) -> None:

@@ -361,3 +361,22 @@ async def test_block_from_the_finished_boards_button(store: AnyStore) -> None:
     assert keys(await svc.handle_text(first, "/seek tres")) == ["seek.queued"]
     assert keys(await svc.handle_text(second, "!seek tres")) == ["seek.queued"]
     assert await svc.match_waiting() == 0
+
+
+async def test_a_rematch_offer_names_the_commands_as_the_other_platform_types_them(
+    store: AnyStore,
+) -> None:
+    svc, chats = open_service(store)
+    svc.register_platform(PlatformStyle("mx", prefix="!", publish=chats.publish))
+    session_id = await paired(svc, chats)
+    game = await store.get(session_id)
+    assert game is not None
+    first = ALICE if game.seats[0].user_id == "alice" else BOB
+    assert error_key(await svc.handle_text(first, "1")) is None
+    assert keys(await svc.handle_text(first, "/final")) == ["game.resigned"]
+    offer = await svc.handle_action(ALICE, session_id, ActionKind.REMATCH)
+    assert keys(offer) == ["game.challenge"]
+    await svc.open_games_idle()
+    shown = chats.shown[(BOB.platform, BOB.chat_id)][-1]
+    assert shown.text is not None and shown.text.params["accept"] == "!accept"
+    assert offer[0].text is not None and offer[0].text.params["accept"] == "/accept"
