@@ -385,12 +385,12 @@ class Matchmaker:
         style = self._ctx.style(reader)
         publish = style.publish
         try:
-            if (
-                session is not None
-                and style.serves is not None
-                and not style.serves(reader.chat_id)
-            ):
-                # Another process serves that chat: it shows the board from the store.
+            elsewhere = publish is None or (
+                style.serves is not None and not style.serves(reader.chat_id)
+            )
+            if session is not None and elsewhere:
+                # Another process serves that chat (or runs that platform at all): it shows
+                # the board from the store.
                 await self._ctx.store.board_due(
                     reader.platform, reader.chat_id, session.id, session.version
                 )
@@ -440,10 +440,10 @@ class Matchmaker:
         """Show the open games' boards that other processes left for chats this one serves."""
         store = self._ctx.store
         for style in list(self._ctx.styles.values()):
-            if style.serves is None or style.publish is None:
+            if style.publish is None:
                 continue
             for chat_id, session_id, version in await store.boards_due(style.platform):
-                if not style.serves(chat_id):
+                if style.serves is not None and not style.serves(chat_id):
                     continue
                 session = await store.get(session_id)
                 seat = (

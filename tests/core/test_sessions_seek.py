@@ -380,3 +380,35 @@ async def test_a_rematch_offer_names_the_commands_as_the_other_platform_types_th
     shown = chats.shown[(BOB.platform, BOB.chat_id)][-1]
     assert shown.text is not None and shown.text.params["accept"] == "!accept"
     assert offer[0].text is not None and offer[0].text.params["accept"] == "/accept"
+
+
+async def test_a_board_for_a_platform_this_process_does_not_run_waits_for_one_that_does(
+    store: AnyStore,
+) -> None:
+    # Discord in one process, Matrix in another, one store.
+    discord_only = service(store)
+    on_discord = Chats()
+    discord_only.register_platform(PlatformStyle("disc", publish=on_discord.publish))
+    matrix_only = service(store)
+    on_matrix = Chats()
+    matrix_only.register_platform(PlatformStyle("mx", publish=on_matrix.publish))
+    await matrix_only.handle_text(BOB, "!seek tres")
+    await discord_only.handle_text(ALICE, "/seek tres")
+    await discord_only.open_games_idle()
+    await matrix_only.match_waiting()
+    await matrix_only.open_games_idle()
+    [board] = on_matrix.boards(BOB)
+    assert board.board is not None
+    # A move on Matrix: the Discord process shows it on its next pass.
+    game = await store.get(board.board.session_id)
+    assert game is not None
+    mover, svc = (BOB, matrix_only) if game.seats[0].user_id == "bob" else (ALICE, discord_only)
+    moved = await svc.handle_text(mover, "5")
+    assert error_key(moved) is None and moved[0].board is not None
+    await svc.open_games_idle()
+    for other in (discord_only, matrix_only):
+        await other.match_waiting()
+        await other.open_games_idle()
+    assert on_discord.boards(BOB) == [] and on_matrix.boards(ALICE) == []
+    watcher = on_discord.boards(ALICE) if mover is BOB else on_matrix.boards(BOB)
+    assert watcher[-1].board == moved[0].board
