@@ -44,10 +44,13 @@ from core.sessions.model import new_session
 from core.sessions.open_games import noted, recording
 from core.sessions.policy import Policy
 from core.sessions.views import board_reply, game_name
-from core.store import Seat, Session, Status, new_session_id
-from core.store.seek_base import AlreadySeeking, Paired, Queued
+from core.store import AlreadyPlaying, Seat, Session, Status, new_session_id
+from core.store.seek_base import AlreadySeeking, Paired, Queued, SeekResult
 
 log = logging.getLogger(__name__)
+
+_ATTEMPTS = 3
+"""Seeks of one request when partners keep turning out busy (each attempt skips them)."""
 
 PASS_INTERVAL = 1.0
 """Seconds between two passes over the queue (windows widen, seeks expire)."""
@@ -139,7 +142,7 @@ class Matchmaker:
             created_at=now,
             expires_at=now + SEEK_TTL,
         )
-        result = await ctx.store.seek(seek, self._make, max_user_games=chat.max_games_per_user)
+        result = await self._seek(actor, seek, chat)
         match result:
             case AlreadySeeking(waiting):
                 raise UserError(
@@ -166,6 +169,20 @@ class Matchmaker:
             case Paired():
                 return await self._opened(result, here=actor)
         raise AssertionError(f"unknown seek result {result!r}")  # pragma: no cover
+
+    async def _seek(self, actor: Actor, seek: Seek, chat: Effective) -> SeekResult:
+        """The store's seek; a partner who started a game in their chat between the check and
+        the write (another process) leaves the transaction undone: once more without them."""
+        ctx = self._ctx
+        for attempt in range(_ATTEMPTS):
+            try:
+                return await ctx.store.seek(
+                    seek, self._make, max_user_games=chat.max_games_per_user
+                )
+            except AlreadyPlaying as error:
+                if error.user_id == actor.user_id or attempt == _ATTEMPTS - 1:
+                    raise await ctx.already_playing_error(actor, error) from None
+        raise AssertionError("unreachable")  # pragma: no cover
 
     @staticmethod
     def _open_play(actor: Actor, chat: Effective) -> bool:
