@@ -55,6 +55,9 @@ SEEK_COLUMNS = (
     "expires_at",
 )
 _COLUMNS = ", ".join(SEEK_COLUMNS)
+
+PAGES = 20
+"""Batches one pass looks through while none pairs anybody."""
 _SELECT = f"SELECT {_COLUMNS} FROM seeks"
 
 
@@ -214,17 +217,30 @@ def pair_waiting(now: float, make: MakeGame, batch: int) -> Op[list[Paired]]:
 
 
 def _pair_waiting(now: float, make: MakeGame, batch: int) -> Op[list[Paired]]:
-    waiting = _decoded(
-        (
-            yield rows(
-                f"{_SELECT} WHERE expires_at > $1"
-                f" ORDER BY created_at LIMIT {int(batch)} FOR UPDATE SKIP LOCKED",
-                now,
+    made: list[Paired] = []
+    after = float("-inf")
+    for _ in range(PAGES):
+        waiting = _decoded(
+            (
+                yield rows(
+                    f"{_SELECT} WHERE expires_at > $1 AND created_at > $2"
+                    f" ORDER BY created_at LIMIT {int(batch)} FOR UPDATE SKIP LOCKED",
+                    now,
+                    after,
+                )
             )
         )
-    )
-    if len(waiting) < 2:
-        return []
+        if len(waiting) >= 2:
+            made += yield from _pair_batch(waiting, now, make)
+        if made or len(waiting) < batch:
+            return made
+        # A full batch that paired nobody (seeks out of every window): the next one, so the
+        # oldest misfits never stop younger seeks from meeting.
+        after = waiting[-1].created_at
+    return made
+
+
+def _pair_batch(waiting: list[Seek], now: float, make: MakeGame) -> Op[list[Paired]]:
     players = [s.player for s in waiting]
     blocked = yield from _blocks(players, players)
     made: list[Paired] = []

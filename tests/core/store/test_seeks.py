@@ -359,3 +359,18 @@ async def test_a_burst_of_seeks_pairs_everyone_once(backend: Backend) -> None:
         players = Counter(s.user_id for p in made for s in p.seeks)
         assert len(made) == 20 and set(players.values()) == {1}
         assert await store.waiting_seeks(NOW + 1) == []
+
+
+async def test_misfits_at_the_head_of_the_queue_never_block_younger_seeks(
+    backend: Backend,
+) -> None:
+    async with backend.open() as store:
+        # Twelve rated seeks, each 1000 points from the next: nobody's window reaches another.
+        for n in range(12):
+            misfit = make_seek(f"m{n}", rated=True, rating=1000.0 * n, at=NOW + n)
+            await queue(backend, misfit)
+        for name in ("ann", "bo"):
+            await queue(backend, make_seek(name, rated=True, rating=1500.0, at=NOW + 20))
+        made = await store.pair_waiting(NOW + 30, open_game, batch=5)
+        assert [sorted(s.user_id for s in p.seeks) for p in made] == [["ann", "bo"]]
+        assert len(await store.waiting_seeks(NOW + 30)) == 12
