@@ -94,6 +94,10 @@ class BoardView:
     to_move: int | None  # 1 or 2 while the game goes on, else None
     finished: bool
     status: Text
+    deadline: float | None = None
+    """When the player to move runs out of time (seconds since the epoch), in a running game
+    with a clock: Discord shows it as ``<t:…:R>``, which counts down by itself; Matrix and the
+    console in words (:func:`core.render.status_line`)."""
 
     @property
     def rows(self) -> tuple[tuple[CellView, ...], ...]:
@@ -121,6 +125,8 @@ class Reply:
             language (Discord's client locale) or the adapter's configured default.
         theme: the board theme the chat's admins chose (the ``theme`` setting, a name of
             ``core.pictures.THEMES``), or None for each game's own.
+        mention: the user id this text must reach (a notification, not a quiet notice): the
+            player a clock's reminder is for.
     """
 
     text: Text | None = None
@@ -133,3 +139,4 @@ class Reply:
     error: bool = False
     locale: str | None = None
     theme: str | None = None
+    mention: str | None = None

@@ -35,12 +35,14 @@ from core.matching import (
     SEEK_TTL,
     Seek,
     crossing_name,
+    game_clock,
     player_key,
 )
 from core.ratings.rating import START
+from core.render import clock_words
 from core.replies import Actor, Reply
 from core.sessions.context import Context
-from core.sessions.model import new_session
+from core.sessions.model import Event, new_session, transition
 from core.sessions.open_games import noted, recording
 from core.sessions.policy import Policy
 from core.sessions.views import board_reply, game_name
@@ -74,16 +76,6 @@ def _with_prefix(reply: Reply, prefix: str) -> Reply:
         if name in params:
             params[name] = f"{prefix}{name}"
     return dataclasses.replace(reply, text=Text(text.key, params))
-
-
-def _clock_text(seconds: float) -> str:
-    if seconds % 86400 == 0:
-        return f"{int(seconds // 86400)} d"
-    if seconds % 3600 == 0:
-        return f"{int(seconds // 3600)} h"
-    if seconds % 60 == 0:
-        return f"{int(seconds // 60)} min"
-    return f"{int(seconds)} s"
 
 
 def _rating_text(rating: float) -> str:
@@ -159,7 +151,7 @@ class Matchmaker:
                             {
                                 "game": game_name(queued.rules),
                                 "mode": self._mode(queued.rated),
-                                "clock": _clock_text(queued.clock),
+                                "clock": clock_words(queued.clock),
                                 "minutes": round(SEEK_TTL / 60),
                                 "cancel": f"{ctx.prefix(actor)}seek cancel",
                             },
@@ -281,19 +273,21 @@ class Matchmaker:
             ),
         )
         now = ctx.clock()
-        # The game's clock (core.matching.game_clock) is to be stored with the game when the
-        # clock part (issue 22) gives sessions a deadline; until then the game lives as long
-        # as any game between people.
-        return new_session(
+        # Born as a challenge both accepted by seeking: the accepting transition starts the
+        # first player's clock, as for any game between people.
+        offered = new_session(
             platform=x.platform,
             chat_id=x.chat_id,
             seats=seats,
             rules=first.rules,
-            status=Status.ACTIVE,
+            status=Status.CHALLENGE,
             now=now,
             ttl=ctx.settings.game_ttl,
             challenger=first.user_id,
+            challenged=second.user_id,
+            clock=game_clock(first, second),
         )
+        return transition(offered, Event.ACCEPT, now=now, ttl=ctx.settings.game_ttl)
 
     async def _opened(self, paired: Paired, *, here: Actor | None) -> list[Reply]:
         """Show a new open game: its board posted in both chats (the one of ``here`` answered
@@ -319,7 +313,7 @@ class Matchmaker:
                 "mode": self._mode(first.rated),
                 "x": describe[0],
                 "o": describe[1],
-                "clock": _clock_text(first.clock),
+                "clock": clock_words(first.clock),
             },
         )
         reply = board_reply(session, new_message=True, text=text)

@@ -162,8 +162,9 @@ async def test_seeking_twice_in_a_game_and_cancelling(store: AnyStore) -> None:
     assert error_key(await svc.handle_text(CAROL, "/seek")) is None
     assert error_key(await svc.handle_text(CAROL, "/seek tres")) == "error.already_playing"
     # Bad words get their own answers.
-    assert error_key(await svc.handle_text(ALICE, "/seek 99y")) == "parse.bad_option"
-    assert error_key(await svc.handle_text(ALICE, "/seek 8d")) == "parse.seek_clock"
+    assert error_key(await svc.handle_text(ALICE, "/seek 99y")) == "parse.bad_clock"
+    assert error_key(await svc.handle_text(ALICE, "/seek 8d")) == "parse.clock_range"
+    assert error_key(await svc.handle_text(ALICE, "/seek 2 minutes")) == "parse.bad_option"
     assert error_key(await svc.handle_text(ALICE, "/seek chess")) == "parse.bad_option"
 
 
@@ -412,3 +413,38 @@ async def test_a_board_for_a_platform_this_process_does_not_run_waits_for_one_th
     assert on_discord.boards(BOB) == [] and on_matrix.boards(ALICE) == []
     watcher = on_discord.boards(ALICE) if mover is BOB else on_matrix.boards(BOB)
     assert watcher[-1].board == moved[0].board
+
+
+async def test_an_open_game_runs_on_its_clock_reminds_and_times_out_in_both_chats(
+    store: AnyStore,
+) -> None:
+    clock = Clock()
+    svc, chats = open_service(store, clock)
+    await svc.handle_text(ALICE, "/seek tres 2m")
+    clock.now += 1
+    replies = await svc.handle_text(BOB, "!seek tres 1m")
+    assert keys(replies) == ["seek.paired"]
+    await svc.open_games_idle()
+    game = await store.get(str(replies[0].session_id))
+    assert game is not None and game.clock == 120.0  # who waited longer chose
+    assert game.deadline == clock.now + 120.0
+    first = ALICE if game.seats[0].user_id == "alice" else BOB
+    second = BOB if first is ALICE else ALICE
+    # The reminder reaches the player to move in their own chat, and nowhere else.
+    clock.now += 100
+    await svc.sweep_clocks()
+    await svc.clocks_idle()
+    mine = [r for r in chats.shown[(first.platform, first.chat_id)] if r.text is not None]
+    assert [r.text.key for r in mine if r.text is not None][-1] == "game.clock_reminder"
+    theirs = chats.shown[(second.platform, second.chat_id)]
+    assert all(r.text is None or r.text.key != "game.clock_reminder" for r in theirs)
+    # Time runs out: the player to move loses, and both chats' boards show it.
+    clock.now += 30
+    await svc.sweep_clocks()
+    await svc.clocks_idle()
+    await svc.open_games_idle()
+    ended = await store.get(game.id)
+    assert ended is not None and ended.status is Status.FINISHED and ended.winner == 2
+    for player in (first, second):
+        last = chats.boards(player)[-1].board
+        assert last is not None and last.finished

@@ -42,13 +42,6 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "pt": "Valendo rating ou amistosa",
         "ru": "На рейтинг (подбор по рейтингу) или товарищеская",
     },
-    "help.option.clock": {
-        "en": "Time for each move: 30s, 2m, 1h, 1d",
-        "ca": "Temps per jugada: 30s, 2m, 1h, 1d",
-        "es": "Tiempo por jugada: 30s, 2m, 1h, 1d",
-        "pt": "Tempo por jogada: 30s, 2m, 1h, 1d",
-        "ru": "Время на ход: 30s, 2m, 1h, 1d",
-    },
     # The slash command's choices (adapters/discord): what a player picks in /seek.
     "discord.choice.game.tres": {
         "en": "tic-tac-toe",
@@ -105,13 +98,6 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "es": "El juego abierto me necesita en este chat, para mostrar las jugadas del rival: añádeme al servidor, o haz /seek en un mensaje directo conmigo.",
         "pt": "O jogo aberto precisa de mim neste chat, para mostrar as jogadas do rival: adicione-me ao servidor, ou faça /seek numa mensagem direta comigo.",
         "ru": "Для открытой игры я должен быть в этом чате, чтобы показывать ходы соперника: добавьте меня на сервер или сделайте /seek в личных сообщениях со мной.",
-    },
-    "parse.seek_clock": {
-        "en": "{clock} is not a time per move for open play: from {low} to {high}, such as 2m.",
-        "ca": "{clock} no és un temps per jugada per al joc obert: de {low} a {high}, com ara 2m.",
-        "es": "{clock} no es un tiempo por jugada para el juego abierto: de {low} a {high}, como 2m.",
-        "pt": "{clock} não é um tempo por jogada para o jogo aberto: de {low} a {high}, como 2m.",
-        "ru": "{clock} не подходит как время на ход: от {low} до {high}, например 2m.",
     },
     "seek.rated": {
         "en": "rated",
