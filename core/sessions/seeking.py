@@ -45,6 +45,7 @@ from core.sessions.context import Context
 from core.sessions.model import Event, new_session, transition
 from core.sessions.open_games import noted, recording
 from core.sessions.policy import Policy
+from core.sessions.policy import game_clock as game_clock_of
 from core.sessions.views import board_reply, game_name
 from core.store import AlreadyPlaying, Seat, Session, Status, new_session_id
 from core.store.seek_base import AlreadySeeking, Paired, Queued, SeekResult
@@ -127,7 +128,10 @@ class Matchmaker:
             # Rated unless the player said casual; the chat's ``rated`` setting (issue 23) is
             # to be read here when it lands.
             rated=True if command.rated is None else command.rated,
-            clock=OPEN_PLAY_CLOCK if command.clock is None else command.clock,
+            # Open play's own default, within the chat's cap like any clock asked for here.
+            clock=min(OPEN_PLAY_CLOCK, chat.max_clock)
+            if command.clock is None
+            else float(game_clock_of(chat, command.rules, command.clock) or OPEN_PLAY_CLOCK),
             # The player's rating in the game's pool: the ratings' store read is to replace
             # the start rating here (issue 23).
             rating=START,

@@ -448,3 +448,13 @@ async def test_an_open_game_runs_on_its_clock_reminds_and_times_out_in_both_chat
     for player in (first, second):
         last = chats.boards(player)[-1].board
         assert last is not None and last.finished
+
+
+async def test_a_seeks_clock_keeps_to_the_chats_cap(store: AnyStore) -> None:
+    svc, _ = open_service(store)
+    admin = dataclasses.replace(ALICE, is_admin=True)
+    assert error_key(await svc.handle_text(admin, "/settings max_clock 1m")) is None
+    assert error_key(await svc.handle_text(ALICE, "/seek tres 5m")) == "limits.clock_range"
+    assert keys(await svc.handle_text(ALICE, "/seek tres")) == ["seek.queued"]
+    waiting = await store.seek_of("disc:alice")
+    assert waiting is not None and waiting.clock == 60.0  # open play's 2 minutes, capped
