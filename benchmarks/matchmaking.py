@@ -29,12 +29,13 @@ from pathlib import Path
 from typing import Any
 
 from core.games import CONNECT_FOUR, TICTACTOE
-from core.matching import SEEK_TTL, player_key
+from core.matching import SEEK_TTL
 from core.ports import PlatformStyle
 from core.replies import Actor, Reply
 from core.sessions import GameService, ServiceSettings
 from core.store import SqliteStore, new_session_id
 from core.store.postgres import PostgresStore
+from core.store.rating_ops import own_identity
 
 PAIRS = 200
 QUEUE = 10_000
@@ -93,7 +94,7 @@ async def fill(store: Any, sql: Any, count: int, rng: random.Random) -> None:
         rules = (TICTACTOE, CONNECT_FOUR)[n % 2]
         rows.append(
             (
-                player_key("bench", f"u{n}"),
+                own_identity("bench", f"u{n}"),
                 new_session_id(),
                 "bench",
                 f"chat-{n % 997}",

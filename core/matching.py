@@ -34,20 +34,14 @@ OPEN_PLAY_CLOCK = 120.0
 """Seconds a move of an open game (two chats) may take when the seeker named no clock."""
 
 
-def player_key(platform: str, user_id: str) -> str:
-    """The one name of a player across platforms: who may not meet themselves, whom a block
-    names. Linked accounts (issue 23's ``/link``) are to map to one key here: until the ratings
-    part provides the link table, each account is its own player."""
-    return f"{platform}:{user_id}"
-
-
 @dataclass(frozen=True, slots=True)
 class Seek:
     """One player waiting for an opponent.
 
     Attributes:
         id: the seek's own id (short, random).
-        player: :func:`player_key` of the seeker (one seek per player).
+        player: the seeker's identity (``SessionStore.player_ratings``: linked accounts are
+            one; one seek per player).
         platform, chat_id, user_id, name: where and who the seeker is; the name is what the
             other chat will see.
         rules: the game sought.

@@ -68,6 +68,9 @@ class PlatformStyle:
             in one process at a time; the others stand by). None: wherever it runs. An open
             game's board due in a chat this process does not serve waits in the store for
             the process that does.
+        private_replies: a reply marked private reaches its user alone (Discord's ephemeral
+            messages, the one-person console); False where everyone in the chat sees it
+            (Matrix rooms), so secrets such as a ``/link`` code are not handed out there.
     """
 
     platform: str
@@ -77,6 +80,7 @@ class PlatformStyle:
     publish: Callable[[Actor, Sequence[Reply]], Awaitable[None]] | None = None
     chat_id: Callable[[Actor, str], str] = _written_chat
     serves: Callable[[str], bool] | None = None
+    private_replies: bool = False
 
 
 class GameServicePort(Protocol):

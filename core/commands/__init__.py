@@ -12,6 +12,7 @@ CONTRACT (used by core.sessions and the adapters): the names and fields of the v
 ``GameKind`` .. ``Command`` are stable.
 """
 
+from core.commands.ratings import top_from_options
 from core.commands.settings import settings_from_options
 from core.commands.table import (
     COMMANDS,
@@ -37,6 +38,8 @@ from core.commands.values import (
     First,
     GameKind,
     Help,
+    Ladder,
+    Link,
     MoveText,
     NotACommand,
     Opponent,
@@ -49,6 +52,7 @@ from core.commands.values import (
     Start,
     Stats,
     Top,
+    Unlink,
     VsBot,
     VsUser,
 )
@@ -70,6 +74,8 @@ __all__ = [
     "First",
     "GameKind",
     "Help",
+    "Ladder",
+    "Link",
     "MoveText",
     "NotACommand",
     "Opponent",
@@ -84,6 +90,7 @@ __all__ = [
     "Start",
     "Stats",
     "Top",
+    "Unlink",
     "VsBot",
     "VsUser",
     "find_command",
@@ -93,4 +100,5 @@ __all__ = [
     "resolve_move",
     "settings_from_options",
     "start_from_options",
+    "top_from_options",
 ]

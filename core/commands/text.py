@@ -10,6 +10,7 @@ from core.admin.durations import show_duration
 from core.commands.table import _BY_NAME, COMMANDS, _is_digits, find_command
 from core.commands.values import (
     _BOT,
+    _CASUAL,
     _FIRST_WORDS,
     _MAX_MOVE_DIGITS,
     _SUGGEST_MAX_LENGTH,
@@ -25,6 +26,8 @@ from core.commands.values import (
     Final,
     GameKind,
     Help,
+    Ladder,
+    Link,
     MoveText,
     NotACommand,
     Rematch,
@@ -35,6 +38,7 @@ from core.commands.values import (
     Start,
     Stats,
     Top,
+    Unlink,
     VsBot,
     VsUser,
 )
@@ -182,6 +186,11 @@ def format_command(command: Command, prefix: str = "/") -> str:
             return " ".join([f"{prefix}seek", *_seek_words(command)])
         case Block(user=user):
             return f"{prefix}block {user}"
+        case Top(ladder=ladder, game=game):
+            words = [] if ladder is Ladder.CHAT else [ladder.value]
+            return " ".join([f"{prefix}top", *words, *([game.value] if game else [])])
+        case Link(code=str() as code):
+            return f"{prefix}link {code}"
         case Settings():
             return " ".join([f"{prefix}settings", *_settings_words(command)])
         case _:
@@ -208,6 +217,8 @@ def _start_words(start: Start) -> list[str]:
     words.append(_FIRST_WORDS[start.first])
     if start.clock is not None:
         words.append(show_duration(start.clock))
+    if start.casual:
+        words.append(_CASUAL)
     return words
 
 
@@ -246,6 +257,8 @@ _NAMES: dict[type, str] = {
     Stats: "stats",
     Top: "top",
     Review: "review",
+    Link: "link",
+    Unlink: "unlink",
 }
 
 

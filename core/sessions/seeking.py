@@ -36,9 +36,8 @@ from core.matching import (
     Seek,
     crossing_name,
     game_clock,
-    player_key,
 )
-from core.ratings.rating import START
+from core.ratings import Rating, pool_of
 from core.render import clock_words
 from core.replies import Actor, Reply
 from core.sessions.context import Context
@@ -80,9 +79,7 @@ def _with_prefix(reply: Reply, prefix: str) -> Reply:
 
 
 def _rating_text(rating: float) -> str:
-    # Every player's rating is the provisional start until the ratings' store read is wired
-    # here (issue 23's part): shown as such.
-    return f"{round(rating)}?"
+    return str(round(rating))
 
 
 class Matchmaker:
@@ -116,25 +113,27 @@ class Matchmaker:
         if not self._open_play(actor, chat):
             raise UserError("limits.open_play_off", prefix=ctx.prefix(actor))
         await ctx.ensure_free(actor)
+        rules = command.rules
+        # One player across linked accounts (issue 23's /link), at their rating in this game.
+        identity, pools = await ctx.store.player_ratings(actor.platform, actor.user_id)
+        pool = pool_of(rules.rows, rules.cols, rules.k, rules.gravity)
+        rating = next((p.rating for p in pools if p.pool == pool), Rating())
         now = ctx.clock()
         seek = Seek(
             id=new_session_id(),
-            player=player_key(actor.platform, actor.user_id),
+            player=identity,
             platform=actor.platform,
             chat_id=actor.chat_id,
             user_id=actor.user_id,
             name=crossing_name(actor.display_name),
             rules=command.rules,
-            # Rated unless the player said casual; the chat's ``rated`` setting (issue 23) is
-            # to be read here when it lands.
-            rated=True if command.rated is None else command.rated,
+            # Rated unless the player said casual or the chat does not allow rated play.
+            rated=chat.rated and command.rated is not False,
             # Open play's own default, within the chat's cap like any clock asked for here.
             clock=min(OPEN_PLAY_CLOCK, chat.max_clock)
             if command.clock is None
             else float(game_clock_of(chat, command.rules, command.clock) or OPEN_PLAY_CLOCK),
-            # The player's rating in the game's pool: the ratings' store read is to replace
-            # the start rating here (issue 23).
-            rating=START,
+            rating=rating.rating,
             created_at=now,
             expires_at=now + SEEK_TTL,
         )
@@ -194,7 +193,7 @@ class Matchmaker:
 
     async def _cancel(self, actor: Actor) -> list[Reply]:
         ctx = self._ctx
-        gone = await ctx.store.cancel_seek(player_key(actor.platform, actor.user_id))
+        gone = await ctx.store.cancel_seek(await self._identity(actor.platform, actor.user_id))
         if gone is None:
             raise UserError("error.seek_none", seek=f"{ctx.prefix(actor)}seek connect4")
         return [Reply(text=Text("seek.cancelled", {"game": game_name(gone.rules)}))]
@@ -215,9 +214,8 @@ class Matchmaker:
             )
             for (rules, rated), count in counts.most_common()
         ]
-        mine = next(
-            (s for s in waiting if s.player == player_key(actor.platform, actor.user_id)), None
-        )
+        me = await self._identity(actor.platform, actor.user_id)
+        mine = next((s for s in waiting if s.player == me), None)
         if mine is not None:
             lines.append(
                 Text(
@@ -238,8 +236,9 @@ class Matchmaker:
         name = command.name or command.user.strip()
         if user == actor.user_id:
             raise UserError("error.block_self")
-        me = player_key(actor.platform, actor.user_id)
-        added = await ctx.store.block(me, player_key(actor.platform, user), ctx.clock())
+        me = await self._identity(actor.platform, actor.user_id)
+        them = await self._identity(actor.platform, user)
+        added = await ctx.store.block(me, them, ctx.clock())
         key = "block.done" if added else "block.already"
         return [Reply(text=Text(key, {"player": crossing_name(name)}), private=True)]
 
@@ -250,11 +249,15 @@ class Matchmaker:
         other = None if seat is None else session.seats[2 - seat]
         if seat is None or other is None or other.user_id is None:
             raise UserError("error.not_your_game")
-        me = player_key(actor.platform, actor.user_id)
-        them = player_key(session.chat_of(3 - seat)[0], other.user_id)
+        me = await self._identity(actor.platform, actor.user_id)
+        them = await self._identity(session.chat_of(3 - seat)[0], other.user_id)
         added = await ctx.store.block(me, them, ctx.clock())
         key = "block.done" if added else "block.already"
         return [Reply(text=Text(key, {"player": other.name}), private=True)]
+
+    async def _identity(self, platform: str, user_id: str) -> str:
+        """The player an account is: linked accounts are one (``/link``)."""
+        return (await self._ctx.store.player_ratings(platform, user_id))[0]
 
     # --- making games ----------------------------------------------------------------------
 
@@ -290,6 +293,7 @@ class Matchmaker:
             challenger=first.user_id,
             challenged=second.user_id,
             clock=game_clock(first, second),
+            casual=not first.rated,
         )
         return transition(offered, Event.ACCEPT, now=now, ttl=ctx.settings.game_ttl)
 

@@ -55,6 +55,7 @@ from core.commands import (
     Decline,
     Final,
     Help,
+    Link,
     MoveText,
     NotACommand,
     Rematch,
@@ -64,6 +65,7 @@ from core.commands import (
     Start,
     Stats,
     Top,
+    Unlink,
     help_text,
     parse,
 )
@@ -80,6 +82,7 @@ from core.sessions.context import Context
 from core.sessions.moved import carry_games_over
 from core.sessions.moves import Moves, Unplayable, off_board
 from core.sessions.policy import Policy
+from core.sessions.ratings import Ratings
 from core.sessions.requests import Requests
 from core.sessions.review import KeptReviews, Reviews
 from core.sessions.seeking import Matchmaker
@@ -136,7 +139,8 @@ class GameService:
         cache = SettingsCache(store, self.settings.chat_defaults)
         self._policy = Policy(self._ctx, cache, limits=self.settings.limits)
         self._challenges = Challenges(self._ctx, self._moves, self._watcher, self._policy)
-        self._results = Results(self._ctx)
+        self._ratings = Ratings(self._ctx)
+        self._results = Results(self._ctx, self._ratings)
         self._reviews = Reviews(self._ctx, self._kept)
         self._admin = Admin(self._ctx, cache)
         self._matchmaker = Matchmaker(self._ctx, self._policy, self._localized)
@@ -396,10 +400,12 @@ class GameService:
             return None
 
     async def _localized(self, actor: Actor, replies: list[Reply]) -> list[Reply]:
-        """The replies, marked with the chat's language where its admins chose one, and with
-        its board theme where one is set (``auto`` leaves each game its own)."""
+        """The replies, with the new ratings under a rated game's result, marked with the chat's
+        language where its admins chose one, and with its board theme where one is set
+        (``auto`` leaves each game its own)."""
         if not replies:
             return replies
+        replies = await self._ratings.annotated(replies)
         chat = await self._chat_or_none(actor)
         if chat is None:
             return replies
@@ -496,7 +502,11 @@ class GameService:
             case Stats():
                 return await self._results.stats(actor, command)
             case Top():
-                return await self._results.top(actor)
+                return await self._ratings.top(actor, command)
+            case Link():
+                return await self._ratings.link(actor, command)
+            case Unlink():
+                return await self._ratings.unlink(actor)
             case Review():
                 return await self._reviews.last(actor)
             case Settings():

@@ -44,6 +44,7 @@ SESSION_COLUMNS = (
     "deadline",
     "remind_at",
     "server_id",
+    "casual",
     "x_platform",
     "x_chat",
     "o_platform",
@@ -144,6 +145,7 @@ def session_row(s: Session) -> tuple[Any, ...]:
         s.deadline,
         s.remind_at,
         s.server_id,
+        int(s.casual),
         x.platform,
         x.chat_id,
         o.platform,
@@ -172,6 +174,7 @@ _KINDS: dict[str, _Kind] = dict(
             _TEXT_OR_NONE,  # termination
             *(_TIME_OR_NONE, _TIME_OR_NONE, _TIME_OR_NONE),  # clock, deadline, remind_at
             _TEXT_OR_NONE,  # server_id
+            _WHOLE,  # casual
             *(_TEXT_OR_NONE,) * 4,  # x_platform, x_chat, o_platform, o_chat
         ),
         strict=True,
@@ -274,10 +277,13 @@ def decode_session(row: Sequence[Any]) -> Session:
         deadline,
         remind_at,
         server_id,
+        casual,
         *away,
     ) = row
     if gravity not in (0, 1):
         raise BadRow(f"gravity must be 0 or 1, got {gravity!r}")
+    if casual not in (0, 1):
+        raise BadRow(f"casual must be 0 or 1, got {casual!r}")
     try:
         rules = Rules(rows, cols, k, gravity=gravity == 1)
     except ValueError as error:
@@ -321,6 +327,7 @@ def decode_session(row: Sequence[Any]) -> Session:
         deadline=None if deadline is None else float(deadline),
         remind_at=None if remind_at is None else float(remind_at),
         server_id=server_id,
+        casual=casual == 1,
     )
 
 

@@ -27,6 +27,7 @@ from core.commands import (
     First,
     GameKind,
     Help,
+    Link,
     MoveText,
     NotACommand,
     Rematch,
@@ -36,6 +37,7 @@ from core.commands import (
     Start,
     Stats,
     Top,
+    Unlink,
     VsBot,
     VsUser,
     find_command,
@@ -64,6 +66,8 @@ BARE: dict[str, Command] = {
     "final": Final(),
     "stats": Stats(),
     "top": Top(),
+    "link": Link(),
+    "unlink": Unlink(),
     "review": Review(),
     "settings": Settings(),
     "seek": Seek(),
@@ -92,6 +96,8 @@ def test_table_has_the_design_commands_and_aliases() -> None:
         "final": ("quit",),
         "stats": (),
         "top": (),
+        "link": (),
+        "unlink": (),
         "review": (),
         "settings": (),
         "seek": (),
@@ -143,7 +149,7 @@ def test_usage_shows_syntax() -> None:
     assert spec.usage("!").startswith("!ratlla ROWSxCOLS K ")
     top = find_command("top")
     assert top is not None
-    assert top.usage() == "/top"
+    assert top.usage() == "/top [chat|server|all] [tres|quatre]"
 
 
 def test_option_descriptions_and_choices() -> None:
@@ -158,6 +164,7 @@ def test_option_descriptions_and_choices() -> None:
         "opponent": (),
         "first": ("me", "opponent", "random"),
         "clock": (),
+        "casual": (),
     }
 
 
@@ -298,7 +305,9 @@ def test_a_resolved_opponent_is_named_in_errors() -> None:
         ("/tress", "parse.unknown_command_suggest", "'/tress'"),
         ("/xyzzy", "parse.unknown_command", "'/xyzzy'"),
         ("/help me", "parse.no_args", "'me'"),
-        ("/top 10", "parse.no_args", "'10'"),
+        ("/top 10", "parse.bad_option", "'10'"),
+        ("/unlink now", "parse.no_args", "'now'"),
+        ("/link abc", "parse.bad_link_code", "'abc'"),
         ("/5 6", "parse.no_args", "'6'"),
         ("/tres 6x7", "parse.bad_option", "'6x7'"),
         ("/tres impossible", "parse.bad_option", "'impossible'"),

@@ -458,3 +458,24 @@ async def test_a_seeks_clock_keeps_to_the_chats_cap(store: AnyStore) -> None:
     assert keys(await svc.handle_text(ALICE, "/seek tres")) == ["seek.queued"]
     waiting = await store.seek_of("disc:alice")
     assert waiting is not None and waiting.clock == 60.0  # open play's 2 minutes, capped
+
+
+async def test_a_rated_open_game_rates_each_player_on_their_own_platform(
+    store: AnyStore,
+) -> None:
+    svc, chats = open_service(store)
+    session_id = await paired(svc, chats)
+    game = await store.get(session_id)
+    assert game is not None and not game.casual
+    first = ALICE if game.seats[0].user_id == "alice" else BOB
+    second = BOB if first is ALICE else ALICE
+    for player, column in [(first, 1), (second, 7), (first, 2), (second, 7), (first, 3)]:
+        assert error_key(await svc.handle_text(player, str(column))) is None
+    assert error_key(await svc.handle_text(second, "7")) is None
+    assert error_key(await svc.handle_text(first, "4")) is None
+    pool = "connect4"
+    winner = await store.rating_of(first.platform, first.user_id, pool)
+    loser = await store.rating_of(second.platform, second.user_id, pool)
+    assert (winner.games, loser.games) == (1, 1) and winner.rating > loser.rating
+    # Nobody was rated under the other's platform.
+    assert (await store.rating_of(second.platform, first.user_id, pool)).games == 0

@@ -19,9 +19,9 @@ MESSAGES: dict[str, Mapping[str, str]] = {
     # --- the command and its options (Discord limits these to 100 characters) --------------
     "help.settings": {
         "en": "Admins: show or change the bot's settings for this server, channel or room.",
-        "ca": "Administradors: mostra o canvia la configuració del bot per a aquest servidor, canal o sala.",
-        "es": "Administradores: muestra o cambia la configuración del bot en este servidor, canal o sala.",
-        "pt": "Administradores: mostra ou muda as configurações do bot neste servidor, canal ou sala.",
+        "ca": "Administradors: la configuració del bot aquí (servidor, canal o sala).",
+        "es": "Administradores: la configuración del bot aquí (servidor, canal o sala).",
+        "pt": "Administradores: as configurações do bot aqui (servidor, canal ou sala).",
         "ru": "Для админов: показать или изменить настройки бота для сервера, канала или комнаты.",
     },
     "help.option.key": {
@@ -207,6 +207,13 @@ MESSAGES: dict[str, Mapping[str, str]] = {
         "es": "si dos bots pueden jugar entre ellos para que la gente mire (on/off)",
         "pt": "se dois bots podem jogar entre si para as pessoas assistirem (on/off)",
         "ru": "могут ли два бота играть друг с другом для зрителей (on/off)",
+    },
+    "settings.key.rated": {
+        "en": "whether games between people here change their ratings (on/off; casual games never do)",
+        "ca": "si les partides entre persones d'aquí canvien les seves puntuacions (on/off; les casual mai)",
+        "es": "si las partidas entre personas de aquí cambian sus puntuaciones (on/off; las casual nunca)",
+        "pt": "se os jogos entre pessoas aqui mudam as suas pontuações (on/off; os casual nunca)",
+        "ru": "меняют ли партии между людьми здесь их рейтинг (on/off; партии casual никогда)",
     },
     "settings.key.level": {
         "en": "the bot's level when a game names none (easy, medium, hard)",

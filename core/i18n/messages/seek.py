@@ -15,25 +15,18 @@ from collections.abc import Mapping
 
 MESSAGES: Mapping[str, Mapping[str, str]] = {
     "help.seek": {
-        "en": "Find an opponent in any chat, on Discord or Matrix; alone: who waits; cancel: leave.",
-        "ca": "Troba un rival a qualsevol xat, a Discord o Matrix; sol: qui espera; cancel: surt.",
-        "es": "Encuentra un rival en cualquier chat, en Discord o Matrix; solo: quién espera; cancel: sal.",
-        "pt": "Encontre um rival em qualquer chat, no Discord ou Matrix; só: quem espera; cancel: sair.",
-        "ru": "Найти соперника в любом чате, в Discord или Matrix; без слов: кто ждёт; cancel: выйти.",
+        "en": "Play someone from any chat.",
+        "ca": "Juga amb algú d'un altre xat.",
+        "es": "Un rival de otro chat.",
+        "pt": "Jogue com alguém de outro chat.",
+        "ru": "Игра с кем-то из другого чата.",
     },
     "help.block": {
-        "en": "Never be paired with this player again.",
-        "ca": "No tornar a ser emparellat mai més amb aquest jugador.",
-        "es": "No volver a ser emparejado nunca con este jugador.",
-        "pt": "Nunca mais ser emparelhado com este jogador.",
-        "ru": "Больше никогда не попадать в пару с этим игроком.",
-    },
-    "help.option.game": {
-        "en": "The game to seek (tres or quatre), or cancel to leave the queue",
-        "ca": "El joc que busques (tres o quatre), o cancel per sortir de la cua",
-        "es": "El juego que buscas (tres o quatre), o cancel para salir de la cola",
-        "pt": "O jogo que procura (tres ou quatre), ou cancel para sair da fila",
-        "ru": "Игра (tres или quatre) или cancel, чтобы выйти из очереди",
+        "en": "Never meet a player again.",
+        "ca": "Evita un jugador.",
+        "es": "Evita a un jugador.",
+        "pt": "Evite um jogador.",
+        "ru": "Избегать игрока.",
     },
     "help.option.mode": {
         "en": "Rated (paired by rating) or casual",
@@ -42,21 +35,8 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "pt": "Valendo rating ou amistosa",
         "ru": "На рейтинг (подбор по рейтингу) или товарищеская",
     },
-    # The slash command's choices (adapters/discord): what a player picks in /seek.
-    "discord.choice.game.tres": {
-        "en": "tic-tac-toe",
-        "ca": "tres en ratlla",
-        "es": "tres en raya",
-        "pt": "jogo da velha",
-        "ru": "крестики-нолики",
-    },
-    "discord.choice.game.quatre": {
-        "en": "Connect Four",
-        "ca": "quatre en ratlla",
-        "es": "cuatro en raya",
-        "pt": "lig 4",
-        "ru": "четыре в ряд",
-    },
+    # The slash command's choices (adapters/discord): what a player picks in /seek (the games'
+    # names are /top's, in ratings.py).
     "discord.choice.game.cancel": {
         "en": "leave the queue",
         "ca": "sortir de la cua",

@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 
 from core.games import CONNECT_FOUR, TICTACTOE, Rules
-from core.matching import SEEK_TTL, Seek, player_key
+from core.matching import SEEK_TTL, Seek
 from core.store import Seat, Session, Status, new_session_id
+from core.store.rating_ops import own_identity
 from core.store.seek_base import AlreadySeeking, Paired, Queued
 from core.store.sqlite import SqliteStore
 from tests.backends import Backend
@@ -37,7 +38,7 @@ def make_seek(
 ) -> Seek:
     return Seek(
         id=new_session_id(),
-        player=player_key(platform, user),
+        player=own_identity(platform, user),
         platform=platform,
         chat_id=chat,
         user_id=user,
@@ -160,9 +161,9 @@ async def test_seeks_that_do_not_fit_are_never_paired(backend: Backend) -> None:
         assert all(isinstance(r, Queued) for r in results[1:])
         assert await backend.sql("SELECT count(*) FROM sessions") == [(0,)]
         # A blocked player is not paired either way.
-        assert await store.block(player_key("test", "frank"), alice.player, NOW)
-        assert not await store.block(player_key("test", "frank"), alice.player, NOW)
-        assert await store.blocked(alice.player, player_key("test", "frank"))
+        assert await store.block(own_identity("test", "frank"), alice.player, NOW)
+        assert not await store.block(own_identity("test", "frank"), alice.player, NOW)
+        assert await store.blocked(alice.player, own_identity("test", "frank"))
         assert isinstance(await store.seek(make_seek("frank", rated=True), open_game), Queued)
         assert len(await store.waiting_seeks(NOW)) == 6
 
@@ -212,9 +213,9 @@ async def test_expired_seeks_are_returned_once_and_cancel_takes_a_seek_out(
         assert isinstance(await store.seek(make_seek("carol"), open_game), Queued)
         gone = await asyncio.gather(*(store.expire_seeks(NOW) for _ in range(3)))
         assert [s.user_id for batch in gone for s in batch] == ["alice"]
-        cancelled = await store.cancel_seek(player_key("test", "bob"))
+        cancelled = await store.cancel_seek(own_identity("test", "bob"))
         assert cancelled is not None and cancelled.user_id == "bob"
-        assert await store.cancel_seek(player_key("test", "bob")) is None
+        assert await store.cancel_seek(own_identity("test", "bob")) is None
         assert [s.user_id for s in await store.waiting_seeks(NOW)] == ["carol"]
 
 
