@@ -131,8 +131,10 @@ async def meet_and_play(
         )
     final = double.messages[board_id]
     winner = "Dan" if order[0] == "discord" else "alice"
-    status = text_of(final).split("\n")[-1]
-    assert "wins" in status and winner in status, status
+    status = next(line for line in text_of(final).split("\n") if "wins" in line)
+    assert winner in status, status
+    # The rated game's result: both players' new ratings, on each board.
+    assert "Ratings:" in text_of(final)
     room_texts = [shown(seen) for seen in mia.events if seen.room_id == room]
     assert any("wins" in text for text in room_texts)
 
