@@ -45,6 +45,7 @@ from core.sessions.model import Event, new_session, transition
 from core.sessions.open_games import noted, recording
 from core.sessions.policy import Policy
 from core.sessions.policy import game_clock as game_clock_of
+from core.sessions.requests import Requests
 from core.sessions.views import board_reply, game_name
 from core.store import AlreadyPlaying, Seat, Session, Status, new_session_id
 from core.store.seek_base import AlreadySeeking, Paired, Queued, SeekResult
@@ -91,11 +92,24 @@ class Matchmaker:
         localize: how a chat shows replies (its language and theme).
     """
 
-    def __init__(self, ctx: Context, policy: Policy, localize: Localize) -> None:
+    def __init__(
+        self, ctx: Context, policy: Policy, localize: Localize, requests: Requests
+    ) -> None:
         self._ctx = ctx
         self._policy = policy
         self._localize = localize
         self._tasks: set[asyncio.Task[None]] = set()
+        self._passes: asyncio.Task[None] | None = None
+        self._stop = asyncio.Event()
+        # Every stored change and every request pass here: open games are shown in both chats.
+        ctx.followers.append(self.followed)
+        requests.around = self.mirrored
+
+    def start(self) -> None:
+        """Pass over the queue every :data:`PASS_INTERVAL` seconds until :meth:`close`."""
+        if self._passes is None:
+            self._stop.clear()
+            self._passes = asyncio.create_task(self.run(self._stop), name="matchmaking")
 
     # --- commands ---------------------------------------------------------------------------
 
@@ -504,4 +518,9 @@ class Matchmaker:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     async def close(self) -> None:
+        """Stop the passes; wait for the boards being published."""
+        self._stop.set()
+        if self._passes is not None:
+            await self._passes
+            self._passes = None
         await self.idle()

@@ -79,6 +79,7 @@ from core.sessions.admin import Admin
 from core.sessions.challenges import Challenges
 from core.sessions.clocks import Clocks
 from core.sessions.context import Context
+from core.sessions.left import Departures
 from core.sessions.moved import carry_games_over
 from core.sessions.moves import Moves, Unplayable, off_board
 from core.sessions.policy import Policy
@@ -143,10 +144,8 @@ class GameService:
         self._results = Results(self._ctx, self._ratings)
         self._reviews = Reviews(self._ctx, self._kept)
         self._admin = Admin(self._ctx, cache)
-        self._matchmaker = Matchmaker(self._ctx, self._policy, self._localized)
-        self._ctx.followers.append(self._matchmaker.followed)
-        self._requests.around = self._matchmaker.mirrored
-        self._matching: asyncio.Task[None] | None = None
+        self._matchmaker = Matchmaker(self._ctx, self._policy, self._localized, self._requests)
+        self._departures = Departures(self._ctx, self._localized)
         self._clocks = Clocks(self._ctx, self._localized)
         self._sweeper: asyncio.Task[None] | None = None
         self._sweeper_stop = asyncio.Event()
@@ -184,10 +183,7 @@ class GameService:
                 name="session-sweeper",
             )
         duration = (time.perf_counter() - started) * 1000
-        if self._matching is None:
-            self._matching = asyncio.create_task(
-                self._matchmaker.run(self._sweeper_stop), name="matchmaking"
-            )
+        self._matchmaker.start()
         log.info(
             "service started: ai_workers=%d duration_ms=%.0f",
             self.runner.load().workers,
@@ -205,10 +201,6 @@ class GameService:
         await self._watcher.close()
         await self._moves.close()
         await self._kept.close()
-        self._sweeper_stop.set()  # also ends the matchmaking passes
-        if self._matching is not None:
-            await self._matching
-            self._matching = None
         await self._matchmaker.close()
         await self._clocks.close()
         if self._sweeper is not None:
@@ -231,13 +223,11 @@ class GameService:
         await self._kept.idle()
 
     async def match_waiting(self) -> int:
-        """One pass over the matchmaking queue now (expiries told, pairs made); the games
-        made. The service runs one every second once started."""
+        """One matchmaking pass now (``start`` runs one a second); the games made."""
         return await self._matchmaker.pass_once()
 
     async def open_games_idle(self) -> None:
-        """Wait until the boards this process is publishing to open games' other chats are
-        shown (tests, benchmarks)."""
+        """Wait until open games' boards in their other chats are shown (tests)."""
         await self._matchmaker.idle()
 
     async def sweep(self) -> int:
@@ -381,6 +371,16 @@ class GameService:
         was upgraded); see :func:`core.sessions.moved.carry_games_over`."""
         return await carry_games_over(self.store, platform, old_chat_id, new_chat_id, users)
 
+    async def abandon_games(
+        self, platform: str, chat_ids: Sequence[str], user_id: str | None = None
+    ) -> int:
+        """End as abandoned the live games and challenges in ``chat_ids`` that the bot left
+        (``user_id`` None) or that ``user_id`` left; see :mod:`core.sessions.left`."""
+        chat_ids = [clean(chat_id) for chat_id in chat_ids]
+        return await self._departures.abandon(
+            clean(platform), chat_ids, None if user_id is None else clean(user_id)
+        )
+
     async def chat_language(self, actor: Actor) -> str | None:
         """The language the admins of ``actor``'s chat chose, or None (see the port)."""
         chat = await self._chat_or_none(actor)
@@ -474,6 +474,10 @@ class GameService:
             if limited is not None:
                 return limited
             if isinstance(refused, UserError):
+                if refused.key == "error.not_your_turn":  # waiting on someone who left?
+                    ended = await self._departures.opponent_left(actor, session)
+                    if ended:
+                        return ended
                 raise
             return await self._moves.unplayable(actor, session, refused, check if typed else None)
         return await self._moves.apply(actor, session, after)
@@ -484,6 +488,7 @@ class GameService:
             case MoveText():
                 return await self._typed(actor, command, explicit, admitted=True)
             case Start():
+                await self._departures.opponent_left(actor, tell=True)  # the old game, if held
                 return await self._challenges.start(actor, command)
             case Accept():
                 return await self._challenges.accept(actor, await ctx.challenge_for(actor))
