@@ -153,7 +153,9 @@ class Presenter:
             elif here is not None:
                 # A declined challenge: its message says so and loses its buttons.
                 await here.responder.update_source(spec)
-            elif not channel_edits or not await self.boards.edit(session_id, spec, wait=wait):
+            elif not channel_edits or not await self.boards.edit(
+                session_id, spec, wait=wait, channel_id=outlet.channel_id
+            ):
                 await self._post(outlet, spec, None)
             return
         board = reply.board
@@ -174,7 +176,13 @@ class Presenter:
         elif (
             reply.new_message
             or not channel_edits
-            or not await self.boards.edit(board.session_id, spec, version=board.version, wait=wait)
+            or not await self.boards.edit(
+                board.session_id,
+                spec,
+                version=board.version,
+                wait=wait,
+                channel_id=outlet.channel_id,
+            )
         ):
             await self._post(outlet, spec, board.session_id, board.version)
         elif isinstance(outlet, Responder):

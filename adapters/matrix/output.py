@@ -131,8 +131,9 @@ class Output:
             return False
         _remember(self._shown, board.session_id, board.version)
         content = board_content(board, locale, note=note, intro=intro)
-        # From the store, not this process's memory: another process may have posted it.
-        ref = None if new else await self._state.board(board.session_id)
+        # From the store, not this process's memory: another process may have posted it. An
+        # open game has a board in each of its rooms.
+        ref = None if new else await self._state.board(board.session_id, room_id)
         if ref is None or ref.room_id != room_id:
             try:
                 event_id = await self._sender.send(room_id, content)
@@ -160,11 +161,11 @@ class Output:
         edit = edit_content(ref.event_id, dict(content))
         done = self._sender.edit(ref.room_id, ref.event_id, edit)
         self._unshown.queued(ref, version, content if final else None)
-        done.add_done_callback(lambda sent: self._sent(sent, ref.session_id, version))
+        done.add_done_callback(lambda sent: self._sent(sent, ref, version))
 
-    def _sent(self, sent: asyncio.Future[str], session_id: str, version: int) -> None:
+    def _sent(self, sent: asyncio.Future[str], ref: BoardRef, version: int) -> None:
         if not sent.cancelled() and sent.exception() is None:
-            self._unshown.delivered(session_id, version)
+            self._unshown.delivered(ref, version)
 
     async def show_unshown(self, service: GameServicePort) -> int:
         """Edit again the boards whose newest edit the previous term queued and never
@@ -182,7 +183,7 @@ class Output:
                 log.warning("matrix: could not read the boards left unshown: %s", error)
                 return shown
             if reply is None or reply.board is None:
-                self._unshown.forget(ref.session_id)
+                self._unshown.forget(ref)
                 continue
             locale = reply.locale or self._locale
             note = actions_hint(reply.actions, locale)

@@ -131,38 +131,52 @@ class MatrixState:
 
     # --- boards ---------------------------------------------------------------------------
 
-    async def board(self, session_id: str) -> BoardRef | None:
-        """Where the board of ``session_id`` is, also shortly after its game was deleted."""
-        found = _board(await self._store.kv_get(self._namespace, f"board:{session_id}"))
-        if found is None:
-            found = _board(await self._store.kv_get(self._namespace, f"posted:{session_id}"))
-        return found
+    async def board(self, session_id: str, room_id: str | None = None) -> BoardRef | None:
+        """The board of ``session_id``; in ``room_id`` when given (an open game between two
+        rooms has a board in each: the second one's row is ``board:<session> <room>``). The
+        first one is found shortly after its game was deleted too (``posted:<session>``)."""
+        ref = _board(await self._store.kv_get(self._namespace, f"board:{session_id}"))
+        if ref is None:
+            ref = _board(await self._store.kv_get(self._namespace, f"posted:{session_id}"))
+        if room_id is None or (ref is not None and ref.room_id == room_id):
+            return ref
+        return _board(await self._store.kv_get(self._namespace, _in_room(session_id, room_id)))
 
-    async def board_at(self, event_id: str) -> BoardRef | None:
+    async def board_at(self, event_id: str, room_id: str | None = None) -> BoardRef | None:
         """The board whose original event is ``event_id`` (a reaction's target)."""
         session_id = await self._store.kv_get(self._namespace, f"event:{event_id}")
-        return None if session_id is None else await self.board(session_id)
+        return None if session_id is None else await self.board(session_id, room_id)
 
     async def set_board(self, ref: BoardRef, now: float) -> None:
-        """Remember the board of ``ref.session_id`` (until its game is deleted, and a copy
-        until :data:`POSTED_KEPT_S` after ``now``, seconds since the epoch)."""
-        old = await self.board(ref.session_id)
+        """Remember the board of ``ref.session_id`` in ``ref.room_id`` (until its game is
+        deleted; the first room's also until :data:`POSTED_KEPT_S` after ``now``, seconds
+        since the epoch)."""
+        session = ref.session_id
+        first = await self.board(session)
+        key = f"board:{session}"
+        if first is not None and first.room_id != ref.room_id:
+            key = _in_room(session, ref.room_id)
+        old = first if key == f"board:{session}" else await self.board(session, ref.room_id)
         if old is not None and old.event_id != ref.event_id:
             await self._store.kv_delete(self._namespace, f"event:{old.event_id}")
-        session = ref.session_id
         value = json.dumps(asdict(ref))
-        await self._store.kv_set(
-            self._namespace, f"posted:{session}", value, expires_at=now + POSTED_KEPT_S
-        )
-        await self._store.kv_set(self._namespace, f"board:{session}", value, session_id=session)
+        if key == f"board:{session}":
+            await self._store.kv_set(
+                self._namespace, f"posted:{session}", value, expires_at=now + POSTED_KEPT_S
+            )
+        await self._store.kv_set(self._namespace, key, value, session_id=session)
         await self._store.kv_set(
             self._namespace, f"event:{ref.event_id}", session, session_id=session
         )
 
     async def forget_board(self, ref: BoardRef) -> None:
         await self._store.kv_delete(self._namespace, f"event:{ref.event_id}")
-        await self._store.kv_delete(self._namespace, f"board:{ref.session_id}")
-        await self._store.kv_delete(self._namespace, f"posted:{ref.session_id}")
+        first = await self.board(ref.session_id)
+        if first is not None and first.room_id == ref.room_id:
+            await self._store.kv_delete(self._namespace, f"board:{ref.session_id}")
+            await self._store.kv_delete(self._namespace, f"posted:{ref.session_id}")
+        else:
+            await self._store.kv_delete(self._namespace, _in_room(ref.session_id, ref.room_id))
 
     async def unshown(self) -> list[Waiting]:
         """The boards whose newest edit was queued and not delivered."""
@@ -260,6 +274,10 @@ def _strings(raw: str | None) -> list[str]:
     except ValueError:
         return []
     return [item for item in loaded if isinstance(item, str)] if isinstance(loaded, list) else []
+
+
+def _in_room(session_id: str, room_id: str) -> str:
+    return f"board:{session_id} {room_id}"
 
 
 def _board(raw: str | None) -> BoardRef | None:

@@ -38,7 +38,8 @@ class Unshown:
         # process that took over keeps the row now.
         self._state = state
         self._may_write = may_write
-        self._waiting: dict[str, Waiting] = {}
+        # By session and room: an open game has a board in each of its rooms.
+        self._waiting: dict[tuple[str, str], Waiting] = {}
         self._writer: asyncio.Task[None] | None = None
         self._again = False
 
@@ -46,27 +47,27 @@ class Unshown:
         """The boards the previous term left undelivered; they stay written down until shown
         again (:meth:`delivered`) or found gone (:meth:`forget`)."""
         for entry in await self._state.unshown():
-            self._waiting.setdefault(entry.ref.session_id, entry)
+            self._waiting.setdefault(_key(entry.ref), entry)
         return list(self._waiting.values())
 
     def queued(self, ref: BoardRef, version: int, final: Mapping[str, Any] | None = None) -> None:
         """The edit of ``ref``'s board showing ``version`` is queued (``final``: the content
         of a finished game's board, to send again as it is)."""
-        known = self._waiting.get(ref.session_id)
+        known = self._waiting.get(_key(ref))
         if known is None or version > known.version:
-            self._waiting[ref.session_id] = Waiting(ref, version, final)
+            self._waiting[_key(ref)] = Waiting(ref, version, final)
             self._write()
 
-    def delivered(self, session_id: str, version: int) -> None:
+    def delivered(self, ref: BoardRef, version: int) -> None:
         """The edit queued for ``version`` was delivered (or, coalesced, a newer one)."""
-        known = self._waiting.get(session_id)
+        known = self._waiting.get(_key(ref))
         if known is not None and known.version <= version:
-            del self._waiting[session_id]
+            del self._waiting[_key(ref)]
             self._write()
 
-    def forget(self, session_id: str) -> None:
-        """Nothing to show for ``session_id`` any more (its game is gone)."""
-        if self._waiting.pop(session_id, None) is not None:
+    def forget(self, ref: BoardRef) -> None:
+        """Nothing to show on ``ref`` any more (its game is gone)."""
+        if self._waiting.pop(_key(ref), None) is not None:
             self._write()
 
     def _write(self) -> None:
@@ -92,3 +93,7 @@ class Unshown:
         if self._writer is not None:
             with contextlib.suppress(Exception):
                 await self._writer
+
+
+def _key(ref: BoardRef) -> tuple[str, str]:
+    return ref.session_id, ref.room_id

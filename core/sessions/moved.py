@@ -24,7 +24,8 @@ async def carry_games_over(
     moves and clock. A player with a live game in the new chat already keeps that one, and the
     old game stays where it was (it ends as games do, by moves, ``/final`` or expiry). Each game
     moves in a transaction of its own: once moved it is no longer found in the old chat, so a
-    second call (a crash in between, the same upgrade seen twice) moves only what is left.
+    second call (a crash in between, the same upgrade seen twice) moves only what is left. Of a
+    game whose seats sit in two chats (open play), what was in the old chat moves.
 
     Returns:
         The sessions carried, as stored now (in ``new_chat_id``).
@@ -37,7 +38,7 @@ async def carry_games_over(
             session = await store.live_game(platform, old_chat_id, user_id)
             if session is None or session.status not in (Status.ACTIVE, Status.CHALLENGE):
                 break
-            moved = dataclasses.replace(session, chat_id=new_chat_id, version=session.version + 1)
+            moved = _moved(session, platform, old_chat_id, new_chat_id)
             try:
                 if await store.swap(session, moved):
                     carried.append(moved)
@@ -72,3 +73,21 @@ async def shown_again(
             for reply in await watch(actor, session)
         ]
     return [board_reply(session, new_message=True, text=text)]
+
+
+def _moved(session: Session, platform: str, old_chat_id: str, new_chat_id: str) -> Session:
+    """``session`` one version later, with whatever was in the old chat in the new one: the
+    game's own chat, or only a seat's (an open game's other chat)."""
+    here = (session.platform, session.chat_id) == (platform, old_chat_id)
+    seats = tuple(
+        dataclasses.replace(seat, chat_id=new_chat_id)
+        if (seat.platform, seat.chat_id) == (platform, old_chat_id)
+        else seat
+        for seat in session.seats
+    )
+    return dataclasses.replace(
+        session,
+        chat_id=new_chat_id if here else session.chat_id,
+        seats=(seats[0], seats[1]),
+        version=session.version + 1,
+    )

@@ -49,6 +49,7 @@ from core.clean import clean
 from core.commands import (
     PREFIXES,
     Accept,
+    Block,
     Command,
     CommandError,
     Decline,
@@ -59,6 +60,7 @@ from core.commands import (
     NotACommand,
     Rematch,
     Review,
+    Seek,
     Settings,
     Start,
     Stats,
@@ -84,6 +86,7 @@ from core.sessions.policy import Policy
 from core.sessions.ratings import Ratings
 from core.sessions.requests import Requests
 from core.sessions.review import KeptReviews, Reviews
+from core.sessions.seeking import Matchmaker
 from core.sessions.settings import ServiceSettings
 from core.sessions.stats import Results
 from core.sessions.views import board_reply
@@ -142,6 +145,7 @@ class GameService:
         self._results = Results(self._ctx, self._ratings)
         self._reviews = Reviews(self._ctx, self._kept)
         self._admin = Admin(self._ctx, cache)
+        self._matchmaker = Matchmaker(self._ctx, self._policy, self._localized, self._requests)
         self._departures = Departures(self._ctx, self._localized)
         self._clocks = Clocks(self._ctx, self._localized)
         self._sweeper: asyncio.Task[None] | None = None
@@ -180,6 +184,7 @@ class GameService:
                 name="session-sweeper",
             )
         duration = (time.perf_counter() - started) * 1000
+        self._matchmaker.start()
         log.info(
             "service started: ai_workers=%d duration_ms=%.0f",
             self.runner.load().workers,
@@ -197,6 +202,7 @@ class GameService:
         await self._watcher.close()
         await self._moves.close()
         await self._kept.close()
+        await self._matchmaker.close()
         await self._clocks.close()
         if self._sweeper is not None:
             # Stopped rather than cancelled, so that the lease is released and another
@@ -216,6 +222,14 @@ class GameService:
     async def kept_reviews_idle(self) -> None:
         """Wait until the reviews this process is keeping are stored (tests, benchmarks)."""
         await self._kept.idle()
+
+    async def match_waiting(self) -> int:
+        """One matchmaking pass now (``start`` runs one a second); the games made."""
+        return await self._matchmaker.pass_once()
+
+    async def open_games_idle(self) -> None:
+        """Wait until open games' boards in their other chats are shown (tests)."""
+        await self._matchmaker.idle()
 
     async def sweep(self) -> int:
         """Delete every expired session now; how many were deleted."""
@@ -343,6 +357,8 @@ class GameService:
                 return await self._challenges.decline(actor, session)
             if action is ActionKind.REVIEW:
                 return await self._reviews.review(session)
+            if action is ActionKind.BLOCK:
+                return await self._matchmaker.block_opponent(actor, session)
             return await self._challenges.rematch(actor, session)
 
         return await self._localized(
@@ -515,6 +531,10 @@ class GameService:
                 return await self._reviews.last(actor)
             case Settings():
                 return await self._admin.settings(actor, command)
+            case Seek():
+                return await self._matchmaker.command(actor, command)
+            case Block():
+                return await self._matchmaker.block(actor, command)
             case Help():
                 locale = normalize_locale(actor.locale or self.settings.default_locale)
                 text = help_text(locale, ctx.prefix(actor))

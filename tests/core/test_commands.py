@@ -32,6 +32,7 @@ from core.commands import (
     NotACommand,
     Rematch,
     Review,
+    Seek,
     Settings,
     Start,
     Stats,
@@ -69,6 +70,7 @@ BARE: dict[str, Command] = {
     "unlink": Unlink(),
     "review": Review(),
     "settings": Settings(),
+    "seek": Seek(),
 }
 
 
@@ -98,6 +100,8 @@ def test_table_has_the_design_commands_and_aliases() -> None:
         "unlink": (),
         "review": (),
         "settings": (),
+        "seek": (),
+        "block": (),
     }
 
 
@@ -111,7 +115,7 @@ def test_table_kinds_name_the_start_commands() -> None:
     [
         (spec.name, name, prefix)
         for spec in COMMANDS
-        if spec.name != "ratlla"
+        if spec.name not in ("ratlla", "block")
         for name in spec.names
         for prefix in PREFIXES
     ],

@@ -102,7 +102,7 @@ async def test_a_process_that_lost_the_lease_notes_nothing(service: GameService)
     assert await state(service).unshown() == [Waiting(ref, 3)]
     # Taken over: the row is the new holder's; this process's delivery changes nothing there.
     holds[0] = False
-    unshown.delivered("s1", 3)
+    unshown.delivered(ref, 3)
     await unshown.close()
     assert await state(service).unshown() == [Waiting(ref, 3)]
 
