@@ -14,9 +14,8 @@ sync token (``next_batch``) is saved only when every event up to it has been han
 sent while the bot was down, or being handled when it crashed, are handled after it comes back,
 and the receipts skip the ones already applied. Encrypted events waiting for their room key are
 kept in the store (:mod:`adapters.matrix.undecrypted`). The very first start skips history. An
-event counts as handled once its answers are queued: boards whose edit was still queued at a
-stop or a crash are edited again at the next start (:mod:`adapters.matrix.unshown`); other
-answers still queued then (a notice) are lost.
+event counts as handled once its answers are queued; boards whose edit was still queued at a
+stop or a crash are edited at the next start (:mod:`adapters.matrix.unshown`).
 
 One process at a time: given a :class:`~core.ports.Lease` (``matrix-sync:<user id>``), the
 adapter logs in and syncs only while it holds it. Other processes configured for the same
@@ -159,7 +158,7 @@ class MatrixAdapter:
             self._client,
             relogin=self._logins.again,
             on_limited=self._limited,
-            note_limited=self._note_limited,
+            note_limited=lambda: self._state.set_limited_at(self._clock(), keep=QUIET_S),
             sleep=self._sleep,
         )
         self._output = Output(
@@ -173,10 +172,6 @@ class MatrixAdapter:
 
     def _limited(self) -> None:
         self.rate_limited_total += 1
-
-    async def _note_limited(self) -> None:
-        if self._holds_lease():
-            await self._state.set_limited_at(self._clock(), keep=QUIET_S)
 
     def _holds_lease(self) -> bool:
         return self._lease is None or self._lease.remaining() > 0
