@@ -79,6 +79,7 @@ class BoardView:
     ``playable`` lists the legal moves now, in the move encoding of the rules (cells for free
     boards, columns for gravity boards), and is empty when nobody may move (game over, challenge
     pending). ``status`` is the line under the board: whose turn it is, or the result.
+    ``starter`` is the user id of who started the game (its theme wins, ``/theme``), if anyone.
     """
 
     session_id: str
@@ -90,6 +91,7 @@ class BoardView:
     to_move: int | None  # 1 or 2 while the game goes on, else None
     finished: bool
     status: Text
+    starter: str | None = None
 
     @property
     def rows(self) -> tuple[tuple[CellView, ...], ...]:
@@ -115,8 +117,9 @@ class Reply:
         locale: the language the chat's admins chose (the ``language`` setting), when they
             chose one: every adapter renders this reply in it, rather than in the person's own
             language (Discord's client locale) or the adapter's configured default.
-        theme: the board theme the chat's admins chose (the ``theme`` setting, a name of
-            ``core.pictures.THEMES``), or None for each game's own.
+        theme: the board theme to draw ``board`` in (a name of ``core.pictures.THEMES``): the
+            theme of the player who started the game (``/theme``), else the one the chat's
+            admins chose (the ``theme`` setting); None for each game's own.
     """
 
     text: Text | None = None

@@ -68,6 +68,9 @@ def command_from_options(
         return settings_from_options(
             key=options.get("key"), value=options.get("value"), scope=options.get("scope")
         )
+    if spec.name == "theme":
+        theme = options.get("theme")
+        return spec.build(f"/{spec.name}", () if theme is None else (theme,))
     if spec.name == "stats":
         player = options.get("player")
         if isinstance(player, discord.abc.User):

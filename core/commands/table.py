@@ -8,7 +8,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from core.admin.keys import SETTING_NAMES
-from core.commands.settings import SCOPES, SETTINGS_SYNTAX, build_settings
+from core.commands.settings import (
+    SCOPES,
+    SETTINGS_SYNTAX,
+    THEME_CHOICES,
+    THEME_SYNTAX,
+    build_settings,
+    build_theme,
+)
 from core.commands.values import (
     _BOT,
     _DEFAULT_FIRST,
@@ -343,6 +350,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         ),
         build_settings,
     ),
+    CommandSpec("theme", (), THEME_SYNTAX, (Option("theme", THEME_CHOICES),), build_theme),
 )
 """Every command: parsing, ``/help`` and slash-command registration all read this table."""
 

@@ -52,6 +52,7 @@ from core.commands import (
     Help,
     MoveText,
     NotACommand,
+    PersonalTheme,
     Rematch,
     Review,
     Settings,
@@ -77,6 +78,7 @@ from core.sessions.requests import Requests
 from core.sessions.review import KeptReviews, Reviews
 from core.sessions.settings import ServiceSettings
 from core.sessions.stats import Results
+from core.sessions.themes import Themes
 from core.sessions.watch import Watcher
 from core.store import Session, SessionStore, StoreBusy, StoreUnavailable
 from core.workers.runner import AiRunner, PoolRunner
@@ -131,6 +133,7 @@ class GameService:
         self._results = Results(self._ctx)
         self._reviews = Reviews(self._ctx, self._kept)
         self._admin = Admin(self._ctx, cache)
+        self._themes = Themes(self._ctx, cache)
         self._sweeper: asyncio.Task[None] | None = None
         self._sweeper_stop = asyncio.Event()
         self.sweeper_lease = Lease(store, SWEEPER_LEASE, ttl=self.settings.lease_ttl)
@@ -146,7 +149,15 @@ class GameService:
 
     def register_platform(self, style: PlatformStyle) -> None:
         """How users of ``style.platform`` write prefixes and mentions, and how to show them
-        later replies."""
+        later replies (which are marked with the chat's language and theme first, as
+        answers are)."""
+        publish = style.publish
+        if publish is not None:
+
+            async def localized(actor: Actor, replies: Sequence[Reply]) -> None:
+                await publish(actor, await self._localized(actor, list(replies)))
+
+            style = dataclasses.replace(style, publish=localized)
         self._ctx.styles[style.platform] = style
 
     # --- lifetime --------------------------------------------------------------------------
@@ -341,18 +352,25 @@ class GameService:
             return None
 
     async def _localized(self, actor: Actor, replies: list[Reply]) -> list[Reply]:
-        """The replies, marked with the chat's language where its admins chose one, and with
-        its board theme where one is set (``auto`` leaves each game its own)."""
+        """The replies, marked with the chat's language where its admins chose one, and each
+        board with its theme: its starter's own (``/theme``), else the chat's where one is set
+        (``auto`` leaves each game its own)."""
         if not replies:
             return replies
         chat = await self._chat_or_none(actor)
-        if chat is None:
-            return replies
-        language = None if chat.sources["language"] is Source.DEFAULT else chat.language
-        theme = None if chat.theme == AUTO else chat.theme
-        if language is None and theme is None:
-            return replies
-        return [dataclasses.replace(reply, locale=language, theme=theme) for reply in replies]
+        language = theme = None
+        if chat is not None:
+            language = None if chat.sources["language"] is Source.DEFAULT else chat.language
+            theme = None if chat.theme == AUTO else chat.theme
+        marked = []
+        for reply in replies:
+            look = theme
+            if reply.board is not None and reply.board.starter is not None:
+                look = await self._themes.of_game(actor.platform, reply.board.starter, theme)
+            if language is not None or look is not None:
+                reply = dataclasses.replace(reply, locale=language, theme=look)
+            marked.append(reply)
+        return marked
 
     # --- text and commands -----------------------------------------------------------------
 
@@ -446,6 +464,8 @@ class GameService:
                 return await self._reviews.last(actor)
             case Settings():
                 return await self._admin.settings(actor, command)
+            case PersonalTheme():
+                return await self._themes.choose(actor, command, await self._policy.chat(actor))
             case Help():
                 locale = normalize_locale(actor.locale or self.settings.default_locale)
                 text = help_text(locale, ctx.prefix(actor))

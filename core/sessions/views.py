@@ -88,6 +88,7 @@ def board_view(session: Session, *, ended: Text | None = None) -> BoardView:
         to_move=position.to_move if running else None,
         finished=not running and session.status is not Status.CHALLENGE,
         status=ended if ended is not None else status_text(session, position),
+        starter=session.challenger,
     )
 
 

@@ -29,6 +29,7 @@ from core.commands import (
     Help,
     MoveText,
     NotACommand,
+    PersonalTheme,
     Rematch,
     Review,
     Settings,
@@ -65,6 +66,7 @@ BARE: dict[str, Command] = {
     "top": Top(),
     "review": Review(),
     "settings": Settings(),
+    "theme": PersonalTheme(),
 }
 
 
@@ -92,6 +94,7 @@ def test_table_has_the_design_commands_and_aliases() -> None:
         "top": (),
         "review": (),
         "settings": (),
+        "theme": (),
     }
 
 
@@ -675,3 +678,24 @@ def test_core_commands_imports_no_io_library() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     ).stdout
     assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("/theme", PersonalTheme()),
+        ("/theme discs", PersonalTheme("discs")),
+        ("!theme CONTRAST", PersonalTheme("contrast")),
+        ("/theme auto", PersonalTheme("auto")),
+        ("/theme reset", PersonalTheme(reset=True)),
+    ],
+)
+def test_theme_takes_a_theme_auto_or_reset(text: str, expected: PersonalTheme) -> None:
+    assert parse(text) == expected
+
+
+@pytest.mark.parametrize(("text", "bad"), [("/theme neon", "neon"), ("/theme discs x", "x")])
+def test_an_unknown_theme_is_named_with_the_choices(text: str, bad: str) -> None:
+    error = parse_error(text)
+    assert error.key == "parse.bad_theme"
+    assert error.params == {"theme": bad, "choices": "classic, discs, contrast, auto, reset"}
