@@ -12,6 +12,10 @@ Edits of one board are applied in order and never backwards: a board older than 
 lately are also kept in memory: the store forgets a board's row in the transaction that deletes
 its game (an abandoned game, a withdrawn challenge), and the reply that says so must still find
 the message to edit.
+
+Whether a board message is a Components V2 one (a picture) is kept with it (``...:v2``): Discord
+never lets a message lose that flag, so an edit of such a message must be drawn as a picture
+again (:meth:`BoardMessages.edit` hands the drawing function what the message is).
 """
 
 from __future__ import annotations
@@ -34,6 +38,9 @@ _RECENT = 10_000  # boards kept in memory (a few hundred bytes each)
 
 EditMessage = Callable[[int, int, MessageSpec], Awaitable[bool]]
 """Edits message ``(channel id, message id)`` to show a spec; False if it cannot be edited."""
+Draw = Callable[[bool], MessageSpec]
+"""Draws a board for a message that is a Components V2 picture board already (True) or not."""
+_V2 = "v2"
 
 
 @dataclass(slots=True)
@@ -42,6 +49,7 @@ class _Shown:
     message_id: int
     version: int = -1
     stored: bool = False  # this process stored this message as the board's row
+    v2: bool = False  # a Components V2 message (a picture board): it stays one
 
 
 def board_key(session_id: str) -> str:
@@ -65,23 +73,25 @@ class BoardMessages:
         self._posted: dict[str, asyncio.Event] = {}
 
     async def remember(
-        self, session_id: str, channel_id: int, message_id: int, version: int | None = None
+        self,
+        session_id: str,
+        channel_id: int,
+        message_id: int,
+        version: int | None = None,
+        *,
+        v2: bool = False,
     ) -> None:
-        """``message_id`` in ``channel_id`` shows the game ``session_id`` (at ``version``).
+        """``message_id`` in ``channel_id`` shows the game ``session_id`` (at ``version``);
+        ``v2``: it is a Components V2 message (a picture board).
 
         Every press on a board remembers it again: the row this process stored for the same
-        message is not written again (it goes only with its game)."""
+        message is not written again (it goes only with its game), unless it became V2."""
         shown = self._recent.get(session_id)
         if shown is None or (shown.channel_id, shown.message_id) != (channel_id, message_id):
             shown = _Shown(channel_id, message_id)
-        if not shown.stored:
-            await self._store.kv_set(
-                KV_NAMESPACE,
-                board_key(session_id),
-                f"{channel_id}:{message_id}",
-                session_id=session_id,
-            )
-            shown.stored = True
+        if not shown.stored or (v2 and not shown.v2):
+            shown.v2 = shown.v2 or v2
+            await self._store_row(session_id, shown)
         self._keep(session_id, shown, version)
         posted = self._posted.get(session_id)
         if posted is not None:
@@ -94,6 +104,10 @@ class BoardMessages:
             wait: seconds to wait for the board to be remembered when it is not yet (the
                 first move of a bots' game can be ready before the message that shows it).
         """
+        found = await self._found(session_id, wait)
+        return None if found is None else (found.channel_id, found.message_id)
+
+    async def _found(self, session_id: str, wait: float) -> _Shown | None:
         found = await self._lookup(session_id)
         if found is not None or wait <= 0:
             return found
@@ -108,12 +122,13 @@ class BoardMessages:
     async def edit(
         self,
         session_id: str,
-        spec: MessageSpec,
+        spec: MessageSpec | Draw,
         *,
         version: int | None = None,
         wait: float = 0.0,
     ) -> bool:
-        """Edit the board message of ``session_id`` to show ``spec``.
+        """Edit the board message of ``session_id`` to show ``spec`` (or what ``spec`` draws
+        for the message as it is: see :data:`Draw`).
 
         Args:
             version: the game's version ``spec`` shows; one older than already shown is
@@ -124,27 +139,35 @@ class BoardMessages:
             False when there is no board message to edit (never posted, or deleted).
         """
         async with self._lock(session_id):
-            where = await self.where(session_id, wait=wait)
-            if where is None:
+            shown = await self._found(session_id, wait)
+            if shown is None:
                 return False
-            shown = self._recent.get(session_id)
-            if version is not None and shown is not None and version < shown.version:
+            if version is not None and version < shown.version:
                 log.debug("board of %s: version %d is older than shown", session_id, version)
                 return True
-            if not await self._edit_message(*where, spec):
+            drawn = spec if isinstance(spec, MessageSpec) else spec(shown.v2)
+            if not await self._edit_message(shown.channel_id, shown.message_id, drawn):
                 return False
-            self._keep(session_id, shown or _Shown(*where), version)
+            if drawn.picture is not None and not shown.v2:
+                shown.v2 = True
+                await self._store_row(session_id, shown)
+            self._keep(session_id, shown, version)
             return True
 
-    async def _lookup(self, session_id: str) -> tuple[int, int] | None:
+    async def _store_row(self, session_id: str, shown: _Shown) -> None:
+        value = f"{shown.channel_id}:{shown.message_id}" + (f":{_V2}" if shown.v2 else "")
+        await self._store.kv_set(KV_NAMESPACE, board_key(session_id), value, session_id=session_id)
+        shown.stored = True
+
+    async def _lookup(self, session_id: str) -> _Shown | None:
         shown = self._recent.get(session_id)
         if shown is not None:
-            return shown.channel_id, shown.message_id
+            return shown
         value = await self._store.kv_get(KV_NAMESPACE, board_key(session_id))
         if value is None:
             return None
-        channel_id, _, message_id = value.partition(":")
-        return int(channel_id), int(message_id)
+        channel_id, message_id, *rest = value.split(":")
+        return _Shown(int(channel_id), int(message_id), stored=True, v2=rest == [_V2])
 
     def _lock(self, session_id: str) -> asyncio.Lock:
         # Held only while in use: the weak mapping forgets the locks of games nobody edits.

@@ -155,26 +155,36 @@ class Presenter:
                 await self._post(outlet, spec, None)
             return
         board = reply.board
-        spec = board_message(
-            board,
-            locale,
-            actions=reply.actions,
-            text=text if reply.new_message else None,
-            theme=reply.theme,
-        )
+
+        def draw(keep_picture: bool) -> MessageSpec:
+            # A message that is a picture board already stays one (Discord keeps the flag).
+            return board_message(
+                board,
+                locale,
+                actions=reply.actions,
+                text=text if reply.new_message else None,
+                theme=reply.theme,
+                keep_picture=keep_picture,
+            )
+
         if here is not None:
             # The clicked message shows this game: it becomes the new board.
-            await here.responder.update_source(spec)
             message = here.message
+            spec = draw(message.flags.components_v2)
+            await here.responder.update_source(spec)
             await self.boards.remember(
-                board.session_id, message.channel.id, message.id, board.version
+                board.session_id,
+                message.channel.id,
+                message.id,
+                board.version,
+                v2=spec.picture is not None,
             )
         elif (
             reply.new_message
             or not channel_edits
-            or not await self.boards.edit(board.session_id, spec, version=board.version, wait=wait)
+            or not await self.boards.edit(board.session_id, draw, version=board.version, wait=wait)
         ):
-            await self._post(outlet, spec, board.session_id, board.version)
+            await self._post(outlet, draw(False), board.session_id, board.version)
         elif isinstance(outlet, Responder):
             # Edited far up the channel: tell the player where the game stands.
             outlet.summary = board.status.render(locale)
@@ -192,4 +202,6 @@ class Presenter:
         message_id = await outlet.send(spec, ephemeral=False)
         channel_id = outlet.channel_id
         if session_id is not None and message_id is not None and channel_id is not None:
-            await self.boards.remember(session_id, channel_id, message_id, version)
+            await self.boards.remember(
+                session_id, channel_id, message_id, version, v2=spec.picture is not None
+            )

@@ -295,6 +295,29 @@ class GameService:
             actor, await self._requests.run(actor, "move", session_id, run, receipt)
         )
 
+    async def handle_pick(
+        self, actor: Actor, session_id: str, version: int | None = None
+    ) -> list[Reply] | None:
+        """A first step towards a move on the board of ``session_id`` (a picture board's column
+        menu): None when the actor may move there now, else what a move of theirs would get
+        (not their game, not their turn, a stale board...), possibly nothing at all (the rate
+        limiter's silence)."""
+        actor, session_id = clean(actor), clean(session_id)
+        allowed = False
+
+        async def run() -> list[Reply]:
+            nonlocal allowed
+            session = await self._ctx.load(session_id, actor)
+            try:
+                self._moves.check_turn(actor, session, version)
+            except (UserError, Unplayable) as refused:
+                return await self._refused(actor, session, refused, None)
+            allowed = True
+            return []
+
+        replies = await self._requests.run(actor, "pick", session_id, run, None)
+        return None if allowed else await self._localized(actor, replies)
+
     async def handle_action(
         self,
         actor: Actor,
@@ -427,13 +450,24 @@ class GameService:
         try:
             after = check(session)
         except (UserError, Unplayable) as refused:
-            limited = await self._policy.admit(actor)
-            if limited is not None:
-                return limited
-            if isinstance(refused, UserError):
-                raise
-            return await self._moves.unplayable(actor, session, refused, check if typed else None)
+            return await self._refused(actor, session, refused, check if typed else None)
         return await self._moves.apply(actor, session, after)
+
+    async def _refused(
+        self,
+        actor: Actor,
+        session: Session,
+        refused: UserError | Unplayable,
+        check: Callable[[Session], Position] | None,
+    ) -> list[Reply]:
+        """The answer to a move (or a first step to one) that cannot be played as asked,
+        after the rate limit."""
+        limited = await self._policy.admit(actor)
+        if limited is not None:
+            return limited
+        if isinstance(refused, UserError):
+            raise refused
+        return await self._moves.unplayable(actor, session, refused, check)
 
     async def _command(self, actor: Actor, command: Command, explicit: bool) -> list[Reply]:
         ctx = self._ctx

@@ -13,7 +13,7 @@ from PIL import Image
 
 from core.games import Rules
 from core.i18n import render
-from core.pictures import CLASSIC, HIGH_CONTRAST, picture_geometry
+from core.pictures import CLASSIC, DISCS, HIGH_CONTRAST, picture_geometry
 from tests.e2e import discord_v2 as v2
 from tests.e2e.discord_double import (
     DiscordDouble,
@@ -165,3 +165,64 @@ def test_the_double_refuses_what_discord_refuses() -> None:
     gallery = [{"type": v2.MEDIA_GALLERY, "items": [{"media": {"url": "attachment://a.png"}}]}]
     assert v2.problem({"components": gallery}, v2.IS_COMPONENTS_V2, [])
     assert v2.problem({"components": gallery}, v2.IS_COMPONENTS_V2, [{"filename": "a.png"}]) is None
+
+
+def background(double: DiscordDouble, message: Json) -> tuple[int, int, int]:
+    """The colour of a picture board's top-left corner (its theme's background)."""
+    image = Image.open(io.BytesIO(picture(double, message))).convert("RGB")
+    r, g, b = image.getpixel((0, 0))  # type: ignore[misc]
+    return r, g, b
+
+
+def is_v2(message: Json) -> bool:
+    return bool(int(message.get("flags") or 0) & v2.IS_COMPONENTS_V2)
+
+
+async def test_a_connect_four_game_shows_the_picture_theme(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    [said] = (await double.slash("theme", {"theme": "contrast"}, user="alice")).ephemeral()
+    assert said.startswith("Your theme is now contrast")
+    start = await double.slash("quatre", {"level": "easy"}, user="alice")
+    board_id = start.original_id
+    assert board_id is not None
+    board = double.messages[board_id]
+    columns = [c for c in button_ids(board) if ":move:" in c]
+    assert is_v2(board) and len(columns) == 7 and not selects(board)
+    assert background(double, board) == HIGH_CONTRAST.background
+    assert "❎ Alice" in text_of(board)  # the theme's emoji name the players' marks
+
+    answered(await double.click(board_id, columns[3], user="alice"))
+    board = double.messages[board_id]
+    assert is_v2(board) and background(double, board) == HIGH_CONTRAST.background
+    # Her theme forgotten mid-game: the message keeps its picture layout (Discord never lets a
+    # message lose the V2 flag), drawn in the game's own theme from then on.
+    await double.slash("theme", {"theme": "reset"}, user="alice")
+    columns = [c for c in button_ids(board) if ":move:" in c]
+    answered(await double.click(board_id, columns[2], user="alice"))
+    board = double.messages[board_id]
+    assert is_v2(board) and background(double, board) == DISCS.background
+
+    # Bob has no theme and the chat none: his game is the emoji board with buttons, as before.
+    other = await double.slash("quatre", {"level": "easy"}, user="bob")
+    assert other.original_id is not None
+    message = double.messages[other.original_id]
+    assert not is_v2(message) and "⚫⚫⚫⚫⚫⚫⚫" in message["content"]
+
+
+async def test_only_a_player_may_pick_a_column(harness: Harness, double: DiscordDouble) -> None:
+    start = await double.slash("ratlla", {"size": "15x15", "k": 5, "level": "easy"}, user="alice")
+    board_id = start.original_id
+    assert board_id is not None
+    before = double.snapshot(board_id)
+    columns = menu(before, "col")
+    [h] = [o["value"] for o in columns["options"] if o["label"] == "h"]
+    picked = await double.select(board_id, columns["custom_id"], [h], user="bob")
+    answered(picked)
+    refusal = render("error.not_your_game", "en")
+    assert picked.ephemeral() == [refusal]
+    assert menu(double.messages[board_id], "cell") == menu(before, "cell")  # nothing redrawn
+    answered(await double.select(board_id, columns["custom_id"], [h], user="alice"))
+    cells = menu(double.messages[board_id], "cell")  # column h's cells, which Alice asked for
+    cell = await double.select(board_id, cells["custom_id"], [str(7 * 15 + 7)], user="bob")
+    assert cell.ephemeral() == [refusal]  # the answer to his pick of a cell (a move)

@@ -137,3 +137,20 @@ async def test_pressing_the_same_board_again_writes_no_row() -> None:
     assert store.writes == 2
     assert store.rows[(KV_NAMESPACE, board_key("g1"))] == ("10:21", "g1")
     assert await boards.where("g1") == (10, 21)
+
+
+async def test_a_picture_board_is_drawn_as_one_again_after_a_restart() -> None:
+    # Discord never lets a message lose the V2 flag: what the board was is kept with its row.
+    store, channel = GameStore(), Channel()
+    await BoardMessages(store, channel.edit).remember("g1", 10, 20, version=1, v2=True)
+    assert store.rows[(KV_NAMESPACE, board_key("g1"))] == ("10:20:v2", "g1")
+    seen: list[bool] = []
+
+    def draw(keep_picture: bool) -> MessageSpec:
+        seen.append(keep_picture)
+        return MessageSpec("board")
+
+    assert await BoardMessages(store, channel.edit).edit("g1", draw, version=2)
+    await BoardMessages(store, channel.edit).remember("g2", 10, 21)
+    assert await BoardMessages(store, channel.edit).edit("g2", draw)
+    assert seen == [True, False]
