@@ -120,6 +120,8 @@ class Reply:
         theme: the board theme to draw ``board`` in (a name of ``core.pictures.THEMES``): the
             theme of the player who started the game (``/theme``), else the one the chat's
             admins chose (the ``theme`` setting); None for each game's own.
+        picture: the chat's admins asked for boards as pictures (``board_style: picture``),
+            for platforms that choose (Matrix: an ``m.image`` rather than the text board).
     """
 
     text: Text | None = None
@@ -132,3 +134,4 @@ class Reply:
     error: bool = False
     locale: str | None = None
     theme: str | None = None
+    picture: bool = False

@@ -16,6 +16,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TypeVar
 
+from adapters.matrix.pictures import SHOWN, shown_as, uploaded
 from adapters.matrix.render import (
     actions_hint,
     board_content,
@@ -72,6 +73,7 @@ class Output:
         a challenge mentions ``mention`` (the challenged user's id)."""
         for reply in replies:
             locale = reply.locale or self._locale
+            SHOWN.set(reply)  # how its board is drawn (pictures.uploaded)
             hint = actions_hint(reply.actions, locale)
             board = reply.board
             if board is not None and not reply.new_message:
@@ -109,6 +111,9 @@ class Output:
         intro: str | None = None,
     ) -> bool:
         """Post or edit the board; False when a newer board of its game is already shown."""
+        # A room whose board_style is picture: uploaded first, so that no wait comes between
+        # the order check below and the queueing (adapters/matrix/pictures.py).
+        picture = await uploaded(self._sender.transport(), room_id, board, locale)
         newest = self._shown.get(board.session_id)
         if not new and newest is not None and board.version < newest:
             return False
@@ -118,7 +123,7 @@ class Output:
         ref = ref or (None if new else self._refs.get(board.session_id))
         if ref is None or ref.room_id != room_id:
             try:
-                event_id = await self._sender.send(room_id, content)
+                event_id = await self._sender.send(room_id, shown_as(content, picture))
             except (
                 Exception
             ) as error:  # refused for good (logged by the sender too), or the token died
@@ -132,7 +137,8 @@ class Output:
                     self._sender.courtesy(room_id, reaction_content(event_id, key))
         else:
             # Always an edit of the original event, never of an edit.
-            self._sender.edit(room_id, ref.event_id, edit_content(ref.event_id, content))
+            drawn = shown_as(content, picture)
+            self._sender.edit(room_id, ref.event_id, edit_content(ref.event_id, drawn))
         if board.finished:
             self._sender.drop_courtesies(room_id, ref.event_id)
             await self._state.forget_board(ref)

@@ -382,16 +382,18 @@ class GameService:
             return replies
         chat = await self._chat_or_none(actor)
         language = theme = None
+        picture = False
         if chat is not None:
             language = None if chat.sources["language"] is Source.DEFAULT else chat.language
             theme = None if chat.theme == AUTO else chat.theme
+            picture = chat.board_style == "picture"
         marked = []
         for reply in replies:
             look = theme
             if reply.board is not None and reply.board.starter is not None:
                 look = await self._themes.of_game(actor.platform, reply.board.starter, theme)
-            if language is not None or look is not None:
-                reply = dataclasses.replace(reply, locale=language, theme=look)
+            if language is not None or look is not None or picture:
+                reply = dataclasses.replace(reply, locale=language, theme=look, picture=picture)
             marked.append(reply)
         return marked
 
