@@ -88,7 +88,8 @@ def parse_scope(text: str) -> Place:
     """A scope as the operator CLI takes it, as a :class:`Place` of that one scope.
 
     ``discord:server:123``, ``discord:channel:456``, ``matrix:!room:example.org`` (a chat: the
-    rest of the text after the platform, colons included), ``console:console``.
+    rest of the text after the platform, colons included), ``console:console``, and a player's
+    own scope, ``discord:player:789`` (their ``/theme``).
 
     Raises:
         ValueError: the text has no platform or no id; the message shows the expected forms.
@@ -100,7 +101,7 @@ def parse_scope(text: str) -> Place:
     )
     if not found or not platform or not platform.isidentifier() or not rest:
         raise ValueError(expected)
-    for prefix in (SERVER, CHANNEL):
+    for prefix in (SERVER, CHANNEL, PLAYER):
         if rest.startswith(prefix):
             if len(rest) == len(prefix):
                 raise ValueError(expected)
