@@ -8,6 +8,7 @@ would (``tests/e2e/discord_v2.py``).
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 from PIL import Image
 
@@ -26,6 +27,7 @@ from tests.e2e.discord_double import (
     text_of,
 )
 from tests.e2e.discord_harness import Harness, clock, double, harness
+from tests.e2e.test_discord import WATCH_FAST
 
 __all__ = ["clock", "double", "harness"]  # fixtures
 
@@ -226,3 +228,33 @@ async def test_only_a_player_may_pick_a_column(harness: Harness, double: Discord
     cells = menu(double.messages[board_id], "cell")  # column h's cells, which Alice asked for
     cell = await double.select(board_id, cells["custom_id"], [str(7 * 15 + 7)], user="bob")
     assert cell.ephemeral() == [refusal]  # the answer to his pick of a cell (a move)
+
+
+async def test_a_watched_connect_four_game_keeps_its_starters_theme_move_by_move(
+    tmp_path: Path, double: DiscordDouble
+) -> None:
+    # The moves of a bots' game come later than its command, through the platform's publish:
+    # they are drawn in the starter's theme too, so every edit is the V2 picture (an edit
+    # without the flag would be refused, and the game would be posted anew).
+    bot = Harness(double, tmp_path / "watch.sqlite3", settings=WATCH_FAST)
+    await bot.start()
+    try:
+        await double.slash("theme", {"theme": "contrast"}, user="alice")
+        start = await double.slash("quatre", {"watch": True, "level": "easy"}, user="alice")
+        board_id = start.original_id
+        assert board_id is not None
+
+        def over() -> bool:
+            return any(c.endswith(":rematch") for c in button_ids(double.messages[board_id]))
+
+        await double.wait_for(over, within=20)
+    finally:
+        await bot.stop()
+    board = double.messages[board_id]
+    assert is_v2(board) and background(double, board) == HIGH_CONTRAST.background
+    path = f"/channels/{double.channel_id}/messages/{board_id}"
+    edits = [r for r in double.requests if r.kind == "channel_edit" and r.path == path]
+    assert len(edits) >= 7 and all(r.status == 200 for r in edits)
+    # No board was posted anew: the channel got the result's text alone.
+    posted = [r for r in double.requests if r.kind == "channel_create"]
+    assert len(posted) == 1 and "attachments" not in str(posted[0].body)
