@@ -105,3 +105,36 @@ async def test_a_picture_game_uploads_media_edits_it_in_place_and_finishes(
         relations = fetched.event.source.get("unsigned", {}).get("m.relations", {})
         assert relations["m.replace"]["event_id"] == edits[-1].source["event_id"]
         assert all(content(e)["m.relates_to"]["event_id"] == original for e in edits)
+
+
+async def test_an_encrypted_rooms_picture_is_uploaded_encrypted(
+    synapse_server: SynapseServer, tmp_path: Path
+) -> None:
+    # The media repository is not end-to-end encrypted: in an encrypted room the picture goes
+    # up as an encrypted attachment, and the (encrypted) event carries its key.
+    server = synapse_server
+    bot = server.user_id(BOT)
+    async with (
+        Player(server, "alice", store_dir=tmp_path / "alice-keys") as alice,
+        running_bot(server, tmp_path / "bot", bot_admins=[alice.user_id]),
+    ):
+        room = await open_room(server, alice, encrypted=True)
+        await answer_to(alice, room, "!settings board_style picture", bot)
+        mark = alice.mark()
+        await alice.say(room, "!tres easy")
+        board = await alice.wait_for(
+            lambda seen: is_image_board(seen, room, bot), after=mark, what="an image board"
+        )
+        image = content(board)
+        assert board.encrypted and "url" not in image
+        attachment = image["file"]
+        ciphertext = await download(alice, attachment["url"])
+        png = nio.crypto.decrypt_attachment(
+            ciphertext, attachment["key"]["k"], attachment["hashes"]["sha256"], attachment["iv"]
+        )
+        assert png.startswith(b"\x89PNG") and len(png) == image["info"]["size"]
+
+        event_id = await alice.say(room, "5")
+        edit = await edit_after(alice, room, board, event_id, what="the picture's edit")
+        new = content(edit)["m.new_content"]
+        assert edit.encrypted and new["file"]["url"] != attachment["url"]
