@@ -13,9 +13,10 @@ lately are also kept in memory: the store forgets a board's row in the transacti
 its game (an abandoned game, a withdrawn challenge), and the reply that says so must still find
 the message to edit.
 
-Whether a board message is a Components V2 one (a picture) is kept with it (``...:v2``): Discord
-never lets a message lose that flag, so an edit of such a message must be drawn as a picture
-again (:meth:`BoardMessages.edit` hands the drawing function what the message is).
+Discord never lets a message lose the Components V2 flag: a board shown as a picture must be
+drawn as one again. An edit may therefore be a drawing function (:data:`Draw`): what it draws
+for a plain message is tried first, and when the message refuses it, the picture (the
+boards found to be pictures are then drawn as such at once).
 """
 
 from __future__ import annotations
@@ -40,7 +41,6 @@ EditMessage = Callable[[int, int, MessageSpec], Awaitable[bool]]
 """Edits message ``(channel id, message id)`` to show a spec; False if it cannot be edited."""
 Draw = Callable[[bool], MessageSpec]
 """Draws a board for a message that is a Components V2 picture board already (True) or not."""
-_V2 = "v2"
 
 
 @dataclass(slots=True)
@@ -49,7 +49,6 @@ class _Shown:
     message_id: int
     version: int = -1
     stored: bool = False  # this process stored this message as the board's row
-    v2: bool = False  # a Components V2 message (a picture board): it stays one
 
 
 def board_key(session_id: str) -> str:
@@ -71,27 +70,26 @@ class BoardMessages:
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._recent: collections.OrderedDict[str, _Shown] = collections.OrderedDict()
         self._posted: dict[str, asyncio.Event] = {}
+        self._pictures: collections.OrderedDict[str, None] = collections.OrderedDict()
 
     async def remember(
-        self,
-        session_id: str,
-        channel_id: int,
-        message_id: int,
-        version: int | None = None,
-        *,
-        v2: bool = False,
+        self, session_id: str, channel_id: int, message_id: int, version: int | None = None
     ) -> None:
-        """``message_id`` in ``channel_id`` shows the game ``session_id`` (at ``version``);
-        ``v2``: it is a Components V2 message (a picture board).
+        """``message_id`` in ``channel_id`` shows the game ``session_id`` (at ``version``).
 
         Every press on a board remembers it again: the row this process stored for the same
-        message is not written again (it goes only with its game), unless it became V2."""
+        message is not written again (it goes only with its game)."""
         shown = self._recent.get(session_id)
         if shown is None or (shown.channel_id, shown.message_id) != (channel_id, message_id):
             shown = _Shown(channel_id, message_id)
-        if not shown.stored or (v2 and not shown.v2):
-            shown.v2 = shown.v2 or v2
-            await self._store_row(session_id, shown)
+        if not shown.stored:
+            await self._store.kv_set(
+                KV_NAMESPACE,
+                board_key(session_id),
+                f"{channel_id}:{message_id}",
+                session_id=session_id,
+            )
+            shown.stored = True
         self._keep(session_id, shown, version)
         posted = self._posted.get(session_id)
         if posted is not None:
@@ -104,10 +102,6 @@ class BoardMessages:
             wait: seconds to wait for the board to be remembered when it is not yet (the
                 first move of a bots' game can be ready before the message that shows it).
         """
-        found = await self._found(session_id, wait)
-        return None if found is None else (found.channel_id, found.message_id)
-
-    async def _found(self, session_id: str, wait: float) -> _Shown | None:
         found = await self._lookup(session_id)
         if found is not None or wait <= 0:
             return found
@@ -127,8 +121,8 @@ class BoardMessages:
         version: int | None = None,
         wait: float = 0.0,
     ) -> bool:
-        """Edit the board message of ``session_id`` to show ``spec`` (or what ``spec`` draws
-        for the message as it is: see :data:`Draw`).
+        """Edit the board message of ``session_id`` to show ``spec`` (or what ``spec`` draws:
+        see the module docstring).
 
         Args:
             version: the game's version ``spec`` shows; one older than already shown is
@@ -139,35 +133,46 @@ class BoardMessages:
             False when there is no board message to edit (never posted, or deleted).
         """
         async with self._lock(session_id):
-            shown = await self._found(session_id, wait)
-            if shown is None:
+            where = await self.where(session_id, wait=wait)
+            if where is None:
                 return False
-            if version is not None and version < shown.version:
+            shown = self._recent.get(session_id)
+            if version is not None and shown is not None and version < shown.version:
                 log.debug("board of %s: version %d is older than shown", session_id, version)
                 return True
-            drawn = spec if isinstance(spec, MessageSpec) else spec(shown.v2)
-            if not await self._edit_message(shown.channel_id, shown.message_id, drawn):
+            if not await self._edit_drawn(session_id, where, spec):
                 return False
-            if drawn.picture is not None and not shown.v2:
-                shown.v2 = True
-                await self._store_row(session_id, shown)
-            self._keep(session_id, shown, version)
+            self._keep(session_id, shown or _Shown(*where), version)
             return True
 
-    async def _store_row(self, session_id: str, shown: _Shown) -> None:
-        value = f"{shown.channel_id}:{shown.message_id}" + (f":{_V2}" if shown.v2 else "")
-        await self._store.kv_set(KV_NAMESPACE, board_key(session_id), value, session_id=session_id)
-        shown.stored = True
+    async def _edit_drawn(
+        self, session_id: str, where: tuple[int, int], spec: MessageSpec | Draw
+    ) -> bool:
+        if isinstance(spec, MessageSpec):
+            return await self._edit_message(*where, spec)
+        known = session_id in self._pictures
+        drawn = spec(known)
+        if await self._edit_message(*where, drawn):
+            return True
+        if known or drawn.picture is not None:
+            return False
+        # Perhaps a picture board (Discord keeps the flag): drawn as one, and known from now.
+        if not await self._edit_message(*where, spec(True)):
+            return False
+        self._pictures[session_id] = None
+        while len(self._pictures) > _RECENT:
+            self._pictures.popitem(last=False)
+        return True
 
-    async def _lookup(self, session_id: str) -> _Shown | None:
+    async def _lookup(self, session_id: str) -> tuple[int, int] | None:
         shown = self._recent.get(session_id)
         if shown is not None:
-            return shown
+            return shown.channel_id, shown.message_id
         value = await self._store.kv_get(KV_NAMESPACE, board_key(session_id))
         if value is None:
             return None
-        channel_id, message_id, *rest = value.split(":")
-        return _Shown(int(channel_id), int(message_id), stored=True, v2=rest == [_V2])
+        channel_id, _, message_id = value.partition(":")
+        return int(channel_id), int(message_id)
 
     def _lock(self, session_id: str) -> asyncio.Lock:
         # Held only while in use: the weak mapping forgets the locks of games nobody edits.

@@ -173,11 +173,7 @@ class Presenter:
             spec = draw(message.flags.components_v2)
             await here.responder.update_source(spec)
             await self.boards.remember(
-                board.session_id,
-                message.channel.id,
-                message.id,
-                board.version,
-                v2=spec.picture is not None,
+                board.session_id, message.channel.id, message.id, board.version
             )
         elif (
             reply.new_message
@@ -202,6 +198,4 @@ class Presenter:
         message_id = await outlet.send(spec, ephemeral=False)
         channel_id = outlet.channel_id
         if session_id is not None and message_id is not None and channel_id is not None:
-            await self.boards.remember(
-                session_id, channel_id, message_id, version, v2=spec.picture is not None
-            )
+            await self.boards.remember(session_id, channel_id, message_id, version)
