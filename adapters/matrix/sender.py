@@ -143,6 +143,10 @@ class Sender:
         last = self._last_limited
         return last is not None and self._clock() - last < QUIET_S
 
+    def transport(self) -> Transport:
+        """The transport sends go through now (uploads use it too)."""
+        return self._client()
+
     # --- queueing -------------------------------------------------------------------------------
 
     def send(
@@ -311,10 +315,6 @@ class Sender:
                 error,
                 EXEMPT_HINT,
             )
-
-    def transport(self) -> Transport:
-        """The transport sends go through now (uploads use it too)."""
-        return self._client()
 
     async def flush(self) -> None:
         """Returns once every queue is empty (tests, benchmarks)."""
