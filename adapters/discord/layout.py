@@ -13,10 +13,10 @@ Discord allows 5 action rows of 5 buttons. The layout (docs/design.md, "Discord"
   played with two select menus, a column then a cell of it (:mod:`adapters.discord.selects`),
   or with ``/move``;
 - gravity boards whose game has a theme (the starter's own, or the chat's ``theme`` setting):
-  the picture in a Components V2 layout with the column buttons under it. Which layout a
-  message has is chosen when it is posted; Discord never lets a message lose the V2 flag, so
-  a board shown as a picture stays one (``keep_picture``) even when the theme goes back to
-  ``auto``;
+  the picture in a Components V2 layout with the column buttons under it. Discord lets a
+  message gain the V2 flag but never lose it: a plain board becomes a picture once its game
+  gets a theme, and a board shown as a picture stays one (``keep_picture``) even when the
+  theme goes back to ``auto``;
 - Actions (Accept, Decline, Rematch, any :class:`~core.replies.ActionKind`: each is a button
   labelled ``discord.button.<kind>``) sit in a row of their own under the board. When that row
   does not fit (a 5x5 board, or more than 20 columns), a pending challenge keeps its
