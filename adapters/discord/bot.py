@@ -286,7 +286,7 @@ class GameBot(discord.Client):
             locale = await self._chat_language(interaction, locale_of(interaction))
             await responder.update_view(with_cells(message, pick, column, locale))
 
-        await self._serve(interaction, work, nothing_to_say=cells)
+        await self._serve(interaction, work, button=pick, nothing_to_say=cells)
 
     async def on_interaction(self, interaction: Interaction) -> None:
         # A click on a button that is not ours (an old bot's, a hand-made one) would otherwise
@@ -377,7 +377,7 @@ class GameBot(discord.Client):
         interaction: Interaction,
         work: Work,
         *,
-        button: ButtonId | None = None,
+        button: ButtonId | Pick | None = None,
         nothing_to_say: Callable[[Responder], Awaitable[None]] | None = None,
     ) -> None:
         with self._tracked():

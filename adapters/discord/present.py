@@ -24,6 +24,7 @@ from adapters.discord.ids import ActionId, ButtonId
 from adapters.discord.layout import MessageSpec, board_message, text_message
 from adapters.discord.picture_layout import send_kwargs
 from adapters.discord.responder import Responder
+from adapters.discord.selects import Pick
 from core.replies import Reply
 
 log = logging.getLogger(__name__)
@@ -44,10 +45,10 @@ class Outlet(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Clicked:
-    """The button whose click is being answered, and the message it was on."""
+    """The button (or menu) whose click is being answered, and the message it was on."""
 
     responder: Responder
-    button: ButtonId
+    button: ButtonId | Pick
     message: discord.Message
 
 

@@ -123,6 +123,11 @@ async def test_stale_and_forged_selections_get_the_answers_of_stale_buttons(
     again = await double.select(stale, cells["custom_id"], [str(6 * 15 + 7)], user="alice")
     answered(again)
     assert again.ephemeral() == [render("error.board_changed", "en")]
+    # A column of the stale board: the same answer, the menu's message shown as it now is.
+    late = await double.select(stale, menu(stale, "col")["custom_id"], [h], user="alice")
+    answered(late)
+    assert late.ephemeral() == [render("error.board_changed", "en")]
+    assert late.callback["type"] == 7  # the board updated in place, by the response itself
 
     now = double.snapshot(board_id)
     columns = menu(now, "col")
