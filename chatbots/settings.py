@@ -88,6 +88,8 @@ KEYS: tuple[Key, ...] = (
     Key("AI_WORKERS", AI),
     Key("GAME_TTL_SECONDS", AI, chat="game_ttl"),
     Key("CHALLENGE_TTL_SECONDS", AI, chat="challenge_ttl"),
+    Key("DEFAULT_CLOCK", AI, chat="clock"),
+    Key("MAX_CLOCK", AI, chat="max_clock"),
     Key("RATE_BURST", AI, chat="rate_burst"),
     Key("RATE_PER_MINUTE", AI, chat="rate_per_minute"),
     Key("BOARDS_PER_MINUTE", AI, chat="boards_per_minute"),

@@ -6,7 +6,11 @@ empty cell, column letters above and row numbers on the left (docs/design.md, "M
 
 from __future__ import annotations
 
+import time
+
+from core.admin.durations import DAY, HOUR, MINUTE
 from core.games.rules import COLUMN_LETTERS as COLUMN_LETTERS  # drawn here; adapters use it
+from core.i18n import Text
 from core.replies import BoardView
 
 MARKS = ("·", "X", "O")
@@ -27,3 +31,37 @@ def board_lines(board: BoardView) -> list[str]:
 def board_text(board: BoardView) -> str:
     """The board as one block of text (see :func:`board_lines`)."""
     return "\n".join(board_lines(board))
+
+
+# The largest unit that still reads exactly enough: "2 days", "5 hours", "4 minutes", "45 seconds".
+_SPANS = (("days", DAY), ("hours", HOUR), ("minutes", MINUTE))
+
+
+def time_left(seconds: float) -> Text:
+    """A span of time in words (``4 minutes``), to the nearest of its largest unit that is at
+    least two (so 90 seconds stay "90 seconds"); never below one second."""
+    whole = max(1, round(seconds))
+    for name, size in _SPANS:
+        if whole >= 2 * size:
+            return Text(f"game.span.{name}", {"n": round(whole / size)})
+    return Text("game.span.seconds", {"n": whole})
+
+
+def clock_words(seconds: float) -> Text:
+    """A clock in words, in its largest whole unit (``1 day``, ``90 seconds``)."""
+    whole = round(seconds)
+    for name, size in _SPANS:
+        if whole >= size and whole % size == 0:
+            return Text(f"game.span.{name}", {"n": whole // size})
+    return time_left(seconds)
+
+
+def status_line(board: BoardView, locale: str, now: float | None = None) -> str:
+    """The board's status line in ``locale``, with what is left of the mover's clock in words
+    when the game runs on one (Matrix and the console, which cannot count down by themselves;
+    the words are as of ``now``, by default the time of drawing)."""
+    line = board.status.render(locale)
+    if board.deadline is None:
+        return line
+    left = board.deadline - (time.time() if now is None else now)
+    return f"{line} {Text('game.clock_left', {'left': time_left(left)}).render(locale)}"

@@ -91,6 +91,10 @@ class BoardView:
     to_move: int | None  # 1 or 2 while the game goes on, else None
     finished: bool
     status: Text
+    deadline: float | None = None
+    """When the player to move runs out of time (seconds since the epoch), in a running game
+    with a clock: Discord shows it as ``<t:…:R>``, which counts down by itself; Matrix and the
+    console in words (:func:`core.render.status_line`)."""
     starter: str | None = None
 
     @property
@@ -120,6 +124,8 @@ class Reply:
         theme: the board theme to draw ``board`` in (a name of ``core.pictures.THEMES``): the
             theme of the player who started the game (``/theme``), else the one the chat's
             admins chose (the ``theme`` setting); None for each game's own.
+        mention: the user id this text must reach (a notification, not a quiet notice): the
+            player a clock's reminder is for.
         picture: the chat's admins asked for boards as pictures (``board_style: picture``),
             for platforms that choose (Matrix: an ``m.image`` rather than the text board).
     """
@@ -134,4 +140,5 @@ class Reply:
     error: bool = False
     locale: str | None = None
     theme: str | None = None
+    mention: str | None = None
     picture: bool = False

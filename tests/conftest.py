@@ -47,6 +47,7 @@ SLOW: tuple[str, ...] = (
     "tests/core/test_sessions_fuzz.py::test_anything_from_anyone_never_breaks_the_service",
     "tests/core/test_sessions.py::test_hard_in_a_thread_and_in_the_process_pool",
     "tests/core/test_sessions.py::test_200_concurrent_moves",
+    "tests/core/test_sessions_clock.py::test_processes_sweeping_together_end_a_timed_out_game_once",
     "tests/core/test_commands.py::test_near_misses_parse_or_are_user_errors",
     "tests/core/ai/test_solver.py::test_solve_agrees_with_brute_force",
     "tests/core/ai/test_solver.py::test_plain_and_compiled_agree_on_random_positions",

@@ -26,7 +26,7 @@ from core.commands import find_command
 from core.i18n import normalize_locale, render
 from core.pictures import THEMES, board_png
 from core.ports import GameServicePort, PlatformStyle
-from core.render import board_text
+from core.render import board_text, status_line
 from core.replies import Actor, BoardView, Reply
 
 log = logging.getLogger(__name__)
@@ -335,5 +335,5 @@ def render_board(board: BoardView, locale: str) -> str:
     if rules.gravity and rules.cols <= 9:
         indent = " " * (len(str(rules.rows)) + 1)
         lines.append(indent + " ".join(str(c + 1) for c in range(rules.cols)))
-    lines.append(board.status.render(locale))
+    lines.append(status_line(board, locale))
     return "\n".join(lines)

@@ -172,7 +172,7 @@ def board_message(
         lines.extend(emoji_board(board, look))
     elif show_board_as_text:
         lines.append(f"```\n{board_text(board)}\n```")
-    lines.append(board.status.render(locale))
+    lines.append(status_line(board, locale))
     if mode is BoardMode.TEXT and not board.finished and board.playable:
         example = _example_move(board)
         lines.append(render("discord.hint.move", locale, command="/move", example=example))
@@ -205,7 +205,7 @@ def picture_message(
     :func:`cell_menu`), then ``actions`` as buttons in one row."""
     lines = [text] if text else []
     lines.append(_players_line(board.players, locale, _emoji_theme(theme)))
-    lines.append(board.status.render(locale))
+    lines.append(status_line(board, locale))
     selects: tuple[SelectSpec, ...] = ()
     if not board.finished and board.playable:
         lines.append(render("discord.hint.pick", locale, example=_example_move(board)))
@@ -231,7 +231,7 @@ def columns_picture_message(
     columns in 5 rows and the actions' row fit)."""
     lines = [text] if text else []
     lines.append(_players_line(board.players, locale, _emoji_theme(theme, board)))
-    lines.append(board.status.render(locale))
+    lines.append(status_line(board, locale))
     buttons = _column_buttons(board)
     row = _button_rows(board, BoardMode.COLUMNS)
     buttons.extend(
@@ -293,6 +293,16 @@ def cell_menu(board_or_id: BoardView | CellPick, locale: str, column: Column | N
     )
     hint = render("discord.pick.cell_in", locale, column=letter)
     return SelectSpec(pick.encode(), hint, options)
+
+
+def status_line(board: BoardView, locale: str) -> str:
+    """The line under the board; in a game on a clock it ends with the deadline as a relative
+    timestamp, which Discord counts down in every reader's client without an edit."""
+    line = board.status.render(locale)
+    if board.deadline is None:
+        return line
+    when = f"<t:{int(board.deadline)}:R>"
+    return f"{line} {render('game.clock_until', locale, when=when)}"
 
 
 def text_message(

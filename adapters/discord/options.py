@@ -62,6 +62,7 @@ def command_from_options(
             level=options.get("level"),
             opponent=_challenged(opponent, bot_id=bot_id, in_guild=in_guild),
             bots=bool(options.get(WATCH)),
+            clock=options.get("clock"),
             first=options.get("first"),
         )
     if spec.name == "settings":

@@ -140,6 +140,8 @@ class Presenter:
         if reply.board is None:
             if not text:
                 return
+            if reply.mention is not None:
+                text = f"<@{reply.mention}> {text}"  # a notification: the player may be away
             spec = text_message(
                 text,
                 locale,

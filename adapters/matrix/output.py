@@ -97,6 +97,9 @@ class Output:
             elif text and mention and ActionKind.ACCEPT in reply.actions:
                 # Default push rules silence notices: a challenge must reach its person.
                 self._sender.send(room_id, mention_content(text, mention, reply_to))
+            elif text and reply.mention:
+                # So must a clock's reminder.
+                self._sender.send(room_id, mention_content(text, reply.mention, reply_to))
             elif text:
                 self.notice(room_id, text, reply_to)
 

@@ -39,6 +39,7 @@ from adapters.matrix.backoff import delay_for
 from adapters.matrix.render import Content
 from adapters.matrix.transport import MatrixError
 from core.pictures import THEMES, board_png
+from core.render import status_line
 from core.replies import BoardView, Reply
 
 log = logging.getLogger(__name__)
@@ -85,7 +86,7 @@ async def uploaded(
     if reply is None or not reply.picture or not isinstance(transport, Uploader):
         return None
     theme = THEMES.get(reply.theme) if reply.theme else None
-    png = board_png(board, theme, caption=board.status.render(locale))
+    png = board_png(board, theme, caption=status_line(board, locale))
     filename = f"board-{board.session_id}-{board.version}.png"
     for attempt in range(TRIES):
         try:

@@ -17,7 +17,7 @@ from typing import Any
 
 from core.games import Rules
 from core.i18n import render
-from core.render import COLUMN_LETTERS, MARKS
+from core.render import COLUMN_LETTERS, MARKS, status_line
 from core.replies import ActionKind, BoardView, CellView
 
 Content = dict[str, Any]
@@ -89,7 +89,7 @@ def board_body(
 ) -> str:
     """The plain body: the emoji board, ``intro`` (how the game began), the status line, the
     seats (and ``note``)."""
-    lines = [*board_rows(board), *([intro] if intro else []), board.status.render(locale)]
+    lines = [*board_rows(board), *([intro] if intro else []), status_line(board, locale)]
     lines.append(_seats(board))
     if note:
         lines.append(note)
@@ -110,7 +110,7 @@ def board_html(
     intro_html = f"{html.escape(intro)}<br>".replace("\n", "<br>") if intro else ""
     parts = [
         "<pre>" + "\n".join(lines) + "</pre>",
-        f"<p>{intro_html}{html.escape(board.status.render(locale))}<br>"
+        f"<p>{intro_html}{html.escape(status_line(board, locale))}<br>"
         f"{html.escape(_seats(board, emoji=True))}</p>",
     ]
     if note:

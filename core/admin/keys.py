@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast, overload
 
+from core.admin.durations import CLOCK_MAX, CLOCK_MIN, parse_duration, show_duration
 from core.ai.levels import Level
 from core.errors import UserError
 from core.games.kinds import GameKind
@@ -37,7 +38,7 @@ non-ASCII digits."""
 
 NONE = "none"
 HERE = "here"
-AUTO = "auto"  # the theme setting's "each game its own"
+AUTO = "auto"  # the theme and clock settings' "each game its own"
 BOARD_STYLES = ("text", "picture")  # the board_style setting's words (Matrix)
 DAY = 86400
 _ON = {"on": True, "yes": True, "true": True, "1": True}
@@ -104,6 +105,64 @@ class Seconds(Kind[float]):
     @property
     def bounds(self) -> tuple[float, float]:
         return self.low, self.high
+
+
+def _duration(text: str, low: float, high: float) -> float | None:
+    # A duration with its unit (5m, 1d) or, as every other time setting, plain seconds.
+    seconds = parse_duration(text)
+    if seconds is None and DECIMAL.fullmatch(text):
+        seconds = float(text)
+    return seconds if seconds is not None and low <= seconds <= high else None
+
+
+@dataclass(frozen=True, slots=True)
+class Duration(Kind[float]):
+    """A duration from ``low`` to ``high`` seconds, written ``90s``, ``5m``, ``2h``, ``1d`` or
+    as plain seconds; shown in its largest whole unit."""
+
+    low: float
+    high: float
+
+    def read(self, text: str) -> float:
+        seconds = _duration(text, self.low, self.high)
+        if seconds is None:
+            limits = {"low": show_duration(self.low), "high": show_duration(self.high)}
+            raise _Bad(Text("settings.expected.duration", limits))
+        return seconds
+
+    def show(self, value: float) -> str:
+        return show_duration(value)
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        return self.low, self.high
+
+
+@dataclass(frozen=True, slots=True)
+class Clock(Kind[float | str | None]):
+    """A move clock: ``auto`` (each game's own default, see :func:`core.admin.clocks`), ``off``,
+    or a duration within the clock's bounds."""
+
+    def read(self, text: str) -> float | str | None:
+        word = text.lower()
+        if word == AUTO:
+            return AUTO
+        if word in _OFF:
+            return None
+        seconds = _duration(word, CLOCK_MIN, CLOCK_MAX)
+        if seconds is None:
+            limits = {"low": show_duration(CLOCK_MIN), "high": show_duration(CLOCK_MAX)}
+            raise _Bad(Text("settings.expected.clock", limits))
+        return seconds
+
+    def show(self, value: float | str | None) -> str:
+        if value is None:
+            return "off"
+        return value if isinstance(value, str) else show_duration(value)
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        return CLOCK_MIN, CLOCK_MAX
 
 
 def _whole(text: str, low: int, high: int) -> int | None:
@@ -370,6 +429,9 @@ class Effective:
     game_ttl = Key(Seconds(60, 30 * DAY), float(DAY))
     challenge_ttl = Key(Seconds(10, DAY), 120.0)
     cooldown = Key(Seconds(0, DAY), 0.0)
+    # The time a player has for each move in games between people; see core.admin.clocks.
+    clock = Key(Clock(), AUTO)
+    max_clock = Key(Duration(CLOCK_MIN, CLOCK_MAX), CLOCK_MAX)
     max_games_per_user = Key(Cap(1, 1000), None)
     max_games_per_chat = Key(Cap(1, 1000), None)
     allowed_chats = Key(Chats(), frozenset[str]())

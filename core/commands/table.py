@@ -5,8 +5,15 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from core.admin.durations import (
+    CLOCK_MAX,
+    CLOCK_MIN,
+    looks_like_duration,
+    parse_duration,
+    show_duration,
+)
 from core.admin.keys import SETTING_NAMES
 from core.commands.settings import (
     SCOPES,
@@ -203,10 +210,16 @@ def _build_start(
     k: str | None = None
     first: str | None = None
     bot: str | None = None
+    clock: str | None = None
+    seconds: float | None = None
     levels: list[str] = []
     for token in args:
         word = token.lower()
-        if word in _LEVELS:
+        if _is_clock(kind, token):
+            if clock is not None:
+                raise CommandError("parse.twice.clock", first=clock, second=token)
+            clock, seconds = token, _parse_clock(token)  # "5 minutes": the 5 is what is wrong
+        elif word in _LEVELS:
             levels.append(token)
         elif word == _BOT:
             if bot is not None:
@@ -234,7 +247,25 @@ def _build_start(
     opponent = _opponent(user, bot, levels)
     rules = _rules(kind, typed, size, k, syntax)
     first_player = _FIRSTS[first.lower()] if first else _DEFAULT_FIRST
-    return Start(kind, rules, opponent, first_player, level_named=bool(levels))
+    return Start(kind, rules, opponent, first_player, level_named=bool(levels), clock=seconds)
+
+
+def _is_clock(kind: GameKind, token: str) -> bool:
+    # A number alone is a clock without its unit ("5 minutes"), except where it is the line
+    # length of /ratlla; a size (6x7) is a size wherever the game takes one.
+    if _looks_like_size(token):
+        return False
+    return looks_like_duration(token) or (kind is not GameKind.RATLLA and _is_digits(token))
+
+
+def _parse_clock(token: str) -> float:
+    bounds = {"min": show_duration(CLOCK_MIN), "max": show_duration(CLOCK_MAX)}
+    seconds = parse_duration(token)
+    if seconds is None:
+        raise CommandError("parse.bad_clock", clock=token, **bounds)
+    if not CLOCK_MIN <= seconds <= CLOCK_MAX:
+        raise CommandError("parse.clock_range", clock=token, **bounds)
+    return seconds
 
 
 def _written(user: VsUser) -> str:
@@ -293,12 +324,14 @@ def _checked_rules(rows: int, cols: int, k: int, *, gravity: bool) -> Rules:
 
 
 # The table. Order is the order of /help.
-_TRES_SYNTAX = f"{_OPPONENT_SYNTAX} {_FIRST_SYNTAX}"
-_QUATRE_SYNTAX = f"[ROWSxCOLS] {_OPPONENT_SYNTAX} {_FIRST_SYNTAX}"
-_RATLLA_SYNTAX = f"ROWSxCOLS K {_OPPONENT_SYNTAX} {_FIRST_SYNTAX}"
+_CLOCK_SYNTAX = "[CLOCK]"
+_TRES_SYNTAX = f"{_OPPONENT_SYNTAX} {_FIRST_SYNTAX} {_CLOCK_SYNTAX}"
+_QUATRE_SYNTAX = f"[ROWSxCOLS] {_OPPONENT_SYNTAX} {_FIRST_SYNTAX} {_CLOCK_SYNTAX}"
+_RATLLA_SYNTAX = f"ROWSxCOLS K {_OPPONENT_SYNTAX} {_FIRST_SYNTAX} {_CLOCK_SYNTAX}"
 _LEVEL_OPTION = Option("level", tuple(_LEVELS))
 _OPPONENT_OPTION = Option("opponent", type=OptionType.USER)
 _FIRST_OPTION = Option("first", ("me", "opponent", "random"))
+_CLOCK_OPTION = Option("clock")
 
 COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("help", (), "", (), _no_args(Help())),
@@ -306,7 +339,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "tres",
         ("tictactoe",),
         _TRES_SYNTAX,
-        (_LEVEL_OPTION, _OPPONENT_OPTION, _FIRST_OPTION),
+        (_LEVEL_OPTION, _OPPONENT_OPTION, _FIRST_OPTION, _CLOCK_OPTION),
         _start_builder(GameKind.TRES, _TRES_SYNTAX),
         GameKind.TRES,
     ),
@@ -314,7 +347,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "quatre",
         ("connect4",),
         _QUATRE_SYNTAX,
-        (Option("size"), _LEVEL_OPTION, _OPPONENT_OPTION, _FIRST_OPTION),
+        (Option("size"), _LEVEL_OPTION, _OPPONENT_OPTION, _FIRST_OPTION, _CLOCK_OPTION),
         _start_builder(GameKind.QUATRE, _QUATRE_SYNTAX),
         GameKind.QUATRE,
     ),
@@ -328,6 +361,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
             _LEVEL_OPTION,
             _OPPONENT_OPTION,
             _FIRST_OPTION,
+            _CLOCK_OPTION,
         ),
         _start_builder(GameKind.RATLLA, _RATLLA_SYNTAX),
         GameKind.RATLLA,
@@ -382,6 +416,7 @@ def start_from_options(
     opponent: VsUser | None = None,
     bots: bool = False,
     first: str | None = None,
+    clock: str | None = None,
 ) -> Start:
     """A start command from named options (Discord slash commands), checked like typed text.
 
@@ -393,6 +428,7 @@ def start_from_options(
         opponent: a challenged player the platform resolved already (see :class:`VsUser`).
         bots: two bots play each other for people to watch (the text option ``bot``).
         first: ``me``/``first``, ``opponent``/``second`` or ``random``.
+        clock: the time per move (``60s``, ``2m``, ``1d``).
 
     Raises:
         CommandError: the same errors, with the same keys, as :func:`parse`.
@@ -421,4 +457,8 @@ def start_from_options(
             tokens.append(value.strip())
     if bots:
         tokens.append(_BOT)
+    if clock is not None:
+        # Only the clock's own shape: "hard" given as a clock is a bad clock, not a level.
+        seconds = _parse_clock(clock.strip())
+        return replace(_build_start(kind, typed, tokens, spec.syntax, opponent), clock=seconds)
     return _build_start(kind, typed, tokens, spec.syntax, opponent)

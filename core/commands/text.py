@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import difflib
 
+from core.admin.durations import show_duration
 from core.commands.table import _BY_NAME, COMMANDS, _is_digits, find_command
 from core.commands.values import (
     _BOT,
@@ -198,6 +199,8 @@ def _start_words(start: Start) -> list[str]:
             if start.level_named:
                 words += [first.value, second.value]
     words.append(_FIRST_WORDS[start.first])
+    if start.clock is not None:
+        words.append(show_duration(start.clock))
     return words
 
 

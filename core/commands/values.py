@@ -64,6 +64,7 @@ class Start:
             :data:`DEFAULT_LEVEL` and the service puts the chat's default level instead. Not
             compared: ``/tres`` and ``/tres medium`` are the same game where no admin changed
             the default.
+        clock: see below.
     """
 
     kind: GameKind
@@ -71,6 +72,9 @@ class Start:
     opponent: Opponent
     first: First
     level_named: bool = field(default=True, compare=False)
+    clock: float | None = None
+    """Seconds per move asked for (``/tres @bob 2m``), within ``core.admin.durations``'
+    bounds; None: the chat's own clock. Only games between people run on a clock."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ from core.commands import DEFAULT_LEVEL, BotVsBot, First, Start, VsBot, VsUser
 from core.errors import UserError
 from core.games import Rules
 from core.i18n import Text
+from core.render import clock_words
 from core.replies import ActionKind, Actor, Reply
 from core.sessions.context import Context
 from core.sessions.model import (
@@ -68,7 +69,9 @@ class Challenges:
                 await ctx.ensure_free(actor)
                 other = Seat.person(challenged, name or user.strip())
                 seats = (me, other) if self._starter_first(command.first) else (other, me)
-                session = self._new(actor, seats, command.rules, Status.CHALLENGE, chat, challenged)
+                session = self._new(
+                    actor, seats, command.rules, Status.CHALLENGE, chat, challenged, command.clock
+                )
                 await ctx.create(actor, session, limits)
                 replies = [self._challenge_reply(actor, session)]
             case BotVsBot(first_level, second_level):
@@ -93,6 +96,7 @@ class Challenges:
         status: Status,
         chat: Effective,
         challenged: str | None = None,
+        clock: float | None = None,
     ) -> Session:
         now, ttl = self._ctx.now_and_ttl(status, chat)
         if all(seat.is_bot for seat in seats):
@@ -108,6 +112,8 @@ class Challenges:
             ttl=ttl,
             challenger=actor.user_id,
             challenged=challenged,
+            clock=clock,
+            server_id=actor.server_id,
         )
 
     def _starter_first(self, first: First) -> bool:
@@ -125,13 +131,16 @@ class Challenges:
         challenged = next(s for s in session.seats if s.user_id == session.challenged)
         prefix = self._ctx.prefix(actor)
         minutes = max(1, round((session.expires_at - session.created_at) / 60))
+        game = game_name(session.rules)
+        if session.clock is not None:
+            game = Text("game.timed", {"game": game, "clock": clock_words(session.clock)})
         return Reply(
             text=Text(
                 "game.challenge",
                 {
                     "challenger": actor.display_name,
                     "challenged": challenged.name,
-                    "game": game_name(session.rules),
+                    "game": game,
                     "accept": f"{prefix}accept",
                     "decline": f"{prefix}decline",
                     "minutes": minutes,
@@ -218,7 +227,11 @@ class Challenges:
         replies: list[Reply]
         if opponent is not None and not opponent.is_bot:
             assert opponent.user_id is not None
-            new = self._new(actor, swapped, session.rules, Status.CHALLENGE, chat, opponent.user_id)
+            # The same clock, held to the chat's cap as it stands now.
+            clock = None if session.clock is None else min(session.clock, chat.max_clock)
+            new = self._new(
+                actor, swapped, session.rules, Status.CHALLENGE, chat, opponent.user_id, clock
+            )
             await self._swap(actor, session, new, limits)
             replies = [self._challenge_reply(actor, new)]
         else:

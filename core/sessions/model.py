@@ -16,6 +16,16 @@ from dataclasses import replace
 from core.games import Outcome, Position, Rules, Termination
 from core.store import Seat, Session, Status, new_session_id
 
+REMINDED_FROM = 60.0
+"""Clocks of at least this many seconds remind the player to move; a shorter one is watched."""
+
+REMIND_AT_LEFT = 0.2
+"""The reminder comes when this share of the mover's time is left."""
+
+CLOCK_GRACE = 3600.0
+"""A running timed game expires at the earliest this long after its deadline (the clock's sweep
+ends it long before; a bot down for longer ends it at start-up, before the expiry sweep)."""
+
 
 class Event(enum.Enum):
     """Something that happens to a session."""
@@ -25,6 +35,7 @@ class Event(enum.Enum):
     FINISH = "finish"  # a stone won the game or filled the board
     RESIGN = "resign"  # a player ended a game in which a move was played: the other side wins
     STOP = "stop"  # a bots' game was stopped by its watcher, or ran out of time
+    TIMEOUT = "timeout"  # the player to move let their clock run out: the other side wins
     DECLINE = "decline"  # the challenged player said no
     WITHDRAW = "withdraw"  # the challenger took the challenge back
     ABANDON = "abandon"  # a game ended before anyone moved: no result
@@ -41,6 +52,7 @@ TRANSITIONS: Mapping[tuple[Status, Event], Status] = {
     (Status.ACTIVE, Event.FINISH): Status.FINISHED,
     (Status.ACTIVE, Event.RESIGN): Status.FINISHED,
     (Status.ACTIVE, Event.STOP): Status.FINISHED,
+    (Status.ACTIVE, Event.TIMEOUT): Status.FINISHED,
 }
 """Status changes of a session that stays stored."""
 
@@ -76,6 +88,15 @@ def transition(
         raise InvalidTransition(f"no transition from {session.status.value} on {event.value}")
     if (outcome is None) == (target is Status.FINISHED):
         raise InvalidTransition(f"{event.value} to {target.value} with outcome {outcome!r}")
+    deadline = remind_at = None
+    expires_at = now + ttl
+    if target is Status.ACTIVE and session.clock is not None:
+        # Each move starts the next player's clock. The game outlives its deadline, so the
+        # expiry sweep never takes a timed game away before its clock has ended it.
+        deadline = now + session.clock
+        if session.clock >= REMINDED_FROM:
+            remind_at = deadline - session.clock * REMIND_AT_LEFT
+        expires_at = max(expires_at, deadline + CLOCK_GRACE)
     return replace(
         session,
         status=target,
@@ -84,7 +105,9 @@ def transition(
         seats=session.seats if seats is None else seats,
         version=session.version + 1,
         updated_at=now,
-        expires_at=now + ttl,
+        expires_at=expires_at,
+        deadline=deadline,
+        remind_at=remind_at,
     )
 
 
@@ -111,6 +134,12 @@ def resigned(session: Session, quitter: int, *, now: float, ttl: float) -> Sessi
     return transition(session, Event.RESIGN, now=now, ttl=ttl, outcome=outcome)
 
 
+def timed_out(session: Session, *, now: float, ttl: float) -> Session:
+    """The session after the player to move let their clock run out: the other seat wins."""
+    outcome = Outcome(Termination.TIMEOUT, 3 - session.position().to_move)
+    return transition(session, Event.TIMEOUT, now=now, ttl=ttl, outcome=outcome)
+
+
 def stopped(session: Session, *, now: float, ttl: float) -> Session:
     """A bots' game stopped before its end: finished, with no winner."""
     return transition(session, Event.STOP, now=now, ttl=ttl, outcome=Outcome(Termination.STOPPED))
@@ -127,8 +156,10 @@ def new_session(
     ttl: float,
     challenger: str | None,
     challenged: str | None = None,
+    clock: float | None = None,
+    server_id: str | None = None,
 ) -> Session:
-    """A session at version 1, born now."""
+    """A session at version 1, born now (a clock starts when the game does)."""
     return Session(
         id=new_session_id(),
         platform=platform,
@@ -143,4 +174,6 @@ def new_session(
         expires_at=now + ttl,
         challenger=challenger,
         challenged=challenged,
+        clock=clock,
+        server_id=server_id,
     )

@@ -13,6 +13,7 @@ from core.errors import UserError
 from core.games import Position, Rules
 from core.i18n import Text
 from core.replies import Actor, Reply
+from core.sessions.clocks import end_on_time, is_due
 from core.sessions.context import Context
 from core.sessions.model import played
 from core.sessions.views import board_changed, board_reply
@@ -27,11 +28,13 @@ RETRY_MOST = 5.0  # seconds at most between two tries
 
 class Unplayable(Exception):
     """A move that is no mistake but cannot be played as asked: the board changed since the
-    player saw it (``due`` False), or the bot's move is due first (``due`` True)."""
+    player saw it (``due`` False), or the bot's move is due first (``due`` True), or the
+    player's clock ran out before it came (``late``: the game ends on time instead)."""
 
-    def __init__(self, *, due: bool) -> None:
+    def __init__(self, *, due: bool, late: bool = False) -> None:
         super().__init__("the bot's move is due" if due else "the board changed")
         self.due = due
+        self.late = late
 
 
 class Moves:
@@ -72,6 +75,8 @@ class Moves:
             raise UserError("error.challenge_pending")
         if session.status is Status.FINISHED:
             raise UserError("error.game_over", prefix=self._ctx.prefix(actor))
+        if is_due(session, self._ctx.clock()):
+            raise Unplayable(due=False, late=True)
         position = session.position()
         if position.to_move != seat:
             other = session.seats[position.to_move - 1]
@@ -167,6 +172,9 @@ class Moves:
             retry: the check of a move that named no board (a typed one): when the bot's move
                 was due, the move is played after it if it is still legal then.
         """
+        if why.late:
+            ended = await end_on_time(self._ctx, session)
+            return await self.stale(session) if ended is None else [board_reply(ended)]
         if not why.due:
             return await self.stale(session)
         # The bot's move was lost (a restart between the player's move and the bot's): play it

@@ -12,8 +12,11 @@ Nothing here touches a game already running: its moves, its lifetime (kept from 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from core.admin.durations import CLOCK_MIN, MINUTE, show_duration
 from core.admin.effective import SettingsCache
-from core.admin.keys import Effective
+from core.admin.keys import AUTO, Effective
 from core.admin.limits import RateLimiter, whole_seconds
 from core.admin.scopes import Place
 from core.commands import BotVsBot, GameKind, Start, VsBot, VsUser
@@ -29,6 +32,39 @@ _COMMANDS = {
     Variant.CONNECT4: GameKind.QUATRE,
     Variant.FREE: GameKind.RATLLA,
 }
+
+
+AUTO_CLOCKS: dict[Variant, float] = {
+    Variant.TICTACTOE: 5 * MINUTE,
+    Variant.CONNECT4: 5 * MINUTE,
+    Variant.FREE: 15 * MINUTE,
+}
+"""Seconds per move where the chat's ``clock`` is ``auto``: a big free board takes thought."""
+
+
+def game_clock(chat: Effective, rules: Rules, asked: float | None) -> float | None:
+    """The clock of a new game between people in ``chat``: the one ``asked`` for at the start,
+    which must lie within the chat's bounds (the shortest clock to the ``max_clock`` setting),
+    or else the chat's ``clock`` setting (``auto``: :data:`AUTO_CLOCKS`; ``off``: None), held
+    to the same cap.
+
+    Raises:
+        UserError: ``limits.clock_range``, naming the clock asked for and the chat's bounds.
+    """
+    if asked is not None:
+        if not CLOCK_MIN <= asked <= chat.max_clock:
+            raise UserError(
+                "limits.clock_range",
+                clock=show_duration(asked),
+                low=show_duration(CLOCK_MIN),
+                high=show_duration(chat.max_clock),
+            )
+        return asked
+    default = chat.clock
+    if default is None:
+        return None
+    seconds = AUTO_CLOCKS[Variant.of(rules)] if default == AUTO else float(default)
+    return min(seconds, chat.max_clock)
 
 
 def kind_of(rules: Rules) -> GameKind:
@@ -86,10 +122,14 @@ class Policy:
             case BotVsBot() if not chat.bot_vs_bot:
                 raise UserError("limits.bot_vs_bot_off")
             case VsBot() if not command.level_named:
-                command = Start(command.kind, command.rules, VsBot(chat.level), command.first)
+                command = replace(command, opponent=VsBot(chat.level), level_named=True)
             case BotVsBot() if not command.level_named:
                 bots = BotVsBot(chat.level, chat.level)
-                command = Start(command.kind, command.rules, bots, command.first)
+                command = replace(command, opponent=bots, level_named=True)
+        if isinstance(command.opponent, VsUser):
+            command = replace(command, clock=game_clock(chat, command.rules, command.clock))
+        elif command.clock is not None:
+            raise UserError("limits.clock_people_only")
         return command, chat, self._game_limits(actor, chat)
 
     async def rematch(self, actor: Actor, session: Session) -> tuple[Effective, GameLimits]:

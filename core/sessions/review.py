@@ -34,7 +34,7 @@ from core.games.rules import COLUMN_LETTERS
 from core.i18n import Lines, Param, Text
 from core.replies import Actor, Reply
 from core.sessions.context import Context
-from core.sessions.views import MARKS, game_name
+from core.sessions.views import MARKS, game_name, status_text
 from core.store import Session, Status
 
 log = logging.getLogger("core.sessions")
@@ -231,6 +231,9 @@ def review_text(session: Session, review: GameReview) -> Text:
     lines.append(
         Text("review.summary", {"mistakes": mistakes}) if mistakes else Text("review.perfect")
     )
+    if session.outcome is not None and not session.outcome.on_the_board:
+        # The moves do not show how it ended: a resignation, a clock that ran out.
+        lines.append(status_text(session, session.position()))
     return Text("review.text", {"lines": Lines(tuple(lines))})
 
 

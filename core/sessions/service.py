@@ -20,6 +20,10 @@ What the replies look like (adapters may rely on this):
 - Bot against bot: the new board; each move follows through the platform's
   :attr:`~core.ports.PlatformStyle.publish` as a board update, the last with the result (where
   the platform has no ``publish``, they follow in the same answer).
+- A game between people whose clock runs out (no request: the sweep): through
+  ``publish``, the board at its end, then the result (``game.timeout``) as a new message; a
+  reminder before that is a text with :attr:`~core.replies.Reply.mention` set to the player to
+  move. A move that comes after the deadline is answered with the board at its end.
 - ``/final``: a resignation (the finished board with ``game.resigned``), a stopped bots' game,
   a game without moves ended (``game.ended``), or a withdrawn challenge.
 - A lost race or a stale button: a board update with the current board, then a private error
@@ -70,6 +74,7 @@ from core.ports import KvEntry, NullObserver, PlatformStyle, ServiceObserver
 from core.replies import ActionKind, Actor, Reply
 from core.sessions.admin import Admin
 from core.sessions.challenges import Challenges
+from core.sessions.clocks import Clocks
 from core.sessions.context import Context
 from core.sessions.moved import carry_games_over
 from core.sessions.moves import Moves, Unplayable, off_board
@@ -134,6 +139,7 @@ class GameService:
         self._reviews = Reviews(self._ctx, self._kept)
         self._admin = Admin(self._ctx, cache)
         self._themes = Themes(self._ctx, cache)
+        self._clocks = Clocks(self._ctx, self._localized)
         self._sweeper: asyncio.Task[None] | None = None
         self._sweeper_stop = asyncio.Event()
         self.sweeper_lease = Lease(store, SWEEPER_LEASE, ttl=self.settings.lease_ttl)
@@ -195,6 +201,7 @@ class GameService:
         await self._watcher.close()
         await self._moves.close()
         await self._kept.close()
+        await self._clocks.close()
         if self._sweeper is not None:
             # Stopped rather than cancelled, so that the lease is released and another
             # process sweeps at once; cancelled if the store does not let it go in time.
@@ -206,6 +213,10 @@ class GameService:
             self._sweeper = None
         await self.runner.close()
 
+    async def clocks_idle(self) -> None:
+        """Wait until the timeouts and reminders swept are handed to their platforms (tests)."""
+        await self._clocks.idle()
+
     async def kept_reviews_idle(self) -> None:
         """Wait until the reviews this process is keeping are stored (tests, benchmarks)."""
         await self._kept.idle()
@@ -214,29 +225,45 @@ class GameService:
         """Delete every expired session now; how many were deleted."""
         return await self._ctx.store.delete_expired(self._ctx.clock())
 
+    async def sweep_clocks(self) -> int:
+        """End every game whose move clock ran out and send the reminders due now; how many
+        games ended (see :mod:`core.sessions.clocks`)."""
+        return await self._clocks.sweep()
+
     async def _sweep_while_held(self, ending: asyncio.Event) -> None:
-        """Sweep every ``sweep_interval`` seconds until ``ending`` is set (the lease lost or
-        the service closing)."""
-        while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(ending.wait(), self.settings.sweep_interval)
-            if ending.is_set():
-                return
-            started = time.perf_counter()
+        """Sweep due clocks every ``clock_interval`` seconds and expired games every
+        ``sweep_interval`` seconds until ``ending`` is set (the lease lost or the service
+        closing). Clocks first, and at once: a clock that ran out while no process swept ends
+        its game before the game could expire."""
+        next_expiry = 0.0
+        while not ending.is_set():
             try:
-                count = await self.sweep()
+                await self.sweep_clocks()
             except Exception:
                 # A locked or broken database must not end the sweeper: try again next time.
-                log.exception("sweep failed", extra={"action": "sweep"})
-                continue
-            if count:
-                duration = (time.perf_counter() - started) * 1000
-                log.info(
-                    "action=sweep deleted=%d duration_ms=%.1f",
-                    count,
-                    duration,
-                    extra={"action": "sweep", "duration_ms": duration},
-                )
+                log.exception("clock sweep failed", extra={"action": "sweep_clocks"})
+            if time.monotonic() >= next_expiry:
+                next_expiry = time.monotonic() + self.settings.sweep_interval
+                await self._sweep_expired()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(ending.wait(), self.settings.clock_interval)
+
+    async def _sweep_expired(self) -> None:
+        started = time.perf_counter()
+        try:
+            count = await self.sweep()
+        except Exception:
+            # A locked or broken database must not end the sweeper: try again next time.
+            log.exception("sweep failed", extra={"action": "sweep"})
+            return
+        if count:
+            duration = (time.perf_counter() - started) * 1000
+            log.info(
+                "action=sweep deleted=%d duration_ms=%.1f",
+                count,
+                duration,
+                extra={"action": "sweep", "duration_ms": duration},
+            )
 
     # --- entry points ----------------------------------------------------------------------
 

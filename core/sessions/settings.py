@@ -25,6 +25,8 @@ class ServiceSettings:
         ai_workers: processes for HARD (None: one per core); 0 runs HARD in a thread instead
             (tests, tiny machines).
         sweep_interval: seconds between two sweeps of expired games.
+        clock_interval: seconds between two sweeps of due move clocks (how late, at most, a
+            timeout or a reminder is seen, plus the sweep's own time).
         limits: apply the rate limit, the boards per minute and the cooldowns (the settings
             that allow or refuse games always apply); off for benchmarks that measure without.
         bot_vs_bot_budget: seconds per HARD move in a bots' game (people are watching).
@@ -48,6 +50,7 @@ class ServiceSettings:
     ai_budget: float = 1.0
     ai_workers: int | None = None
     sweep_interval: float = 60.0
+    clock_interval: float = 1.0
     limits: bool = True
     bot_vs_bot_budget: float = 0.2
     watch_move_interval: float = 1.0
@@ -63,6 +66,7 @@ class ServiceSettings:
         for name in (
             "ai_budget",
             "sweep_interval",
+            "clock_interval",
             "bot_vs_bot_budget",
             "watch_max_seconds",
             "drain_timeout",

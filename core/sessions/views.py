@@ -13,6 +13,12 @@ MARKS = ("", "X", "O")
 """Mark names for the ``{mark}`` parameter: the same letters in every language."""
 
 
+_ENDED_BY_A_PLAYER = {
+    Termination.RESIGNATION: "game.resigned",
+    Termination.TIMEOUT: "game.timeout",
+}
+
+
 def _player_view(seat: Seat) -> PlayerView:
     return PlayerView(
         name=seat.name, user_id=seat.user_id, level=seat.level.value if seat.level else None
@@ -42,9 +48,10 @@ def status_text(session: Session, position: Position) -> Text:
     if outcome.winner is None:
         return Text("game.stopped" if outcome.termination is Termination.STOPPED else "game.draw")
     winner = session.seats[outcome.winner - 1]
-    if outcome.termination is Termination.RESIGNATION:
+    if outcome.termination in _ENDED_BY_A_PLAYER:
         loser = session.seats[2 - outcome.winner]
-        return Text("game.resigned", {"player": loser.name, "winner": winner.name})
+        key = _ENDED_BY_A_PLAYER[outcome.termination]
+        return Text(key, {"player": loser.name, "winner": winner.name})
     return Text("game.won", {"player": winner.name, "mark": MARKS[outcome.winner]})
 
 
@@ -88,6 +95,7 @@ def board_view(session: Session, *, ended: Text | None = None) -> BoardView:
         to_move=position.to_move if running else None,
         finished=not running and session.status is not Status.CHALLENGE,
         status=ended if ended is not None else status_text(session, position),
+        deadline=session.deadline if running else None,
         starter=session.challenger,
     )
 

@@ -325,6 +325,22 @@ class SessionStore(KeyValueStore, LeaseStore, Protocol):
         """
         ...
 
+    async def due_clocks(self, now: float, limit: int) -> list[str]:
+        """Ids of at most ``limit`` running games whose clock ran out at or before ``now``,
+        the earliest first (read from the deadline's index). Ending one is a compare-and-set
+        (:meth:`update`), so a move racing it gives one outcome."""
+        ...
+
+    async def due_reminders(self, now: float, limit: int) -> list[str]:
+        """Ids of at most ``limit`` running games whose player to move is due a reminder."""
+        ...
+
+    async def take_reminder(self, session_id: str, version: int) -> bool:
+        """Claim the reminder of ``session_id`` at ``version``: True for exactly one caller,
+        while the move it is about is still the one to play (the version is not bumped: the
+        board's buttons stay valid)."""
+        ...
+
     async def player_stats(
         self, platform: str, user_id: str, chat_id: str | None = None
     ) -> StatsRow | None:

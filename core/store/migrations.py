@@ -187,11 +187,29 @@ V4_OUTCOME = Step(
     ),
 )
 
+# The move clock of a game between people: its seconds per move, when the player to move runs
+# out of time, and when they are reminded (cleared once sent, so one process reminds once). The
+# sweep of due clocks asks for the earliest deadlines every second: partial indexes hold only
+# running timed games, so it reads a few index entries, never the table. The Discord server of
+# the game's chat, so that what the sweep says there is said with the chat's settings.
+CLOCK = Step(
+    "clock",
+    (
+        "ALTER TABLE sessions ADD COLUMN clock {REAL}",
+        "ALTER TABLE sessions ADD COLUMN deadline {REAL}",
+        "ALTER TABLE sessions ADD COLUMN remind_at {REAL}",
+        "ALTER TABLE sessions ADD COLUMN server_id TEXT",
+        "CREATE INDEX sessions_deadline ON sessions (deadline) WHERE deadline IS NOT NULL",
+        "CREATE INDEX sessions_remind ON sessions (remind_at) WHERE remind_at IS NOT NULL",
+    ),
+)
+
 STEPS: Sequence[Step] = (
     V1_INITIAL,
     V2_KV_LIFETIMES_AND_QUARANTINE,
     V3_SETTINGS,
     V4_OUTCOME,
+    CLOCK,
 )
 """Step ``i`` upgrades version ``i`` to ``i + 1``, in every dialect."""
 

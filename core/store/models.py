@@ -90,6 +90,13 @@ class Session:
         challenger: user id of who started the game (None for nobody in particular).
         challenged: user id of the challenged player (player-vs-player games only).
         outcome: how a finished game ended (set exactly when ``status`` is FINISHED).
+        clock: seconds each player has per move (games between people), or None: no clock.
+        deadline: when the player to move runs out of time (a running game with a clock),
+            seconds since the epoch; the sweep of due clocks ends the game then.
+        remind_at: when the player to move is reminded, None once reminded (or never).
+        server_id: the Discord server the chat belongs to (None where chats stand alone), so
+            that what is said later, with nobody's request to go by (a clock's reminder), is
+            said with the chat's settings.
     """
 
     id: str
@@ -106,6 +113,10 @@ class Session:
     challenger: str | None = None
     challenged: str | None = None
     outcome: Outcome | None = None
+    clock: float | None = None
+    deadline: float | None = None
+    remind_at: float | None = None
+    server_id: str | None = None
 
     @property
     def winner(self) -> int | None:

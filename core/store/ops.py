@@ -233,6 +233,34 @@ def _delete_expired(now: float) -> Op[int]:
     return int(swept)
 
 
+def due_clocks(now: float, limit: int) -> Op[list[str]]:
+    """Running games whose clock ran out (``SessionStore.due_clocks``): the deadline's partial
+    index gives them in order, a few entries read."""
+    found = yield rows(
+        "SELECT id FROM sessions WHERE deadline <= $1 ORDER BY deadline LIMIT $2", now, limit
+    )
+    return [str(r[0]) for r in found]
+
+
+def due_reminders(now: float, limit: int) -> Op[list[str]]:
+    """Running games whose player to move is due a reminder (``SessionStore.due_reminders``)."""
+    found = yield rows(
+        "SELECT id FROM sessions WHERE remind_at <= $1 ORDER BY remind_at LIMIT $2", now, limit
+    )
+    return [str(r[0]) for r in found]
+
+
+def take_reminder(session_id: str, version: int) -> Op[bool]:
+    """Clear a due reminder at ``version``: one caller of several processes gets True."""
+    taken = yield count(
+        "UPDATE sessions SET remind_at = NULL"
+        " WHERE id = $1 AND version = $2 AND remind_at IS NOT NULL",
+        session_id,
+        version,
+    )
+    return bool(taken == 1)
+
+
 def _set_players(session: Session, *, new: bool = False) -> Op[None]:
     """Make the ``players`` rows say who lives in ``session`` (inside a transaction); ``new``:
     the session was just inserted, so it has no rows yet.

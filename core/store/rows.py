@@ -40,6 +40,10 @@ SESSION_COLUMNS = (
     "challenged",
     "winner",
     "termination",
+    "clock",
+    "deadline",
+    "remind_at",
+    "server_id",
 )
 _COLUMN_LIST = ", ".join(SESSION_COLUMNS)
 
@@ -132,6 +136,10 @@ def session_row(s: Session) -> tuple[Any, ...]:
         s.challenged,
         s.winner,
         None if s.outcome is None else s.outcome.termination.value,
+        s.clock,
+        s.deadline,
+        s.remind_at,
+        s.server_id,
     )
 
 
@@ -141,6 +149,7 @@ _TEXT_OR_NONE: _Kind = (str, type(None))
 _WHOLE: _Kind = (int,)  # type() is exact: bool is not int here (SQLite never returns bool anyway)
 _WHOLE_OR_NONE: _Kind = (int, type(None))
 _TIME: _Kind = (int, float)
+_TIME_OR_NONE: _Kind = (int, float, type(None))
 _KINDS: dict[str, _Kind] = dict(
     zip(
         SESSION_COLUMNS,
@@ -153,6 +162,8 @@ _KINDS: dict[str, _Kind] = dict(
             *(_TIME, _TIME, _TIME),  # created_at, updated_at, expires_at
             *(_TEXT_OR_NONE, _TEXT_OR_NONE, _WHOLE_OR_NONE),  # challenger, challenged, winner
             _TEXT_OR_NONE,  # termination
+            *(_TIME_OR_NONE, _TIME_OR_NONE, _TIME_OR_NONE),  # clock, deadline, remind_at
+            _TEXT_OR_NONE,  # server_id
         ),
         strict=True,
     )
@@ -164,6 +175,7 @@ _KIND_NAMES: dict[_Kind, str] = {
     _WHOLE: "a whole number",
     _WHOLE_OR_NONE: "a whole number or empty",
     _TIME: "a time in seconds",
+    _TIME_OR_NONE: "a time in seconds or empty",
 }
 _STATUSES = {status.value: status for status in Status}
 _TERMINATIONS = {termination.value: termination for termination in Termination}
@@ -243,6 +255,10 @@ def decode_session(row: Sequence[Any]) -> Session:
         challenged,
         winner,
         termination,
+        clock,
+        deadline,
+        remind_at,
+        server_id,
     ) = row
     if gravity not in (0, 1):
         raise BadRow(f"gravity must be 0 or 1, got {gravity!r}")
@@ -263,6 +279,10 @@ def decode_session(row: Sequence[Any]) -> Session:
     except ValueError as error:  # IllegalMove is one
         raise BadRow(f"moves are not a legal game: {error}") from None
     outcome = _outcome(status, winner, termination, position)
+    if any(t is not None and not 0 <= t < float("inf") for t in (clock, deadline, remind_at)):
+        raise BadRow(f"a clock time is not a time: {(clock, deadline, remind_at)!r}")
+    if deadline is not None and (clock is None or status is not Status.ACTIVE):
+        raise BadRow(f"a deadline without a running clock ({status.value}, {clock!r})")
     return Session(
         id=session_id,
         platform=platform,
@@ -278,6 +298,10 @@ def decode_session(row: Sequence[Any]) -> Session:
         challenger=challenger,
         challenged=challenged,
         outcome=outcome,
+        clock=None if clock is None else float(clock),
+        deadline=None if deadline is None else float(deadline),
+        remind_at=None if remind_at is None else float(remind_at),
+        server_id=server_id,
     )
 
 

@@ -157,6 +157,15 @@ class SqlStore:
     async def delete_expired(self, now: float) -> int:
         return await self._run("delete_expired", ops.delete_expired(now))
 
+    async def due_clocks(self, now: float, limit: int) -> list[str]:
+        return await self._run("due_clocks", ops.due_clocks(now, limit))
+
+    async def due_reminders(self, now: float, limit: int) -> list[str]:
+        return await self._run("due_reminders", ops.due_reminders(now, limit))
+
+    async def take_reminder(self, session_id: str, version: int) -> bool:
+        return await self._run("take_reminder", ops.take_reminder(session_id, version))
+
     async def count_sessions(self) -> int:
         """How many sessions are stored (any status)."""
         return await self._run("count_sessions", table_ops.count_sessions())

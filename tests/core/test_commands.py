@@ -156,6 +156,7 @@ def test_option_descriptions_and_choices() -> None:
         "level": ("easy", "medium", "hard"),
         "opponent": (),
         "first": ("me", "opponent", "random"),
+        "clock": (),
     }
 
 
@@ -303,7 +304,8 @@ def test_a_resolved_opponent_is_named_in_errors() -> None:
         ("/tres @", "parse.bad_option", "'@'"),
         ("/tres <@&123>", "parse.bad_option", "'<@&123>'"),  # Discord's mention syntax
         ("/tres <@123>", "parse.bad_option", "'<@123>'"),  # is resolved by its adapter
-        ("/quatre 6x7 5", "parse.bad_option", "'5'"),  # Connect Four's K is always 4
+        # Connect Four's K is always 4: a number alone is a clock without its unit
+        ("/quatre 6x7 5", "parse.bad_clock", "'5'"),
         ("/stats bob", "parse.bad_option", "'bob'"),
         ("/stats @a @b", "parse.bad_option", "'@b'"),
         ("/quatre 6x", "parse.bad_size", "'6x'"),

@@ -15,7 +15,15 @@ ROOT = Path(__file__).resolve().parents[2]
 # the solver is first used.
 PURE = ("core.games", "core.ai", "core.commands", "core.pictures")
 # values and tables without I/O that the pure packages share with the rest of core
-PURE_MAY_USE = (*PURE, "core.errors", "core.i18n", "core.render", "core.replies", "core.admin.keys")
+PURE_MAY_USE = (
+    *PURE,
+    "core.errors",
+    "core.i18n",
+    "core.render",
+    "core.replies",
+    "core.admin.keys",
+    "core.admin.durations",
+)
 NOT_IN_PURE = (
     *("discord", "nio", "aiohttp", "socket", "ssl", "selectors"),  # network
     *("aiosqlite", "sqlite3", "asyncpg"),  # stores

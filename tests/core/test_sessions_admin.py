@@ -299,10 +299,11 @@ async def test_rematch_button_in_a_chat_that_is_not_allowed_is_refused(
 async def test_settings_never_break_a_running_game(
     svc: GameService, store: AnyStore, clock: Clock
 ) -> None:
+    await settings(svc, ADMIN, "clock off")  # the hour below is the game's lifetime only
     board = only(await svc.handle_text(ALICE, "/tres @bob")).session_id
     assert board is not None
     await svc.handle_action(BOB, board, ActionKind.ACCEPT)
-    for setting in ("games none", "pvp off", "allowed_chats lobby", "game_ttl 60"):
+    for setting in ("games none", "pvp off", "allowed_chats lobby", "game_ttl 60", "clock 10s"):
         await settings(svc, ADMIN, setting)
     session = await store.get(board)
     assert session is not None

@@ -579,6 +579,7 @@ async def running_bot(
     watch_move_interval: float = 0.2,
     bot_admins: Sequence[str] = (),
     access_token: str | None = None,
+    clock: Callable[[], float] = time.time,
 ) -> AsyncIterator[RunningBot]:
     """The whole bot (SQLite store, GameService, MatrixAdapter) on ``data_dir``, until exit.
 
@@ -590,6 +591,8 @@ async def running_bot(
         watch_move_interval: the pace of bots' games (brisker than people watch them).
         bot_admins: users who may change every room's settings (``BOT_ADMINS``).
         access_token: log in with this token alone (no password to log in again with).
+        clock: the service's clock (a test moves it by hand to run a move clock out; the
+            sweep of due clocks then runs every 20 ms).
     """
     await asyncio.to_thread(data_dir.mkdir, parents=True, exist_ok=True)
     store = await SqliteStore.open(data_dir / "chatbots.sqlite3")
@@ -601,7 +604,9 @@ async def running_bot(
             ai_warm_up=ai_workers > 0,
             watch_move_interval=watch_move_interval,
             bot_vs_bot_budget=0.05,
+            clock_interval=1.0 if clock is time.time else 0.02,
         ),
+        clock=clock,
     )
     await service.start()
     config = MatrixConfig(

@@ -356,7 +356,7 @@ async def test_commands_are_synced_with_translations(
     assert tres["description_localizations"]["es-ES"] == render("help.tres", "es")
     assert tres["description_localizations"]["ru"] == render("help.tres", "ru")
     options = {o["name"]: o for o in tres["options"]}
-    assert set(options) == {"level", "opponent", "first", "watch"}
+    assert set(options) == {"level", "opponent", "first", "watch", "clock"}
     assert options["opponent"]["type"] == 6
     assert options["watch"]["type"] == 5  # a boolean
     assert [c["value"] for c in options["level"]["choices"]] == ["easy", "medium", "hard"]

@@ -250,6 +250,20 @@ MESSAGES: dict[str, Mapping[str, str]] = {
         "pt": "segundos que um jogador espera entre dois jogos novos (0: nada)",
         "ru": "сколько секунд игрок ждёт между двумя новыми партиями (0: не ждёт)",
     },
+    "settings.key.clock": {
+        "en": "time for each move in games between people: auto (5m, 15m on free boards), off, or 10s to 7d",
+        "ca": "temps per jugada en partides entre persones: auto (5m, 15m en taulers lliures), off, o de 10s a 7d",
+        "es": "tiempo por jugada en partidas entre personas: auto (5m, 15m en tableros libres), off, o de 10s a 7d",
+        "pt": "tempo por lance em jogos entre pessoas: auto (5m, 15m em tabuleiros livres), off, ou de 10s a 7d",
+        "ru": "время на ход в партиях между людьми: auto (5m, 15m на свободных полях), off или от 10s до 7d",
+    },
+    "settings.key.max_clock": {
+        "en": "the longest clock a game may be started with here (10s to 7d)",
+        "ca": "el rellotge més llarg amb què es pot començar una partida aquí (de 10s a 7d)",
+        "es": "el reloj más largo con el que se puede empezar una partida aquí (de 10s a 7d)",
+        "pt": "o relógio mais longo com que um jogo pode começar aqui (de 10s a 7d)",
+        "ru": "самые долгие часы, с которыми здесь можно начать партию (от 10s до 7d)",
+    },
     "settings.key.max_games_per_user": {
         "en": "the most live games one player may have on the platform (none: no limit)",
         "ca": "el màxim de partides en curs d'un jugador a la plataforma (none: sense límit)",
@@ -299,6 +313,20 @@ MESSAGES: dict[str, Mapping[str, str]] = {
         "es": "un número de segundos de {low} a {high}",
         "pt": "um número de segundos de {low} a {high}",
         "ru": "число секунд от {low} до {high}",
+    },
+    "settings.expected.duration": {
+        "en": "a duration from {low} to {high} (such as 90s, 5m, 2h, 1d)",
+        "ca": "una durada de {low} a {high} (com ara 90s, 5m, 2h, 1d)",
+        "es": "una duración de {low} a {high} (como 90s, 5m, 2h, 1d)",
+        "pt": "uma duração de {low} a {high} (como 90s, 5m, 2h, 1d)",
+        "ru": "длительность от {low} до {high} (например, 90s, 5m, 2h, 1d)",
+    },
+    "settings.expected.clock": {
+        "en": "auto, off, or a duration from {low} to {high} (such as 90s, 5m, 2h, 1d)",
+        "ca": "auto, off, o una durada de {low} a {high} (com ara 90s, 5m, 2h, 1d)",
+        "es": "auto, off, o una duración de {low} a {high} (como 90s, 5m, 2h, 1d)",
+        "pt": "auto, off, ou uma duração de {low} a {high} (como 90s, 5m, 2h, 1d)",
+        "ru": "auto, off или длительность от {low} до {high} (например, 90s, 5m, 2h, 1d)",
     },
     "settings.expected.whole": {
         "en": "a whole number from {low} to {high}",
@@ -363,6 +391,20 @@ MESSAGES: dict[str, Mapping[str, str]] = {
         "es": "Aquí los tableros son como mucho de {max}; {size} es demasiado grande.",
         "pt": "Aqui os tabuleiros são no máximo {max}; {size} é grande demais.",
         "ru": "Здесь доска не больше {max}; {size} — слишком большая.",
+    },
+    "limits.clock_range": {
+        "en": "A clock of {clock} is not allowed here: the time per move goes from {low} to {high} in this chat.",
+        "ca": "Aquí no es permet un rellotge de {clock}: en aquest xat el temps per jugada va de {low} a {high}.",
+        "es": "Aquí no se permite un reloj de {clock}: en este chat el tiempo por jugada va de {low} a {high}.",
+        "pt": "Aqui não é permitido um relógio de {clock}: neste chat o tempo por lance vai de {low} a {high}.",
+        "ru": "Время на ход {clock} здесь не разрешено: в этом чате — от {low} до {high}.",
+    },
+    "limits.clock_people_only": {
+        "en": "A clock is for games between players; the bot never keeps you waiting.",
+        "ca": "El rellotge és per a partides entre jugadors; el bot no et fa esperar mai.",
+        "es": "El reloj es para partidas entre jugadores; el bot nunca te hace esperar.",
+        "pt": "O relógio é para jogos entre jogadores; o bot nunca o faz esperar.",
+        "ru": "Время на ход — для игр между игроками; бот никогда не заставляет ждать.",
     },
     "limits.pvp_off": {
         "en": "Games between players are turned off here by the admins; you can play the bot.",

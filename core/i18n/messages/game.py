@@ -153,6 +153,54 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "pt": "O jogo foi parado antes do fim.",
         "ru": "Игра остановлена до конца.",
     },
+    "game.timeout": {
+        # A player's move clock ran out: it counts as a loss.
+        "en": "{player} ran out of time. {winner} wins.",
+        "ca": "A {player} se li ha acabat el temps. Guanya {winner}.",
+        "es": "A {player} se le acabó el tiempo. Gana {winner}.",
+        "pt": "O tempo de {player} acabou. {winner} vence.",
+        "ru": "У {player} закончилось время. Побеждает {winner}.",
+    },
+    "game.timed": {
+        # A game between people on a clock, as a challenge names it: "tic-tac-toe (5 minutes a move)".
+        "en": "{game} ({clock} a move)",
+        "ca": "{game} ({clock} per jugada)",
+        "es": "{game} ({clock} por jugada)",
+        "pt": "{game} ({clock} por lance)",
+        "ru": "{game} ({clock} на ход)",
+    },
+    "game.clock_left": {
+        # After the turn line of Matrix and the console: what is left of the mover's clock.
+        "en": "Time left: {left}.",
+        "ca": "Temps restant: {left}.",
+        "es": "Tiempo restante: {left}.",
+        "pt": "Tempo restante: {left}.",
+        "ru": "Осталось: {left}.",
+    },
+    "game.clock_until": {
+        # After the turn line on Discord: {when} is a timestamp Discord shows as "in 4 minutes".
+        "en": "Time runs out {when}.",
+        "ca": "El temps s'acaba {when}.",
+        "es": "El tiempo se acaba {when}.",
+        "pt": "O tempo acaba {when}.",
+        "ru": "Время истекает {when}.",
+    },
+    "game.clock_reminder": {
+        "en": "{player}, it is your move. Time left: {left}.",
+        "ca": "{player}, et toca jugar. Temps restant: {left}.",
+        "es": "{player}, te toca jugar. Tiempo restante: {left}.",
+        "pt": "{player}, é a sua vez. Tempo restante: {left}.",
+        "ru": "{player}, ваш ход. Осталось: {left}.",
+    },
+    # Spans of time, each a plural below, as one parameter of the texts above.
+    "game.span.seconds": {
+        lang: "{n:game.count.seconds}" for lang in ("en", "ca", "es", "pt", "ru")
+    },
+    "game.span.minutes": {
+        lang: "{n:game.count.minutes}" for lang in ("en", "ca", "es", "pt", "ru")
+    },
+    "game.span.hours": {lang: "{n:game.count.hours}" for lang in ("en", "ca", "es", "pt", "ru")},
+    "game.span.days": {lang: "{n:game.count.days}" for lang in ("en", "ca", "es", "pt", "ru")},
     "game.turn": {
         "en": "{player} ({mark}) to move.",
         "ca": "Torn de {player} ({mark}).",
@@ -252,6 +300,51 @@ PLURALS: Mapping[str, Mapping[str, Mapping[str, str]]] = {
             "few": "{count} минуты",
             "many": "{count} минут",
             "other": "{count} минуты",
+        },
+    },
+    "game.count.seconds": {
+        # Nominative in Russian ("осталось: 5 секунд").
+        "en": {"one": "{count} second", "other": "{count} seconds"},
+        "ca": {"one": "{count} segon", "many": "{count} de segons", "other": "{count} segons"},
+        "es": {
+            "one": "{count} segundo",
+            "many": "{count} de segundos",
+            "other": "{count} segundos",
+        },
+        "pt": {
+            "one": "{count} segundo",
+            "many": "{count} de segundos",
+            "other": "{count} segundos",
+        },
+        "ru": {
+            "one": "{count} секунда",
+            "few": "{count} секунды",
+            "many": "{count} секунд",
+            "other": "{count} секунды",
+        },
+    },
+    "game.count.hours": {
+        "en": {"one": "{count} hour", "other": "{count} hours"},
+        "ca": {"one": "{count} hora", "many": "{count} d'hores", "other": "{count} hores"},
+        "es": {"one": "{count} hora", "many": "{count} de horas", "other": "{count} horas"},
+        "pt": {"one": "{count} hora", "many": "{count} de horas", "other": "{count} horas"},
+        "ru": {
+            "one": "{count} час",
+            "few": "{count} часа",
+            "many": "{count} часов",
+            "other": "{count} часа",
+        },
+    },
+    "game.count.days": {
+        "en": {"one": "{count} day", "other": "{count} days"},
+        "ca": {"one": "{count} dia", "many": "{count} de dies", "other": "{count} dies"},
+        "es": {"one": "{count} día", "many": "{count} de días", "other": "{count} días"},
+        "pt": {"one": "{count} dia", "many": "{count} de dias", "other": "{count} dias"},
+        "ru": {
+            "one": "{count} день",
+            "few": "{count} дня",
+            "many": "{count} дней",
+            "other": "{count} дня",
         },
     },
     "stats.count.wins": {

@@ -136,6 +136,27 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "'{first}' e '{second}' dizem ambos quem começa: indique só um de first, second ou random.",
         "ru": "И '{first}', и '{second}' задают, кто ходит первым: укажите только одно из first, second или random.",
     },
+    "parse.twice.clock": {
+        "en": "'{first}' and '{second}' are both clocks: give only one.",
+        "ca": "'{first}' i '{second}' són tots dos rellotges: indica'n només un.",
+        "es": "'{first}' y '{second}' son los dos relojes: indica solo uno.",
+        "pt": "'{first}' e '{second}' são ambos relógios: indique só um.",
+        "ru": "'{first}' и '{second}' — оба времени на ход: укажите только одно.",
+    },
+    "parse.bad_clock": {
+        "en": "'{clock}' is not a clock: write the time per move as a number and a unit (s, m, h, d) from {min} to {max}, such as 60s, 2m or 1d.",
+        "ca": "'{clock}' no és un rellotge: escriu el temps per jugada com un nombre i una unitat (s, m, h, d) de {min} a {max}, com ara 60s, 2m o 1d.",
+        "es": "'{clock}' no es un reloj: escribe el tiempo por jugada como un número y una unidad (s, m, h, d) de {min} a {max}, como 60s, 2m o 1d.",
+        "pt": "'{clock}' não é um relógio: escreva o tempo por lance como um número e uma unidade (s, m, h, d) de {min} a {max}, como 60s, 2m ou 1d.",
+        "ru": "'{clock}' — это не время на ход: напишите число и единицу (s, m, h, d) от {min} до {max}, например 60s, 2m или 1d.",
+    },
+    "parse.clock_range": {
+        "en": "A clock of '{clock}' is out of range: the time per move goes from {min} to {max}.",
+        "ca": "Un rellotge de '{clock}' està fora de límits: el temps per jugada va de {min} a {max}.",
+        "es": "Un reloj de '{clock}' está fuera de rango: el tiempo por jugada va de {min} a {max}.",
+        "pt": "Um relógio de '{clock}' está fora do intervalo: o tempo por lance vai de {min} a {max}.",
+        "ru": "Время на ход '{clock}' вне допустимых пределов: от {min} до {max}.",
+    },
     "parse.twice.size": {
         "en": "'{first}' and '{second}' are both board sizes: give only one.",
         "ca": "'{first}' i '{second}' són totes dues mides de tauler: indica'n només una.",
@@ -257,11 +278,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ru": "Таблица лидеров этого чата.",
     },
     "help.options": {
-        "en": "Options go in any order: easy, medium or hard (default medium); @player to challenge someone; bot [LEVEL [LEVEL]] to watch two bots; first, second or random (default: you start).",
-        "ca": "Les opcions van en qualsevol ordre: easy, medium o hard (per defecte medium); @jugador per reptar algú; bot [NIVELL [NIVELL]] per mirar dos bots; first, second o random (per defecte comences tu).",
-        "es": "Las opciones van en cualquier orden: easy, medium o hard (por defecto medium); @jugador para retar a alguien; bot [NIVEL [NIVEL]] para mirar dos bots; first, second o random (por defecto empiezas tú).",
-        "pt": "As opções vão em qualquer ordem: easy, medium ou hard (padrão medium); @jogador para desafiar alguém; bot [NÍVEL [NÍVEL]] para assistir a dois bots; first, second ou random (padrão: você começa).",
-        "ru": "Параметры пишутся в любом порядке: easy, medium или hard (по умолчанию medium); @игрок — бросить вызов; bot [УРОВЕНЬ [УРОВЕНЬ]] — смотреть игру двух ботов; first, second или random (по умолчанию начинаете вы).",
+        "en": "Options go in any order: easy, medium or hard (default medium); @player to challenge someone; bot [LEVEL [LEVEL]] to watch two bots; first, second or random (default: you start); against a player, CLOCK is the time per move, such as 60s, 2m or 1d (default: the chat's).",
+        "ca": "Les opcions van en qualsevol ordre: easy, medium o hard (per defecte medium); @jugador per reptar algú; bot [NIVELL [NIVELL]] per mirar dos bots; first, second o random (per defecte comences tu); contra un jugador, CLOCK és el temps per jugada, com ara 60s, 2m o 1d (per defecte, el del xat).",
+        "es": "Las opciones van en cualquier orden: easy, medium o hard (por defecto medium); @jugador para retar a alguien; bot [NIVEL [NIVEL]] para mirar dos bots; first, second o random (por defecto empiezas tú); contra un jugador, CLOCK es el tiempo por jugada, como 60s, 2m o 1d (por defecto, el del chat).",
+        "pt": "As opções vão em qualquer ordem: easy, medium ou hard (padrão medium); @jogador para desafiar alguém; bot [NÍVEL [NÍVEL]] para assistir a dois bots; first, second ou random (padrão: você começa); contra um jogador, CLOCK é o tempo por lance, como 60s, 2m ou 1d (padrão: o do chat).",
+        "ru": "Параметры пишутся в любом порядке: easy, medium или hard (по умолчанию medium); @игрок — бросить вызов; bot [УРОВЕНЬ [УРОВЕНЬ]] — смотреть игру двух ботов; first, second или random (по умолчанию начинаете вы); против игрока CLOCK — время на ход, например 60s, 2m или 1d (по умолчанию — как в чате).",
     },
     "help.levels": {
         "en": "Levels: easy plays at random, medium like a careful person, hard as well as it can, which is perfect play in tic-tac-toe and in standard Connect Four (6x7).",
@@ -312,6 +333,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "Quién juega primero.",
         "pt": "Quem joga primeiro.",
         "ru": "Кто ходит первым.",
+    },
+    "help.option.clock": {
+        "en": "Time per move against a player, such as 60s, 2m or 1d.",
+        "ca": "Temps per jugada contra un jugador, com ara 60s, 2m o 1d.",
+        "es": "Tiempo por jugada contra un jugador, como 60s, 2m o 1d.",
+        "pt": "Tempo por lance contra um jogador, como 60s, 2m ou 1d.",
+        "ru": "Время на ход против игрока, например 60s, 2m или 1d.",
     },
     "help.option.player": {
         "en": "The player whose results to show (you by default).",

@@ -49,6 +49,8 @@ VALUES: dict[str, st.SearchStrategy[Any]] = {
     "max_games_per_user": st.none() | st.integers(1, 1000),
     "max_games_per_chat": st.none() | st.integers(1, 1000),
     "allowed_chats": st.frozensets(_CHAT, max_size=10),
+    "clock": st.sampled_from(["auto", None]) | st.floats(10, 7 * 86400, allow_nan=False),
+    "max_clock": st.floats(10, 7 * 86400, allow_nan=False),
     **{name: st.integers(low, high) for name, (low, high) in _WHOLE.items()},
 }
 

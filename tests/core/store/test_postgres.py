@@ -392,7 +392,7 @@ async def test_a_v1_database_is_upgraded_and_keeps_every_row(pg: PostgresBackend
     finally:
         await conn.close()
     async with pg.open() as store:
-        assert await store.schema_version() == SCHEMA_VERSION == 4
+        assert await store.schema_version() == SCHEMA_VERSION == len(STEPS)
         assert await store.get(active.id) == active
         assert await store.get(finished.id) == finished
         assert await store.get(resigned.id) == resigned

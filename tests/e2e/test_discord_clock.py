@@ -1,0 +1,106 @@
+"""The move clock on Discord, through the double: the board's status line carries the deadline
+as ``<t:…:R>``; when a fifth of the time is left the player to move is mentioned in the channel;
+when the time is out the board is edited to the result (and the result said in the channel);
+in a group DM the bot is not in, the game still ends and nothing breaks. The service's clock is
+moved by hand; the sweep runs every 20 ms of real time, and the test waits on what the double
+receives."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from core.i18n import render
+from core.sessions import ServiceSettings
+from core.store import Status
+from tests.e2e.discord_double import DiscordDouble, Json, Recorded, button_ids, buttons
+from tests.e2e.discord_harness import Harness, ManualClock, clock, double
+
+__all__ = ["clock", "double"]  # fixtures
+
+QUICK_SWEEPS = ServiceSettings(
+    ai_workers=0, ai_warm_up=False, ai_budget=0.3, sweep_interval=3600.0, clock_interval=0.02
+)
+
+
+@pytest.fixture
+async def harness(
+    double: DiscordDouble, tmp_path: Path, clock: ManualClock
+) -> AsyncIterator[Harness]:
+    running = Harness(double, tmp_path / "bot.sqlite3", clock=clock, settings=QUICK_SWEEPS)
+    await running.start()
+    try:
+        yield running
+    finally:
+        await running.stop()
+
+
+def created(double: DiscordDouble) -> list[Recorded]:
+    """Messages the bot posted in a channel by itself (not answering an interaction)."""
+    return [r for r in double.requests if r.kind == "channel_create"]
+
+
+async def accepted_game(double: DiscordDouble, clock: str, group: str | None = None) -> int:
+    challenge = await double.slash(
+        "tres", {"opponent": "bob", "clock": clock}, user="alice", group=group
+    )
+    message_id = challenge.original_id
+    assert message_id is not None
+    accept = next(c for c in button_ids(double.messages[message_id]) if c.endswith(":accept"))
+    await double.click(message_id, accept, user="bob")
+    return message_id
+
+
+async def test_the_deadline_the_reminder_and_the_timeout(
+    harness: Harness, double: DiscordDouble, clock: ManualClock
+) -> None:
+    board_id = await accepted_game(double, "2m")
+    board: Json = double.messages[board_id]
+    deadline = int(clock.now) + 120
+    assert f"<t:{deadline}:R>" in board["content"]
+
+    clock.advance(96)  # a fifth of two minutes is left: Alice, who starts, is mentioned
+    alice = double.user("alice")["id"]
+    await double.wait_for(lambda: any(f"<@{alice}>" in r.body["content"] for r in created(double)))
+    (reminder,) = created(double)
+    assert reminder.body["content"].startswith(f"<@{alice}> Alice, it is your move.")
+    assert reminder.body["content"].endswith("Time left: 24 seconds.")
+    assert "users" in reminder.body["allowed_mentions"]["parse"]  # it notifies Alice
+
+    clock.advance(24)  # out of time
+
+    def ended() -> bool:
+        return "ran out of time" in str(double.messages[board_id]["content"])
+
+    await double.wait_for(ended)
+    board = double.messages[board_id]
+    result = render("game.timeout", "en", player="Alice", winner="Bob")
+    assert result in board["content"] and "<t:" not in board["content"]
+    cells = [b for b in buttons(board) if b.get("label") not in ("Rematch", "Review")]
+    assert cells and all(b.get("disabled") for b in cells)
+    await double.wait_for(lambda: any(r.body["content"] == result for r in created(double)))
+    assert len(created(double)) == 2  # the reminder and the result, once each
+
+
+async def test_a_group_dm_game_ends_on_time_without_a_message(
+    harness: Harness, double: DiscordDouble, clock: ManualClock
+) -> None:
+    group = double.group_dm("alice", "bob")
+    board_id = await accepted_game(double, "10s", group)
+    assert "<t:" in str(double.messages[board_id]["content"])
+    store = harness._store
+    assert store is not None
+    (session_id,) = {c.split(":")[2] for c in button_ids(double.messages[board_id])}
+    clock.advance(11)
+
+    def refused() -> bool:
+        return any(r.kind == "channel_refused" for r in double.requests)
+
+    await double.wait_for(refused)  # the bot tried to tell, and Discord said no
+    session = await store.get(session_id)
+    assert session is not None and session.status is Status.FINISHED
+    # The bot goes on serving.
+    again = await double.slash("tres", {"level": "easy"}, user="carol")
+    assert again.original_id is not None and not again.ephemeral()
