@@ -1,9 +1,11 @@
-"""The cost a rating update adds to finishing a game: ``core.ratings.rate`` alone, p50 and p99.
+"""The cost of ratings: ``core.ratings.rate`` alone, p50 and p99; the rebuild of every rating
+from 100,000 stored results (what ``chatbots ratings rebuild`` adds to reading them); and, on
+SQLite and PostgreSQL (:mod:`benchmarks.ratings_store`), ``/top all`` with 100,000 rated
+players with the plan that shows its index, and what the rating update adds to the transaction
+that finishes a game.
 
-``python -m benchmarks ratings [--quick]``. Each sample is one call on a random pair of ratings
-and a random result (win, loss or draw), timed with ``perf_counter_ns``; the store's read and
-write of the two ratings are the store's cost, not this one. Also the rebuild of every rating
-from 100,000 stored results (what ``chatbots ratings rebuild`` will add to reading them).
+``python -m benchmarks ratings [--quick]``. Each sample of ``rate`` is one call on a random
+pair of ratings and a random result (win, loss or draw), timed with ``perf_counter_ns``.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import random
 import statistics
 import time
 
+from benchmarks import ratings_store
 from core.ratings import RatedResult, Rating, rate, rebuild
 
 SAMPLES = 50_000
@@ -59,3 +62,4 @@ def main(quick: bool) -> None:
         f"rebuild of {count} results ({len(ratings)} ratings): {elapsed:.2f} s,"
         f" {count / elapsed:,.0f} results/s"
     )
+    ratings_store.run(quick)

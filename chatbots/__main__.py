@@ -6,6 +6,7 @@ commands (:mod:`chatbots.operator`).
     chatbots settings SCOPE [KEY [VALUE|reset]]   read or write a chat's settings
     chatbots backup PATH         a consistent copy of the SQLite database, while the bot runs
     chatbots stats               games per platform, live games, moves today
+    chatbots ratings rebuild     recompute every rating from the stored results and compare
     chatbots --env-file F run    read settings from F instead of ./.env
     chatbots --version           the installed release
 
@@ -54,6 +55,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     backup = commands.add_parser("backup", help="copy the SQLite database (online, consistent)")
     backup.add_argument("path", metavar="PATH", help="the new file")
     commands.add_parser("stats", help="games per platform, live games, moves today")
+    ratings = commands.add_parser("ratings", help="the players' ratings")
+    ratings.add_argument(
+        "action", choices=("rebuild",), help="rebuild: recompute every rating and compare"
+    )
     args = parser.parse_args(argv)
 
     env_file = args.env_file if args.env_file is not None else ".env"
@@ -75,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _bad_settings(error)
         print(describe(settings))
         return 0
-    if args.command in ("settings", "backup", "stats"):
+    if args.command in ("settings", "backup", "stats", "ratings"):
         return _operator(settings, args)
     try:
         return asyncio.run(serve(settings))
@@ -95,6 +100,10 @@ def _operator(settings: Settings, args: argparse.Namespace) -> int:
         return asyncio.run(operator.settings_command(settings, args.scope, args.words))
     if args.command == "backup":
         return operator.backup_command(settings, args.path)
+    if args.command == "ratings":
+        from chatbots.ratings_cli import rebuild_command
+
+        return asyncio.run(rebuild_command(settings))
     return asyncio.run(operator.stats_command(settings))
 
 

@@ -152,6 +152,7 @@ async def stats_command(settings: Settings, out: TextIO = sys.stdout) -> int:
         return _failed(error)
     try:
         totals = await store.totals(today.timestamp())
+        rated, rated_games, linked = await store.rating_totals()
     except StoreError as error:
         return _failed(error)
     finally:
@@ -167,6 +168,11 @@ async def stats_command(settings: Settings, out: TextIO = sys.stdout) -> int:
     print(
         "moves today: in games changed since 00:00 UTC that are still stored;"
         " results: one per player per finished game, kept for ever",
+        file=out,
+    )
+    print(
+        f"ratings: {rated} (a player in a game's pool), {rated_games} rated games,"
+        f" {linked} linked accounts",
         file=out,
     )
     return 0

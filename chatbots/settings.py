@@ -97,6 +97,7 @@ KEYS: tuple[Key, ...] = (
     Key("DEFAULT_MAX_BOARD", AI, chat="max_board"),
     Key("DEFAULT_PVP", AI, chat="pvp"),
     Key("DEFAULT_BOT_VS_BOT", AI, chat="bot_vs_bot"),
+    Key("DEFAULT_RATED", AI, chat="rated"),
     Key("DEFAULT_COOLDOWN_SECONDS", AI, chat="cooldown"),
     Key("DEFAULT_MAX_GAMES_PER_USER", AI, chat="max_games_per_user"),
     Key("DEFAULT_MAX_GAMES_PER_CHAT", AI, chat="max_games_per_chat"),

@@ -64,6 +64,9 @@ class PlatformStyle:
         chat_id: the chat id that a channel or room written by ``actor`` stands for (Discord:
             ``<#123>`` -> ``123``), for the ``allowed_chats`` setting; by default the text
             itself (a Matrix room id).
+        private_replies: a reply marked private reaches its user alone (Discord's ephemeral
+            messages, the one-person console); False where everyone in the chat sees it
+            (Matrix rooms), so secrets such as a ``/link`` code are not handed out there.
     """
 
     platform: str
@@ -72,6 +75,7 @@ class PlatformStyle:
     bot_user_id: str | None = None
     publish: Callable[[Actor, Sequence[Reply]], Awaitable[None]] | None = None
     chat_id: Callable[[Actor, str], str] = _written_chat
+    private_replies: bool = False
 
 
 class GameServicePort(Protocol):

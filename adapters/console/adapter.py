@@ -75,7 +75,9 @@ class ConsoleAdapter:
         welcome: bool = True,
     ) -> None:
         self._service = service
-        service.register_platform(PlatformStyle(PLATFORM, publish=self._publish))
+        service.register_platform(
+            PlatformStyle(PLATFORM, publish=self._publish, private_replies=True)
+        )
         self._stdin = stdin
         self._stdout = stdout
         self._locale = normalize_locale(locale)

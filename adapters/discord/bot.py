@@ -152,7 +152,9 @@ class GameBot(discord.Client):
         # text, so Discord needs no user mention syntax of its own; channels do, in the text
         # of the allowed_chats setting.
         service.register_platform(
-            PlatformStyle(PLATFORM, publish=self.publish, chat_id=channel_written)
+            PlatformStyle(
+                PLATFORM, publish=self.publish, chat_id=channel_written, private_replies=True
+            )
         )
         self.tree = _Tree(self)
         for command in build_commands(self):

@@ -109,7 +109,7 @@ def discord_options(spec: CommandSpec) -> tuple[Option, ...]:
 
 
 def _annotation(option: Option) -> Any:
-    if option.name == WATCH:
+    if option.name == WATCH or option.type is OptionType.SWITCH:
         return bool
     match option.type:
         case OptionType.USER:

@@ -24,6 +24,7 @@ from core.commands import (
     parse,
     settings_from_options,
     start_from_options,
+    top_from_options,
 )
 from core.errors import UserError
 from core.replies import Actor
@@ -64,6 +65,7 @@ def command_from_options(
             bots=bool(options.get(WATCH)),
             clock=options.get("clock"),
             first=options.get("first"),
+            casual=bool(options.get("casual")),
         )
     if spec.name == "settings":
         return settings_from_options(
@@ -72,6 +74,11 @@ def command_from_options(
     if spec.name == "theme":
         theme = options.get("theme")
         return spec.build(f"/{spec.name}", () if theme is None else (theme,))
+    if spec.name == "link":
+        code = options.get("code")
+        return spec.build(f"/{spec.name}", str(code).split() if code else ())
+    if spec.name == "top":
+        return top_from_options(options.get("ladder"), options.get("game"))
     if spec.name == "stats":
         player = options.get("player")
         if isinstance(player, discord.abc.User):

@@ -422,6 +422,7 @@ class Effective:
     max_board = Key(Size(), (MAX_SIDE, MAX_SIDE))
     pvp = Key(Switch(), True)
     bot_vs_bot = Key(Switch(), True)
+    rated = Key(Switch(), True)
     level = Key(Levels(), Level.MEDIUM)
     language = Key(Language(), DEFAULT_LOCALE)
     theme = Key(Look(), AUTO)

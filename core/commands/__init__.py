@@ -12,6 +12,7 @@ CONTRACT (used by core.sessions and the adapters): the names and fields of the v
 ``GameKind`` .. ``Command`` are stable.
 """
 
+from core.commands.ratings import top_from_options
 from core.commands.settings import settings_from_options
 from core.commands.table import (
     COMMANDS,
@@ -36,6 +37,8 @@ from core.commands.values import (
     First,
     GameKind,
     Help,
+    Ladder,
+    Link,
     MoveText,
     NotACommand,
     Opponent,
@@ -47,6 +50,7 @@ from core.commands.values import (
     Start,
     Stats,
     Top,
+    Unlink,
     VsBot,
     VsUser,
 )
@@ -67,6 +71,8 @@ __all__ = [
     "First",
     "GameKind",
     "Help",
+    "Ladder",
+    "Link",
     "MoveText",
     "NotACommand",
     "Opponent",
@@ -80,6 +86,7 @@ __all__ = [
     "Start",
     "Stats",
     "Top",
+    "Unlink",
     "VsBot",
     "VsUser",
     "find_command",
@@ -89,4 +96,5 @@ __all__ = [
     "resolve_move",
     "settings_from_options",
     "start_from_options",
+    "top_from_options",
 ]

@@ -20,7 +20,7 @@ SCOPES = {scope.value: scope for scope in SettingsScope}
 SETTINGS_SYNTAX = "[server|channel] [KEY [VALUE|reset]]"
 THEME_CHOICES = (*THEMES, AUTO, RESET)
 """What ``/theme`` takes: a theme, ``auto`` (each game its own) or ``reset``."""
-THEME_SYNTAX = f"[{'|'.join(THEME_CHOICES)}]"
+THEME_SYNTAX = "[THEME|auto|reset]"
 
 
 def build_theme(typed: str, args: Sequence[str]) -> Command:

@@ -15,6 +15,15 @@ from core.admin.durations import (
     show_duration,
 )
 from core.admin.keys import SETTING_NAMES
+from core.commands.ratings import (
+    GAME_CHOICES,
+    LADDER_CHOICES,
+    LINK_SYNTAX,
+    TOP_SYNTAX,
+    build_link,
+    build_top,
+    build_unlink,
+)
 from core.commands.settings import (
     SCOPES,
     SETTINGS_SYNTAX,
@@ -25,6 +34,7 @@ from core.commands.settings import (
 )
 from core.commands.values import (
     _BOT,
+    _CASUAL,
     _DEFAULT_FIRST,
     _FIRST_SYNTAX,
     _FIRSTS,
@@ -46,7 +56,6 @@ from core.commands.values import (
     Review,
     Start,
     Stats,
-    Top,
     VsBot,
     VsUser,
 )
@@ -66,6 +75,7 @@ class OptionType(enum.Enum):
     TEXT = "text"  # free text, or one of the option's choices
     INTEGER = "integer"  # a whole number from ``minimum`` to ``maximum``
     USER = "user"  # a person of the platform (a slash command's user picker)
+    SWITCH = "switch"  # on when given (a slash command's true/false; a word in text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,9 +223,12 @@ def _build_start(
     clock: str | None = None
     seconds: float | None = None
     levels: list[str] = []
+    casual = False
     for token in args:
         word = token.lower()
-        if _is_clock(kind, token):
+        if word == _CASUAL:
+            casual = True
+        elif _is_clock(kind, token):
             if clock is not None:
                 raise CommandError("parse.twice.clock", first=clock, second=token)
             clock, seconds = token, _parse_clock(token)  # "5 minutes": the 5 is what is wrong
@@ -247,7 +260,9 @@ def _build_start(
     opponent = _opponent(user, bot, levels)
     rules = _rules(kind, typed, size, k, syntax)
     first_player = _FIRSTS[first.lower()] if first else _DEFAULT_FIRST
-    return Start(kind, rules, opponent, first_player, level_named=bool(levels), clock=seconds)
+    return Start(
+        kind, rules, opponent, first_player, level_named=bool(levels), clock=seconds, casual=casual
+    )
 
 
 def _is_clock(kind: GameKind, token: str) -> bool:
@@ -325,13 +340,14 @@ def _checked_rules(rows: int, cols: int, k: int, *, gravity: bool) -> Rules:
 
 # The table. Order is the order of /help.
 _CLOCK_SYNTAX = "[CLOCK]"
-_TRES_SYNTAX = f"{_OPPONENT_SYNTAX} {_FIRST_SYNTAX} {_CLOCK_SYNTAX}"
-_QUATRE_SYNTAX = f"[ROWSxCOLS] {_OPPONENT_SYNTAX} {_FIRST_SYNTAX} {_CLOCK_SYNTAX}"
-_RATLLA_SYNTAX = f"ROWSxCOLS K {_OPPONENT_SYNTAX} {_FIRST_SYNTAX} {_CLOCK_SYNTAX}"
+_TRES_SYNTAX = f"{_OPPONENT_SYNTAX} {_FIRST_SYNTAX} {_CLOCK_SYNTAX} [{_CASUAL}]"
+_QUATRE_SYNTAX = f"[ROWSxCOLS] {_OPPONENT_SYNTAX} {_FIRST_SYNTAX} {_CLOCK_SYNTAX} [{_CASUAL}]"
+_RATLLA_SYNTAX = f"ROWSxCOLS K {_OPPONENT_SYNTAX} {_FIRST_SYNTAX} {_CLOCK_SYNTAX} [{_CASUAL}]"
 _LEVEL_OPTION = Option("level", tuple(_LEVELS))
 _OPPONENT_OPTION = Option("opponent", type=OptionType.USER)
 _FIRST_OPTION = Option("first", ("me", "opponent", "random"))
 _CLOCK_OPTION = Option("clock")
+_CASUAL_OPTION = Option(_CASUAL, type=OptionType.SWITCH)
 
 COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("help", (), "", (), _no_args(Help())),
@@ -339,7 +355,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "tres",
         ("tictactoe",),
         _TRES_SYNTAX,
-        (_LEVEL_OPTION, _OPPONENT_OPTION, _FIRST_OPTION, _CLOCK_OPTION),
+        (_LEVEL_OPTION, _OPPONENT_OPTION, _FIRST_OPTION, _CLOCK_OPTION, _CASUAL_OPTION),
         _start_builder(GameKind.TRES, _TRES_SYNTAX),
         GameKind.TRES,
     ),
@@ -347,7 +363,14 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "quatre",
         ("connect4",),
         _QUATRE_SYNTAX,
-        (Option("size"), _LEVEL_OPTION, _OPPONENT_OPTION, _FIRST_OPTION, _CLOCK_OPTION),
+        (
+            Option("size"),
+            _LEVEL_OPTION,
+            _OPPONENT_OPTION,
+            _FIRST_OPTION,
+            _CLOCK_OPTION,
+            _CASUAL_OPTION,
+        ),
         _start_builder(GameKind.QUATRE, _QUATRE_SYNTAX),
         GameKind.QUATRE,
     ),
@@ -362,6 +385,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
             _OPPONENT_OPTION,
             _FIRST_OPTION,
             _CLOCK_OPTION,
+            _CASUAL_OPTION,
         ),
         _start_builder(GameKind.RATLLA, _RATLLA_SYNTAX),
         GameKind.RATLLA,
@@ -372,7 +396,15 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("final", ("quit",), "", (), _no_args(Final())),
     CommandSpec("review", (), "", (), _no_args(Review())),
     CommandSpec("stats", (), "[@player]", (Option("player", type=OptionType.USER),), _build_stats),
-    CommandSpec("top", (), "", (), _no_args(Top())),
+    CommandSpec(
+        "top",
+        (),
+        TOP_SYNTAX,
+        (Option("ladder", LADDER_CHOICES), Option("game", GAME_CHOICES)),
+        build_top,
+    ),
+    CommandSpec("link", (), LINK_SYNTAX, (Option("code"),), build_link),
+    CommandSpec("unlink", (), "", (), build_unlink),
     CommandSpec(
         "settings",
         (),
@@ -417,6 +449,7 @@ def start_from_options(
     bots: bool = False,
     first: str | None = None,
     clock: str | None = None,
+    casual: bool = False,
 ) -> Start:
     """A start command from named options (Discord slash commands), checked like typed text.
 
@@ -429,6 +462,7 @@ def start_from_options(
         bots: two bots play each other for people to watch (the text option ``bot``).
         first: ``me``/``first``, ``opponent``/``second`` or ``random``.
         clock: the time per move (``60s``, ``2m``, ``1d``).
+        casual: the game is never rated.
 
     Raises:
         CommandError: the same errors, with the same keys, as :func:`parse`.
@@ -457,6 +491,8 @@ def start_from_options(
             tokens.append(value.strip())
     if bots:
         tokens.append(_BOT)
+    if casual:
+        tokens.append(_CASUAL)
     if clock is not None:
         # Only the clock's own shape: "hard" given as a clock is a bad clock, not a level.
         seconds = _parse_clock(clock.strip())

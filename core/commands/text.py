@@ -10,6 +10,7 @@ from core.admin.durations import show_duration
 from core.commands.table import _BY_NAME, COMMANDS, _is_digits, find_command
 from core.commands.values import (
     _BOT,
+    _CASUAL,
     _FIRST_WORDS,
     _MAX_MOVE_DIGITS,
     _SUGGEST_MAX_LENGTH,
@@ -24,6 +25,8 @@ from core.commands.values import (
     Final,
     GameKind,
     Help,
+    Ladder,
+    Link,
     MoveText,
     NotACommand,
     Rematch,
@@ -32,6 +35,7 @@ from core.commands.values import (
     Start,
     Stats,
     Top,
+    Unlink,
     VsBot,
     VsUser,
 )
@@ -175,6 +179,11 @@ def format_command(command: Command, prefix: str = "/") -> str:
             return " ".join([f"{prefix}{command.kind.value}", *_start_words(command)])
         case Stats(user=str() as user):
             return f"{prefix}stats {user}"
+        case Top(ladder=ladder, game=game):
+            words = [] if ladder is Ladder.CHAT else [ladder.value]
+            return " ".join([f"{prefix}top", *words, *([game.value] if game else [])])
+        case Link(code=str() as code):
+            return f"{prefix}link {code}"
         case Settings():
             return " ".join([f"{prefix}settings", *_settings_words(command)])
         case _:
@@ -201,6 +210,8 @@ def _start_words(start: Start) -> list[str]:
     words.append(_FIRST_WORDS[start.first])
     if start.clock is not None:
         words.append(show_duration(start.clock))
+    if start.casual:
+        words.append(_CASUAL)
     return words
 
 
@@ -226,6 +237,8 @@ _NAMES: dict[type, str] = {
     Stats: "stats",
     Top: "top",
     Review: "review",
+    Link: "link",
+    Unlink: "unlink",
 }
 
 

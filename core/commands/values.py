@@ -75,6 +75,9 @@ class Start:
     clock: float | None = None
     """Seconds per move asked for (``/tres @bob 2m``), within ``core.admin.durations``'
     bounds; None: the chat's own clock. Only games between people run on a clock."""
+    casual: bool = False
+    """Never rated (the ``casual`` option); a game between people is rated otherwise, where
+    the chat allows it (``core.ratings.is_rated``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,9 +119,38 @@ class Stats:
     name: str | None = None
 
 
+class Ladder(enum.Enum):
+    """Which players ``/top`` ranks."""
+
+    CHAT = "chat"  # those who played rated games in this chat
+    SERVER = "server"  # in any channel of this Discord server (elsewhere: this chat)
+    ALL = "all"  # everyone, on every chat and platform
+
+
 @dataclass(frozen=True, slots=True)
 class Top:
-    pass
+    """A ladder by rating, in one game's rating pool (``core.ratings.pool_of``).
+
+    Attributes:
+        ladder: whose ladder.
+        game: the game; None: Connect Four.
+    """
+
+    ladder: Ladder = Ladder.CHAT
+    game: GameKind | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """``/link``: a one-time code for this account (``code`` None), or join the account that
+    made ``code`` (typed on another platform)."""
+
+    code: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Unlink:
+    """``/unlink``: separate this account from the accounts it was linked with."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +222,8 @@ Command = (
     | Review
     | Settings
     | MoveText
+    | Link
+    | Unlink
     | PersonalTheme
 )
 
@@ -232,6 +266,7 @@ _FIRST_WORDS: dict[First, str] = {
     First.RANDOM: "random",
 }
 _BOT = "bot"
+_CASUAL = "casual"
 _SIZE_SEPARATORS = ("\u00d7", "x")  # multiplication sign; "6X7" is lower-cased to "x"
 _MAX_MOVE_DIGITS = 3  # the largest board has 625 cells
 _SUGGEST_MAX_LENGTH = 32  # no close match is worth comparing a long token for

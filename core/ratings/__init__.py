@@ -20,7 +20,7 @@ from core.ratings.rating import (
     format_delta,
     rate,
 )
-from core.ratings.rebuild import RatedResult, apply, rebuild, record, replay
+from core.ratings.rebuild import Merge, RatedResult, apply, merged, rebuild, record, replay
 
 __all__ = [
     "ACTIVE_SECONDS",
@@ -28,6 +28,7 @@ __all__ = [
     "PAIR_LIMIT",
     "PROVISIONAL_GAMES",
     "Ending",
+    "Merge",
     "RatedResult",
     "Rating",
     "RatingChange",
@@ -37,6 +38,7 @@ __all__ = [
     "format_delta",
     "is_listed",
     "is_rated",
+    "merged",
     "pair_key",
     "pool_of",
     "rate",

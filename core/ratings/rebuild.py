@@ -64,9 +64,47 @@ def record(ratings: dict[Key, Rating], result: RatedResult, change: RatingChange
     ratings[(result.pool, result.second)] = change.after[1]
 
 
-def rebuild(results: Iterable[RatedResult]) -> dict[Key, Rating]:
-    """Every player's rating in every pool after ``results`` (see :func:`replay`)."""
+@dataclass(frozen=True, slots=True)
+class Merge:
+    """Two identities became one person's (``/link``): ``source``'s rating in ``pool`` went into
+    ``into``'s, as :func:`merged` decides.
+
+    Args:
+        pool: the rating pool.
+        source: the identity that joined (it has no rating of its own afterwards).
+        into: the identity both accounts now share.
+    """
+
+    pool: str
+    source: str
+    into: str
+
+
+def merged(source: Rating | None, into: Rating | None) -> Rating:
+    """The one rating two linked accounts share in a pool: the one of the account with more
+    rated games there, whole (rating, deviation and games; on a tie, ``into``'s).
+
+    Not a blend: two ratings of one person are two estimates of the same strength, and the one
+    from more games is the better one. Not a sum of games either: one person with two accounts
+    must not look more settled than they are (a provisional pair stays provisional).
+    """
+    if source is None:
+        return into if into is not None else NEW
+    if into is None or source.games > into.games:
+        return source
+    return into
+
+
+def rebuild(results: Iterable[RatedResult | Merge]) -> dict[Key, Rating]:
+    """Every player's rating in every pool after ``results`` (see :func:`replay`), with the
+    merges of linked accounts where they happened in the log."""
     ratings: dict[Key, Rating] = {}
     for result in results:
-        record(ratings, result, apply(ratings, result))
+        if isinstance(result, Merge):
+            source = ratings.pop((result.pool, result.source), None)
+            ratings[(result.pool, result.into)] = merged(
+                source, ratings.get((result.pool, result.into))
+            )
+        else:
+            record(ratings, result, apply(ratings, result))
     return ratings

@@ -70,7 +70,14 @@ class Challenges:
                 other = Seat.person(challenged, name or user.strip())
                 seats = (me, other) if self._starter_first(command.first) else (other, me)
                 session = self._new(
-                    actor, seats, command.rules, Status.CHALLENGE, chat, challenged, command.clock
+                    actor,
+                    seats,
+                    command.rules,
+                    Status.CHALLENGE,
+                    chat,
+                    challenged,
+                    command.clock,
+                    command.casual,
                 )
                 await ctx.create(actor, session, limits)
                 replies = [self._challenge_reply(actor, session)]
@@ -97,7 +104,10 @@ class Challenges:
         chat: Effective,
         challenged: str | None = None,
         clock: float | None = None,
+        casual: bool = False,
     ) -> Session:
+        """A new session; ``casual``: never rated (so is every game of a chat whose ``rated``
+        setting is off now)."""
         now, ttl = self._ctx.now_and_ttl(status, chat)
         if all(seat.is_bot for seat in seats):
             # A bots' game cannot outlive its time cap by much: a restart leaves it orphaned.
@@ -114,6 +124,7 @@ class Challenges:
             challenged=challenged,
             clock=clock,
             server_id=actor.server_id,
+            casual=casual or not chat.rated,
         )
 
     def _starter_first(self, first: First) -> bool:
@@ -230,7 +241,14 @@ class Challenges:
             # The same clock, held to the chat's cap as it stands now.
             clock = None if session.clock is None else min(session.clock, chat.max_clock)
             new = self._new(
-                actor, swapped, session.rules, Status.CHALLENGE, chat, opponent.user_id, clock
+                actor,
+                swapped,
+                session.rules,
+                Status.CHALLENGE,
+                chat,
+                opponent.user_id,
+                clock,
+                session.casual,
             )
             await self._swap(actor, session, new, limits)
             replies = [self._challenge_reply(actor, new)]

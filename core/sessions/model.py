@@ -158,8 +158,10 @@ def new_session(
     challenged: str | None = None,
     clock: float | None = None,
     server_id: str | None = None,
+    casual: bool = False,
 ) -> Session:
-    """A session at version 1, born now (a clock starts when the game does)."""
+    """A session at version 1, born now (a clock starts when the game does; see
+    :class:`Session` for ``server_id`` and ``casual``)."""
     return Session(
         id=new_session_id(),
         platform=platform,
@@ -176,4 +178,5 @@ def new_session(
         challenged=challenged,
         clock=clock,
         server_id=server_id,
+        casual=casual,
     )

@@ -54,6 +54,7 @@ from core.commands import (
     Decline,
     Final,
     Help,
+    Link,
     MoveText,
     NotACommand,
     PersonalTheme,
@@ -63,6 +64,7 @@ from core.commands import (
     Start,
     Stats,
     Top,
+    Unlink,
     help_text,
     parse,
 )
@@ -79,6 +81,7 @@ from core.sessions.context import Context
 from core.sessions.moved import carry_games_over
 from core.sessions.moves import Moves, Unplayable, off_board
 from core.sessions.policy import Policy
+from core.sessions.ratings import Ratings
 from core.sessions.requests import Requests
 from core.sessions.review import KeptReviews, Reviews
 from core.sessions.settings import ServiceSettings
@@ -89,6 +92,9 @@ from core.store import Session, SessionStore, StoreBusy, StoreUnavailable
 from core.workers.runner import AiRunner, PoolRunner
 
 log = logging.getLogger("core.sessions")
+
+HELP_MESSAGE = 2000
+"""The longest ``/help`` answered in one message (Discord's limit for a message's text)."""
 
 SWEEPER_LEASE = "sweeper"
 """The lease whose holder sweeps: one process sweeps at a time (any sweep is safe anyway)."""
@@ -135,7 +141,8 @@ class GameService:
         cache = SettingsCache(store, self.settings.chat_defaults)
         self._policy = Policy(self._ctx, cache, limits=self.settings.limits)
         self._challenges = Challenges(self._ctx, self._moves, self._watcher, self._policy)
-        self._results = Results(self._ctx)
+        self._ratings = Ratings(self._ctx)
+        self._results = Results(self._ctx, self._ratings)
         self._reviews = Reviews(self._ctx, self._kept)
         self._admin = Admin(self._ctx, cache)
         self._themes = Themes(self._ctx, cache)
@@ -155,15 +162,15 @@ class GameService:
 
     def register_platform(self, style: PlatformStyle) -> None:
         """How users of ``style.platform`` write prefixes and mentions, and how to show them
-        later replies (which are marked with the chat's language and theme first, as
-        answers are)."""
+        later replies (which are marked with the chat's language, style and theme first, as
+        answers are: :meth:`_marked`)."""
         publish = style.publish
         if publish is not None:
 
-            async def localized(actor: Actor, replies: Sequence[Reply]) -> None:
-                await publish(actor, await self._localized(actor, list(replies)))
+            async def marked(actor: Actor, replies: Sequence[Reply]) -> None:
+                await publish(actor, await self._marked(actor, list(replies)))
 
-            style = dataclasses.replace(style, publish=localized)
+            style = dataclasses.replace(style, publish=marked)
         self._ctx.styles[style.platform] = style
 
     # --- lifetime --------------------------------------------------------------------------
@@ -402,9 +409,18 @@ class GameService:
             return None
 
     async def _localized(self, actor: Actor, replies: list[Reply]) -> list[Reply]:
-        """The replies, marked with the chat's language where its admins chose one, and each
-        board with its theme: its starter's own (``/theme``), else the chat's where one is set
-        (``auto`` leaves each game its own)."""
+        """The replies, with the new ratings under a rated game's result, marked as
+        :meth:`_marked` says."""
+        if not replies:
+            return replies
+        replies = await self._ratings.annotated(replies)
+        return await self._marked(actor, replies)
+
+    async def _marked(self, actor: Actor, replies: list[Reply]) -> list[Reply]:
+        """The replies marked with the chat's language where its admins chose one, with the
+        chat's board style, and each board with its theme: its starter's own (``/theme``),
+        else the chat's where one is set (``auto`` leaves each game its own). Marking twice
+        gives the same replies (later replies are marked on their way to ``publish``)."""
         if not replies:
             return replies
         chat = await self._chat_or_none(actor)
@@ -522,7 +538,11 @@ class GameService:
             case Stats():
                 return await self._results.stats(actor, command)
             case Top():
-                return await self._results.top(actor)
+                return await self._ratings.top(actor, command)
+            case Link():
+                return await self._ratings.link(actor, command)
+            case Unlink():
+                return await self._ratings.unlink(actor)
             case Review():
                 return await self._reviews.last(actor)
             case Settings():
@@ -532,5 +552,8 @@ class GameService:
             case Help():
                 locale = normalize_locale(actor.locale or self.settings.default_locale)
                 text = help_text(locale, ctx.prefix(actor))
-                return [Reply(text=Text("game.help", {"text": text}), private=True)]
+                # A chat message holds 2,000 characters (Discord's): the commands, then how
+                # options and moves are written, as two messages when one would not hold both.
+                parts = [text] if len(text) <= HELP_MESSAGE else text.split("\n\n", 1)
+                return [Reply(text=Text("game.help", {"text": p}), private=True) for p in parts]
         raise AssertionError(f"unhandled command {command!r}")  # pragma: no cover

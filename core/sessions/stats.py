@@ -1,19 +1,21 @@
-"""Results: ``/stats`` for a player and ``/top`` for a chat (counted by the store, in the same
-transaction that finishes a game)."""
+"""Results: ``/stats`` for a player (counted by the store, in the same transaction that finishes
+a game), with their ratings (:mod:`core.sessions.ratings`, which also answers ``/top``)."""
 
 from __future__ import annotations
 
 from core.commands import Stats
-from core.i18n import Lines, Text
+from core.i18n import Text
 from core.replies import Actor, Reply
 from core.sessions.context import Context
+from core.sessions.ratings import Ratings
 
 
 class Results:
-    """Answers ``/stats`` and ``/top``."""
+    """Answers ``/stats``."""
 
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Context, ratings: Ratings) -> None:
         self._ctx = ctx
+        self._ratings = ratings
 
     async def stats(self, actor: Actor, command: Stats) -> list[Reply]:
         ctx = self._ctx
@@ -28,41 +30,16 @@ class Results:
         if total is None:
             return [Reply(text=Text("stats.none", {"player": name}))]
         here = await ctx.store.player_stats(actor.platform, user_id, actor.chat_id)
-        return [
-            Reply(
-                text=Text(
-                    "stats.player",
-                    {
-                        "player": total.name if command.user is not None else name,
-                        "wins": total.wins,
-                        "losses": total.losses,
-                        "draws": total.draws,
-                        "chat_wins": here.wins if here else 0,
-                        "chat_losses": here.losses if here else 0,
-                        "chat_draws": here.draws if here else 0,
-                    },
-                )
-            )
-        ]
-
-    async def top(self, actor: Actor) -> list[Reply]:
-        ctx = self._ctx
-        rows = await ctx.store.top(actor.platform, actor.chat_id, ctx.settings.top_size)
-        if not rows:
-            return [Reply(text=Text("stats.top_empty"))]
-        lines = Lines(
-            tuple(
-                Text(
-                    "stats.top_line",
-                    {
-                        "rank": rank,
-                        "name": row.name,
-                        "wins": row.wins,
-                        "losses": row.losses,
-                        "draws": row.draws,
-                    },
-                )
-                for rank, row in enumerate(rows, start=1)
-            )
+        results = Text(
+            "stats.player",
+            {
+                "player": total.name if command.user is not None else name,
+                "wins": total.wins,
+                "losses": total.losses,
+                "draws": total.draws,
+                "chat_wins": here.wins if here else 0,
+                "chat_losses": here.losses if here else 0,
+                "chat_draws": here.draws if here else 0,
+            },
         )
-        return [Reply(text=Text("stats.top", {"lines": lines}))]
+        return [Reply(text=await self._ratings.with_ratings(actor, user_id, results))]

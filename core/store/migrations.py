@@ -204,12 +204,91 @@ CLOCK = Step(
     ),
 )
 
+# Ratings (core.ratings, issue 23). A game carries whether its players chose it casual (or its
+# chat does not allow rated play), from its start (its Discord server is step 5's server_id).
+# ratings: one row per identity per pool; the partial index serves every ladder in rating
+# order (only settled ratings are listed, and PROVISIONAL_GAMES is 10), so a ladder reads its
+# first rows and never sorts. rating_changes is the log every rating comes from, in id order:
+# each rated game (both players before and after, to show and audit it) and each merge of two
+# linked accounts' ratings; ``chatbots ratings rebuild`` replays it. rating_places says who
+# played rated games in which chat and which Discord server (the chat and server ladders).
+# links: accounts a person joined with /link (one identity); absent, an account is its own.
+RATINGS = Step(
+    "ratings",
+    (
+        "ALTER TABLE sessions ADD COLUMN casual INTEGER NOT NULL DEFAULT 0"
+        " CHECK (casual IN (0, 1))",
+        """
+        CREATE TABLE ratings (
+            identity        TEXT NOT NULL,
+            pool            TEXT NOT NULL,
+            rating          {REAL} NOT NULL,
+            deviation       {REAL} NOT NULL,
+            games           INTEGER NOT NULL,
+            last_rated_at   {REAL} NOT NULL,
+            platform        TEXT NOT NULL,
+            name            TEXT NOT NULL,
+            PRIMARY KEY (identity, pool)
+        ){WITHOUT_ROWID}
+        """,
+        "CREATE INDEX ratings_ladder ON ratings (pool, rating DESC, last_rated_at)"
+        " WHERE games >= 10",
+        """
+        CREATE TABLE rating_changes (
+            id                  {AUTO_ID},
+            kind                TEXT NOT NULL CHECK (kind IN ('game', 'merge')),
+            session_id          TEXT,
+            pool                TEXT NOT NULL,
+            at                  {REAL} NOT NULL,
+            first_identity      TEXT NOT NULL,
+            second_identity     TEXT NOT NULL,
+            winner              INTEGER CHECK (winner IN (1, 2)),
+            termination         TEXT,
+            first_rating        {REAL} NOT NULL,
+            first_deviation     {REAL} NOT NULL,
+            first_games         INTEGER NOT NULL,
+            second_rating       {REAL} NOT NULL,
+            second_deviation    {REAL} NOT NULL,
+            second_games        INTEGER NOT NULL,
+            first_rating_after      {REAL} NOT NULL,
+            first_deviation_after   {REAL} NOT NULL,
+            second_rating_after     {REAL} NOT NULL,
+            second_deviation_after  {REAL} NOT NULL
+        )
+        """,
+        "CREATE INDEX rating_changes_pair ON rating_changes (first_identity, second_identity, at)",
+        "CREATE INDEX rating_changes_second ON rating_changes (second_identity, id)",
+        "CREATE INDEX rating_changes_first ON rating_changes (first_identity, id)",
+        "CREATE INDEX rating_changes_session ON rating_changes (session_id)",
+        """
+        CREATE TABLE rating_places (
+            place       TEXT NOT NULL,
+            pool        TEXT NOT NULL,
+            identity    TEXT NOT NULL,
+            PRIMARY KEY (place, pool, identity)
+        ){WITHOUT_ROWID}
+        """,
+        "CREATE INDEX rating_places_identity ON rating_places (identity)",
+        """
+        CREATE TABLE links (
+            platform    TEXT NOT NULL,
+            user_id     TEXT NOT NULL,
+            identity    TEXT NOT NULL,
+            linked_at   {REAL} NOT NULL,
+            PRIMARY KEY (platform, user_id)
+        ){WITHOUT_ROWID}
+        """,
+        "CREATE INDEX links_identity ON links (identity)",
+    ),
+)
+
 STEPS: Sequence[Step] = (
     V1_INITIAL,
     V2_KV_LIFETIMES_AND_QUARANTINE,
     V3_SETTINGS,
     V4_OUTCOME,
     CLOCK,
+    RATINGS,
 )
 """Step ``i`` upgrades version ``i`` to ``i + 1``, in every dialect."""
 

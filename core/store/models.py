@@ -96,7 +96,10 @@ class Session:
         remind_at: when the player to move is reminded, None once reminded (or never).
         server_id: the Discord server the chat belongs to (None where chats stand alone), so
             that what is said later, with nobody's request to go by (a clock's reminder), is
-            said with the chat's settings.
+            said with the chat's settings, and whose ladder its rating counts for.
+        casual: never rated (the ``casual`` start option, or a chat whose ``rated`` setting
+            was off when the game started); other games are rated as ``core.ratings.is_rated``
+            decides when they end.
     """
 
     id: str
@@ -117,6 +120,7 @@ class Session:
     deadline: float | None = None
     remind_at: float | None = None
     server_id: str | None = None
+    casual: bool = False
 
     @property
     def winner(self) -> int | None:

@@ -32,7 +32,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from core.store import lease_sql, limit_ops, table_ops
+from core.store import lease_sql, limit_ops, rating_ops, table_ops
 from core.store.base import AlreadyPlaying, GameLimits, KvEntry, StoreError
 from core.store.migrations import Dialect
 from core.store.models import Session, Status
@@ -299,7 +299,8 @@ def _set_players(session: Session, *, new: bool = False) -> Op[None]:
 
 
 def _record_result(session: Session) -> Op[None]:
-    """Add a finished game to its players' stats (inside the finishing transaction)."""
+    """Add a finished game to its players' stats and, if rated, its rating change (inside the
+    finishing transaction: both are written, or neither)."""
     yield many(
         "INSERT INTO stats (platform, chat_id, user_id, name, wins, losses, draws,"
         " updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
@@ -312,6 +313,7 @@ def _record_result(session: Session) -> Op[None]:
             for result in stats_rows(session)
         ],
     )
+    yield from rating_ops.record(session)
 
 
 # --- loading, with quarantine ----------------------------------------------------------------

@@ -44,6 +44,7 @@ SESSION_COLUMNS = (
     "deadline",
     "remind_at",
     "server_id",
+    "casual",
 )
 _COLUMN_LIST = ", ".join(SESSION_COLUMNS)
 
@@ -140,6 +141,7 @@ def session_row(s: Session) -> tuple[Any, ...]:
         s.deadline,
         s.remind_at,
         s.server_id,
+        int(s.casual),
     )
 
 
@@ -164,6 +166,7 @@ _KINDS: dict[str, _Kind] = dict(
             _TEXT_OR_NONE,  # termination
             *(_TIME_OR_NONE, _TIME_OR_NONE, _TIME_OR_NONE),  # clock, deadline, remind_at
             _TEXT_OR_NONE,  # server_id
+            _WHOLE,  # casual
         ),
         strict=True,
     )
@@ -259,9 +262,12 @@ def decode_session(row: Sequence[Any]) -> Session:
         deadline,
         remind_at,
         server_id,
+        casual,
     ) = row
     if gravity not in (0, 1):
         raise BadRow(f"gravity must be 0 or 1, got {gravity!r}")
+    if casual not in (0, 1):
+        raise BadRow(f"casual must be 0 or 1, got {casual!r}")
     try:
         rules = Rules(rows, cols, k, gravity=gravity == 1)
     except ValueError as error:
@@ -302,6 +308,7 @@ def decode_session(row: Sequence[Any]) -> Session:
         deadline=None if deadline is None else float(deadline),
         remind_at=None if remind_at is None else float(remind_at),
         server_id=server_id,
+        casual=casual == 1,
     )
 
 

@@ -15,7 +15,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from types import TracebackType
 from typing import Self, TypeVar
 
-from core.store import ops, table_ops
+from core.ratings import Merge, RatedResult, Rating, RatingChange
+from core.store import link_ops, ops, rating_ops, table_ops
 from core.store.base import (
     GameLimits,
     KvEntry,
@@ -24,8 +25,10 @@ from core.store.base import (
     StoreUnavailable,
     check_lease_arguments,
 )
+from core.store.link_ops import Linked
 from core.store.migrations import Dialect
 from core.store.models import LiveCounts, PlatformTotals, Session, SettingRow, StatsRow
+from core.store.rating_ops import LadderRow, PoolRating, RatingChangeRow
 from core.store.sql import Op
 
 log = logging.getLogger(__name__)
@@ -194,6 +197,46 @@ class SqlStore:
 
     async def top(self, platform: str, chat_id: str, limit: int = 10) -> list[StatsRow]:
         return await self._run("top", table_ops.top(platform, chat_id, limit))
+
+    # --- ratings (core.store.rating_ops, core.store.link_ops) -------------------------------
+
+    async def ladder(
+        self, place: str | None, pool: str, now: float, limit: int = 10
+    ) -> list[LadderRow]:
+        return await self._run("ladder", rating_ops.ladder(place, pool, now, limit))
+
+    async def player_ratings(self, platform: str, user_id: str) -> tuple[str, list[PoolRating]]:
+        return await self._run("player_ratings", rating_ops.player_ratings(platform, user_id))
+
+    async def rating_of(self, platform: str, user_id: str, pool: str) -> Rating:
+        return await self._run("rating_of", rating_ops.rating_of(platform, user_id, pool))
+
+    async def rating_rank(self, pool: str, rating: float, now: float) -> int:
+        return await self._run("rating_rank", rating_ops.rank(pool, rating, now))
+
+    async def rating_changes(self, identity: str, limit: int = 5) -> list[RatingChangeRow]:
+        return await self._run("rating_changes", rating_ops.recent_changes(identity, limit))
+
+    async def rating_change_of(self, session_id: str) -> RatingChange | None:
+        return await self._run("rating_change_of", rating_ops.change_of(session_id))
+
+    async def rating_log(self) -> list[RatedResult | Merge]:
+        return await self._run("rating_log", rating_ops.log())
+
+    async def stored_ratings(self) -> dict[tuple[str, str], Rating]:
+        return await self._run("stored_ratings", rating_ops.stored())
+
+    async def rating_totals(self) -> tuple[int, int, int]:
+        return await self._run("rating_totals", rating_ops.totals())
+
+    async def link_code(self, code: str, platform: str, user_id: str, expires_at: float) -> None:
+        await self._run("link_code", link_ops.put_code(code, platform, user_id, expires_at))
+
+    async def link(self, code: str, platform: str, user_id: str, now: float) -> Linked:
+        return await self._run("link", link_ops.redeem(code, platform, user_id, now))
+
+    async def unlink(self, platform: str, user_id: str) -> int:
+        return await self._run("unlink", link_ops.unlink(platform, user_id))
 
     # --- adapter state ---------------------------------------------------------------------
 

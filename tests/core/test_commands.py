@@ -27,6 +27,7 @@ from core.commands import (
     First,
     GameKind,
     Help,
+    Link,
     MoveText,
     NotACommand,
     PersonalTheme,
@@ -36,6 +37,7 @@ from core.commands import (
     Start,
     Stats,
     Top,
+    Unlink,
     VsBot,
     VsUser,
     find_command,
@@ -64,6 +66,8 @@ BARE: dict[str, Command] = {
     "final": Final(),
     "stats": Stats(),
     "top": Top(),
+    "link": Link(),
+    "unlink": Unlink(),
     "review": Review(),
     "settings": Settings(),
     "theme": PersonalTheme(),
@@ -92,6 +96,8 @@ def test_table_has_the_design_commands_and_aliases() -> None:
         "final": ("quit",),
         "stats": (),
         "top": (),
+        "link": (),
+        "unlink": (),
         "review": (),
         "settings": (),
         "theme": (),
@@ -142,7 +148,7 @@ def test_usage_shows_syntax() -> None:
     assert spec.usage("!").startswith("!ratlla ROWSxCOLS K ")
     top = find_command("top")
     assert top is not None
-    assert top.usage() == "/top"
+    assert top.usage() == "/top [chat|server|all] [tres|quatre]"
 
 
 def test_option_descriptions_and_choices() -> None:
@@ -157,6 +163,7 @@ def test_option_descriptions_and_choices() -> None:
         "opponent": (),
         "first": ("me", "opponent", "random"),
         "clock": (),
+        "casual": (),
     }
 
 
@@ -297,7 +304,9 @@ def test_a_resolved_opponent_is_named_in_errors() -> None:
         ("/tress", "parse.unknown_command_suggest", "'/tress'"),
         ("/xyzzy", "parse.unknown_command", "'/xyzzy'"),
         ("/help me", "parse.no_args", "'me'"),
-        ("/top 10", "parse.no_args", "'10'"),
+        ("/top 10", "parse.bad_option", "'10'"),
+        ("/unlink now", "parse.no_args", "'now'"),
+        ("/link abc", "parse.bad_link_code", "'abc'"),
         ("/5 6", "parse.no_args", "'6'"),
         ("/tres 6x7", "parse.bad_option", "'6x7'"),
         ("/tres impossible", "parse.bad_option", "'impossible'"),
@@ -482,7 +491,9 @@ def test_help_lists_every_command_and_alias(locale: str, prefix: str) -> None:
     assert "{" not in text
     assert f"{prefix}5" in text
     assert render("help.levels", locale) in text  # what each level is worth
-    assert len(text) <= 2000  # one Discord message
+    # The commands, then the notes: each part one Discord message (the service sends two
+    # when the whole does not fit one).
+    assert all(len(part) <= 2000 for part in text.split("\n\n", 1))
 
 
 def test_help_is_in_the_language_asked_for() -> None:

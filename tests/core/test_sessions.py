@@ -16,7 +16,7 @@ from core.ai import Level
 from core.commands import BotVsBot, First, GameKind, Start, VsBot
 from core.errors import UserError
 from core.games import CONNECT_FOUR, TICTACTOE, Outcome, Position, Termination
-from core.i18n import LOCALES, Lines, Text, catalogue, placeholders
+from core.i18n import LOCALES, Text, catalogue, placeholders
 from core.i18n.messages.errors import MESSAGES as ERROR_MESSAGES
 from core.i18n.messages.game import MESSAGES
 from core.ports import PlatformStyle
@@ -268,8 +268,11 @@ async def test_challenge_accept_and_play(store: AnyStore) -> None:
     for player, cell in ((ALICE, "1"), (BOB, "4"), (ALICE, "2"), (BOB, "5")):
         assert error_key(await svc.handle_text(player, cell)) is None
     won = await svc.handle_text(ALICE, "3")
-    assert won[0].text is not None and won[0].text.key == "game.won"
-    assert won[0].text.params == {"player": "Alice", "mark": "X"}
+    # A rated game: the result, then the new ratings (tests/core/test_sessions_ratings.py).
+    assert won[0].text is not None and won[0].text.key == "ratings.game_result"
+    result = won[0].text.params["result"]
+    assert isinstance(result, Text) and result.key == "game.won"
+    assert result.params == {"player": "Alice", "mark": "X"}
     assert error_key(await svc.handle_move(BOB, session_id, 8)) == "error.game_over"
     alice = await store.player_stats("test", "alice")
     bob = await store.player_stats("test", "bob")
@@ -505,28 +508,23 @@ async def _finish(svc: GameService, store: AnyStore, session_id: str, who: Actor
 async def test_stats_and_top(store: AnyStore) -> None:
     svc = service(store)
     assert keys(await svc.handle_text(ALICE, "/stats")) == ["stats.none"]
-    assert keys(await svc.handle_text(ALICE, "/top")) == ["stats.top_empty"]
+    assert keys(await svc.handle_text(ALICE, "/top")) == ["ratings.top_empty"]
     await pvp(svc)
     for player, cell in ((ALICE, "1"), (BOB, "4"), (ALICE, "2"), (BOB, "5"), (ALICE, "3")):
         await svc.handle_text(player, cell)
     mine = await svc.handle_text(ALICE, "/stats")
-    assert mine[0].text is not None and mine[0].text.key == "stats.player"
-    assert mine[0].text.params["wins"] == 1 and mine[0].text.params["chat_wins"] == 1
+    # The results, then the ratings: the game was rated (tests/core/test_sessions_ratings.py).
+    assert mine[0].text is not None and mine[0].text.key == "ratings.stats"
+    results = mine[0].text.params["results"]
+    assert isinstance(results, Text) and results.key == "stats.player"
+    assert results.params["wins"] == 1 and results.params["chat_wins"] == 1
     bobs = await svc.handle_text(CAROL, "/stats @bob")
-    assert bobs[0].text is not None and bobs[0].text.params["losses"] == 1
-    assert bobs[0].text.params["player"] == "Bob"
-    top = await svc.handle_text(CAROL, "/top")
-    assert top[0].text is not None
-    lines = top[0].text.params["lines"]
-    assert isinstance(lines, Lines)
-    assert [(line.params["rank"], line.params["name"]) for line in lines.texts] == [
-        (1, "Alice"),
-        (2, "Bob"),
-    ]
-    rendered = top[0].text.render("en").splitlines()
-    assert rendered[-2].startswith("1. Alice") and rendered[-1].startswith("2. Bob")
-    # Another chat has its own leaderboard.
-    assert keys(await svc.handle_text(actor("carol", chat="else"), "/top")) == ["stats.top_empty"]
+    assert bobs[0].text is not None
+    results = bobs[0].text.params["results"]
+    assert isinstance(results, Text) and results.params["losses"] == 1
+    assert results.params["player"] == "Bob"
+    # One rated game is not enough for a ladder.
+    assert keys(await svc.handle_text(CAROL, "/top tres")) == ["ratings.top_empty"]
 
 
 async def test_help_is_localized(store: AnyStore) -> None:

@@ -177,7 +177,10 @@ async def test_challenge_accepted_and_played_out(harness: Harness, double: Disco
         assert not click.ephemeral()
     board = double.messages[message_id]
     assert render("game.won", "en", player="Alice", mark="X") in board["content"]
-    assert click.public()[-1] == render("game.won", "en", player="Alice", mark="X")
+    # The result of a rated game, then both players' new ratings.
+    result, ratings = click.public()[-1].split("\n")
+    assert result == render("game.won", "en", player="Alice", mark="X")
+    assert ratings == "Ratings: Alice 1611? (+111) · Bob 1389? (-111)"
     styles = [b["style"] for b in cell_buttons(board)]
     assert [i for i, s in enumerate(styles) if s == SUCCESS] == [0, 1, 2]
     assert marks(board)[:3] == [X_MARK, X_MARK, X_MARK]
@@ -350,15 +353,19 @@ async def test_commands_are_synced_with_translations(
 ) -> None:
     names = {c["name"] for c in double.global_commands}
     assert {"help", "tres", "quatre", "ratlla", "final", "stats", "top", "move"} <= names
+    assert {"link", "unlink"} <= names
     tres = double.command("tres")
     assert tres["description"] == render("help.tres", "en")
     assert tres["description_localizations"]["pt-BR"] == render("help.tres", "pt")
     assert tres["description_localizations"]["es-ES"] == render("help.tres", "es")
     assert tres["description_localizations"]["ru"] == render("help.tres", "ru")
     options = {o["name"]: o for o in tres["options"]}
-    assert set(options) == {"level", "opponent", "first", "watch", "clock"}
+    assert set(options) == {"level", "opponent", "first", "watch", "clock", "casual"}
     assert options["opponent"]["type"] == 6
-    assert options["watch"]["type"] == 5  # a boolean
+    assert options["watch"]["type"] == options["casual"]["type"] == 5  # booleans
+    top = {o["name"]: o for o in double.command("top")["options"]}
+    assert [c["value"] for c in top["ladder"]["choices"]] == ["chat", "server", "all"]
+    assert {o["name"] for o in double.command("link")["options"]} == {"code"}
     assert [c["value"] for c in options["level"]["choices"]] == ["easy", "medium", "hard"]
     easy = options["level"]["choices"][0]
     assert easy["name_localizations"]["es-ES"] == render("discord.choice.level.easy", "es")
@@ -392,7 +399,9 @@ async def test_stats_and_top(harness: Harness, double: DiscordDouble) -> None:
     assert len(none.public()) == 1
     assert "<@" not in none.public()[0]  # the player reaches core resolved, not as a mention
     top = await double.slash("top", user="alice")
-    assert top.public() == [render("stats.top_empty", "en")]
+    assert top.public() == [render("ratings.top_empty", "en", pool="connect4", games=10)]
+    server = await double.slash("top", {"ladder": "server", "game": "tres"}, user="alice")
+    assert server.public() == [render("ratings.top_empty", "en", pool="tictactoe", games=10)]
 
 
 async def test_rematch_button_starts_a_new_board(harness: Harness, double: DiscordDouble) -> None:

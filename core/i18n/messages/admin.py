@@ -201,6 +201,13 @@ MESSAGES: dict[str, Mapping[str, str]] = {
         "pt": "se dois bots podem jogar entre si para as pessoas assistirem (on/off)",
         "ru": "могут ли два бота играть друг с другом для зрителей (on/off)",
     },
+    "settings.key.rated": {
+        "en": "whether games between people here change their ratings (on/off; casual games never do)",
+        "ca": "si les partides entre persones d'aquí canvien les seves puntuacions (on/off; les casual mai)",
+        "es": "si las partidas entre personas de aquí cambian sus puntuaciones (on/off; las casual nunca)",
+        "pt": "se os jogos entre pessoas aqui mudam as suas pontuações (on/off; os casual nunca)",
+        "ru": "меняют ли партии между людьми здесь их рейтинг (on/off; партии casual никогда)",
+    },
     "settings.key.level": {
         "en": "the bot's level when a game names none (easy, medium, hard)",
         "ca": "el nivell del bot quan una partida no n'indica cap (easy, medium, hard)",

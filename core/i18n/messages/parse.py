@@ -271,11 +271,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ru": "Результаты игрока (ваши, если никого не указать).",
     },
     "help.top": {
-        "en": "The leaderboard of this chat.",
-        "ca": "La classificació d'aquest xat.",
-        "es": "La clasificación de este chat.",
-        "pt": "A classificação deste chat.",
-        "ru": "Таблица лидеров этого чата.",
+        "en": "The ladder by rating: this chat, this server or everyone.",
+        "ca": "La classificació per puntuació: aquest xat, aquest servidor o tothom.",
+        "es": "La clasificación por puntuación: este chat, este servidor o todos.",
+        "pt": "A classificação por pontuação: este chat, este servidor ou todos.",
+        "ru": "Рейтинг игроков: этого чата, этого сервера или всех.",
     },
     "help.options": {
         "en": "Options go in any order: easy, medium or hard (default medium); @player to challenge someone; bot [LEVEL [LEVEL]] to watch two bots; first, second or random (default: you start); against a player, CLOCK is the time per move, such as 60s, 2m or 1d (default: the chat's).",

@@ -15,11 +15,11 @@ from collections.abc import Mapping
 MESSAGES: dict[str, Mapping[str, str]] = {
     # --- the command and its option (Discord limits these to 100 characters) ----------------
     "help.theme": {
-        "en": "Your own board theme: it wins in the games you start (classic, discs, contrast).",
-        "ca": "El teu tema de tauler: mana en les partides que comences (classic, discs, contrast).",
-        "es": "Tu tema de tablero: manda en las partidas que empiezas (classic, discs, contrast).",
-        "pt": "O teu tema de tabuleiro: vale nas partidas que começas (classic, discs, contrast).",
-        "ru": "Ваша тема поля: действует в играх, которые начинаете вы (classic, discs, contrast).",
+        "en": "Your own board theme (classic, discs, contrast) in the games you start.",
+        "ca": "El teu tema de tauler (classic, discs, contrast) a les partides que comences.",
+        "es": "Tu tema de tablero (classic, discs, contrast) en las partidas que empiezas.",
+        "pt": "O teu tema de tabuleiro (classic, discs, contrast) nas partidas que começas.",
+        "ru": "Ваша тема поля (classic, discs, contrast) в играх, которые начинаете вы.",
     },
     "help.option.theme": {
         "en": "The theme to use (none: show yours); reset follows the chat's again",

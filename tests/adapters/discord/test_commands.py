@@ -29,6 +29,7 @@ _DISCORD_TYPES = {
     OptionType.TEXT: discord.AppCommandOptionType.string,
     OptionType.INTEGER: discord.AppCommandOptionType.integer,
     OptionType.USER: discord.AppCommandOptionType.user,
+    OptionType.SWITCH: discord.AppCommandOptionType.boolean,
 }
 
 

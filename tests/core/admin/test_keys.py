@@ -38,6 +38,7 @@ VALUES: dict[str, st.SearchStrategy[Any]] = {
     "max_board": st.tuples(st.integers(3, 25), st.integers(3, 25)),
     "pvp": st.booleans(),
     "bot_vs_bot": st.booleans(),
+    "rated": st.booleans(),
     "level": st.sampled_from(list(Level)),
     "language": st.sampled_from(LOCALES),
     "theme": st.sampled_from(["auto", *THEMES]),

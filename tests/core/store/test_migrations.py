@@ -67,10 +67,11 @@ async def test_a_v1_database_is_upgraded_and_keeps_every_row(tmp_path: Path) -> 
     assert all(before.values())
     async with SqliteStore.open(path) as store:
         assert await store.schema_version() == SCHEMA_VERSION == len(STEPS)
-        # Every row is kept; the sessions table has more columns, empty on old rows.
+        # Every row is kept; the sessions table has more columns, empty on old rows (0 for the
+        # casual flag).
         after = {table: dump(path, table) for table in TABLES}
         n = len(before["sessions"][0])
-        after["sessions"] = [row[:n] for row in after["sessions"] if set(row[n:]) == {None}]
+        after["sessions"] = [row[:n] for row in after["sessions"] if set(row[n:]) <= {None, 0}]
         assert after == before
         # Old kv rows are tied to nothing and never expire.
         assert sql(path, "SELECT * FROM kv") == [("matrix", "next_batch", "s42", None, None)]

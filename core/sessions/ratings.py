@@ -1,0 +1,164 @@
+"""Ratings as players see them: ``/top`` (a chat's, a Discord server's or everyone's ladder),
+the rating lines of ``/stats``, ``/link`` and ``/unlink``. The ratings themselves are written by
+the store with each rated result (:mod:`core.store.rating_ops`); the rules are
+:mod:`core.ratings`'."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import replace
+
+from core.commands import GameKind, Ladder, Link, Top
+from core.commands.ratings import CODE_ALPHABET, CODE_LENGTH
+from core.errors import UserError
+from core.games import CONNECT_FOUR, TICTACTOE
+from core.i18n import Lines, Text
+from core.ratings import PROVISIONAL_GAMES, format_delta, is_listed, pool_of
+from core.replies import Actor, Reply
+from core.sessions.context import Context
+from core.store.link_ops import Linked
+from core.store.rating_ops import place_of_chat, place_of_server
+
+CODE_SECONDS = 600
+"""How long a ``/link`` code works: long enough to switch to the other app, short enough that
+a code seen over a shoulder is soon worthless."""
+RECENT_CHANGES = 5
+"""Rated games ``/stats`` lists."""
+
+_POOLS = {
+    GameKind.TRES: pool_of(TICTACTOE.rows, TICTACTOE.cols, TICTACTOE.k, TICTACTOE.gravity),
+    GameKind.QUATRE: pool_of(
+        CONNECT_FOUR.rows, CONNECT_FOUR.cols, CONNECT_FOUR.k, CONNECT_FOUR.gravity
+    ),
+}
+
+
+class Ratings:
+    """Answers ``/top``, ``/link``, ``/unlink``, and the ratings part of ``/stats``."""
+
+    def __init__(self, ctx: Context) -> None:
+        self._ctx = ctx
+
+    async def top(self, actor: Actor, command: Top) -> list[Reply]:
+        ctx = self._ctx
+        pool = _POOLS[command.game or GameKind.QUATRE]
+        ladder = command.ladder
+        if ladder is Ladder.SERVER and actor.server_id is None:
+            ladder = Ladder.CHAT  # a Matrix room, a DM, the console: the chat is the whole place
+        place = {
+            Ladder.CHAT: place_of_chat(actor.platform, actor.chat_id),
+            Ladder.SERVER: place_of_server(actor.platform, actor.server_id or ""),
+            Ladder.ALL: None,
+        }[ladder]
+        rows = await ctx.store.ladder(place, pool, ctx.clock(), ctx.settings.top_size)
+        if not rows:
+            return [
+                Reply(text=Text("ratings.top_empty", {"pool": pool, "games": PROVISIONAL_GAMES}))
+            ]
+        line = "ratings.top_line_all" if ladder is Ladder.ALL else "ratings.top_line"
+        lines = Lines(
+            tuple(
+                Text(
+                    line,
+                    {
+                        "rank": rank,
+                        "name": row.name,
+                        "platform": row.platform,
+                        "rating": row.rating.display(),
+                    },
+                )
+                for rank, row in enumerate(rows, start=1)
+            )
+        )
+        return [Reply(text=Text(f"ratings.top.{ladder.value}", {"pool": pool, "lines": lines}))]
+
+    async def annotated(self, replies: list[Reply]) -> list[Reply]:
+        """The replies, where one announces the result of a rated game, with both players'
+        new ratings and changes under the result ("Alice 1523? (+23) · Bob 1477? (-23)").
+
+        Only a reply that shows a finished board between two people with its result text costs
+        a query (the end of a game, once); a board repeated without its result is left alone.
+        """
+        shown = []
+        for reply in replies:
+            board = reply.board
+            if (
+                board is None
+                or not board.finished
+                or reply.text is None
+                or any(player.user_id is None for player in board.players)
+            ):
+                shown.append(reply)
+                continue
+            change = await self._ctx.store.rating_change_of(board.session_id)
+            if change is None:
+                shown.append(reply)
+                continue
+            line = " · ".join(
+                f"{player.name} {after.display()} ({format_delta(delta)})"
+                for player, after, delta in zip(
+                    board.players, change.after, change.deltas, strict=True
+                )
+            )
+            status = Text("ratings.game_result", {"result": board.status, "change": line})
+            # Where the reply's text is the result itself, both say it the same way (Matrix
+            # then shows the board's edit alone).
+            text = status if reply.text == board.status else reply.text
+            shown.append(replace(reply, text=text, board=replace(board, status=status)))
+        return shown
+
+    async def with_ratings(self, actor: Actor, user_id: str, results: Text) -> Text:
+        """``/stats``' text: the player's results, then their ratings and last rated games if
+        they have played any."""
+        ctx = self._ctx
+        identity, pools = await ctx.store.player_ratings(actor.platform, user_id)
+        if not pools:
+            return results
+        now = ctx.clock()
+        lines = []
+        for pool in pools:
+            params: dict[str, str | int] = {
+                "pool": pool.pool,
+                "rating": pool.rating.display(),
+                "games": pool.rating.games,
+            }
+            if is_listed(pool.rating, pool.last_rated_at, now):
+                params["rank"] = await ctx.store.rating_rank(pool.pool, pool.rating.rating, now)
+                lines.append(Text("ratings.stats_line", params))
+            else:
+                lines.append(Text("ratings.stats_line_unranked", params))
+        changes = await ctx.store.rating_changes(identity, RECENT_CHANGES)
+        shown = ", ".join(f"{format_delta(c.after - c.before)} ({c.pool})" for c in changes)
+        return Text(
+            "ratings.stats",
+            {"results": results, "lines": Lines(tuple(lines)), "changes": shown or "—"},
+        )
+
+    async def link(self, actor: Actor, command: Link) -> list[Reply]:
+        ctx = self._ctx
+        prefix = ctx.prefix(actor)
+        if command.code is None:
+            if not ctx.style(actor).private_replies:
+                # Everyone in the room would read it, and whoever types it joins this player.
+                raise UserError("ratings.link_not_private", prefix=prefix)
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            await ctx.store.link_code(
+                code, actor.platform, actor.user_id, ctx.clock() + CODE_SECONDS
+            )
+            text = Text(
+                "ratings.link_code",
+                {"code": code, "prefix": prefix, "minutes": CODE_SECONDS // 60},
+            )
+            return [Reply(text=text, private=True)]
+        done = await ctx.store.link(command.code, actor.platform, actor.user_id, ctx.clock())
+        if done is Linked.LINKED:
+            identity, _ = await ctx.store.player_ratings(actor.platform, actor.user_id)
+            other = identity.partition(":")[0]
+            return [Reply(text=Text("ratings.linked", {"platform": other}), private=True)]
+        raise UserError(f"ratings.link.{done.value}", code=command.code, prefix=prefix)
+
+    async def unlink(self, actor: Actor) -> list[Reply]:
+        left = await self._ctx.store.unlink(actor.platform, actor.user_id)
+        if not left:
+            raise UserError("ratings.not_linked")
+        return [Reply(text=Text("ratings.unlinked", {"count": left}), private=True)]
