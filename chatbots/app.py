@@ -139,6 +139,7 @@ def _platform_factories(settings: Settings) -> list[AdapterFactory]:
             gateway_url=discord.gateway_url,
             shard_count=discord.shard_count,
             shard_ids=discord.shard_ids,
+            member_events=discord.member_events,
         )
         factories.append(
             functools.partial(_discord_adapter, config=discord_config, lease_ttl=settings.lease_ttl)

@@ -245,6 +245,18 @@ def listen_host(text: str) -> str:
     return text
 
 
+_SWITCH = {"on": True, "true": True, "yes": True, "1": True}
+_SWITCH |= {"off": False, "false": False, "no": False, "0": False}
+
+
+def switch(text: str) -> bool:
+    """``on``/``off`` (or true/false, yes/no, 1/0), in any case."""
+    value = _SWITCH.get(text.strip().lower())
+    if value is None:
+        raise ValueError(f"{shown(text)} is neither on nor off")
+    return value
+
+
 def items(text: str) -> list[str]:
     return [item for item in re.split(r"[,\s]+", text) if item]
 

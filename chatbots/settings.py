@@ -107,6 +107,7 @@ KEYS: tuple[Key, ...] = (
     Key("DISCORD_GATEWAY_URL", DISCORD, "wss://gateway.discord.gg/"),
     Key("DISCORD_SHARD_COUNT", DISCORD),
     Key("DISCORD_SHARD_IDS", DISCORD),
+    Key("DISCORD_MEMBER_EVENTS", DISCORD, "off"),
     Key("MATRIX_HOMESERVER", MATRIX),
     Key("MATRIX_USER_ID", MATRIX),
     Key("MATRIX_PASSWORD", MATRIX, secret=True),
@@ -142,6 +143,8 @@ class DiscordSettings:
     shard_count: int | None = None
     # Empty with a count: every shard of the count, in this process.
     shard_ids: tuple[int, ...] = ()
+    # The privileged GUILD_MEMBERS intent: a member who leaves ends their games at once.
+    member_events: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,6 +343,7 @@ class _Parser:
             ),
             shard_count=shard_count,
             shard_ids=shard_ids,
+            member_events=self.get("DISCORD_MEMBER_EVENTS", parse.switch, False),
         )
 
     def shards(self) -> tuple[int | None, tuple[int, ...]]:

@@ -64,6 +64,10 @@ class PlatformStyle:
         chat_id: the chat id that a channel or room written by ``actor`` stands for (Discord:
             ``<#123>`` -> ``123``), for the ``allowed_chats`` setting; by default the text
             itself (a Matrix room id).
+        in_chat: whether a user is still in ``actor``'s chat (False: they left it; None: the
+            platform cannot tell), asked when ``actor`` finds their game waiting on that user
+            (a click out of turn, a new game refused): a game whose opponent left ends as
+            abandoned then. None: the platform reports departures itself (Matrix), or never.
         private_replies: a reply marked private reaches its user alone (Discord's ephemeral
             messages, the one-person console); False where everyone in the chat sees it
             (Matrix rooms), so secrets such as a ``/link`` code are not handed out there.
@@ -75,6 +79,7 @@ class PlatformStyle:
     bot_user_id: str | None = None
     publish: Callable[[Actor, Sequence[Reply]], Awaitable[None]] | None = None
     chat_id: Callable[[Actor, str], str] = _written_chat
+    in_chat: Callable[[Actor, str], Awaitable[bool | None]] | None = None
     private_replies: bool = False
 
 
@@ -143,6 +148,17 @@ class GameServicePort(Protocol):
     ) -> list[Reply]:
         """Move the games ``users`` play in ``old_chat_id`` to ``new_chat_id`` (a Matrix room
         upgraded to a new one); a new board reply for each game carried over."""
+        ...
+
+    async def abandon_games(
+        self, platform: str, chat_ids: Sequence[str], user_id: str | None = None
+    ) -> int:
+        """End the live games and open challenges in ``chat_ids`` as abandoned: all of them
+        when the bot left those chats (``user_id`` None: nobody is told, the bot cannot write
+        there), or those of ``user_id``, who left. Each is a compare-and-set (a move racing it
+        counts first or finds the game over); the player who stayed wins a game in which a
+        move was played, has no loss counted, is free to start another at once, and is told
+        through :attr:`PlatformStyle.publish`. Returns how many ended."""
         ...
 
     async def chat_language(self, actor: Actor) -> str | None:

@@ -190,17 +190,27 @@ TOKEN_REFUSED = (
 )
 """What an operator reads when Discord refuses the token: one line, where to get a new one."""
 
+MEMBERS_INTENT_REFUSED = (
+    "discord: the Server Members intent is not enabled for this bot, and DISCORD_MEMBER_EVENTS"
+    " asks for it: enable it in the Developer Portal (your application -> Bot -> Privileged"
+    " Gateway Intents -> Server Members Intent), or set DISCORD_MEMBER_EVENTS=off"
+)
+"""What an operator reads when Discord refuses the privileged intent (close code 4014)."""
+
 # Close code of the gateway for a token it does not accept ("Authentication failed").
 _AUTHENTICATION_FAILED = 4004
 
 
 def _raise_refused_token(client: asyncio.Task[None]) -> None:
     """The client's failure, if any; a refused token (401 at login, or 4004 from the gateway
-    when a token stops being valid between the two) as an :class:`OperatorError`."""
+    when a token stops being valid between the two) or a privileged intent the bot may not have
+    (4014) as an :class:`OperatorError`."""
     try:
         client.result()
     except discord.LoginFailure as error:
         raise OperatorError(TOKEN_REFUSED) from error
+    except discord.PrivilegedIntentsRequired as error:
+        raise OperatorError(MEMBERS_INTENT_REFUSED) from error
     except discord.ConnectionClosed as error:
         if error.code == _AUTHENTICATION_FAILED:
             raise OperatorError(TOKEN_REFUSED) from error

@@ -38,12 +38,19 @@ from adapters.discord.commands import (
     build_commands,
 )
 from adapters.discord.config import DEFAULT_GATEWAY_URL, DiscordConfig
+from adapters.discord.departures import DepartureEvents
 from adapters.discord.ids import ButtonId, MoveId, is_ours
 from adapters.discord.layout import MessageSpec, text_message
 from adapters.discord.options import channel_written, command_from_options, move_from_text
 from adapters.discord.picture_layout import SELECT_ITEMS, edit_kwargs, with_cells
 from adapters.discord.present import ChannelOutlet, Clicked, Presenter
-from adapters.discord.reach import Reach, reach_of, shared_chat, shown_to_the_user_alone
+from adapters.discord.reach import (
+    USER_INSTALL_HELP,
+    Reach,
+    reach_of,
+    shared_chat,
+    shown_to_the_user_alone,
+)
 from adapters.discord.responder import Responder
 from adapters.discord.selects import (
     CellPick,
@@ -54,7 +61,7 @@ from adapters.discord.selects import (
     parse_pick,
 )
 from adapters.discord.views import DYNAMIC_ITEMS
-from core.commands import CommandSpec
+from core.commands import CommandSpec, Help
 from core.errors import UserError
 from core.i18n import DEFAULT_LOCALE, normalize_locale, render
 from core.ports import GameServicePort, PlatformStyle
@@ -119,7 +126,7 @@ class _Tree(app_commands.CommandTree["GameBot"]):
         await interaction.client.on_command_error(interaction, error)
 
 
-class GameBot(discord.Client):
+class GameBot(discord.Client, DepartureEvents):
     """The bot: registers commands and buttons at login, then serves interactions.
 
     Args:
@@ -140,9 +147,15 @@ class GameBot(discord.Client):
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channel metadata for interactions; not privileged
+        # Privileged: members leaving (adapters/discord/departures.py), only when enabled.
+        intents.members = config.member_events
         super().__init__(
             intents=intents,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            # The members intent is for departures alone: no member lists fetched at start-up
+            # and none kept, which a bot in thousands of servers could not afford.
+            chunk_guilds_at_startup=False,
+            member_cache_flags=discord.MemberCacheFlags.none(),
             **client_options,
         )
         self.service = service
@@ -153,7 +166,11 @@ class GameBot(discord.Client):
         # of the allowed_chats setting.
         service.register_platform(
             PlatformStyle(
-                PLATFORM, publish=self.publish, chat_id=channel_written, private_replies=True
+                PLATFORM,
+                publish=self.publish,
+                chat_id=channel_written,
+                in_chat=self.in_chat,
+                private_replies=True,
             )
         )
         self.tree = _Tree(self)
@@ -326,7 +343,14 @@ class GameBot(discord.Client):
                 bot_id=None if self.user is None else self.user.id,
                 in_guild=shared_chat(interaction),
             )
-            return await self.service.handle_command(actor, command)
+            replies = await self.service.handle_command(actor, command)
+            if (
+                replies
+                and isinstance(command, Help)
+                and reach_of(interaction) is Reach.INTERACTIONS
+            ):
+                replies.append(USER_INSTALL_HELP)  # what a player would otherwise wonder at
+            return replies
 
         await self._serve(interaction, work)
 

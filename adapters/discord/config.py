@@ -22,6 +22,9 @@ class DiscordConfig:
             one unsharded connection, as before sharding existed.
         shard_ids: the shards this process runs (``DISCORD_SHARD_IDS``); empty runs every
             shard of ``shard_count`` here.
+        member_events: ask for the privileged GUILD_MEMBERS intent (``DISCORD_MEMBER_EVENTS``),
+            so that a member who leaves a server ends their games there at once; it must be
+            enabled in the Developer Portal first.
 
     Raises:
         ValueError: a value is unusable; the message names its setting.
@@ -33,6 +36,7 @@ class DiscordConfig:
     gateway_url: str = DEFAULT_GATEWAY_URL
     shard_count: int | None = None
     shard_ids: tuple[int, ...] = ()
+    member_events: bool = False
 
     def __post_init__(self) -> None:
         if not self.token.strip():

@@ -18,6 +18,12 @@ import enum
 import discord
 
 from adapters.discord.commands import Interaction
+from core.i18n import Text
+from core.replies import Reply
+
+USER_INSTALL_HELP = Reply(text=Text("discord.help_user_install"), private=True)
+"""Added to ``/help`` where the bot is not a member: what differs there (a message of its own,
+as the help text may fill one)."""
 
 
 class Reach(enum.Enum):

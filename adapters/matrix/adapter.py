@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 from adapters.matrix.backoff import delay_for, with_backoff
 from adapters.matrix.config import MatrixConfig
+from adapters.matrix.departures import Departure, departure
 from adapters.matrix.events import (
     Incoming,
     Message,
@@ -85,7 +86,7 @@ class _Publish:
     shown: asyncio.Future[None]
 
 
-_Job = Incoming | _Join | _Publish
+_Job = Incoming | _Join | _Publish | Departure
 
 
 class MatrixAdapter:
@@ -321,8 +322,11 @@ class MatrixAdapter:
             if incoming is not None:
                 level = self._power.level(event.room_id, incoming.sender)
                 jobs.append((event.room_id, dataclasses.replace(incoming, sender_level=level)))
+            elif (gone := departure(event.room_id, event.source, self._user_id)) is not None:
+                jobs.append((gone.queue, gone))
             elif (event_id := event.source.get("event_id")) in self._undecrypted:
                 await self._undecrypted.done(str(event_id))  # nothing for us in it
+        jobs += ((gone.queue, gone) for gone in map(Departure, batch.left))
         mark = self._watermark.open(batch.next_batch, len(jobs))
         for room_id, job in jobs:
             self._rooms.put(room_id, job, mark)
@@ -352,6 +356,8 @@ class MatrixAdapter:
     async def _handle(self, room_id: str, job: _Job) -> None:
         if isinstance(job, _Join):
             await self._join(job.invite)
+        elif isinstance(job, Departure):
+            await self._service.abandon_games(PLATFORM, [job.room_id], job.user_id)
         elif isinstance(job, _Publish):
             try:
                 await self._output.apply(room_id, job.replies, reply_to=None)

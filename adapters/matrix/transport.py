@@ -95,6 +95,7 @@ class SyncBatch:
     events: tuple[TimelineEvent, ...] = ()
     undecrypted: tuple[TimelineEvent, ...] = ()
     state: tuple[TimelineEvent, ...] = ()
+    left: tuple[str, ...] = ()  # rooms the bot left, or was kicked or banned from
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,7 +290,12 @@ class NioTransport:
                 found = undecrypted if isinstance(event, nio.MegolmEvent) else events
                 found.append(TimelineEvent(room_id, source))
         return SyncBatch(
-            str(response.next_batch), invites, tuple(events), tuple(undecrypted), tuple(state)
+            str(response.next_batch),
+            invites,
+            tuple(events),
+            tuple(undecrypted),
+            tuple(state),
+            left=tuple(response.rooms.leave),
         )
 
     def decrypt(self, room_id: str, source: Mapping[str, Any]) -> Mapping[str, Any] | None:

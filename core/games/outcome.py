@@ -15,14 +15,16 @@ class Termination(enum.Enum):
     DRAW = "draw"  # the board filled up without a line
     RESIGNATION = "resignation"  # a player gave up: the other side wins
     TIMEOUT = "timeout"  # a player's clock ran out: the other side wins
-    ABANDONED = "abandoned"  # a player left and the other claimed the game: the other side wins
+    # A player left the chat (or the bot did): the one who stayed wins, or nobody when no one
+    # stayed to claim it (the bot left) or no move had been played.
+    ABANDONED = "abandoned"
     STOPPED = "stopped"  # stopped from outside (a bots' game's watcher, a time cap): no result
 
 
 DECISIVE: frozenset[Termination] = frozenset(
     {Termination.WIN, Termination.RESIGNATION, Termination.TIMEOUT, Termination.ABANDONED}
 )
-"""Terminations with a winner; the others have none."""
+"""Terminations with a winner; the others have none (an abandoned game may have none)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,12 +39,15 @@ class Outcome:
     winner: int | None = None
 
     def __post_init__(self) -> None:
+        if self.termination is Termination.ABANDONED and self.winner is None:
+            return  # nobody stayed to claim it: no result
         if (self.termination in DECISIVE) != (self.winner in (1, 2)):
             raise ValueError(f"{self.termination.value} with winner {self.winner!r}")
 
     @property
     def is_draw(self) -> bool:
-        """Over with no winner (a full board, or a game stopped without a result)."""
+        """Over with no winner (a full board, or a game stopped or abandoned without a
+        result)."""
         return self.winner is None
 
     @property

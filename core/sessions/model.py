@@ -39,6 +39,7 @@ class Event(enum.Enum):
     DECLINE = "decline"  # the challenged player said no
     WITHDRAW = "withdraw"  # the challenger took the challenge back
     ABANDON = "abandon"  # a game ended before anyone moved: no result
+    LEAVE = "leave"  # a player, or the bot, left the chat: abandoned
     REMATCH = "rematch"  # a finished game gave way to its rematch
 
 
@@ -52,6 +53,7 @@ TRANSITIONS: Mapping[tuple[Status, Event], Status] = {
     (Status.ACTIVE, Event.FINISH): Status.FINISHED,
     (Status.ACTIVE, Event.RESIGN): Status.FINISHED,
     (Status.ACTIVE, Event.STOP): Status.FINISHED,
+    (Status.ACTIVE, Event.LEAVE): Status.FINISHED,
     (Status.ACTIVE, Event.TIMEOUT): Status.FINISHED,
 }
 """Status changes of a session that stays stored."""
@@ -60,6 +62,7 @@ REMOVALS: frozenset[tuple[Status, Event]] = frozenset(
     {
         (Status.CHALLENGE, Event.DECLINE),
         (Status.CHALLENGE, Event.WITHDRAW),
+        (Status.CHALLENGE, Event.LEAVE),
         (Status.ACTIVE, Event.ABANDON),
         (Status.FINISHED, Event.REMATCH),
     }
@@ -143,6 +146,13 @@ def timed_out(session: Session, *, now: float, ttl: float) -> Session:
 def stopped(session: Session, *, now: float, ttl: float) -> Session:
     """A bots' game stopped before its end: finished, with no winner."""
     return transition(session, Event.STOP, now=now, ttl=ttl, outcome=Outcome(Termination.STOPPED))
+
+
+def abandoned(session: Session, winner: int | None, *, now: float, ttl: float) -> Session:
+    """A game ended because someone left the chat: seat ``winner`` (1 or 2) stayed and wins, or
+    None: nobody stayed to claim it."""
+    outcome = Outcome(Termination.ABANDONED, winner)
+    return transition(session, Event.LEAVE, now=now, ttl=ttl, outcome=outcome)
 
 
 def new_session(

@@ -78,6 +78,7 @@ from core.sessions.admin import Admin
 from core.sessions.challenges import Challenges
 from core.sessions.clocks import Clocks
 from core.sessions.context import Context
+from core.sessions.left import Departures
 from core.sessions.moved import carry_games_over
 from core.sessions.moves import Moves, Unplayable, off_board
 from core.sessions.policy import Policy
@@ -146,6 +147,7 @@ class GameService:
         self._reviews = Reviews(self._ctx, self._kept)
         self._admin = Admin(self._ctx, cache)
         self._themes = Themes(self._ctx, cache)
+        self._departures = Departures(self._ctx, self._localized)
         self._clocks = Clocks(self._ctx, self._localized)
         self._sweeper: asyncio.Task[None] | None = None
         self._sweeper_stop = asyncio.Event()
@@ -390,6 +392,16 @@ class GameService:
         was upgraded); see :func:`core.sessions.moved.carry_games_over`."""
         return await carry_games_over(self.store, platform, old_chat_id, new_chat_id, users)
 
+    async def abandon_games(
+        self, platform: str, chat_ids: Sequence[str], user_id: str | None = None
+    ) -> int:
+        """End as abandoned the live games and challenges in ``chat_ids`` that the bot left
+        (``user_id`` None) or that ``user_id`` left; see :mod:`core.sessions.left`."""
+        chat_ids = [clean(chat_id) for chat_id in chat_ids]
+        return await self._departures.abandon(
+            clean(platform), chat_ids, None if user_id is None else clean(user_id)
+        )
+
     async def chat_language(self, actor: Actor) -> str | None:
         """The language the admins of ``actor``'s chat chose, or None (see the port)."""
         chat = await self._chat_or_none(actor)
@@ -511,6 +523,10 @@ class GameService:
         if limited is not None:
             return limited
         if isinstance(refused, UserError):
+            if refused.key == "error.not_your_turn":  # waiting on someone who left?
+                ended = await self._departures.opponent_left(actor, session)
+                if ended:
+                    return ended
             raise refused
         return await self._moves.unplayable(actor, session, refused, check)
 
@@ -520,6 +536,7 @@ class GameService:
             case MoveText():
                 return await self._typed(actor, command, explicit, admitted=True)
             case Start():
+                await self._departures.opponent_left(actor, tell=True)  # the old game, if held
                 return await self._challenges.start(actor, command)
             case Accept():
                 return await self._challenges.accept(actor, await ctx.challenge_for(actor))

@@ -16,6 +16,7 @@ MARKS = ("", "X", "O")
 _ENDED_BY_A_PLAYER = {
     Termination.RESIGNATION: "game.resigned",
     Termination.TIMEOUT: "game.timeout",
+    Termination.ABANDONED: "game.abandoned",
 }
 
 
@@ -46,6 +47,8 @@ def status_text(session: Session, position: Position) -> Text:
         seat = session.seats[position.to_move - 1]
         return Text("game.turn", {"player": seat.name, "mark": MARKS[position.to_move]})
     if outcome.winner is None:
+        if outcome.termination is Termination.ABANDONED:
+            return Text("game.abandoned_nobody")
         return Text("game.stopped" if outcome.termination is Termination.STOPPED else "game.draw")
     winner = session.seats[outcome.winner - 1]
     if outcome.termination in _ENDED_BY_A_PLAYER:
@@ -121,6 +124,9 @@ def board_reply(
         # would be noise.
         reviewable = can_review(session.rules)
         actions = (ActionKind.REMATCH, ActionKind.REVIEW) if reviewable else (ActionKind.REMATCH,)
+        if session.outcome is not None and session.outcome.termination is Termination.ABANDONED:
+            # Someone left: a Rematch button would challenge a player who is not there.
+            actions = actions[1:]
         if result and text is None:
             text = view.status
     return Reply(

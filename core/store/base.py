@@ -268,6 +268,13 @@ class SessionStore(KeyValueStore, LeaseStore, Protocol):
         user's when ``user_id`` is None), if any."""
         ...
 
+    async def live_in_chats(
+        self, platform: str, chat_ids: Sequence[str], user_id: str | None = None
+    ) -> list[Session]:
+        """The live sessions (games and challenges) in any of ``chat_ids``, oldest first: every
+        one (``user_id`` None), or those the user sits at, started or was challenged to."""
+        ...
+
     async def update(
         self,
         session: Session,

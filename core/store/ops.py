@@ -29,7 +29,7 @@ statements themselves, and :func:`core.store.sql.for_sqlite` drops it for SQLite
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from core.store import lease_sql, limit_ops, rating_ops, table_ops
@@ -422,6 +422,41 @@ def last_finished(
         Status.FINISHED.value,
         clock=clock,
     )
+
+
+_CHATS_PER_QUERY = 200
+"""Chat ids per statement of :func:`live_in_chats` (a server's channels may be many; both
+databases bound the number of parameters)."""
+
+
+def live_in_chats(
+    dialect: Dialect, platform: str, chat_ids: Sequence[str], user_id: str | None, clock: Clock
+) -> Op[list[Session]]:
+    """The live sessions (games and challenges) in ``chat_ids``: every one, or those
+    ``user_id`` sits at, started or was challenged to."""
+    ids: list[str] = []
+    unique = list(dict.fromkeys(chat_ids))
+    for start in range(0, len(unique), _CHATS_PER_QUERY):
+        chunk = unique[start : start + _CHATS_PER_QUERY]
+        chats = ", ".join(f"${n}" for n in range(5, 5 + len(chunk)))
+        found = yield rows(
+            "SELECT id FROM sessions WHERE platform = $2 AND status IN ($3, $4)"
+            " AND ($1::text IS NULL OR x_user = $1 OR o_user = $1 OR challenger = $1"
+            f" OR challenged = $1) AND chat_id IN ({chats}) ORDER BY created_at",
+            user_id,
+            platform,
+            Status.CHALLENGE.value,
+            Status.ACTIVE.value,
+            *chunk,
+        )
+        ids.extend(str(r[0]) for r in found if r[0] is not None)
+    sessions: list[Session] = []
+    for session_id in ids:
+        # One at a time through the quarantine: a damaged row must not hide the others.
+        session = yield from get(dialect, session_id, clock)
+        if session is not None and session.status in (Status.CHALLENGE, Status.ACTIVE):
+            sessions.append(session)
+    return sessions
 
 
 def _put_receipt(receipt: KvEntry | None) -> Op[None]:

@@ -187,7 +187,10 @@ _LEVELS = {level.value: level for level in Level}
 
 def stats_rows(s: Session) -> list[tuple[str, str, int, int, int]]:
     """What a finished game adds to its players' stats: ``(user id, name, wins, losses,
-    draws)`` for each person at the board (bots keep no stats)."""
+    draws)`` for each person at the board (bots keep no stats). A game abandoned with no winner
+    (the bot left the chat, or nobody had moved) counts for nobody: it is not a draw."""
+    if s.outcome is not None and s.outcome.termination is Termination.ABANDONED and not s.winner:
+        return []
     rows = []
     for number, seat in enumerate(s.seats, start=1):
         if seat.user_id is None:

@@ -127,6 +127,12 @@ class SqlStore:
         op = ops.last_finished(self.dialect, platform, chat_id, user_id, self._clock)
         return await self._run("last_finished", op)
 
+    async def live_in_chats(
+        self, platform: str, chat_ids: Sequence[str], user_id: str | None = None
+    ) -> list[Session]:
+        op = ops.live_in_chats(self.dialect, platform, chat_ids, user_id, self._clock)
+        return await self._run("live_in_chats", op)
+
     async def update(
         self,
         session: Session,

@@ -48,6 +48,7 @@ EPHEMERAL = 64  # message flag
 ADMINISTRATOR = 1 << 3  # permission bits
 MANAGE_GUILD = 1 << 5
 USE_EXTERNAL_APPS = 1 << 50
+GUILD_MEMBERS = 1 << 1  # gateway intent (privileged): GUILD_MEMBER_ADD/UPDATE/REMOVE
 ALL_PERMISSIONS = (1 << 51) - 1
 # What @everyone may do in the double's server (no Manage Server, no Administrator).
 EVERYONE = 2248473465835073
@@ -102,6 +103,7 @@ class Session:
     count: int
     id: str = ""
     seq: int = 0
+    intents: int = 0  # as IDENTIFY asked
 
 
 @dataclass
@@ -177,6 +179,7 @@ class DiscordDouble:
         identify_interval: float = 0.0,
         max_concurrency: int = 1,
         check_rest_token: bool = False,
+        members_intent: bool = True,
     ) -> None:
         """
         Args:
@@ -188,6 +191,9 @@ class DiscordDouble:
             check_rest_token: REST requests with a token other than :data:`TOKEN` are refused
                 with 401, as Discord refuses a wrong or reset token at login (by default only
                 the gateway checks it, closing with 4004 "Authentication failed").
+            members_intent: whether the application may have the privileged GUILD_MEMBERS
+                intent (enabled in the Developer Portal); an IDENTIFY asking for it without
+                is closed with 4014 "Disallowed intent(s)", as Discord does.
         """
         self._ids = itertools.count(1_200_000_000_000_000_000)
         # Guild ids on a chosen shard: snowflakes whose timestamp (the bits above 22) is
@@ -197,6 +203,7 @@ class DiscordDouble:
         self.identify_interval = identify_interval
         self.max_concurrency = max_concurrency
         self.check_rest_token = check_rest_token
+        self.members_intent = members_intent
         self.identify_refused = 0
         self.identified_at: list[float] = []  # time.monotonic() of every accepted IDENTIFY
         self._last_identify: dict[int, float] = {}  # bucket -> when it last identified
@@ -211,6 +218,10 @@ class DiscordDouble:
             "flags": 0,
         }
         self.guilds: dict[str, Guild] = {}
+        # Servers the bot was removed from: their channels refuse it (Missing Access).
+        self.left_guilds: set[str] = set()
+        # Who left which server (by name): GET of the member answers Unknown Member.
+        self.left_members: dict[str, set[str]] = {}
         self._channel_guilds: dict[str, Guild] = {}
         default = self.add_guild("Game night", channels=2)
         self.guild_id = default.id
@@ -747,6 +758,67 @@ class DiscordDouble:
             raise AssertionError(f"the bot is not connected to the gateway on shard {shard}")
         return session
 
+    # --- leaving: servers, channels, threads, members -----------------------------------------
+
+    async def remove_guild(self, guild: Guild) -> None:
+        """The bot is kicked from ``guild`` (or the server is deleted): GUILD_DELETE without
+        ``unavailable`` on its shard; its channels refuse the bot from then on."""
+        self.left_guilds.add(guild.id)
+        await self.dispatch("GUILD_DELETE", {"id": guild.id}, shard=self.shard_of(guild.id))
+
+    async def delete_channel(self, channel_id: str) -> None:
+        """A channel of a server is deleted: CHANNEL_DELETE with the channel."""
+        guild = self._channel_guilds[channel_id]
+        payload = self._channel_payload(guild, channel_id)
+        del guild.channels[payload["name"]]
+        await self.dispatch("CHANNEL_DELETE", payload, shard=self.shard_of(guild.id))
+
+    async def create_thread(self, guild: Guild, name: str, parent: str = "games") -> str:
+        """A public thread under ``parent``: THREAD_CREATE; its channel id (commands reach it
+        as ``channel=name``)."""
+        thread = self.snowflake()
+        self._channel_guilds[thread] = guild
+        guild.channels[name] = thread
+        payload = {
+            **self._channel_payload(guild, guild.channels[parent]),
+            "id": thread,
+            "type": 11,  # a public thread
+            "name": name,
+            "parent_id": guild.channels[parent],
+            "owner_id": self.user("owner")["id"],
+            "thread_metadata": {
+                "archived": False,
+                "auto_archive_duration": 1440,
+                "archive_timestamp": _TIMESTAMP,
+                "locked": False,
+            },
+            "message_count": 0,
+            "member_count": 1,
+            "newly_created": True,
+        }
+        await self.dispatch("THREAD_CREATE", payload, shard=self.shard_of(guild.id))
+        return thread
+
+    async def delete_thread(self, thread: str) -> None:
+        """A thread is deleted: THREAD_DELETE (Discord sends only its ids and type)."""
+        guild = self._channel_guilds.pop(thread)
+        del guild.channels[next(n for n, c in guild.channels.items() if c == thread)]
+        payload = {"id": thread, "guild_id": guild.id, "parent_id": guild.channel_id, "type": 11}
+        await self.dispatch("THREAD_DELETE", payload, shard=self.shard_of(guild.id))
+
+    async def member_leaves(self, name: str, guild: Guild | None = None) -> bool:
+        """``name`` leaves the server (or is kicked or banned): GUILD_MEMBER_REMOVE, which
+        Discord sends only to a session that identified with the GUILD_MEMBERS intent; whether
+        it was sent."""
+        guild = guild or self.guilds[self.guild_id]
+        self.left_members.setdefault(guild.id, set()).add(name)
+        shard = self.shard_of(guild.id)
+        if not self._session(shard).intents & GUILD_MEMBERS:
+            return False
+        payload = {"guild_id": guild.id, "user": self.user(name)}
+        await self.dispatch("GUILD_MEMBER_REMOVE", payload, shard=shard)
+        return True
+
     async def ask_reconnect(self, *, shard: int = 0) -> None:
         """Send op 7 RECONNECT: the client must reconnect and RESUME."""
         await self._session(shard).socket.send_str(json.dumps({"op": 7, "d": None}))
@@ -784,6 +856,9 @@ class DiscordDouble:
         if data.get("token") != TOKEN:
             await ws.close(code=4004, message=b"Authentication failed.")
             return
+        if int(data.get("intents", 0)) & GUILD_MEMBERS and not self.members_intent:
+            await ws.close(code=4014, message=b"Disallowed intent(s).")
+            return
         shard, count = data.get("shard") or (0, 1)
         if not (isinstance(count, int) and isinstance(shard, int) and 0 <= shard < count):
             await ws.close(code=4010, message=b"Invalid shard.")
@@ -796,7 +871,7 @@ class DiscordDouble:
             return
         self._last_identify[bucket] = now
         self.identified_at.append(now)
-        session = Session(ws, shard, count, uuid.uuid4().hex)
+        session = Session(ws, shard, count, uuid.uuid4().hex, intents=int(data.get("intents", 0)))
         self._sessions[session.id] = session
         self._live[shard] = session
         mine = [g for g in self.guilds.values() if self.shard_of(g.id, count) == shard]
@@ -900,7 +975,20 @@ class DiscordDouble:
             return self._webhook(method, match[1], match[2], body, record)
         if match := re.fullmatch(r"/channels/(\d+)/messages(?:/(\d+))?", path):
             return self._channel(method, match[1], match[2], body, record)
+        if method == "GET" and (match := re.fullmatch(r"/guilds/(\d+)/members/(\d+)", path)):
+            record.kind = "member_get"
+            return self._guild_member(match[1], match[2])
         return 404, {"code": 0, "message": f"404: Not Found ({method} {path})"}
+
+    def _guild_member(self, guild_id: str, user_id: str) -> tuple[int, Any]:
+        """GET /guilds/{guild}/members/{user}: needs no privileged intent, only the bot in the
+        server; everyone is a member of the double's servers until they leave."""
+        if guild_id not in self.guilds or guild_id in self.left_guilds:
+            return 404, {"code": 10004, "message": "Unknown Guild"}
+        user = next((u for u in self.users.values() if u["id"] == user_id), None)
+        if user is None or user["username"] in self.left_members.get(guild_id, set()):
+            return 404, {"code": 10007, "message": "Unknown Member"}
+        return 200, self._member(user)
 
     def _application(self) -> Json:
         return {
@@ -1039,7 +1127,8 @@ class DiscordDouble:
     def _channel(
         self, method: str, channel: str, which: str | None, body: Any, record: Recorded
     ) -> tuple[int, Any]:
-        if channel in self.group_dms:
+        guild = self._channel_guilds.get(channel)
+        if channel in self.group_dms or (guild is not None and guild.id in self.left_guilds):
             # A bot that is not a member of a channel gets Missing Access for all of it.
             record.kind = "channel_refused"
             return 403, {"code": 50001, "message": "Missing Access"}

@@ -60,6 +60,11 @@ class Harness:
         self.adapter: DiscordAdapter | None = None
 
     @property
+    def service(self) -> GameService:
+        assert self._service is not None
+        return self._service
+
+    @property
     def bot(self) -> GameBot:
         assert self.adapter is not None and self.adapter.bot is not None
         return self.adapter.bot
@@ -71,6 +76,7 @@ class Harness:
         shard_count: int | None = None,
         shard_ids: tuple[int, ...] = (),
         syncs: bool = True,
+        member_events: bool = False,
     ) -> None:
         """Open the store, start the service, connect the bot (on ``shard_ids`` of
         ``shard_count`` shards, when given); return once every shard identified and, if
@@ -87,6 +93,7 @@ class Harness:
             gateway_url=self.double.gateway_url,
             shard_count=shard_count,
             shard_ids=shard_ids,
+            member_events=member_events,
         )
         # As the application runs it: the one process that syncs holds the lease.
         lease = Lease(self._store, COMMAND_SYNC_LEASE)

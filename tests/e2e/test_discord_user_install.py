@@ -8,9 +8,12 @@ and their update responses (type 7), without a single channel request.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from core.i18n import render
+from core.sessions import ServiceSettings
 from tests.e2e.discord_double import DiscordDouble, Json, Sent, button_ids, buttons
-from tests.e2e.discord_harness import Harness, clock, double, harness
+from tests.e2e.discord_harness import Harness, ManualClock, clock, double, harness
 
 __all__ = ["clock", "double", "harness"]  # fixtures
 
@@ -173,3 +176,81 @@ async def test_clicks_after_the_first_tokens_fifteen_minutes_still_play(
     board = double.messages[board_id]
     assert render("game.won", "en", player="Alice", mark="X") in board["content"]
     assert not [r for r in double.requests if r.status == 401]
+
+
+async def test_a_click_on_a_board_whose_game_ended_meanwhile_shows_the_result(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    group = double.group_dm("alice", "bob")
+    board_id = await challenge_accepted(double, group, "tres")
+    for player, move in [("alice", 4), ("bob", 0)]:
+        await double.click(board_id, cell_id(double.messages[board_id], move), user=player)
+    # Bob resigns by a typed command: its answer is a board of its own, the first board is
+    # left as it was (nothing reaches it from outside the chat).
+    await double.slash("final", user="bob", group=group)
+    stale = double.messages[board_id]
+    assert not all(b.get("disabled") for b in cells(stale))
+
+    click = await double.click(board_id, cell_id(stale, 8), user="alice")
+    answered_without_the_channel(double, click)
+    assert click.callback["type"] == 7  # the board itself, brought up to its end
+    board = double.messages[board_id]
+    resigned = render("game.resigned", "en", player="Bob", winner="Alice")
+    assert resigned in board["content"], board["content"]
+    assert all(b.get("disabled") for b in cells(board))
+    assert click.ephemeral() == [render("error.board_changed", "en")]  # and why, to Alice
+
+
+async def test_help_says_what_differs_where_the_bot_is_not_a_member(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    note = render("discord.help_user_install", "en")
+    group = double.group_dm("alice", "bob")
+    here = await double.slash("help", user="alice", group=group)
+    answered_without_the_channel(double, here)
+    assert len(here.ephemeral()) == 2 and here.ephemeral()[-1] == note
+    assert "/tres" in here.ephemeral()[0]  # the help itself comes first, whole
+    elsewhere = await double.slash("help", user="alice", user_install=True)
+    assert elsewhere.ephemeral()[-1] == note
+    # Where the bot is a member (a server that added it, its own DM) nothing differs.
+    for installed in (
+        await double.slash("help", user="alice"),
+        await double.slash("help", user="alice", dm=True),
+    ):
+        assert len(installed.ephemeral()) == 1 and note not in installed.ephemeral()
+
+
+async def test_a_timed_game_that_ran_out_in_a_group_dm_shows_it_at_the_next_click(
+    double: DiscordDouble, tmp_path: Path, clock: ManualClock
+) -> None:
+    # Sweeps of due clocks every 20 ms of real time; the clock itself is moved by hand.
+    settings = ServiceSettings(
+        ai_workers=0, ai_warm_up=False, ai_budget=0.3, sweep_interval=3600.0, clock_interval=0.02
+    )
+    running = Harness(double, tmp_path / "timed.sqlite3", clock=clock, settings=settings)
+    await running.start()
+    try:
+        group = double.group_dm("alice", "bob")
+        challenge = await double.slash(
+            "tres", {"opponent": "bob", "clock": "10s"}, user="alice", group=group
+        )
+        board_id = challenge.original_id
+        assert board_id is not None
+        accept = next(c for c in button_ids(double.messages[board_id]) if c.endswith(":accept"))
+        await double.click(board_id, accept, user="bob")
+        stale = double.messages[board_id]
+        assert "<t:" in stale["content"]  # the deadline, counted down by Discord
+
+        clock.advance(11)  # Alice, who starts, lets her time run out
+        # The sweep ends the game; the bot cannot tell the group DM (Discord refuses it).
+        await double.wait_for(lambda: any(r.kind == "channel_refused" for r in double.requests))
+        assert double.messages[board_id]["content"] == stale["content"]  # unchanged so far
+
+        click = await double.click(board_id, cell_id(stale, 4), user="bob")
+        assert click.callback["type"] == 7  # the board itself, brought to its end
+        board = double.messages[board_id]
+        timeout = render("game.timeout", "en", player="Alice", winner="Bob")
+        assert timeout in board["content"] and "<t:" not in board["content"]
+        assert all(b.get("disabled") for b in cells(board))
+    finally:
+        await running.stop()

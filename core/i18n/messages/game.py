@@ -153,6 +153,29 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "pt": "O jogo foi parado antes do fim.",
         "ru": "Игра остановлена до конца.",
     },
+    "game.abandoned": {
+        # A player left the chat (or the server) during the game: the one who stayed wins.
+        "en": "{player} left, so the game is abandoned. {winner} wins.",
+        "ca": "{player} ha marxat i la partida queda abandonada. Guanya {winner}.",
+        "es": "{player} se ha ido y la partida queda abandonada. Gana {winner}.",
+        "pt": "{player} saiu e o jogo foi abandonado. {winner} vence.",
+        "ru": "{player} уходит, партия брошена. Побеждает {winner}.",
+    },
+    "game.abandoned_nobody": {
+        # Abandoned with nobody to claim it (the bot left, or nobody had moved yet).
+        "en": "The game was abandoned; it counts for nobody.",
+        "ca": "La partida s'ha abandonat; no compta per a ningú.",
+        "es": "La partida se ha abandonado; no cuenta para nadie.",
+        "pt": "O jogo foi abandonado; não conta para ninguém.",
+        "ru": "Партия брошена и ни для кого не засчитывается.",
+    },
+    "game.challenge_left": {
+        "en": "{player} left: the challenge is off.",
+        "ca": "{player} ha marxat: el repte queda anul·lat.",
+        "es": "{player} se ha ido: el reto queda anulado.",
+        "pt": "{player} saiu: o desafio foi cancelado.",
+        "ru": "{player} уходит: вызов отменён.",
+    },
     "game.timeout": {
         # A player's move clock ran out: it counts as a loss.
         "en": "{player} ran out of time. {winner} wins.",

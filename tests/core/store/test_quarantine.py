@@ -162,3 +162,17 @@ async def test_the_service_lets_the_player_start_again(backend: Backend) -> None
             assert game is not None and game.id != started[0].session_id
         finally:
             await service.close()
+
+
+async def test_the_live_sessions_of_chats_skip_a_damaged_one(backend: Backend) -> None:
+    async with backend.open() as store:
+        kept = make_session(alice="carol", bob="dave", chat="c2")
+        damaged = make_session()
+        challenge = make_session(alice="erin", bob="frank", status=Status.CHALLENGE)
+        for session in (kept, damaged, challenge):
+            await store.create(session)
+        await backend.sql("UPDATE sessions SET moves = 'zz' WHERE id = $1", damaged.id)
+        found = await store.live_in_chats("test", ["c1", "c2", "c3"])
+        assert {s.id for s in found} == {kept.id, challenge.id}
+        assert [q[0] for q in await quarantined(backend)] == [damaged.id]
+        assert await store.live_in_chats("test", ["c1", "c2"], "frank") == [challenge]

@@ -20,6 +20,7 @@ CUT_SHORT = (
     Outcome(Termination.RESIGNATION, 2),
     Outcome(Termination.TIMEOUT, 1),
     Outcome(Termination.ABANDONED, 2),
+    Outcome(Termination.ABANDONED),  # nobody stayed to claim it
     Outcome(Termination.STOPPED),
 )
 

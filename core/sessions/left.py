@@ -1,0 +1,165 @@
+"""Games whose chat lost a player or the bot: ended as abandoned, so nobody is held hostage.
+
+A player who leaves a chat (a Matrix room, a Discord server) cannot finish their games there, and
+a chat the bot left (or that was deleted) can never see a move again. Their live games end as
+``abandoned`` and their open challenges are withdrawn, each a compare-and-set on the session's
+version: a move that arrives in the same instant either counts before the game ends, or finds
+it ended. The player who stayed wins a game in which a move was played, has nothing counted
+against them, and may start another game at once (a finished game holds nobody). They are told
+through the platform's ``publish``, where the bot can still write.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+
+from core.i18n import Text
+from core.replies import Actor, Reply
+from core.sessions.context import Context
+from core.sessions.model import Event, abandoned, check_removal
+from core.sessions.views import board_reply, board_view
+from core.store import Session, Status
+
+log = logging.getLogger("core.sessions")
+
+Localize = Callable[[Actor, list[Reply]], Awaitable[list[Reply]]]
+
+_ATTEMPTS = 5
+"""Compare-and-sets tried on one session: each failure means a move (or an end) landed first,
+and a game whose player left can take only a few more of those."""
+
+
+class Departures:
+    """Ends the games and challenges of a chat the bot left, or of a player who left a chat."""
+
+    def __init__(self, ctx: Context, localize: Localize) -> None:
+        self._ctx = ctx
+        self._localize = localize
+
+    async def abandon(self, platform: str, chat_ids: Sequence[str], user_id: str | None) -> int:
+        """End the live sessions in ``chat_ids`` (all, or those of ``user_id``); how many
+        ended here (a session ended meanwhile by a move or by another process is not
+        counted)."""
+        ended = 0
+        for found in await self._ctx.store.live_in_chats(platform, chat_ids, user_id):
+            replies = await self._end_retrying(found, user_id)
+            if replies is not None:
+                ended += 1
+                if user_id is not None:  # the bot is still there to tell the others
+                    await self._tell(found, user_id, replies)
+        if ended:
+            log.info(
+                "abandoned %d games and challenges: platform=%s user=%s chats=%d",
+                ended,
+                platform,
+                user_id or "<the bot>",
+                len(chat_ids),
+                extra={"action": "abandon"},
+            )
+        return ended
+
+    async def opponent_left(
+        self, actor: Actor, session: Session | None = None, *, tell: bool = False
+    ) -> list[Reply]:
+        """Where the platform can say who is still in a chat (:attr:`PlatformStyle.in_chat`:
+        Discord without its privileged member events): end the actor's game here (``session``,
+        or their live game) as abandoned when their opponent has left the chat. The replies that
+        show the end (also published to the chat when ``tell``), or none when nothing ended.
+        """
+        style = self._ctx.styles.get(actor.platform)
+        in_chat = None if style is None else style.in_chat
+        if in_chat is None:
+            return []
+        if session is None:
+            session = await self._ctx.live_game(actor)
+        opponent = None if session is None else _opponent(session, actor.user_id)
+        if session is None or opponent is None:
+            return []
+        try:
+            here = await in_chat(actor, opponent)
+        except Exception:
+            log.exception("could not tell whether a player left", extra={"action": "abandon"})
+            return []
+        if here is not False:  # still here, or the platform cannot tell
+            return []
+        replies = await self._end_retrying(session, opponent)
+        if replies is None:
+            return []
+        if tell:
+            await self._tell(session, opponent, replies)
+        return replies
+
+    async def _end_retrying(self, session: Session, user_id: str | None) -> list[Reply] | None:
+        """:meth:`_end`, again on the stored game while a move or an end comes first and it is
+        still live (and still ``user_id``'s)."""
+        current: Session | None = session
+        for _ in range(_ATTEMPTS):
+            if current is None or not _concerns(current, user_id):
+                return None
+            replies = await self._end(current, user_id)
+            if replies is not None:
+                return replies
+            current = await self._ctx.store.get(current.id)
+        return None
+
+    async def _end(self, session: Session, user_id: str | None) -> list[Reply] | None:
+        """End ``session`` if it is still the stored version; the replies that show it, or
+        None when it changed meanwhile."""
+        ctx = self._ctx
+        leaver = None if user_id is None else session.seat_of(user_id)
+        if session.status is Status.CHALLENGE:
+            check_removal(session, Event.LEAVE)
+            if not await ctx.delete(session):
+                return None
+            name = session.seats[leaver - 1].name if leaver is not None else ""
+            # As a declined challenge: its message says so and loses its buttons.
+            text = Text("game.challenge_left", {"player": name})
+            return [Reply(text=text, session_id=session.id, version=session.version + 1)]
+        # The one who stayed claims the game once it has begun; before any move, or with
+        # nobody left to claim it (the bot left, a watched bots' game), it counts for nobody.
+        winner = 3 - leaver if leaver is not None and session.moves else None
+        now, ttl = ctx.now_and_ttl(Status.FINISHED, kept=session)
+        after = abandoned(session, winner, now=now, ttl=ttl)
+        if not await ctx.update(after, expected_version=session.version):
+            return None
+        # The board shows the end; the text, apart, reaches the players (a Matrix notice).
+        return [board_reply(after, result=False), Reply(text=board_view(after).status)]
+
+    async def _tell(self, session: Session, user_id: str, replies: list[Reply]) -> None:
+        style = self._ctx.styles.get(session.platform)
+        publish = None if style is None else style.publish
+        if publish is None:
+            return
+        # Shown to the chat, as the one who stayed would see it (a bots' game: its board).
+        stayers = [s for s in session.seats if s.user_id is not None and s.user_id != user_id]
+        user, name = (stayers[0].user_id or "", stayers[0].name) if stayers else ("", "")
+        locale = self._ctx.settings.default_locale
+        actor = Actor(session.platform, session.chat_id, user, name, locale)
+        try:
+            await publish(actor, await self._localize(actor, replies))
+        except Exception:
+            # The game is ended and stored; a board that is not redrawn now is at the next look.
+            log.exception("could not show an abandoned game", extra={"action": "abandon"})
+
+
+def _opponent(session: Session, user_id: str) -> str | None:
+    """The person ``user_id`` plays or challenged in ``session`` (None: the bot, or nobody)."""
+    if session.status is Status.CHALLENGE:
+        return session.challenged if session.challenger == user_id else None
+    if session.seat_of(user_id) is None:
+        return None
+    return next((s.user_id for s in session.seats if s.user_id not in (None, user_id)), None)
+
+
+def _concerns(session: Session, user_id: str | None) -> bool:
+    """Whether ``session`` is still live and, when a player left, still theirs."""
+    if session.status not in (Status.CHALLENGE, Status.ACTIVE):
+        return False
+    if user_id is None:
+        return True
+    return user_id in (
+        *(seat.user_id for seat in session.seats),
+        session.challenger,
+        session.challenged,
+    )

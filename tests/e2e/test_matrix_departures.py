@@ -1,0 +1,117 @@
+"""On a real Synapse: a player who leaves the room mid-game, and the bot kicked from a room, end
+the games there as abandoned; the player who stayed is told and plays again at once."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import nio
+
+from core.games import Outcome, Termination
+from core.i18n import render
+from core.store import Session, SessionStore, Status
+from tests.e2e.synapse import (
+    BOT,
+    Player,
+    SynapseServer,
+    is_edit_of,
+    is_notice_from,
+    running_bot,
+    synapse_server,
+)
+from tests.e2e.test_matrix import move_by_text, open_room, shown, start_game
+
+__all__ = ["synapse_server"]  # the fixture
+
+
+async def pvp(server: SynapseServer, alice: Player, bob: Player, room: str) -> str:
+    """Alice challenges Bob, he accepts, each plays once; the board's event id."""
+    mark = bob.mark()
+    await alice.say(room, "!tres @bob")
+    await bob.wait_for(
+        lambda seen: seen.room_id == room and "!accept" in shown(seen), after=mark, what="it"
+    )
+    board = await start_game(server, bob, room, "!accept")
+    await move_by_text(server, alice, room, board, "1")
+    await move_by_text(server, bob, room, board, "5")
+    return str(board.source["event_id"])
+
+
+async def test_a_player_who_leaves_mid_game_loses_it_and_the_other_plays_on(
+    synapse_server: SynapseServer, tmp_path: Path
+) -> None:
+    server = synapse_server
+    bot = server.user_id(BOT)
+    async with (
+        running_bot(server, tmp_path / "bot") as running,
+        Player(server, "alice") as alice,
+        Player(server, "bob") as bob,
+    ):
+        room = await open_room(server, alice, bob)
+        board = await pvp(server, alice, bob, room)
+        mark = alice.mark()
+        left = await bob.client.room_leave(room)
+        assert isinstance(left, nio.RoomLeaveResponse), left
+
+        said = render("game.abandoned", "en", player="bob", winner="alice")
+        # The board is edited to its end (the edit answering Bob's move may come first).
+        edit = await alice.wait_for(
+            lambda seen: (
+                seen.room_id == room and is_edit_of(seen.source, board) and said in shown(seen)
+            ),
+            after=mark,
+            what="the board's end",
+        )
+        assert "to move" not in shown(edit)
+        notice = await alice.wait_for(
+            lambda seen: (
+                seen.room_id == room and is_notice_from(seen.source, bot) and shown(seen) == said
+            ),
+            after=mark,
+            what="the notice",
+        )
+        assert "m.relates_to" not in notice.source["content"]  # a message of its own
+        [session] = await finished(running.service.store, room)
+        assert session.outcome == Outcome(Termination.ABANDONED, 1)
+        stats = await running.service.store.player_stats("matrix", alice.user_id)
+        assert stats is not None and (stats.wins, stats.losses) == (1, 0)
+
+        # Alice is free at once: a new game starts.
+        again = await start_game(server, alice, room, "!tres easy")
+        assert again.source["event_id"] != board
+
+
+async def test_the_bot_kicked_from_a_room_ends_its_games_there(
+    synapse_server: SynapseServer, tmp_path: Path
+) -> None:
+    server = synapse_server
+    async with (
+        running_bot(server, tmp_path / "bot") as running,
+        Player(server, "alice") as alice,
+        Player(server, "bob") as bob,
+    ):
+        room = await open_room(server, alice, bob)
+        elsewhere = await open_room(server, bob)
+        await pvp(server, alice, bob, room)
+        await start_game(server, bob, elsewhere, "!tres easy")
+        kicked = await alice.client.room_kick(room, server.user_id(BOT), "enough games")
+        assert isinstance(kicked, nio.RoomKickResponse), kicked
+
+        store = running.service.store
+        deadline = time.monotonic() + 20
+        while await store.live_in_chats("matrix", [room]):
+            assert time.monotonic() < deadline, "the games in the room did not end"
+            await asyncio.sleep(0.05)
+        [session] = await finished(store, room)
+        assert session.outcome == Outcome(Termination.ABANDONED)  # nobody claims it
+        assert await store.player_stats("matrix", alice.user_id) is None
+        [kept] = await store.live_in_chats("matrix", [elsewhere])
+        assert kept.status is Status.ACTIVE
+
+
+async def finished(store: SessionStore, room: str) -> list[Session]:
+    """The last finished game in ``room`` (the tests play one there)."""
+    last = await store.last_finished("matrix", room, None)
+    return [] if last is None else [last]
