@@ -43,7 +43,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from core.admin.effective import SettingsCache
-from core.admin.keys import AUTO, Effective
+from core.admin.keys import Effective
 from core.admin.scopes import Source
 from core.clean import clean
 from core.commands import (
@@ -429,28 +429,11 @@ class GameService:
         return await self._marked(actor, replies)
 
     async def _marked(self, actor: Actor, replies: list[Reply]) -> list[Reply]:
-        """The replies marked with the chat's language where its admins chose one, with the
-        chat's board style, and each board with its theme: its starter's own (``/theme``),
-        else the chat's where one is set (``auto`` leaves each game its own). Marking twice
-        gives the same replies (later replies are marked on their way to ``publish``)."""
+        """The replies marked for the actor's chat (:meth:`Themes.marked`); marking twice gives
+        the same replies (later replies are marked on their way to ``publish``)."""
         if not replies:
             return replies
-        chat = await self._chat_or_none(actor)
-        language = theme = None
-        picture = False
-        if chat is not None:
-            language = None if chat.sources["language"] is Source.DEFAULT else chat.language
-            theme = None if chat.theme == AUTO else chat.theme
-            picture = chat.board_style == "picture"
-        marked = []
-        for reply in replies:
-            look = theme
-            if reply.board is not None and reply.board.starter is not None:
-                look = await self._themes.of_game(actor.platform, reply.board.starter, theme)
-            if language is not None or look is not None or picture:
-                reply = dataclasses.replace(reply, locale=language, theme=look, picture=picture)
-            marked.append(reply)
-        return marked
+        return await self._themes.marked(actor, replies, await self._chat_or_none(actor))
 
     # --- text and commands -----------------------------------------------------------------
 

@@ -10,6 +10,7 @@ every answer is private to them.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 
 from core.admin.effective import SettingsCache
@@ -57,6 +58,29 @@ class Themes:
         )
         self._cache.invalidate()
         return [_private(Text("theme.set", {**params, "theme": value}))]
+
+    async def marked(
+        self, actor: Actor, replies: list[Reply], chat: Effective | None
+    ) -> list[Reply]:
+        """``replies`` marked with the chat's language where its admins chose one, with its
+        board style, and each board with its theme: its starter's own, else the chat's where
+        one is set (``auto`` leaves each game its own); ``chat`` None (unreadable): themes only.
+        """
+        language = theme = None
+        picture = False
+        if chat is not None:
+            language = None if chat.sources["language"] is Source.DEFAULT else chat.language
+            theme = None if chat.theme == AUTO else chat.theme
+            picture = chat.board_style == "picture"
+        marked = []
+        for reply in replies:
+            look = theme
+            if reply.board is not None and reply.board.starter is not None:
+                look = await self.of_game(actor.platform, reply.board.starter, theme)
+            if language is not None or look is not None or picture:
+                reply = dataclasses.replace(reply, locale=language, theme=look, picture=picture)
+            marked.append(reply)
+        return marked
 
     async def of_game(self, platform: str, starter: str, chat_theme: str | None) -> str | None:
         """The theme a game that ``starter`` started is drawn in (a name of
