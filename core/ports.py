@@ -64,6 +64,10 @@ class PlatformStyle:
         chat_id: the chat id that a channel or room written by ``actor`` stands for (Discord:
             ``<#123>`` -> ``123``), for the ``allowed_chats`` setting; by default the text
             itself (a Matrix room id).
+        serves: whether this process can show replies in a chat now (a Matrix account syncs
+            in one process at a time; the others stand by). None: wherever it runs. An open
+            game's board due in a chat this process does not serve waits in the store for
+            the process that does.
         in_chat: whether a user is still in ``actor``'s chat (False: they left it; None: the
             platform cannot tell), asked when ``actor`` finds their game waiting on that user
             (a click out of turn, a new game refused): a game whose opponent left ends as
@@ -79,6 +83,7 @@ class PlatformStyle:
     bot_user_id: str | None = None
     publish: Callable[[Actor, Sequence[Reply]], Awaitable[None]] | None = None
     chat_id: Callable[[Actor, str], str] = _written_chat
+    serves: Callable[[str], bool] | None = None
     in_chat: Callable[[Actor, str], Awaitable[bool | None]] | None = None
     private_replies: bool = False
 

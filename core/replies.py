@@ -30,6 +30,8 @@ class Actor:
             Manage Server on Discord, power level 50 or more (or ``BOT_ADMINS``) on Matrix, the
             local user on the console. Adapters read it from the platform, never from the
             person's text.
+        direct: the chat is a direct conversation between the person and the bot (a Discord
+            DM, a Matrix room of two); open play (``/seek``) is on there unless set.
     """
 
     platform: str
@@ -39,6 +41,7 @@ class Actor:
     locale: str = "en"
     server_id: str | None = None
     is_admin: bool = False
+    direct: bool = False
 
 
 class ActionKind(enum.Enum):
@@ -48,6 +51,7 @@ class ActionKind(enum.Enum):
     DECLINE = "decline"
     REMATCH = "rematch"
     REVIEW = "review"
+    BLOCK = "block"  # an open game's player never meets the other again (matchmaking)
 
 
 @dataclass(frozen=True, slots=True)

@@ -56,6 +56,8 @@ SLOW: tuple[str, ...] = (
     "tests/chatbots/test_ratings_cli.py::test_the_command_line_runs_it",
     "tests/chatbots/test_health.py::test_healthz_is_503_when_the_store_fails_or_hangs",
     "tests/core/store/test_receipts.py::test_receipts_follow_their_writes",
+    "tests/core/store/test_seeks.py::test_processes_pair_200_seeks_exactly_once",
+    "tests/core/store/test_seeks.py::test_a_process_killed_mid_pairing",
     "tests/core/ai/test_solver.py::test_solve_matches_brute_force_on_random_positions",
 )
 """Where the slow tests are: a file or folder (ending in ``.py`` or ``/``) or the start of a

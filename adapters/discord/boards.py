@@ -1,8 +1,10 @@
 """Where each game's board message is, and edits of it outside an interaction.
 
-A game's board is one message: posted when the game starts, then edited move by move. Which
-message that is lives in the store (``discord`` / ``board:<session>`` -> ``channel:message``,
-deleted with its game), so a restart keeps editing the same message. Edits that come without an
+A game's board is one message in each channel that shows it (an open game between two
+channels has two): posted when the game starts, then edited move by move. Which message that
+is lives in the store (``discord`` / ``board:<session>`` -> ``channel:message``, one pair per
+channel separated by commas, deleted with its game), so a restart keeps editing the same
+message. Edits that come without an
 interaction (``/move`` and ``/final`` typed anywhere in the channel, the moves of a watched bots'
 game) go through the channel's message endpoint: an interaction token expires after 15 minutes,
 a channel message can be edited for good.
@@ -56,8 +58,21 @@ def board_key(session_id: str) -> str:
     return f"board:{session_id}"
 
 
+def parse_boards(value: str | None) -> dict[int, int]:
+    """A board row's value: channel id to message id. A game shows one board in each chat it
+    is played in (two for an open game between two channels: ``c1:m1,c2:m2``); a row that
+    does not parse is no board."""
+    found: dict[int, int] = {}
+    for part in (value or "").split(","):
+        channel, _, message = part.partition(":")
+        if channel.isdigit() and message.isdigit():
+            found[int(channel)] = int(message)
+    return found
+
+
 class BoardMessages:
-    """The board message of every game: remembered, looked up, edited in order.
+    """The board message of every game in every channel that shows it: remembered, looked
+    up, edited in order.
 
     Args:
         store: the key-value part of the store.
@@ -68,7 +83,10 @@ class BoardMessages:
         self._store = store
         self._edit_message = edit_message
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._recent: collections.OrderedDict[str, _Shown] = collections.OrderedDict()
+        self._row_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+        self._recent: collections.OrderedDict[str, dict[int, _Shown]] = collections.OrderedDict()
         self._posted: dict[str, asyncio.Event] = {}
         self._pictures: collections.OrderedDict[str, None] = collections.OrderedDict()
 
@@ -79,30 +97,39 @@ class BoardMessages:
 
         Every press on a board remembers it again: the row this process stored for the same
         message is not written again (it goes only with its game)."""
-        shown = self._recent.get(session_id)
-        if shown is None or (shown.channel_id, shown.message_id) != (channel_id, message_id):
-            shown = _Shown(channel_id, message_id)
-        if not shown.stored:
-            await self._store.kv_set(
-                KV_NAMESPACE,
-                board_key(session_id),
-                f"{channel_id}:{message_id}",
-                session_id=session_id,
-            )
-            shown.stored = True
-        self._keep(session_id, shown, version)
+        # Not the edits' lock: an edit may be waiting for this very board to be remembered.
+        async with self._lock(session_id, self._row_locks):
+            shown = self._recent.get(session_id, {}).get(channel_id)
+            if shown is None or shown.message_id != message_id:
+                shown = _Shown(channel_id, message_id)
+            if not shown.stored:
+                # The row keeps the other channel's board of an open game, whoever stored it.
+                boards = parse_boards(await self._store.kv_get(KV_NAMESPACE, board_key(session_id)))
+                boards[channel_id] = message_id
+                await self._store.kv_set(
+                    KV_NAMESPACE,
+                    board_key(session_id),
+                    ",".join(f"{c}:{m}" for c, m in boards.items()),
+                    session_id=session_id,
+                )
+                shown.stored = True
+            self._keep(session_id, shown, version)
         posted = self._posted.get(session_id)
         if posted is not None:
             posted.set()
 
-    async def where(self, session_id: str, *, wait: float = 0.0) -> tuple[int, int] | None:
+    async def where(
+        self, session_id: str, *, wait: float = 0.0, channel_id: int | None = None
+    ) -> tuple[int, int] | None:
         """(channel id, message id) of the board of ``session_id``, or None.
 
         Args:
             wait: seconds to wait for the board to be remembered when it is not yet (the
                 first move of a bots' game can be ready before the message that shows it).
+            channel_id: the board in this channel (an open game has one in each); None: the
+                one board of a game played in one channel.
         """
-        found = await self._lookup(session_id)
+        found = await self._lookup(session_id, channel_id)
         if found is not None or wait <= 0:
             return found
         posted = self._posted.setdefault(session_id, asyncio.Event())
@@ -111,7 +138,7 @@ class BoardMessages:
                 await asyncio.wait_for(posted.wait(), wait)
         finally:
             self._posted.pop(session_id, None)
-        return await self._lookup(session_id)
+        return await self._lookup(session_id, channel_id)
 
     async def edit(
         self,
@@ -120,6 +147,7 @@ class BoardMessages:
         *,
         version: int | None = None,
         wait: float = 0.0,
+        channel_id: int | None = None,
     ) -> bool:
         """Edit the board message of ``session_id`` to show ``spec`` (or what ``spec`` draws:
         see the module docstring).
@@ -128,15 +156,16 @@ class BoardMessages:
             version: the game's version ``spec`` shows; one older than already shown is
                 dropped (and counts as done).
             wait: see :meth:`where`.
+            channel_id: see :meth:`where`.
 
         Returns:
             False when there is no board message to edit (never posted, or deleted).
         """
         async with self._lock(session_id):
-            where = await self.where(session_id, wait=wait)
+            where = await self.where(session_id, wait=wait, channel_id=channel_id)
             if where is None:
                 return False
-            shown = self._recent.get(session_id)
+            shown = self._recent.get(session_id, {}).get(where[0])
             if version is not None and shown is not None and version < shown.version:
                 log.debug("board of %s: version %d is older than shown", session_id, version)
                 return True
@@ -164,28 +193,34 @@ class BoardMessages:
             self._pictures.popitem(last=False)
         return True
 
-    async def _lookup(self, session_id: str) -> tuple[int, int] | None:
-        shown = self._recent.get(session_id)
-        if shown is not None:
-            return shown.channel_id, shown.message_id
-        value = await self._store.kv_get(KV_NAMESPACE, board_key(session_id))
-        if value is None:
-            return None
-        channel_id, _, message_id = value.partition(":")
-        return int(channel_id), int(message_id)
+    async def _lookup(self, session_id: str, channel_id: int | None) -> tuple[int, int] | None:
+        shown = self._recent.get(session_id, {})
+        if channel_id is None and shown:
+            first = next(iter(shown.values()))
+            return first.channel_id, first.message_id
+        if channel_id is not None and channel_id in shown:
+            return channel_id, shown[channel_id].message_id
+        boards = parse_boards(await self._store.kv_get(KV_NAMESPACE, board_key(session_id)))
+        if channel_id is None:
+            return next(iter(boards.items()), None)
+        message_id = boards.get(channel_id)
+        return None if message_id is None else (channel_id, message_id)
 
-    def _lock(self, session_id: str) -> asyncio.Lock:
+    def _lock(
+        self, session_id: str, locks: weakref.WeakValueDictionary[str, asyncio.Lock] | None = None
+    ) -> asyncio.Lock:
         # Held only while in use: the weak mapping forgets the locks of games nobody edits.
-        lock = self._locks.get(session_id)
+        locks = self._locks if locks is None else locks
+        lock = locks.get(session_id)
         if lock is None:
             lock = asyncio.Lock()
-            self._locks[session_id] = lock
+            locks[session_id] = lock
         return lock
 
     def _keep(self, session_id: str, shown: _Shown, version: int | None) -> None:
         if version is not None:
             shown.version = max(shown.version, version)
-        self._recent[session_id] = shown
+        self._recent.setdefault(session_id, {})[shown.channel_id] = shown
         self._recent.move_to_end(session_id)
         while len(self._recent) > _RECENT:
             self._recent.popitem(last=False)

@@ -41,7 +41,12 @@ from adapters.discord.config import DEFAULT_GATEWAY_URL, DiscordConfig
 from adapters.discord.departures import DepartureEvents
 from adapters.discord.ids import ButtonId, MoveId, is_ours
 from adapters.discord.layout import MessageSpec, text_message
-from adapters.discord.options import channel_written, command_from_options, move_from_text
+from adapters.discord.options import (
+    channel_written,
+    command_from_options,
+    move_from_text,
+    seeks,
+)
 from adapters.discord.picture_layout import SELECT_ITEMS, edit_kwargs, with_cells
 from adapters.discord.present import ChannelOutlet, Clicked, Presenter
 from adapters.discord.reach import (
@@ -106,6 +111,7 @@ def actor_for(interaction: Interaction) -> Actor:
         is_admin=guild_id is not None
         and reach_of(interaction) is Reach.CHANNEL
         and may_manage(interaction.permissions),
+        direct=not shared_chat(interaction),
     )
 
 
@@ -337,6 +343,10 @@ class GameBot(discord.Client, DepartureEvents):
                 # A bots' game is shown move by move after its command's answer, by edits
                 # of the board that only a member of the chat can make for five minutes.
                 raise UserError("discord.bots_need_the_bot")
+            if seeks(spec, options) and reach_of(interaction) is Reach.INTERACTIONS:
+                # An open game's board here is edited from the other chat's moves: only a
+                # member of the chat can.
+                raise UserError("discord.open_play_needs_the_bot")
             command = command_from_options(
                 spec,
                 options,

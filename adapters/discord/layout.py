@@ -47,6 +47,10 @@ MAX_PER_ROW = 5  # buttons in one action row
 MAX_CONTENT = 2000  # characters of message content
 MAX_TEXT_DISPLAY = 4000  # characters of a Components V2 message's text displays
 
+# The classic theme's emoji: a board drawn without a theme (tests read a board by them).
+MARK_EMOJI = ("", *CLASSIC.mark_emoji)
+WINNING_EMOJI = ("", *CLASSIC.winning_emoji)
+EMPTY_EMOJI = CLASSIC.empty_emoji
 KEYCAPS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣", "🔟")
 BLANK_LABEL = "\u200b"  # a button needs a label or an emoji; an empty cell shows neither
 

@@ -16,6 +16,7 @@ import discord
 
 from adapters.discord.commands import WATCH
 from core.commands import (
+    Block,
     Command,
     CommandSpec,
     MoveText,
@@ -29,7 +30,7 @@ from core.commands import (
 from core.errors import UserError
 from core.replies import Actor
 
-__all__ = ["channel_written", "command_from_options", "move_from_text"]
+__all__ = ["channel_written", "command_from_options", "move_from_text", "seeks"]
 
 # A channel as Discord writes it in text, options included: <#123>.
 _CHANNEL_MENTION = re.compile(r"<#([0-9]{1,20})>")
@@ -74,6 +75,15 @@ def command_from_options(
     if spec.name == "theme":
         theme = options.get("theme")
         return spec.build(f"/{spec.name}", () if theme is None else (theme,))
+    if spec.name == "seek":
+        # The same words as typed, so the same checks and answers: /seek quatre rated 2m.
+        words = [str(options[name]) for name in ("game", "mode", "clock") if options.get(name)]
+        return spec.build("/seek", words)
+    if spec.name == "block":
+        player = options.get("player")
+        if isinstance(player, discord.abc.User):
+            return Block(str(player.id), player.display_name)
+        return spec.build("/block", ())
     if spec.name == "link":
         code = options.get("code")
         return spec.build(f"/{spec.name}", str(code).split() if code else ())
@@ -85,6 +95,13 @@ def command_from_options(
             return Stats(str(player.id), player.display_name)
         return Stats()
     return spec.build(f"/{spec.name}", ())
+
+
+def seeks(spec: CommandSpec, options: Mapping[str, Any]) -> bool:
+    """Whether a ``/seek`` joins the queue (rather than showing it or leaving it)."""
+    if spec.name != "seek" or options.get("game") == "cancel":
+        return False
+    return any(options.get(name) for name in ("game", "mode", "clock"))
 
 
 def _challenged(opponent: object, *, bot_id: int | None, in_guild: bool) -> VsUser | None:

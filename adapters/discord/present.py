@@ -21,7 +21,7 @@ import discord
 
 from adapters.discord.boards import BoardMessages
 from adapters.discord.ids import ActionId, ButtonId
-from adapters.discord.layout import MessageSpec, board_message, text_message
+from adapters.discord.layout import MAX_CONTENT, MessageSpec, board_message, text_message
 from adapters.discord.picture_layout import send_kwargs
 from adapters.discord.responder import Responder
 from adapters.discord.selects import Pick
@@ -132,8 +132,8 @@ class Presenter:
     ) -> None:
         text = reply.text.render(locale) if reply.text is not None else None
         if reply.private or reply.error:
-            if text:
-                await outlet.send(text_message(text, locale), ephemeral=True)
+            for part in _messages(text or ""):
+                await outlet.send(text_message(part, locale), ephemeral=True)
             return
         session_id = reply.board.session_id if reply.board else reply.session_id
         here = clicked if clicked is not None and clicked.button.session_id == session_id else None
@@ -154,7 +154,9 @@ class Presenter:
             elif here is not None:
                 # A declined challenge: its message says so and loses its buttons.
                 await here.responder.update_source(spec)
-            elif not channel_edits or not await self.boards.edit(session_id, spec, wait=wait):
+            elif not channel_edits or not await self.boards.edit(
+                session_id, spec, wait=wait, channel_id=outlet.channel_id
+            ):
                 await self._post(outlet, spec, None)
             return
         board = reply.board
@@ -181,7 +183,13 @@ class Presenter:
         elif (
             reply.new_message
             or not channel_edits
-            or not await self.boards.edit(board.session_id, draw, version=board.version, wait=wait)
+            or not await self.boards.edit(
+                board.session_id,
+                draw,
+                version=board.version,
+                wait=wait,
+                channel_id=outlet.channel_id,
+            )
         ):
             await self._post(outlet, draw(False), board.session_id, board.version)
         elif isinstance(outlet, Responder):
@@ -202,3 +210,14 @@ class Presenter:
         channel_id = outlet.channel_id
         if session_id is not None and message_id is not None and channel_id is not None:
             await self.boards.remember(session_id, channel_id, message_id, version)
+
+
+def _messages(text: str) -> list[str]:
+    """A private text as messages of at most Discord's 2,000 characters: split at its blank
+    line (``/help``: the commands, then how options and moves are written) when one message
+    would not hold it."""
+    if not text:
+        return []
+    if len(text) <= MAX_CONTENT or "\n\n" not in text:
+        return [text]
+    return text.split("\n\n", 1)

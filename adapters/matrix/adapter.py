@@ -122,7 +122,9 @@ class MatrixAdapter:
         # A challenge to the bot itself is a game against it; a bots' game is shown move by
         # move on its board.
         service.register_platform(
-            dataclasses.replace(STYLE, bot_user_id=config.user_id, publish=self._publish)
+            dataclasses.replace(
+                STYLE, bot_user_id=config.user_id, publish=self._publish, serves=self._serves
+            )
         )
         self._config = config
         self._transport = transport
@@ -402,7 +404,9 @@ class MatrixAdapter:
         room_id, user_id = event.room_id, event.sender
         name = self._client().display_name(room_id, user_id)
         admin = event.sender_level >= ADMIN_LEVEL or user_id in self._config.bot_admins
-        return Actor(PLATFORM, room_id, user_id, name, self.locale, is_admin=admin)
+        # A room of the bot and this one person is a direct chat (open play is on there).
+        direct = set(self._client().members(room_id)) == {self._user_id, user_id}
+        return Actor(PLATFORM, room_id, user_id, name, self.locale, is_admin=admin, direct=direct)
 
     async def _on_message(self, message: Message) -> None:
         room_id = message.room_id
@@ -431,7 +435,7 @@ class MatrixAdapter:
         move = reaction_move(reaction.key)
         if move is None:
             return  # 👍 and friends are for people
-        board = await self._state.board_at(reaction.target)
+        board = await self._state.board_at(reaction.target, reaction.room_id)
         if board is None or board.room_id != reaction.room_id:
             return
         room_id = reaction.room_id
@@ -464,6 +468,10 @@ class MatrixAdapter:
         boards = [reply.board for reply in replies if reply.board is not None]
         if not boards or move in boards[-1].playable:
             self._output.redact(room_id, reaction.event_id, "move played")
+
+    def _serves(self, chat_id: str) -> bool:
+        # Only the process that syncs the account shows replies (see _publish).
+        return self._serving
 
     async def _publish(self, actor: Actor, replies: Sequence[Reply]) -> None:
         """Show the later replies of ``actor``'s request (a bots' game's moves) in its room,

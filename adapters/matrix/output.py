@@ -122,8 +122,9 @@ class Output:
             return False
         _remember(self._shown, board.session_id, board.version)
         content = board_content(board, locale, note=note, intro=intro)
-        ref = None if new else await self._state.board(board.session_id)
-        ref = ref or (None if new else self._refs.get(board.session_id))
+        kept = f"{board.session_id} {room_id}"  # an open game has a board in each room
+        ref = None if new else await self._state.board(board.session_id, room_id)
+        ref = ref or (None if new else self._refs.get(kept))
         if ref is None or ref.room_id != room_id:
             try:
                 event_id = await self._sender.send(room_id, shown_as(content, picture))
@@ -134,7 +135,7 @@ class Output:
                 return True
             ref = BoardRef(board.session_id, room_id, event_id)
             await self._state.set_board(ref)
-            _remember(self._refs, board.session_id, ref)
+            _remember(self._refs, kept, ref)
             if self._add_keycaps and board.playable:
                 for key in keycaps_for(board.rules):
                     self._sender.courtesy(room_id, reaction_content(event_id, key))
@@ -145,7 +146,7 @@ class Output:
         if board.finished:
             self._sender.drop_courtesies(room_id, ref.event_id)
             await self._state.forget_board(ref)
-            self._refs.pop(board.session_id, None)
+            self._refs.pop(kept, None)
         return True
 
     def notice(self, room_id: str, text: str, reply_to: str | None) -> None:

@@ -92,30 +92,42 @@ class MatrixState:
 
     # --- boards ---------------------------------------------------------------------------
 
-    async def board(self, session_id: str) -> BoardRef | None:
-        return _board(await self._store.kv_get(self._namespace, f"board:{session_id}"))
+    async def board(self, session_id: str, room_id: str | None = None) -> BoardRef | None:
+        """The board of ``session_id``; in ``room_id`` when given (an open game between two
+        rooms has a board in each: the second one's row is ``board:<session> <room>``)."""
+        ref = _board(await self._store.kv_get(self._namespace, f"board:{session_id}"))
+        if room_id is None or (ref is not None and ref.room_id == room_id):
+            return ref
+        return _board(await self._store.kv_get(self._namespace, _in_room(session_id, room_id)))
 
-    async def board_at(self, event_id: str) -> BoardRef | None:
+    async def board_at(self, event_id: str, room_id: str | None = None) -> BoardRef | None:
         """The board whose original event is ``event_id`` (a reaction's target)."""
         session_id = await self._store.kv_get(self._namespace, f"event:{event_id}")
-        return None if session_id is None else await self.board(session_id)
+        return None if session_id is None else await self.board(session_id, room_id)
 
     async def set_board(self, ref: BoardRef) -> None:
-        """Remember the board of ``ref.session_id`` (until its game is deleted)."""
-        old = await self.board(ref.session_id)
+        """Remember the board of ``ref.session_id`` in ``ref.room_id`` (until its game is
+        deleted)."""
+        session = ref.session_id
+        first = await self.board(session)
+        key = f"board:{session}"
+        if first is not None and first.room_id != ref.room_id:
+            key = _in_room(session, ref.room_id)
+        old = first if key == f"board:{session}" else await self.board(session, ref.room_id)
         if old is not None and old.event_id != ref.event_id:
             await self._store.kv_delete(self._namespace, f"event:{old.event_id}")
-        session = ref.session_id
-        await self._store.kv_set(
-            self._namespace, f"board:{session}", json.dumps(asdict(ref)), session_id=session
-        )
+        await self._store.kv_set(self._namespace, key, json.dumps(asdict(ref)), session_id=session)
         await self._store.kv_set(
             self._namespace, f"event:{ref.event_id}", session, session_id=session
         )
 
     async def forget_board(self, ref: BoardRef) -> None:
         await self._store.kv_delete(self._namespace, f"event:{ref.event_id}")
-        await self._store.kv_delete(self._namespace, f"board:{ref.session_id}")
+        first = await self.board(ref.session_id)
+        if first is not None and first.room_id == ref.room_id:
+            await self._store.kv_delete(self._namespace, f"board:{ref.session_id}")
+        else:
+            await self._store.kv_delete(self._namespace, _in_room(ref.session_id, ref.room_id))
 
     # --- handled events -------------------------------------------------------------------
 
@@ -180,6 +192,10 @@ def _strings(raw: str | None) -> list[str]:
     except ValueError:
         return []
     return [item for item in loaded if isinstance(item, str)] if isinstance(loaded, list) else []
+
+
+def _in_room(session_id: str, room_id: str) -> str:
+    return f"board:{session_id} {room_id}"
 
 
 def _board(raw: str | None) -> BoardRef | None:

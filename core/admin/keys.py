@@ -440,6 +440,9 @@ class Effective:
     rate_per_minute = Key(Whole(1, 6000), 30)
     # 20 a minute suits a channel of people; up to 100 a second lets a load test through.
     boards_per_minute = Key(Whole(1, 6000), 20)
+    # Matchmaking from this chat (/seek): off unless set; a direct chat with the bot is
+    # on while nobody set it (core/sessions/seeking.py reads the source).
+    open_play = Key(Switch(), False)
 
     def allows_chat(self, chat_id: str) -> bool:
         """Games may start in ``chat_id`` (no list: everywhere)."""

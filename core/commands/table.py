@@ -44,6 +44,7 @@ from core.commands.values import (
     DEFAULT_LEVEL,
     PREFIXES,
     Accept,
+    Block,
     BotVsBot,
     Command,
     CommandError,
@@ -54,6 +55,8 @@ from core.commands.values import (
     Opponent,
     Rematch,
     Review,
+    Seek,
+    SeekAction,
     Start,
     Stats,
     VsBot,
@@ -338,6 +341,58 @@ def _checked_rules(rows: int, cols: int, k: int, *, gravity: bool) -> Rules:
         raise CommandError("parse.bad_rules", reason=str(error)) from None
 
 
+_SEEK_GAMES: dict[str, tuple[GameKind, Rules]] = {
+    "tres": (GameKind.TRES, TICTACTOE),
+    "tictactoe": (GameKind.TRES, TICTACTOE),
+    "quatre": (GameKind.QUATRE, CONNECT_FOUR),
+    "connect4": (GameKind.QUATRE, CONNECT_FOUR),
+}
+_RATED = {"rated": True, "casual": False}
+_CANCEL = "cancel"
+_SEEK_SYNTAX = "[GAME] [casual] [CLOCK]|cancel"
+
+
+def _build_seek(typed: str, args: Sequence[str]) -> Command:
+    """``/seek``: the queue; ``/seek cancel``; ``/seek [game] [rated|casual] [clock]``, in any
+    order (Connect Four when no game is named)."""
+    if not args:
+        return Seek()
+    words = [a.lower() for a in args]
+    if words[0] == _CANCEL:
+        if len(args) > 1:
+            raise CommandError("parse.no_args", command=f"{typed} {args[0]}", option=args[1])
+        return Seek(SeekAction.CANCEL)
+    game: str | None = None
+    rated: str | None = None
+    clock: str | None = None
+    for token, word in zip(args, words, strict=True):
+        if word in _SEEK_GAMES and game is None:
+            game = token
+        elif word in _RATED and rated is None:
+            rated = token
+        elif clock is None and looks_like_duration(word):
+            clock = token
+        else:
+            raise CommandError("parse.bad_option", command=typed, option=token, usage=_SEEK_SYNTAX)
+    # The clock's own words and bounds, as a start command's (parse.bad_clock, clock_range).
+    seconds = None if clock is None else _parse_clock(clock)
+    kind, rules = _SEEK_GAMES[(game or "quatre").lower()]
+    return Seek(
+        SeekAction.JOIN,
+        kind,
+        rules,
+        None if rated is None else _RATED[rated.lower()],
+        seconds,
+    )
+
+
+def _build_block(typed: str, args: Sequence[str]) -> Command:
+    if len(args) != 1 or not _is_mention(args[0]):
+        bad = args[0] if args else ""
+        raise CommandError("parse.bad_option", command=typed, option=bad, usage="@player")
+    return Block(args[0])
+
+
 # The table. Order is the order of /help.
 _CLOCK_SYNTAX = "[CLOCK]"
 _TRES_SYNTAX = f"{_OPPONENT_SYNTAX} {_FIRST_SYNTAX} {_CLOCK_SYNTAX} [{_CASUAL}]"
@@ -405,6 +460,24 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec("link", (), LINK_SYNTAX, (Option("code"),), build_link),
     CommandSpec("unlink", (), "", (), build_unlink),
+    CommandSpec(
+        "seek",
+        (),
+        _SEEK_SYNTAX,
+        (
+            Option("game", ("tres", "quatre", _CANCEL)),
+            Option("mode", tuple(_RATED)),
+            Option("clock"),
+        ),
+        _build_seek,
+    ),
+    CommandSpec(
+        "block",
+        (),
+        "@player",
+        (Option("player", type=OptionType.USER, required=True),),
+        _build_block,
+    ),
     CommandSpec(
         "settings",
         (),

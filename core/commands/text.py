@@ -18,6 +18,7 @@ from core.commands.values import (
     PREFIXES,
     RESET,
     Accept,
+    Block,
     BotVsBot,
     Command,
     CommandError,
@@ -31,6 +32,8 @@ from core.commands.values import (
     NotACommand,
     Rematch,
     Review,
+    Seek,
+    SeekAction,
     Settings,
     Start,
     Stats,
@@ -179,6 +182,10 @@ def format_command(command: Command, prefix: str = "/") -> str:
             return " ".join([f"{prefix}{command.kind.value}", *_start_words(command)])
         case Stats(user=str() as user):
             return f"{prefix}stats {user}"
+        case Seek():
+            return " ".join([f"{prefix}seek", *_seek_words(command)])
+        case Block(user=user):
+            return f"{prefix}block {user}"
         case Top(ladder=ladder, game=game):
             words = [] if ladder is Ladder.CHAT else [ladder.value]
             return " ".join([f"{prefix}top", *words, *([game.value] if game else [])])
@@ -212,6 +219,19 @@ def _start_words(start: Start) -> list[str]:
         words.append(show_duration(start.clock))
     if start.casual:
         words.append(_CASUAL)
+    return words
+
+
+def _seek_words(seek: Seek) -> list[str]:
+    if seek.action is SeekAction.CANCEL:
+        return ["cancel"]
+    if seek.action is SeekAction.SHOW:
+        return []
+    words = [seek.kind.value if seek.kind is not None else "quatre"]
+    if seek.rated is not None:
+        words.append("rated" if seek.rated else "casual")
+    if seek.clock is not None:
+        words.append(f"{int(seek.clock)}s")
     return words
 
 

@@ -210,6 +210,43 @@ class MoveText:
     coord: tuple[int, int] | None = None  # (col, row), 0-based
 
 
+class SeekAction(enum.Enum):
+    """What ``/seek`` does."""
+
+    JOIN = "join"  # wait for an opponent from any chat that allows open play
+    SHOW = "show"  # what is waiting (``/seek`` alone)
+    CANCEL = "cancel"  # leave the queue
+
+
+@dataclass(frozen=True, slots=True)
+class Seek:
+    """``/seek [game] [rated|casual] [clock]``, ``/seek``, ``/seek cancel``: matchmaking.
+
+    Attributes:
+        rules: the game sought (JOIN only).
+        rated: True or False as the player said; None: rated where the chat allows it.
+        clock: seconds a move may take, as the player said; None: open play's default.
+    """
+
+    action: SeekAction = SeekAction.SHOW
+    kind: GameKind | None = None
+    rules: Rules | None = None
+    rated: bool | None = None
+    clock: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """``/block @player``: never be paired with them again.
+
+    Attributes:
+        user: as :attr:`VsUser.user` (written, or the id an adapter resolved, then ``name``).
+    """
+
+    user: str
+    name: str | None = None
+
+
 Command = (
     Start
     | Help
@@ -222,6 +259,8 @@ Command = (
     | Review
     | Settings
     | MoveText
+    | Seek
+    | Block
     | Link
     | Unlink
     | PersonalTheme

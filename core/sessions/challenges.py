@@ -10,6 +10,7 @@ from core.commands import DEFAULT_LEVEL, BotVsBot, First, Start, VsBot, VsUser
 from core.errors import UserError
 from core.games import Rules
 from core.i18n import Text
+from core.matching import crossing_name
 from core.render import clock_words
 from core.replies import ActionKind, Actor, Reply
 from core.sessions.context import Context
@@ -22,10 +23,29 @@ from core.sessions.model import (
     transition,
 )
 from core.sessions.moves import Moves
+from core.sessions.open_games import noted
 from core.sessions.policy import Policy
 from core.sessions.views import board_reply, board_view, game_name
 from core.sessions.watch import Watcher
 from core.store import AlreadyPlaying, GameLimits, Seat, Session, Status
+
+
+def _named(session: Session, actor: Actor) -> str:
+    # Another chat shows an open game's names: plain text only there.
+    return actor.display_name if len(session.chats) == 1 else crossing_name(actor.display_name)
+
+
+def seated_from(session: Session, actor: Actor, order: tuple[int, int]) -> tuple[Seat, Seat]:
+    """``session``'s seats in ``order`` for a game in the actor's chat: each seat keeps the
+    chat it plays in (an open game's other chat stays the other's)."""
+
+    def seat(number: int) -> Seat:
+        where = session.chat_of(number)
+        here = where == (actor.platform, actor.chat_id)
+        platform, chat_id = (None, None) if here else where
+        return replace(session.seats[number - 1], platform=platform, chat_id=chat_id)
+
+    return seat(order[0]), seat(order[1])
 
 
 class Challenges:
@@ -173,8 +193,10 @@ class Challenges:
         if session.challenged != actor.user_id:
             raise UserError("error.not_challenged", player=self._challenged_name(session))
         chat, limits = await self._policy.accept(actor)
-        me = Seat.person(actor.user_id, actor.display_name)
-        seats = tuple(me if seat.user_id == actor.user_id else seat for seat in session.seats)
+        seats = tuple(
+            replace(seat, name=_named(session, actor)) if seat.user_id == actor.user_id else seat
+            for seat in session.seats
+        )
         now, ttl = ctx.now_and_ttl(Status.ACTIVE, chat)
         accepted = transition(session, Event.ACCEPT, now=now, ttl=ttl, seats=(seats[0], seats[1]))
         try:
@@ -230,7 +252,7 @@ class Challenges:
         # is its starter's to replay (one stored without a starter stays anyone's).
         if watching and session.challenger not in (None, actor.user_id):
             raise UserError("error.not_your_rematch", prefix=ctx.prefix(actor))
-        swapped = self._renamed((session.seats[1], session.seats[0]), actor)
+        swapped = self._renamed(seated_from(session, actor, (2, 1)), actor)
         opponent = None if seat is None else session.seats[2 - seat]
         check_removal(session, Event.REMATCH)
         chat, limits = await self._policy.rematch(actor, session)
@@ -269,13 +291,17 @@ class Challenges:
         # A finished game gives one rematch: someone quicker already took it.
         if not await self._ctx.swap(actor, finished, new, limits):
             raise UserError("error.no_such_game")
+        noted(new)  # an open game's rematch offer is shown in the other chat too
 
     @staticmethod
     def _renamed(seats: tuple[Seat, Seat], actor: Actor) -> tuple[Seat, Seat]:
         # People rename themselves between games.
+        open_game = any(seat.platform is not None for seat in seats)
+        name = crossing_name(actor.display_name) if open_game else actor.display_name
+
         def fresh(seat: Seat) -> Seat:
             if seat.user_id == actor.user_id:
-                return Seat.person(actor.user_id, actor.display_name)
+                return replace(seat, name=name)
             return seat
 
         return fresh(seats[0]), fresh(seats[1])

@@ -133,7 +133,8 @@ class Clocks:
             or not await ctx.store.take_reminder(session.id, session.version)
         ):
             return 0
-        seat = session.seats[session.position().to_move - 1]
+        to_move = session.position().to_move
+        seat = session.seats[to_move - 1]
         left = time_left(session.deadline - ctx.clock())
         text = Text("game.clock_reminder", {"player": seat.name, "left": left})
         reply = Reply(
@@ -143,23 +144,34 @@ class Clocks:
             version=session.version,
             mention=seat.user_id,
         )
-        await self._publish(session, [reply])
+        # In the chat where that player plays (an open game's other chat, if theirs).
+        await self._publish(session, [reply], seat=to_move)
         return 1
 
-    async def _publish(self, session: Session, replies: Sequence[Reply]) -> None:
-        """Show ``replies`` in the game's chat, in a task of its own."""
-        style = self._ctx.styles.get(session.platform)
+    async def _publish(
+        self, session: Session, replies: Sequence[Reply], *, seat: int | None = None
+    ) -> None:
+        """Show ``replies`` in the game's chat (or in the chat of seat ``seat``), in a task of
+        its own."""
+        platform, chat_id = (
+            (session.platform, session.chat_id) if seat is None else (session.chat_of(seat))
+        )
+        style = self._ctx.styles.get(platform)
         if style is None or style.publish is None:
             return  # not served by this process's adapters: the board shows it at the next look
-        person = next(seat for seat in session.seats if seat.user_id is not None)
+        person = (
+            session.seats[seat - 1]
+            if seat is not None
+            else next(s for s in session.seats if s.user_id is not None)
+        )
         assert person.user_id is not None
         actor = Actor(
-            session.platform,
-            session.chat_id,
+            platform,
+            chat_id,
             person.user_id,
             person.name,
             locale="",
-            server_id=session.server_id,
+            server_id=session.server_id if chat_id == session.chat_id else None,
         )
         # A fresh context: nothing of a request travels along.
         task = asyncio.create_task(

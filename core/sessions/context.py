@@ -19,6 +19,7 @@ from core.admin.keys import Effective
 from core.errors import UserError
 from core.ports import KvEntry, PlatformStyle, ServiceObserver
 from core.replies import Actor
+from core.sessions.open_games import noted
 from core.sessions.settings import ServiceSettings
 from core.sessions.views import game_name
 from core.store import AlreadyPlaying, GameLimits, Session, SessionStore, Status
@@ -107,9 +108,12 @@ class Context:
         return applied
 
     async def delete(self, session: Session) -> bool:
-        return await self.store.delete(
+        deleted = await self.store.delete(
             session.id, expected_version=session.version, receipt=_take_receipt()
         )
+        if deleted:
+            noted(session)  # an open game's other chat is told it ended
+        return deleted
 
     async def swap(
         self, actor: Actor, old: Session, new: Session, limits: GameLimits | None = None
@@ -128,10 +132,8 @@ class Context:
             UserError: no such game here (a forged button, a forwarded message), or expired.
         """
         session = await self.store.get(session_id)
-        if session is None or (session.platform, session.chat_id) != (
-            actor.platform,
-            actor.chat_id,
-        ):
+        # An open game is shown in the chat of each seat (see Seat), and played from both.
+        if session is None or not session.shown_in(actor.platform, actor.chat_id):
             raise UserError("error.no_such_game")
         return await self.check_expiry(session)
 

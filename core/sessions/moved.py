@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from core.i18n import Text
 from core.replies import Reply
 from core.sessions.views import board_reply
-from core.store import AlreadyPlaying, SessionStore, Status
+from core.store import AlreadyPlaying, Session, SessionStore, Status
 
 
 async def carry_games_over(
@@ -32,7 +32,7 @@ async def carry_games_over(
         if session is None or session.id in seen or session.status is not Status.ACTIVE:
             continue
         seen.add(session.id)
-        carried = dataclasses.replace(session, chat_id=new_chat_id, version=session.version + 1)
+        carried = _moved(session, platform, old_chat_id, new_chat_id)
         try:
             if not await store.swap(session, carried):
                 continue  # it moved on meanwhile (a move, an end): left where it is
@@ -40,3 +40,21 @@ async def carry_games_over(
             continue
         replies.append(board_reply(carried, new_message=True, text=Text("game.carried_over")))
     return replies
+
+
+def _moved(session: Session, platform: str, old_chat_id: str, new_chat_id: str) -> Session:
+    """``session`` one version later, with whatever was in the old chat in the new one: the
+    game's own chat, or only a seat's (an open game's other chat)."""
+    here = (session.platform, session.chat_id) == (platform, old_chat_id)
+    seats = tuple(
+        dataclasses.replace(seat, chat_id=new_chat_id)
+        if (seat.platform, seat.chat_id) == (platform, old_chat_id)
+        else seat
+        for seat in session.seats
+    )
+    return dataclasses.replace(
+        session,
+        chat_id=new_chat_id if here else session.chat_id,
+        seats=(seats[0], seats[1]),
+        version=session.version + 1,
+    )

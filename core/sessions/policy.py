@@ -152,6 +152,15 @@ class Policy:
         self._where(actor, chat)
         return chat, self._game_limits(actor, chat, accepting=True)
 
+    async def seek(self, actor: Actor, rules: Rules) -> Effective:
+        """Check a seek (``/seek``) from the actor's chat as a new game between people."""
+        chat = await self.chat(actor)
+        self._where(actor, chat)
+        self._what(rules, chat)
+        if not chat.pvp:
+            raise UserError("limits.pvp_off")
+        return chat
+
     # --- the checks ------------------------------------------------------------------------
 
     @staticmethod

@@ -24,6 +24,8 @@ from core.store import SessionStore, StoreBusy, StoreUnavailable
 log = logging.getLogger("core.sessions")
 
 Work = Callable[[], Awaitable[list[Reply]]]
+Around = Callable[[Actor, Work], Work]
+"""Wraps one request's work (see :attr:`Requests.around`)."""
 
 
 class Requests:
@@ -37,6 +39,8 @@ class Requests:
         self._idle = asyncio.Event()
         self._idle.set()
         self._closing = False
+        self.around: Around | None = None
+        """Wraps every request's work (the matchmaker shows open games in their other chat)."""
 
     def close(self) -> None:
         """Refuse new requests from now on (``error.shutting_down``)."""
@@ -70,7 +74,7 @@ class Requests:
         outcome = "ok"
         replies: list[Reply] = []
         try:
-            replies = await work()
+            replies = await (work if self.around is None else self.around(actor, work))()
         except UserError as error:
             outcome = error.key
             replies = [error_reply(error, session_id)]

@@ -49,6 +49,7 @@ from core.clean import clean
 from core.commands import (
     PREFIXES,
     Accept,
+    Block,
     Command,
     CommandError,
     Decline,
@@ -60,6 +61,7 @@ from core.commands import (
     PersonalTheme,
     Rematch,
     Review,
+    Seek,
     Settings,
     Start,
     Stats,
@@ -85,6 +87,7 @@ from core.sessions.policy import Policy
 from core.sessions.ratings import Ratings
 from core.sessions.requests import Requests
 from core.sessions.review import KeptReviews, Reviews
+from core.sessions.seeking import Matchmaker
 from core.sessions.settings import ServiceSettings
 from core.sessions.stats import Results
 from core.sessions.themes import Themes
@@ -93,9 +96,6 @@ from core.store import Session, SessionStore, StoreBusy, StoreUnavailable
 from core.workers.runner import AiRunner, PoolRunner
 
 log = logging.getLogger("core.sessions")
-
-HELP_MESSAGE = 2000
-"""The longest ``/help`` answered in one message (Discord's limit for a message's text)."""
 
 SWEEPER_LEASE = "sweeper"
 """The lease whose holder sweeps: one process sweeps at a time (any sweep is safe anyway)."""
@@ -147,6 +147,7 @@ class GameService:
         self._reviews = Reviews(self._ctx, self._kept)
         self._admin = Admin(self._ctx, cache)
         self._themes = Themes(self._ctx, cache)
+        self._matchmaker = Matchmaker(self._ctx, self._policy, self._localized, self._requests)
         self._departures = Departures(self._ctx, self._localized)
         self._clocks = Clocks(self._ctx, self._localized)
         self._sweeper: asyncio.Task[None] | None = None
@@ -193,6 +194,7 @@ class GameService:
                 name="session-sweeper",
             )
         duration = (time.perf_counter() - started) * 1000
+        self._matchmaker.start()
         log.info(
             "service started: ai_workers=%d duration_ms=%.0f",
             self.runner.load().workers,
@@ -210,6 +212,7 @@ class GameService:
         await self._watcher.close()
         await self._moves.close()
         await self._kept.close()
+        await self._matchmaker.close()
         await self._clocks.close()
         if self._sweeper is not None:
             # Stopped rather than cancelled, so that the lease is released and another
@@ -229,6 +232,14 @@ class GameService:
     async def kept_reviews_idle(self) -> None:
         """Wait until the reviews this process is keeping are stored (tests, benchmarks)."""
         await self._kept.idle()
+
+    async def match_waiting(self) -> int:
+        """One matchmaking pass now (``start`` runs one a second); the games made."""
+        return await self._matchmaker.pass_once()
+
+    async def open_games_idle(self) -> None:
+        """Wait until open games' boards in their other chats are shown (tests)."""
+        await self._matchmaker.idle()
 
     async def sweep(self) -> int:
         """Delete every expired session now; how many were deleted."""
@@ -379,6 +390,8 @@ class GameService:
                 return await self._challenges.decline(actor, session)
             if action is ActionKind.REVIEW:
                 return await self._reviews.review(session)
+            if action is ActionKind.BLOCK:
+                return await self._matchmaker.block_opponent(actor, session)
             return await self._challenges.rematch(actor, session)
 
         return await self._localized(
@@ -549,11 +562,12 @@ class GameService:
                 return await self._admin.settings(actor, command)
             case PersonalTheme():
                 return await self._themes.choose(actor, command, await self._policy.chat(actor))
+            case Seek():
+                return await self._matchmaker.command(actor, command)
+            case Block():
+                return await self._matchmaker.block(actor, command)
             case Help():
                 locale = normalize_locale(actor.locale or self.settings.default_locale)
                 text = help_text(locale, ctx.prefix(actor))
-                # A chat message holds 2,000 characters (Discord's): the commands, then how
-                # options and moves are written, as two messages when one would not hold both.
-                parts = [text] if len(text) <= HELP_MESSAGE else text.split("\n\n", 1)
-                return [Reply(text=Text("game.help", {"text": p}), private=True) for p in parts]
+                return [Reply(text=Text("game.help", {"text": text}), private=True)]
         raise AssertionError(f"unhandled command {command!r}")  # pragma: no cover

@@ -127,6 +127,8 @@ def board_reply(
         if session.outcome is not None and session.outcome.termination is Termination.ABANDONED:
             # Someone left: a Rematch button would challenge a player who is not there.
             actions = actions[1:]
+        if len(session.chats) > 1:  # an open game: its players may block each other
+            actions = (*actions, ActionKind.BLOCK)
         if result and text is None:
             text = view.status
     return Reply(

@@ -282,6 +282,68 @@ RATINGS = Step(
     ),
 )
 
+# Matchmaking (issue 24). A seat may sit in another chat than its session's (an open game):
+# its platform and chat, NULL for the session's own, as every row written before. The queue of
+# seeks lives here, never in one process's memory: pairing locks seeks with FOR UPDATE SKIP
+# LOCKED (core/store/seek_ops.py); one seek per player is the primary key of ``player``, and
+# the queue is read by game and age. A block names two players (their rating identities).
+MATCHMAKING = Step(
+    "matchmaking",
+    (
+        "ALTER TABLE sessions ADD COLUMN x_platform TEXT",
+        "ALTER TABLE sessions ADD COLUMN x_chat TEXT",
+        "ALTER TABLE sessions ADD COLUMN o_platform TEXT",
+        "ALTER TABLE sessions ADD COLUMN o_chat TEXT",
+        # A challenge or a finished game looked up from a seat's own chat (/accept, /rematch).
+        "CREATE INDEX sessions_x_chat ON sessions (x_platform, x_chat) WHERE x_chat IS NOT NULL",
+        "CREATE INDEX sessions_o_chat ON sessions (o_platform, o_chat) WHERE o_chat IS NOT NULL",
+        """
+        CREATE TABLE seeks (
+            player      TEXT PRIMARY KEY,
+            id          TEXT NOT NULL UNIQUE,
+            platform    TEXT NOT NULL,
+            chat_id     TEXT NOT NULL,
+            user_id     TEXT NOT NULL,
+            name        TEXT NOT NULL,
+            rows        INTEGER NOT NULL,
+            cols        INTEGER NOT NULL,
+            k           INTEGER NOT NULL,
+            gravity     INTEGER NOT NULL CHECK (gravity IN (0, 1)),
+            rated       INTEGER NOT NULL CHECK (rated IN (0, 1)),
+            clock       {REAL} NOT NULL,
+            rating      {REAL} NOT NULL,
+            created_at  {REAL} NOT NULL,
+            expires_at  {REAL} NOT NULL
+        )
+        """,
+        "CREATE INDEX seeks_queue ON seeks (rows, cols, k, gravity, rated, created_at)",
+        "CREATE INDEX seeks_age ON seeks (created_at)",
+        "CREATE INDEX seeks_expiry ON seeks (expires_at)",
+        "CREATE INDEX seeks_chat ON seeks (platform, chat_id)",
+        """
+        CREATE TABLE blocks (
+            player      TEXT NOT NULL,
+            blocked     TEXT NOT NULL,
+            created_at  {REAL} NOT NULL,
+            PRIMARY KEY (player, blocked)
+        ){WITHOUT_ROWID}
+        """,
+        "CREATE INDEX blocks_blocked ON blocks (blocked)",
+        # An open game's board due in a chat that the process which changed the game does not
+        # serve (a Matrix room whose account syncs elsewhere): the serving process shows it.
+        """
+        CREATE TABLE open_boards (
+            platform    TEXT NOT NULL,
+            chat_id     TEXT NOT NULL,
+            session_id  TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+            version     INTEGER NOT NULL,
+            PRIMARY KEY (platform, chat_id, session_id)
+        ){WITHOUT_ROWID}
+        """,
+        "CREATE INDEX open_boards_session ON open_boards (session_id)",
+    ),
+)
+
 STEPS: Sequence[Step] = (
     V1_INITIAL,
     V2_KV_LIFETIMES_AND_QUARANTINE,
@@ -289,6 +351,7 @@ STEPS: Sequence[Step] = (
     V4_OUTCOME,
     CLOCK,
     RATINGS,
+    MATCHMAKING,
 )
 """Step ``i`` upgrades version ``i`` to ``i + 1``, in every dialect."""
 

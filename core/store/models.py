@@ -25,15 +25,26 @@ class Status(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """One side of the board: a person (``user_id`` set) or the bot (``level`` set)."""
+    """One side of the board: a person (``user_id`` set) or the bot (``level`` set).
+
+    ``platform`` and ``chat_id`` are set only for a seat that sits in another chat than its
+    session's (an open game, paired by matchmaking): that player sees the board and plays
+    there. None: the session's own chat, as every game that stays in one chat.
+    """
 
     name: str
     user_id: str | None = None
     level: Level | None = None
+    platform: str | None = None
+    chat_id: str | None = None
 
     def __post_init__(self) -> None:
         if (self.user_id is None) == (self.level is None):
             raise ValueError("a seat is either a person (user_id) or the bot (level)")
+        if (self.platform is None) != (self.chat_id is None):
+            raise ValueError("a seat in another chat names both its platform and its chat")
+        if self.platform is not None and self.user_id is None:
+            raise ValueError("only a person sits in another chat")
 
     @classmethod
     def person(cls, user_id: str, name: str) -> Seat:
@@ -141,6 +152,30 @@ class Session:
         a challenge to oneself)."""
         for number, seat in enumerate(self.seats, start=1):
             if seat.user_id is not None and seat.user_id == user_id:
+                return number
+        return None
+
+    def chat_of(self, seat: int) -> tuple[str, str]:
+        """``(platform, chat id)`` where seat ``seat`` (1 or 2) sees the board and plays."""
+        place = self.seats[seat - 1]
+        if place.platform is None or place.chat_id is None:
+            return self.platform, self.chat_id
+        return place.platform, place.chat_id
+
+    @property
+    def chats(self) -> tuple[tuple[str, str], ...]:
+        """Every chat that shows this game: the session's own first, then a seat's other one
+        (an open game, see :class:`Seat`)."""
+        return tuple(dict.fromkeys((self.chat_of(1), self.chat_of(2))))
+
+    def shown_in(self, platform: str, chat_id: str) -> bool:
+        """Whether this game is shown and played in that chat."""
+        return (platform, chat_id) in self.chats
+
+    def seat_in(self, platform: str, chat_id: str, user_id: str) -> int | None:
+        """1 or 2 for the player ``user_id`` of ``platform`` seated in that chat, else None."""
+        for number, seat in enumerate(self.seats, start=1):
+            if seat.user_id == user_id and self.chat_of(number) == (platform, chat_id):
                 return number
         return None
 

@@ -273,29 +273,35 @@ def _set_players(session: Session, *, new: bool = False) -> Op[None]:
     users = list(dict.fromkeys(session.live_users))
     if not users:
         return
+    # Each player lives in the chat of their seat (an open game has two; see Seat).
+    places = [(*_chat_of_user(session, user_id), user_id) for user_id in users]
     # ON CONFLICT waits for a concurrent insert of the same key to commit or roll back, so the
     # rows it skips belong to a game that really exists.
-    values = ", ".join(f"($1, $2, $3, ${n})" for n in range(4, 4 + len(users)))
+    values = ", ".join(f"(${n}, ${n + 1}, $1, ${n + 2})" for n in range(2, 2 + 3 * len(users), 3))
     inserted = yield rows(
         f"INSERT INTO players (platform, chat_id, session_id, user_id) VALUES {values}"
         " ON CONFLICT (platform, chat_id, user_id) DO NOTHING RETURNING user_id",
-        session.platform,
-        session.chat_id,
         session.id,
-        *users,
+        *(part for place in places for part in place),
         writes=True,
     )
     placed = {r[0] for r in inserted}
-    for user_id in users:
+    for platform, chat_id, user_id in places:
         if user_id not in placed:
             holder = yield value(
                 "SELECT session_id FROM players"
                 " WHERE platform = $1 AND chat_id = $2 AND user_id = $3",
-                session.platform,
-                session.chat_id,
+                platform,
+                chat_id,
                 user_id,
             )
             raise AlreadyPlaying(str(holder) if holder is not None else "?", user_id)
+
+
+def _chat_of_user(session: Session, user_id: str) -> tuple[str, str]:
+    """Where ``user_id`` plays ``session``: their seat's chat (the session's for a watcher)."""
+    seat = session.seat_of(user_id)
+    return (session.platform, session.chat_id) if seat is None else session.chat_of(seat)
 
 
 def _record_result(session: Session) -> Op[None]:
@@ -309,7 +315,7 @@ def _record_result(session: Session) -> Op[None]:
         " losses = stats.losses + excluded.losses, draws = stats.draws + excluded.draws,"
         " updated_at = excluded.updated_at",
         [
-            (session.platform, session.chat_id, *result, session.updated_at)
+            (*_chat_of_user(session, result[0]), *result, session.updated_at)
             for result in stats_rows(session)
         ],
     )
@@ -374,6 +380,13 @@ def _quarantine(dialect: Dialect, handle: Any, clock: Clock) -> Op[tuple[str, st
     return str(session_id), reason
 
 
+# A game shown in the chat ($1, $2): its own, or a seat's other one (an open game).
+_IN_CHAT = (
+    "((platform = $1 AND chat_id = $2) OR (x_platform = $1 AND x_chat = $2)"
+    " OR (o_platform = $1 AND o_chat = $2))"
+)
+
+
 def get(dialect: Dialect, session_id: str, clock: Clock) -> Op[Session | None]:
     return load(dialect, "id = $1", session_id, clock=clock)
 
@@ -397,8 +410,7 @@ def challenge_for(
 ) -> Op[Session | None]:
     return load(
         dialect,
-        "platform = $1 AND chat_id = $2 AND status = $3 AND challenged = $4"
-        " ORDER BY created_at DESC LIMIT 1",
+        f"{_IN_CHAT} AND status = $3 AND challenged = $4 ORDER BY created_at DESC LIMIT 1",
         platform,
         chat_id,
         Status.CHALLENGE.value,
@@ -413,12 +425,12 @@ def last_finished(
     # A user's games are the ones they sat at or started (watching two bots included).
     return load(
         dialect,
-        "platform = $2 AND chat_id = $3 AND status = $4 AND ($1::text IS NULL"
-        " OR x_user = $1 OR o_user = $1 OR challenger = $1)"
+        f"{_IN_CHAT} AND status = $4 AND ($3::text IS NULL"
+        " OR x_user = $3 OR o_user = $3 OR challenger = $3)"
         " ORDER BY updated_at DESC LIMIT 1",
-        user_id,
         platform,
         chat_id,
+        user_id,
         Status.FINISHED.value,
         clock=clock,
     )

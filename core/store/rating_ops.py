@@ -131,8 +131,10 @@ def record(session: Session) -> Op[None]:
 
     if not verdict((x.user_id, o.user_id), 0):
         return
-    ids = yield from identities(session.platform, (x.user_id, o.user_id))
-    first, second = ids[x.user_id], ids[o.user_id]
+    # Each player as the platform they play on (an open game may seat two platforms).
+    x_platform, o_platform = session.chat_of(1)[0], session.chat_of(2)[0]
+    first = (yield from identities(x_platform, (x.user_id,)))[x.user_id]
+    second = (yield from identities(o_platform, (o.user_id,)))[o.user_id]
     if first == second:
         return  # one person on both seats (linked accounts)
     pool = pool_of(session.rules.rows, session.rules.cols, session.rules.k, session.rules.gravity)
@@ -159,12 +161,14 @@ def record(session: Session) -> Op[None]:
                 after.deviation,
                 after.games,
                 now,
-                session.platform,
+                session.chat_of(number)[0],
                 seat.name,
                 who,
                 pool,
             )
-            for after, seat, who in zip(change.after, session.seats, (first, second), strict=True)
+            for number, (after, seat, who) in enumerate(
+                zip(change.after, session.seats, (first, second), strict=True), start=1
+            )
         ],
     )
     (b1, b2), (a1, a2) = change.before, change.after
@@ -193,13 +197,22 @@ def record(session: Session) -> Op[None]:
         a2.rating,
         a2.deviation,
     )
-    places = [place_of_chat(session.platform, session.chat_id)]
+    # Each player's chat ladder is the chat they played in (an open game has two); the
+    # server's, where the game's own chat has one.
+    placed = [
+        (place_of_chat(*session.chat_of(1)), first),
+        (place_of_chat(*session.chat_of(2)), second),
+    ]
     if session.server_id is not None:
-        places.append(place_of_server(session.platform, session.server_id))
+        server = place_of_server(session.platform, session.server_id)
+        home = (session.platform, session.chat_id)
+        placed += [
+            (server, who) for who, n in ((first, 1), (second, 2)) if session.chat_of(n) == home
+        ]
     yield many(
         "INSERT INTO rating_places (place, pool, identity) VALUES ($1, $2, $3)"
         " ON CONFLICT DO NOTHING",
-        [(place, pool, who) for place in places for who in (first, second)],
+        [(place, pool, who) for place, who in placed],
     )
 
 

@@ -45,6 +45,10 @@ SESSION_COLUMNS = (
     "remind_at",
     "server_id",
     "casual",
+    "x_platform",
+    "x_chat",
+    "o_platform",
+    "o_chat",
 )
 _COLUMN_LIST = ", ".join(SESSION_COLUMNS)
 
@@ -142,6 +146,10 @@ def session_row(s: Session) -> tuple[Any, ...]:
         s.remind_at,
         s.server_id,
         int(s.casual),
+        x.platform,
+        x.chat_id,
+        o.platform,
+        o.chat_id,
     )
 
 
@@ -167,6 +175,7 @@ _KINDS: dict[str, _Kind] = dict(
             *(_TIME_OR_NONE, _TIME_OR_NONE, _TIME_OR_NONE),  # clock, deadline, remind_at
             _TEXT_OR_NONE,  # server_id
             _WHOLE,  # casual
+            *(_TEXT_OR_NONE,) * 4,  # x_platform, x_chat, o_platform, o_chat
         ),
         strict=True,
     )
@@ -217,9 +226,15 @@ def _check_types(values: Sequence[Any]) -> None:
             raise BadRow(f"{name} must be {_KIND_NAMES[kind]}, got {value!r}")
 
 
-def _seat(side: str, user_id: str | None, name: str, level: str | None) -> Seat:
+def _seat(
+    side: str,
+    user_id: str | None,
+    name: str,
+    level: str | None,
+    where: tuple[str | None, str | None] = (None, None),
+) -> Seat:
     try:
-        return Seat(name, user_id, None if level is None else _LEVELS[level])
+        return Seat(name, user_id, None if level is None else _LEVELS[level], *where)
     except KeyError:
         raise BadRow(f"seat {side}: unknown level {level!r}") from None
     except ValueError as error:
@@ -266,6 +281,7 @@ def decode_session(row: Sequence[Any]) -> Session:
         remind_at,
         server_id,
         casual,
+        *away,
     ) = row
     if gravity not in (0, 1):
         raise BadRow(f"gravity must be 0 or 1, got {gravity!r}")
@@ -296,7 +312,10 @@ def decode_session(row: Sequence[Any]) -> Session:
         id=session_id,
         platform=platform,
         chat_id=chat_id,
-        seats=(_seat("X", x_user, x_name, x_level), _seat("O", o_user, o_name, o_level)),
+        seats=(
+            _seat("X", x_user, x_name, x_level, (away[0], away[1])),
+            _seat("O", o_user, o_name, o_level, (away[2], away[3])),
+        ),
         rules=rules,
         moves=moves,
         status=status,

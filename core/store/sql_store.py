@@ -15,8 +15,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from types import TracebackType
 from typing import Self, TypeVar
 
+from core.matching import Seek
 from core.ratings import Merge, RatedResult, Rating, RatingChange
-from core.store import link_ops, ops, rating_ops, table_ops
+from core.store import link_ops, ops, rating_ops, seek_ops, table_ops
 from core.store.base import (
     GameLimits,
     KvEntry,
@@ -29,6 +30,7 @@ from core.store.link_ops import Linked
 from core.store.migrations import Dialect
 from core.store.models import LiveCounts, PlatformTotals, Session, SettingRow, StatsRow
 from core.store.rating_ops import LadderRow, PoolRating, RatingChangeRow
+from core.store.seek_base import MakeGame, Paired, SeekResult
 from core.store.sql import Op
 
 log = logging.getLogger(__name__)
@@ -184,6 +186,46 @@ class SqlStore:
 
     async def totals(self, since: float) -> list[PlatformTotals]:
         return await self._run("totals", table_ops.totals(since))
+
+    # --- matchmaking (core/store/seek_ops.py) ----------------------------------------------
+
+    async def seek(
+        self, new: Seek, make: MakeGame, *, max_user_games: int | None = None
+    ) -> SeekResult:
+        return await self._run("seek", seek_ops.seek(new, make, max_user_games))
+
+    async def pair_waiting(self, now: float, make: MakeGame, *, batch: int = 500) -> list[Paired]:
+        return await self._run("pair_waiting", seek_ops.pair_waiting(now, make, batch))
+
+    async def expire_seeks(self, now: float) -> list[Seek]:
+        return await self._run("expire_seeks", seek_ops.expire(now))
+
+    async def any_seeks(self) -> bool:
+        return await self._run("any_seeks", seek_ops.any_seeks())
+
+    async def cancel_seek(self, player: str) -> Seek | None:
+        return await self._run("cancel_seek", seek_ops.cancel(player))
+
+    async def seek_of(self, player: str) -> Seek | None:
+        return await self._run("seek_of", seek_ops.seek_of(player))
+
+    async def waiting_seeks(self, now: float, limit: int = 50) -> list[Seek]:
+        return await self._run("waiting_seeks", seek_ops.waiting(now, limit))
+
+    async def block(self, player: str, blocked: str, now: float) -> bool:
+        return await self._run("block", seek_ops.block(player, blocked, now))
+
+    async def blocked(self, a: str, b: str) -> bool:
+        return await self._run("blocked", seek_ops.blocked(a, b))
+
+    async def board_due(self, platform: str, chat_id: str, session_id: str, version: int) -> None:
+        await self._run("board_due", seek_ops.board_due(platform, chat_id, session_id, version))
+
+    async def boards_due(self, platform: str, limit: int = 100) -> list[tuple[str, str, int]]:
+        return await self._run("boards_due", seek_ops.boards_due(platform, limit))
+
+    async def board_shown(self, platform: str, chat_id: str, session_id: str, version: int) -> None:
+        await self._run("board_shown", seek_ops.board_shown(platform, chat_id, session_id, version))
 
     # --- settings and stats ----------------------------------------------------------------
 

@@ -33,6 +33,7 @@ from core.commands import (
     PersonalTheme,
     Rematch,
     Review,
+    Seek,
     Settings,
     Start,
     Stats,
@@ -70,6 +71,7 @@ BARE: dict[str, Command] = {
     "unlink": Unlink(),
     "review": Review(),
     "settings": Settings(),
+    "seek": Seek(),
     "theme": PersonalTheme(),
 }
 
@@ -100,6 +102,8 @@ def test_table_has_the_design_commands_and_aliases() -> None:
         "unlink": (),
         "review": (),
         "settings": (),
+        "seek": (),
+        "block": (),
         "theme": (),
     }
 
@@ -114,7 +118,7 @@ def test_table_kinds_name_the_start_commands() -> None:
     [
         (spec.name, name, prefix)
         for spec in COMMANDS
-        if spec.name != "ratlla"
+        if spec.name not in ("ratlla", "block")
         for name in spec.names
         for prefix in PREFIXES
     ],

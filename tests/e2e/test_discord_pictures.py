@@ -263,3 +263,15 @@ async def test_a_watched_connect_four_game_keeps_its_starters_theme_move_by_move
     # No board was posted anew: the channel got the result's text alone.
     posted = [r for r in double.requests if r.kind == "channel_create"]
     assert len(posted) == 1 and "attachments" not in str(posted[0].body)
+
+
+async def test_a_help_longer_than_a_message_is_two_private_messages(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    # Every command in the table, in Spanish, passes Discord's 2,000 characters: the commands,
+    # then how options and moves are written, each a message of its own.
+    answer = await double.slash("help", user="alice", locale="es-ES")
+    parts = answer.ephemeral()
+    assert len(parts) == 2 and all(len(part) <= 2000 for part in parts)
+    assert parts[0].startswith(render("help.title", "es")) and "/theme" in parts[0]
+    assert render("help.levels", "es") in parts[1]

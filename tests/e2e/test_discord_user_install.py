@@ -124,6 +124,8 @@ async def test_bots_games_and_settings_are_refused_clearly(
     group = double.group_dm("alice", "bob")
     watch = await double.slash("tres", {"watch": True}, user="alice", group=group)
     assert watch.ephemeral() == [render("discord.bots_need_the_bot", "en")]
+    seek = await double.slash("seek", {"game": "quatre"}, user="alice", group=group)
+    assert seek.ephemeral() == [render("discord.open_play_needs_the_bot", "en")]
     settings = await double.slash(
         "settings", {"key": "games", "value": "none"}, user="alice", group=group, granted=True
     )

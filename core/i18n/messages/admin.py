@@ -19,9 +19,9 @@ MESSAGES: dict[str, Mapping[str, str]] = {
     # --- the command and its options (Discord limits these to 100 characters) --------------
     "help.settings": {
         "en": "Admins: show or change the bot's settings for this server, channel or room.",
-        "ca": "Administradors: mostra o canvia la configuració del bot per a aquest servidor, canal o sala.",
-        "es": "Administradores: muestra o cambia la configuración del bot en este servidor, canal o sala.",
-        "pt": "Administradores: mostra ou muda as configurações do bot neste servidor, canal ou sala.",
+        "ca": "Administradors: la configuració del bot aquí (servidor, canal o sala).",
+        "es": "Administradores: la configuración del bot aquí (servidor, canal o sala).",
+        "pt": "Administradores: as configurações do bot aqui (servidor, canal ou sala).",
         "ru": "Для админов: показать или изменить настройки бота для сервера, канала или комнаты.",
     },
     "help.option.key": {
@@ -193,6 +193,13 @@ MESSAGES: dict[str, Mapping[str, str]] = {
         "es": "si los jugadores pueden desafiarse entre ellos (on/off)",
         "pt": "se os jogadores podem desafiar-se entre si (on/off)",
         "ru": "можно ли вызывать друг друга на игру (on/off)",
+    },
+    "settings.key.open_play": {
+        "en": "whether players here can /seek opponents from other chats (on/off; on in DMs)",
+        "ca": "si els jugadors d'aquí poden fer /seek de rivals d'altres xats (on/off; on en privat)",
+        "es": "si los jugadores de aquí pueden hacer /seek de rivales de otros chats (on/off; on en privado)",
+        "pt": "se os jogadores daqui podem fazer /seek de rivais de outros chats (on/off; on em privado)",
+        "ru": "можно ли искать соперников из других чатов через /seek (on/off; в личке on)",
     },
     "settings.key.bot_vs_bot": {
         "en": "whether two bots can play each other for people to watch (on/off)",

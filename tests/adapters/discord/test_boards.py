@@ -139,6 +139,27 @@ async def test_pressing_the_same_board_again_writes_no_row() -> None:
     assert await boards.where("g1") == (10, 21)
 
 
+async def test_an_open_game_has_a_board_in_each_channel_and_each_edit_finds_its_own() -> None:
+    store = GameStore()
+    channel = Channel()
+    boards = BoardMessages(store, channel.edit)
+    await boards.remember("g1", 10, 20, version=1)
+    await boards.remember("g1", 11, 21, version=1)
+    assert store.rows[(KV_NAMESPACE, board_key("g1"))] == ("10:20,11:21", "g1")
+    assert await boards.edit("g1", MessageSpec("a"), version=2, channel_id=11)
+    assert await boards.edit("g1", MessageSpec("b"), version=2, channel_id=10)
+    assert channel.edits == [(11, 21, "a"), (10, 20, "b")]
+    # Another process finds both; a press it remembers keeps the other channel's board.
+    other = BoardMessages(store, channel.edit)
+    await other.remember("g1", 11, 21, version=3)
+    assert store.rows[(KV_NAMESPACE, board_key("g1"))] == ("10:20,11:21", "g1")
+    assert await other.where("g1", channel_id=10) == (10, 20)
+    assert await other.where("g1", channel_id=12) is None
+    # A game of one channel is found without naming it, as always.
+    await boards.remember("g2", 10, 30)
+    assert await BoardMessages(store, channel.edit).where("g2") == (10, 30)
+
+
 async def test_a_picture_board_is_drawn_as_one_again() -> None:
     # Discord never lets a message lose the V2 flag: a board that is a picture refuses a plain
     # drawing, and is drawn as a picture again, at once from then on.

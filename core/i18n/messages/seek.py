@@ -1,0 +1,224 @@
+"""Texts of matchmaking: ``/seek``, the queue, open games between two chats, ``/block``.
+
+``{game}`` is a game's name (``game.name.*``), ``{mode}`` is ``seek.rated`` or ``seek.casual``,
+``{clock}`` a time per move as people read it (``2 min``), ``{x}`` and ``{o}`` a player as the
+other chat may see them: display name, platform and rating, nothing else.
+"""
+
+# Cyrillic letters are the point of a translation, not look-alikes; a catalogue reads best with
+# one translation per line.
+# ruff: noqa: E501, RUF001
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+MESSAGES: Mapping[str, Mapping[str, str]] = {
+    "help.seek": {
+        "en": "Play someone from any chat.",
+        "ca": "Juga amb algú d'un altre xat.",
+        "es": "Un rival de otro chat.",
+        "pt": "Jogue com alguém de outro chat.",
+        "ru": "Игра с кем-то из другого чата.",
+    },
+    "help.block": {
+        "en": "Never meet a player again.",
+        "ca": "Evita un jugador.",
+        "es": "Evita a un jugador.",
+        "pt": "Evite um jogador.",
+        "ru": "Избегать игрока.",
+    },
+    "help.option.mode": {
+        "en": "Rated (paired by rating) or casual",
+        "ca": "Puntuada (per rànquing) o amistosa",
+        "es": "Puntuada (por rating) o amistosa",
+        "pt": "Valendo rating ou amistosa",
+        "ru": "На рейтинг (подбор по рейтингу) или товарищеская",
+    },
+    # The slash command's choices (adapters/discord): what a player picks in /seek (the games'
+    # names are /top's, in ratings.py).
+    "discord.choice.game.cancel": {
+        "en": "leave the queue",
+        "ca": "sortir de la cua",
+        "es": "salir de la cola",
+        "pt": "sair da fila",
+        "ru": "выйти из очереди",
+    },
+    "discord.choice.mode.rated": {
+        "en": "rated",
+        "ca": "puntuada",
+        "es": "puntuada",
+        "pt": "valendo rating",
+        "ru": "на рейтинг",
+    },
+    "discord.choice.mode.casual": {
+        "en": "casual",
+        "ca": "amistosa",
+        "es": "amistosa",
+        "pt": "amistosa",
+        "ru": "товарищеская",
+    },
+    "discord.button.block": {
+        "en": "Block",
+        "ca": "Bloca",
+        "es": "Bloquear",
+        "pt": "Bloquear",
+        "ru": "Заблокировать",
+    },
+    "discord.hint.block": {
+        "en": "Never meet this player again? Type {command} @player.",
+        "ca": "No vols tornar a trobar aquest jugador? Escriu {command} @jugador.",
+        "es": "¿No quieres volver a encontrar a este jugador? Escribe {command} @jugador.",
+        "pt": "Não quer voltar a encontrar este jogador? Escreva {command} @jogador.",
+        "ru": "Не хотите больше встречать этого игрока? Введите {command} @игрок.",
+    },
+    "discord.open_play_needs_the_bot": {
+        "en": "Open play needs me in this chat, to show your opponent's moves: add me to the server, or /seek in a DM with me.",
+        "ca": "El joc obert em necessita en aquest xat, per mostrar les jugades del rival: afegeix-me al servidor, o fes /seek en un missatge directe amb mi.",
+        "es": "El juego abierto me necesita en este chat, para mostrar las jugadas del rival: añádeme al servidor, o haz /seek en un mensaje directo conmigo.",
+        "pt": "O jogo aberto precisa de mim neste chat, para mostrar as jogadas do rival: adicione-me ao servidor, ou faça /seek numa mensagem direta comigo.",
+        "ru": "Для открытой игры я должен быть в этом чате, чтобы показывать ходы соперника: добавьте меня на сервер или сделайте /seek в личных сообщениях со мной.",
+    },
+    "seek.rated": {
+        "en": "rated",
+        "ca": "puntuada",
+        "es": "puntuada",
+        "pt": "valendo rating",
+        "ru": "на рейтинг",
+    },
+    "seek.casual": {
+        "en": "casual",
+        "ca": "amistosa",
+        "es": "amistosa",
+        "pt": "amistosa",
+        "ru": "товарищеская",
+    },
+    "seek.queued": {
+        "en": "Looking for an opponent: {game}, {mode}, {clock} a move. You wait up to {minutes:game.count.minutes}; {cancel} leaves the queue.",
+        "ca": "Buscant rival: {game}, {mode}, {clock} per jugada. Esperes fins a {minutes:game.count.minutes}; {cancel} surt de la cua.",
+        "es": "Buscando rival: {game}, {mode}, {clock} por jugada. Esperas hasta {minutes:game.count.minutes}; {cancel} sale de la cola.",
+        "pt": "Procurando rival: {game}, {mode}, {clock} por jogada. Espera até {minutes:game.count.minutes}; {cancel} sai da fila.",
+        "ru": "Ищем соперника: {game}, {mode}, {clock} на ход. Время поиска — {minutes:game.count.minutes}; {cancel} — выйти из очереди.",
+    },
+    "seek.paired": {
+        "en": "Open game, {mode}: {x} against {o}. Each plays in their own chat; {clock} a move.",
+        "ca": "Partida oberta, {mode}: {x} contra {o}. Cadascú juga al seu xat; {clock} per jugada.",
+        "es": "Partida abierta, {mode}: {x} contra {o}. Cada uno juega en su chat; {clock} por jugada.",
+        "pt": "Jogo aberto, {mode}: {x} contra {o}. Cada um joga no seu chat; {clock} por jogada.",
+        "ru": "Открытая партия, {mode}: {x} против {o}. Каждый играет в своём чате; {clock} на ход.",
+    },
+    "seek.player": {
+        "en": "{name} ({platform}, {rating})",
+        "ca": "{name} ({platform}, {rating})",
+        "es": "{name} ({platform}, {rating})",
+        "pt": "{name} ({platform}, {rating})",
+        "ru": "{name} ({platform}, {rating})",
+    },
+    "seek.list": {
+        "en": "Waiting for an opponent:\n{lines}",
+        "ca": "Esperant rival:\n{lines}",
+        "es": "Esperando rival:\n{lines}",
+        "pt": "Esperando rival:\n{lines}",
+        "ru": "Ждут соперника:\n{lines}",
+    },
+    "seek.list_line": {
+        "en": "{game}, {mode}: {count:seek.count.waiting}",
+        "ca": "{game}, {mode}: {count:seek.count.waiting}",
+        "es": "{game}, {mode}: {count:seek.count.waiting}",
+        "pt": "{game}, {mode}: {count:seek.count.waiting}",
+        "ru": "{game}, {mode}: {count:seek.count.waiting}",
+    },
+    "seek.list_empty": {
+        "en": "Nobody is waiting for an opponent. {seek} puts you first in the queue.",
+        "ca": "Ningú espera rival. {seek} et posa el primer a la cua.",
+        "es": "Nadie espera rival. {seek} te pone el primero en la cola.",
+        "pt": "Ninguém espera rival. {seek} coloca você primeiro na fila.",
+        "ru": "Никто не ждёт соперника. {seek} поставит вас первым в очередь.",
+    },
+    "seek.yours": {
+        "en": "You are waiting: {game}, {mode}; {cancel} leaves the queue.",
+        "ca": "Estàs esperant: {game}, {mode}; {cancel} surt de la cua.",
+        "es": "Estás esperando: {game}, {mode}; {cancel} sale de la cola.",
+        "pt": "Você está esperando: {game}, {mode}; {cancel} sai da fila.",
+        "ru": "Вы в очереди: {game}, {mode}; {cancel} — выйти.",
+    },
+    "seek.cancelled": {
+        "en": "You left the queue for {game}.",
+        "ca": "Has sortit de la cua de {game}.",
+        "es": "Has salido de la cola de {game}.",
+        "pt": "Você saiu da fila de {game}.",
+        "ru": "Вы вышли из очереди на {game}.",
+    },
+    "seek.expired": {
+        "en": "{player}, nobody was found for {game} in {minutes:game.count.minutes}: your seek expired. {seek} tries again.",
+        "ca": "{player}, no s'ha trobat ningú per a {game} en {minutes:game.count.minutes}: la teva cerca ha caducat. {seek} ho torna a provar.",
+        "es": "{player}, no se encontró a nadie para {game} en {minutes:game.count.minutes}: tu búsqueda caducó. {seek} lo intenta de nuevo.",
+        "pt": "{player}, ninguém foi encontrado para {game} em {minutes:game.count.minutes}: a sua busca expirou. {seek} tenta de novo.",
+        "ru": "{player}, соперник для игры {game} не нашёлся, время поиска ({minutes:game.count.minutes}) истекло. {seek} — попробовать снова.",
+    },
+    "error.seek_none": {
+        "en": "You are not in the queue. {seek} looks for an opponent.",
+        "ca": "No ets a la cua. {seek} busca un rival.",
+        "es": "No estás en la cola. {seek} busca un rival.",
+        "pt": "Você não está na fila. {seek} procura um rival.",
+        "ru": "Вас нет в очереди. {seek} — найти соперника.",
+    },
+    "error.seek_twice": {
+        "en": "You are already waiting for an opponent ({game}, {mode}). {cancel} leaves the queue first.",
+        "ca": "Ja esperes un rival ({game}, {mode}). Primer surt de la cua amb {cancel}.",
+        "es": "Ya esperas un rival ({game}, {mode}). Primero sal de la cola con {cancel}.",
+        "pt": "Você já espera um rival ({game}, {mode}). Saia primeiro da fila com {cancel}.",
+        "ru": "Вы уже ждёте соперника ({game}, {mode}). Сначала выйдите из очереди: {cancel}.",
+    },
+    "limits.open_play_off": {
+        "en": "Open play (games with other chats) is off here. An admin can turn it on: {prefix}settings open_play on.",
+        "ca": "El joc obert (partides amb altres xats) està desactivat aquí. Un administrador el pot activar: {prefix}settings open_play on.",
+        "es": "El juego abierto (partidas con otros chats) está desactivado aquí. Un administrador puede activarlo: {prefix}settings open_play on.",
+        "pt": "O jogo aberto (jogos com outros chats) está desativado aqui. Um administrador pode ativá-lo: {prefix}settings open_play on.",
+        "ru": "Открытая игра (партии с другими чатами) здесь выключена. Админ может включить: {prefix}settings open_play on.",
+    },
+    "block.done": {
+        "en": "You will not be paired with {player} again.",
+        "ca": "No tornaràs a ser emparellat amb {player}.",
+        "es": "No volverás a ser emparejado con {player}.",
+        "pt": "Você não será mais emparelhado com {player}.",
+        "ru": "Вы больше не попадёте в пару с {player}.",
+    },
+    "block.already": {
+        "en": "You had blocked {player} already.",
+        "ca": "Ja havies blocat {player}.",
+        "es": "Ya habías bloqueado a {player}.",
+        "pt": "Você já tinha bloqueado {player}.",
+        "ru": "Вы уже заблокировали {player}.",
+    },
+    "error.block_self": {
+        "en": "You cannot block yourself.",
+        "ca": "No et pots blocar a tu mateix.",
+        "es": "No puedes bloquearte a ti mismo.",
+        "pt": "Você não pode bloquear a si mesmo.",
+        "ru": "Нельзя заблокировать самого себя.",
+    },
+}
+
+PLURALS: Mapping[str, Mapping[str, Mapping[str, str]]] = {
+    "seek.count.waiting": {
+        "en": {"one": "{count} waiting", "other": "{count} waiting"},
+        "ca": {"one": "{count} esperant", "many": "{count} esperant", "other": "{count} esperant"},
+        "es": {
+            "one": "{count} esperando",
+            "many": "{count} esperando",
+            "other": "{count} esperando",
+        },
+        "pt": {
+            "one": "{count} esperando",
+            "many": "{count} esperando",
+            "other": "{count} esperando",
+        },
+        "ru": {
+            "one": "{count} ждёт",
+            "few": "{count} ждут",
+            "many": "{count} ждут",
+            "other": "{count} ждут",
+        },
+    },
+}

@@ -1,0 +1,526 @@
+"""Matchmaking: ``/seek``, ``/block``, the passes over the queue, and open games (one game
+shown in two chats).
+
+The queue lives in the store (:mod:`core.store.seek_ops`); the rules of who meets whom are
+pure (:mod:`core.matching`). A seek that finds a partner at once makes the game in the same
+transaction; otherwise it waits, and :meth:`Matchmaker.run` passes over the queue every
+:data:`PASS_INTERVAL` seconds in every process (``SKIP LOCKED`` keeps them apart), pairing the
+seeks whose rating windows have widened and telling the players whose seeks expired.
+
+An open game has one seat in another chat (:class:`core.store.Seat`). Every change to one
+(a move, ``/final``, a rematch offer) is answered in the chat it came from, as any game, and the
+same board is published to the other chat through its platform's
+:attr:`~core.ports.PlatformStyle.publish` (:meth:`Matchmaker.mirrored`). Only the game crosses:
+the board, the players' display names (defused by :func:`core.matching.crossing_name`), their
+platform and rating, the result; never the other chat's name or id, nor free text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+from collections import Counter
+from collections.abc import Awaitable, Callable, Sequence
+
+from core.admin.keys import Effective
+from core.admin.scopes import Source
+from core.commands import Block, SeekAction
+from core.commands import Seek as SeekCommand
+from core.errors import UserError
+from core.i18n import Lines, Text
+from core.matching import (
+    OPEN_PLAY_CLOCK,
+    SEEK_TTL,
+    Seek,
+    crossing_name,
+    game_clock,
+)
+from core.ratings import Rating, pool_of
+from core.render import clock_words
+from core.replies import Actor, Reply
+from core.sessions.context import Context
+from core.sessions.model import Event, new_session, transition
+from core.sessions.open_games import noted, recording
+from core.sessions.policy import Policy
+from core.sessions.policy import game_clock as game_clock_of
+from core.sessions.requests import Requests
+from core.sessions.views import board_reply, game_name
+from core.store import AlreadyPlaying, Seat, Session, Status, new_session_id
+from core.store.seek_base import AlreadySeeking, Paired, Queued, SeekResult
+
+log = logging.getLogger(__name__)
+
+_ATTEMPTS = 3
+"""Seeks of one request when partners keep turning out busy (each attempt skips them)."""
+
+PASS_INTERVAL = 1.0
+"""Seconds between two passes over the queue (windows widen, seeks expire)."""
+
+Localize = Callable[[Actor, list[Reply]], Awaitable[list[Reply]]]
+"""The replies as the chat of the actor shows them (its language and theme)."""
+
+
+# Parameters that are commands to type: the other chat's platform has its own prefix.
+_TYPED = ("accept", "decline")
+
+
+def _with_prefix(reply: Reply, prefix: str) -> Reply:
+    """``reply`` with the commands it names written with ``prefix`` (a challenge offered from
+    Discord names ``/accept``; its Matrix reader types ``!accept``)."""
+    text = reply.text
+    if text is None or not any(name in text.params for name in _TYPED):
+        return reply
+    params = dict(text.params)
+    for name in _TYPED:
+        if name in params:
+            params[name] = f"{prefix}{name}"
+    return dataclasses.replace(reply, text=Text(text.key, params))
+
+
+def _rating_text(rating: float) -> str:
+    return str(round(rating))
+
+
+class Matchmaker:
+    """``/seek``, ``/block`` and the queue's passes; see the module docstring.
+
+    Args:
+        ctx: the service's shared dependencies.
+        policy: the chats' settings and checks.
+        localize: how a chat shows replies (its language and theme).
+    """
+
+    def __init__(
+        self, ctx: Context, policy: Policy, localize: Localize, requests: Requests
+    ) -> None:
+        self._ctx = ctx
+        self._policy = policy
+        self._localize = localize
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._passes: asyncio.Task[None] | None = None
+        self._stop = asyncio.Event()
+        # Every stored change and every request pass here: open games are shown in both chats.
+        ctx.followers.append(self.followed)
+        requests.around = self.mirrored
+
+    def start(self) -> None:
+        """Pass over the queue every :data:`PASS_INTERVAL` seconds until :meth:`close`."""
+        if self._passes is None:
+            self._stop.clear()
+            self._passes = asyncio.create_task(self.run(self._stop), name="matchmaking")
+
+    # --- commands ---------------------------------------------------------------------------
+
+    async def command(self, actor: Actor, command: SeekCommand) -> list[Reply]:
+        if command.action is SeekAction.CANCEL:
+            return await self._cancel(actor)
+        if command.action is SeekAction.SHOW or command.rules is None:
+            return await self._waiting(actor)
+        return await self._join(actor, command)
+
+    async def _join(self, actor: Actor, command: SeekCommand) -> list[Reply]:
+        ctx = self._ctx
+        assert command.rules is not None
+        chat = await self._policy.seek(actor, command.rules)
+        if not self._open_play(actor, chat):
+            raise UserError("limits.open_play_off", prefix=ctx.prefix(actor))
+        await ctx.ensure_free(actor)
+        rules = command.rules
+        # One player across linked accounts (issue 23's /link), at their rating in this game.
+        identity, pools = await ctx.store.player_ratings(actor.platform, actor.user_id)
+        pool = pool_of(rules.rows, rules.cols, rules.k, rules.gravity)
+        rating = next((p.rating for p in pools if p.pool == pool), Rating())
+        now = ctx.clock()
+        seek = Seek(
+            id=new_session_id(),
+            player=identity,
+            platform=actor.platform,
+            chat_id=actor.chat_id,
+            user_id=actor.user_id,
+            name=crossing_name(actor.display_name),
+            rules=command.rules,
+            # Rated unless the player said casual or the chat does not allow rated play.
+            rated=chat.rated and command.rated is not False,
+            # Open play's own default, within the chat's cap like any clock asked for here.
+            clock=min(OPEN_PLAY_CLOCK, chat.max_clock)
+            if command.clock is None
+            else float(game_clock_of(chat, command.rules, command.clock) or OPEN_PLAY_CLOCK),
+            rating=rating.rating,
+            created_at=now,
+            expires_at=now + SEEK_TTL,
+        )
+        result = await self._seek(actor, seek, chat)
+        match result:
+            case AlreadySeeking(waiting):
+                raise UserError(
+                    "error.seek_twice",
+                    game=game_name(waiting.rules),
+                    mode=self._mode(waiting.rated),
+                    cancel=f"{ctx.prefix(actor)}seek cancel",
+                )
+            case Queued(queued):
+                return [
+                    Reply(
+                        text=Text(
+                            "seek.queued",
+                            {
+                                "game": game_name(queued.rules),
+                                "mode": self._mode(queued.rated),
+                                "clock": clock_words(queued.clock),
+                                "minutes": round(SEEK_TTL / 60),
+                                "cancel": f"{ctx.prefix(actor)}seek cancel",
+                            },
+                        )
+                    )
+                ]
+            case Paired():
+                return await self._opened(result, here=actor)
+        raise AssertionError(f"unknown seek result {result!r}")  # pragma: no cover
+
+    async def _seek(self, actor: Actor, seek: Seek, chat: Effective) -> SeekResult:
+        """The store's seek; a partner who started a game in their chat between the check and
+        the write (another process) leaves the transaction undone: once more without them."""
+        ctx = self._ctx
+        for attempt in range(_ATTEMPTS):
+            try:
+                return await ctx.store.seek(
+                    seek, self._make, max_user_games=chat.max_games_per_user
+                )
+            except AlreadyPlaying as error:
+                if error.user_id == actor.user_id or attempt == _ATTEMPTS - 1:
+                    raise await ctx.already_playing_error(actor, error) from None
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    @staticmethod
+    def _open_play(actor: Actor, chat: Effective) -> bool:
+        # Off in servers and rooms unless an admin turned it on; on in a direct chat with the
+        # bot unless one turned it off.
+        if chat.sources["open_play"] is Source.DEFAULT:
+            return actor.direct
+        return bool(chat.open_play)
+
+    @staticmethod
+    def _mode(rated: bool) -> Text:
+        return Text("seek.rated" if rated else "seek.casual")
+
+    async def _cancel(self, actor: Actor) -> list[Reply]:
+        ctx = self._ctx
+        gone = await ctx.store.cancel_seek(await self._identity(actor.platform, actor.user_id))
+        if gone is None:
+            raise UserError("error.seek_none", seek=f"{ctx.prefix(actor)}seek connect4")
+        return [Reply(text=Text("seek.cancelled", {"game": game_name(gone.rules)}))]
+
+    async def _waiting(self, actor: Actor) -> list[Reply]:
+        ctx = self._ctx
+        now = ctx.clock()
+        waiting = await ctx.store.waiting_seeks(now, limit=500)
+        prefix = ctx.prefix(actor)
+        if not waiting:
+            text = Text("seek.list_empty", {"seek": f"{prefix}seek connect4"})
+            return [Reply(text=text, private=True)]
+        counts = Counter((s.rules, s.rated) for s in waiting)
+        lines = [
+            Text(
+                "seek.list_line",
+                {"game": game_name(rules), "mode": self._mode(rated), "count": count},
+            )
+            for (rules, rated), count in counts.most_common()
+        ]
+        me = await self._identity(actor.platform, actor.user_id)
+        mine = next((s for s in waiting if s.player == me), None)
+        if mine is not None:
+            lines.append(
+                Text(
+                    "seek.yours",
+                    {
+                        "game": game_name(mine.rules),
+                        "mode": self._mode(mine.rated),
+                        "cancel": f"{prefix}seek cancel",
+                    },
+                )
+            )
+        return [Reply(text=Text("seek.list", {"lines": Lines(tuple(lines))}), private=True)]
+
+    async def block(self, actor: Actor, command: Block) -> list[Reply]:
+        ctx = self._ctx
+        style = ctx.style(actor)
+        user = command.user if command.name is not None else style.user_id(actor, command.user)
+        name = command.name or command.user.strip()
+        if user == actor.user_id:
+            raise UserError("error.block_self")
+        me = await self._identity(actor.platform, actor.user_id)
+        them = await self._identity(actor.platform, user)
+        added = await ctx.store.block(me, them, ctx.clock())
+        key = "block.done" if added else "block.already"
+        return [Reply(text=Text(key, {"player": crossing_name(name)}), private=True)]
+
+    async def block_opponent(self, actor: Actor, session: Session) -> list[Reply]:
+        """The Block button of an open game's board: the actor never meets the other again."""
+        ctx = self._ctx
+        seat = session.seat_in(actor.platform, actor.chat_id, actor.user_id)
+        other = None if seat is None else session.seats[2 - seat]
+        if seat is None or other is None or other.user_id is None:
+            raise UserError("error.not_your_game")
+        me = await self._identity(actor.platform, actor.user_id)
+        them = await self._identity(session.chat_of(3 - seat)[0], other.user_id)
+        added = await ctx.store.block(me, them, ctx.clock())
+        key = "block.done" if added else "block.already"
+        return [Reply(text=Text(key, {"player": other.name}), private=True)]
+
+    async def _identity(self, platform: str, user_id: str) -> str:
+        """The player an account is: linked accounts are one (``/link``)."""
+        return (await self._ctx.store.player_ratings(platform, user_id))[0]
+
+    # --- making games ----------------------------------------------------------------------
+
+    def _make(self, first: Seek, second: Seek) -> Session:
+        """The open game of two seeks (run inside the store's transaction: pure, quick).
+
+        The seat that plays first is drawn; the session belongs to that seat's chat and the
+        other seat sits in its own chat when it is another one.
+        """
+        ctx = self._ctx
+        x, o = (first, second) if ctx.rng.random() < 0.5 else (second, first)
+        away = (o.platform, o.chat_id) != (x.platform, x.chat_id)
+        seats = (
+            Seat.person(x.user_id, x.name),
+            Seat(
+                o.name,
+                o.user_id,
+                platform=o.platform if away else None,
+                chat_id=o.chat_id if away else None,
+            ),
+        )
+        now = ctx.clock()
+        # Born as a challenge both accepted by seeking: the accepting transition starts the
+        # first player's clock, as for any game between people.
+        offered = new_session(
+            platform=x.platform,
+            chat_id=x.chat_id,
+            seats=seats,
+            rules=first.rules,
+            status=Status.CHALLENGE,
+            now=now,
+            ttl=ctx.settings.game_ttl,
+            challenger=first.user_id,
+            challenged=second.user_id,
+            clock=game_clock(first, second),
+            casual=not first.rated,
+        )
+        return transition(offered, Event.ACCEPT, now=now, ttl=ctx.settings.game_ttl)
+
+    async def _opened(self, paired: Paired, *, here: Actor | None) -> list[Reply]:
+        """Show a new open game: its board posted in both chats (the one of ``here`` answered
+        by the caller, the others published)."""
+        session = paired.session
+        self._ctx.observer.game_started(session.platform, session.variant.value)
+        by_user = {s.user_id: s for s in paired.seeks}
+        describe = [
+            Text(
+                "seek.player",
+                {
+                    "name": seat.name,
+                    "platform": session.chat_of(number)[0].capitalize(),
+                    "rating": _rating_text(by_user[seat.user_id or ""].rating),
+                },
+            )
+            for number, seat in enumerate(session.seats, start=1)
+        ]
+        first = paired.seeks[0]
+        text = Text(
+            "seek.paired",
+            {
+                "mode": self._mode(first.rated),
+                "x": describe[0],
+                "o": describe[1],
+                "clock": clock_words(first.clock),
+            },
+        )
+        reply = board_reply(session, new_message=True, text=text)
+        answered = None if here is None else (here.platform, here.chat_id)
+        for number in (1, 2):
+            where = session.chat_of(number)
+            if where != answered:
+                self._publish(session, number, [reply])
+        return [reply] if here is not None else []
+
+    # --- the other chat of an open game ----------------------------------------------------
+
+    def mirrored(
+        self, actor: Actor, work: Callable[[], Awaitable[list[Reply]]]
+    ) -> Callable[[], Awaitable[list[Reply]]]:
+        """``work`` (one request of ``actor``), after which every open game it changed is shown
+        in its other chat as the actor's own chat shows it."""
+
+        async def run() -> list[Reply]:
+            with recording() as changed:
+                replies = await work()
+            if changed:
+                self._mirror(actor, changed, replies)
+            return replies
+
+        return run
+
+    def followed(self, session: Session) -> None:
+        """Told of every stored change (``Context.update``): an open game changed outside a
+        request (a clock's sweep) is shown in its seat's other chat here; whoever changed it
+        shows it in the game's own chat, as for any game."""
+        if noted(session) or len(session.chats) < 2:
+            return
+        home = (session.platform, session.chat_id)
+        for number in (1, 2):
+            if session.chat_of(number) != home:
+                self._publish(session, number, [board_reply(session)])
+
+    def _mirror(self, actor: Actor, changed: list[Session], replies: Sequence[Reply]) -> None:
+        latest = {session.id: session for session in changed}
+        for session in latest.values():
+            shown = [
+                dataclasses.replace(reply, private=False, locale=None, theme=None)
+                for reply in replies
+                if not reply.private
+                and not reply.error
+                and session.id in (reply.session_id, reply.board and reply.board.session_id)
+            ]
+            if not shown:
+                shown = [board_reply(session)]
+            for number in (1, 2):
+                if session.chat_of(number) != (actor.platform, actor.chat_id):
+                    self._publish(session, number, shown)
+
+    def _publish(self, session: Session, seat: int, replies: list[Reply]) -> None:
+        """Show ``replies`` in the chat of seat ``seat``, in a task of its own (the request's
+        answer does not wait for another platform)."""
+        platform, chat_id = session.chat_of(seat)
+        person = session.seats[seat - 1]
+        reader = Actor(
+            platform,
+            chat_id,
+            person.user_id or "",
+            person.name,
+            locale=self._ctx.settings.default_locale,
+        )
+        prefix = self._ctx.prefix(reader)
+        replies = [_with_prefix(reply, prefix) for reply in replies]
+        self._spawn(self._show(reader, replies, session), f"open-game-{session.id}")
+
+    def _spawn(self, work: Awaitable[None], name: str) -> None:
+        task = asyncio.ensure_future(work)
+        task.set_name(name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _show(
+        self, reader: Actor, replies: list[Reply], session: Session | None = None
+    ) -> None:
+        style = self._ctx.style(reader)
+        publish = style.publish
+        try:
+            elsewhere = publish is None or (
+                style.serves is not None and not style.serves(reader.chat_id)
+            )
+            if session is not None and elsewhere:
+                # Another process serves that chat (or runs that platform at all): it shows
+                # the board from the store.
+                await self._ctx.store.board_due(
+                    reader.platform, reader.chat_id, session.id, session.version
+                )
+                return
+        except Exception:
+            log.exception("could not leave an open game's board for its chat's process")
+            return
+        if publish is None:
+            log.info("no way to show an open game's board on %s", reader.platform)
+            return
+        try:
+            await publish(reader, await self._localize(reader, replies))
+        except Exception:
+            # One board not updated: the next change shows the whole game again.
+            log.exception("could not show an open game in its other chat")
+
+    # --- the queue -------------------------------------------------------------------------
+
+    async def pass_once(self) -> int:
+        """Expire the seeks that waited too long (telling their players) and pair the ones
+        whose windows now meet; how many games were made."""
+        ctx = self._ctx
+        now = ctx.clock()
+        if not await ctx.store.any_seeks():
+            # An idle queue costs one read a second, never a write transaction.
+            await self._show_due()
+            return 0
+        for seek in await ctx.store.expire_seeks(now):
+            reader = Actor(seek.platform, seek.chat_id, seek.user_id, seek.name)
+            text = Text(
+                "seek.expired",
+                {
+                    "player": seek.name,
+                    "game": game_name(seek.rules),
+                    "minutes": round(SEEK_TTL / 60),
+                    "seek": f"{ctx.style(reader).prefix}seek",
+                },
+            )
+            self._spawn(self._show(reader, [Reply(text=text)]), "seek-expired")
+        made = await ctx.store.pair_waiting(now, self._make)
+        for paired in made:
+            await self._opened(paired, here=None)
+        await self._show_due()
+        return len(made)
+
+    async def _show_due(self) -> None:
+        """Show the open games' boards that other processes left for chats this one serves."""
+        store = self._ctx.store
+        for style in list(self._ctx.styles.values()):
+            if style.publish is None:
+                continue
+            for chat_id, session_id, version in await store.boards_due(style.platform):
+                if style.serves is not None and not style.serves(chat_id):
+                    continue
+                session = await store.get(session_id)
+                seat = (
+                    None
+                    if session is None
+                    else next(
+                        (n for n in (1, 2) if session.chat_of(n) == (style.platform, chat_id)), None
+                    )
+                )
+                if session is not None and seat is not None:
+                    person = session.seats[seat - 1]
+                    reader = Actor(
+                        style.platform,
+                        chat_id,
+                        person.user_id or "",
+                        person.name,
+                        locale=self._ctx.settings.default_locale,
+                    )
+                    await self._show(reader, [board_reply(session)])
+                    version = max(version, session.version)
+                await store.board_shown(style.platform, chat_id, session_id, version)
+
+    async def run(self, stop: asyncio.Event, interval: float = PASS_INTERVAL) -> None:
+        """Pass over the queue every ``interval`` seconds until ``stop`` is set."""
+        while not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), interval)
+            if stop.is_set():
+                return
+            try:
+                await self.pass_once()
+            except Exception:
+                # A locked or broken database must not end the passes: next time.
+                log.exception("matchmaking pass failed", extra={"action": "seek_pass"})
+
+    async def idle(self) -> None:
+        """Wait until every board this process is publishing is shown (tests, shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def close(self) -> None:
+        """Stop the passes; wait for the boards being published."""
+        self._stop.set()
+        if self._passes is not None:
+            await self._passes
+            self._passes = None
+        await self.idle()

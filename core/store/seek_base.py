@@ -1,0 +1,98 @@
+"""What the matchmaking queue of the store answers (:class:`SeekStore`); the operations are in
+:mod:`core.store.seek_ops`, the rules in :mod:`core.matching`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from core.matching import Seek
+from core.store.models import Session
+
+MakeGame = Callable[[Seek, Seek], Session]
+"""The game two seeks make (the one that waited longer first), built inside the transaction
+that takes both out of the queue."""
+
+
+@dataclass(frozen=True, slots=True)
+class Paired:
+    """Two seeks met: their game, stored in the transaction that took them out of the queue."""
+
+    session: Session
+    seeks: tuple[Seek, Seek]
+
+
+@dataclass(frozen=True, slots=True)
+class Queued:
+    """A seek waits in the queue."""
+
+    seek: Seek
+
+
+@dataclass(frozen=True, slots=True)
+class AlreadySeeking:
+    """The player already waits (maybe from another chat): their seek, unchanged."""
+
+    seek: Seek
+
+
+SeekResult = Paired | Queued | AlreadySeeking
+
+
+class SeekStore(Protocol):
+    """The queue of seeks and the blocks between players (part of ``SessionStore``)."""
+
+    async def seek(
+        self, new: Seek, make: MakeGame, *, max_user_games: int | None = None
+    ) -> SeekResult:
+        """Pair ``new`` with a compatible waiting seek (their game stored), or queue it.
+
+        Raises:
+            Limited: the player has ``max_user_games`` live games already (open games count).
+        """
+        ...
+
+    async def pair_waiting(self, now: float, make: MakeGame, *, batch: int = 500) -> list[Paired]:
+        """Pair among the oldest ``batch`` waiting seeks that no other process is pairing."""
+        ...
+
+    async def expire_seeks(self, now: float) -> list[Seek]:
+        """Delete the seeks expired by ``now``; each is returned to one caller only."""
+        ...
+
+    async def any_seeks(self) -> bool:
+        """Whether any seek is queued (expired ones included)."""
+        ...
+
+    async def cancel_seek(self, player: str) -> Seek | None:
+        """Take the player's seek out of the queue (it, or None)."""
+        ...
+
+    async def seek_of(self, player: str) -> Seek | None:
+        """The player's waiting seek, if any."""
+        ...
+
+    async def waiting_seeks(self, now: float, limit: int = 50) -> list[Seek]:
+        """The oldest waiting seeks."""
+        ...
+
+    async def block(self, player: str, blocked: str, now: float) -> bool:
+        """``player`` is never paired with ``blocked`` again; False if already blocked."""
+        ...
+
+    async def blocked(self, a: str, b: str) -> bool:
+        """Whether either of two players blocked the other."""
+        ...
+
+    async def board_due(self, platform: str, chat_id: str, session_id: str, version: int) -> None:
+        """An open game's board at ``version`` is due in a chat this process does not serve."""
+        ...
+
+    async def boards_due(self, platform: str, limit: int = 100) -> list[tuple[str, str, int]]:
+        """``(chat id, session id, version)`` of the boards due on ``platform``."""
+        ...
+
+    async def board_shown(self, platform: str, chat_id: str, session_id: str, version: int) -> None:
+        """The board was shown at ``version`` (due no more unless changed since)."""
+        ...

@@ -1,0 +1,359 @@
+"""The matchmaking queue's operations, written once for SQLite and PostgreSQL (see
+:mod:`core.store.sql`): a seek waits in the ``seeks`` table, never in one process's memory.
+
+Pairing is exactly once across processes because a seek leaves the queue only in the
+transaction that makes its game (or expires it, or cancels it), under a row lock:
+
+- a new seek (:func:`seek`) locks the compatible seeks waiting for its game with ``FOR UPDATE
+  SKIP LOCKED``: seeks another process is pairing are skipped, never waited for; the one
+  chosen is deleted and the game written in the same transaction, or the new seek is queued;
+- a pass over the queue (:func:`pair_waiting`) locks a batch of the oldest seeks the same way
+  and pairs them with :func:`core.matching.pair_up` (windows widen while seeks wait, so pairs
+  appear with time, and two seeks that arrived in the same instant in two processes, each
+  queued without seeing the other, are paired here);
+- SQLite has one writer at a time: the locks are dropped there and the transaction does it.
+
+A process killed in the middle rolls its transaction back: every seek is still queued and no
+game is half made. A game is built by the caller's ``make`` (who plays first, the clock, the
+lifetime are the service's to choose), from two seeks, inside the transaction.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from core.games import Rules
+from core.matching import Seek, choose, pair_up
+from core.store import ops
+from core.store.base import Limited
+from core.store.seek_base import AlreadySeeking, MakeGame, Paired, Queued, SeekResult
+from core.store.sql import Atomic, Op, count, placeholders, row, rows, value
+
+log = logging.getLogger(__name__)
+
+CANDIDATES = 64
+"""Waiting seeks a new seek looks at (the oldest of its game): enough for a rating to find its
+window, few enough that the locks it holds leave the rest of the queue to other processes."""
+
+SEEK_COLUMNS = (
+    "player",
+    "id",
+    "platform",
+    "chat_id",
+    "user_id",
+    "name",
+    "rows",
+    "cols",
+    "k",
+    "gravity",
+    "rated",
+    "clock",
+    "rating",
+    "created_at",
+    "expires_at",
+)
+_COLUMNS = ", ".join(SEEK_COLUMNS)
+
+PAGES = 20
+"""Batches one pass looks through while none pairs anybody."""
+_SELECT = f"SELECT {_COLUMNS} FROM seeks"
+
+
+def _seek_row(s: Seek) -> tuple[Any, ...]:
+    r = s.rules
+    return (
+        s.player,
+        s.id,
+        s.platform,
+        s.chat_id,
+        s.user_id,
+        s.name,
+        r.rows,
+        r.cols,
+        r.k,
+        int(r.gravity),
+        int(s.rated),
+        s.clock,
+        s.rating,
+        s.created_at,
+        s.expires_at,
+    )
+
+
+def decode_seek(found: Sequence[Any]) -> Seek | None:
+    """A ``seeks`` row back to a :class:`Seek`; None for a row that does not make one (it is
+    left out of pairing and goes at its expiry: a seek is cheap to lose, a crash is not)."""
+    try:
+        (player, id_, platform, chat_id, user_id, name, rows_, cols, k, gravity, rated) = found[:11]
+        clock, rating, created_at, expires_at = (float(v) for v in found[11:15])
+        if not all(isinstance(v, str) for v in (player, id_, platform, chat_id, user_id, name)):
+            return None
+        rules = Rules(int(rows_), int(cols), int(k), gravity=bool(gravity))
+    except (TypeError, ValueError):
+        return None
+    return Seek(
+        id=id_,
+        player=player,
+        platform=platform,
+        chat_id=chat_id,
+        user_id=user_id,
+        name=name,
+        rules=rules,
+        rated=bool(rated),
+        clock=clock,
+        rating=rating,
+        created_at=created_at,
+        expires_at=expires_at,
+    )
+
+
+def _decoded(found: Sequence[Sequence[Any]]) -> list[Seek]:
+    return [s for s in map(decode_seek, found) if s is not None]
+
+
+# --- a new seek ----------------------------------------------------------------------------------
+
+
+def seek(new: Seek, make: MakeGame, max_user_games: int | None) -> Op[SeekResult]:
+    """Pair ``new`` with a compatible waiting seek, or queue it (one transaction).
+
+    Raises:
+        Limited: the player already has ``max_user_games`` live games (open games count).
+    """
+    result: SeekResult = yield Atomic(_seek(new, make, max_user_games))
+    return result
+
+
+def _seek(new: Seek, make: MakeGame, max_user_games: int | None) -> Op[SeekResult]:
+    existing = _decoded((yield rows(f"{_SELECT} WHERE player = $1", new.player)))
+    if existing:
+        return AlreadySeeking(existing[0])
+    if max_user_games is not None:
+        games = yield value(
+            "SELECT count(*) FROM players WHERE platform = $1 AND user_id = $2",
+            new.platform,
+            new.user_id,
+        )
+        if int(games) >= max_user_games:
+            raise Limited("limits.user_games", max=max_user_games)
+    r = new.rules
+    candidates = _decoded(
+        (
+            yield rows(
+                f"{_SELECT} WHERE rows = $1 AND cols = $2 AND k = $3 AND gravity = $4"
+                " AND rated = $5 AND player <> $6 AND expires_at > $7"
+                f" ORDER BY created_at LIMIT {CANDIDATES} FOR UPDATE SKIP LOCKED",
+                r.rows,
+                r.cols,
+                r.k,
+                int(r.gravity),
+                int(new.rated),
+                new.player,
+                new.created_at,
+            )
+        )
+    )
+    blocked = yield from _blocks([new.player], [c.player for c in candidates])
+    while candidates:
+        other = choose(new, candidates, new.created_at, blocked)
+        if other is None:
+            break
+        candidates.remove(other)
+        if not (yield from _free(other)):
+            continue  # its player started a game in their chat meanwhile: it waits
+        yield count("DELETE FROM seeks WHERE id = $1", other.id)
+        session = make(other, new)
+        yield from ops._create(session, None, None)
+        return Paired(session, (other, new))
+    # Two seeks of one player at once (two chats, two processes): the second waits for the
+    # first to commit, then finds it.
+    queued = yield count(
+        f"INSERT INTO seeks ({_COLUMNS}) VALUES ({placeholders(1, len(SEEK_COLUMNS))})"
+        " ON CONFLICT (player) DO NOTHING",
+        *_seek_row(new),
+    )
+    if queued != 1:
+        first = yield from seek_of(new.player)
+        return Queued(new) if first is None else AlreadySeeking(first)
+    return Queued(new)
+
+
+def _blocks(players: Sequence[str], others: Sequence[str]) -> Op[set[tuple[str, str]]]:
+    """The blocks between any of ``players`` and any of ``others`` (either way)."""
+    everyone = list(dict.fromkeys([*players, *others]))
+    if not others or not everyone:
+        return set()
+    n = len(everyone)
+    found = yield rows(
+        "SELECT player, blocked FROM blocks"
+        f" WHERE player IN ({placeholders(1, n)}) AND blocked IN ({placeholders(n + 1, n)})",
+        *everyone,
+        *everyone,
+    )
+    return {(str(a), str(b)) for a, b in found}
+
+
+def _free(s: Seek) -> Op[bool]:
+    """Whether the seeker has no live game in the chat they sought from."""
+    busy = yield value(
+        "SELECT session_id FROM players WHERE platform = $1 AND chat_id = $2 AND user_id = $3",
+        s.platform,
+        s.chat_id,
+        s.user_id,
+    )
+    return busy is None
+
+
+# --- the queue -----------------------------------------------------------------------------------
+
+
+def pair_waiting(now: float, make: MakeGame, batch: int) -> Op[list[Paired]]:
+    """One pass: the oldest ``batch`` waiting seeks that no other process is pairing, paired
+    among themselves (one transaction)."""
+    made: list[Paired] = yield Atomic(_pair_waiting(now, make, batch))
+    return made
+
+
+def _pair_waiting(now: float, make: MakeGame, batch: int) -> Op[list[Paired]]:
+    made: list[Paired] = []
+    after = float("-inf")
+    for _ in range(PAGES):
+        waiting = _decoded(
+            (
+                yield rows(
+                    f"{_SELECT} WHERE expires_at > $1 AND created_at > $2"
+                    f" ORDER BY created_at LIMIT {int(batch)} FOR UPDATE SKIP LOCKED",
+                    now,
+                    after,
+                )
+            )
+        )
+        if len(waiting) >= 2:
+            made += yield from _pair_batch(waiting, now, make)
+        if made or len(waiting) < batch:
+            return made
+        # A full batch that paired nobody (seeks out of every window): the next one, so the
+        # oldest misfits never stop younger seeks from meeting.
+        after = waiting[-1].created_at
+    return made
+
+
+def _pair_batch(waiting: list[Seek], now: float, make: MakeGame) -> Op[list[Paired]]:
+    players = [s.player for s in waiting]
+    blocked = yield from _blocks(players, players)
+    made: list[Paired] = []
+    for first, second in pair_up(waiting, now, blocked):
+        if not ((yield from _free(first)) and (yield from _free(second))):
+            continue
+        yield count("DELETE FROM seeks WHERE id IN ($1, $2)", first.id, second.id)
+        session = make(first, second)
+        yield from ops._create(session, None, None)
+        made.append(Paired(session, (first, second)))
+    return made
+
+
+def expire(now: float) -> Op[list[Seek]]:
+    """Delete the seeks that expired by ``now``; each is returned to exactly one caller (the
+    one whose statement deleted it), who tells its player."""
+    found = yield rows(
+        f"DELETE FROM seeks WHERE player IN (SELECT player FROM seeks WHERE expires_at <= $1"
+        f" FOR UPDATE SKIP LOCKED) RETURNING {_COLUMNS}",
+        now,
+        writes=True,
+    )
+    return _decoded(found)
+
+
+def cancel(player: str) -> Op[Seek | None]:
+    """Take the player's seek out of the queue; it, or None when none waits."""
+    found = yield row(
+        f"DELETE FROM seeks WHERE player = $1 RETURNING {_COLUMNS}", player, writes=True
+    )
+    return None if found is None else decode_seek(found)
+
+
+def seek_of(player: str) -> Op[Seek | None]:
+    found = yield row(f"{_SELECT} WHERE player = $1", player)
+    return None if found is None else decode_seek(found)
+
+
+def waiting(now: float, limit: int) -> Op[list[Seek]]:
+    """The oldest waiting seeks (what ``/seek`` shows)."""
+    found = yield rows(
+        f"{_SELECT} WHERE expires_at > $1 ORDER BY created_at LIMIT {int(limit)}", now
+    )
+    return _decoded(found)
+
+
+def any_seeks() -> Op[bool]:
+    """Whether the queue holds any seek (a pass over an empty queue writes nothing)."""
+    return (yield value("SELECT 1 FROM seeks LIMIT 1")) is not None
+
+
+# --- blocks --------------------------------------------------------------------------------------
+
+
+def block(player: str, blocked: str, now: float) -> Op[bool]:
+    """``player`` never meets ``blocked`` again; False if that block was already there."""
+    added = yield count(
+        "INSERT INTO blocks (player, blocked, created_at) VALUES ($1, $2, $3)"
+        " ON CONFLICT (player, blocked) DO NOTHING",
+        player,
+        blocked,
+        now,
+    )
+    return bool(added)
+
+
+def blocked(a: str, b: str) -> Op[bool]:
+    """Whether either of two players blocked the other."""
+    found = yield value(
+        "SELECT count(*) FROM blocks WHERE (player = $1 AND blocked = $2)"
+        " OR (player = $2 AND blocked = $1)",
+        a,
+        b,
+    )
+    return int(found) > 0
+
+
+# --- boards due in chats another process serves ----------------------------------------------
+
+
+def board_due(platform: str, chat_id: str, session_id: str, version: int) -> Op[None]:
+    """The board of ``session_id`` at ``version`` is to be shown in that chat by the process
+    that serves it (a game deleted meanwhile needs nothing)."""
+    yield count(
+        "INSERT INTO open_boards (platform, chat_id, session_id, version)"
+        " SELECT $1, $2, $3, $4 WHERE EXISTS"
+        " (SELECT 1 FROM sessions WHERE id = $3 FOR KEY SHARE)"
+        " ON CONFLICT (platform, chat_id, session_id) DO UPDATE SET version = excluded.version"
+        " WHERE excluded.version > open_boards.version",
+        platform,
+        chat_id,
+        session_id,
+        version,
+    )
+
+
+def boards_due(platform: str, limit: int) -> Op[list[tuple[str, str, int]]]:
+    """``(chat id, session id, version)`` of boards due on ``platform``."""
+    found = yield rows(
+        "SELECT chat_id, session_id, version FROM open_boards WHERE platform = $1"
+        f" LIMIT {int(limit)}",
+        platform,
+    )
+    return [(str(c), str(s), int(v)) for c, s, v in found]
+
+
+def board_shown(platform: str, chat_id: str, session_id: str, version: int) -> Op[None]:
+    """The board was shown at ``version``: due no more (unless a later change is due)."""
+    yield count(
+        "DELETE FROM open_boards WHERE platform = $1 AND chat_id = $2 AND session_id = $3"
+        " AND version <= $4",
+        platform,
+        chat_id,
+        session_id,
+        version,
+    )
