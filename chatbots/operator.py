@@ -40,6 +40,7 @@ _SOURCES = {
     Source.CHANNEL: "set for this channel",
     Source.SERVER: "set for this server",
     Source.CHAT: "set for this chat",
+    Source.PLAYER: "set by this player",
     Source.DEFAULT: "default",
 }
 

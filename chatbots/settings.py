@@ -82,6 +82,7 @@ KEYS: tuple[Key, ...] = (
     Key("LOG_FORMAT", GENERAL, "text"),
     Key("DEFAULT_LOCALE", GENERAL, chat="language"),
     Key("DEFAULT_THEME", GENERAL, chat="theme"),
+    Key("DEFAULT_BOARD_STYLE", GENERAL, chat="board_style"),
     Key("DEFAULT_LEVEL", AI, chat="level"),
     Key("AI_BUDGET_SECONDS", AI, "1.0"),
     Key("AI_WORKERS", AI),

@@ -128,6 +128,14 @@ class GameServicePort(Protocol):
         """A click or a reaction: ``move`` 0-based; ``version`` from the button, if any."""
         ...
 
+    async def handle_pick(
+        self, actor: Actor, session_id: str, version: int | None = None
+    ) -> list[Reply] | None:
+        """A first step towards a move on a board (a picture board's column menu): None when
+        ``actor`` may move there now, else the answer a move of theirs would get (possibly
+        nothing: the rate limiter's silence)."""
+        ...
+
     async def handle_action(
         self,
         actor: Actor,

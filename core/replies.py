@@ -83,6 +83,7 @@ class BoardView:
     ``playable`` lists the legal moves now, in the move encoding of the rules (cells for free
     boards, columns for gravity boards), and is empty when nobody may move (game over, challenge
     pending). ``status`` is the line under the board: whose turn it is, or the result.
+    ``starter`` is the user id of who started the game (its theme wins, ``/theme``), if anyone.
     """
 
     session_id: str
@@ -98,6 +99,7 @@ class BoardView:
     """When the player to move runs out of time (seconds since the epoch), in a running game
     with a clock: Discord shows it as ``<t:…:R>``, which counts down by itself; Matrix and the
     console in words (:func:`core.render.status_line`)."""
+    starter: str | None = None
 
     @property
     def rows(self) -> tuple[tuple[CellView, ...], ...]:
@@ -123,13 +125,16 @@ class Reply:
         locale: the language the chat's admins chose (the ``language`` setting), when they
             chose one: every adapter renders this reply in it, rather than in the person's own
             language (Discord's client locale) or the adapter's configured default.
-        theme: the board theme the chat's admins chose (the ``theme`` setting, a name of
-            ``core.pictures.THEMES``), or None for each game's own.
+        theme: the board theme to draw ``board`` in (a name of ``core.pictures.THEMES``): the
+            theme of the player who started the game (``/theme``), else the one the chat's
+            admins chose (the ``theme`` setting); None for each game's own.
         mention: the user id of the one person this text is meant for, who must be notified
             (a challenge names the challenged player, a clock's reminder the player to move),
             or None. Adapters whose platform silences some messages make this one reach that
             person (Matrix: an ``m.text`` that mentions them, where every other reply is an
             ``m.notice``).
+        picture: the chat's admins asked for boards as pictures (``board_style: picture``),
+            for platforms that choose (Matrix: an ``m.image`` rather than the text board).
     """
 
     text: Text | None = None
@@ -143,3 +148,4 @@ class Reply:
     locale: str | None = None
     theme: str | None = None
     mention: str | None = None
+    picture: bool = False

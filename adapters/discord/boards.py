@@ -14,6 +14,11 @@ Edits of one board are applied in order and never backwards: a board older than 
 lately are also kept in memory: the store forgets a board's row in the transaction that deletes
 its game (an abandoned game, a withdrawn challenge), and the reply that says so must still find
 the message to edit.
+
+Discord never lets a message lose the Components V2 flag: a board shown as a picture must be
+drawn as one again. An edit may therefore be a drawing function (:data:`Draw`): what it draws
+for a plain message is tried first, and when the message refuses it, the picture (the
+boards found to be pictures are then drawn as such at once).
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ _RECENT = 10_000  # boards kept in memory (a few hundred bytes each)
 
 EditMessage = Callable[[int, int, MessageSpec], Awaitable[bool]]
 """Edits message ``(channel id, message id)`` to show a spec; False if it cannot be edited."""
+Draw = Callable[[bool], MessageSpec]
+"""Draws a board for a message that is a Components V2 picture board already (True) or not."""
 
 
 @dataclass(slots=True)
@@ -81,6 +88,7 @@ class BoardMessages:
         )
         self._recent: collections.OrderedDict[str, dict[int, _Shown]] = collections.OrderedDict()
         self._posted: dict[str, asyncio.Event] = {}
+        self._pictures: collections.OrderedDict[str, None] = collections.OrderedDict()
 
     async def remember(
         self, session_id: str, channel_id: int, message_id: int, version: int | None = None
@@ -135,13 +143,14 @@ class BoardMessages:
     async def edit(
         self,
         session_id: str,
-        spec: MessageSpec,
+        spec: MessageSpec | Draw,
         *,
         version: int | None = None,
         wait: float = 0.0,
         channel_id: int | None = None,
     ) -> bool:
-        """Edit the board message of ``session_id`` to show ``spec``.
+        """Edit the board message of ``session_id`` to show ``spec`` (or what ``spec`` draws:
+        see the module docstring).
 
         Args:
             version: the game's version ``spec`` shows; one older than already shown is
@@ -160,10 +169,29 @@ class BoardMessages:
             if version is not None and shown is not None and version < shown.version:
                 log.debug("board of %s: version %d is older than shown", session_id, version)
                 return True
-            if not await self._edit_message(*where, spec):
+            if not await self._edit_drawn(session_id, where, spec):
                 return False
             self._keep(session_id, shown or _Shown(*where), version)
             return True
+
+    async def _edit_drawn(
+        self, session_id: str, where: tuple[int, int], spec: MessageSpec | Draw
+    ) -> bool:
+        if isinstance(spec, MessageSpec):
+            return await self._edit_message(*where, spec)
+        known = session_id in self._pictures
+        drawn = spec(known)
+        if await self._edit_message(*where, drawn):
+            return True
+        if known or drawn.picture is not None:
+            return False
+        # Perhaps a picture board (Discord keeps the flag): drawn as one, and known from now.
+        if not await self._edit_message(*where, spec(True)):
+            return False
+        self._pictures[session_id] = None
+        while len(self._pictures) > _RECENT:
+            self._pictures.popitem(last=False)
+        return True
 
     async def _lookup(self, session_id: str, channel_id: int | None) -> tuple[int, int] | None:
         shown = self._recent.get(session_id, {})

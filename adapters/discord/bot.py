@@ -57,7 +57,14 @@ from adapters.discord.reach import (
     shown_to_the_user_alone,
 )
 from adapters.discord.responder import Responder
-from adapters.discord.selects import CellPick, Pick, parse_cell, parse_column, parse_pick
+from adapters.discord.selects import (
+    CellPick,
+    Column,
+    Pick,
+    parse_cell,
+    parse_column,
+    parse_pick,
+)
 from adapters.discord.views import DYNAMIC_ITEMS
 from core.commands import CommandSpec, Help
 from core.errors import UserError
@@ -280,15 +287,31 @@ class GameBot(discord.Client, DepartureEvents):
                 await self.handle_button(interaction, move)
                 return
         elif (column := parse_column(value)) is not None and interaction.message is not None:
-            with self._tracked():
-                locale = await self._chat_language(interaction, locale_of(interaction))
-                view = with_cells(interaction.message, pick, column, locale)
-                try:
-                    await interaction.response.edit_message(view=view)
-                except discord.HTTPException:
-                    log.exception("could not show the cells of a column")
-                return
+            await self._show_cells(interaction, interaction.message, pick, column)
+            return
         await self._serve(interaction, _refuse("discord.unknown_button"))
+
+    async def _show_cells(
+        self, interaction: Interaction, message: discord.Message, pick: Pick, column: Column
+    ) -> None:
+        """A column picked: its cells in the cell menu if the picker may move here now; anyone
+        else gets what a click of theirs would (the redrawn menu is everyone's to see)."""
+        allowed = False
+
+        async def work(actor: Actor) -> list[Reply]:
+            nonlocal allowed
+            refused = await self.service.handle_pick(actor, pick.session_id, pick.version)
+            allowed = refused is None
+            return refused or []
+
+        async def cells(responder: Responder) -> None:
+            if not allowed:
+                await responder.acknowledge_quietly()  # the rate limiter's silence
+                return
+            locale = await self._chat_language(interaction, locale_of(interaction))
+            await responder.update_view(with_cells(message, pick, column, locale))
+
+        await self._serve(interaction, work, button=pick, nothing_to_say=cells)
 
     async def on_interaction(self, interaction: Interaction) -> None:
         # A click on a button that is not ours (an old bot's, a hand-made one) would otherwise
@@ -386,7 +409,12 @@ class GameBot(discord.Client, DepartureEvents):
     # --- serving ------------------------------------------------------------------------------
 
     async def _serve(
-        self, interaction: Interaction, work: Work, *, button: ButtonId | None = None
+        self,
+        interaction: Interaction,
+        work: Work,
+        *,
+        button: ButtonId | Pick | None = None,
+        nothing_to_say: Callable[[Responder], Awaitable[None]] | None = None,
     ) -> None:
         with self._tracked():
             responder = Responder(interaction)
@@ -409,7 +437,10 @@ class GameBot(discord.Client, DepartureEvents):
                 replies = await job
                 if not replies:
                     # Nothing to say (a rate-limited user): no "Done" either.
-                    await responder.acknowledge_quietly()
+                    if nothing_to_say is None:
+                        await responder.acknowledge_quietly()
+                    else:
+                        await nothing_to_say(responder)
                     return
                 locale = next((r.locale for r in replies if r.locale), locale)  # the chat's
                 await self.presenter.show(

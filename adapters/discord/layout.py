@@ -12,14 +12,19 @@ Discord allows 5 action rows of 5 buttons. The layout (docs/design.md, "Discord"
 - larger free boards: the board as a picture (``core.pictures``) in a Components V2 layout,
   played with two select menus, a column then a cell of it (:mod:`adapters.discord.selects`),
   or with ``/move``;
+- gravity boards whose game has a theme (the starter's own, or the chat's ``theme`` setting):
+  the picture in a Components V2 layout with the column buttons under it. Discord lets a
+  message gain the V2 flag but never lose it: a plain board becomes a picture once its game
+  gets a theme, and a board shown as a picture stays one (``keep_picture``) even when the
+  theme goes back to ``auto``;
 - Actions (Accept, Decline, Rematch, any :class:`~core.replies.ActionKind`: each is a button
   labelled ``discord.button.<kind>``) sit in a row of their own under the board. When that row
   does not fit (a 5x5 board, or more than 20 columns), a pending challenge keeps its
   Accept/Decline buttons and shows the board only as text, and a finished game names the
   commands (``/rematch``) instead of buttons.
 
-Marks are emoji (❌ ⭕), never colour alone; the winning line is green and keeps its marks, the
-last move is blue, and every button is disabled once the game is over.
+Marks are emoji (❌ ⭕, or the game's theme's), never colour alone; the winning line is green
+and keeps its marks, the last move is blue, and every button is disabled once the game is over.
 """
 
 from __future__ import annotations
@@ -33,18 +38,18 @@ import discord
 from adapters.discord.ids import ActionId, MoveId
 from adapters.discord.selects import CellPick, Column, ColumnPick
 from core.i18n import catalogue, render
-from core.pictures import CLASSIC, THEMES, board_png
+from core.pictures import CLASSIC, THEMES, Theme, board_png, default_theme
 from core.render import COLUMN_LETTERS, board_text
-from core.replies import ActionKind, BoardView, CellView, PlayerView
+from core.replies import ActionKind, BoardView, PlayerView
 
 MAX_ROWS = 5  # action rows in one message
 MAX_PER_ROW = 5  # buttons in one action row
 MAX_CONTENT = 2000  # characters of message content
 MAX_TEXT_DISPLAY = 4000  # characters of a Components V2 message's text displays
 
-# The classic theme's emoji (core.pictures.themes keeps every theme's, with its pictures).
+# The classic theme's emoji: a board drawn without a theme (tests read a board by them).
 MARK_EMOJI = ("", *CLASSIC.mark_emoji)
-WINNING_EMOJI = ("", *CLASSIC.winning_emoji)  # marks on the winning line (gravity boards)
+WINNING_EMOJI = ("", *CLASSIC.winning_emoji)
 EMPTY_EMOJI = CLASSIC.empty_emoji
 KEYCAPS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣", "🔟")
 BLANK_LABEL = "\u200b"  # a button needs a label or an emoji; an empty cell shows neither
@@ -131,6 +136,7 @@ def board_message(
     actions: Sequence[ActionKind] = (),
     text: str | None = None,
     theme: str | None = None,
+    keep_picture: bool = False,
 ) -> MessageSpec:
     """The message that shows ``board``, with ``actions`` as buttons under it.
 
@@ -139,11 +145,15 @@ def board_message(
         locale: our locale for the texts (the reader who caused the message).
         actions: buttons to offer for this session at this version.
         text: a message to put above the board (a result or a challenge), if any.
-        theme: the picture's theme (a name of ``core.pictures.THEMES``); None for the game's.
+        theme: the game's theme (a name of ``core.pictures.THEMES``); None for the game's own.
+        keep_picture: the message to edit is a Components V2 picture board already.
     """
     mode = board_mode(board)
     if mode is BoardMode.PICTURE:
         return picture_message(board, locale, actions=actions, text=text, theme=theme)
+    if mode is BoardMode.COLUMNS and (theme is not None or keep_picture):
+        return columns_picture_message(board, locale, actions=actions, text=text, theme=theme)
+    look = _emoji_theme(theme)
     board_rows = _button_rows(board, mode)
     action_buttons = list(actions)
     hints: list[str] = []
@@ -161,9 +171,9 @@ def board_message(
     lines: list[str] = []
     if text:
         lines.append(text)
-    lines.append(_players_line(board.players, locale))
+    lines.append(_players_line(board.players, locale, look))
     if mode is BoardMode.COLUMNS:
-        lines.extend(emoji_board(board))
+        lines.extend(emoji_board(board, look))
     elif show_board_as_text:
         lines.append(f"```\n{board_text(board)}\n```")
     lines.append(status_line(board, locale))
@@ -174,7 +184,9 @@ def board_message(
 
     buttons: list[ButtonSpec] = []
     if board_rows:
-        buttons.extend(_cell_buttons(board) if mode is BoardMode.CELLS else _column_buttons(board))
+        buttons.extend(
+            _cell_buttons(board, look) if mode is BoardMode.CELLS else _column_buttons(board)
+        )
     if action_buttons:
         row = board_rows
         buttons.extend(
@@ -196,7 +208,7 @@ def picture_message(
     have a free cell and a menu of that column's cells (filled once a column is picked, see
     :func:`cell_menu`), then ``actions`` as buttons in one row."""
     lines = [text] if text else []
-    lines.append(_players_line(board.players, locale))
+    lines.append(_players_line(board.players, locale, _emoji_theme(theme)))
     lines.append(status_line(board, locale))
     selects: tuple[SelectSpec, ...] = ()
     if not board.finished and board.playable:
@@ -205,11 +217,49 @@ def picture_message(
     buttons = tuple(
         _action_button(board.session_id, board.version, action, 0, locale) for action in actions
     )
-    look = THEMES.get(theme) if theme else None
-    picture = PictureSpec(
-        board_png(board, look), f"board-{board.session_id}-{board.version}.png", selects
+    return MessageSpec(
+        _clip("\n".join(lines), MAX_TEXT_DISPLAY), buttons, _picture(board, theme, selects)
     )
-    return MessageSpec(_clip("\n".join(lines), MAX_TEXT_DISPLAY), buttons, picture)
+
+
+def columns_picture_message(
+    board: BoardView,
+    locale: str,
+    *,
+    actions: Sequence[ActionKind] = (),
+    text: str | None = None,
+    theme: str | None = None,
+) -> MessageSpec:
+    """A gravity board as a picture in its theme, with a button per column under it (rows of
+    five), then ``actions`` in a row of their own (Components V2 holds 40 components: 25
+    columns in 5 rows and the actions' row fit)."""
+    lines = [text] if text else []
+    lines.append(_players_line(board.players, locale, _emoji_theme(theme, board)))
+    lines.append(status_line(board, locale))
+    buttons = _column_buttons(board)
+    row = _button_rows(board, BoardMode.COLUMNS)
+    buttons.extend(
+        _action_button(board.session_id, board.version, action, row, locale) for action in actions
+    )
+    return MessageSpec(
+        _clip("\n".join(lines), MAX_TEXT_DISPLAY), tuple(buttons), _picture(board, theme)
+    )
+
+
+def _picture(
+    board: BoardView, theme: str | None, selects: tuple[SelectSpec, ...] = ()
+) -> PictureSpec:
+    look = THEMES.get(theme) if theme else None
+    png = board_png(board, look)
+    return PictureSpec(png, f"board-{board.session_id}-{board.version}.png", selects)
+
+
+def _emoji_theme(theme: str | None, board: BoardView | None = None) -> Theme:
+    """Whose emoji text boards and the players' line show: the game's theme where it has one
+    (a picture's own theme where it is drawn in the game's: ``board``), else the classic."""
+    if theme is not None and theme in THEMES:
+        return THEMES[theme]
+    return default_theme(board.rules) if board is not None else CLASSIC
 
 
 def column_menu(board: BoardView, locale: str) -> SelectSpec:
@@ -274,21 +324,15 @@ def text_message(
     return MessageSpec(_clip(text), buttons)
 
 
-def emoji_board(board: BoardView) -> list[str]:
-    """The board as lines of emoji, with keycap column numbers above when there are ten or
-    fewer columns (the column buttons are numbered the same way)."""
+def emoji_board(board: BoardView, theme: Theme = CLASSIC) -> list[str]:
+    """The board as lines of ``theme``'s emoji, with keycap column numbers above when there
+    are ten or fewer columns (the column buttons are numbered the same way)."""
     lines: list[str] = []
     if board.rules.cols <= len(KEYCAPS):
         lines.append("".join(KEYCAPS[: board.rules.cols]))
     for row in board.rows:
-        lines.append("".join(_cell_emoji(cell) for cell in row))
+        lines.append("".join(theme.emoji(cell.mark, winning=cell.winning) for cell in row))
     return lines
-
-
-def _cell_emoji(cell: CellView) -> str:
-    if cell.mark == 0:
-        return EMPTY_EMOJI
-    return (WINNING_EMOJI if cell.winning else MARK_EMOJI)[cell.mark]
 
 
 def _button_rows(board: BoardView, mode: BoardMode) -> int:
@@ -299,7 +343,7 @@ def _button_rows(board: BoardView, mode: BoardMode) -> int:
     return 0
 
 
-def _cell_buttons(board: BoardView) -> list[ButtonSpec]:
+def _cell_buttons(board: BoardView, theme: Theme) -> list[ButtonSpec]:
     playable = set(board.playable)
     buttons = []
     for cell in board.cells:
@@ -316,7 +360,7 @@ def _cell_buttons(board: BoardView) -> list[ButtonSpec]:
                 row=cell.row,
                 style=style,
                 label=None if cell.mark else BLANK_LABEL,
-                emoji=MARK_EMOJI[cell.mark] or None,
+                emoji=theme.emoji(cell.mark) if cell.mark else None,
                 disabled=not can_play,
             )
         )
@@ -356,8 +400,10 @@ def _action_hint(action: ActionKind, locale: str) -> str:
     return render(key, locale, command=command) if key in catalogue() else command
 
 
-def _players_line(players: tuple[PlayerView, PlayerView], locale: str) -> str:
-    x, o = (f"{MARK_EMOJI[i + 1]} {_player_name(p)}" for i, p in enumerate(players))
+def _players_line(
+    players: tuple[PlayerView, PlayerView], locale: str, theme: Theme = CLASSIC
+) -> str:
+    x, o = (f"{theme.emoji(i + 1)} {_player_name(p)}" for i, p in enumerate(players))
     return render("discord.players", locale, x=x, o=o)
 
 

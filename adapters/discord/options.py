@@ -72,6 +72,9 @@ def command_from_options(
         return settings_from_options(
             key=options.get("key"), value=options.get("value"), scope=options.get("scope")
         )
+    if spec.name == "theme":
+        theme = options.get("theme")
+        return spec.build(f"/{spec.name}", () if theme is None else (theme,))
     if spec.name == "seek":
         # The same words as typed, so the same checks and answers: /seek quatre rated 2m.
         words = [str(options[name]) for name in ("game", "mode", "clock") if options.get(name)]

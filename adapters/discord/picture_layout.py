@@ -6,7 +6,8 @@ A picture board is a ``LayoutView``: a container holding the text, a media galle
 Its selects are ``DynamicItem`` s like the buttons: discord.py builds them from their
 ``custom_id`` alone, so they keep working after a restart. The IS_COMPONENTS_V2 flag, which
 discord.py sets for a ``LayoutView``, cannot be removed from a message: a board's size never
-changes, so a board shown as a picture stays one.
+changes, and a Connect Four board shown as a picture is drawn as one from then on (the presenter
+passes ``keep_picture``), so a board shown as a picture stays one.
 """
 
 from __future__ import annotations
@@ -94,9 +95,10 @@ def build_layout(spec: MessageSpec) -> discord.ui.LayoutView:
     )
     for select in picture.selects:
         container.add_item(discord.ui.ActionRow(_select(select)))
-    if spec.buttons:
+    # The buttons in their rows: a gravity board's columns (five to a row), then the actions.
+    for index in range(spec.rows):
         row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
-        for button in spec.buttons:
+        for button in (b for b in spec.buttons if b.row == index):
             row.add_item(
                 _DrawnButton(
                     style=button.style,
@@ -106,7 +108,8 @@ def build_layout(spec: MessageSpec) -> discord.ui.LayoutView:
                     disabled=button.disabled,
                 )
             )
-        container.add_item(row)
+        if row.children:
+            container.add_item(row)
     view = discord.ui.LayoutView(timeout=None)
     view.add_item(container)
     return view

@@ -21,9 +21,10 @@ import discord
 
 from adapters.discord.boards import BoardMessages
 from adapters.discord.ids import ActionId, ButtonId
-from adapters.discord.layout import MessageSpec, board_message, text_message
+from adapters.discord.layout import MAX_CONTENT, MessageSpec, board_message, text_message
 from adapters.discord.picture_layout import send_kwargs
 from adapters.discord.responder import Responder
+from adapters.discord.selects import Pick
 from core.replies import Reply
 
 log = logging.getLogger(__name__)
@@ -44,10 +45,10 @@ class Outlet(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Clicked:
-    """The button whose click is being answered, and the message it was on."""
+    """The button (or menu) whose click is being answered, and the message it was on."""
 
     responder: Responder
-    button: ButtonId
+    button: ButtonId | Pick
     message: discord.Message
 
 
@@ -131,8 +132,8 @@ class Presenter:
     ) -> None:
         text = reply.text.render(locale) if reply.text is not None else None
         if reply.private or reply.error:
-            if text:
-                await outlet.send(text_message(text, locale), ephemeral=True)
+            for part in _messages(text or ""):
+                await outlet.send(text_message(part, locale), ephemeral=True)
             return
         session_id = reply.board.session_id if reply.board else reply.session_id
         here = clicked if clicked is not None and clicked.button.session_id == session_id else None
@@ -159,17 +160,23 @@ class Presenter:
                 await self._post(outlet, spec, None)
             return
         board = reply.board
-        spec = board_message(
-            board,
-            locale,
-            actions=reply.actions,
-            text=text if reply.new_message else None,
-            theme=reply.theme,
-        )
+
+        def draw(keep_picture: bool) -> MessageSpec:
+            # A message that is a picture board already stays one (Discord keeps the flag).
+            return board_message(
+                board,
+                locale,
+                actions=reply.actions,
+                text=text if reply.new_message else None,
+                theme=reply.theme,
+                keep_picture=keep_picture,
+            )
+
         if here is not None:
             # The clicked message shows this game: it becomes the new board.
-            await here.responder.update_source(spec)
             message = here.message
+            spec = draw(message.flags.components_v2)
+            await here.responder.update_source(spec)
             await self.boards.remember(
                 board.session_id, message.channel.id, message.id, board.version
             )
@@ -178,13 +185,13 @@ class Presenter:
             or not channel_edits
             or not await self.boards.edit(
                 board.session_id,
-                spec,
+                draw,
                 version=board.version,
                 wait=wait,
                 channel_id=outlet.channel_id,
             )
         ):
-            await self._post(outlet, spec, board.session_id, board.version)
+            await self._post(outlet, draw(False), board.session_id, board.version)
         elif isinstance(outlet, Responder):
             # Edited far up the channel: tell the player where the game stands.
             outlet.summary = board.status.render(locale)
@@ -203,3 +210,14 @@ class Presenter:
         channel_id = outlet.channel_id
         if session_id is not None and message_id is not None and channel_id is not None:
             await self.boards.remember(session_id, channel_id, message_id, version)
+
+
+def _messages(text: str) -> list[str]:
+    """A private text as messages of at most Discord's 2,000 characters: split at its blank
+    line (``/help``: the commands, then how options and moves are written) when one message
+    would not hold it."""
+    if not text:
+        return []
+    if len(text) <= MAX_CONTENT or "\n\n" not in text:
+        return [text]
+    return text.split("\n\n", 1)

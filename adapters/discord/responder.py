@@ -56,6 +56,15 @@ class Responder:
         elif self.interaction.message is not None:
             await self.interaction.message.edit(**edit_kwargs(spec))
 
+    async def update_view(self, view: discord.ui.LayoutView) -> None:
+        """Replace the clicked message's components with ``view`` (its text and picture
+        stay)."""
+        if not self.responded:
+            await self.interaction.response.edit_message(view=view)
+            self.source_is_original = True
+        elif self.source_is_original:
+            await self.interaction.edit_original_response(view=view)
+
     async def disable_source(self) -> None:
         """Disable every button of the clicked message, keeping its text."""
         message = self.interaction.message

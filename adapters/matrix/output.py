@@ -18,6 +18,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
+from adapters.matrix.pictures import SHOWN, shown_as, uploaded
 from adapters.matrix.render import (
     actions_hint,
     board_content,
@@ -88,6 +89,7 @@ class Output:
         reply that does not (kept for callers of the previous version)."""
         for reply in replies:
             locale = reply.locale or self._locale
+            SHOWN.set(reply)  # how its board is drawn (pictures.uploaded)
             hint = actions_hint(reply.actions, locale)
             board = reply.board
             if board is not None and not reply.new_message:
@@ -126,6 +128,9 @@ class Output:
         intro: str | None = None,
     ) -> bool:
         """Post or edit the board; False when a newer board of its game is already shown."""
+        # A room whose board_style is picture: uploaded first, so that no wait comes between
+        # the order check below and the queueing (adapters/matrix/pictures.py).
+        picture = await uploaded(self._sender.transport(), room_id, board, locale)
         newest = self._shown.get(board.session_id)
         if not new and newest is not None and board.version < newest:
             return False
@@ -136,7 +141,7 @@ class Output:
         ref = None if new else await self._state.board(board.session_id, room_id)
         if ref is None or ref.room_id != room_id:
             try:
-                event_id = await self._sender.send(room_id, content)
+                event_id = await self._sender.send(room_id, shown_as(content, picture))
             except (
                 Exception
             ) as error:  # refused for good (logged by the sender too), or the token died
@@ -148,7 +153,7 @@ class Output:
                 for key in keycaps_for(board.rules):
                     self._sender.courtesy(room_id, reaction_content(event_id, key))
         else:
-            self._edit(ref, board.version, content, final=board.finished)
+            self._edit(ref, board.version, shown_as(content, picture), final=board.finished)
         if board.finished:
             self._sender.drop_courtesies(room_id, ref.event_id)
             await self._state.forget_board(ref)

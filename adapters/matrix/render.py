@@ -188,6 +188,10 @@ def edit_content(original_event_id: str, new_content: Content) -> Content:
     if "formatted_body" in new_content:
         content["format"] = HTML_FORMAT
         content["formatted_body"] = "* " + new_content["formatted_body"]
+    # A picture's fallback is the new picture itself (adapters/matrix/pictures.py).
+    content.update(
+        {k: new_content[k] for k in ("url", "file", "info", "filename") if k in new_content}
+    )
     return content
 
 

@@ -161,6 +161,10 @@ class Sender:
             since = self._clock() - seconds_ago
             self._last_limited = max(self._last_limited or -QUIET_S, since)
 
+    def transport(self) -> Transport:
+        """The transport sends go through now (uploads use it too)."""
+        return self._client()
+
     # --- queueing -------------------------------------------------------------------------------
 
     def send(

@@ -8,6 +8,7 @@ hand-written fake and nio's untyped surface stays in this one module.
 from __future__ import annotations
 
 import contextlib
+import io
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -348,6 +349,27 @@ class NioTransport:
         if not isinstance(response, nio.RoomSendResponse):
             raise _error("send", response)
         return str(response.event_id)
+
+    async def upload(
+        self, room_id: str, data: bytes, content_type: str, filename: str
+    ) -> dict[str, Any]:
+        """Put ``data`` in the homeserver's media repository for ``room_id``: the content
+        fields that point at it, ``url`` (an ``mxc://`` URI) or, in an encrypted room, ``file``
+        (the encrypted attachment and its keys: the media repository is not end-to-end
+        encrypted). See ``adapters/matrix/pictures.py``."""
+        room = self._client.rooms.get(room_id)
+        encrypt = bool(self._encryption and room is not None and room.encrypted)
+        try:
+            response, keys = await self._client.upload(
+                io.BytesIO(data), content_type, filename, encrypt=encrypt, filesize=len(data)
+            )
+        except (aiohttp.ClientError, OSError, TimeoutError) as error:
+            raise MatrixError("upload", str(error)) from error
+        if not isinstance(response, nio.UploadResponse):
+            raise _error("upload", response)
+        if keys is None:
+            return {"url": response.content_uri}
+        return {"file": {**keys, "url": response.content_uri}}
 
     async def redact(self, room_id: str, event_id: str, reason: str | None = None) -> None:
         try:

@@ -39,6 +39,7 @@ non-ASCII digits."""
 NONE = "none"
 HERE = "here"
 AUTO = "auto"  # the theme and clock settings' "each game its own"
+BOARD_STYLES = ("text", "picture")  # the board_style setting's words (Matrix)
 DAY = 86400
 _ON = {"on": True, "yes": True, "true": True, "1": True}
 _OFF = {"off": False, "no": False, "false": False, "0": False}
@@ -268,6 +269,19 @@ class Look(Kind[str]):
 
 
 @dataclass(frozen=True, slots=True)
+class Word(Kind[str]):
+    """One of a few fixed words."""
+
+    words: tuple[str, ...]
+
+    def read(self, text: str) -> str:
+        word = text.lower()
+        if word not in self.words:
+            raise _Bad(Text("settings.expected.one_of", {"choices": ", ".join(self.words)}))
+        return word
+
+
+@dataclass(frozen=True, slots=True)
 class Games(Kind[frozenset[GameKind]]):
     """Games by their command names (or the English ones), or ``none``."""
 
@@ -412,6 +426,7 @@ class Effective:
     level = Key(Levels(), Level.MEDIUM)
     language = Key(Language(), DEFAULT_LOCALE)
     theme = Key(Look(), AUTO)
+    board_style = Key(Word(BOARD_STYLES), BOARD_STYLES[0])
     game_ttl = Key(Seconds(60, 30 * DAY), float(DAY))
     challenge_ttl = Key(Seconds(10, DAY), 120.0)
     cooldown = Key(Seconds(0, DAY), 0.0)

@@ -10,6 +10,9 @@ scope, so one database serves every platform. A key set in no scope has the serv
 The operator CLI writes a scope as ``PLATFORM:server:ID``, ``PLATFORM:channel:ID`` or
 ``PLATFORM:CHAT`` (``discord:server:123``, ``discord:channel:456``, ``matrix:!room:example.org``,
 ``console:console``); see :func:`parse_scope`.
+
+A player's own choices (their board theme, ``/theme``) are rows of the same table in the
+player's scope, ``player:<user id>`` (:meth:`Place.player`): no chat's scope starts so.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from core.replies import Actor
 SERVER = "server:"
 CHANNEL = "channel:"
 CHAT = "chat:"
+PLAYER = "player:"
 
 
 class Source(enum.Enum):
@@ -31,12 +35,17 @@ class Source(enum.Enum):
     CHANNEL = "channel"
     SERVER = "server"
     CHAT = "chat"
+    PLAYER = "player"
     DEFAULT = "default"
 
 
 def source_of(scope: str) -> Source:
     """The kind of a stored scope (``server:1`` -> SERVER)."""
-    for prefix, source in ((SERVER, Source.SERVER), (CHANNEL, Source.CHANNEL)):
+    for prefix, source in (
+        (SERVER, Source.SERVER),
+        (CHANNEL, Source.CHANNEL),
+        (PLAYER, Source.PLAYER),
+    ):
         if scope.startswith(prefix):
             return source
     return Source.CHAT
@@ -54,6 +63,11 @@ class Place:
         if actor.server_id is not None:
             return cls(actor.platform, (CHANNEL + actor.chat_id, SERVER + actor.server_id))
         return cls(actor.platform, (CHAT + actor.chat_id,))
+
+    @classmethod
+    def player(cls, platform: str, user_id: str) -> Place:
+        """The scope of one player's own choices on ``platform``."""
+        return cls(platform, (PLAYER + user_id,))
 
     def target(self, scope: SettingsScope | None) -> str:
         """The scope ``/settings`` writes: this channel, or the whole server when the channel
@@ -74,7 +88,8 @@ def parse_scope(text: str) -> Place:
     """A scope as the operator CLI takes it, as a :class:`Place` of that one scope.
 
     ``discord:server:123``, ``discord:channel:456``, ``matrix:!room:example.org`` (a chat: the
-    rest of the text after the platform, colons included), ``console:console``.
+    rest of the text after the platform, colons included), ``console:console``, and a player's
+    own scope, ``discord:player:789`` (their ``/theme``).
 
     Raises:
         ValueError: the text has no platform or no id; the message shows the expected forms.
@@ -86,7 +101,7 @@ def parse_scope(text: str) -> Place:
     )
     if not found or not platform or not platform.isidentifier() or not rest:
         raise ValueError(expected)
-    for prefix in (SERVER, CHANNEL):
+    for prefix in (SERVER, CHANNEL, PLAYER):
         if rest.startswith(prefix):
             if len(rest) == len(prefix):
                 raise ValueError(expected)

@@ -1,21 +1,40 @@
-"""``/settings`` as typed and as slash-command options -> :class:`Settings` (the command's row
-is in :mod:`core.commands.table`)."""
+"""``/settings`` as typed and as slash-command options -> :class:`Settings`, and a player's own
+``/theme`` -> :class:`PersonalTheme` (the commands' rows are in :mod:`core.commands.table`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core.admin.keys import SETTING_NAMES
+from core.admin.keys import AUTO, SETTING_NAMES
 from core.commands.values import (
     RESET,
     Command,
     CommandError,
+    PersonalTheme,
     Settings,
     SettingsScope,
 )
+from core.pictures.themes import THEMES
 
 SCOPES = {scope.value: scope for scope in SettingsScope}
 SETTINGS_SYNTAX = "[server|channel] [KEY [VALUE|reset]]"
+THEME_CHOICES = (*THEMES, AUTO, RESET)
+"""What ``/theme`` takes: a theme, ``auto`` (each game its own) or ``reset``."""
+THEME_SYNTAX = "[THEME|auto|reset]"
+
+
+def build_theme(typed: str, args: Sequence[str]) -> Command:
+    """``/theme [THEME|auto|reset]``: nothing shows the player's theme; an unknown word is
+    refused with the choices (nothing is changed)."""
+    if not args:
+        return PersonalTheme()
+    word = args[0].lower()
+    if len(args) > 1 or word not in THEME_CHOICES:
+        bad = args[0] if word not in THEME_CHOICES else args[1]
+        raise CommandError("parse.bad_theme", theme=bad, choices=", ".join(THEME_CHOICES))
+    if word == RESET:
+        return PersonalTheme(reset=True)
+    return PersonalTheme(word)
 
 
 def build_settings(typed: str, args: Sequence[str]) -> Command:

@@ -24,7 +24,14 @@ from core.commands.ratings import (
     build_top,
     build_unlink,
 )
-from core.commands.settings import SCOPES, SETTINGS_SYNTAX, build_settings
+from core.commands.settings import (
+    SCOPES,
+    SETTINGS_SYNTAX,
+    THEME_CHOICES,
+    THEME_SYNTAX,
+    build_settings,
+    build_theme,
+)
 from core.commands.values import (
     _BOT,
     _CASUAL,
@@ -482,6 +489,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         ),
         build_settings,
     ),
+    CommandSpec("theme", (), THEME_SYNTAX, (Option("theme", THEME_CHOICES),), build_theme),
 )
 """Every command: parsing, ``/help`` and slash-command registration all read this table."""
 

@@ -185,6 +185,21 @@ class Settings:
 
 
 @dataclass(frozen=True, slots=True)
+class PersonalTheme:
+    """``/theme``: show, set or forget the player's own board theme, which wins in the games
+    they start (over the chat's ``theme`` setting).
+
+    Attributes:
+        theme: a theme of ``core.pictures.THEMES`` or ``auto`` (each game its own); None shows
+            the player's theme and the chat's.
+        reset: forget the player's theme, so the chat's applies again.
+    """
+
+    theme: str | None = None
+    reset: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class MoveText:
     """A move as typed: a number (``5``: a cell 1..n, or a column 1..cols with gravity) or a
     coordinate (``b2``: column letter, row number from the top), both kept 1-based/as typed
@@ -248,6 +263,7 @@ Command = (
     | Block
     | Link
     | Unlink
+    | PersonalTheme
 )
 
 

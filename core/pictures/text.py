@@ -3,7 +3,14 @@
 The font is the one Pillow ships inside its own package (``ImageFont.load_default``, a scalable
 font since Pillow 10.1), so every machine draws the same glyphs and no system font path is
 needed. It covers basic Latin only: a character it lacks is drawn as its nearest plain letter
-(``é`` as ``e``) or as ``?``, never as an empty box. Coordinates are always plain Latin.
+(``é`` as ``e``), a letter or digit of another script as its Latin transliteration (AnyAscii,
+ISC licence: ``Алиса`` as ``Alisa``, ``李明`` as ``LiMing``, ``Ελένη`` as ``Eleni``), anything
+else as ``?``; never as an empty box. Coordinates are always plain Latin.
+
+Why not a font with more scripts: permissive ones exist (DejaVu Sans, Bitstream Vera licence;
+Noto Sans, SIL OFL), but the ones that cover Latin, Greek and Cyrillic leave CJK out, and a CJK
+font is some 16 MB per weight. One transliteration reads in every script, keeps the pictures the
+same bytes on every machine and their text as wide as the layout measured.
 """
 
 from __future__ import annotations
@@ -11,6 +18,7 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
+from anyascii import anyascii
 from PIL import ImageFont
 
 Font = ImageFont.FreeTypeFont
@@ -60,6 +68,10 @@ def _drawable_character(character: str) -> str:
         for part in unicodedata.normalize("NFKD", character)
         if not unicodedata.combining(part) and _covered(part)
     )
+    if not plain and unicodedata.category(character)[0] in "LN":
+        # A letter or digit of another script (a player's name, a status in Russian): its
+        # Latin spelling. Symbols (emoji) would be spelled as ":name:", longer than they help.
+        plain = "".join(part for part in anyascii(character) if _covered(part))
     return plain or "?"
 
 

@@ -54,6 +54,18 @@ class Moves:
             Unplayable: the board changed since the player saw it, or the bot's move is due.
             UserError: the player's mistake (not their game, not their turn, an illegal move).
         """
+        position = self.check_turn(actor, session, version)
+        check_legal(position, move)
+        return position.play(move)
+
+    def check_turn(self, actor: Actor, session: Session, version: int | None) -> Position:
+        """The position on which the actor is to move now (on ``session`` seen at
+        ``version``): :meth:`check` without the move (a first step, such as a picture board's
+        column menu, is answered as the move would be).
+
+        Raises:
+            Unplayable, UserError: as :meth:`check`.
+        """
         if version is not None and version != session.version:
             raise Unplayable(due=False)
         seat = session.seat_of(actor.user_id)
@@ -73,8 +85,7 @@ class Moves:
             if session.id in self._thinking:
                 raise UserError("error.bot_thinking")
             raise Unplayable(due=True)
-        check_legal(position, move)
-        return position.play(move)
+        return position
 
     def check_typed(self, actor: Actor, session: Session, move: MoveText) -> Position:
         """:meth:`check` for a move typed as text in the chat of the actor's live game."""

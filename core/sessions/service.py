@@ -43,7 +43,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from core.admin.effective import SettingsCache
-from core.admin.keys import AUTO, Effective
+from core.admin.keys import Effective
 from core.admin.scopes import Source
 from core.clean import clean
 from core.commands import (
@@ -58,6 +58,7 @@ from core.commands import (
     Link,
     MoveText,
     NotACommand,
+    PersonalTheme,
     Rematch,
     Review,
     Seek,
@@ -89,6 +90,7 @@ from core.sessions.review import KeptReviews, Reviews
 from core.sessions.seeking import Matchmaker
 from core.sessions.settings import ServiceSettings
 from core.sessions.stats import Results
+from core.sessions.themes import Themes
 from core.sessions.views import board_reply
 from core.sessions.watch import Watcher
 from core.store import Session, SessionStore, StoreBusy, StoreUnavailable
@@ -145,6 +147,7 @@ class GameService:
         self._results = Results(self._ctx, self._ratings)
         self._reviews = Reviews(self._ctx, self._kept)
         self._admin = Admin(self._ctx, cache)
+        self._themes = Themes(self._ctx, cache)
         self._matchmaker = Matchmaker(self._ctx, self._policy, self._localized, self._requests)
         self._departures = Departures(self._ctx, self._localized)
         self._clocks = Clocks(self._ctx, self._localized)
@@ -163,7 +166,15 @@ class GameService:
 
     def register_platform(self, style: PlatformStyle) -> None:
         """How users of ``style.platform`` write prefixes and mentions, and how to show them
-        later replies."""
+        later replies (which are marked with the chat's language, style and theme first, as
+        answers are: :meth:`_marked`)."""
+        publish = style.publish
+        if publish is not None:
+
+            async def marked(actor: Actor, replies: Sequence[Reply]) -> None:
+                await publish(actor, await self._marked(actor, list(replies)))
+
+            style = dataclasses.replace(style, publish=marked)
         self._ctx.styles[style.platform] = style
 
     # --- lifetime --------------------------------------------------------------------------
@@ -332,6 +343,29 @@ class GameService:
             actor, await self._requests.run(actor, "move", session_id, run, receipt)
         )
 
+    async def handle_pick(
+        self, actor: Actor, session_id: str, version: int | None = None
+    ) -> list[Reply] | None:
+        """A first step towards a move on the board of ``session_id`` (a picture board's column
+        menu): None when the actor may move there now, else what a move of theirs would get
+        (not their game, not their turn, a stale board...), possibly nothing at all (the rate
+        limiter's silence)."""
+        actor, session_id = clean(actor), clean(session_id)
+        allowed = False
+
+        async def run() -> list[Reply]:
+            nonlocal allowed
+            session = await self._ctx.load(session_id, actor)
+            try:
+                self._moves.check_turn(actor, session, version)
+            except (UserError, Unplayable) as refused:
+                return await self._refused(actor, session, refused, None)
+            allowed = True
+            return []
+
+        replies = await self._requests.run(actor, "pick", session_id, run, None)
+        return None if allowed else await self._localized(actor, replies)
+
     async def handle_action(
         self,
         actor: Actor,
@@ -415,20 +449,19 @@ class GameService:
             return None
 
     async def _localized(self, actor: Actor, replies: list[Reply]) -> list[Reply]:
-        """The replies, with the new ratings under a rated game's result, marked with the chat's
-        language where its admins chose one, and with its board theme where one is set
-        (``auto`` leaves each game its own)."""
+        """The replies, with the new ratings under a rated game's result, marked as
+        :meth:`_marked` says."""
         if not replies:
             return replies
         replies = await self._ratings.annotated(replies)
-        chat = await self._chat_or_none(actor)
-        if chat is None:
+        return await self._marked(actor, replies)
+
+    async def _marked(self, actor: Actor, replies: list[Reply]) -> list[Reply]:
+        """The replies marked for the actor's chat (:meth:`Themes.marked`); marking twice gives
+        the same replies (later replies are marked on their way to ``publish``)."""
+        if not replies:
             return replies
-        language = None if chat.sources["language"] is Source.DEFAULT else chat.language
-        theme = None if chat.theme == AUTO else chat.theme
-        if language is None and theme is None:
-            return replies
-        return [dataclasses.replace(reply, locale=language, theme=theme) for reply in replies]
+        return await self._themes.marked(actor, replies, await self._chat_or_none(actor))
 
     # --- text and commands -----------------------------------------------------------------
 
@@ -485,17 +518,28 @@ class GameService:
         try:
             after = check(session)
         except (UserError, Unplayable) as refused:
-            limited = await self._policy.admit(actor)
-            if limited is not None:
-                return limited
-            if isinstance(refused, UserError):
-                if refused.key == "error.not_your_turn":  # waiting on someone who left?
-                    ended = await self._departures.opponent_left(actor, session)
-                    if ended:
-                        return ended
-                raise
-            return await self._moves.unplayable(actor, session, refused, check if typed else None)
+            return await self._refused(actor, session, refused, check if typed else None)
         return await self._moves.apply(actor, session, after)
+
+    async def _refused(
+        self,
+        actor: Actor,
+        session: Session,
+        refused: UserError | Unplayable,
+        check: Callable[[Session], Position] | None,
+    ) -> list[Reply]:
+        """The answer to a move (or a first step to one) that cannot be played as asked,
+        after the rate limit."""
+        limited = await self._policy.admit(actor)
+        if limited is not None:
+            return limited
+        if isinstance(refused, UserError):
+            if refused.key == "error.not_your_turn":  # waiting on someone who left?
+                ended = await self._departures.opponent_left(actor, session)
+                if ended:
+                    return ended
+            raise refused
+        return await self._moves.unplayable(actor, session, refused, check)
 
     async def _command(self, actor: Actor, command: Command, explicit: bool) -> list[Reply]:
         ctx = self._ctx
@@ -531,6 +575,8 @@ class GameService:
                 return await self._reviews.last(actor)
             case Settings():
                 return await self._admin.settings(actor, command)
+            case PersonalTheme():
+                return await self._themes.choose(actor, command, await self._policy.chat(actor))
             case Seek():
                 return await self._matchmaker.command(actor, command)
             case Block():

@@ -99,6 +99,7 @@ def board_view(session: Session, *, ended: Text | None = None) -> BoardView:
         finished=not running and session.status is not Status.CHALLENGE,
         status=ended if ended is not None else status_text(session, position),
         deadline=session.deadline if running else None,
+        starter=session.challenger,
     )
 
 

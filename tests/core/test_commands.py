@@ -30,6 +30,7 @@ from core.commands import (
     Link,
     MoveText,
     NotACommand,
+    PersonalTheme,
     Rematch,
     Review,
     Seek,
@@ -71,6 +72,7 @@ BARE: dict[str, Command] = {
     "review": Review(),
     "settings": Settings(),
     "seek": Seek(),
+    "theme": PersonalTheme(),
 }
 
 
@@ -102,6 +104,7 @@ def test_table_has_the_design_commands_and_aliases() -> None:
         "settings": (),
         "seek": (),
         "block": (),
+        "theme": (),
     }
 
 
@@ -492,7 +495,9 @@ def test_help_lists_every_command_and_alias(locale: str, prefix: str) -> None:
     assert "{" not in text
     assert f"{prefix}5" in text
     assert render("help.levels", locale) in text  # what each level is worth
-    assert len(text) <= 2000  # one Discord message
+    # The commands, then the notes: each part one Discord message (the service sends two
+    # when the whole does not fit one).
+    assert all(len(part) <= 2000 for part in text.split("\n\n", 1))
 
 
 def test_help_is_in_the_language_asked_for() -> None:
@@ -690,3 +695,24 @@ def test_core_commands_imports_no_io_library() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     ).stdout
     assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("/theme", PersonalTheme()),
+        ("/theme discs", PersonalTheme("discs")),
+        ("!theme CONTRAST", PersonalTheme("contrast")),
+        ("/theme auto", PersonalTheme("auto")),
+        ("/theme reset", PersonalTheme(reset=True)),
+    ],
+)
+def test_theme_takes_a_theme_auto_or_reset(text: str, expected: PersonalTheme) -> None:
+    assert parse(text) == expected
+
+
+@pytest.mark.parametrize(("text", "bad"), [("/theme neon", "neon"), ("/theme discs x", "x")])
+def test_an_unknown_theme_is_named_with_the_choices(text: str, bad: str) -> None:
+    error = parse_error(text)
+    assert error.key == "parse.bad_theme"
+    assert error.params == {"theme": bad, "choices": "classic, discs, contrast, auto, reset"}

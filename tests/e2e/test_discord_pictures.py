@@ -8,12 +8,13 @@ would (``tests/e2e/discord_v2.py``).
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 from PIL import Image
 
 from core.games import Rules
 from core.i18n import render
-from core.pictures import CLASSIC, HIGH_CONTRAST, picture_geometry
+from core.pictures import CLASSIC, DISCS, HIGH_CONTRAST, picture_geometry
 from tests.e2e import discord_v2 as v2
 from tests.e2e.discord_double import (
     DiscordDouble,
@@ -26,6 +27,7 @@ from tests.e2e.discord_double import (
     text_of,
 )
 from tests.e2e.discord_harness import Harness, clock, double, harness
+from tests.e2e.test_discord import WATCH_FAST
 
 __all__ = ["clock", "double", "harness"]  # fixtures
 
@@ -121,6 +123,11 @@ async def test_stale_and_forged_selections_get_the_answers_of_stale_buttons(
     again = await double.select(stale, cells["custom_id"], [str(6 * 15 + 7)], user="alice")
     answered(again)
     assert again.ephemeral() == [render("error.board_changed", "en")]
+    # A column of the stale board: the same answer, the menu's message shown as it now is.
+    late = await double.select(stale, menu(stale, "col")["custom_id"], [h], user="alice")
+    answered(late)
+    assert late.ephemeral() == [render("error.board_changed", "en")]
+    assert late.callback["type"] == 7  # the board updated in place, by the response itself
 
     now = double.snapshot(board_id)
     columns = menu(now, "col")
@@ -165,3 +172,106 @@ def test_the_double_refuses_what_discord_refuses() -> None:
     gallery = [{"type": v2.MEDIA_GALLERY, "items": [{"media": {"url": "attachment://a.png"}}]}]
     assert v2.problem({"components": gallery}, v2.IS_COMPONENTS_V2, [])
     assert v2.problem({"components": gallery}, v2.IS_COMPONENTS_V2, [{"filename": "a.png"}]) is None
+
+
+def background(double: DiscordDouble, message: Json) -> tuple[int, int, int]:
+    """The colour of a picture board's top-left corner (its theme's background)."""
+    image = Image.open(io.BytesIO(picture(double, message))).convert("RGB")
+    r, g, b = image.getpixel((0, 0))  # type: ignore[misc]
+    return r, g, b
+
+
+def is_v2(message: Json) -> bool:
+    return bool(int(message.get("flags") or 0) & v2.IS_COMPONENTS_V2)
+
+
+async def test_a_connect_four_game_shows_the_picture_theme(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    [said] = (await double.slash("theme", {"theme": "contrast"}, user="alice")).ephemeral()
+    assert said.startswith("Your theme is now contrast")
+    start = await double.slash("quatre", {"level": "easy"}, user="alice")
+    board_id = start.original_id
+    assert board_id is not None
+    board = double.messages[board_id]
+    columns = [c for c in button_ids(board) if ":move:" in c]
+    assert is_v2(board) and len(columns) == 7 and not selects(board)
+    assert background(double, board) == HIGH_CONTRAST.background
+    assert "❎ Alice" in text_of(board)  # the theme's emoji name the players' marks
+
+    answered(await double.click(board_id, columns[3], user="alice"))
+    board = double.messages[board_id]
+    assert is_v2(board) and background(double, board) == HIGH_CONTRAST.background
+    # Her theme forgotten mid-game: the message keeps its picture layout (Discord never lets a
+    # message lose the V2 flag), drawn in the game's own theme from then on.
+    await double.slash("theme", {"theme": "reset"}, user="alice")
+    columns = [c for c in button_ids(board) if ":move:" in c]
+    answered(await double.click(board_id, columns[2], user="alice"))
+    board = double.messages[board_id]
+    assert is_v2(board) and background(double, board) == DISCS.background
+
+    # Bob has no theme and the chat none: his game is the emoji board with buttons, as before.
+    other = await double.slash("quatre", {"level": "easy"}, user="bob")
+    assert other.original_id is not None
+    message = double.messages[other.original_id]
+    assert not is_v2(message) and "⚫⚫⚫⚫⚫⚫⚫" in message["content"]
+
+
+async def test_only_a_player_may_pick_a_column(harness: Harness, double: DiscordDouble) -> None:
+    start = await double.slash("ratlla", {"size": "15x15", "k": 5, "level": "easy"}, user="alice")
+    board_id = start.original_id
+    assert board_id is not None
+    before = double.snapshot(board_id)
+    columns = menu(before, "col")
+    [h] = [o["value"] for o in columns["options"] if o["label"] == "h"]
+    picked = await double.select(board_id, columns["custom_id"], [h], user="bob")
+    answered(picked)
+    refusal = render("error.not_your_game", "en")
+    assert picked.ephemeral() == [refusal]
+    assert menu(double.messages[board_id], "cell") == menu(before, "cell")  # nothing redrawn
+    answered(await double.select(board_id, columns["custom_id"], [h], user="alice"))
+    cells = menu(double.messages[board_id], "cell")  # column h's cells, which Alice asked for
+    cell = await double.select(board_id, cells["custom_id"], [str(7 * 15 + 7)], user="bob")
+    assert cell.ephemeral() == [refusal]  # the answer to his pick of a cell (a move)
+
+
+async def test_a_watched_connect_four_game_keeps_its_starters_theme_move_by_move(
+    tmp_path: Path, double: DiscordDouble
+) -> None:
+    # The moves of a bots' game come later than its command, through the platform's publish:
+    # they are drawn in the starter's theme too, so every edit is the V2 picture (an edit
+    # without the flag would be refused, and the game would be posted anew).
+    bot = Harness(double, tmp_path / "watch.sqlite3", settings=WATCH_FAST)
+    await bot.start()
+    try:
+        await double.slash("theme", {"theme": "contrast"}, user="alice")
+        start = await double.slash("quatre", {"watch": True, "level": "easy"}, user="alice")
+        board_id = start.original_id
+        assert board_id is not None
+
+        def over() -> bool:
+            return any(c.endswith(":rematch") for c in button_ids(double.messages[board_id]))
+
+        await double.wait_for(over, within=20)
+    finally:
+        await bot.stop()
+    board = double.messages[board_id]
+    assert is_v2(board) and background(double, board) == HIGH_CONTRAST.background
+    path = f"/channels/{double.channel_id}/messages/{board_id}"
+    edits = [r for r in double.requests if r.kind == "channel_edit" and r.path == path]
+    assert len(edits) >= 7 and all(r.status == 200 for r in edits)
+    # No board was posted anew: the channel got the result's text alone.
+    posted = [r for r in double.requests if r.kind == "channel_create"]
+    assert len(posted) == 1 and "attachments" not in str(posted[0].body)
+
+
+async def test_a_help_longer_than_a_message_is_two_private_messages(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    # Every command in the table, in Spanish, passes Discord's 2,000 characters: the commands,
+    # then how options and moves are written, each a message of its own.
+    answer = await double.slash("help", user="alice", locale="es-ES")
+    parts = answer.ephemeral()
+    assert len(parts) == 2 and all(len(part) <= 2000 for part in parts)
+    assert parts[0].startswith(render("help.title", "es")) and "/theme" in parts[0]
+    assert render("help.levels", "es") in parts[1]

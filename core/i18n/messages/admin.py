@@ -236,6 +236,13 @@ MESSAGES: dict[str, Mapping[str, str]] = {
         "pt": "a aparência das imagens do tabuleiro: auto (cada jogo a sua), classic, discs ou contrast",
         "ru": "вид картинок поля: auto (у каждой игры свой), classic, discs или contrast",
     },
+    "settings.key.board_style": {
+        "en": "how boards are sent on Matrix: text (edited in place) or picture (an image)",
+        "ca": "com s'envien els taulers a Matrix: text (editat al lloc) o picture (una imatge)",
+        "es": "cómo se envían los tableros en Matrix: text (editado en su sitio) o picture (una imagen)",
+        "pt": "como os tabuleiros são enviados no Matrix: text (editado no lugar) ou picture (uma imagem)",
+        "ru": "как поле отправляется в Matrix: text (правится на месте) или picture (картинка)",
+    },
     "settings.key.game_ttl": {
         "en": "seconds a game lives after its last move",
         "ca": "segons que dura una partida després de l'última jugada",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from adapters.discord.boards import KV_NAMESPACE, BoardMessages, board_key
-from adapters.discord.layout import MessageSpec
+from adapters.discord.layout import MessageSpec, PictureSpec
 
 
 class GameStore:
@@ -158,3 +158,31 @@ async def test_an_open_game_has_a_board_in_each_channel_and_each_edit_finds_its_
     # A game of one channel is found without naming it, as always.
     await boards.remember("g2", 10, 30)
     assert await BoardMessages(store, channel.edit).where("g2") == (10, 30)
+
+
+async def test_a_picture_board_is_drawn_as_one_again() -> None:
+    # Discord never lets a message lose the V2 flag: a board that is a picture refuses a plain
+    # drawing, and is drawn as a picture again, at once from then on.
+    pictures = {20}
+    channel = Channel()
+
+    async def edit(channel_id: int, message_id: int, spec: MessageSpec) -> bool:
+        if message_id in pictures and spec.picture is None:
+            return False
+        return await channel.edit(channel_id, message_id, spec)
+
+    asked: list[bool] = []
+
+    def draw(keep_picture: bool) -> MessageSpec:
+        asked.append(keep_picture)
+        picture = PictureSpec(b"png", "b.png") if keep_picture else None
+        return MessageSpec(f"board {len(asked)}", picture=picture)
+
+    boards = BoardMessages(GameStore(), edit)
+    await boards.remember("g1", 10, 20, version=1)
+    assert await boards.edit("g1", draw, version=2)
+    assert await boards.edit("g1", draw, version=3)
+    assert asked == [False, True, True]
+    await boards.remember("g2", 10, 21, version=1)
+    assert await boards.edit("g2", draw, version=2)  # a plain board stays plain
+    assert asked[-1] is False and channel.edits[-1] == (10, 21, "board 4")

@@ -45,7 +45,8 @@ def rows(spec: MessageSpec) -> list[list[str]]:
 
 
 def check_discord_limits(spec: MessageSpec) -> None:
-    assert spec.rows <= MAX_ROWS
+    # Five action rows a message; a Components V2 one counts its 40 components instead.
+    assert spec.rows <= MAX_ROWS or spec.picture is not None
     assert all(n <= MAX_PER_ROW for n in Counter(b.row for b in spec.buttons).values())
     assert len({b.custom_id for b in spec.buttons}) == len(spec.buttons)
     assert all(len(b.custom_id) <= 100 and parse_custom_id(b.custom_id) for b in spec.buttons)
@@ -186,9 +187,15 @@ def test_views_are_made_of_dynamic_items() -> None:
     st.booleans(),
     st.lists(st.integers(0, 10_000), max_size=30),
     st.sampled_from(
-        [(), (ActionKind.REMATCH,), (ActionKind.ACCEPT, ActionKind.DECLINE)],
+        [
+            (),
+            (ActionKind.REMATCH,),
+            (ActionKind.REMATCH, ActionKind.REVIEW),
+            (ActionKind.ACCEPT, ActionKind.DECLINE),
+        ],
     ),
     st.sampled_from(["en", "ca", "es", "pt", "ru"]),
+    st.sampled_from([None, "classic", "discs", "contrast"]),
 )
 def test_every_board_fits_discord(
     rows_: int,
@@ -197,6 +204,7 @@ def test_every_board_fits_discord(
     picks: list[int],
     actions: tuple[ActionKind, ...],
     locale: str,
+    theme: str | None,
 ) -> None:
     rules = Rules(rows_, cols, min(4, max(rows_, cols)), gravity=gravity)
     position = Position.start(rules)
@@ -209,8 +217,11 @@ def test_every_board_fits_discord(
         position = position.play(move)
         moves.append(move)
     view = board(rules, moves, pending=ActionKind.ACCEPT in actions)
-    spec = board_message(view, locale, actions=actions)
+    spec = board_message(view, locale, actions=actions, theme=theme)
     check_discord_limits(spec)
+    # A gravity board in a theme is a picture (with its column buttons), else as before.
+    big_free = not gravity and max(rows_, cols) > MAX_ROWS
+    assert (spec.picture is not None) == (big_free or (gravity and theme is not None))
     if spec.picture is None:
         build_view(spec)  # discord.py accepts the layout
         return
@@ -250,3 +261,17 @@ def test_a_full_board_names_every_action_as_a_command() -> None:
     assert all(isinstance(parse_custom_id(b.custom_id), MoveId) for b in spec.buttons)
     for kind in ActionKind:
         assert f"/{kind.value}" in spec.content
+
+
+def test_a_gravity_picture_board_stays_one_without_a_theme() -> None:
+    # A message shown as a picture keeps the V2 flag: drawn as a picture again, in the game's
+    # own theme (discs), its column buttons in rows of five and the actions in a row of theirs.
+    spec = board_message(
+        board(CONNECT_FOUR, [3, 3], ended=True),
+        "en",
+        actions=(ActionKind.REMATCH,),
+        keep_picture=True,
+    )
+    assert spec.picture is not None and "🔴" in spec.content
+    assert [len(row) for row in rows(spec)] == [5, 2, 1]
+    assert board_message(board(CONNECT_FOUR, [3]), "en").picture is None

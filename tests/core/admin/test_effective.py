@@ -68,13 +68,16 @@ async def test_the_cache_sees_another_process_within_its_bound(tmp_path: Path) -
         ("discord:channel:456", Place("discord", ("channel:456",))),
         ("matrix:!room:example.org", Place("matrix", ("chat:!room:example.org",))),
         ("console:console", Place("console", ("chat:console",))),
+        ("discord:player:789", Place.player("discord", "789")),
     ],
 )
 def test_scopes_as_the_cli_writes_them(text: str, place: Place) -> None:
     assert parse_scope(text) == place
 
 
-@pytest.mark.parametrize("text", ["", "discord", "discord:", ":x", "discord:server:", "1a:x"])
+@pytest.mark.parametrize(
+    "text", ["", "discord", "discord:", ":x", "discord:server:", "discord:player:", "1a:x"]
+)
 def test_bad_scopes_say_what_is_expected(text: str) -> None:
     with pytest.raises(ValueError, match="PLATFORM:server:ID"):
         parse_scope(text)

@@ -43,6 +43,7 @@ VALUES: dict[str, st.SearchStrategy[Any]] = {
     "level": st.sampled_from(list(Level)),
     "language": st.sampled_from(LOCALES),
     "theme": st.sampled_from(["auto", *THEMES]),
+    "board_style": st.sampled_from(["text", "picture"]),
     **{
         name: st.floats(low, high, allow_nan=False, allow_infinity=False)
         for name, (low, high) in _SECONDS.items()

@@ -24,7 +24,7 @@ from core.games.rules import MAX_SIDE, MIN_SIDE
 from core.pictures import THEMES, Theme, board_png, picture_geometry
 from core.pictures.geometry import Geometry
 from core.pictures.picture import CACHE_SIZE, _render
-from core.replies import BoardView
+from core.replies import BoardView, PlayerView
 from tests.boards import board_of, random_moves
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -255,5 +255,18 @@ def test_a_caption_in_a_script_the_font_lacks_is_drawn_without_empty_boxes() -> 
     from core.pictures.text import drawable
 
     assert drawable("José à Vilafranca \u2013 5\u00d75") == "Jose a Vilafranca - 5x5"
-    assert drawable("Жанна") == "?????"
+    # Letters of other scripts as their Latin spelling; symbols the font lacks as "?".
+    assert drawable("Жанна") == "Zhanna"
+    assert drawable("李明 · Ελένη · 김민준") == "LiMing · Eleni · GimMinJun"
+    assert drawable("🙂 Bob") == "? Bob"
     assert drawable("a\x00b\u200bc") == "abc"
+
+
+def test_a_name_in_another_script_is_drawn_as_its_transliteration() -> None:
+    def named(first: str) -> bytes:
+        players = (PlayerView(first, "u1", None), PlayerView("Bot (easy)", None, "easy"))
+        board = board_of(TICTACTOE, [4, 0], players=players)
+        return board_png(board, THEMES["classic"], caption="X to move")
+
+    assert named("Алиса") == named("Alisa")  # the same picture: nothing drawn as a box
+    assert named("李明") == named("LiMing")
