@@ -20,7 +20,7 @@ import discord
 
 from adapters.discord.layout import MessageSpec, SelectSpec, cell_menu
 from adapters.discord.selects import MENU_TEMPLATE, CellPick, Column, Pick, parse_pick
-from adapters.discord.views import build_view
+from adapters.discord.views import build_view, drawn_button
 
 Interaction = discord.Interaction[Any]
 
@@ -68,14 +68,6 @@ def _select_of(item: discord.ui.Item[Any], match: re.Match[str]) -> discord.ui.S
     return discord.ui.Select(custom_id=match.string, options=[discord.SelectOption(label="-")])
 
 
-class _DrawnButton(discord.ui.Button[Any]):
-    """A button as sent: a press reaches ``BoardButton`` through its template, so discord.py
-    need not keep the view (see ``adapters.discord.views``)."""
-
-    def is_dispatchable(self) -> bool:
-        return False
-
-
 class _DrawnSelect(discord.ui.Select[Any]):
     """A menu as sent: a pick reaches :class:`MenuSelect` through its template."""
 
@@ -99,15 +91,7 @@ def build_layout(spec: MessageSpec) -> discord.ui.LayoutView:
     for index in range(spec.rows):
         row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
         for button in (b for b in spec.buttons if b.row == index):
-            row.add_item(
-                _DrawnButton(
-                    style=button.style,
-                    label=button.label,
-                    emoji=button.emoji,
-                    custom_id=button.custom_id,
-                    disabled=button.disabled,
-                )
-            )
+            row.add_item(drawn_button(button))
         if row.children:
             container.add_item(row)
     view = discord.ui.LayoutView(timeout=None)

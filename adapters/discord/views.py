@@ -14,7 +14,7 @@ from typing import Any, Protocol, runtime_checkable
 import discord
 
 from adapters.discord.ids import TEMPLATE, ButtonId, button_from_match
-from adapters.discord.layout import MessageSpec
+from adapters.discord.layout import ButtonSpec, MessageSpec
 
 Interaction = discord.Interaction[Any]
 
@@ -67,19 +67,22 @@ class _Drawn(discord.ui.Button[Any]):
         return False
 
 
+def drawn_button(button: ButtonSpec, *, row: int | None = None) -> discord.ui.Button[Any]:
+    """``button`` as sent (``row``: its row in a classic view; a layout places it itself)."""
+    return _Drawn(
+        style=button.style,
+        label=button.label,
+        emoji=button.emoji,
+        custom_id=button.custom_id,
+        disabled=button.disabled,
+        row=row,
+    )
+
+
 def build_view(spec: MessageSpec) -> discord.ui.View:
     """A view with the buttons of ``spec`` (empty when it has none, which clears old ones); the
     ids were made by :mod:`adapters.discord.ids`, so every one of them is a BoardButton's."""
     view = discord.ui.View(timeout=None)
     for button in spec.buttons:
-        view.add_item(
-            _Drawn(
-                style=button.style,
-                label=button.label,
-                emoji=button.emoji,
-                custom_id=button.custom_id,
-                disabled=button.disabled,
-                row=button.row,
-            )
-        )
+        view.add_item(drawn_button(button, row=button.row))
     return view

@@ -61,7 +61,7 @@ PAGES = 20
 _SELECT = f"SELECT {_COLUMNS} FROM seeks"
 
 
-def _seek_row(s: Seek) -> tuple[Any, ...]:
+def seek_row(s: Seek) -> tuple[Any, ...]:
     r = s.rules
     return (
         s.player,
@@ -172,7 +172,7 @@ def _seek(new: Seek, make: MakeGame, max_user_games: int | None) -> Op[SeekResul
     queued = yield count(
         f"INSERT INTO seeks ({_COLUMNS}) VALUES ({placeholders(1, len(SEEK_COLUMNS))})"
         " ON CONFLICT (player) DO NOTHING",
-        *_seek_row(new),
+        *seek_row(new),
     )
     if queued != 1:
         first = yield from seek_of(new.player)

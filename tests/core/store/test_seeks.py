@@ -20,6 +20,7 @@ from core.matching import SEEK_TTL, Seek
 from core.store import Seat, Session, Status, new_session_id
 from core.store.rating_ops import own_identity
 from core.store.seek_base import AlreadySeeking, Paired, Queued
+from core.store.seek_ops import seek_row
 from core.store.sqlite import SqliteStore
 from tests.backends import Backend
 from tests.core.store.helpers import NOW, make_session, played
@@ -55,25 +56,10 @@ def make_seek(
 async def queue(backend: Backend, s: Seek) -> None:
     """Put a seek in the queue as it is, without pairing it (as a seek that arrived in the same
     instant as its partner, in another process)."""
-    r = s.rules
     await backend.sql(
         "INSERT INTO seeks VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
         " $15)",
-        s.player,
-        s.id,
-        s.platform,
-        s.chat_id,
-        s.user_id,
-        s.name,
-        r.rows,
-        r.cols,
-        r.k,
-        int(r.gravity),
-        int(s.rated),
-        s.clock,
-        s.rating,
-        s.created_at,
-        s.expires_at,
+        *seek_row(s),
     )
 
 
