@@ -148,9 +148,9 @@ class GameService:
         self._reviews = Reviews(self._ctx, self._kept)
         self._admin = Admin(self._ctx, cache)
         self._themes = Themes(self._ctx, cache)
-        self._matchmaker = Matchmaker(self._ctx, self._policy, self._localized, self._requests)
-        self._departures = Departures(self._ctx, self._localized)
-        self._clocks = Clocks(self._ctx, self._localized)
+        self._matchmaker = Matchmaker(self._ctx, self._policy, self._annotated, self._requests)
+        self._departures = Departures(self._ctx, self._annotated)
+        self._clocks = Clocks(self._ctx, self._annotated)
         self._sweeper: asyncio.Task[None] | None = None
         self._sweeper_stop = asyncio.Event()
         self.sweeper_lease = Lease(store, SWEEPER_LEASE, ttl=self.settings.lease_ttl)
@@ -455,6 +455,11 @@ class GameService:
             return replies
         replies = await self._ratings.annotated(replies)
         return await self._marked(actor, replies)
+
+    async def _annotated(self, actor: Actor, replies: list[Reply]) -> list[Reply]:
+        """Later replies with the new ratings under a rated game's result; they are marked on
+        their way to ``publish`` (:meth:`register_platform`), so not here as well."""
+        return await self._ratings.annotated(replies)
 
     async def _marked(self, actor: Actor, replies: list[Reply]) -> list[Reply]:
         """The replies marked for the actor's chat (:meth:`Themes.marked`); marking twice gives
