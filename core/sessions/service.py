@@ -34,8 +34,6 @@ What the replies look like (adapters may rely on this):
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import dataclasses
 import logging
 import random
@@ -73,7 +71,6 @@ from core.commands import (
 from core.errors import UserError
 from core.games import Position
 from core.i18n import Text, normalize_locale
-from core.leases import RELEASE_TIMEOUT, Lease
 from core.ports import KvEntry, NullObserver, PlatformStyle, ServiceObserver
 from core.replies import ActionKind, Actor, Reply
 from core.sessions.admin import Admin
@@ -90,6 +87,7 @@ from core.sessions.review import KeptReviews, Reviews
 from core.sessions.seeking import Matchmaker
 from core.sessions.settings import ServiceSettings
 from core.sessions.stats import Results
+from core.sessions.sweeper import Sweeper
 from core.sessions.themes import Themes
 from core.sessions.views import board_reply
 from core.sessions.watch import Watcher
@@ -97,9 +95,6 @@ from core.store import Session, SessionStore, StoreBusy, StoreUnavailable
 from core.workers.runner import AiRunner, PoolRunner
 
 log = logging.getLogger("core.sessions")
-
-SWEEPER_LEASE = "sweeper"
-"""The lease whose holder sweeps: one process sweeps at a time (any sweep is safe anyway)."""
 
 
 class GameService:
@@ -151,9 +146,8 @@ class GameService:
         self._matchmaker = Matchmaker(self._ctx, self._policy, self._annotated, self._requests)
         self._departures = Departures(self._ctx, self._annotated)
         self._clocks = Clocks(self._ctx, self._annotated)
-        self._sweeper: asyncio.Task[None] | None = None
-        self._sweeper_stop = asyncio.Event()
-        self.sweeper_lease = Lease(store, SWEEPER_LEASE, ttl=self.settings.lease_ttl)
+        self._sweeper = Sweeper(store, self.settings, self.sweep_clocks, self.sweep)
+        self.sweeper_lease = self._sweeper.lease
         """Held while this process is the one that sweeps (health and metrics read it)."""
 
     @property
@@ -188,12 +182,7 @@ class GameService:
         """
         started = time.perf_counter()
         await self.runner.start()
-        if self._sweeper is None:
-            self._sweeper_stop.clear()
-            self._sweeper = asyncio.create_task(
-                self.sweeper_lease.run(self._sweep_while_held, self._sweeper_stop),
-                name="session-sweeper",
-            )
+        self._sweeper.start()
         duration = (time.perf_counter() - started) * 1000
         self._matchmaker.start()
         log.info(
@@ -215,15 +204,7 @@ class GameService:
         await self._kept.close()
         await self._matchmaker.close()
         await self._clocks.close()
-        if self._sweeper is not None:
-            # Stopped rather than cancelled, so that the lease is released and another
-            # process sweeps at once; cancelled if the store does not let it go in time.
-            self._sweeper_stop.set()
-            await asyncio.wait({self._sweeper}, timeout=RELEASE_TIMEOUT + 1.0)
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
-            self._sweeper = None
+        await self._sweeper.close()
         await self.runner.close()
 
     async def clocks_idle(self) -> None:
@@ -250,41 +231,6 @@ class GameService:
         """End every game whose move clock ran out and send the reminders due now; how many
         games ended (see :mod:`core.sessions.clocks`)."""
         return await self._clocks.sweep()
-
-    async def _sweep_while_held(self, ending: asyncio.Event) -> None:
-        """Sweep due clocks every ``clock_interval`` seconds and expired games every
-        ``sweep_interval`` seconds until ``ending`` is set (the lease lost or the service
-        closing). Clocks first, and at once: a clock that ran out while no process swept ends
-        its game before the game could expire."""
-        next_expiry = 0.0
-        while not ending.is_set():
-            try:
-                await self.sweep_clocks()
-            except Exception:
-                # A locked or broken database must not end the sweeper: try again next time.
-                log.exception("clock sweep failed", extra={"action": "sweep_clocks"})
-            if time.monotonic() >= next_expiry:
-                next_expiry = time.monotonic() + self.settings.sweep_interval
-                await self._sweep_expired()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(ending.wait(), self.settings.clock_interval)
-
-    async def _sweep_expired(self) -> None:
-        started = time.perf_counter()
-        try:
-            count = await self.sweep()
-        except Exception:
-            # A locked or broken database must not end the sweeper: try again next time.
-            log.exception("sweep failed", extra={"action": "sweep"})
-            return
-        if count:
-            duration = (time.perf_counter() - started) * 1000
-            log.info(
-                "action=sweep deleted=%d duration_ms=%.1f",
-                count,
-                duration,
-                extra={"action": "sweep", "duration_ms": duration},
-            )
 
     # --- entry points ----------------------------------------------------------------------
 

@@ -1,0 +1,93 @@
+"""The sweeper: while this process holds the sweeper lease, it ends the games whose move clock
+ran out and deletes the expired ones. One process sweeps at a time (any sweep is safe anyway:
+each ending is a compare-and-set, each deletion conditional)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+
+from core.leases import RELEASE_TIMEOUT, Lease
+from core.sessions.settings import ServiceSettings
+from core.store import SessionStore
+
+log = logging.getLogger("core.sessions")
+
+SWEEPER_LEASE = "sweeper"
+"""The lease whose holder sweeps."""
+
+
+class Sweeper:
+    """Runs ``sweep_clocks`` every ``clock_interval`` and ``sweep_expired`` every
+    ``sweep_interval`` seconds while the lease is held, from :meth:`start` to :meth:`close`."""
+
+    def __init__(
+        self,
+        store: SessionStore,
+        settings: ServiceSettings,
+        sweep_clocks: Callable[[], Awaitable[int]],
+        sweep_expired: Callable[[], Awaitable[int]],
+    ) -> None:
+        self._settings = settings
+        self._sweep_clocks = sweep_clocks
+        self._sweep_expired = sweep_expired
+        self._task: asyncio.Task[None] | None = None
+        self._stop = asyncio.Event()
+        self.lease = Lease(store, SWEEPER_LEASE, ttl=settings.lease_ttl)
+        """Held while this process is the one that sweeps (health and metrics read it)."""
+
+    def start(self) -> None:
+        if self._task is None:
+            self._stop.clear()
+            self._task = asyncio.create_task(
+                self.lease.run(self._while_held, self._stop), name="session-sweeper"
+            )
+
+    async def close(self) -> None:
+        if self._task is None:
+            return
+        # Stopped rather than cancelled, so that the lease is released and another process
+        # sweeps at once; cancelled if the store does not let it go in time.
+        self._stop.set()
+        await asyncio.wait({self._task}, timeout=RELEASE_TIMEOUT + 1.0)
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        self._task = None
+
+    async def _while_held(self, ending: asyncio.Event) -> None:
+        """Sweep until ``ending`` is set (the lease lost or the service closing). Clocks first,
+        and at once: a clock that ran out while no process swept ends its game before the game
+        could expire."""
+        next_expiry = 0.0
+        while not ending.is_set():
+            try:
+                await self._sweep_clocks()
+            except Exception:
+                # A locked or broken database must not end the sweeper: try again next time.
+                log.exception("clock sweep failed", extra={"action": "sweep_clocks"})
+            if time.monotonic() >= next_expiry:
+                next_expiry = time.monotonic() + self._settings.sweep_interval
+                await self._expired()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(ending.wait(), self._settings.clock_interval)
+
+    async def _expired(self) -> None:
+        started = time.perf_counter()
+        try:
+            count = await self._sweep_expired()
+        except Exception:
+            # A locked or broken database must not end the sweeper: try again next time.
+            log.exception("sweep failed", extra={"action": "sweep"})
+            return
+        if count:
+            duration = (time.perf_counter() - started) * 1000
+            log.info(
+                "action=sweep deleted=%d duration_ms=%.1f",
+                count,
+                duration,
+                extra={"action": "sweep", "duration_ms": duration},
+            )
