@@ -1,16 +1,9 @@
 """The discord.py client: slash commands and button clicks in, the service's replies out.
 
-Every interaction is answered, and within Discord's 3 seconds: the service's work starts at
-once; if its replies are ready within :data:`RESPOND_WITHIN` they go out as the interaction's
-response (one request: a board update, or an ephemeral error), otherwise the interaction is
-deferred first and the replies follow as edits and follow-up messages. Mistakes (a click by
-someone else, a stale board, a finished game) come back from the service as private replies and
-are sent ephemeral, in the clicker's language; so do unknown buttons and commands, bad option
-values and our own failures (logged, answered with an apology). No replies at all (a user the
-rate limiter already warned) are acknowledged without showing anything to anyone.
-
-Every actor carries the server it acted in and whether it may change that server's settings,
-read from the interaction's own permissions (see :func:`actor_for`).
+Each interaction is served by :class:`~adapters.discord.serving.Interactions` (answered within
+Discord's 3 seconds, mistakes sent ephemeral); this module routes discord.py's events to it:
+clicks on our buttons and menus, clicks on buttons that are not ours, slash commands and the
+errors discord.py meets running them.
 
 Replies that come later than any interaction (the moves of a watched bots' game) reach
 :meth:`GameBot.publish`, the platform's :attr:`~core.ports.PlatformStyle.publish`, and edit the
@@ -22,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -40,7 +33,7 @@ from adapters.discord.commands import (
 from adapters.discord.config import DEFAULT_GATEWAY_URL, DiscordConfig
 from adapters.discord.departures import DepartureEvents
 from adapters.discord.ids import ButtonId, MoveId, is_ours
-from adapters.discord.layout import MessageSpec, text_message
+from adapters.discord.layout import MessageSpec
 from adapters.discord.options import (
     channel_written,
     command_from_options,
@@ -48,7 +41,7 @@ from adapters.discord.options import (
     seeks,
 )
 from adapters.discord.picture_layout import SELECT_ITEMS, edit_kwargs, with_cells
-from adapters.discord.present import ChannelOutlet, Clicked, Presenter
+from adapters.discord.present import ChannelOutlet, Presenter
 from adapters.discord.reach import (
     USER_INSTALL_HELP,
     Reach,
@@ -65,10 +58,11 @@ from adapters.discord.selects import (
     parse_column,
     parse_pick,
 )
+from adapters.discord.serving import PLATFORM, Interactions, locale_of, refuse
 from adapters.discord.views import DYNAMIC_ITEMS
 from core.commands import CommandSpec, Help
 from core.errors import UserError
-from core.i18n import DEFAULT_LOCALE, normalize_locale, render
+from core.i18n import normalize_locale
 from core.ports import GameServicePort, PlatformStyle
 from core.replies import Actor, Reply
 
@@ -77,8 +71,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-PLATFORM = "discord"
-RESPOND_WITHIN = 1.5  # seconds of work before deferring; Discord allows 3 for the response
 # A bots' game's first move can be ready before the message that shows its board: wait this
 # long for it (a deferred answer included) before showing the game in a new message.
 PUBLISH_WAITS_FOR_BOARD = 5.0
@@ -86,43 +78,6 @@ PUBLISH_WAITS_FOR_BOARD = 5.0
 SYNC_LEASE_RELEASE = 3.0
 COMMAND_SYNC_LEASE = "discord-command-sync"
 """The lease held by the one process that syncs the slash commands."""
-
-Work = Callable[[Actor], Awaitable[list[Reply]]]
-
-
-def actor_for(interaction: Interaction) -> Actor:
-    """Who acted, where: the channel (or DM) is the chat, the server (guild) its scope.
-
-    Whether the person may change the settings is read from this interaction's own
-    permissions every time (Manage Server; Administrator implies it): ``/settings`` is
-    registered for Manage Server only, but a server's admins can grant it to anyone in
-    Server Settings -> Integrations, and a stale client may still send it. In a server that did
-    not install the bot (a user's own install) nobody may: the server's admins never chose it.
-    """
-    user = interaction.user
-    guild_id = interaction.guild_id
-    return Actor(
-        platform=PLATFORM,
-        chat_id=str(interaction.channel_id),
-        user_id=str(user.id),
-        display_name=user.display_name,
-        locale=interaction.locale.value,
-        server_id=None if guild_id is None else str(guild_id),
-        is_admin=guild_id is not None
-        and reach_of(interaction) is Reach.CHANNEL
-        and may_manage(interaction.permissions),
-        direct=not shared_chat(interaction),
-    )
-
-
-def may_manage(permissions: discord.Permissions) -> bool:
-    """Whether these permissions let a member change the server's settings."""
-    return permissions.administrator or permissions.manage_guild
-
-
-def locale_of(interaction: Interaction) -> str:
-    """Our locale for the person who acted (Discord's ``pt-BR`` -> ``pt``)."""
-    return normalize_locale(interaction.locale.value)
 
 
 class _Tree(app_commands.CommandTree["GameBot"]):
@@ -182,10 +137,7 @@ class GameBot(discord.Client, DepartureEvents):
         self.tree = _Tree(self)
         for command in build_commands(self):
             self.tree.add_command(command)
-        self._accepting = True
-        self._in_flight: set[asyncio.Task[Any]] = set()
-        self._idle = asyncio.Event()
-        self._idle.set()
+        self.interactions = Interactions(service, self.presenter)
         self._sync_lease = sync_lease
         self._sync_stop = asyncio.Event()
         self._sync_task: asyncio.Task[None] | None = None
@@ -250,15 +202,13 @@ class GameBot(discord.Client, DepartureEvents):
     async def shutdown(self, drain_seconds: float) -> None:
         """Stop taking input, let the interactions in flight finish (up to ``drain_seconds``),
         then close the connection."""
-        self._accepting = False
-        if self._in_flight:
-            await asyncio.wait(set(self._in_flight), timeout=drain_seconds)
+        await self.interactions.drain(drain_seconds)
         await self.stop_command_sync()
         await self.close()
 
     async def wait_idle(self) -> None:
         """Return when no interaction is being served (tests and benchmarks use it)."""
-        await self._idle.wait()
+        await self.interactions.wait_idle()
 
     # --- entry points -------------------------------------------------------------------------
 
@@ -274,7 +224,7 @@ class GameBot(discord.Client, DepartureEvents):
                 actor, button.session_id, button.action, button.version
             )
 
-        await self._serve(interaction, work, button=button)
+        await self.interactions.serve(interaction, work, button=button)
 
     async def handle_select(self, interaction: Interaction, pick: Pick, values: list[str]) -> None:
         """A selection in a picture board's menu (called by the dynamic items): a column
@@ -289,7 +239,7 @@ class GameBot(discord.Client, DepartureEvents):
         elif (column := parse_column(value)) is not None and interaction.message is not None:
             await self._show_cells(interaction, interaction.message, pick, column)
             return
-        await self._serve(interaction, _refuse("discord.unknown_button"))
+        await self.interactions.serve(interaction, refuse("discord.unknown_button"))
 
     async def _show_cells(
         self, interaction: Interaction, message: discord.Message, pick: Pick, column: Column
@@ -308,10 +258,10 @@ class GameBot(discord.Client, DepartureEvents):
             if not allowed:
                 await responder.acknowledge_quietly()  # the rate limiter's silence
                 return
-            locale = await self._chat_language(interaction, locale_of(interaction))
+            locale = await self.interactions.chat_language(interaction, locale_of(interaction))
             await responder.update_view(with_cells(message, pick, column, locale))
 
-        await self._serve(interaction, work, button=pick, nothing_to_say=cells)
+        await self.interactions.serve(interaction, work, button=pick, nothing_to_say=cells)
 
     async def on_interaction(self, interaction: Interaction) -> None:
         # A click on a button that is not ours (an old bot's, a hand-made one) would otherwise
@@ -327,7 +277,7 @@ class GameBot(discord.Client, DepartureEvents):
         ):
             return  # discord.py dispatches it to BoardButton or MenuSelect, which parse it
         log.info("click on an unknown button %r", custom_id)
-        await self._serve(interaction, _refuse("discord.unknown_button"))
+        await self.interactions.serve(interaction, refuse("discord.unknown_button"))
 
     async def run_slash(
         self, interaction: Interaction, spec: CommandSpec, options: Mapping[str, Any]
@@ -362,7 +312,7 @@ class GameBot(discord.Client, DepartureEvents):
                 replies.append(USER_INSTALL_HELP)  # what a player would otherwise wonder at
             return replies
 
-        await self._serve(interaction, work)
+        await self.interactions.serve(interaction, work)
 
     async def play_text(self, interaction: Interaction, cell: str) -> None:
         """``/move``: a move typed as text, for boards too big for buttons."""
@@ -370,7 +320,7 @@ class GameBot(discord.Client, DepartureEvents):
         async def work(actor: Actor) -> list[Reply]:
             return await self.service.handle_command(actor, move_from_text(cell))
 
-        await self._serve(interaction, work)
+        await self.interactions.serve(interaction, work)
 
     async def on_command_error(
         self, interaction: Interaction, error: app_commands.AppCommandError
@@ -383,19 +333,19 @@ class GameBot(discord.Client, DepartureEvents):
         else:
             log.error("slash command failed", exc_info=error)
             key, params = "error.internal", {}
-        await self._serve(interaction, _refuse(key, **params))
+        await self.interactions.serve(interaction, refuse(key, **params))
 
     async def publish(self, actor: Actor, replies: Sequence[Reply]) -> None:
         """Show replies that come after their request (a watched bots' game's moves) in the
         chat of ``actor``: the game's board message is edited through the channel."""
-        if not self._accepting or self.is_closed():
+        if not self.interactions.accepting or self.is_closed():
             return  # stopping: the game stays stored as it is
         # A task of its own, so that a shutdown drains this update and not the whole game
         # whose task is calling.
         await asyncio.create_task(self._publish(actor, replies), name="discord-publish")
 
     async def _publish(self, actor: Actor, replies: Sequence[Reply]) -> None:
-        with self._tracked():
+        with self.interactions.tracked():
             outlet = ChannelOutlet(self, int(actor.chat_id))
             locale = normalize_locale(actor.locale)
             try:
@@ -405,64 +355,6 @@ class GameBot(discord.Client, DepartureEvents):
             except discord.HTTPException as error:
                 # One lost update: the next move's board shows the game again.
                 log.warning("could not publish to chat %s: %s", actor.chat_id, error)
-
-    # --- serving ------------------------------------------------------------------------------
-
-    async def _serve(
-        self,
-        interaction: Interaction,
-        work: Work,
-        *,
-        button: ButtonId | Pick | None = None,
-        nothing_to_say: Callable[[Responder], Awaitable[None]] | None = None,
-    ) -> None:
-        with self._tracked():
-            responder = Responder(interaction)
-            locale = locale_of(interaction)
-            message = interaction.message
-            clicked = None
-            if button is not None and message is not None:
-                clicked = Clicked(responder, button, message)
-            try:
-                if not self._accepting:
-                    text = render("error.shutting_down", locale)
-                    await responder.send(MessageSpec(text), True)
-                    return
-                job = asyncio.ensure_future(work(actor_for(interaction)))
-                # asyncio.wait leaves the job running at the deadline (no shield, no second
-                # task): fewer objects on every press than wait_for(shield(job)).
-                done, _ = await asyncio.wait((job,), timeout=RESPOND_WITHIN)
-                if not done:
-                    await responder.defer()
-                replies = await job
-                if not replies:
-                    # Nothing to say (a rate-limited user): no "Done" either.
-                    if nothing_to_say is None:
-                        await responder.acknowledge_quietly()
-                    else:
-                        await nothing_to_say(responder)
-                    return
-                locale = next((r.locale for r in replies if r.locale), locale)  # the chat's
-                await self.presenter.show(
-                    responder,
-                    replies,
-                    locale,
-                    clicked=clicked,
-                    channel_edits=reach_of(interaction) is Reach.CHANNEL,
-                )
-                await responder.finish(locale)
-            except UserError as error:
-                # A mistake the service never saw (an option we could not read): the chat's
-                # chosen language still wins over the reader's client.
-                locale = await self._chat_language(interaction, locale)
-                await self._answer_safely(responder, render(error.key, locale, **error.params))
-            except Exception:
-                log.exception("interaction %s failed", interaction.id)
-                await self._answer_safely(responder, render("error.internal", locale))
-
-    async def _chat_language(self, interaction: Interaction, locale: str) -> str:
-        # The service answers None, never an error, when it cannot read the chat's settings.
-        return await self.service.chat_language(actor_for(interaction)) or locale
 
     async def _edit_message(self, channel_id: int, message_id: int, spec: MessageSpec) -> bool:
         """Edit a message of ours through its channel (no interaction token needed)."""
@@ -474,15 +366,6 @@ class GameBot(discord.Client, DepartureEvents):
             return False
         return True
 
-    def _tracked(self) -> _InFlight:
-        return _InFlight(self._in_flight, self._idle)
-
-    async def _answer_safely(self, responder: Responder, text: str) -> None:
-        try:
-            await responder.send(text_message(text, DEFAULT_LOCALE), ephemeral=True)
-        except discord.HTTPException:
-            log.exception("could not answer an interaction")
-
 
 def pin_gateway(socket: discord.gateway.DiscordWebSocket | None, config: DiscordConfig) -> None:
     """Keep ``socket`` resuming through the configured gateway.
@@ -492,27 +375,6 @@ def pin_gateway(socket: discord.gateway.DiscordWebSocket | None, config: Discord
     """
     if config.gateway_url != DEFAULT_GATEWAY_URL and socket is not None:
         socket.gateway = yarl.URL(config.gateway_url)
-
-
-class _InFlight:
-    """Counts the current task as in flight while the block runs (shutdown drains them)."""
-
-    def __init__(self, tasks: set[asyncio.Task[Any]], idle: asyncio.Event) -> None:
-        self._tasks = tasks
-        self._idle = idle
-        self._task: asyncio.Task[Any] | None = None
-
-    def __enter__(self) -> None:
-        self._task = asyncio.current_task()
-        if self._task is not None:
-            self._tasks.add(self._task)
-            self._idle.clear()
-
-    def __exit__(self, *exc: object) -> None:
-        if self._task is not None:
-            self._tasks.discard(self._task)
-            if not self._tasks:
-                self._idle.set()
 
 
 def _shows_button(message: discord.Message | None, custom_id: str) -> bool:
@@ -527,10 +389,3 @@ def _shows_button(message: discord.Message | None, custom_id: str) -> bool:
             return True
         pending.extend(getattr(component, "children", ()))
     return False
-
-
-def _refuse(key: str, **params: str | int) -> Work:
-    async def work(actor: Actor) -> list[Reply]:
-        raise UserError(key, **params)
-
-    return work

@@ -13,8 +13,8 @@ text option ``bot``, which a user picker cannot express), and who is offered a c
 commands of :data:`MANAGE_SERVER_COMMANDS` (``/settings``) are registered for members with Manage
 Server, in servers that installed the bot only. Discord lets a server's admins grant them to
 others (Server Settings -> Integrations), so the bot checks the permission again on every use
-(:func:`adapters.discord.bot.actor_for`). The callbacks only collect the options and hand them to
-the client (:class:`CommandHandler`); :mod:`adapters.discord.options` turns them into a
+(:func:`adapters.discord.serving.actor_for`). The callbacks only collect the options and hand
+them to the client (:class:`CommandHandler`); :mod:`adapters.discord.options` turns them into a
 :class:`core.commands.Command`.
 
 Every other command is registered for both install types (a server's, and a user's own: the app

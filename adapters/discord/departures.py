@@ -30,12 +30,11 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from adapters.discord.serving import PLATFORM
 from core.ports import GameServicePort
 from core.replies import Actor
 
 log = logging.getLogger(__name__)
-
-PLATFORM = "discord"
 
 
 def server_chats(guild: discord.Guild) -> list[str]:
