@@ -164,14 +164,21 @@ class GameServicePort(Protocol):
         ...
 
     async def abandon_games(
-        self, platform: str, chat_ids: Sequence[str], user_id: str | None = None
+        self,
+        platform: str,
+        chat_ids: Sequence[str],
+        user_id: str | None = None,
+        *,
+        server_id: str | None = None,
     ) -> int:
         """End the live games and open challenges in ``chat_ids`` as abandoned: all of them
         when the bot left those chats (``user_id`` None: nobody is told, the bot cannot write
-        there), or those of ``user_id``, who left. Each is a compare-and-set (a move racing it
-        counts first or finds the game over); the player who stayed wins a game in which a
-        move was played, has no loss counted, is free to start another at once, and is told
-        through :attr:`PlatformStyle.publish`. Returns how many ended."""
+        there), or those of ``user_id``, who left. With ``server_id`` (a Discord server the bot
+        or the user left), those of every chat of that server too, the chats the platform does
+        not list included. Each is a compare-and-set (a move racing it counts first or finds
+        the game over); the player who stayed wins a game in which a move was played, has no
+        loss counted, is free to start another at once, and is told through
+        :attr:`PlatformStyle.publish`. Returns how many ended."""
         ...
 
     async def chat_language(self, actor: Actor) -> str | None:

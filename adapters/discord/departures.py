@@ -4,12 +4,15 @@ deleted, a member left a server.
 Each hands the chats concerned to :meth:`core.ports.GameServicePort.abandon_games`:
 
 - GUILD_DELETE without ``unavailable`` (the bot was removed, or the server deleted; an outage
-  sends ``unavailable`` and ends nothing): every channel and thread of the server that the
-  GUILDS intent made known (a game in an archived thread ends by its clock or its expiry);
+  sends ``unavailable`` and ends nothing): every game of the server, found by the server each
+  game stored (``server_id``): discord.py's cache knows the active threads alone, not the
+  archived ones, where a slow game may well be; and every channel and thread the cache knows
+  (a game stored without its server);
 - CHANNEL_DELETE and THREAD_DELETE: that chat (a deleted channel's threads come as deleted
-  threads);
+  threads; THREAD_DELETE is read raw, so a thread discord.py does not keep counts too);
 - GUILD_MEMBER_REMOVE (a member left, or was kicked or banned): that member's games in the
-  server's channels, and the players who stayed are told there. Discord sends it only with the
+  server, found as above (read raw too: a server missing from the cache is no reason to keep
+  them), and the players who stayed are told there. Discord sends it only with the
   privileged GUILD_MEMBERS intent, which the bot asks for only when ``DISCORD_MEMBER_EVENTS`` is
   on (it must be enabled in the Developer Portal first, or Discord refuses the connection).
 
@@ -52,7 +55,9 @@ class DepartureEvents:
         def get_guild(self, id: int, /) -> discord.Guild | None: ...
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
-        await self._abandon(server_chats(guild), None)
+        # discord.py has no raw GUILD_DELETE: it drops one for a server it never knew, which
+        # with the GUILDS intent is none the bot was in.
+        await self._abandon(server_chats(guild), None, guild.id)
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         # Its threads follow as raw_thread_delete events: discord.py sends one for each.
@@ -63,8 +68,8 @@ class DepartureEvents:
 
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
         guild = self.get_guild(payload.guild_id)
-        if guild is not None:
-            await self._abandon(server_chats(guild), str(payload.user.id))
+        chats = [] if guild is None else server_chats(guild)
+        await self._abandon(chats, str(payload.user.id), payload.guild_id)
 
     async def in_chat(self, actor: Actor, user_id: str) -> bool | None:
         """Whether ``user_id`` is still a member of ``actor``'s server (the platform's
@@ -84,9 +89,12 @@ class DepartureEvents:
             return None
         return True
 
-    async def _abandon(self, chats: Sequence[str], user_id: str | None) -> None:
+    async def _abandon(
+        self, chats: Sequence[str], user_id: str | None, server_id: int | None = None
+    ) -> None:
+        server = None if server_id is None else str(server_id)
         try:
-            await self.service.abandon_games(PLATFORM, chats, user_id)
+            await self.service.abandon_games(PLATFORM, chats, user_id, server_id=server)
         except Exception:
             # The games stay as they are, and end by their clock or their expiry.
             log.exception("could not end the games of a chat left (user %s)", user_id)

@@ -37,12 +37,19 @@ class Departures:
         self._ctx = ctx
         self._localize = localize
 
-    async def abandon(self, platform: str, chat_ids: Sequence[str], user_id: str | None) -> int:
-        """End the live sessions in ``chat_ids`` (all, or those of ``user_id``); how many
-        ended here (a session ended meanwhile by a move or by another process is not
-        counted)."""
+    async def abandon(
+        self,
+        platform: str,
+        chat_ids: Sequence[str],
+        user_id: str | None,
+        server_id: str | None = None,
+    ) -> int:
+        """End the live sessions in ``chat_ids`` and the chats of ``server_id`` (all, or those
+        of ``user_id``); how many ended here (a session ended meanwhile by a move or by another
+        process is not counted)."""
         ended = 0
-        for found in await self._ctx.store.live_in_chats(platform, chat_ids, user_id):
+        store = self._ctx.store
+        for found in await store.live_in_chats(platform, chat_ids, user_id, server_id=server_id):
             replies = await self._end_retrying(found, user_id)
             if replies is not None:
                 ended += 1

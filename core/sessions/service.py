@@ -367,13 +367,22 @@ class GameService:
         return (await self._localized(place, [board_reply(session)]))[0]
 
     async def abandon_games(
-        self, platform: str, chat_ids: Sequence[str], user_id: str | None = None
+        self,
+        platform: str,
+        chat_ids: Sequence[str],
+        user_id: str | None = None,
+        *,
+        server_id: str | None = None,
     ) -> int:
-        """End as abandoned the live games and challenges in ``chat_ids`` that the bot left
-        (``user_id`` None) or that ``user_id`` left; see :mod:`core.sessions.left`."""
+        """End as abandoned the live games and challenges in ``chat_ids`` (and in the chats of
+        ``server_id``) that the bot left (``user_id`` None) or that ``user_id`` left; see
+        :mod:`core.sessions.left`."""
         chat_ids = [clean(chat_id) for chat_id in chat_ids]
         return await self._departures.abandon(
-            clean(platform), chat_ids, None if user_id is None else clean(user_id)
+            clean(platform),
+            chat_ids,
+            None if user_id is None else clean(user_id),
+            None if server_id is None else clean(server_id),
         )
 
     async def chat_language(self, actor: Actor) -> str | None:

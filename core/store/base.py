@@ -270,10 +270,17 @@ class SessionStore(KeyValueStore, LeaseStore, SeekStore, Protocol):
         ...
 
     async def live_in_chats(
-        self, platform: str, chat_ids: Sequence[str], user_id: str | None = None
+        self,
+        platform: str,
+        chat_ids: Sequence[str],
+        user_id: str | None = None,
+        *,
+        server_id: str | None = None,
     ) -> list[Session]:
-        """The live sessions (games and challenges) in any of ``chat_ids``, oldest first: every
-        one (``user_id`` None), or those the user sits at, started or was challenged to."""
+        """The live sessions (games and challenges) in any of ``chat_ids`` and, with
+        ``server_id``, in any chat of that server (:attr:`Session.server_id`), oldest first:
+        every one (``user_id`` None), or those the user sits at, started or was challenged
+        to."""
         ...
 
     async def update(

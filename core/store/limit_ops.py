@@ -23,12 +23,12 @@ import math
 from core.store.base import GameLimits, Limited, whole_seconds
 from core.store.models import Session
 from core.store.sql import Op, Query, count, value
+from core.store.table_ops import LIVE
 
 NAMESPACE = "limits"
 WINDOW = 60.0
 """Seconds: boards are counted per minute."""
 
-_LIVE = "status IN ('challenge', 'active')"
 
 # Returns the row's value, locked until the transaction ends. A new row gets ``$3`` and an
 # expiry (the sweeper's to delete); an existing one keeps its value and the later expiry.
@@ -78,7 +78,7 @@ def check(limits: GameLimits, session: Session) -> Op[list[Query]]:
         posted = yield value(_LOCK, key, "", now + WINDOW, writes=True)
         if limits.max_chat_games is not None:
             games = yield value(
-                f"SELECT count(*) FROM sessions WHERE platform = $1 AND chat_id = $2 AND {_LIVE}",
+                f"SELECT count(*) FROM sessions WHERE platform = $1 AND chat_id = $2 AND {LIVE}",
                 session.platform,
                 session.chat_id,
             )

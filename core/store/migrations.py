@@ -344,6 +344,18 @@ MATCHMAKING = Step(
     ),
 )
 
+# The live games of a Discord server, looked up when the bot is removed from it or a member
+# leaves it: by the server, which finds the games of chats the client does not know (archived
+# threads). Live games alone, as the lookup asks (core.store.table_ops.LIVE, spelled alike so
+# that both planners see the index cover it): finished ones, kept for rematches, never count.
+SERVER_GAMES = Step(
+    "server_games",
+    (
+        "CREATE INDEX sessions_server ON sessions (platform, server_id)"
+        " WHERE server_id IS NOT NULL AND status IN ('challenge', 'active')",
+    ),
+)
+
 STEPS: Sequence[Step] = (
     V1_INITIAL,
     V2_KV_LIFETIMES_AND_QUARANTINE,
@@ -352,6 +364,7 @@ STEPS: Sequence[Step] = (
     CLOCK,
     RATINGS,
     MATCHMAKING,
+    SERVER_GAMES,
 )
 """Step ``i`` upgrades version ``i`` to ``i + 1``, in every dialect."""
 

@@ -442,33 +442,51 @@ databases bound the number of parameters)."""
 
 
 def live_in_chats(
-    dialect: Dialect, platform: str, chat_ids: Sequence[str], user_id: str | None, clock: Clock
+    dialect: Dialect,
+    platform: str,
+    chat_ids: Sequence[str],
+    user_id: str | None,
+    clock: Clock,
+    server_id: str | None = None,
 ) -> Op[list[Session]]:
-    """The live sessions (games and challenges) in ``chat_ids``: every one, or those
-    ``user_id`` sits at, started or was challenged to."""
-    ids: list[str] = []
+    """The live sessions (games and challenges) in ``chat_ids`` and, with ``server_id``, in
+    every chat of that server, oldest first: every one, or those ``user_id`` sits at, started
+    or was challenged to."""
+    theirs = (
+        "($1::text IS NULL OR x_user = $1 OR o_user = $1 OR challenger = $1 OR challenged = $1)"
+    )
+    ids: dict[str, None] = {}  # in the order found, each once
+    if server_id is not None:
+        # The partial index sessions_server: its predicate is table_ops.LIVE.
+        found = yield rows(
+            f"SELECT id FROM sessions WHERE platform = $2 AND server_id = $3 AND {table_ops.LIVE}"
+            f" AND {theirs}",
+            user_id,
+            platform,
+            server_id,
+        )
+        ids.update((str(r[0]), None) for r in found if r[0] is not None)
     unique = list(dict.fromkeys(chat_ids))
     for start in range(0, len(unique), _CHATS_PER_QUERY):
         chunk = unique[start : start + _CHATS_PER_QUERY]
         chats = ", ".join(f"${n}" for n in range(5, 5 + len(chunk)))
         found = yield rows(
             "SELECT id FROM sessions WHERE platform = $2 AND status IN ($3, $4)"
-            " AND ($1::text IS NULL OR x_user = $1 OR o_user = $1 OR challenger = $1"
-            f" OR challenged = $1) AND chat_id IN ({chats}) ORDER BY created_at",
+            f" AND {theirs} AND chat_id IN ({chats})",
             user_id,
             platform,
             Status.CHALLENGE.value,
             Status.ACTIVE.value,
             *chunk,
         )
-        ids.extend(str(r[0]) for r in found if r[0] is not None)
+        ids.update((str(r[0]), None) for r in found if r[0] is not None)
     sessions: list[Session] = []
     for session_id in ids:
         # One at a time through the quarantine: a damaged row must not hide the others.
         session = yield from get(dialect, session_id, clock)
         if session is not None and session.status in (Status.CHALLENGE, Status.ACTIVE):
             sessions.append(session)
-    return sessions
+    return sorted(sessions, key=lambda session: session.created_at)
 
 
 def _put_receipt(receipt: KvEntry | None) -> Op[None]:

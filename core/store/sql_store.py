@@ -130,9 +130,14 @@ class SqlStore:
         return await self._run("last_finished", op)
 
     async def live_in_chats(
-        self, platform: str, chat_ids: Sequence[str], user_id: str | None = None
+        self,
+        platform: str,
+        chat_ids: Sequence[str],
+        user_id: str | None = None,
+        *,
+        server_id: str | None = None,
     ) -> list[Session]:
-        op = ops.live_in_chats(self.dialect, platform, chat_ids, user_id, self._clock)
+        op = ops.live_in_chats(self.dialect, platform, chat_ids, user_id, self._clock, server_id)
         return await self._run("live_in_chats", op)
 
     async def update(

@@ -17,7 +17,9 @@ from core.store.sql import Atomic, Op, count, placeholders, row, rows, value
 VERSION_TABLE = "chatbots_schema"
 """PostgreSQL's one row: the schema version (SQLite keeps it in ``PRAGMA user_version``)."""
 
-_LIVE = "status IN ('challenge', 'active')"
+LIVE = "status IN ('challenge', 'active')"
+"""Live sessions (games and challenges), spelled as the partial index ``sessions_server``'s
+predicate is, so that its lookups can use it."""
 
 _LEASES = {
     dialect: (lease_sql.acquire(dialect), lease_sql.release(dialect), lease_sql.holder(dialect))
@@ -153,7 +155,7 @@ def live_counts(platform: str, chat_id: str, user_id: str) -> Op[LiveCounts]:
     # The players table holds exactly the live users of live games (one row per user per chat).
     found = yield row(
         "SELECT (SELECT count(*) FROM players WHERE platform = $1 AND user_id = $3),"
-        f" (SELECT count(*) FROM sessions WHERE platform = $1 AND chat_id = $2 AND {_LIVE})",
+        f" (SELECT count(*) FROM sessions WHERE platform = $1 AND chat_id = $2 AND {LIVE})",
         platform,
         chat_id,
         user_id,
@@ -165,7 +167,7 @@ def totals(since: float) -> Op[list[PlatformTotals]]:
     # Moves are stored as "4,0,8": one comma fewer than moves.
     found = yield rows(
         "SELECT platform, sum(live), sum(finished), sum(results), sum(moves) FROM ("
-        f" SELECT platform, sum(CASE WHEN {_LIVE} THEN 1 ELSE 0 END) AS live,"
+        f" SELECT platform, sum(CASE WHEN {LIVE} THEN 1 ELSE 0 END) AS live,"
         " sum(CASE WHEN status = 'finished' THEN 1 ELSE 0 END) AS finished, 0 AS results,"
         " sum(CASE WHEN updated_at >= $1 AND moves <> ''"
         " THEN length(moves) - length(replace(moves, ',', '')) + 1 ELSE 0 END) AS moves"

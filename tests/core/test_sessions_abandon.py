@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import random
 from collections.abc import Sequence
 
@@ -309,3 +310,30 @@ async def test_a_server_of_many_channels_is_looked_up_in_parts(store: AnyStore) 
     found = await store.live_in_chats("test", [*chats, *chats])  # repeated ids are one
     assert sorted(s.id for s in found) == sorted(games)
     assert await svc.abandon_games("test", chats) == 4
+
+
+async def test_a_server_left_ends_its_games_in_chats_nobody_listed(store: AnyStore) -> None:
+    """The games of a server are found by the server they stored, beside the chats the
+    platform lists (Discord's cache lists no archived thread); no other server's."""
+    svc, told = make(store)
+
+    def at(user: str, chat: str, server: str | None = "s1") -> Actor:
+        return dataclasses.replace(actor(user, chat=chat), server_id=server)
+
+    await svc.handle_text(at("alice", "thread"), "/tres @bob first")
+    in_thread = session_of(await svc.handle_text(at("bob", "thread"), "/accept"))
+    await svc.handle_text(at("alice", "thread"), "1")
+    listed = session_of(await svc.handle_text(at("carol", "channel"), "/tres easy"))
+    elsewhere = session_of(await svc.handle_text(at("bob", "room", "s2"), "/tres easy"))
+    direct = session_of(await svc.handle_text(at("bob", "dm", None), "/tres easy"))
+    found = await store.live_in_chats("test", ["channel", "thread"], server_id="s1")
+    assert sorted(s.id for s in found) == sorted([in_thread, listed])  # each once
+    # Bob leaves the server: his game in the thread ends, Alice is told there.
+    assert await svc.abandon_games("test", [], "bob", server_id="s1") == 1
+    assert (await stored(store, in_thread)).outcome == Outcome(Termination.ABANDONED, 1)
+    assert [(a.chat_id, a.user_id) for a, _ in told.shown] == [("thread", "alice")]
+    # The bot is removed from it: the rest of the server's games end.
+    assert await svc.abandon_games("test", [], server_id="s1") == 1
+    assert (await stored(store, listed)).status is Status.FINISHED
+    for kept in (elsewhere, direct):
+        assert (await stored(store, kept)).status is Status.ACTIVE

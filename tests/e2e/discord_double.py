@@ -223,6 +223,9 @@ class DiscordDouble:
         # Who left which server (by name): GET of the member answers Unknown Member.
         self.left_members: dict[str, set[str]] = {}
         self._channel_guilds: dict[str, Guild] = {}
+        # Threads by id, as the gateway last described them (a channel object each): an
+        # archived one is left out of GUILD_CREATE, as Discord lists active threads alone.
+        self.threads: dict[str, Json] = {}
         default = self.add_guild("Game night", channels=2)
         self.guild_id = default.id
         self.channel_id = default.channel_id  # #games, where the tests play by default
@@ -476,8 +479,16 @@ class DiscordDouble:
             "unavailable": False,
             "joined_at": _TIMESTAMP,
             "members": [self._member(self.bot_user)],
-            "channels": [self._channel_payload(guild, c) for c in guild.channels.values()],
-            "threads": [],
+            "channels": [
+                self._channel_payload(guild, c)
+                for c in guild.channels.values()
+                if c not in self.threads
+            ],
+            "threads": [
+                t
+                for t in self.threads.values()
+                if t["guild_id"] == guild.id and not t["thread_metadata"]["archived"]
+            ],
             "presences": [],
             "voice_states": [],
             "stage_instances": [],
@@ -794,16 +805,27 @@ class DiscordDouble:
             },
             "message_count": 0,
             "member_count": 1,
-            "newly_created": True,
         }
-        await self.dispatch("THREAD_CREATE", payload, shard=self.shard_of(guild.id))
+        self.threads[thread] = payload
+        created = {**payload, "newly_created": True}
+        await self.dispatch("THREAD_CREATE", created, shard=self.shard_of(guild.id))
         return thread
+
+    async def archive_thread(self, thread: str) -> None:
+        """A thread is archived (by a member, or by Discord after its auto-archive duration
+        without activity): THREAD_UPDATE with the thread, ``thread_metadata.archived`` set.
+        Clients drop archived threads from the server's active ones (discord.py does)."""
+        payload = self.threads[thread]
+        payload["thread_metadata"] = {**payload["thread_metadata"], "archived": True}
+        guild = self._channel_guilds[thread]
+        await self.dispatch("THREAD_UPDATE", payload, shard=self.shard_of(guild.id))
 
     async def delete_thread(self, thread: str) -> None:
         """A thread is deleted: THREAD_DELETE (Discord sends only its ids and type)."""
         guild = self._channel_guilds.pop(thread)
         del guild.channels[next(n for n, c in guild.channels.items() if c == thread)]
-        payload = {"id": thread, "guild_id": guild.id, "parent_id": guild.channel_id, "type": 11}
+        parent = self.threads.pop(thread)["parent_id"]
+        payload = {"id": thread, "guild_id": guild.id, "parent_id": parent, "type": 11}
         await self.dispatch("THREAD_DELETE", payload, shard=self.shard_of(guild.id))
 
     async def member_leaves(self, name: str, guild: Guild | None = None) -> bool:

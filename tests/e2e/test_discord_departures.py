@@ -194,6 +194,39 @@ async def test_a_deleted_channel_takes_the_games_of_its_threads_along(
     assert (await until_ended(harness, message)).outcome == Outcome(Termination.ABANDONED)
 
 
+async def test_games_in_archived_threads_end_when_a_player_or_the_bot_leaves(
+    members_harness: Harness, double: DiscordDouble
+) -> None:
+    """discord.py keeps active threads alone: a game in an archived thread is found by the
+    server it stored."""
+    guild = double.guilds[double.guild_id]
+    threads = [await double.create_thread(guild, name) for name in ("slow-1", "slow-2")]
+    left = await game(double, "alice", "bob", channel="slow-1")
+    kept = await game(double, "carol", "dave", channel="slow-2")
+    for thread in threads:
+        await double.archive_thread(thread)
+    assert await double.member_leaves("bob")
+    ended = await until_ended(members_harness, double.messages[left])
+    assert ended.outcome == Outcome(Termination.ABANDONED, 1)
+    said = render("game.abandoned", "en", player="Bob", winner="Alice")
+    await double.wait_for(lambda: said in double.messages[left]["content"])
+    assert (await stored(members_harness, double.messages[kept])).status is Status.ACTIVE
+    await double.remove_guild(guild)
+    ended = await until_ended(members_harness, double.messages[kept])
+    assert ended.outcome == Outcome(Termination.ABANDONED)
+
+
+async def test_a_deleted_archived_thread_ends_its_game(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    guild = double.guilds[double.guild_id]
+    thread = await double.create_thread(guild, "quiet", parent="general")
+    message = double.messages[await game(double, "alice", "bob", channel="quiet")]
+    await double.archive_thread(thread)
+    await double.delete_thread(thread)
+    assert (await until_ended(harness, message)).outcome == Outcome(Termination.ABANDONED)
+
+
 async def test_member_events_without_the_intent_enabled_is_one_line_saying_so(
     tmp_path: Path,
 ) -> None:
