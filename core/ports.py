@@ -181,6 +181,13 @@ class GameServicePort(Protocol):
         :attr:`PlatformStyle.publish`. Returns how many ended."""
         ...
 
+    async def live_chats(self, platform: str, server_id: str) -> list[str]:
+        """The chats of ``server_id`` (:attr:`Actor.server_id`) that hold a live game or an
+        open challenge, each once: for an adapter that must ask the platform which of them are
+        gone (Discord's archived threads of a deleted channel, of which it hears nothing).
+        Raises what the store raises."""
+        ...
+
     async def chat_language(self, actor: Actor) -> str | None:
         """The language the admins of ``actor``'s chat chose (``/settings language``), or None
         when nobody chose one (or the store cannot say now); never raises. Replies carry it already

@@ -8,8 +8,11 @@ Each hands the chats concerned to :meth:`core.ports.GameServicePort.abandon_game
   game stored (``server_id``): discord.py's cache knows the active threads alone, not the
   archived ones, where a slow game may well be; and every channel and thread the cache knows
   (a game stored without its server);
-- CHANNEL_DELETE and THREAD_DELETE: that chat (a deleted channel's threads come as deleted
-  threads; THREAD_DELETE is read raw, so a thread discord.py does not keep counts too);
+- CHANNEL_DELETE and THREAD_DELETE: that chat (THREAD_DELETE is read raw, so a thread
+  discord.py does not keep counts too). Discord sends no THREAD_DELETE for the threads of a
+  deleted channel: discord.py makes one for each thread it keeps, the active ones; the
+  server's other chats with live games (archived threads) are each asked of the REST API, and
+  those gone with the channel end too;
 - GUILD_MEMBER_REMOVE (a member left, or was kicked or banned): that member's games in the
   server, found as above (read raw too: a server missing from the cache is no reason to keep
   them), and the players who stayed are told there. Discord sends it only with the
@@ -54,14 +57,46 @@ class DepartureEvents:
 
         def get_guild(self, id: int, /) -> discord.Guild | None: ...
 
+        async def fetch_channel(
+            self, channel_id: int, /
+        ) -> discord.abc.GuildChannel | discord.abc.PrivateChannel | discord.Thread: ...
+
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         # discord.py has no raw GUILD_DELETE: it drops one for a server it never knew, which
         # with the GUILDS intent is none the bot was in.
         await self._abandon(server_chats(guild), None, guild.id)
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        # Its threads follow as raw_thread_delete events: discord.py sends one for each.
+        # Its active threads follow as raw_thread_delete events: discord.py sends one for each.
         await self._abandon([str(channel.id)], None)
+        if gone := await self._gone_with(channel):
+            await self._abandon(gone, None)
+
+    async def _gone_with(self, channel: discord.abc.GuildChannel) -> list[str]:
+        """The chats of ``channel``'s server with live games that discord.py does not know
+        (archived threads) and that went with ``channel``: Discord finds no such channel any
+        more, or names ``channel`` its parent. One REST lookup each; where it fails, the game
+        ends by its clock or its expiry."""
+        known = {str(channel.id), *server_chats(channel.guild)}
+        try:
+            live = await self.service.live_chats(PLATFORM, str(channel.guild.id))
+        except Exception:
+            log.exception("could not look up the games of server %s", channel.guild.id)
+            return []
+        gone = []
+        for chat in live:
+            if chat in known or not chat.isdigit():
+                continue
+            try:
+                found = await self.fetch_channel(int(chat))
+            except discord.NotFound:
+                gone.append(chat)
+            except discord.DiscordException as error:  # refused, failed, or a new type
+                log.warning("could not look channel %s up: %s", chat, error)
+            else:
+                if isinstance(found, discord.Thread) and found.parent_id == channel.id:
+                    gone.append(chat)
+        return gone
 
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         await self._abandon([str(payload.thread_id)], None)

@@ -385,6 +385,11 @@ class GameService:
             None if server_id is None else clean(server_id),
         )
 
+    async def live_chats(self, platform: str, server_id: str) -> list[str]:
+        """The chats of ``server_id`` with live games or challenges (see the port)."""
+        found = await self.store.live_in_chats(clean(platform), [], server_id=clean(server_id))
+        return list(dict.fromkeys(session.chat_id for session in found))
+
     async def chat_language(self, actor: Actor) -> str | None:
         """The language the admins of ``actor``'s chat chose, or None (see the port)."""
         chat = await self._chat_or_none(actor)

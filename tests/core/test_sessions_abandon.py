@@ -328,6 +328,7 @@ async def test_a_server_left_ends_its_games_in_chats_nobody_listed(store: AnySto
     direct = session_of(await svc.handle_text(at("bob", "dm", None), "/tres easy"))
     found = await store.live_in_chats("test", ["channel", "thread"], server_id="s1")
     assert sorted(s.id for s in found) == sorted([in_thread, listed])  # each once
+    assert sorted(await svc.live_chats("test", "s1")) == ["channel", "thread"]
     # Bob leaves the server: his game in the thread ends, Alice is told there.
     assert await svc.abandon_games("test", [], "bob", server_id="s1") == 1
     assert (await stored(store, in_thread)).outcome == Outcome(Termination.ABANDONED, 1)

@@ -778,10 +778,13 @@ class DiscordDouble:
         await self.dispatch("GUILD_DELETE", {"id": guild.id}, shard=self.shard_of(guild.id))
 
     async def delete_channel(self, channel_id: str) -> None:
-        """A channel of a server is deleted: CHANNEL_DELETE with the channel."""
+        """A channel of a server is deleted: CHANNEL_DELETE with the channel. Its threads go
+        with it, archived or not, and Discord sends no THREAD_DELETE for them."""
         guild = self._channel_guilds[channel_id]
         payload = self._channel_payload(guild, channel_id)
         del guild.channels[payload["name"]]
+        for thread in [t for t, p in self.threads.items() if p["parent_id"] == channel_id]:
+            del guild.channels[self.threads.pop(thread)["name"]]
         await self.dispatch("CHANNEL_DELETE", payload, shard=self.shard_of(guild.id))
 
     async def create_thread(self, guild: Guild, name: str, parent: str = "games") -> str:
@@ -997,10 +1000,23 @@ class DiscordDouble:
             return self._webhook(method, match[1], match[2], body, record)
         if match := re.fullmatch(r"/channels/(\d+)/messages(?:/(\d+))?", path):
             return self._channel(method, match[1], match[2], body, record)
+        if method == "GET" and (match := re.fullmatch(r"/channels/(\d+)", path)):
+            record.kind = "channel_fetch"
+            return self._channel_object(match[1])
         if method == "GET" and (match := re.fullmatch(r"/guilds/(\d+)/members/(\d+)", path)):
             record.kind = "member_get"
             return self._guild_member(match[1], match[2])
         return 404, {"code": 0, "message": f"404: Not Found ({method} {path})"}
+
+    def _channel_object(self, channel: str) -> tuple[int, Any]:
+        """GET /channels/{channel}: a server's channel or thread, archived threads included
+        (direct messages are not modelled: Unknown Channel)."""
+        guild = self._channel_guilds.get(channel)
+        if guild is None or channel not in guild.channels.values():
+            return 404, {"code": 10003, "message": "Unknown Channel"}
+        if guild.id in self.left_guilds:
+            return 403, {"code": 50001, "message": "Missing Access"}
+        return 200, self.threads.get(channel) or self._channel_payload(guild, channel)
 
     def _guild_member(self, guild_id: str, user_id: str) -> tuple[int, Any]:
         """GET /guilds/{guild}/members/{user}: needs no privileged intent, only the bot in the

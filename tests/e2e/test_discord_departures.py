@@ -227,6 +227,25 @@ async def test_a_deleted_archived_thread_ends_its_game(
     assert (await until_ended(harness, message)).outcome == Outcome(Termination.ABANDONED)
 
 
+async def test_a_deleted_channel_takes_the_games_of_its_archived_threads_along(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    """Discord sends no THREAD_DELETE for a deleted channel's threads, and discord.py keeps no
+    archived one: the server's other chats with games are asked of the REST API."""
+    guild = double.guilds[double.guild_id]
+    under_general = await double.create_thread(guild, "old-game", parent="general")
+    under_games = await double.create_thread(guild, "other-game")
+    gone = double.messages[await game(double, "alice", "bob", channel="old-game")]
+    kept = double.messages[await game(double, "carol", "dave", channel="other-game")]
+    for thread in (under_general, under_games):
+        await double.archive_thread(thread)
+    await double.delete_channel(guild.channels["general"])
+    assert (await until_ended(harness, gone)).outcome == Outcome(Termination.ABANDONED)
+    fetched = {r.path for r in double.requests if r.kind == "channel_fetch"}
+    assert fetched == {f"/channels/{under_general}", f"/channels/{under_games}"}
+    assert (await stored(harness, kept)).status is Status.ACTIVE
+
+
 async def test_member_events_without_the_intent_enabled_is_one_line_saying_so(
     tmp_path: Path,
 ) -> None:
