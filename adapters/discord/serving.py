@@ -96,14 +96,19 @@ class Interactions:
     def __init__(self, service: GameServicePort, presenter: Presenter) -> None:
         self.service = service
         self.presenter = presenter
-        self.accepting = True
+        self.stopping = asyncio.Event()  # set when a shutdown begins: nothing new is taken
         self._in_flight: set[asyncio.Task[Any]] = set()
         self._idle = asyncio.Event()
         self._idle.set()
 
+    @property
+    def accepting(self) -> bool:
+        """Whether new interactions are served (until a shutdown begins)."""
+        return not self.stopping.is_set()
+
     async def drain(self, seconds: float) -> None:
         """Stop taking interactions and wait (up to ``seconds``) for those in flight."""
-        self.accepting = False
+        self.stopping.set()
         if self._in_flight:
             await asyncio.wait(set(self._in_flight), timeout=seconds)
 

@@ -19,6 +19,7 @@ from adapters.discord.identify import IdentifyGate
 from core.leases import Lease
 from core.sessions import GameService, ServiceSettings
 from core.store import SqliteStore
+from core.workers.runner import AiRunner
 from tests.e2e.discord_double import TOKEN, DiscordDouble
 
 
@@ -45,8 +46,10 @@ class Harness:
         *,
         clock: ManualClock | None = None,
         settings: ServiceSettings | None = None,
+        runner: AiRunner | None = None,
     ) -> None:
         self.double = double
+        self.runner = runner  # None: the service's own process pool
         self.db_path = db_path
         self.clock = clock or ManualClock()
         self.settings = settings or ServiceSettings(
@@ -83,7 +86,11 @@ class Harness:
         ``syncs`` (this process takes the command-sync lease), the commands were synced."""
         self._store = await SqliteStore.open(self.db_path)
         self._service = GameService(
-            self._store, settings=self.settings, clock=self.clock, rng=random.Random(4)
+            self._store,
+            settings=self.settings,
+            clock=self.clock,
+            rng=random.Random(4),
+            runner=self.runner,
         )
         await self._service.start()
         config = DiscordConfig(

@@ -12,8 +12,11 @@ import itertools
 import statistics
 from pathlib import Path
 
+import pytest
+
 from core.i18n import render
 from core.sessions import ServiceSettings
+from tests.core.test_sessions_endings import HeldRunner
 from tests.e2e.discord_double import (
     DiscordDouble,
     Json,
@@ -426,19 +429,30 @@ async def test_rematch_button_starts_a_new_board(harness: Harness, double: Disco
 async def test_slow_answers_are_deferred_and_finished_before_a_stop(
     tmp_path: Path, double: DiscordDouble
 ) -> None:
-    settings = ServiceSettings(ai_workers=0, ai_warm_up=False, ai_budget=2.0)
-    bot = Harness(double, tmp_path / "slow.sqlite3", settings=settings)
+    # The bot's move waits until the test lets it go: slow for as long as the test needs,
+    # however fast or loaded the machine (7x8: beyond the opening book, so the runner is asked).
+    runner = HeldRunner()
+    runner.release.clear()
+    bot = Harness(double, tmp_path / "slow.sqlite3", runner=runner)
     await bot.start()
     try:
-        # 7x8: beyond the opening book (standard 6x7 is answered at once), HARD thinks 2 s
-        options = {"size": "7x8", "level": "hard", "first": "opponent"}
+        options = {"size": "7x8", "first": "opponent"}
         start = await double.slash("quatre", options, user="alice", wait=False)
         async with asyncio.timeout(3):
             await start.answered.wait()
         assert start.callback["type"] == 5  # "thinking..." within the deadline
         assert start.latency < 2.0
+        assert runner.thinking.is_set() and not start.requests[1:]
+        stopping = asyncio.create_task(bot.stop())  # SIGTERM now, the move still thinking
+        await asyncio.wait_for(bot.bot.interactions.stopping.wait(), 5)
+        # The answer in flight keeps the bot connected (a second of it is enough to see).
+        with pytest.raises(TimeoutError):
+            await double.wait_for(lambda: not double.shard_live(0), within=1.0)
+        runner.release.set()  # then it finishes the answer, and closes
+        await stopping
     finally:
-        await bot.stop()  # SIGTERM now: the bot finishes the answer in flight first
+        runner.release.set()
+        await bot.stop()
     edits = [r for r in start.requests if r.kind == "original_edit"]
     assert len(edits) == 1 and len(buttons(edits[0].body)) == 8
     board = board_of(double, start)
