@@ -325,6 +325,8 @@ class MatrixAdapter:
         # sync's events, so they go first.
         late = await self._undecrypted.update(batch.undecrypted, self._client().decrypt)
         jobs: list[tuple[str, _Job]] = [(invite.room_id, _Join(invite)) for invite in batch.invites]
+        # Members gone in a gap come before the timeline's events.
+        jobs += ((gone.queue, gone) for gone in batch.gone)
         for event in batch.state:
             self._power.apply(event.room_id, event.source)
         for event in (*late, *batch.events):
