@@ -543,7 +543,7 @@ async def test_a_bots_game_is_one_board_edited_move_by_move_and_final_stops_one(
     server = synapse_server
     bot = server.user_id(BOT)
     async with (
-        running_bot(server, tmp_path / "bot", watch_move_interval=0.4) as running,
+        running_bot(server, tmp_path / "bot") as running,
         Player(server, "alice") as alice,
     ):
         room = await open_room(server, alice)
