@@ -8,6 +8,21 @@ from typing import Any
 import pytest
 
 from adapters.matrix.departures import Departure, departure, gap_departures
+from core.games import Outcome, Termination
+from core.i18n import render
+from core.sessions import GameService
+from tests.adapters.matrix.fakes import FakeTransport, text
+from tests.adapters.matrix.harness import (
+    ALICE,
+    BOB,
+    CAROL,
+    ROOM,
+    edit_of,
+    is_board,
+    notice_to,
+    running,
+    state,
+)
 
 BOT = "@bot:example.org"
 
@@ -88,8 +103,6 @@ def said(n: int, sender: str = "@alice:example.org") -> dict[str, Any]:
     }
 
 
-BOB = "@bob:example.org"
-CAROL = "@carol:example.org"
 CHATTER = [said(1), said(2), said(3)]
 
 
@@ -135,3 +148,28 @@ def test_the_bots_own_membership_and_repeats_are_not_read_twice() -> None:
         synced_member(BOB, "leave", "join", n=3),
     ]
     assert gap_departures("!r", state, CHATTER, BOT) == (Departure("!r", BOB),)
+
+
+async def test_a_departure_from_a_gap_ends_the_game_once(service: GameService) -> None:
+    """The adapter hands :attr:`SyncBatch.gone` to the service like a leave in the timeline."""
+    await state(service).set_next_batch("s0")
+    fake = FakeTransport()
+    fake.deliver((ROOM, text("$challenge", ALICE, "!tres @bob")))
+    async with running(service, fake):
+        await fake.wait_sent(lambda sent: BOB in str(sent.content.get("m.mentions")))
+        fake.deliver((ROOM, text("$accept", BOB, "!accept")))
+        [board] = await fake.wait_sent(is_board)
+        fake.deliver((ROOM, text("$m1", ALICE, "1")))
+        await fake.wait_sent(edit_of(board.event_id))
+
+        said = render("game.abandoned", "en", player="bob", winner="alice")
+        fake.deliver((ROOM, text("$chatter", ALICE, "hello")), gone=(Departure(ROOM, BOB),))
+        await fake.wait_sent(lambda sent: sent.content.get("body") == said)
+        # The same departure in the next sync (a restart before the token was saved): nothing
+        # is left to end.
+        fake.deliver(gone=(Departure(ROOM, BOB),))
+        fake.deliver((ROOM, text("$help", ALICE, "!help")))
+        await fake.wait_sent(notice_to("$help"))
+    assert len([sent for sent in fake.sent if sent.content.get("body") == said]) == 1
+    last = await service.store.last_finished("matrix", ROOM, None)
+    assert last is not None and last.outcome == Outcome(Termination.ABANDONED, 1)
