@@ -80,8 +80,10 @@ from core.sessions.context import Context
 from core.sessions.left import Departures
 from core.sessions.moved import carry_games_over, shown_again
 from core.sessions.moves import Moves, Unplayable, off_board
+from core.sessions.other_chats import OtherChats
 from core.sessions.policy import Policy
 from core.sessions.ratings import Ratings
+from core.sessions.relay import Relay
 from core.sessions.requests import Requests
 from core.sessions.review import KeptReviews, Reviews
 from core.sessions.seeking import Matchmaker
@@ -143,9 +145,12 @@ class GameService:
         self._reviews = Reviews(self._ctx, self._kept)
         self._admin = Admin(self._ctx, cache)
         self._themes = Themes(self._ctx, cache)
-        self._matchmaker = Matchmaker(self._ctx, self._policy, self._annotated, self._requests)
+        self._relay = Relay(self._ctx, self._annotated)
+        self._other_chats = OtherChats(self._ctx, self._relay)
+        self._requests.around = self._other_chats.mirrored
+        self._matchmaker = Matchmaker(self._ctx, self._policy, self._relay)
         self._departures = Departures(self._ctx, self._annotated)
-        self._clocks = Clocks(self._ctx, self._annotated)
+        self._clocks = Clocks(self._ctx, self._annotated, self._relay)
         self._sweeper = Sweeper(store, self.settings, self.sweep_clocks, self.sweep)
         self.sweeper_lease = self._sweeper.lease
         """Held while this process is the one that sweeps (health and metrics read it)."""
@@ -203,13 +208,13 @@ class GameService:
         await self._moves.close()
         await self._kept.close()
         await self._matchmaker.close()
-        await self._clocks.close()
+        await self._relay.close()
         await self._sweeper.close()
         await self.runner.close()
 
     async def clocks_idle(self) -> None:
         """Wait until the timeouts and reminders swept are handed to their platforms (tests)."""
-        await self._clocks.idle()
+        await self._relay.idle()
 
     async def kept_reviews_idle(self) -> None:
         """Wait until the reviews this process is keeping are stored (tests, benchmarks)."""
@@ -221,7 +226,7 @@ class GameService:
 
     async def open_games_idle(self) -> None:
         """Wait until open games' boards in their other chats are shown (tests)."""
-        await self._matchmaker.idle()
+        await self._relay.idle()
 
     async def sweep(self) -> int:
         """Delete every expired session now; how many were deleted."""
