@@ -13,7 +13,7 @@ from pathlib import Path
 
 from core.store import SqliteStore
 from core.store.migrations import MIGRATIONS, STEPS
-from core.store.outbox import Kind, OutboxItem
+from core.store.outbox import JsonValue, Kind, OutboxItem
 from tests.backends import Backend
 from tests.core.store.helpers import NOW, make_session
 
@@ -28,7 +28,9 @@ async def test_items_come_back_in_order_each_taken_once(backend: Backend) -> Non
     async with backend.open() as one, backend.open() as two:
         game = make_session()
         await one.create(game)
-        seek = {"seek": ["player", "id", "mx", "!room", "bob", "Bob", 3, 3, 3, 0, 1, 120.0]}
+        seek: dict[str, JsonValue] = {
+            "seek": ["player", "id", "mx", "!room", "bob", "Bob", 3, 3, 3, 0, 1, 120.0]
+        }
         left = [
             OutboxItem(Kind.REMINDER, "mx", "!room", game.id, 1, seat=1),
             OutboxItem(Kind.SEEK_EXPIRED, "mx", "!other", detail=seek),
