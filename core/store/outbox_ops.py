@@ -22,6 +22,7 @@ log = logging.getLogger(__name__)
 
 _COLUMNS = "platform, chat_id, kind, session_id, version, seat, detail, expires_at"
 _INSERT = f"INSERT INTO outbox ({_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+_SHOWING_THE_BOARD = ", ".join(f"'{kind.value}'" for kind in sorted(SHOWS_THE_BOARD, key=str))
 
 
 def _row(item: OutboxItem, expires_at: float) -> tuple[Any, ...]:
@@ -40,8 +41,14 @@ def _row(item: OutboxItem, expires_at: float) -> tuple[Any, ...]:
 def put(item: OutboxItem, expires_at: float) -> Op[None]:
     """Leave ``item`` (``OutboxStore.outbox_put``)."""
     if item.kind is Kind.BOARD:
+        # Not while an item that shows the whole board waits: it shows the game as it stands
+        # when it is taken, which is after this change (a taken item is deleted first).
         yield count(
-            f"{_INSERT} ON CONFLICT (platform, chat_id, session_id) WHERE kind = 'board'"
+            f"INSERT INTO outbox ({_COLUMNS}) SELECT $1, $2, $3, $4, $5::integer, $6::integer,"
+            " $7, $8::double precision WHERE NOT EXISTS (SELECT 1 FROM outbox"
+            " WHERE platform = $1 AND chat_id = $2 AND session_id = $4"
+            f" AND kind IN ({_SHOWING_THE_BOARD}))"
+            " ON CONFLICT (platform, chat_id, session_id) WHERE kind = 'board'"
             " DO UPDATE SET version = excluded.version, expires_at = excluded.expires_at"
             " WHERE excluded.version > outbox.version",
             *_row(item, expires_at),

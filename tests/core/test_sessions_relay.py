@@ -16,8 +16,18 @@ from core.games import Outcome, Termination
 from core.ports import PlatformStyle
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService
+from core.sessions.views import board_reply
 from tests.backends import AnyStore
-from tests.core.test_sessions import ALICE, BOB, Clock, keys, service, session_of, store
+from tests.core.test_sessions import (
+    ALICE,
+    BOB,
+    Clock,
+    error_key,
+    keys,
+    service,
+    session_of,
+    store,
+)
 
 __all__ = ["store"]  # the fixture, on both stores
 
@@ -180,15 +190,29 @@ async def test_a_new_open_games_board_shown_elsewhere_has_its_pairing_line(
     assert answer.text is not None and answer.text.key == "seek.paired"
     await pairing.open_games_idle()
     assert paired_chats.shown == {}
+    # Ann moves before the serving process looks (after Ben if he plays first): her move
+    # leaves the board due in Ben's room too, and the new game's board, shown there later, has
+    # it: it comes once.
+    game = await store.get(str(answer.session_id))
+    assert game is not None
+    moves = [(ANN, pairing, "5")]
+    if game.seats[0].user_id == BEN.user_id:
+        moves = [(BEN, serving, "5"), (ANN, pairing, "1")]
+    for who, where, cell in moves:
+        assert error_key(await where.handle_text(who, cell)) is None
+        await where.open_games_idle()
+    moved = await store.get(game.id)
+    assert moved is not None and len(moved.moves) == len(moves)
     await passes(serving, pairing)
     await passes(serving, pairing)
     [shown] = chats.shown[BEN.chat_id]
     # What the pairing process would have shown there: the board as a new message under the
     # same line (the mode, both players with their platform and rating, the clock).
-    assert shown.new_message and shown.board == answer.board
-    assert shown.text == answer.text
+    assert shown.new_message and shown.text == answer.text
+    assert shown.board == board_reply(moved).board
+    expected = dataclasses.replace(answer, board=shown.board, version=moved.version)
     assert dataclasses.replace(shown, locale=None, theme=None) == dataclasses.replace(
-        answer, locale=None, theme=None
+        expected, locale=None, theme=None
     )
 
 

@@ -78,6 +78,26 @@ async def test_an_item_that_shows_the_board_takes_older_boards_away(backend: Bac
         ]
 
 
+async def test_a_board_waits_for_no_item_that_shows_it_already(backend: Backend) -> None:
+    async with backend.open() as store:
+        game = make_session()
+        await store.create(game)
+        paired = OutboxItem(Kind.PAIRED, "mx", "!room", game.id, 1, detail={"seeks": []})
+        await store.outbox_put(paired, LATER)
+        await store.outbox_put(board(game.id, 2), LATER)  # shown by the pairing's item
+        await store.outbox_put(board(game.id, 2, chat="!elsewhere"), LATER)
+        due = await store.outbox_due("mx", NOW)
+        assert [(item.kind, item.chat_id) for item in due] == [
+            (Kind.PAIRED, "!room"),
+            (Kind.BOARD, "!elsewhere"),
+        ]
+        # Once the pairing's item is taken (it shows the game as it then stands), a later
+        # change is due again.
+        assert due[0].id is not None and await store.outbox_take(due[0].id)
+        await store.outbox_put(board(game.id, 3), LATER)
+        assert [item.version for item in await store.outbox_due("mx", NOW)] == [2, 3]
+
+
 async def test_items_nobody_showed_in_time_go(backend: Backend) -> None:
     async with backend.open() as store:
         game = make_session()
