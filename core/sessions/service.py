@@ -21,9 +21,11 @@ What the replies look like (adapters may rely on this):
   :attr:`~core.ports.PlatformStyle.publish` as a board update, the last with the result (where
   the platform has no ``publish``, they follow in the same answer).
 - A game between people whose clock runs out (no request: the sweep): through
-  ``publish``, the board at its end, then the result (``game.timeout``) as a new message; a
-  reminder before that is a text with :attr:`~core.replies.Reply.mention` set to the player to
-  move. A move that comes after the deadline is answered with the board at its end.
+  ``publish`` (in the process that serves the chat), the board at its end, then the result
+  (``game.timeout``; ``ratings.game_result`` under a rated game, as a move's) as a new
+  message; a reminder before that is a text with :attr:`~core.replies.Reply.mention` set to
+  the player to move. A move that comes after the deadline is answered with the board at its
+  end.
 - ``/final``: a resignation (the finished board with ``game.resigned``), a stopped bots' game,
   a game without moves ended (``game.ended``), or a withdrawn challenge.
 - A lost race or a stale button: a board update with the current board, then a private error
@@ -208,8 +210,8 @@ class GameService:
         await self._moves.close()
         await self._kept.close()
         await self._matchmaker.close()
-        await self._relay.close()
         await self._sweeper.close()
+        await self._relay.close()  # after the last pass and sweep: what they had to say
         await self.runner.close()
 
     async def clocks_idle(self) -> None:
