@@ -219,6 +219,11 @@ def _swap(
     if not (yield from _delete(old.id, old.version, None)):
         return False
     yield from _create(new, receipt, None)
+    if new.id == old.id:
+        # What waits to be shown about the game follows it to its new chat.
+        for before, after in {(old.chat_of(n), new.chat_of(n)) for n in (1, 2)}:
+            if before != after:
+                yield from outbox_ops.moved(old.id, before, after)
     for write in taken:  # noqa: UP028 (a list cannot take the answers the driver sends)
         yield write
     return True

@@ -119,6 +119,29 @@ def take(item_id: int) -> Op[bool]:
     return bool((yield count("DELETE FROM outbox WHERE id = $1", item_id)) == 1)
 
 
+def moved(session_id: str, before: tuple[str, str], after: tuple[str, str]) -> Op[None]:
+    """The game's items due in chat ``before`` are due in ``after`` now (a room upgrade moved
+    the game; inside its transaction). A board item already due there stays the one."""
+    (platform, old_chat), (_, new_chat) = before, after
+    yield count(
+        "DELETE FROM outbox WHERE platform = $1 AND chat_id = $2 AND session_id = $3"
+        " AND kind = 'board' AND EXISTS (SELECT 1 FROM outbox AS there WHERE"
+        " there.platform = $1 AND there.chat_id = $4 AND there.session_id = $3"
+        " AND there.kind = 'board')",
+        platform,
+        old_chat,
+        session_id,
+        new_chat,
+    )
+    yield count(
+        "UPDATE outbox SET chat_id = $4 WHERE platform = $1 AND chat_id = $2 AND session_id = $3",
+        platform,
+        old_chat,
+        session_id,
+        new_chat,
+    )
+
+
 def expire(now: float) -> Op[int]:
     """Drop the items nobody showed in time (no process served their chat)."""
     return int((yield count("DELETE FROM outbox WHERE expires_at <= $1", now)))

@@ -168,3 +168,21 @@ async def test_a_reminder_taken_stays_taken_when_its_game_moves(backend: Backend
         assert await store.swap(other, dataclasses.replace(other, chat_id="c2", version=2))
         kept = await store.get(other.id)
         assert kept is not None and kept.remind_at == LATER - 60
+
+
+async def test_what_waits_for_a_game_follows_it_to_its_new_chat(backend: Backend) -> None:
+    async with backend.open() as store:
+        game = make_session(chat="!old")
+        await store.create(game)
+        reminder = OutboxItem(Kind.REMINDER, "test", "!old", game.id, 1, seat=1)
+        await store.outbox_put(reminder, LATER)
+        await store.outbox_put(OutboxItem(Kind.BOARD, "test", "!old", game.id, 1), LATER)
+        await store.outbox_put(OutboxItem(Kind.BOARD, "test", "!new", game.id, 1), LATER)
+        await store.outbox_put(OutboxItem(Kind.TIMEOUT, "test", "!other", "another", 1), LATER)
+        assert await store.swap(game, dataclasses.replace(game, chat_id="!new", version=2))
+        due = await store.outbox_due("test", NOW)
+        assert sorted((item.kind.value, item.chat_id) for item in due) == [
+            ("board", "!new"),
+            ("reminder", "!new"),
+            ("timeout", "!other"),
+        ]
