@@ -85,6 +85,9 @@ class Relay:
         # Messages on their way: a platform's send may wait out its rate limits, and what
         # comes next must not wait for it.
         self._tasks: set[asyncio.Task[None]] = set()
+        # The last message on its way to each chat: the next one to that chat waits for it, so
+        # a chat sees them in the order they were told (an older board never after a newer).
+        self._last: dict[tuple[str, str], asyncio.Task[None]] = {}
 
     def renders(self, kind: Kind, render: Render) -> None:
         """Items of ``kind`` are shown as ``render`` builds them."""
@@ -101,14 +104,29 @@ class Relay:
         ``session`` (the game as the caller has it), or as ``replies`` where the caller has
         more to show than the item says (a request's answer); in a chat this process does not
         serve, the item alone is left for the process that does."""
+        where = (item.platform, item.chat_id)
+        before = self._last.get(where)
+
+        async def in_turn() -> None:
+            if before is not None:
+                await asyncio.wait([before])
+            await self._tell(item, session, replies)
+
         # A fresh context: nothing of a request (its receipt, its open games) travels along.
         task = asyncio.create_task(
-            self._tell(item, session, replies),
+            in_turn(),
             name=f"relay-{item.kind.value}-{item.session_id or item.chat_id}",
             context=contextvars.Context(),
         )
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._last[where] = task
+
+        def done(task: asyncio.Task[None]) -> None:
+            self._tasks.discard(task)
+            if self._last.get(where) is task:
+                del self._last[where]
+
+        task.add_done_callback(done)
 
     def _serving(self, platform: str, chat_id: str) -> PlatformStyle | None:
         """The platform's style if this process shows replies in that chat now, else None."""

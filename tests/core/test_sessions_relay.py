@@ -238,3 +238,35 @@ async def test_an_open_games_timeout_is_told_in_both_chats_once(store: AnyStore)
     assert swept.said() == {ANN.chat_id: [None, "game.timeout"]}
     assert chats.said() == {BEN.chat_id: ["seek.paired", None, "game.timeout"]}
     assert chats.shown[BEN.chat_id][2].text == swept.shown[ANN.chat_id][1].text
+
+
+async def test_a_chat_is_shown_what_it_is_told_in_order(store: AnyStore) -> None:
+    """Two moves of one player reach the other chat as two publishes; the first one's platform
+    is slow (a rate limit): the second waits for it, so the newer board is shown last."""
+    held = asyncio.Event()
+    shown: dict[str, list[Reply]] = defaultdict(list)
+    holding: set[str] = set()
+
+    async def publish(actor: Actor, replies: Sequence[Reply]) -> None:
+        if actor.chat_id in holding:
+            holding.discard(actor.chat_id)
+            await held.wait()
+        shown[actor.chat_id].extend(replies)
+
+    svc = service(store, Clock())
+    for platform in ("disc", "mx"):
+        svc.register_platform(PlatformStyle(platform, publish=publish))
+    await svc.handle_text(ANN, "/seek tres")
+    [answer] = await svc.handle_text(BEN, "!seek tres")
+    await svc.open_games_idle()
+    game = await store.get(str(answer.session_id))
+    assert game is not None
+    first, second = (ANN, BEN) if game.seats[0].user_id == ANN.user_id else (BEN, ANN)
+    shown.clear()
+    holding.add(second.chat_id)
+    for who, cell in ((first, "5"), (second, "1"), (first, "9")):
+        assert error_key(await svc.handle_text(who, cell)) is None
+    held.set()
+    await svc.open_games_idle()
+    versions = [reply.board.version for reply in shown[second.chat_id] if reply.board]
+    assert versions == [game.version + 1, game.version + 3]
