@@ -11,9 +11,10 @@ which game, which seat); the replies are built from it by the part that owns the
 process that has something to say and by the one that shows it, so both show the same, in the
 chat's language. Every process passes over the outbox with its matchmaking pass (every second,
 :meth:`Relay.deliver`); an item is claimed in the store before it is shown, so it is shown
-once whatever the number of processes serving parts of the work. A platform that cannot reach
-the chat loses only the message (logged): the game is in the store, its board shows it at the
-next look.
+once whatever the number of processes serving parts of the work. What one process tells one
+chat is shown there in the order told (an older board never after a newer). A platform that
+cannot reach the chat loses only the message (logged): the game is in the store, its board
+shows it at the next look.
 """
 
 from __future__ import annotations
