@@ -339,13 +339,16 @@ class Matchmaker:
         """A new game's board left by the process that paired it, as that process shows it
         (the board as it now stands)."""
         raw = item.detail.get("seeks")
-        rows = raw if isinstance(raw, list) else []
-        seeks = [decode_seek(row) for row in rows if isinstance(row, list)]
+        rows = (
+            [decode_seek(row) for row in raw if isinstance(row, list)]
+            if isinstance(raw, list)
+            else []
+        )
+        seeks = [seek for seek in rows if seek is not None]
         reader = None if session is None else reader_of(self._ctx, item, session)
-        if session is None or reader is None or len(seeks) != 2 or None in seeks:
+        if session is None or reader is None or len(seeks) != 2:
             return None
         first, second = seeks
-        assert first is not None and second is not None
         if {first.user_id, second.user_id} != set(session.humans):
             return None  # not this game's seeks: nothing to say
         return reader, [self._paired_reply(Paired(session, (first, second)))]
