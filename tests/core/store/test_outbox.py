@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import sqlite3
-from pathlib import Path
+import time
 
-from core.store import SqliteStore
-from core.store.migrations import MIGRATIONS, STEPS
+from core.store.migrations import MATCHMAKING, STEPS, Dialect
 from core.store.outbox import JsonValue, Kind, OutboxItem
 from tests.backends import Backend
 from tests.core.store.helpers import NOW, make_session
@@ -121,24 +119,21 @@ async def test_an_item_this_version_cannot_show_is_left_alone(backend: Backend) 
         assert item.kind is Kind.SEEK_EXPIRED
 
 
-async def test_the_step_brings_the_boards_due_over(tmp_path: Path) -> None:
-    path = tmp_path / "db.sqlite3"
-    db = sqlite3.connect(path)
-    for step in MIGRATIONS[: len(STEPS) - 1]:
-        step(db)
+async def test_the_step_brings_the_boards_due_over(backend: Backend) -> None:
+    """A database one step behind, with a board due in ``open_boards``: the step moves it to
+    the outbox and drops the table."""
     game = make_session()
-    db.execute(
-        "INSERT INTO sessions (id, platform, chat_id, rows, cols, k, gravity, x_user, x_name,"
-        " o_user, o_name, moves, status, version, created_at, updated_at, expires_at)"
-        " VALUES (?, 'test', 'c1', 3, 3, 3, 0, 'alice', 'Alice', 'bob', 'Bob', '', 'active',"
-        " 4, 0, 0, ?)",
-        (game.id, 4e9),
-    )
-    db.execute("INSERT INTO open_boards VALUES ('mx', '!room', ?, 4)", (game.id,))
-    db.execute(f"PRAGMA user_version = {len(STEPS) - 1}")
-    db.commit()
-    db.close()
-    async with SqliteStore.open(path) as store:
+    async with backend.open() as store:
+        await store.create(game)
+    dialect = Dialect.SQLITE if backend.kind == "sqlite" else Dialect.POSTGRES
+    await backend.sql("DROP TABLE outbox")
+    for statement in MATCHMAKING.sql(dialect):
+        if "open_boards" in statement:
+            await backend.sql(statement)
+    await backend.sql("INSERT INTO open_boards VALUES ('mx', '!room', $1, 4)", game.id)
+    await backend.set_schema_version(len(STEPS) - 1)
+    async with backend.open() as store:
+        assert await store.schema_version() == len(STEPS)
         [item] = await store.outbox_due("mx", NOW)
     assert (item.kind, item.chat_id, item.session_id, item.version) == (
         Kind.BOARD,
@@ -146,6 +141,8 @@ async def test_the_step_brings_the_boards_due_over(tmp_path: Path) -> None:
         game.id,
         4,
     )
+    [(left,)] = await backend.sql("SELECT expires_at FROM outbox")
+    assert left > time.time() + 86_000  # a day from the upgrade, by the database's clock
 
 
 async def test_a_reminder_taken_stays_taken_when_its_game_moves(backend: Backend) -> None:
