@@ -306,6 +306,9 @@ class SqlStore:
     async def kv_delete(self, namespace: str, key: str) -> None:
         await self._run("kv_delete", table_ops.kv_delete(namespace, key))
 
+    async def kv_of_session(self, namespace: str, session_id: str) -> dict[str, str]:
+        return await self._run("kv_of_session", table_ops.kv_of_session(namespace, session_id))
+
     # --- leases ----------------------------------------------------------------------------
 
     async def acquire_lease(self, name: str, holder: str, ttl: float) -> bool:

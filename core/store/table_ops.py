@@ -59,6 +59,15 @@ def kv_delete(namespace: str, key: str) -> Op[None]:
     yield count("DELETE FROM kv WHERE namespace = $1 AND key = $2", namespace, key)
 
 
+def kv_of_session(namespace: str, session_id: str) -> Op[dict[str, str]]:
+    found = yield rows(
+        "SELECT key, value FROM kv WHERE session_id = $1 AND namespace = $2 ORDER BY key",
+        session_id,
+        namespace,
+    )
+    return {str(key): str(found_value) for key, found_value in found}
+
+
 # --- leases (core.store.lease_sql) ---------------------------------------------------------------
 
 
