@@ -40,6 +40,7 @@ from core.matching import (
 from core.ratings import Rating, pool_of
 from core.render import clock_words
 from core.replies import Actor, Reply
+from core.sessions.blocking import block_recent
 from core.sessions.context import Context
 from core.sessions.model import Event, new_session, transition
 from core.sessions.open_games import noted, recording
@@ -245,6 +246,8 @@ class Matchmaker:
 
     async def block(self, actor: Actor, command: Block) -> list[Reply]:
         ctx = self._ctx
+        if command.user is None:
+            return await block_recent(ctx, actor, command.name, self._identity)
         style = ctx.style(actor)
         user = command.user if command.name is not None else style.user_id(actor, command.user)
         name = command.name or command.user.strip()
