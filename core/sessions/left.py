@@ -42,8 +42,9 @@ class Departures:
         ended here (a session ended meanwhile by a move or by another process is not
         counted)."""
         ended = 0
+        left = {(platform, chat_id) for chat_id in chat_ids}
         for found in await self._ctx.store.live_in_chats(platform, chat_ids, user_id):
-            replies = await self._end_retrying(found, user_id)
+            replies = await self._end_retrying(found, user_id, left)
             if replies is not None:
                 ended += 1
                 if user_id is not None:  # the bot is still there to tell the others
@@ -76,6 +77,13 @@ class Departures:
         opponent = None if session is None else _opponent(session, actor.user_id)
         if session is None or opponent is None:
             return []
+        seat = session.seat_of(opponent)
+        where = session.chat_of(seat) if seat is not None else (session.platform, session.chat_id)
+        if where != (actor.platform, actor.chat_id):
+            # An open game's opponent plays from another chat (another server, or the other
+            # platform): whether they are a member here says nothing. Their own chat's
+            # departure, or the clock, ends the game.
+            return []
         try:
             here = await in_chat(actor, opponent)
         except Exception:
@@ -83,31 +91,33 @@ class Departures:
             return []
         if here is not False:  # still here, or the platform cannot tell
             return []
-        replies = await self._end_retrying(session, opponent)
+        replies = await self._end_retrying(session, opponent, {where})
         if replies is None:
             return []
         if tell:
             await self._tell(session, opponent, replies)
         return replies
 
-    async def _end_retrying(self, session: Session, user_id: str | None) -> list[Reply] | None:
+    async def _end_retrying(
+        self, session: Session, user_id: str | None, left: set[tuple[str, str]]
+    ) -> list[Reply] | None:
         """:meth:`_end`, again on the stored game while a move or an end comes first and it is
-        still live (and still ``user_id``'s)."""
+        still live (and still ``user_id``'s). ``left``: the chats left, ``(platform, chat)``."""
         current: Session | None = session
         for _ in range(_ATTEMPTS):
             if current is None or not _concerns(current, user_id):
                 return None
-            replies = await self._end(current, user_id)
+            replies = await self._end(current, _leaver(current, user_id, left))
             if replies is not None:
                 return replies
             current = await self._ctx.store.get(current.id)
         return None
 
-    async def _end(self, session: Session, user_id: str | None) -> list[Reply] | None:
-        """End ``session`` if it is still the stored version; the replies that show it, or
-        None when it changed meanwhile."""
+    async def _end(self, session: Session, leaver: int | None) -> list[Reply] | None:
+        """End ``session`` (``leaver``: the seat of the player who left, if seated) if it is
+        still the stored version; the replies that show it, or None when it changed
+        meanwhile."""
         ctx = self._ctx
-        leaver = None if user_id is None else session.seat_of(user_id)
         if session.status is Status.CHALLENGE:
             check_removal(session, Event.LEAVE)
             if not await ctx.delete(session):
@@ -150,6 +160,17 @@ def _opponent(session: Session, user_id: str) -> str | None:
     if session.seat_of(user_id) is None:
         return None
     return next((s.user_id for s in session.seats if s.user_id not in (None, user_id)), None)
+
+
+def _leaver(session: Session, user_id: str | None, left: set[tuple[str, str]]) -> int | None:
+    """The seat of ``user_id`` in a chat they left (an open game's seats sit in two chats),
+    or None (the bot left; the starter of a bots' game is seated nowhere)."""
+    if user_id is None:
+        return None
+    for number, seat in enumerate(session.seats, start=1):
+        if seat.user_id == user_id and session.chat_of(number) in left:
+            return number
+    return None
 
 
 def _concerns(session: Session, user_id: str | None) -> bool:

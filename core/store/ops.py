@@ -444,17 +444,29 @@ databases bound the number of parameters)."""
 def live_in_chats(
     dialect: Dialect, platform: str, chat_ids: Sequence[str], user_id: str | None, clock: Clock
 ) -> Op[list[Session]]:
-    """The live sessions (games and challenges) in ``chat_ids``: every one, or those
-    ``user_id`` sits at, started or was challenged to."""
+    """The live sessions (games and challenges) shown in ``chat_ids``: every one, or those
+    ``user_id`` sits at from one of those chats, started or was challenged to.
+
+    An open game is in two chats: found from the session's own (where the seat without a chat
+    of its own sits) and from a seat's own, and ``user_id`` must sit in the chat it is found
+    by (a player leaving the other player's chat, or a server they were in too, leaves none
+    of their seats)."""
     ids: list[str] = []
     unique = list(dict.fromkeys(chat_ids))
     for start in range(0, len(unique), _CHATS_PER_QUERY):
         chunk = unique[start : start + _CHATS_PER_QUERY]
         chats = ", ".join(f"${n}" for n in range(5, 5 + len(chunk)))
+        # Three parts, each served by an index: the sessions' chats, each seat's own chat.
         found = yield rows(
-            "SELECT id FROM sessions WHERE platform = $2 AND status IN ($3, $4)"
-            " AND ($1::text IS NULL OR x_user = $1 OR o_user = $1 OR challenger = $1"
-            f" OR challenged = $1) AND chat_id IN ({chats}) ORDER BY created_at",
+            "SELECT id, created_at FROM sessions WHERE platform = $2 AND status IN ($3, $4)"
+            f" AND chat_id IN ({chats}) AND ($1::text IS NULL"
+            " OR (x_user = $1 AND x_chat IS NULL) OR (o_user = $1 AND o_chat IS NULL)"
+            " OR ((challenger = $1 OR challenged = $1) AND x_chat IS NULL AND o_chat IS NULL))"
+            " UNION SELECT id, created_at FROM sessions WHERE x_platform = $2"
+            f" AND status IN ($3, $4) AND x_chat IN ({chats}) AND ($1::text IS NULL OR x_user = $1)"
+            " UNION SELECT id, created_at FROM sessions WHERE o_platform = $2"
+            f" AND status IN ($3, $4) AND o_chat IN ({chats}) AND ($1::text IS NULL OR o_user = $1)"
+            " ORDER BY created_at",
             user_id,
             platform,
             Status.CHALLENGE.value,
@@ -462,6 +474,7 @@ def live_in_chats(
             *chunk,
         )
         ids.extend(str(r[0]) for r in found if r[0] is not None)
+    ids = list(dict.fromkeys(ids))  # a game found from two chunks once
     sessions: list[Session] = []
     for session_id in ids:
         # One at a time through the quarantine: a damaged row must not hide the others.
