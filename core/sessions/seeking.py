@@ -318,7 +318,7 @@ class Matchmaker:
         """Show a new open game: its board posted in both chats (the one of ``here`` answered
         by the caller, the others published)."""
         session = paired.session
-        self._ctx.observer.game_started(session.platform, session.variant.value)
+        self._ctx.observer.game_started(session.counted_platform, session.variant.value)
         by_user = {s.user_id: s for s in paired.seeks}
         describe = [
             Text(

@@ -23,6 +23,12 @@ class Status(enum.Enum):
     FINISHED = "finished"  # won or drawn; kept (until it expires) for a rematch
 
 
+OPEN_GAMES = "open"
+"""The platform column of ``chatbots stats`` and the metrics' platform label for open games
+(matchmaking): one game between two chats, counted once whichever platforms they are on. Each
+player's results stay under their own platform."""
+
+
 @dataclass(frozen=True, slots=True)
 class Seat:
     """One side of the board: a person (``user_id`` set) or the bot (``level`` set).
@@ -163,6 +169,12 @@ class Session:
         return place.platform, place.chat_id
 
     @property
+    def counted_platform(self) -> str:
+        """What totals and metrics count this game under: its platform, or :data:`OPEN_GAMES`
+        for an open game (shown in two chats, maybe on two platforms: counted once)."""
+        return self.platform if len(self.chats) < 2 else OPEN_GAMES
+
+    @property
     def chats(self) -> tuple[tuple[str, str], ...]:
         """Every chat that shows this game: the session's own first, then a seat's other one
         (an open game, see :class:`Seat`)."""
@@ -243,7 +255,8 @@ class LiveCounts:
 
 @dataclass(frozen=True, slots=True)
 class PlatformTotals:
-    """What ``chatbots stats`` shows for one platform.
+    """What ``chatbots stats`` shows for one platform (or for :data:`OPEN_GAMES`: their live
+    and finished games and moves; their results are each player's platform's).
 
     Attributes:
         live: challenges and games being played now.
