@@ -43,7 +43,10 @@ def seated_from(session: Session, actor: Actor, order: tuple[int, int]) -> tuple
         where = session.chat_of(number)
         here = where == (actor.platform, actor.chat_id)
         platform, chat_id = (None, None) if here else where
-        return replace(session.seats[number - 1], platform=platform, chat_id=chat_id)
+        server_id = None if here else session.server_of(number)
+        return replace(
+            session.seats[number - 1], platform=platform, chat_id=chat_id, server_id=server_id
+        )
 
     return seat(order[0]), seat(order[1])
 

@@ -145,7 +145,10 @@ class Departures:
         stayers = [s for s in session.seats if s.user_id is not None and s.user_id != user_id]
         user, name = (stayers[0].user_id or "", stayers[0].name) if stayers else ("", "")
         locale = self._ctx.settings.default_locale
-        actor = Actor(session.platform, session.chat_id, user, name, locale)
+        # The chat's own settings (its language): a server's apply as in any request there.
+        actor = Actor(
+            session.platform, session.chat_id, user, name, locale, server_id=session.server_id
+        )
         try:
             await publish(actor, await self._localize(actor, replies))
         except Exception:

@@ -80,8 +80,10 @@ def _with_prefix(reply: Reply, prefix: str) -> Reply:
     return dataclasses.replace(reply, text=Text(text.key, params))
 
 
-def _rating_text(rating: float) -> str:
-    return str(round(rating))
+def _rating_text(seek: Seek) -> str:
+    """A player's rating on the pairing line, as ``/stats`` and result lines show it ("1500?"
+    while provisional)."""
+    return Rating(seek.rating, seek.deviation, seek.games).display()
 
 
 class Matchmaker:
@@ -151,6 +153,9 @@ class Matchmaker:
             rating=rating.rating,
             created_at=now,
             expires_at=now + SEEK_TTL,
+            deviation=rating.deviation,
+            games=rating.games,
+            server_id=actor.server_id,
         )
         result = await self._seek(actor, seek, chat)
         match result:
@@ -294,6 +299,7 @@ class Matchmaker:
                 o.user_id,
                 platform=o.platform if away else None,
                 chat_id=o.chat_id if away else None,
+                server_id=o.server_id if away else None,
             ),
         )
         now = ctx.clock()
@@ -311,6 +317,7 @@ class Matchmaker:
             challenged=second.user_id,
             clock=game_clock(first, second),
             casual=not first.rated,
+            server_id=x.server_id,
         )
         return transition(offered, Event.ACCEPT, now=now, ttl=ctx.settings.game_ttl)
 
@@ -326,7 +333,7 @@ class Matchmaker:
                 {
                     "name": seat.name,
                     "platform": session.chat_of(number)[0].capitalize(),
-                    "rating": _rating_text(by_user[seat.user_id or ""].rating),
+                    "rating": _rating_text(by_user[seat.user_id or ""]),
                 },
             )
             for number, seat in enumerate(session.seats, start=1)
@@ -404,6 +411,7 @@ class Matchmaker:
             person.user_id or "",
             person.name,
             locale=self._ctx.settings.default_locale,
+            server_id=session.server_of(seat),
         )
         prefix = self._ctx.prefix(reader)
         replies = [_with_prefix(reply, prefix) for reply in replies]

@@ -344,6 +344,23 @@ MATCHMAKING = Step(
     ),
 )
 
+# Open games, each seat's own chat (issue 24): a seat in a chat of its own keeps that chat's
+# Discord server (x_server, o_server; the session's server_id is its own chat's), so what is
+# said there later is said with its own settings and its rating counts on its own server's
+# ladder. A seek carries its chat's server and the player's whole rating (deviation and games:
+# the pairing line shows "1500?" while provisional). NULL in rows written before: no server, a
+# new player's deviation and games.
+OPEN_SEATS = Step(
+    "open seats",
+    (
+        "ALTER TABLE sessions ADD COLUMN x_server TEXT",
+        "ALTER TABLE sessions ADD COLUMN o_server TEXT",
+        "ALTER TABLE seeks ADD COLUMN server_id TEXT",
+        "ALTER TABLE seeks ADD COLUMN deviation {REAL}",
+        "ALTER TABLE seeks ADD COLUMN games INTEGER",
+    ),
+)
+
 STEPS: Sequence[Step] = (
     V1_INITIAL,
     V2_KV_LIFETIMES_AND_QUARANTINE,
@@ -352,6 +369,7 @@ STEPS: Sequence[Step] = (
     CLOCK,
     RATINGS,
     MATCHMAKING,
+    OPEN_SEATS,
 )
 """Step ``i`` upgrades version ``i`` to ``i + 1``, in every dialect."""
 

@@ -35,7 +35,9 @@ class Seat:
 
     ``platform`` and ``chat_id`` are set only for a seat that sits in another chat than its
     session's (an open game, paired by matchmaking): that player sees the board and plays
-    there. None: the session's own chat, as every game that stays in one chat.
+    there. None: the session's own chat, as every game that stays in one chat. ``server_id``:
+    that other chat's Discord server (None where chats stand alone), as
+    :attr:`Session.server_id` is the session's own chat's.
     """
 
     name: str
@@ -43,12 +45,15 @@ class Seat:
     level: Level | None = None
     platform: str | None = None
     chat_id: str | None = None
+    server_id: str | None = None
 
     def __post_init__(self) -> None:
         if (self.user_id is None) == (self.level is None):
             raise ValueError("a seat is either a person (user_id) or the bot (level)")
         if (self.platform is None) != (self.chat_id is None):
             raise ValueError("a seat in another chat names both its platform and its chat")
+        if self.server_id is not None and self.chat_id is None:
+            raise ValueError("only a seat in another chat names that chat's server")
         if self.platform is not None and self.user_id is None:
             raise ValueError("only a person sits in another chat")
 
@@ -167,6 +172,11 @@ class Session:
         if place.platform is None or place.chat_id is None:
             return self.platform, self.chat_id
         return place.platform, place.chat_id
+
+    def server_of(self, seat: int) -> str | None:
+        """The Discord server of the chat where seat ``seat`` (1 or 2) plays, or None."""
+        place = self.seats[seat - 1]
+        return self.server_id if place.chat_id is None else place.server_id
 
     @property
     def counted_platform(self) -> str:

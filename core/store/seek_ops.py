@@ -26,6 +26,7 @@ from typing import Any
 
 from core.games import Rules
 from core.matching import Seek, choose, pair_up
+from core.ratings.rating import START_DEVIATION, Rating
 from core.store import ops
 from core.store.base import Limited
 from core.store.migrations import Dialect
@@ -56,6 +57,9 @@ SEEK_COLUMNS = (
     "rating",
     "created_at",
     "expires_at",
+    "server_id",
+    "deviation",
+    "games",
 )
 _COLUMNS = ", ".join(SEEK_COLUMNS)
 
@@ -82,6 +86,9 @@ def seek_row(s: Seek) -> tuple[Any, ...]:
         s.rating,
         s.created_at,
         s.expires_at,
+        s.server_id,
+        s.deviation,
+        s.games,
     )
 
 
@@ -94,6 +101,15 @@ def decode_seek(found: Sequence[Any]) -> Seek | None:
         if not all(isinstance(v, str) for v in (player, id_, platform, chat_id, user_id, name)):
             return None
         rules = Rules(int(rows_), int(cols), int(k), gravity=bool(gravity))
+        # Seeks queued before the seats kept their servers (the open seats step) have none.
+        server_id, deviation, games = found[15:18]
+        if not isinstance(server_id, str | None):
+            return None
+        whole = Rating(
+            rating,
+            START_DEVIATION if deviation is None else float(deviation),
+            0 if games is None else int(games),
+        )
     except (TypeError, ValueError):
         return None
     return Seek(
@@ -109,6 +125,9 @@ def decode_seek(found: Sequence[Any]) -> Seek | None:
         rating=rating,
         created_at=created_at,
         expires_at=expires_at,
+        deviation=whole.deviation,
+        games=whole.games,
+        server_id=server_id,
     )
 
 
