@@ -40,7 +40,7 @@ from core.matching import (
 from core.ratings import Rating, pool_of
 from core.render import clock_words
 from core.replies import Actor, Reply
-from core.sessions.blocking import block_recent
+from core.sessions.blocking import Blocks
 from core.sessions.context import Context
 from core.sessions.model import Event, new_session, transition
 from core.sessions.open_games import noted, recording
@@ -104,6 +104,9 @@ class Matchmaker:
         self._tasks: set[asyncio.Task[None]] = set()
         self._passes: asyncio.Task[None] | None = None
         self._stop = asyncio.Event()
+        self._blocks = Blocks(ctx, self._identity)
+        # The latest showing in each chat (platform, chat id), which the next one waits for.
+        self._showing: dict[tuple[str, str], asyncio.Task[None]] = {}
         # Every stored change and every request pass here: open games are shown in both chats.
         ctx.followers.append(self.followed)
         requests.around = self.mirrored
@@ -250,32 +253,12 @@ class Matchmaker:
         return [Reply(text=Text("seek.list", {"lines": Lines(tuple(lines))}), private=True)]
 
     async def block(self, actor: Actor, command: Block) -> list[Reply]:
-        ctx = self._ctx
-        if command.user is None:
-            return await block_recent(ctx, actor, command.name, self._identity)
-        style = ctx.style(actor)
-        user = command.user if command.name is not None else style.user_id(actor, command.user)
-        name = command.name or command.user.strip()
-        if user == actor.user_id:
-            raise UserError("error.block_self")
-        me = await self._identity(actor.platform, actor.user_id)
-        them = await self._identity(actor.platform, user)
-        added = await ctx.store.block(me, them, ctx.clock())
-        key = "block.done" if added else "block.already"
-        return [Reply(text=Text(key, {"player": crossing_name(name)}), private=True)]
+        """``/block``: see :mod:`core.sessions.blocking`."""
+        return await self._blocks.command(actor, command)
 
     async def block_opponent(self, actor: Actor, session: Session) -> list[Reply]:
         """The Block button of an open game's board: the actor never meets the other again."""
-        ctx = self._ctx
-        seat = session.seat_in(actor.platform, actor.chat_id, actor.user_id)
-        other = None if seat is None else session.seats[2 - seat]
-        if seat is None or other is None or other.user_id is None:
-            raise UserError("error.not_your_game")
-        me = await self._identity(actor.platform, actor.user_id)
-        them = await self._identity(session.chat_of(3 - seat)[0], other.user_id)
-        added = await ctx.store.block(me, them, ctx.clock())
-        key = "block.done" if added else "block.already"
-        return [Reply(text=Text(key, {"player": other.name}), private=True)]
+        return await self._blocks.opponent(actor, session)
 
     async def _identity(self, platform: str, user_id: str) -> str:
         """The player an account is: linked accounts are one (``/link``)."""
@@ -415,13 +398,31 @@ class Matchmaker:
         )
         prefix = self._ctx.prefix(reader)
         replies = [_with_prefix(reply, prefix) for reply in replies]
-        self._spawn(self._show(reader, replies, session), f"open-game-{session.id}")
+        chat = (platform, chat_id)
+        before = self._showing.get(chat)
 
-    def _spawn(self, work: Awaitable[None], name: str) -> None:
+        async def in_order() -> None:
+            # A chat is shown an open game's changes in the order they were made (a result's
+            # ratings take a read to show, a rematch offer right after it none).
+            if before is not None:
+                await asyncio.wait({before})
+            await self._show(reader, replies, session)
+
+        task = self._spawn(in_order(), f"open-game-{session.id}")
+        self._showing[chat] = task
+
+        def forget(done: asyncio.Task[None]) -> None:
+            if self._showing.get(chat) is done:
+                del self._showing[chat]
+
+        task.add_done_callback(forget)
+
+    def _spawn(self, work: Awaitable[None], name: str) -> asyncio.Task[None]:
         task = asyncio.ensure_future(work)
         task.set_name(name)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     async def _show(
         self, reader: Actor, replies: list[Reply], session: Session | None = None
