@@ -10,7 +10,7 @@ import random
 from core.i18n import Text
 from core.ports import PlatformStyle
 from core.ratings import NEW
-from core.replies import Actor
+from core.replies import ActionKind, Actor
 from core.sessions import GameService, ServiceSettings
 from core.store import PlatformTotals, SettingRow
 from core.store.models import OPEN_GAMES
@@ -101,6 +101,14 @@ async def test_each_seat_keeps_its_own_chats_server(backend: Backend) -> None:
         places = await backend.sql("SELECT place, identity FROM rating_places ORDER BY place")
         servers = sorted(p for p, _ in places if ":server:" in p)
         assert servers == ["disc:server:server-a", "disc:server:server-c"]
+        # A rematch, offered from either chat, keeps each seat's server.
+        offer = await svc.handle_action(other, game.id, ActionKind.REMATCH)
+        assert keys(offer) == ["game.challenge"] and offer[0].session_id is not None
+        rematch = await store.get(offer[0].session_id)
+        assert rematch is not None and rematch.server_id == other.server_id
+        for who in (ANA, CY):
+            seat = rematch.seat_in(who.platform, who.chat_id, who.user_id)
+            assert seat is not None and rematch.server_of(seat) == who.server_id
 
 
 async def test_the_pairing_line_shows_a_provisional_rating_as_stats_does(
