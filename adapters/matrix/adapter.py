@@ -1,11 +1,11 @@
 """The Matrix adapter: sync, hand messages and reactions to the game service, show its replies.
 
 Flow: one sync loop reads the homeserver and puts each event on its room's queue; one worker per
-room (:mod:`adapters.matrix.rooms`) handles that room's events in order and shows the service's
-replies (:mod:`adapters.matrix.output`), which go out through the room's send queue
-(:mod:`adapters.matrix.sender`, built for rate limits and expiring tokens). The moves of a
-watched bots' game come later, through the platform style's ``publish``; they join the room's
-queue, so they are shown in order too.
+room (:mod:`adapters.matrix.rooms`) handles that room's events in order
+(:mod:`adapters.matrix.handlers`) and shows the service's replies (:mod:`adapters.matrix.output`),
+which go out through the room's send queue (:mod:`adapters.matrix.sender`, built for rate limits
+and expiring tokens). The moves of a watched bots' game come later, through the platform style's
+``publish``; they join the room's queue, so they are shown in order too.
 
 Exactly once: each event handed to the service carries a receipt (``handled:<event id>``) that
 the service writes in the same transaction as the first change the event makes (alone when it
@@ -34,35 +34,25 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
-from adapters.matrix.backoff import delay_for, with_backoff
+from adapters.matrix.backoff import delay_for
 from adapters.matrix.config import MatrixConfig
 from adapters.matrix.departures import Departure, departure
-from adapters.matrix.events import (
-    Incoming,
-    Message,
-    Reaction,
-    command_text,
-    mentioned_user,
-    parse_event,
-)
+from adapters.matrix.events import Incoming, mentioned_user, parse_event
+from adapters.matrix.handlers import PLATFORM, Handlers
 from adapters.matrix.login import Logins
 from adapters.matrix.output import Output
-from adapters.matrix.power import ADMIN_LEVEL, PowerLevels
-from adapters.matrix.render import reaction_move
+from adapters.matrix.power import PowerLevels
 from adapters.matrix.rooms import Rooms, Watermark
 from adapters.matrix.sender import QUIET_S, Sender, TokenDead
 from adapters.matrix.state import MatrixState
 from adapters.matrix.transport import Invite, MatrixError, NioTransport, SyncBatch, Transport
 from adapters.matrix.undecrypted import Undecrypted
-from adapters.matrix.upgrade import follow_tombstone
 from adapters.matrix.waits import either, until
-from core.i18n import render
 from core.ports import SHUTDOWN, GameServicePort, Lease, LeaseState, PlatformStyle
 from core.replies import Actor, Reply
 
 log = logging.getLogger(__name__)
 
-PLATFORM = "matrix"
 SYNC_TIMEOUT_MS = 30_000
 SYNC_STALE_AFTER_S = 90.0  # no sync success for this long: down (a long poll may take 30 + 30 s)
 
@@ -168,6 +158,17 @@ class MatrixAdapter:
             add_keycaps=self._add_keycaps,
             clock=self._clock,
             may_write=self._holds_lease,
+        )
+        self._handlers = Handlers(
+            self._service,
+            self._config,
+            self._state,
+            client=self._client,
+            user_id=lambda: self._user_id,
+            output=self._output,
+            undecrypted=self._undecrypted,
+            sleep=self._sleep,
+            clock=self._clock,
         )
 
     def _limited(self) -> None:
@@ -325,6 +326,8 @@ class MatrixAdapter:
         # sync's events, so they go first.
         late = await self._undecrypted.update(batch.undecrypted, self._client().decrypt)
         jobs: list[tuple[str, _Job]] = [(invite.room_id, _Join(invite)) for invite in batch.invites]
+        # Members gone in a gap come before the timeline's events.
+        jobs += ((gone.queue, gone) for gone in batch.gone)
         for event in batch.state:
             self._power.apply(event.room_id, event.source)
         for event in (*late, *batch.events):
@@ -368,7 +371,7 @@ class MatrixAdapter:
 
     async def _handle(self, room_id: str, job: _Job) -> None:
         if isinstance(job, _Join):
-            await self._join(job.invite)
+            await self._handlers.join(job.invite)
         elif isinstance(job, Departure):
             await self._service.abandon_games(PLATFORM, [job.room_id], job.user_id)
         elif isinstance(job, _Publish):
@@ -378,107 +381,7 @@ class MatrixAdapter:
                 if not job.shown.done():
                     job.shown.set_result(None)
         else:
-            if isinstance(job, Message):
-                await self._on_message(job)
-            elif isinstance(job, Reaction):
-                await self._on_reaction(job)
-            else:
-                await follow_tombstone(
-                    job,
-                    platform=PLATFORM,
-                    transport=self._client(),
-                    service=self._service,
-                    output=self._output,
-                    state=self._state,
-                    locale=self.locale,
-                    sleep=self._sleep,
-                    clock=self._clock,
-                )
-            # Not after a failure or a cancellation: the next start tries it again, and its
-            # receipt, if written, skips it then.
-            if job.event_id in self._undecrypted:
-                await self._undecrypted.done(job.event_id)
-
-    async def _join(self, invite: Invite) -> None:
-        transport = self._client()
-        inviter = invite.inviter or ""
-        if not self._config.invite_allowed(inviter):
-            log.info("matrix: declining an invite to %s from %s", invite.room_id, inviter)
-            await with_backoff(
-                lambda: transport.leave(invite.room_id), what="leave", sleep=self._sleep
-            )
-            return
-        log.info("matrix: joining %s (invited by %s)", invite.room_id, inviter)
-        await with_backoff(lambda: transport.join(invite.room_id), what="join", sleep=self._sleep)
-
-    def _actor(self, event: Incoming) -> Actor:
-        """Who sent ``event``; an admin of its room with power level 50 or more at the time,
-        or when listed in ``BOT_ADMINS``."""
-        room_id, user_id = event.room_id, event.sender
-        name = self._client().display_name(room_id, user_id)
-        admin = event.sender_level >= ADMIN_LEVEL or user_id in self._config.bot_admins
-        # A room of the bot and this one person is a direct chat (open play is on there).
-        direct = set(self._client().members(room_id)) == {self._user_id, user_id}
-        return Actor(PLATFORM, room_id, user_id, name, self.locale, is_admin=admin, direct=direct)
-
-    async def _on_message(self, message: Message) -> None:
-        room_id = message.room_id
-        text, addressed = command_text(message, self._user_id, self._client().own_names(room_id))
-        if not text and not addressed:
-            return
-        if await self._state.was_handled(room_id, message.event_id):
-            return
-        actor = self._actor(message)
-        receipt = self._state.receipt(message.event_id, self._clock())
-        try:
-            replies = await self._service.handle_text(
-                actor, text, addressed=addressed, receipt=receipt
-            )
-        except Exception:
-            log.exception("matrix: the service failed on a message in %s", room_id)
-            self._output.notice(
-                room_id, render("matrix.internal_error", self.locale), message.event_id
-            )
-            return
-        await self._output.apply(room_id, replies, reply_to=message.event_id)
-
-    async def _on_reaction(self, reaction: Reaction) -> None:
-        move = reaction_move(reaction.key)
-        if move is None:
-            return  # 👍 and friends are for people
-        board = await self._state.board_at(reaction.target, reaction.room_id)
-        if board is None or board.room_id != reaction.room_id:
-            return
-        room_id = reaction.room_id
-        if await self._state.was_handled(room_id, reaction.event_id):
-            return
-        actor = self._actor(reaction)
-        receipt = self._state.receipt(reaction.event_id, self._clock())
-        try:
-            replies = await self._service.handle_move(
-                actor, board.session_id, move, receipt=receipt
-            )
-        except Exception:
-            log.exception("matrix: the service failed on a reaction in %s", room_id)
-            replies = []
-            self._output.notice(
-                room_id,
-                f"{actor.display_name}: {render('matrix.internal_error', self.locale)}",
-                board.event_id,
-            )
-        # A reaction cannot be replied to in most clients: notices answer on the board,
-        # naming the player.
-        await self._output.apply(
-            room_id, replies, reply_to=board.event_id, addressee=actor.display_name
-        )
-        # Consumed: take it away, so the same key can be pressed again (Synapse refuses a
-        # second identical annotation; needs the power to redact others' events). Not when
-        # the key is no longer a move (a taken cell, a full column, a finished game), and not
-        # while rate-limited: then a player presses the key again by taking their reaction
-        # away and adding it anew, a new event the bot reads as a new press.
-        boards = [reply.board for reply in replies if reply.board is not None]
-        if not boards or move in boards[-1].playable:
-            self._output.redact(room_id, reaction.event_id, "move played")
+            await self._handlers.incoming(job)
 
     def _serves(self, chat_id: str) -> bool:
         # Only the process that syncs the account shows replies (see _publish).

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 import aiohttp
 import nio
 
+from adapters.matrix.departures import Departure, gap_departures
 from adapters.matrix.events import events_after_own_join
 from adapters.matrix.power import is_tracked
 
@@ -87,7 +88,9 @@ class SyncBatch:
     ``state`` holds the room state events that power levels depend on
     (:data:`adapters.matrix.power.TRACKED`) and that come before ``events``: the rooms' state
     sections, and the timeline's events from before the bot joined. Later ones are in ``events``,
-    in their order.
+    in their order. ``gone``: the members who left in the gap before a limited timeline, read
+    from its state section (:func:`adapters.matrix.departures.gap_departures`); those who left
+    in the timeline are in ``events``.
     """
 
     next_batch: str
@@ -96,6 +99,7 @@ class SyncBatch:
     undecrypted: tuple[TimelineEvent, ...] = ()
     state: tuple[TimelineEvent, ...] = ()
     left: tuple[str, ...] = ()  # rooms the bot left, or was kicked or banned from
+    gone: tuple[Departure, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,16 +276,21 @@ class NioTransport:
         events: list[TimelineEvent] = []
         undecrypted: list[TimelineEvent] = []
         state: list[TimelineEvent] = []
+        gone: list[Departure] = []
         for room_id, info in response.rooms.join.items():
-            for event in info.state:
-                source = getattr(event, "source", None)
-                if isinstance(source, dict) and is_tracked(source):
-                    state.append(TimelineEvent(room_id, source))
+            sources = [
+                event.source
+                for event in info.state
+                if isinstance(getattr(event, "source", None), dict)
+            ]
+            state += (TimelineEvent(room_id, source) for source in sources if is_tracked(source))
             timeline = [
                 (event, event.source)
                 for event in info.timeline.events
                 if isinstance(getattr(event, "source", None), dict)
             ]
+            if info.timeline.limited:
+                gone += gap_departures(room_id, sources, [s for _, s in timeline], own)
             kept = events_after_own_join([source for _, source in timeline], own)
             skipped = len(timeline) - len(kept)
             state += (TimelineEvent(room_id, s) for _, s in timeline[:skipped] if is_tracked(s))
@@ -296,6 +305,7 @@ class NioTransport:
             tuple(undecrypted),
             tuple(state),
             left=tuple(response.rooms.leave),
+            gone=tuple(gone),
         )
 
     def decrypt(self, room_id: str, source: Mapping[str, Any]) -> Mapping[str, Any] | None:

@@ -1,6 +1,7 @@
 """Game sessions: the :class:`GameService` façade adapters call, and what it is made of.
 
-- ``service``: the façade (entry points, lifetime, command dispatch);
+- ``service``: the façade (entry points, lifetime); ``dispatch``: text and commands to their
+  parts;
 - ``model``: a session's status transitions in one table (pure);
 - ``challenges``: new games, challenges, rematch, ``/final``;
 - ``moves``: a player's move and the bot's answer; ``watch``: bots' games people watch;

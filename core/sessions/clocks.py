@@ -9,34 +9,39 @@ claimed by :meth:`SessionStore.take_reminder`, which one caller alone gets. A mo
 after its deadline but before the sweep ends the game the same way (:func:`end_on_time`), so
 the deadline decides, not which process looks first.
 
-Both players are told through the platform's ``publish`` in the chat of the game: the board
-edited to its result, and the reminder as a mention of the player to move. A platform that
-cannot be reached there (a Discord group DM the bot is not in) loses only the message: the game
-has ended in the store, and its board shows it at the next look.
+Both players are told through :class:`~core.sessions.relay.Relay`: in each chat of the game
+(an open game has two) the board edited to its result and the result as a message of its own,
+with the new ratings under it as a move's result has them; the reminder as a mention of the
+player to move, in their chat. The sweeping process (the sweeper lease's holder) may not serve
+that chat (a Matrix room another process syncs): the relay then leaves the message in the
+store's outbox for the process that does, which builds it from the game as it stands (the
+``render`` functions here, used by both). A platform that cannot be reached there (a Discord
+group DM the bot is not in) loses only the message: the game has ended in the store, and its
+board shows it at the next look.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextvars
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 
 from core.i18n import Text
 from core.render import time_left
-from core.replies import Actor, Reply
+from core.replies import Reply
 from core.sessions.context import Context
 from core.sessions.model import timed_out
+from core.sessions.open_games import recording
+from core.sessions.relay import Localize, Relay, Shown, reader_of
 from core.sessions.views import board_reply
 from core.store import Session, Status
+from core.store.outbox import Kind, OutboxItem
 
 log = logging.getLogger("core.sessions")
 
 BATCH = 100
 """Games ended (or reminded) per store query; a sweep takes batches until none is due."""
-
-Localize = Callable[[Actor, list[Reply]], Awaitable[list[Reply]]]
-Publish = Callable[[Actor, Sequence[Reply]], Awaitable[None]]
 
 
 def is_due(session: Session, now: float) -> bool:
@@ -62,15 +67,16 @@ class Clocks:
 
     Args:
         ctx: the service's shared context.
-        localize: the replies as the chat is to see them (its language and theme).
+        localize: later replies as they are shown (the new ratings under a rated result).
+        relay: how they reach their chat.
     """
 
-    def __init__(self, ctx: Context, localize: Localize) -> None:
+    def __init__(self, ctx: Context, localize: Localize, relay: Relay) -> None:
         self._ctx = ctx
         self._localize = localize
-        # Messages on their way: a platform's send may wait out its rate limits, and the next
-        # game's timeout must not wait for it.
-        self._telling: set[asyncio.Task[None]] = set()
+        self._relay = relay
+        relay.renders(Kind.TIMEOUT, self._timeout)
+        relay.renders(Kind.REMINDER, self._reminder)
 
     async def sweep(self) -> int:
         """End every game whose clock ran out and send every reminder due; how many games
@@ -106,21 +112,29 @@ class Clocks:
         session = await self._ctx.store.get(session_id)
         if session is None or not is_due(session, self._ctx.clock()):
             return 0  # a move came first: its new deadline is for a later sweep
-        ended = await end_on_time(self._ctx, session)
+        # Recorded as a request records its changes: the end is told here, in every chat of
+        # the game, so OtherChats.followed leaves an open game's other chat to us.
+        with recording():
+            ended = await end_on_time(self._ctx, session)
         if ended is None:
             return 0
-        # The board edited to its end, and the result in a message of its own: an edit far
-        # up the chat notifies nobody.
-        board = board_reply(ended, result=False)
-        assert board.board is not None
-        result = Reply(
-            text=board.board.status,
-            new_message=True,
-            session_id=ended.id,
-            version=ended.version,
-        )
-        await self._publish(ended, [board, result])
+        for platform, chat_id in ended.chats:
+            item = OutboxItem(Kind.TIMEOUT, platform, chat_id, ended.id, ended.version)
+            self._relay.tell(item, ended)
         return 1
+
+    async def _timeout(self, item: OutboxItem, ended: Session | None) -> Shown | None:
+        """The board edited to its end, and the result in a message of its own (an edit far
+        up the chat notifies nobody), with the new ratings under a rated game's result as a
+        move that ends a game has them."""
+        if ended is None or ended.status is not Status.FINISHED:
+            return None
+        reader = reader_of(self._ctx, item, ended)
+        if reader is None:
+            return None
+        [said] = await self._localize(reader, [board_reply(ended)])
+        result = Reply(text=said.text, new_message=True, session_id=ended.id, version=ended.version)
+        return reader, [dataclasses.replace(said, text=None), result]
 
     async def _remind(self, session_id: str) -> int:
         ctx = self._ctx
@@ -133,72 +147,35 @@ class Clocks:
             or not await ctx.store.take_reminder(session.id, session.version)
         ):
             return 0
+        # In the chat where that player plays (an open game's other chat, if theirs).
         to_move = session.position().to_move
-        seat = session.seats[to_move - 1]
-        left = time_left(session.deadline - ctx.clock())
-        text = Text("game.clock_reminder", {"player": seat.name, "left": left})
+        platform, chat_id = session.chat_of(to_move)
+        item = OutboxItem(Kind.REMINDER, platform, chat_id, session.id, session.version, to_move)
+        self._relay.tell(item, session)
+        return 1
+
+    async def _reminder(self, item: OutboxItem, session: Session | None) -> Shown | None:
+        """A mention of the player to move, in a message of its own below (the board stays as
+        it is); nothing once they moved or their time is up."""
+        if (
+            session is None
+            or item.seat is None
+            or session.version != item.version
+            or session.status is not Status.ACTIVE
+            or session.deadline is None
+            or session.deadline <= self._ctx.clock()
+        ):
+            return None
+        reader = reader_of(self._ctx, item, session)
+        if reader is None:
+            return None
+        seat = session.seats[item.seat - 1]
+        left = time_left(session.deadline - self._ctx.clock())
         reply = Reply(
-            text=text,
-            new_message=True,  # a message of its own, below: the board stays as it is
+            text=Text("game.clock_reminder", {"player": seat.name, "left": left}),
+            new_message=True,
             session_id=session.id,
             version=session.version,
             mention=seat.user_id,
         )
-        # In the chat where that player plays (an open game's other chat, if theirs).
-        await self._publish(session, [reply], seat=to_move)
-        return 1
-
-    async def _publish(
-        self, session: Session, replies: Sequence[Reply], *, seat: int | None = None
-    ) -> None:
-        """Show ``replies`` in the game's chat (or in the chat of seat ``seat``), in a task of
-        its own."""
-        platform, chat_id = (
-            (session.platform, session.chat_id) if seat is None else (session.chat_of(seat))
-        )
-        style = self._ctx.styles.get(platform)
-        if style is None or style.publish is None:
-            return  # not served by this process's adapters: the board shows it at the next look
-        person = (
-            session.seats[seat - 1]
-            if seat is not None
-            else next(s for s in session.seats if s.user_id is not None)
-        )
-        assert person.user_id is not None
-        actor = Actor(
-            platform,
-            chat_id,
-            person.user_id,
-            person.name,
-            locale="",
-            server_id=session.server_id if chat_id == session.chat_id else None,
-        )
-        # A fresh context: nothing of a request travels along.
-        task = asyncio.create_task(
-            self._tell(actor, style.publish, replies, session.id),
-            name=f"clock-{session.id}",
-            context=contextvars.Context(),
-        )
-        self._telling.add(task)
-        task.add_done_callback(self._telling.discard)
-
-    async def _tell(
-        self, actor: Actor, publish: Publish, replies: Sequence[Reply], session_id: str
-    ) -> None:
-        # A platform that cannot reach the chat loses only the message (see the module).
-        try:
-            await publish(actor, await self._localize(actor, list(replies)))
-        except Exception:
-            log.exception("could not tell the players of session %s about its clock", session_id)
-
-    async def idle(self) -> None:
-        """Wait until the messages on their way are handed to their platforms (tests)."""
-        while self._telling:
-            await asyncio.gather(*self._telling, return_exceptions=True)
-
-    async def close(self) -> None:
-        """Stop telling (the games have ended in the store already)."""
-        tasks = list(self._telling)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        return reader, [reply]

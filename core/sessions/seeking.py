@@ -9,20 +9,21 @@ seeks whose rating windows have widened and telling the players whose seeks expi
 
 An open game has one seat in another chat (:class:`core.store.Seat`). Every change to one
 (a move, ``/final``, a rematch offer) is answered in the chat it came from, as any game, and the
-same board is published to the other chat through its platform's
-:attr:`~core.ports.PlatformStyle.publish` (:meth:`Matchmaker.mirrored`). Only the game crosses:
-the board, the players' display names (defused by :func:`core.matching.crossing_name`), their
-platform and rating, the result; never the other chat's name or id, nor free text.
+same board is shown in the other chat (:mod:`core.sessions.other_chats`). Only the game
+crosses: the board, the players' display names (defused by
+:func:`core.matching.crossing_name`), their platform and rating, the result; never the other
+chat's name or id, nor free text. What this process has to show in a chat that another process
+serves (the new game's board with its pairing line, an expired seek's notice) goes through the
+store (:class:`~core.sessions.relay.Relay`); every pass also shows what other processes left
+for chats this one serves.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 from collections import Counter
-from collections.abc import Awaitable, Callable, Sequence
 
 from core.admin.keys import Effective
 from core.admin.scopes import Source
@@ -43,13 +44,14 @@ from core.replies import Actor, Reply
 from core.sessions.blocking import Blocks
 from core.sessions.context import Context
 from core.sessions.model import Event, new_session, transition
-from core.sessions.open_games import noted, recording
 from core.sessions.policy import Policy
 from core.sessions.policy import game_clock as game_clock_of
-from core.sessions.requests import Requests
+from core.sessions.relay import Relay, Shown, reader_of
 from core.sessions.views import board_reply, game_name
 from core.store import AlreadyPlaying, Seat, Session, Status, new_session_id
+from core.store.outbox import JsonValue, Kind, OutboxItem
 from core.store.seek_base import AlreadySeeking, Paired, Queued, SeekResult
+from core.store.seek_ops import decode_seek, seek_row
 
 log = logging.getLogger(__name__)
 
@@ -58,26 +60,6 @@ _ATTEMPTS = 3
 
 PASS_INTERVAL = 1.0
 """Seconds between two passes over the queue (windows widen, seeks expire)."""
-
-Localize = Callable[[Actor, list[Reply]], Awaitable[list[Reply]]]
-"""The replies as the chat of the actor shows them (its language and theme)."""
-
-
-# Parameters that are commands to type: the other chat's platform has its own prefix.
-_TYPED = ("accept", "decline")
-
-
-def _with_prefix(reply: Reply, prefix: str) -> Reply:
-    """``reply`` with the commands it names written with ``prefix`` (a challenge offered from
-    Discord names ``/accept``; its Matrix reader types ``!accept``)."""
-    text = reply.text
-    if text is None or not any(name in text.params for name in _TYPED):
-        return reply
-    params = dict(text.params)
-    for name in _TYPED:
-        if name in params:
-            params[name] = f"{prefix}{name}"
-    return dataclasses.replace(reply, text=Text(text.key, params))
 
 
 def _rating_text(seek: Seek) -> str:
@@ -92,24 +74,19 @@ class Matchmaker:
     Args:
         ctx: the service's shared dependencies.
         policy: the chats' settings and checks.
-        localize: how a chat shows replies (its language and theme).
+        relay: how what comes with nobody's request reaches its chat (and how this process
+            shows what others left for it).
     """
 
-    def __init__(
-        self, ctx: Context, policy: Policy, localize: Localize, requests: Requests
-    ) -> None:
+    def __init__(self, ctx: Context, policy: Policy, relay: Relay) -> None:
         self._ctx = ctx
         self._policy = policy
-        self._localize = localize
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._relay = relay
         self._passes: asyncio.Task[None] | None = None
         self._stop = asyncio.Event()
         self._blocks = Blocks(ctx, self._identity)
-        # The latest showing in each chat (platform, chat id), which the next one waits for.
-        self._showing: dict[tuple[str, str], asyncio.Task[None]] = {}
-        # Every stored change and every request pass here: open games are shown in both chats.
-        ctx.followers.append(self.followed)
-        requests.around = self.mirrored
+        relay.renders(Kind.PAIRED, self._paired)
+        relay.renders(Kind.SEEK_EXPIRED, self._expired)
 
     def start(self) -> None:
         """Pass over the queue every :data:`PASS_INTERVAL` seconds until :meth:`close`."""
@@ -309,6 +286,22 @@ class Matchmaker:
         by the caller, the others published)."""
         session = paired.session
         self._ctx.observer.game_started(session.counted_platform, session.variant.value)
+        reply = self._paired_reply(paired)
+        answered = None if here is None else (here.platform, here.chat_id)
+        # The seeks go along: a process that shows the board elsewhere writes the same line.
+        detail: dict[str, JsonValue] = {"seeks": [list(seek_row(seek)) for seek in paired.seeks]}
+        for platform, chat_id in session.chats:
+            if (platform, chat_id) != answered:
+                item = OutboxItem(
+                    Kind.PAIRED, platform, chat_id, session.id, session.version, detail=detail
+                )
+                self._relay.tell(item, session, replies=[reply])
+        return [reply] if here is not None else []
+
+    def _paired_reply(self, paired: Paired) -> Reply:
+        """The new game's board as a new message, under the pairing's line: the mode, both
+        players with their platform and rating, the clock."""
+        session = paired.session
         by_user = {s.user_id: s for s in paired.seeks}
         describe = [
             Text(
@@ -331,185 +324,72 @@ class Matchmaker:
                 "clock": clock_words(first.clock),
             },
         )
-        reply = board_reply(session, new_message=True, text=text)
-        answered = None if here is None else (here.platform, here.chat_id)
-        for number in (1, 2):
-            where = session.chat_of(number)
-            if where != answered:
-                self._publish(session, number, [reply])
-        return [reply] if here is not None else []
+        return board_reply(session, new_message=True, text=text)
 
-    # --- the other chat of an open game ----------------------------------------------------
-
-    def mirrored(
-        self, actor: Actor, work: Callable[[], Awaitable[list[Reply]]]
-    ) -> Callable[[], Awaitable[list[Reply]]]:
-        """``work`` (one request of ``actor``), after which every open game it changed is shown
-        in its other chat as the actor's own chat shows it."""
-
-        async def run() -> list[Reply]:
-            with recording() as changed:
-                replies = await work()
-            if changed:
-                self._mirror(actor, changed, replies)
-            return replies
-
-        return run
-
-    def followed(self, session: Session) -> None:
-        """Told of every stored change (``Context.update``): an open game changed outside a
-        request (a clock's sweep) is shown in its seat's other chat here; whoever changed it
-        shows it in the game's own chat, as for any game."""
-        if noted(session) or len(session.chats) < 2:
-            return
-        home = (session.platform, session.chat_id)
-        for number in (1, 2):
-            if session.chat_of(number) != home:
-                self._publish(session, number, [board_reply(session)])
-
-    def _mirror(self, actor: Actor, changed: list[Session], replies: Sequence[Reply]) -> None:
-        latest = {session.id: session for session in changed}
-        for session in latest.values():
-            shown = [
-                dataclasses.replace(reply, private=False, locale=None, theme=None)
-                for reply in replies
-                if not reply.private
-                and not reply.error
-                and session.id in (reply.session_id, reply.board and reply.board.session_id)
-            ]
-            if not shown:
-                shown = [board_reply(session)]
-            for number in (1, 2):
-                if session.chat_of(number) != (actor.platform, actor.chat_id):
-                    self._publish(session, number, shown)
-
-    def _publish(self, session: Session, seat: int, replies: list[Reply]) -> None:
-        """Show ``replies`` in the chat of seat ``seat``, in a task of its own (the request's
-        answer does not wait for another platform)."""
-        platform, chat_id = session.chat_of(seat)
-        person = session.seats[seat - 1]
-        reader = Actor(
-            platform,
-            chat_id,
-            person.user_id or "",
-            person.name,
-            locale=self._ctx.settings.default_locale,
-            server_id=session.server_of(seat),
+    async def _paired(self, item: OutboxItem, session: Session | None) -> Shown | None:
+        """A new game's board left by the process that paired it, as that process shows it
+        (the board as it now stands)."""
+        raw = item.detail.get("seeks")
+        rows = (
+            [decode_seek(row) for row in raw if isinstance(row, list)]
+            if isinstance(raw, list)
+            else []
         )
-        prefix = self._ctx.prefix(reader)
-        replies = [_with_prefix(reply, prefix) for reply in replies]
-        chat = (platform, chat_id)
-        before = self._showing.get(chat)
+        seeks = [seek for seek in rows if seek is not None]
+        reader = None if session is None else reader_of(self._ctx, item, session)
+        if session is None or reader is None or len(seeks) != 2:
+            return None
+        first, second = seeks
+        if {first.user_id, second.user_id} != set(session.humans):
+            return None  # not this game's seeks: nothing to say
+        return reader, [self._paired_reply(Paired(session, (first, second)))]
 
-        async def in_order() -> None:
-            # A chat is shown an open game's changes in the order they were made (a result's
-            # ratings take a read to show, a rematch offer right after it none).
-            if before is not None:
-                await asyncio.wait({before})
-            await self._show(reader, replies, session)
-
-        task = self._spawn(in_order(), f"open-game-{session.id}")
-        self._showing[chat] = task
-
-        def forget(done: asyncio.Task[None]) -> None:
-            if self._showing.get(chat) is done:
-                del self._showing[chat]
-
-        task.add_done_callback(forget)
-
-    def _spawn(self, work: Awaitable[None], name: str) -> asyncio.Task[None]:
-        task = asyncio.ensure_future(work)
-        task.set_name(name)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
-
-    async def _show(
-        self, reader: Actor, replies: list[Reply], session: Session | None = None
-    ) -> None:
-        style = self._ctx.style(reader)
-        publish = style.publish
-        try:
-            elsewhere = publish is None or (
-                style.serves is not None and not style.serves(reader.chat_id)
-            )
-            if session is not None and elsewhere:
-                # Another process serves that chat (or runs that platform at all): it shows
-                # the board from the store.
-                await self._ctx.store.board_due(
-                    reader.platform, reader.chat_id, session.id, session.version
-                )
-                return
-        except Exception:
-            log.exception("could not leave an open game's board for its chat's process")
-            return
-        if publish is None:
-            log.info("no way to show an open game's board on %s", reader.platform)
-            return
-        try:
-            await publish(reader, await self._localize(reader, replies))
-        except Exception:
-            # One board not updated: the next change shows the whole game again.
-            log.exception("could not show an open game in its other chat")
+    async def _expired(self, item: OutboxItem, session: Session | None) -> Shown | None:
+        """The notice to a player whose seek waited too long, in the chat they sought from."""
+        raw = item.detail.get("seek")
+        seek = decode_seek(raw) if isinstance(raw, list) else None
+        if seek is None:
+            return None
+        reader = Actor(
+            seek.platform,
+            seek.chat_id,
+            seek.user_id,
+            seek.name,
+            locale=self._ctx.settings.default_locale,
+            server_id=seek.server_id,
+        )
+        text = Text(
+            "seek.expired",
+            {
+                "player": seek.name,
+                "game": game_name(seek.rules),
+                "minutes": round(SEEK_TTL / 60),
+                "seek": f"{self._ctx.prefix(reader)}seek",
+            },
+        )
+        return reader, [Reply(text=text)]
 
     # --- the queue -------------------------------------------------------------------------
 
     async def pass_once(self) -> int:
         """Expire the seeks that waited too long (telling their players) and pair the ones
-        whose windows now meet; how many games were made."""
+        whose windows now meet, then show what other processes left for chats this one
+        serves; how many games were made."""
         ctx = self._ctx
         now = ctx.clock()
         if not await ctx.store.any_seeks():
             # An idle queue costs one read a second, never a write transaction.
-            await self._show_due()
+            await self._relay.deliver()
             return 0
         for seek in await ctx.store.expire_seeks(now):
-            reader = Actor(seek.platform, seek.chat_id, seek.user_id, seek.name)
-            text = Text(
-                "seek.expired",
-                {
-                    "player": seek.name,
-                    "game": game_name(seek.rules),
-                    "minutes": round(SEEK_TTL / 60),
-                    "seek": f"{ctx.style(reader).prefix}seek",
-                },
-            )
-            self._spawn(self._show(reader, [Reply(text=text)]), "seek-expired")
+            detail: dict[str, JsonValue] = {"seek": list(seek_row(seek))}
+            item = OutboxItem(Kind.SEEK_EXPIRED, seek.platform, seek.chat_id, detail=detail)
+            self._relay.tell(item)
         made = await ctx.store.pair_waiting(now, self._make)
         for paired in made:
             await self._opened(paired, here=None)
-        await self._show_due()
+        await self._relay.deliver()
         return len(made)
-
-    async def _show_due(self) -> None:
-        """Show the open games' boards that other processes left for chats this one serves."""
-        store = self._ctx.store
-        for style in list(self._ctx.styles.values()):
-            if style.publish is None:
-                continue
-            for chat_id, session_id, version in await store.boards_due(style.platform):
-                if style.serves is not None and not style.serves(chat_id):
-                    continue
-                session = await store.get(session_id)
-                seat = (
-                    None
-                    if session is None
-                    else next(
-                        (n for n in (1, 2) if session.chat_of(n) == (style.platform, chat_id)), None
-                    )
-                )
-                if session is not None and seat is not None:
-                    person = session.seats[seat - 1]
-                    reader = Actor(
-                        style.platform,
-                        chat_id,
-                        person.user_id or "",
-                        person.name,
-                        locale=self._ctx.settings.default_locale,
-                    )
-                    await self._show(reader, [board_reply(session)])
-                    version = max(version, session.version)
-                await store.board_shown(style.platform, chat_id, session_id, version)
 
     async def run(self, stop: asyncio.Event, interval: float = PASS_INTERVAL) -> None:
         """Pass over the queue every ``interval`` seconds until ``stop`` is set."""
@@ -524,15 +404,9 @@ class Matchmaker:
                 # A locked or broken database must not end the passes: next time.
                 log.exception("matchmaking pass failed", extra={"action": "seek_pass"})
 
-    async def idle(self) -> None:
-        """Wait until every board this process is publishing is shown (tests, shutdown)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
-
     async def close(self) -> None:
-        """Stop the passes; wait for the boards being published."""
+        """Stop the passes."""
         self._stop.set()
         if self._passes is not None:
             await self._passes
             self._passes = None
-        await self.idle()

@@ -1,7 +1,8 @@
 """GameService: the façade adapters call (it implements :class:`core.ports.GameServicePort`).
 
 It owns nothing but the wiring: each request is run by :class:`~core.sessions.requests.Requests`
-(accounting, error -> reply, receipt, one log line) and handed to the part that owns it:
+(accounting, error -> reply, receipt, one log line), and its text or command is handed by
+:class:`~core.sessions.dispatch.Dispatch` to the part that owns it:
 :class:`~core.sessions.challenges.Challenges` (new games, answers, rematch, ``/final``),
 :class:`~core.sessions.moves.Moves` (a player's move and the bot's answer),
 :class:`~core.sessions.watch.Watcher` (bots' games), :class:`~core.sessions.stats.Results`
@@ -21,9 +22,11 @@ What the replies look like (adapters may rely on this):
   :attr:`~core.ports.PlatformStyle.publish` as a board update, the last with the result (where
   the platform has no ``publish``, they follow in the same answer).
 - A game between people whose clock runs out (no request: the sweep): through
-  ``publish``, the board at its end, then the result (``game.timeout``) as a new message; a
-  reminder before that is a text with :attr:`~core.replies.Reply.mention` set to the player to
-  move. A move that comes after the deadline is answered with the board at its end.
+  ``publish`` (in the process that serves the chat), the board at its end, then the result
+  (``game.timeout``; ``ratings.game_result`` under a rated game, as a move's) as a new
+  message; a reminder before that is a text with :attr:`~core.replies.Reply.mention` set to
+  the player to move. A move that comes after the deadline is answered with the board at its
+  end.
 - ``/final``: a resignation (the finished board with ``game.resigned``), a stopped bots' game,
   a game without moves ended (``game.ended``), or a withdrawn challenge.
 - A lost race or a stale button: a board update with the current board, then a private error
@@ -44,44 +47,22 @@ from core.admin.effective import SettingsCache
 from core.admin.keys import Effective
 from core.admin.scopes import Source
 from core.clean import clean
-from core.commands import (
-    PREFIXES,
-    Accept,
-    Block,
-    Command,
-    CommandError,
-    Decline,
-    Final,
-    Help,
-    Link,
-    MoveText,
-    NotACommand,
-    PersonalTheme,
-    Rematch,
-    Review,
-    Seek,
-    Settings,
-    Start,
-    Stats,
-    Top,
-    Unlink,
-    help_text,
-    parse,
-)
+from core.commands import Command
 from core.errors import UserError
-from core.games import Position
-from core.i18n import Text, normalize_locale
 from core.ports import KvEntry, NullObserver, PlatformStyle, ServiceObserver
 from core.replies import ActionKind, Actor, Reply
 from core.sessions.admin import Admin
 from core.sessions.challenges import Challenges
 from core.sessions.clocks import Clocks
 from core.sessions.context import Context
+from core.sessions.dispatch import Dispatch
 from core.sessions.left import Departures
 from core.sessions.moved import carry_games_over, shown_again
 from core.sessions.moves import Moves, Unplayable, off_board
+from core.sessions.other_chats import OtherChats
 from core.sessions.policy import Policy
 from core.sessions.ratings import Ratings
+from core.sessions.relay import Relay
 from core.sessions.requests import Requests
 from core.sessions.review import KeptReviews, Reviews
 from core.sessions.seeking import Matchmaker
@@ -91,7 +72,7 @@ from core.sessions.sweeper import Sweeper
 from core.sessions.themes import Themes
 from core.sessions.views import board_reply
 from core.sessions.watch import Watcher
-from core.store import Session, SessionStore, StoreBusy, StoreUnavailable
+from core.store import SessionStore, StoreBusy, StoreUnavailable
 from core.workers.runner import AiRunner, PoolRunner
 
 log = logging.getLogger("core.sessions")
@@ -139,13 +120,27 @@ class GameService:
         self._policy = Policy(self._ctx, cache, limits=self.settings.limits)
         self._challenges = Challenges(self._ctx, self._moves, self._watcher, self._policy)
         self._ratings = Ratings(self._ctx)
-        self._results = Results(self._ctx, self._ratings)
         self._reviews = Reviews(self._ctx, self._kept)
-        self._admin = Admin(self._ctx, cache)
         self._themes = Themes(self._ctx, cache)
-        self._matchmaker = Matchmaker(self._ctx, self._policy, self._annotated, self._requests)
+        self._relay = Relay(self._ctx, self._annotated)
+        self._other_chats = OtherChats(self._ctx, self._relay)
+        self._requests.around = self._other_chats.mirrored
+        self._matchmaker = Matchmaker(self._ctx, self._policy, self._relay)
         self._departures = Departures(self._ctx, self._annotated)
-        self._clocks = Clocks(self._ctx, self._annotated)
+        self._clocks = Clocks(self._ctx, self._annotated, self._relay)
+        self._dispatch = Dispatch(
+            self._ctx,
+            policy=self._policy,
+            moves=self._moves,
+            departures=self._departures,
+            challenges=self._challenges,
+            results=Results(self._ctx, self._ratings),
+            ratings=self._ratings,
+            reviews=self._reviews,
+            admin=Admin(self._ctx, cache),
+            themes=self._themes,
+            matchmaker=self._matchmaker,
+        )
         self._sweeper = Sweeper(store, self.settings, self.sweep_clocks, self.sweep)
         self.sweeper_lease = self._sweeper.lease
         """Held while this process is the one that sweeps (health and metrics read it)."""
@@ -203,13 +198,13 @@ class GameService:
         await self._moves.close()
         await self._kept.close()
         await self._matchmaker.close()
-        await self._clocks.close()
         await self._sweeper.close()
+        await self._relay.close()  # after the last pass and sweep: what they had to say
         await self.runner.close()
 
     async def clocks_idle(self) -> None:
         """Wait until the timeouts and reminders swept are handed to their platforms (tests)."""
-        await self._clocks.idle()
+        await self._relay.idle()
 
     async def kept_reviews_idle(self) -> None:
         """Wait until the reviews this process is keeping are stored (tests, benchmarks)."""
@@ -221,7 +216,7 @@ class GameService:
 
     async def open_games_idle(self) -> None:
         """Wait until open games' boards in their other chats are shown (tests)."""
-        await self._matchmaker.idle()
+        await self._relay.idle()
 
     async def sweep(self) -> int:
         """Delete every expired session now; how many were deleted."""
@@ -241,7 +236,7 @@ class GameService:
         actor, text, receipt = clean(actor), clean(text), clean(receipt)
 
         async def run() -> list[Reply]:
-            return await self._text(actor, text, addressed)
+            return await self._dispatch.text(actor, text, addressed)
 
         return await self._localized(
             actor, await self._requests.run(actor, "text", None, run, receipt)
@@ -257,7 +252,7 @@ class GameService:
             limited = await self._policy.admit(actor)
             if limited is not None:
                 return limited
-            return await self._command(actor, command, True)
+            return await self._dispatch.command(actor, command, True)
 
         return await self._localized(
             actor,
@@ -281,7 +276,7 @@ class GameService:
             if not isinstance(move, int) or isinstance(move, bool):
                 # A move is a cell or column number; anything else is off the board.
                 raise off_board(session.rules, str(move))
-            return await self._play(
+            return await self._dispatch.play(
                 actor, session, lambda s: self._moves.check(actor, s, move, version), typed=False
             )
 
@@ -305,7 +300,7 @@ class GameService:
             try:
                 self._moves.check_turn(actor, session, version)
             except (UserError, Unplayable) as refused:
-                return await self._refused(actor, session, refused, None)
+                return await self._dispatch.refused(actor, session, refused, None)
             allowed = True
             return []
 
@@ -413,127 +408,3 @@ class GameService:
         if not replies:
             return replies
         return await self._themes.marked(actor, replies, await self._chat_or_none(actor))
-
-    # --- text and commands -----------------------------------------------------------------
-
-    async def _text(self, actor: Actor, text: str, addressed: bool) -> list[Reply]:
-        prefixed = text.strip()[:1] in PREFIXES
-        try:
-            command = parse(text)
-        except NotACommand:
-            if addressed:
-                raise
-            return []
-        except CommandError:
-            # Unprefixed text that merely looks like a bad move ("12x", "b0") is chatter unless
-            # the speaker is playing here or talking to the bot.
-            if prefixed or addressed or await self._ctx.live_game(actor) is not None:
-                raise
-            return []
-        explicit = prefixed or addressed
-        if isinstance(command, MoveText):
-            return await self._typed(actor, command, explicit, admitted=False)
-        limited = await self._policy.admit(actor)
-        if limited is not None:
-            return limited
-        return await self._command(actor, command, explicit)
-
-    async def _typed(
-        self, actor: Actor, move: MoveText, explicit: bool, *, admitted: bool
-    ) -> list[Reply]:
-        """A move typed in the chat of the actor's live game: one read of the game, one check.
-        Numbers said in passing by someone without a game here are chatter, and cost nothing.
-        """
-        session = await self.store.live_game(actor.platform, actor.chat_id, actor.user_id)
-        if session is None:
-            if not explicit:
-                return []
-            if not admitted and (limited := await self._policy.admit(actor)) is not None:
-                return limited
-            raise UserError("error.no_game", prefix=self._ctx.prefix(actor))
-        session = await self._ctx.check_expiry(session)
-
-        def check(current: Session) -> Position:
-            return self._moves.check_typed(actor, current, move)
-
-        if admitted:
-            return await self._moves.play(actor, session, check, typed=True)
-        return await self._play(actor, session, check, typed=True)
-
-    async def _play(
-        self, actor: Actor, session: Session, check: Callable[[Session], Position], *, typed: bool
-    ) -> list[Reply]:
-        """A move checked once: a playable one is applied and never limited; any other passes
-        the rate limit before it is answered (a typed one may still be played after the bot's
-        move that was due, see :meth:`Moves.unplayable`)."""
-        try:
-            after = check(session)
-        except (UserError, Unplayable) as refused:
-            return await self._refused(actor, session, refused, check if typed else None)
-        return await self._moves.apply(actor, session, after)
-
-    async def _refused(
-        self,
-        actor: Actor,
-        session: Session,
-        refused: UserError | Unplayable,
-        check: Callable[[Session], Position] | None,
-    ) -> list[Reply]:
-        """The answer to a move (or a first step to one) that cannot be played as asked,
-        after the rate limit."""
-        limited = await self._policy.admit(actor)
-        if limited is not None:
-            return limited
-        if isinstance(refused, UserError):
-            if refused.key == "error.not_your_turn":  # waiting on someone who left?
-                ended = await self._departures.opponent_left(actor, session)
-                if ended:
-                    return ended
-            raise refused
-        return await self._moves.unplayable(actor, session, refused, check)
-
-    async def _command(self, actor: Actor, command: Command, explicit: bool) -> list[Reply]:
-        ctx = self._ctx
-        match command:
-            case MoveText():
-                return await self._typed(actor, command, explicit, admitted=True)
-            case Start():
-                await self._departures.opponent_left(actor, tell=True)  # the old game, if held
-                return await self._challenges.start(actor, command)
-            case Accept():
-                return await self._challenges.accept(actor, await ctx.challenge_for(actor))
-            case Decline():
-                return await self._challenges.decline(actor, await ctx.challenge_for(actor))
-            case Rematch():
-                session = await ctx.store.last_finished(
-                    actor.platform, actor.chat_id, actor.user_id
-                )
-                if session is None:
-                    raise UserError("error.no_rematch", prefix=ctx.prefix(actor))
-                session = await ctx.check_expiry(session)
-                return await self._challenges.rematch(actor, session)
-            case Final():
-                return await self._challenges.final(actor)
-            case Stats():
-                return await self._results.stats(actor, command)
-            case Top():
-                return await self._ratings.top(actor, command)
-            case Link():
-                return await self._ratings.link(actor, command)
-            case Unlink():
-                return await self._ratings.unlink(actor)
-            case Review():
-                return await self._reviews.last(actor)
-            case Settings():
-                return await self._admin.settings(actor, command)
-            case PersonalTheme():
-                return await self._themes.choose(actor, command, await self._policy.chat(actor))
-            case Seek():
-                return await self._matchmaker.command(actor, command)
-            case Block():
-                return await self._matchmaker.block(actor, command)
-            case Help():
-                locale = normalize_locale(actor.locale or self.settings.default_locale)
-                text = help_text(locale, ctx.prefix(actor))
-                return [Reply(text=Text("game.help", {"text": text}), private=True)]
-        raise AssertionError(f"unhandled command {command!r}")  # pragma: no cover

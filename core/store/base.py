@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from core.errors import UserError
 from core.store.models import LiveCounts, PlatformTotals, Session, SettingRow, StatsRow
+from core.store.outbox import OutboxStore
 from core.store.seek_base import SeekStore
 
 if TYPE_CHECKING:
@@ -229,7 +230,7 @@ def check_lease_arguments(name: str, holder: str, ttl: float = 1.0) -> None:
         raise ValueError(f"a lease's ttl must be a positive number of seconds, got {ttl!r}")
 
 
-class SessionStore(KeyValueStore, LeaseStore, SeekStore, Protocol):
+class SessionStore(KeyValueStore, LeaseStore, SeekStore, OutboxStore, Protocol):
     """Where sessions, results and adapter state live; the single source of truth.
 
     Every change to a session is a compare-and-set on its ``version``: :meth:`update`,

@@ -28,11 +28,12 @@ statements themselves, and :func:`core.store.sql.for_sqlite` drops it for SQLite
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from core.store import lease_sql, limit_ops, rating_ops, table_ops
+from core.store import lease_sql, limit_ops, outbox_ops, rating_ops, table_ops
 from core.store.base import AlreadyPlaying, GameLimits, KvEntry, StoreError
 from core.store.migrations import Dialect
 from core.store.models import Session, Status
@@ -205,9 +206,24 @@ def _swap(
     old: Session, new: Session, receipt: KvEntry | None, limits: GameLimits | None
 ) -> Op[bool]:
     taken = [] if limits is None else (yield from limit_ops.check(limits, new))
+    if new.id == old.id and new.remind_at is not None:
+        # The same game moved (a room upgrade): a reminder taken since ``old`` was read
+        # (take_reminder keeps the version) stays taken.
+        kept = yield row(
+            "SELECT remind_at FROM sessions WHERE id = $1 AND version = $2 FOR UPDATE",
+            old.id,
+            old.version,
+        )
+        if kept is not None and kept[0] is None:
+            new = dataclasses.replace(new, remind_at=None)
     if not (yield from _delete(old.id, old.version, None)):
         return False
     yield from _create(new, receipt, None)
+    if new.id == old.id:
+        # What waits to be shown about the game follows it to its new chat.
+        for before, after in {(old.chat_of(n), new.chat_of(n)) for n in (1, 2)}:
+            if before != after:
+                yield from outbox_ops.moved(old.id, before, after)
     for write in taken:  # noqa: UP028 (a list cannot take the answers the driver sends)
         yield write
     return True
@@ -230,6 +246,7 @@ def _delete_expired(now: float) -> Op[int]:
         f" WHERE expires_at <= $1 AND {lease_sql.SWEEP_SPARES} FOR UPDATE SKIP LOCKED)",
         now,
     )
+    yield from outbox_ops.expire(now)
     return int(swept)
 
 

@@ -91,15 +91,3 @@ class SeekStore(Protocol):
     async def blocked(self, a: str, b: str) -> bool:
         """Whether either of two players blocked the other."""
         ...
-
-    async def board_due(self, platform: str, chat_id: str, session_id: str, version: int) -> None:
-        """An open game's board at ``version`` is due in a chat this process does not serve."""
-        ...
-
-    async def boards_due(self, platform: str, limit: int = 100) -> list[tuple[str, str, int]]:
-        """``(chat id, session id, version)`` of the boards due on ``platform``."""
-        ...
-
-    async def board_shown(self, platform: str, chat_id: str, session_id: str, version: int) -> None:
-        """The board was shown at ``version`` (due no more unless changed since)."""
-        ...

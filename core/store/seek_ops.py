@@ -101,8 +101,8 @@ def decode_seek(found: Sequence[Any]) -> Seek | None:
         if not all(isinstance(v, str) for v in (player, id_, platform, chat_id, user_id, name)):
             return None
         rules = Rules(int(rows_), int(cols), int(k), gravity=bool(gravity))
-        # Seeks queued before the seats kept their servers (the open seats step) have none.
-        server_id, deviation, games = found[15:18]
+        # Seeks written before the open seats step (queued, or in an outbox item) have none.
+        server_id, deviation, games = (*found[15:18], None, None, None)[:3]
         if not isinstance(server_id, str | None):
             return None
         whole = Rating(
@@ -367,44 +367,3 @@ def blocked(a: str, b: str) -> Op[bool]:
         b,
     )
     return int(found) > 0
-
-
-# --- boards due in chats another process serves ----------------------------------------------
-
-
-def board_due(platform: str, chat_id: str, session_id: str, version: int) -> Op[None]:
-    """The board of ``session_id`` at ``version`` is to be shown in that chat by the process
-    that serves it (a game deleted meanwhile needs nothing)."""
-    yield count(
-        "INSERT INTO open_boards (platform, chat_id, session_id, version)"
-        " SELECT $1, $2, $3, $4 WHERE EXISTS"
-        " (SELECT 1 FROM sessions WHERE id = $3 FOR KEY SHARE)"
-        " ON CONFLICT (platform, chat_id, session_id) DO UPDATE SET version = excluded.version"
-        " WHERE excluded.version > open_boards.version",
-        platform,
-        chat_id,
-        session_id,
-        version,
-    )
-
-
-def boards_due(platform: str, limit: int) -> Op[list[tuple[str, str, int]]]:
-    """``(chat id, session id, version)`` of boards due on ``platform``."""
-    found = yield rows(
-        "SELECT chat_id, session_id, version FROM open_boards WHERE platform = $1"
-        f" LIMIT {int(limit)}",
-        platform,
-    )
-    return [(str(c), str(s), int(v)) for c, s, v in found]
-
-
-def board_shown(platform: str, chat_id: str, session_id: str, version: int) -> Op[None]:
-    """The board was shown at ``version``: due no more (unless a later change is due)."""
-    yield count(
-        "DELETE FROM open_boards WHERE platform = $1 AND chat_id = $2 AND session_id = $3"
-        " AND version <= $4",
-        platform,
-        chat_id,
-        session_id,
-        version,
-    )

@@ -17,7 +17,7 @@ from typing import Self, TypeVar
 
 from core.matching import Seek
 from core.ratings import Merge, RatedResult, Rating, RatingChange
-from core.store import link_ops, ops, rating_ops, seek_ops, table_ops
+from core.store import link_ops, ops, outbox_ops, rating_ops, seek_ops, table_ops
 from core.store.base import (
     GameLimits,
     KvEntry,
@@ -29,6 +29,7 @@ from core.store.base import (
 from core.store.link_ops import Linked
 from core.store.migrations import Dialect
 from core.store.models import LiveCounts, PlatformTotals, Session, SettingRow, StatsRow
+from core.store.outbox import OutboxItem
 from core.store.rating_ops import LadderRow, PoolRating, RatingChangeRow
 from core.store.seek_base import MakeGame, Paired, SeekResult
 from core.store.sql import Op
@@ -224,14 +225,14 @@ class SqlStore:
     async def blocked(self, a: str, b: str) -> bool:
         return await self._run("blocked", seek_ops.blocked(a, b))
 
-    async def board_due(self, platform: str, chat_id: str, session_id: str, version: int) -> None:
-        await self._run("board_due", seek_ops.board_due(platform, chat_id, session_id, version))
+    async def outbox_put(self, item: OutboxItem, expires_at: float) -> None:
+        await self._run("outbox_put", outbox_ops.put(item, expires_at))
 
-    async def boards_due(self, platform: str, limit: int = 100) -> list[tuple[str, str, int]]:
-        return await self._run("boards_due", seek_ops.boards_due(platform, limit))
+    async def outbox_due(self, platform: str, now: float, limit: int = 100) -> list[OutboxItem]:
+        return await self._run("outbox_due", outbox_ops.due(platform, now, limit))
 
-    async def board_shown(self, platform: str, chat_id: str, session_id: str, version: int) -> None:
-        await self._run("board_shown", seek_ops.board_shown(platform, chat_id, session_id, version))
+    async def outbox_take(self, item_id: int) -> bool:
+        return await self._run("outbox_take", outbox_ops.take(item_id))
 
     # --- settings and stats ----------------------------------------------------------------
 

@@ -43,8 +43,11 @@ import nio
 import pytest
 
 from adapters.matrix import MatrixAdapter, MatrixConfig
+from core.ai import Level
+from core.games import Position
 from core.sessions import GameService, ServiceSettings
 from core.store import SqliteStore
+from core.workers.runner import PoolRunner
 
 SERVER_NAME = "chatbots.test"
 BOT = "gamebot"
@@ -562,12 +565,42 @@ def _expired(response: object) -> bool:
 # --- The bot: the real service, store and adapter ----------------------------------------------
 
 
+class HeldRunner(PoolRunner):
+    """The real AI, whose moves a test may hold: after :meth:`hold_after` the next ``moves``
+    moves are chosen, and the ones after wait for :meth:`release`. A bots' game then stands
+    still on a known board while the test acts on it, however slow the machine is."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._left: int | None = None
+        self._released = asyncio.Event()
+
+    def hold_after(self, moves: int) -> None:
+        self._left = moves
+        self._released.clear()
+
+    def release(self) -> None:
+        self._left = None
+        self._released.set()
+
+    async def choose(
+        self, position: Position, level: Level, *, budget: float, interactive: bool = True
+    ) -> int:
+        if self._left is not None:
+            if self._left > 0:
+                self._left -= 1
+            else:
+                await self._released.wait()
+        return await super().choose(position, level, budget=budget, interactive=interactive)
+
+
 @dataclass(slots=True)
 class RunningBot:
     adapter: MatrixAdapter
     service: GameService
     task: asyncio.Task[None]
     stop: asyncio.Event
+    runner: HeldRunner
 
 
 @contextlib.asynccontextmanager
@@ -596,18 +629,21 @@ async def running_bot(
     """
     await asyncio.to_thread(data_dir.mkdir, parents=True, exist_ok=True)
     store = await SqliteStore.open(data_dir / "chatbots.sqlite3")
-    service = GameService(
-        store,
-        settings=ServiceSettings(
-            ai_workers=ai_workers,
-            ai_budget=0.5,
-            ai_warm_up=ai_workers > 0,
-            watch_move_interval=watch_move_interval,
-            bot_vs_bot_budget=0.05,
-            clock_interval=1.0 if clock is time.time else 0.02,
-        ),
-        clock=clock,
+    settings = ServiceSettings(
+        ai_workers=ai_workers,
+        ai_budget=0.5,
+        ai_warm_up=ai_workers > 0,
+        watch_move_interval=watch_move_interval,
+        bot_vs_bot_budget=0.05,
+        clock_interval=1.0 if clock is time.time else 0.02,
     )
+    runner = HeldRunner(
+        workers=settings.workers,
+        warm_up=settings.ai_warm_up,
+        grace=settings.ai_grace,
+        budget=settings.ai_budget,
+    )
+    service = GameService(store, settings=settings, clock=clock, runner=runner)
     await service.start()
     config = MatrixConfig(
         homeserver=server.url,
@@ -627,7 +663,7 @@ async def running_bot(
             task.result()  # raises what ended it
             raise AssertionError("the adapter stopped during start-up")
         assert ready.done(), "the adapter did not catch up within 30 s"
-        yield RunningBot(adapter, service, task, stop)
+        yield RunningBot(adapter, service, task, stop, runner)
     finally:
         stop.set()
         await asyncio.wait_for(task, 15)

@@ -1,5 +1,6 @@
 """On a real Synapse: a player who leaves the room mid-game, and the bot kicked from a room, end
-the games there as abandoned; the player who stayed is told and plays again at once."""
+the games there as abandoned; the player who stayed is told and plays again at once. A leave
+that a gappy sync (a ``limited`` timeline) carries only in its state section counts too."""
 
 from __future__ import annotations
 
@@ -8,12 +9,17 @@ import time
 from pathlib import Path
 
 import nio
+import pytest
 
+from adapters.matrix import transport as matrix_transport
+from adapters.matrix.departures import Departure
+from adapters.matrix.transport import NioTransport
 from core.games import Outcome, Termination
 from core.i18n import render
 from core.store import Session, SessionStore, Status
 from tests.e2e.synapse import (
     BOT,
+    PASSWORD,
     Player,
     SynapseServer,
     is_edit_of,
@@ -109,6 +115,104 @@ async def test_the_bot_kicked_from_a_room_ends_its_games_there(
         assert await store.player_stats("matrix", alice.user_id) is None
         [kept] = await store.live_in_chats("matrix", [elsewhere])
         assert kept.status is Status.ACTIVE
+
+
+GAPPY_LIMIT = 3
+"""The bot's timeline per room and sync in the gappy tests: a leave followed by more messages
+than this is cut out of the timeline."""
+
+
+async def gap(alice: Player, bob: Player, room: str) -> None:
+    """Bob leaves, then Alice says more than a timeline of the gappy tests holds."""
+    left = await bob.client.room_leave(room)
+    assert isinstance(left, nio.RoomLeaveResponse), left
+    for n in range(GAPPY_LIMIT + 1):
+        await alice.say(room, f"chatter {n}")
+
+
+async def test_a_player_who_left_while_the_bot_was_away_loses_the_game_at_its_return(
+    synapse_server: SynapseServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = synapse_server
+    bot = server.user_id(BOT)
+    data = tmp_path / "bot"
+    async with Player(server, "alice") as alice, Player(server, "bob") as bob:
+        async with running_bot(server, data):
+            room = await open_room(server, alice, bob)
+            board = await pvp(server, alice, bob, room)
+
+        # While the bot is down, more happens than its first sync back shows: Bob's leave is
+        # only in that sync's state section.
+        mark = alice.mark()
+        await gap(alice, bob, room)
+        monkeypatch.setitem(matrix_transport.SYNC_FILTER["room"]["timeline"], "limit", GAPPY_LIMIT)
+
+        async with running_bot(server, data) as running:
+            said = render("game.abandoned", "en", player="bob", winner="alice")
+            await alice.wait_for(
+                lambda seen: (
+                    seen.room_id == room
+                    and is_notice_from(seen.source, bot)
+                    and shown(seen) == said
+                ),
+                after=mark,
+                what="the notice",
+            )
+            edit = await alice.wait_for(
+                lambda seen: (
+                    seen.room_id == room and is_edit_of(seen.source, board) and said in shown(seen)
+                ),
+                after=mark,
+                what="the board's end",
+            )
+            assert "to move" not in shown(edit)
+            [session] = await finished(running.service.store, room)
+            assert session.outcome == Outcome(Termination.ABANDONED, 1)
+            assert await running.service.store.live_in_chats("matrix", [room]) == []
+
+        notices = [
+            seen
+            for seen in alice.events[mark:]
+            if seen.room_id == room and is_notice_from(seen.source, bot) and shown(seen) == said
+        ]
+        assert len(notices) == 1  # ended once
+
+
+async def test_a_gappy_incremental_sync_names_the_member_who_left_in_the_gap(
+    synapse_server: SynapseServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot's transport alone, so that nothing syncs between the two syncs compared."""
+    server = synapse_server
+    bot = server.user_id(BOT)
+    client = NioTransport(server.url, bot, str(tmp_path / "keys"))
+    try:
+        await client.login(bot, PASSWORD, None)
+        async with Player(server, "alice") as alice, Player(server, "bob") as bob:
+            room = await alice.create_room([bot, bob.user_id])
+            await bob.join(room)
+            await client.join(room)
+            token = (await client.sync(None, 0, first=True)).next_batch
+            await gap(alice, bob, room)
+
+            monkeypatch.setitem(
+                matrix_transport.SYNC_FILTER["room"]["timeline"], "limit", GAPPY_LIMIT
+            )
+            gappy = await client.sync(token, 0)
+            assert gappy.gone == (Departure(room, bob.user_id),)
+            assert [e.source["content"]["body"] for e in gappy.events if e.room_id == room] == [
+                f"chatter {n}" for n in range(1, GAPPY_LIMIT + 1)
+            ]
+
+            # The same sync with the whole timeline: the leave is read there, and only there.
+            monkeypatch.setitem(matrix_transport.SYNC_FILTER["room"]["timeline"], "limit", 100)
+            whole = await client.sync(token, 0)
+            assert whole.gone == ()
+            members = [e.source for e in whole.events if e.source["type"] == "m.room.member"]
+            assert [(m["state_key"], m["content"]["membership"]) for m in members] == [
+                (bob.user_id, "leave")
+            ]
+    finally:
+        await client.close()
 
 
 async def finished(store: SessionStore, room: str) -> list[Session]:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from adapters.matrix.departures import Departure
 from adapters.matrix.transport import Login, MatrixError, SyncBatch, TimelineEvent
 
 BOT = "@gamebot:example.org"
@@ -56,15 +57,19 @@ class FakeTransport:
         invites: tuple[Any, ...] = (),
         undecrypted: tuple[tuple[str, dict[str, Any]], ...] = (),
         state: tuple[tuple[str, dict[str, Any]], ...] = (),
+        gone: tuple[Departure, ...] = (),
     ) -> str:
         """Queue one sync response with ``(room id, event source)`` pairs (and encrypted ones
-        that could not be decrypted, and the rooms' state sections); its token."""
+        that could not be decrypted, the rooms' state sections, and the members who left in
+        the gap before a limited timeline); its token."""
         self._token += 1
         token = f"s{self._token}"
         timeline = tuple(TimelineEvent(room, source) for room, source in events)
         waiting = tuple(TimelineEvent(room, source) for room, source in undecrypted)
         sections = tuple(TimelineEvent(room, source) for room, source in state)
-        self._batches.put_nowait(SyncBatch(token, tuple(invites), timeline, waiting, sections))
+        self._batches.put_nowait(
+            SyncBatch(token, tuple(invites), timeline, waiting, sections, gone=gone)
+        )
         return token
 
     def fail_sync(self, error: MatrixError) -> None:

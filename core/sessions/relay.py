@@ -1,0 +1,209 @@
+"""What a process has to show in a chat with nobody's request to answer: a clock's timeout and
+reminder, an expired seek's notice, an open game's board in its other chat. It goes to the
+chat through the platform's :attr:`~core.ports.PlatformStyle.publish` when this process serves
+that chat, and through the store's outbox (:mod:`core.store.outbox`) to the process that does
+otherwise: a Matrix room whose account another process syncs (``PlatformStyle.serves``), or a
+platform this process does not run at all.
+
+What is left in the store is neutral (:class:`~core.store.outbox.OutboxItem`: what, where,
+which game, which seat); the replies are built from it by the part that owns the kind (its
+``render``, registered with :meth:`Relay.renders`), from the game as it stands, both by the
+process that has something to say and by the one that shows it, so both show the same, in the
+chat's language. Every process passes over the outbox with its matchmaking pass (every second,
+:meth:`Relay.deliver`); an item is claimed in the store before it is shown, so it is shown
+once whatever the number of processes serving parts of the work. What one process tells one
+chat is shown there in the order told (an older board never after a newer). A platform that
+cannot reach the chat loses only the message (logged): the game is in the store, its board
+shows it at the next look.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+
+from core.ports import PlatformStyle
+from core.replies import Actor, Reply
+from core.sessions.context import Context
+from core.store import Session
+from core.store.outbox import Kind, OutboxItem
+
+log = logging.getLogger("core.sessions")
+
+KEPT = 86_400.0
+"""Seconds an item waits in the outbox for a process that serves its chat; then it goes (the
+sweep): nothing runs that platform, or syncs that account, for a day."""
+
+DRAIN = 1.0
+"""Seconds :meth:`Relay.close` lets the messages on their way reach their platforms."""
+
+Localize = Callable[[Actor, list[Reply]], Awaitable[list[Reply]]]
+"""Later replies as they are to be shown (the new ratings under a rated result)."""
+
+Shown = tuple[Actor, list[Reply]]
+"""Who reads it (their chat, its settings), and the replies."""
+
+Render = Callable[[OutboxItem, Session | None], Awaitable[Shown | None]]
+"""An item's replies, from the game as it stands (None if there is none); None: nothing to
+show any more (the game moved on or is gone)."""
+
+
+def reader_of(ctx: Context, item: OutboxItem, session: Session) -> Actor | None:
+    """Who reads ``item`` about ``session`` in its chat: the player of its seat (or the first
+    seated there); None if no seat of the game sits in that chat any more (it moved)."""
+    where = (item.platform, item.chat_id)
+    seats = (item.seat,) if item.seat is not None else (1, 2)
+    seat = next((n for n in seats if session.chat_of(n) == where), None)
+    if seat is None:
+        return None
+    person = session.seats[seat - 1]
+    return Actor(
+        item.platform,
+        item.chat_id,
+        person.user_id or "",
+        person.name,
+        locale=ctx.settings.default_locale,
+        # The Discord server of the seat's own chat: what is said there follows its settings.
+        server_id=session.server_of(seat),
+    )
+
+
+class Relay:
+    """Shows later replies where they belong (see the module docstring).
+
+    Args:
+        ctx: the service's shared context.
+        localize: the replies as they are to be shown (they are marked with the chat's
+            language and theme on their way to ``publish``).
+    """
+
+    def __init__(self, ctx: Context, localize: Localize) -> None:
+        self._ctx = ctx
+        self._localize = localize
+        self._renderers: dict[Kind, Render] = {}
+        # Messages on their way: a platform's send may wait out its rate limits, and what
+        # comes next must not wait for it.
+        self._tasks: set[asyncio.Task[None]] = set()
+        # The last message on its way to each chat: the next one to that chat waits for it, so
+        # a chat sees them in the order they were told (an older board never after a newer).
+        self._last: dict[tuple[str, str], asyncio.Task[None]] = {}
+
+    def renders(self, kind: Kind, render: Render) -> None:
+        """Items of ``kind`` are shown as ``render`` builds them."""
+        self._renderers[kind] = render
+
+    def tell(
+        self,
+        item: OutboxItem,
+        session: Session | None = None,
+        *,
+        replies: Sequence[Reply] | None = None,
+    ) -> None:
+        """Show ``item`` in its chat, in a task of its own: as its kind renders it from
+        ``session`` (the game as the caller has it), or as ``replies`` where the caller has
+        more to show than the item says (a request's answer); in a chat this process does not
+        serve, the item alone is left for the process that does."""
+        where = (item.platform, item.chat_id)
+        before = self._last.get(where)
+
+        async def in_turn() -> None:
+            if before is not None:
+                await asyncio.wait([before])
+            await self._tell(item, session, replies)
+
+        # A fresh context: nothing of a request (its receipt, its open games) travels along.
+        task = asyncio.create_task(
+            in_turn(),
+            name=f"relay-{item.kind.value}-{item.session_id or item.chat_id}",
+            context=contextvars.Context(),
+        )
+        self._tasks.add(task)
+        self._last[where] = task
+
+        def done(task: asyncio.Task[None]) -> None:
+            self._tasks.discard(task)
+            if self._last.get(where) is task:
+                del self._last[where]
+
+        task.add_done_callback(done)
+
+    def _serving(self, platform: str, chat_id: str) -> PlatformStyle | None:
+        """The platform's style if this process shows replies in that chat now, else None."""
+        style = self._ctx.styles.get(platform)
+        if style is None or style.publish is None:
+            return None
+        if style.serves is not None and not style.serves(chat_id):
+            return None
+        return style
+
+    async def _tell(
+        self, item: OutboxItem, session: Session | None, replies: Sequence[Reply] | None
+    ) -> None:
+        style = self._serving(item.platform, item.chat_id)
+        if style is None:
+            try:
+                await self._ctx.store.outbox_put(item, self._ctx.clock() + KEPT)
+            except Exception:
+                log.exception("could not leave a %s for its chat's process", item.kind.value)
+            return
+        await self._show(style, item, session, replies)
+
+    async def _show(
+        self,
+        style: PlatformStyle,
+        item: OutboxItem,
+        session: Session | None,
+        replies: Sequence[Reply] | None,
+    ) -> bool:
+        """Show ``item`` through ``style``'s publish; whether there was anything to show."""
+        assert style.publish is not None
+        try:
+            if replies is None:
+                shown = await self._renderers[item.kind](item, session)
+            else:
+                reader = None if session is None else reader_of(self._ctx, item, session)
+                shown = None if reader is None else (reader, list(replies))
+            if shown is None:
+                return False
+            reader, said = shown
+            await style.publish(reader, await self._localize(reader, said))
+        except Exception:
+            # One message lost (the chat cannot be reached): the game is in the store.
+            log.exception("could not show a %s in its chat", item.kind.value)
+        return True
+
+    async def deliver(self) -> int:
+        """Show the items other processes left for chats this one serves; how many showed
+        something."""
+        store = self._ctx.store
+        shown = 0
+        for style in list(self._ctx.styles.values()):
+            if style.publish is None:
+                continue
+            for item in await store.outbox_due(style.platform, self._ctx.clock()):
+                if self._serving(item.platform, item.chat_id) is None:
+                    continue
+                if item.kind not in self._renderers or item.id is None:
+                    continue
+                if not await store.outbox_take(item.id):
+                    continue  # another process serving that chat took it first
+                session = None if item.session_id is None else await store.get(item.session_id)
+                shown += await self._show(style, item, session, None)
+        return shown
+
+    async def idle(self) -> None:
+        """Wait until the messages on their way are handed to their platforms (tests)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def close(self) -> None:
+        """Let the messages on their way reach their platforms for :data:`DRAIN` seconds, then
+        stop (what they say is in the store already)."""
+        tasks = list(self._tasks)
+        if tasks:
+            _, late = await asyncio.wait(tasks, timeout=DRAIN)
+            for task in late:
+                task.cancel()
+            await asyncio.gather(*late, return_exceptions=True)

@@ -1,0 +1,147 @@
+"""The outbox's operations, written once for SQLite and PostgreSQL (see :mod:`core.store.sql`
+and :mod:`core.store.outbox`).
+
+Each item is shown once across processes because it is claimed by deleting its row
+(:func:`take`): of several processes that read it, one deletes it and shows it. A board item is
+one row per chat and game (a partial unique index), moved on to the newest version rather than
+added again, so a game that changed three times while the serving process looked elsewhere is
+shown once, as it stands.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from core.store.outbox import SHOWS_THE_BOARD, Kind, OutboxItem
+from core.store.sql import Atomic, Op, count, rows
+
+log = logging.getLogger(__name__)
+
+_COLUMNS = "platform, chat_id, kind, session_id, version, seat, detail, expires_at"
+_INSERT = f"INSERT INTO outbox ({_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+_SHOWING_THE_BOARD = ", ".join(f"'{kind.value}'" for kind in sorted(SHOWS_THE_BOARD, key=str))
+
+
+def _row(item: OutboxItem, expires_at: float) -> tuple[Any, ...]:
+    return (
+        item.platform,
+        item.chat_id,
+        item.kind.value,
+        item.session_id,
+        item.version,
+        item.seat,
+        json.dumps(dict(item.detail), separators=(",", ":")),
+        expires_at,
+    )
+
+
+def put(item: OutboxItem, expires_at: float) -> Op[None]:
+    """Leave ``item`` (``OutboxStore.outbox_put``)."""
+    if item.kind is Kind.BOARD:
+        # Not while an item that shows the whole board waits: it shows the game as it stands
+        # when it is taken, which is after this change (a taken item is deleted first).
+        yield count(
+            f"INSERT INTO outbox ({_COLUMNS}) SELECT $1, $2, $3, $4, $5::integer, $6::integer,"
+            " $7, $8::double precision WHERE NOT EXISTS (SELECT 1 FROM outbox"
+            " WHERE platform = $1 AND chat_id = $2 AND session_id = $4"
+            f" AND kind IN ({_SHOWING_THE_BOARD}))"
+            " ON CONFLICT (platform, chat_id, session_id) WHERE kind = 'board'"
+            " DO UPDATE SET version = excluded.version, expires_at = excluded.expires_at"
+            " WHERE excluded.version > outbox.version",
+            *_row(item, expires_at),
+        )
+        return
+    yield Atomic(_put(item, expires_at))
+
+
+def _put(item: OutboxItem, expires_at: float) -> Op[None]:
+    if item.kind in SHOWS_THE_BOARD and item.session_id is not None:
+        # The board it shows is newer: the older item would show it twice (and the result with
+        # it, once the game has ended).
+        yield count(
+            "DELETE FROM outbox WHERE platform = $1 AND chat_id = $2 AND session_id = $3"
+            " AND kind = 'board' AND version <= $4",
+            item.platform,
+            item.chat_id,
+            item.session_id,
+            item.version,
+        )
+    yield count(_INSERT, *_row(item, expires_at))
+
+
+def _decoded(found: Sequence[Any]) -> OutboxItem | None:
+    """A row back to an item; None for one that does not make one (a kind this version does
+    not know, written by a newer one, is left for it)."""
+    id_, platform, chat_id, kind, session_id, version, seat, detail = found
+    try:
+        decoded = json.loads(detail)
+        if not isinstance(decoded, dict):
+            raise ValueError("detail is not an object")
+        return OutboxItem(
+            kind=Kind(kind),
+            platform=str(platform),
+            chat_id=str(chat_id),
+            session_id=None if session_id is None else str(session_id),
+            version=int(version),
+            seat=None if seat is None else int(seat),
+            detail=decoded,
+            id=int(id_),
+        )
+    except (TypeError, ValueError):
+        return None
+
+
+def due(platform: str, now: float, limit: int) -> Op[list[OutboxItem]]:
+    """The oldest items of ``platform`` (``OutboxStore.outbox_due``): the index on the platform
+    and id gives them in order, a few entries read (none when nothing is due)."""
+    found = yield rows(
+        "SELECT id, platform, chat_id, kind, session_id, version, seat, detail FROM outbox"
+        f" WHERE platform = $1 AND expires_at > $2 ORDER BY id LIMIT {int(limit)}",
+        platform,
+        now,
+    )
+    items = []
+    for one in found:
+        item = _decoded(one)
+        if item is None:
+            # Every pass would say it again: it goes at its expiry.
+            log.debug("outbox item %s (%r) is not one this version shows", one[0], one[3])
+            continue
+        items.append(item)
+    return items
+
+
+def take(item_id: int) -> Op[bool]:
+    """Claim an item (``OutboxStore.outbox_take``): the one delete that removes it wins."""
+    return bool((yield count("DELETE FROM outbox WHERE id = $1", item_id)) == 1)
+
+
+def moved(session_id: str, before: tuple[str, str], after: tuple[str, str]) -> Op[None]:
+    """The game's items due in chat ``before`` are due in ``after`` now (a room upgrade moved
+    the game; inside its transaction). A board item already due there stays the one."""
+    (platform, old_chat), (_, new_chat) = before, after
+    yield count(
+        "DELETE FROM outbox WHERE platform = $1 AND chat_id = $2 AND session_id = $3"
+        " AND kind = 'board' AND EXISTS (SELECT 1 FROM outbox AS there WHERE"
+        " there.platform = $1 AND there.chat_id = $4 AND there.session_id = $3"
+        " AND there.kind = 'board')",
+        platform,
+        old_chat,
+        session_id,
+        new_chat,
+    )
+    yield count(
+        "UPDATE outbox SET chat_id = $4 WHERE platform = $1 AND chat_id = $2 AND session_id = $3",
+        platform,
+        old_chat,
+        session_id,
+        new_chat,
+    )
+
+
+def expire(now: float) -> Op[int]:
+    """Drop the items nobody showed in time (no process served their chat)."""
+    return int((yield count("DELETE FROM outbox WHERE expires_at <= $1", now)))
