@@ -6,7 +6,9 @@ a chat the bot left (or that was deleted) can never see a move again. Their live
 version: a move that arrives in the same instant either counts before the game ends, or finds
 it ended. The player who stayed wins a game in which a move was played, has nothing counted
 against them, and may start another game at once (a finished game holds nobody). They are told
-through the platform's ``publish``, where the bot can still write.
+through the platform's ``publish``, where the bot can still write. An open game (one game in two
+chats) is told in each of its chats the bot is still in, through the relay (so also in a chat
+another process serves).
 """
 
 from __future__ import annotations
@@ -18,8 +20,11 @@ from core.i18n import Text
 from core.replies import Actor, Reply
 from core.sessions.context import Context
 from core.sessions.model import Event, abandoned, check_removal
+from core.sessions.open_games import recording
+from core.sessions.relay import Relay
 from core.sessions.views import board_reply, board_view
 from core.store import Session, Status
+from core.store.outbox import Kind, OutboxItem
 
 log = logging.getLogger("core.sessions")
 
@@ -33,9 +38,10 @@ and a game whose player left can take only a few more of those."""
 class Departures:
     """Ends the games and challenges of a chat the bot left, or of a player who left a chat."""
 
-    def __init__(self, ctx: Context, localize: Localize) -> None:
+    def __init__(self, ctx: Context, localize: Localize, relay: Relay) -> None:
         self._ctx = ctx
         self._localize = localize
+        self._relay = relay
 
     async def abandon(self, platform: str, chat_ids: Sequence[str], user_id: str | None) -> int:
         """End the live sessions in ``chat_ids`` (all, or those of ``user_id``); how many
@@ -44,6 +50,14 @@ class Departures:
         ended = 0
         left = {(platform, chat_id) for chat_id in chat_ids}
         for found in await self._ctx.store.live_in_chats(platform, chat_ids, user_id):
+            if len(found.chats) > 1:
+                # Told here in every chat, so OtherChats.followed leaves the other one to us.
+                with recording():
+                    replies = await self._end_retrying(found, user_id, left)
+                if replies is not None:
+                    ended += 1
+                    self._tell_open(found, replies, left if user_id is None else set())
+                continue
             replies = await self._end_retrying(found, user_id, left)
             if replies is not None:
                 ended += 1
@@ -135,6 +149,22 @@ class Departures:
             return None
         # The board shows the end; the text, apart, reaches the players (a Matrix notice).
         return [board_reply(after, result=False), Reply(text=board_view(after).status)]
+
+    def _tell_open(
+        self, session: Session, replies: list[Reply], gone: set[tuple[str, str]]
+    ) -> None:
+        """Show an open game's end in each of its chats but those the bot is ``gone`` from."""
+        version = max(
+            session.version,
+            *(r.version for r in replies if r.version is not None),
+            *(r.board.version for r in replies if r.board is not None),
+        )
+        for number in (1, 2):
+            platform, chat_id = session.chat_of(number)
+            if (platform, chat_id) in gone:
+                continue
+            item = OutboxItem(Kind.BOARD, platform, chat_id, session.id, version, number)
+            self._relay.tell(item, session, replies=replies)
 
     async def _tell(self, session: Session, user_id: str, replies: list[Reply]) -> None:
         style = self._ctx.styles.get(session.platform)

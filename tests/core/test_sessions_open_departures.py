@@ -52,10 +52,13 @@ async def test_either_player_leaving_their_chat_ends_the_open_game(
     # The one who stayed wins (a move was played), wherever they sit.
     assert ended.winner == seat_of(game, stayer)
     await svc.open_games_idle()
-    # Both chats see the ended board: the game's own through the departure, the other after.
+    # Both chats see the ended board, and are told in a message of its own (a Matrix notice)
+    # that the game ended and why, whichever chat was left.
     for who in (ALICE, BOB):
         last = chats.boards(who)[-1].board
         assert last is not None and last.session_id == game.id and last.finished
+        told = [r for r in chats.shown[(who.platform, who.chat_id)] if r.board is None]
+        assert told and told[-1].text == last.status
     # Free at once: the one who stayed may seek again.
     assert keys(await svc.handle_text(stayer, "/seek tres")) == ["seek.queued"]
 
@@ -90,6 +93,12 @@ async def test_the_bot_leaving_either_chat_ends_the_open_game(store: AnyStore, l
         and ended.outcome.termination is Termination.ABANDONED
     )
     assert ended.winner is None  # nobody left to claim it where the bot is gone
+    # The chat the bot is still in is told; the one it left cannot be.
+    await svc.open_games_idle()
+    stays = BOB if where is ALICE else ALICE
+    last = chats.boards(stays)[-1].board
+    assert last is not None and last.finished
+    assert not any(r.board and r.board.finished for r in chats.boards(where))
 
 
 async def test_a_player_leaving_a_server_ends_only_the_games_they_sit_at_there(
