@@ -16,6 +16,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from core.games import Rules, Variant
+from core.ratings.rating import START_DEVIATION
 
 SEEK_TTL = 600.0
 """Seconds a seek waits before it expires (with a notice to its player)."""
@@ -49,6 +50,9 @@ class Seek:
         clock: seconds a move may take.
         rating: the seeker's rating in the game's pool when they sought.
         created_at, expires_at: seconds since the epoch.
+        deviation, games: the rest of that rating (the pairing line shows "1500?" while it is
+            provisional).
+        server_id: the Discord server of the seeker's chat (None where chats stand alone).
     """
 
     id: str
@@ -63,6 +67,9 @@ class Seek:
     rating: float
     created_at: float
     expires_at: float
+    deviation: float = START_DEVIATION
+    games: int = 0
+    server_id: str | None = None
 
     @property
     def variant(self) -> Variant:

@@ -2,12 +2,14 @@
 
 A game's board is one message in each channel that shows it (an open game between two
 channels has two): posted when the game starts, then edited move by move. Which message that
-is lives in the store (``discord`` / ``board:<session>`` -> ``channel:message``, one pair per
-channel separated by commas, deleted with its game), so a restart keeps editing the same
-message. Edits that come without an
-interaction (``/move`` and ``/final`` typed anywhere in the channel, the moves of a watched bots'
-game) go through the channel's message endpoint: an interaction token expires after 15 minutes,
-a channel message can be edited for good.
+is lives in the store, one row per channel (``discord`` / ``board:<session>:<channel>`` ->
+``message``, deleted with its game), so a restart keeps editing the same message. A row per
+channel, never one row of the game read, changed and written back: two processes saving the
+two channels' boards of an open game at the same instant would lose one. Rows written before
+(``board:<session>`` -> ``channel:message``, one pair per channel separated by commas) are
+still read. Edits that come without an interaction (``/move`` and ``/final`` typed anywhere
+in the channel, the moves of a watched bots' game) go through the channel's message endpoint:
+an interaction token expires after 15 minutes, a channel message can be edited for good.
 
 Edits of one board are applied in order and never backwards: a board older than the one shown
 (a bots' game's move that arrives after ``/final`` stopped it) is dropped. The boards shown
@@ -53,20 +55,36 @@ class _Shown:
     stored: bool = False  # this process stored this message as the board's row
 
 
-def board_key(session_id: str) -> str:
-    """The key of a session's board message in :data:`KV_NAMESPACE`."""
+def board_key(session_id: str, channel_id: int) -> str:
+    """The key of a session's board message in a channel, in :data:`KV_NAMESPACE`."""
+    return f"{old_board_key(session_id)}:{channel_id}"
+
+
+def old_board_key(session_id: str) -> str:
+    """The key of the one row that held all of a session's boards (rows stored before)."""
     return f"board:{session_id}"
 
 
 def parse_boards(value: str | None) -> dict[int, int]:
-    """A board row's value: channel id to message id. A game shows one board in each chat it
-    is played in (two for an open game between two channels: ``c1:m1,c2:m2``); a row that
-    does not parse is no board."""
+    """An old board row's value: channel id to message id (``c1:m1,c2:m2``); a row that does
+    not parse is no board."""
     found: dict[int, int] = {}
     for part in (value or "").split(","):
         channel, _, message = part.partition(":")
         if channel.isdigit() and message.isdigit():
             found[int(channel)] = int(message)
+    return found
+
+
+def stored_boards(session_id: str, rows: dict[str, str]) -> dict[int, int]:
+    """Channel id to message id, from a session's rows in :data:`KV_NAMESPACE` (a channel's
+    own row wins over an old row that named the same channel)."""
+    found = parse_boards(rows.get(old_board_key(session_id)))
+    prefix = f"{old_board_key(session_id)}:"
+    for key, value in rows.items():
+        channel = key.removeprefix(prefix)
+        if key.startswith(prefix) and channel.isdigit() and value.isdigit():
+            found[int(channel)] = int(value)
     return found
 
 
@@ -103,13 +121,10 @@ class BoardMessages:
             if shown is None or shown.message_id != message_id:
                 shown = _Shown(channel_id, message_id)
             if not shown.stored:
-                # The row keeps the other channel's board of an open game, whoever stored it.
-                boards = parse_boards(await self._store.kv_get(KV_NAMESPACE, board_key(session_id)))
-                boards[channel_id] = message_id
                 await self._store.kv_set(
                     KV_NAMESPACE,
-                    board_key(session_id),
-                    ",".join(f"{c}:{m}" for c, m in boards.items()),
+                    board_key(session_id, channel_id),
+                    str(message_id),
                     session_id=session_id,
                 )
                 shown.stored = True
@@ -129,16 +144,23 @@ class BoardMessages:
             channel_id: the board in this channel (an open game has one in each); None: the
                 one board of a game played in one channel.
         """
-        found = await self._lookup(session_id, channel_id)
-        if found is not None or wait <= 0:
-            return found
+        if wait <= 0:
+            return await self._lookup(session_id, channel_id)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + wait
+        # Listening before looking: a board remembered while the store is read wakes us.
         posted = self._posted.setdefault(session_id, asyncio.Event())
         try:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(posted.wait(), wait)
+            while True:
+                posted.clear()
+                found = await self._lookup(session_id, channel_id)
+                left = deadline - loop.time()
+                if found is not None or left <= 0:
+                    return found
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(posted.wait(), left)
         finally:
             self._posted.pop(session_id, None)
-        return await self._lookup(session_id, channel_id)
 
     async def edit(
         self,
@@ -200,10 +222,20 @@ class BoardMessages:
             return first.channel_id, first.message_id
         if channel_id is not None and channel_id in shown:
             return channel_id, shown[channel_id].message_id
-        boards = parse_boards(await self._store.kv_get(KV_NAMESPACE, board_key(session_id)))
+        store = self._store
         if channel_id is None:
-            return next(iter(boards.items()), None)
-        message_id = boards.get(channel_id)
+            # A game of one channel, found without naming it: its only row.
+            rows = await store.kv_of_session(KV_NAMESPACE, session_id)
+            found = stored_boards(session_id, rows)
+            if not found:
+                # Rows older than kv's session column are tied to no session.
+                found = parse_boards(await store.kv_get(KV_NAMESPACE, old_board_key(session_id)))
+            return next(iter(found.items()), None)
+        message = await store.kv_get(KV_NAMESPACE, board_key(session_id, channel_id))
+        if message is not None and message.isdigit():
+            return channel_id, int(message)
+        old = parse_boards(await store.kv_get(KV_NAMESPACE, old_board_key(session_id)))
+        message_id = old.get(channel_id)
         return None if message_id is None else (channel_id, message_id)
 
     def _lock(

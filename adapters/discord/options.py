@@ -83,7 +83,10 @@ def command_from_options(
         player = options.get("player")
         if isinstance(player, discord.abc.User):
             return Block(str(player.id), player.display_name)
-        return spec.build("/block", ())
+        # A recent opponent by the name their board showed (a Matrix player has no Discord
+        # user to pick), or none: the latest opponent.
+        name = str(options.get("name") or "").strip()
+        return Block(None, name or None)
     if spec.name == "link":
         code = options.get("code")
         return spec.build(f"/{spec.name}", str(code).split() if code else ())

@@ -240,4 +240,6 @@ def actions_hint(actions: Sequence[ActionKind], locale: str) -> str | None:
         hints.append(render("matrix.actions.rematch", locale, rematch=f"{COMMAND_PREFIX}rematch"))
     if ActionKind.REVIEW in actions:
         hints.append(render("matrix.actions.review", locale, review=f"{COMMAND_PREFIX}review"))
+    if ActionKind.BLOCK in actions:
+        hints.append(render("matrix.actions.block", locale, block=f"{COMMAND_PREFIX}block"))
     return " ".join(hints) or None

@@ -92,6 +92,7 @@ class Option:
         required: whether the command needs it.
         type: what its value is.
         minimum, maximum: the range of an :attr:`OptionType.INTEGER` value.
+        about: the key of its description when not ``help.option.<name>``.
     """
 
     name: str
@@ -100,11 +101,13 @@ class Option:
     type: OptionType = OptionType.TEXT
     minimum: int | None = None
     maximum: int | None = None
+    about: str | None = None
 
     @property
     def description(self) -> str:
-        """Message key of the option's description (at most 100 characters in every locale)."""
-        return f"help.option.{self.name}"
+        """Message key of the option's description (at most 100 characters in every locale):
+        ``help.option.<name>``, or :attr:`about` where one name means another thing."""
+        return self.about or f"help.option.{self.name}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,13 +390,19 @@ def _build_seek(typed: str, args: Sequence[str]) -> Command:
 
 
 def _build_block(typed: str, args: Sequence[str]) -> Command:
-    if len(args) != 1 or not _is_mention(args[0]):
-        bad = args[0] if args else ""
-        raise CommandError("parse.bad_option", command=typed, option=bad, usage="@player")
-    return Block(args[0])
+    if not args:
+        return Block()  # the latest opponent of an open game played here
+    if len(args) == 1 and _is_mention(args[0]):
+        return Block(args[0])
+    mention = next((arg for arg in args if _is_mention(arg)), None)
+    if mention is not None:
+        # A mention among other words: not a name either; say what /block takes.
+        raise CommandError("parse.bad_option", command=typed, option=mention, usage=_BLOCK)
+    return Block(None, " ".join(args))  # a recent opponent's name, as the board showed it
 
 
 # The table. Order is the order of /help.
+_BLOCK = "[@player|NAME]"
 _CLOCK_SYNTAX = "[CLOCK]"
 _TRES_SYNTAX = f"{_OPPONENT_SYNTAX} {_FIRST_SYNTAX} {_CLOCK_SYNTAX} [{_CASUAL}]"
 _QUATRE_SYNTAX = f"[ROWSxCOLS] {_OPPONENT_SYNTAX} {_FIRST_SYNTAX} {_CLOCK_SYNTAX} [{_CASUAL}]"
@@ -474,8 +483,11 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(
         "block",
         (),
-        "@player",
-        (Option("player", type=OptionType.USER, required=True),),
+        _BLOCK,
+        (
+            Option("player", type=OptionType.USER, about="help.option.block_player"),
+            Option("name", about="help.option.block_name"),
+        ),
         _build_block,
     ),
     CommandSpec(

@@ -184,8 +184,10 @@ def format_command(command: Command, prefix: str = "/") -> str:
             return f"{prefix}stats {user}"
         case Seek():
             return " ".join([f"{prefix}seek", *_seek_words(command)])
-        case Block(user=user):
+        case Block(user=str() as user):
             return f"{prefix}block {user}"
+        case Block(name=name):
+            return " ".join([f"{prefix}block", *([name] if name else [])])
         case Top(ladder=ladder, game=game):
             words = [] if ladder is Ladder.CHAT else [ladder.value]
             return " ".join([f"{prefix}top", *words, *([game.value] if game else [])])

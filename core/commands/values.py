@@ -237,13 +237,19 @@ class Seek:
 
 @dataclass(frozen=True, slots=True)
 class Block:
-    """``/block @player``: never be paired with them again.
+    """``/block @player``: never be paired with them again. Without a player of this platform
+    (the opponent of an open game may be on the other one): ``/block NAME``, the recent
+    opponent of an open game played from this chat who is called so, or ``/block`` alone,
+    the latest one.
 
     Attributes:
-        user: as :attr:`VsUser.user` (written, or the id an adapter resolved, then ``name``).
+        user: as :attr:`VsUser.user` (written, or the id an adapter resolved, then ``name``);
+            None when no player of this platform is named.
+        name: the resolved player's display name; with no ``user``, the recent opponent's
+            name as their board showed it (None: the latest opponent).
     """
 
-    user: str
+    user: str | None = None
     name: str | None = None
 
 

@@ -43,7 +43,10 @@ def seated_from(session: Session, actor: Actor, order: tuple[int, int]) -> tuple
         where = session.chat_of(number)
         here = where == (actor.platform, actor.chat_id)
         platform, chat_id = (None, None) if here else where
-        return replace(session.seats[number - 1], platform=platform, chat_id=chat_id)
+        server_id = None if here else session.server_of(number)
+        return replace(
+            session.seats[number - 1], platform=platform, chat_id=chat_id, server_id=server_id
+        )
 
     return seat(order[0]), seat(order[1])
 
@@ -154,7 +157,7 @@ class Challenges:
 
     async def _opened(self, session: Session, key: str) -> list[Reply]:
         """A stored game against the bot: its board, with the bot's first move if it starts."""
-        self._ctx.observer.game_started(session.platform, session.variant.value)
+        self._ctx.observer.game_started(session.counted_platform, session.variant.value)
         current = await self._moves.bot_turns(session)
         return [board_reply(current, new_message=True, text=Text(key))]
 
@@ -211,7 +214,7 @@ class Challenges:
             raise await ctx.already_playing_error(actor, error) from None
         if not applied:
             return await self._moves.stale(session)
-        ctx.observer.game_started(session.platform, session.variant.value)
+        ctx.observer.game_started(session.counted_platform, session.variant.value)
         return [
             board_reply(
                 accepted,

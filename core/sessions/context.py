@@ -102,7 +102,7 @@ class Context:
         )
         if applied:
             if session.status is Status.FINISHED:
-                self.observer.game_finished(session.platform, session.variant.value)
+                self.observer.game_finished(session.counted_platform, session.variant.value)
             for follower in self.followers:
                 follower(session)
         return applied

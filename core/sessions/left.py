@@ -6,7 +6,9 @@ a chat the bot left (or that was deleted) can never see a move again. Their live
 version: a move that arrives in the same instant either counts before the game ends, or finds
 it ended. The player who stayed wins a game in which a move was played, has nothing counted
 against them, and may start another game at once (a finished game holds nobody). They are told
-through the platform's ``publish``, where the bot can still write.
+through the platform's ``publish``, where the bot can still write. An open game (one game in two
+chats) is told in each of its chats the bot is still in, through the relay (so also in a chat
+another process serves).
 """
 
 from __future__ import annotations
@@ -18,8 +20,11 @@ from core.i18n import Text
 from core.replies import Actor, Reply
 from core.sessions.context import Context
 from core.sessions.model import Event, abandoned, check_removal
+from core.sessions.open_games import recording
+from core.sessions.relay import Relay
 from core.sessions.views import board_reply, board_view
 from core.store import Session, Status
+from core.store.outbox import Kind, OutboxItem
 
 log = logging.getLogger("core.sessions")
 
@@ -33,9 +38,10 @@ and a game whose player left can take only a few more of those."""
 class Departures:
     """Ends the games and challenges of a chat the bot left, or of a player who left a chat."""
 
-    def __init__(self, ctx: Context, localize: Localize) -> None:
+    def __init__(self, ctx: Context, localize: Localize, relay: Relay) -> None:
         self._ctx = ctx
         self._localize = localize
+        self._relay = relay
 
     async def abandon(
         self,
@@ -49,8 +55,25 @@ class Departures:
         process is not counted)."""
         ended = 0
         store = self._ctx.store
-        for found in await store.live_in_chats(platform, chat_ids, user_id, server_id=server_id):
-            replies = await self._end_retrying(found, user_id)
+        found_all = await store.live_in_chats(platform, chat_ids, user_id, server_id=server_id)
+        left = {(platform, chat_id) for chat_id in chat_ids}
+        if server_id is not None:  # every chat of the server is left, listed or not
+            left |= {
+                found.chat_of(seat)
+                for found in found_all
+                for seat in (1, 2)
+                if found.chat_of(seat)[0] == platform and found.server_of(seat) == server_id
+            }
+        for found in found_all:
+            if len(found.chats) > 1:
+                # Told here in every chat, so OtherChats.followed leaves the other one to us.
+                with recording():
+                    replies = await self._end_retrying(found, user_id, left)
+                if replies is not None:
+                    ended += 1
+                    self._tell_open(found, replies, left if user_id is None else set())
+                continue
+            replies = await self._end_retrying(found, user_id, left)
             if replies is not None:
                 ended += 1
                 if user_id is not None:  # the bot is still there to tell the others
@@ -83,6 +106,13 @@ class Departures:
         opponent = None if session is None else _opponent(session, actor.user_id)
         if session is None or opponent is None:
             return []
+        seat = session.seat_of(opponent)
+        where = session.chat_of(seat) if seat is not None else (session.platform, session.chat_id)
+        if where != (actor.platform, actor.chat_id):
+            # An open game's opponent plays from another chat (another server, or the other
+            # platform): whether they are a member here says nothing. Their own chat's
+            # departure, or the clock, ends the game.
+            return []
         try:
             here = await in_chat(actor, opponent)
         except Exception:
@@ -90,31 +120,33 @@ class Departures:
             return []
         if here is not False:  # still here, or the platform cannot tell
             return []
-        replies = await self._end_retrying(session, opponent)
+        replies = await self._end_retrying(session, opponent, {where})
         if replies is None:
             return []
         if tell:
             await self._tell(session, opponent, replies)
         return replies
 
-    async def _end_retrying(self, session: Session, user_id: str | None) -> list[Reply] | None:
+    async def _end_retrying(
+        self, session: Session, user_id: str | None, left: set[tuple[str, str]]
+    ) -> list[Reply] | None:
         """:meth:`_end`, again on the stored game while a move or an end comes first and it is
-        still live (and still ``user_id``'s)."""
+        still live (and still ``user_id``'s). ``left``: the chats left, ``(platform, chat)``."""
         current: Session | None = session
         for _ in range(_ATTEMPTS):
             if current is None or not _concerns(current, user_id):
                 return None
-            replies = await self._end(current, user_id)
+            replies = await self._end(current, _leaver(current, user_id, left))
             if replies is not None:
                 return replies
             current = await self._ctx.store.get(current.id)
         return None
 
-    async def _end(self, session: Session, user_id: str | None) -> list[Reply] | None:
-        """End ``session`` if it is still the stored version; the replies that show it, or
-        None when it changed meanwhile."""
+    async def _end(self, session: Session, leaver: int | None) -> list[Reply] | None:
+        """End ``session`` (``leaver``: the seat of the player who left, if seated) if it is
+        still the stored version; the replies that show it, or None when it changed
+        meanwhile."""
         ctx = self._ctx
-        leaver = None if user_id is None else session.seat_of(user_id)
         if session.status is Status.CHALLENGE:
             check_removal(session, Event.LEAVE)
             if not await ctx.delete(session):
@@ -133,6 +165,22 @@ class Departures:
         # The board shows the end; the text, apart, reaches the players (a Matrix notice).
         return [board_reply(after, result=False), Reply(text=board_view(after).status)]
 
+    def _tell_open(
+        self, session: Session, replies: list[Reply], gone: set[tuple[str, str]]
+    ) -> None:
+        """Show an open game's end in each of its chats but those the bot is ``gone`` from."""
+        version = max(
+            session.version,
+            *(r.version for r in replies if r.version is not None),
+            *(r.board.version for r in replies if r.board is not None),
+        )
+        for number in (1, 2):
+            platform, chat_id = session.chat_of(number)
+            if (platform, chat_id) in gone:
+                continue
+            item = OutboxItem(Kind.BOARD, platform, chat_id, session.id, version, number)
+            self._relay.tell(item, session, replies=replies)
+
     async def _tell(self, session: Session, user_id: str, replies: list[Reply]) -> None:
         style = self._ctx.styles.get(session.platform)
         publish = None if style is None else style.publish
@@ -142,7 +190,10 @@ class Departures:
         stayers = [s for s in session.seats if s.user_id is not None and s.user_id != user_id]
         user, name = (stayers[0].user_id or "", stayers[0].name) if stayers else ("", "")
         locale = self._ctx.settings.default_locale
-        actor = Actor(session.platform, session.chat_id, user, name, locale)
+        # The chat's own settings (its language): a server's apply as in any request there.
+        actor = Actor(
+            session.platform, session.chat_id, user, name, locale, server_id=session.server_id
+        )
         try:
             await publish(actor, await self._localize(actor, replies))
         except Exception:
@@ -157,6 +208,17 @@ def _opponent(session: Session, user_id: str) -> str | None:
     if session.seat_of(user_id) is None:
         return None
     return next((s.user_id for s in session.seats if s.user_id not in (None, user_id)), None)
+
+
+def _leaver(session: Session, user_id: str | None, left: set[tuple[str, str]]) -> int | None:
+    """The seat of ``user_id`` in a chat they left (an open game's seats sit in two chats),
+    or None (the bot left; the starter of a bots' game is seated nowhere)."""
+    if user_id is None:
+        return None
+    for number, seat in enumerate(session.seats, start=1):
+        if seat.user_id == user_id and session.chat_of(number) in left:
+            return number
+    return None
 
 
 def _concerns(session: Session, user_id: str | None) -> bool:

@@ -205,7 +205,7 @@ class Moves:
         after = played(session, position, now=now, ttl=ttl)
         if not await ctx.update(after, expected_version=session.version):
             return None
-        ctx.observer.move_played(session.platform)
+        ctx.observer.move_played(session.counted_platform)
         return after
 
     async def stale(self, session: Session) -> list[Reply]:

@@ -65,8 +65,8 @@ def reader_of(ctx: Context, item: OutboxItem, session: Session) -> Actor | None:
         person.user_id or "",
         person.name,
         locale=ctx.settings.default_locale,
-        # The Discord server is the game's own chat's: what is said there follows its settings.
-        server_id=session.server_id if where == (session.platform, session.chat_id) else None,
+        # The Discord server of the seat's own chat: what is said there follows its settings.
+        server_id=session.server_of(seat),
     )
 
 

@@ -41,6 +41,7 @@ from core.matching import (
 from core.ratings import Rating, pool_of
 from core.render import clock_words
 from core.replies import Actor, Reply
+from core.sessions.blocking import Blocks
 from core.sessions.context import Context
 from core.sessions.model import Event, new_session, transition
 from core.sessions.policy import Policy
@@ -61,8 +62,10 @@ PASS_INTERVAL = 1.0
 """Seconds between two passes over the queue (windows widen, seeks expire)."""
 
 
-def _rating_text(rating: float) -> str:
-    return str(round(rating))
+def _rating_text(seek: Seek) -> str:
+    """A player's rating on the pairing line, as ``/stats`` and result lines show it ("1500?"
+    while provisional)."""
+    return Rating(seek.rating, seek.deviation, seek.games).display()
 
 
 class Matchmaker:
@@ -81,6 +84,7 @@ class Matchmaker:
         self._relay = relay
         self._passes: asyncio.Task[None] | None = None
         self._stop = asyncio.Event()
+        self._blocks = Blocks(ctx, self._identity)
         relay.renders(Kind.PAIRED, self._paired)
         relay.renders(Kind.SEEK_EXPIRED, self._expired)
 
@@ -129,6 +133,9 @@ class Matchmaker:
             rating=rating.rating,
             created_at=now,
             expires_at=now + SEEK_TTL,
+            deviation=rating.deviation,
+            games=rating.games,
+            server_id=actor.server_id,
         )
         result = await self._seek(actor, seek, chat)
         match result:
@@ -223,30 +230,12 @@ class Matchmaker:
         return [Reply(text=Text("seek.list", {"lines": Lines(tuple(lines))}), private=True)]
 
     async def block(self, actor: Actor, command: Block) -> list[Reply]:
-        ctx = self._ctx
-        style = ctx.style(actor)
-        user = command.user if command.name is not None else style.user_id(actor, command.user)
-        name = command.name or command.user.strip()
-        if user == actor.user_id:
-            raise UserError("error.block_self")
-        me = await self._identity(actor.platform, actor.user_id)
-        them = await self._identity(actor.platform, user)
-        added = await ctx.store.block(me, them, ctx.clock())
-        key = "block.done" if added else "block.already"
-        return [Reply(text=Text(key, {"player": crossing_name(name)}), private=True)]
+        """``/block``: see :mod:`core.sessions.blocking`."""
+        return await self._blocks.command(actor, command)
 
     async def block_opponent(self, actor: Actor, session: Session) -> list[Reply]:
         """The Block button of an open game's board: the actor never meets the other again."""
-        ctx = self._ctx
-        seat = session.seat_in(actor.platform, actor.chat_id, actor.user_id)
-        other = None if seat is None else session.seats[2 - seat]
-        if seat is None or other is None or other.user_id is None:
-            raise UserError("error.not_your_game")
-        me = await self._identity(actor.platform, actor.user_id)
-        them = await self._identity(session.chat_of(3 - seat)[0], other.user_id)
-        added = await ctx.store.block(me, them, ctx.clock())
-        key = "block.done" if added else "block.already"
-        return [Reply(text=Text(key, {"player": other.name}), private=True)]
+        return await self._blocks.opponent(actor, session)
 
     async def _identity(self, platform: str, user_id: str) -> str:
         """The player an account is: linked accounts are one (``/link``)."""
@@ -270,6 +259,7 @@ class Matchmaker:
                 o.user_id,
                 platform=o.platform if away else None,
                 chat_id=o.chat_id if away else None,
+                server_id=o.server_id if away else None,
             ),
         )
         now = ctx.clock()
@@ -287,6 +277,7 @@ class Matchmaker:
             challenged=second.user_id,
             clock=game_clock(first, second),
             casual=not first.rated,
+            server_id=x.server_id,
         )
         return transition(offered, Event.ACCEPT, now=now, ttl=ctx.settings.game_ttl)
 
@@ -294,7 +285,7 @@ class Matchmaker:
         """Show a new open game: its board posted in both chats (the one of ``here`` answered
         by the caller, the others published)."""
         session = paired.session
-        self._ctx.observer.game_started(session.platform, session.variant.value)
+        self._ctx.observer.game_started(session.counted_platform, session.variant.value)
         reply = self._paired_reply(paired)
         answered = None if here is None else (here.platform, here.chat_id)
         # The seeks go along: a process that shows the board elsewhere writes the same line.
@@ -318,7 +309,7 @@ class Matchmaker:
                 {
                     "name": seat.name,
                     "platform": session.chat_of(number)[0].capitalize(),
-                    "rating": _rating_text(by_user[seat.user_id or ""].rating),
+                    "rating": _rating_text(by_user[seat.user_id or ""]),
                 },
             )
             for number, seat in enumerate(session.seats, start=1)
@@ -365,6 +356,7 @@ class Matchmaker:
             seek.user_id,
             seek.name,
             locale=self._ctx.settings.default_locale,
+            server_id=seek.server_id,
         )
         text = Text(
             "seek.expired",

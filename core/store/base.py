@@ -153,6 +153,10 @@ class KeyValueStore(Protocol):
         """Adapter state: remove a value (no error when absent)."""
         ...
 
+    async def kv_of_session(self, namespace: str, session_id: str) -> dict[str, str]:
+        """Adapter state: every value in ``namespace`` tied to ``session_id``, by key."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class LeaseHolder:

@@ -382,6 +382,23 @@ RELAY = Step(
     ),
 )
 
+# Open games, each seat's own chat (issue 24): a seat in a chat of its own keeps that chat's
+# Discord server (x_server, o_server; the session's server_id is its own chat's), so what is
+# said there later is said with its own settings and its rating counts on its own server's
+# ladder. A seek carries its chat's server and the player's whole rating (deviation and games:
+# the pairing line shows "1500?" while provisional). NULL in rows written before: no server, a
+# new player's deviation and games.
+OPEN_SEATS = Step(
+    "open seats",
+    (
+        "ALTER TABLE sessions ADD COLUMN x_server TEXT",
+        "ALTER TABLE sessions ADD COLUMN o_server TEXT",
+        "ALTER TABLE seeks ADD COLUMN server_id TEXT",
+        "ALTER TABLE seeks ADD COLUMN deviation {REAL}",
+        "ALTER TABLE seeks ADD COLUMN games INTEGER",
+    ),
+)
+
 # The live games of a Discord server, looked up when the bot is removed from it or a member
 # leaves it: by the server, which finds the games of chats the client does not know (archived
 # threads). Live games alone, as the lookup asks (core.store.table_ops.LIVE, spelled alike so
@@ -403,6 +420,7 @@ STEPS: Sequence[Step] = (
     RATINGS,
     MATCHMAKING,
     RELAY,
+    OPEN_SEATS,
     SERVER_GAMES,
 )
 """Step ``i`` upgrades version ``i`` to ``i + 1``, in every dialect."""

@@ -23,13 +23,21 @@ class Status(enum.Enum):
     FINISHED = "finished"  # won or drawn; kept (until it expires) for a rematch
 
 
+OPEN_GAMES = "open"
+"""The platform column of ``chatbots stats`` and the metrics' platform label for open games
+(matchmaking): one game between two chats, counted once whichever platforms they are on. Each
+player's results stay under their own platform."""
+
+
 @dataclass(frozen=True, slots=True)
 class Seat:
     """One side of the board: a person (``user_id`` set) or the bot (``level`` set).
 
     ``platform`` and ``chat_id`` are set only for a seat that sits in another chat than its
     session's (an open game, paired by matchmaking): that player sees the board and plays
-    there. None: the session's own chat, as every game that stays in one chat.
+    there. None: the session's own chat, as every game that stays in one chat. ``server_id``:
+    that other chat's Discord server (None where chats stand alone), as
+    :attr:`Session.server_id` is the session's own chat's.
     """
 
     name: str
@@ -37,12 +45,15 @@ class Seat:
     level: Level | None = None
     platform: str | None = None
     chat_id: str | None = None
+    server_id: str | None = None
 
     def __post_init__(self) -> None:
         if (self.user_id is None) == (self.level is None):
             raise ValueError("a seat is either a person (user_id) or the bot (level)")
         if (self.platform is None) != (self.chat_id is None):
             raise ValueError("a seat in another chat names both its platform and its chat")
+        if self.server_id is not None and self.chat_id is None:
+            raise ValueError("only a seat in another chat names that chat's server")
         if self.platform is not None and self.user_id is None:
             raise ValueError("only a person sits in another chat")
 
@@ -162,6 +173,17 @@ class Session:
             return self.platform, self.chat_id
         return place.platform, place.chat_id
 
+    def server_of(self, seat: int) -> str | None:
+        """The Discord server of the chat where seat ``seat`` (1 or 2) plays, or None."""
+        place = self.seats[seat - 1]
+        return self.server_id if place.chat_id is None else place.server_id
+
+    @property
+    def counted_platform(self) -> str:
+        """What totals and metrics count this game under: its platform, or :data:`OPEN_GAMES`
+        for an open game (shown in two chats, maybe on two platforms: counted once)."""
+        return self.platform if len(self.chats) < 2 else OPEN_GAMES
+
     @property
     def chats(self) -> tuple[tuple[str, str], ...]:
         """Every chat that shows this game: the session's own first, then a seat's other one
@@ -243,7 +265,8 @@ class LiveCounts:
 
 @dataclass(frozen=True, slots=True)
 class PlatformTotals:
-    """What ``chatbots stats`` shows for one platform.
+    """What ``chatbots stats`` shows for one platform (or for :data:`OPEN_GAMES`: their live
+    and finished games and moves; their results are each player's platform's).
 
     Attributes:
         live: challenges and games being played now.

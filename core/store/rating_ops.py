@@ -197,18 +197,16 @@ def record(session: Session) -> Op[None]:
         a2.rating,
         a2.deviation,
     )
-    # Each player's chat ladder is the chat they played in (an open game has two); the
-    # server's, where the game's own chat has one.
+    # Each player's chat ladder is the chat they played in (an open game has two), and their
+    # server's where that chat has one.
     placed = [
         (place_of_chat(*session.chat_of(1)), first),
         (place_of_chat(*session.chat_of(2)), second),
     ]
-    if session.server_id is not None:
-        server = place_of_server(session.platform, session.server_id)
-        home = (session.platform, session.chat_id)
-        placed += [
-            (server, who) for who, n in ((first, 1), (second, 2)) if session.chat_of(n) == home
-        ]
+    for who, n in ((first, 1), (second, 2)):
+        server_id = session.server_of(n)
+        if server_id is not None:
+            placed.append((place_of_server(session.chat_of(n)[0], server_id), who))
     yield many(
         "INSERT INTO rating_places (place, pool, identity) VALUES ($1, $2, $3)"
         " ON CONFLICT DO NOTHING",

@@ -49,6 +49,8 @@ SESSION_COLUMNS = (
     "x_chat",
     "o_platform",
     "o_chat",
+    "x_server",
+    "o_server",
 )
 _COLUMN_LIST = ", ".join(SESSION_COLUMNS)
 
@@ -150,6 +152,8 @@ def session_row(s: Session) -> tuple[Any, ...]:
         x.chat_id,
         o.platform,
         o.chat_id,
+        x.server_id,
+        o.server_id,
     )
 
 
@@ -176,6 +180,7 @@ _KINDS: dict[str, _Kind] = dict(
             _TEXT_OR_NONE,  # server_id
             _WHOLE,  # casual
             *(_TEXT_OR_NONE,) * 4,  # x_platform, x_chat, o_platform, o_chat
+            *(_TEXT_OR_NONE,) * 2,  # x_server, o_server
         ),
         strict=True,
     )
@@ -231,7 +236,7 @@ def _seat(
     user_id: str | None,
     name: str,
     level: str | None,
-    where: tuple[str | None, str | None] = (None, None),
+    where: tuple[str | None, str | None, str | None] = (None, None, None),
 ) -> Seat:
     try:
         return Seat(name, user_id, None if level is None else _LEVELS[level], *where)
@@ -313,8 +318,8 @@ def decode_session(row: Sequence[Any]) -> Session:
         platform=platform,
         chat_id=chat_id,
         seats=(
-            _seat("X", x_user, x_name, x_level, (away[0], away[1])),
-            _seat("O", o_user, o_name, o_level, (away[2], away[3])),
+            _seat("X", x_user, x_name, x_level, (away[0], away[1], away[4])),
+            _seat("O", o_user, o_name, o_level, (away[2], away[3], away[5])),
         ),
         rules=rules,
         moves=moves,

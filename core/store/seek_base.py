@@ -77,6 +77,13 @@ class SeekStore(Protocol):
         """The oldest waiting seeks."""
         ...
 
+    async def open_games_of(
+        self, platform: str, chat_id: str, user_id: str, limit: int = 10
+    ) -> list[Session]:
+        """The latest open games ``user_id`` played from that chat (live or finished, while
+        kept), newest first."""
+        ...
+
     async def block(self, player: str, blocked: str, now: float) -> bool:
         """``player`` is never paired with ``blocked`` again; False if already blocked."""
         ...

@@ -26,8 +26,12 @@ from typing import Any
 
 from core.games import Rules
 from core.matching import Seek, choose, pair_up
+from core.ratings.rating import START_DEVIATION, Rating
 from core.store import ops
 from core.store.base import Limited
+from core.store.migrations import Dialect
+from core.store.models import Session
+from core.store.ops import Clock
 from core.store.seek_base import AlreadySeeking, MakeGame, Paired, Queued, SeekResult
 from core.store.sql import Atomic, Op, count, placeholders, row, rows, value
 
@@ -53,6 +57,9 @@ SEEK_COLUMNS = (
     "rating",
     "created_at",
     "expires_at",
+    "server_id",
+    "deviation",
+    "games",
 )
 _COLUMNS = ", ".join(SEEK_COLUMNS)
 
@@ -79,6 +86,9 @@ def seek_row(s: Seek) -> tuple[Any, ...]:
         s.rating,
         s.created_at,
         s.expires_at,
+        s.server_id,
+        s.deviation,
+        s.games,
     )
 
 
@@ -91,6 +101,15 @@ def decode_seek(found: Sequence[Any]) -> Seek | None:
         if not all(isinstance(v, str) for v in (player, id_, platform, chat_id, user_id, name)):
             return None
         rules = Rules(int(rows_), int(cols), int(k), gravity=bool(gravity))
+        # Seeks written before the open seats step (queued, or in an outbox item) have none.
+        server_id, deviation, games = (*found[15:18], None, None, None)[:3]
+        if not isinstance(server_id, str | None):
+            return None
+        whole = Rating(
+            rating,
+            START_DEVIATION if deviation is None else float(deviation),
+            0 if games is None else int(games),
+        )
     except (TypeError, ValueError):
         return None
     return Seek(
@@ -106,6 +125,9 @@ def decode_seek(found: Sequence[Any]) -> Seek | None:
         rating=rating,
         created_at=created_at,
         expires_at=expires_at,
+        deviation=whole.deviation,
+        games=whole.games,
+        server_id=server_id,
     )
 
 
@@ -293,6 +315,35 @@ def any_seeks() -> Op[bool]:
 
 
 # --- blocks --------------------------------------------------------------------------------------
+
+
+def open_games_of(
+    dialect: Dialect, platform: str, chat_id: str, user_id: str, limit: int, clock: Clock
+) -> Op[list[Session]]:
+    """The latest open games (still kept: live, or finished and not yet swept) in which
+    ``user_id`` played from that chat, newest first: whom ``/block`` may mean there."""
+    # The player's seat in the session's own chat, or in the seat's other chat: each part
+    # served by an index (sessions_chat, sessions_x_chat, sessions_o_chat).
+    found = yield rows(
+        "SELECT id, updated_at FROM sessions WHERE platform = $1 AND chat_id = $2 AND"
+        " ((x_user = $3 AND x_chat IS NULL AND o_chat IS NOT NULL)"
+        " OR (o_user = $3 AND o_chat IS NULL AND x_chat IS NOT NULL))"
+        " UNION ALL SELECT id, updated_at FROM sessions"
+        " WHERE x_platform = $1 AND x_chat = $2 AND x_user = $3"
+        " UNION ALL SELECT id, updated_at FROM sessions"
+        " WHERE o_platform = $1 AND o_chat = $2 AND o_user = $3"
+        f" ORDER BY updated_at DESC LIMIT {int(limit)}",
+        platform,
+        chat_id,
+        user_id,
+    )
+    games: list[Session] = []
+    for session_id, _ in found:
+        # One at a time through the quarantine: a damaged row must not hide the others.
+        session = yield from ops.get(dialect, str(session_id), clock)
+        if session is not None:
+            games.append(session)
+    return games
 
 
 def block(player: str, blocked: str, now: float) -> Op[bool]:

@@ -218,6 +218,12 @@ class SqlStore:
     async def waiting_seeks(self, now: float, limit: int = 50) -> list[Seek]:
         return await self._run("waiting_seeks", seek_ops.waiting(now, limit))
 
+    async def open_games_of(
+        self, platform: str, chat_id: str, user_id: str, limit: int = 10
+    ) -> list[Session]:
+        op = seek_ops.open_games_of(self.dialect, platform, chat_id, user_id, limit, self._clock)
+        return await self._run("open_games_of", op)
+
     async def block(self, player: str, blocked: str, now: float) -> bool:
         return await self._run("block", seek_ops.block(player, blocked, now))
 
@@ -311,6 +317,9 @@ class SqlStore:
 
     async def kv_delete(self, namespace: str, key: str) -> None:
         await self._run("kv_delete", table_ops.kv_delete(namespace, key))
+
+    async def kv_of_session(self, namespace: str, session_id: str) -> dict[str, str]:
+        return await self._run("kv_of_session", table_ops.kv_of_session(namespace, session_id))
 
     # --- leases ----------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from core.store import lease_sql
 from core.store.base import KvEntry, LeaseHolder
 from core.store.migrations import Dialect
-from core.store.models import LiveCounts, PlatformTotals, SettingRow, StatsRow
+from core.store.models import OPEN_GAMES, LiveCounts, PlatformTotals, SettingRow, StatsRow
 from core.store.sql import Atomic, Op, count, placeholders, row, rows, value
 
 VERSION_TABLE = "chatbots_schema"
@@ -59,6 +59,15 @@ def kv_set(entry: KvEntry) -> Op[None]:
 
 def kv_delete(namespace: str, key: str) -> Op[None]:
     yield count("DELETE FROM kv WHERE namespace = $1 AND key = $2", namespace, key)
+
+
+def kv_of_session(namespace: str, session_id: str) -> Op[dict[str, str]]:
+    found = yield rows(
+        "SELECT key, value FROM kv WHERE session_id = $1 AND namespace = $2 ORDER BY key",
+        session_id,
+        namespace,
+    )
+    return {str(key): str(found_value) for key, found_value in found}
 
 
 # --- leases (core.store.lease_sql) ---------------------------------------------------------------
@@ -164,17 +173,21 @@ def live_counts(platform: str, chat_id: str, user_id: str) -> Op[LiveCounts]:
 
 
 def totals(since: float) -> Op[list[PlatformTotals]]:
-    # Moves are stored as "4,0,8": one comma fewer than moves.
+    # Moves are stored as "4,0,8": one comma fewer than moves. An open game (a seat in a chat
+    # of its own) counts once, under OPEN_GAMES (Session.counted_platform); results are each
+    # player's, under their own platform.
     found = yield rows(
         "SELECT platform, sum(live), sum(finished), sum(results), sum(moves) FROM ("
-        f" SELECT platform, sum(CASE WHEN {LIVE} THEN 1 ELSE 0 END) AS live,"
+        f" SELECT CASE WHEN x_chat IS NULL AND o_chat IS NULL THEN platform ELSE $2 END"
+        f" AS platform, sum(CASE WHEN {LIVE} THEN 1 ELSE 0 END) AS live,"
         " sum(CASE WHEN status = 'finished' THEN 1 ELSE 0 END) AS finished, 0 AS results,"
         " sum(CASE WHEN updated_at >= $1 AND moves <> ''"
         " THEN length(moves) - length(replace(moves, ',', '')) + 1 ELSE 0 END) AS moves"
-        " FROM sessions GROUP BY platform"
+        " FROM sessions GROUP BY 1"
         " UNION ALL SELECT platform, 0, 0, sum(wins + losses + draws), 0 FROM stats"
         " GROUP BY platform) AS counted GROUP BY platform ORDER BY platform",
         since,
+        OPEN_GAMES,
     )
     return [PlatformTotals(str(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4])) for r in found]
 

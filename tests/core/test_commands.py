@@ -19,6 +19,7 @@ from core.commands import (
     MAX_LENGTH,
     PREFIXES,
     Accept,
+    Block,
     BotVsBot,
     Command,
     CommandError,
@@ -72,6 +73,7 @@ BARE: dict[str, Command] = {
     "review": Review(),
     "settings": Settings(),
     "seek": Seek(),
+    "block": Block(),
     "theme": PersonalTheme(),
 }
 
@@ -118,7 +120,7 @@ def test_table_kinds_name_the_start_commands() -> None:
     [
         (spec.name, name, prefix)
         for spec in COMMANDS
-        if spec.name not in ("ratlla", "block")
+        if spec.name != "ratlla"
         for name in spec.names
         for prefix in PREFIXES
     ],
@@ -716,3 +718,12 @@ def test_an_unknown_theme_is_named_with_the_choices(text: str, bad: str) -> None
     error = parse_error(text)
     assert error.key == "parse.bad_theme"
     assert error.params == {"theme": bad, "choices": "classic, discs, contrast, auto, reset"}
+
+
+def test_block_names_a_player_a_recent_opponent_or_no_one() -> None:
+    assert parse("!block @bob:example.org") == Block("@bob:example.org")
+    # A player of the other platform, as an open game's board showed them.
+    assert parse("!block Bo  Smith") == Block(None, "Bo Smith")
+    assert parse("/block") == Block()  # the latest opponent of an open game here
+    error = parse_error("!block @bob please")
+    assert (error.key, error.params["option"]) == ("parse.bad_option", "@bob")

@@ -24,6 +24,7 @@ from core.store import Status
 from tests.backends import AnyStore
 from tests.core.test_sessions import ALICE, BOB, CAROL, actor, keys, pvp, session_of, store, stored
 from tests.core.test_sessions_outcome import NOW, Recording
+from tests.core.test_sessions_seek import open_service
 
 __all__ = ["store"]  # the fixture
 
@@ -338,3 +339,29 @@ async def test_a_server_left_ends_its_games_in_chats_nobody_listed(store: AnySto
     assert (await stored(store, listed)).status is Status.FINISHED
     for kept in (elsewhere, direct):
         assert (await stored(store, kept)).status is Status.ACTIVE
+
+
+@pytest.mark.parametrize("left", ["player", "bot"])
+async def test_an_open_game_is_found_by_the_server_of_either_seat(
+    store: AnyStore, left: str
+) -> None:
+    """Two Discord servers paired by /seek: each seat's chat is found by its own server (the
+    session's by ``server_id``, the other seat's by its ``x_server``/``o_server``)."""
+    svc, _ = open_service(store)
+    erin = Actor("disc", "thread-e", "erin", "Erin", server_id="s1", direct=True)
+    finn = Actor("disc", "thread-f", "finn", "Finn", server_id="s2", direct=True)
+    assert keys(await svc.handle_text(erin, "/seek connect4")) == ["seek.queued"]
+    [board] = await svc.handle_text(finn, "/seek connect4")
+    assert board.board is not None and board.session_id is not None
+    game = await stored(store, board.session_id)
+    assert len(game.chats) == 2
+    # Finn plays from s2 only, Erin from s1 only: nothing of theirs in the other server.
+    assert await svc.abandon_games("disc", [], "finn", server_id="s1") == 0
+    assert await svc.abandon_games("disc", [], "erin", server_id="s2") == 0
+    for server in ("s1", "s2"):
+        found = await store.live_in_chats("disc", [], server_id=server)
+        assert [s.id for s in found] == [game.id]
+    user = "finn" if left == "player" else None
+    assert await svc.abandon_games("disc", [], user, server_id="s2") == 1
+    ended = await stored(store, game.id)
+    assert ended.outcome is not None and ended.outcome.termination is Termination.ABANDONED

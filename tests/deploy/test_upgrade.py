@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from adapters.discord.boards import BoardMessages
 from adapters.discord.ids import ActionId, MoveId, parse_custom_id
 from core.replies import ActionKind, Actor
 from core.sessions import GameService, ServiceSettings
@@ -192,6 +193,15 @@ async def test_every_game_stat_and_entry_survives(upgraded: SqliteStore) -> None
     assert [(row.user_id, row.wins) for row in top] == [(ANA, 3), (BO, 1)]
 
     assert await upgraded.kv_get("discord", f"board:{C4}") == BOARD_MESSAGE
+    # The adapter still finds that board, with or without naming its channel.
+
+    async def never_edited(channel_id: int, message_id: int, spec: object) -> bool:
+        raise AssertionError("only looked up")
+
+    boards = BoardMessages(upgraded, never_edited)
+    where = (int(CHANNEL), int(BOARD_MESSAGE.partition(":")[2]))
+    assert await boards.where(C4) == where
+    assert await boards.where(C4, channel_id=int(CHANNEL)) == where
     assert await upgraded.kv_get("matrix", "next_batch") == "s72594_4483_1934"
 
 

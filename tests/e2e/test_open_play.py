@@ -174,6 +174,21 @@ async def test_a_discord_and_a_matrix_player_meet_and_play_one_game(
             body = await health_becomes(port, 200, within=60)
             assert body["checks"] == {"store": "ok", "discord": "ok", "matrix": "ok"}
             dm_channel, room = await meet_and_play(server, double, mia)
+            # Neither can mention the other on their own platform: each blocks the other as
+            # they met them, Dan his latest opponent (the slash command with no option), Mia
+            # by the name her board showed.
+            blocked = await double.slash("block", {}, user="dan", dm=True)
+            assert blocked.ephemeral() == ["You will not be paired with alice (Matrix) again."]
+            mark = mia.mark()
+            await mia.say(room, "!block dan")
+            await mia.wait_for(
+                lambda seen: (
+                    seen.room_id == room
+                    and "You will not be paired with Dan (Discord) again." in shown(seen)
+                ),
+                after=mark,
+                what="the block confirmed",
+            )
 
     # The result was recorded once, for each player in their own chat.
     db = sqlite3.connect(tmp_path / "games.sqlite3")

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 
-from adapters.discord.boards import KV_NAMESPACE, BoardMessages, board_key
+from adapters.discord.boards import KV_NAMESPACE, BoardMessages, board_key, old_board_key
 from adapters.discord.layout import MessageSpec, PictureSpec
+from tests.backends import Backend
+from tests.core.store.helpers import make_session
 
 
 class GameStore:
@@ -32,6 +35,13 @@ class GameStore:
     async def kv_delete(self, namespace: str, key: str) -> None:
         self.rows.pop((namespace, key), None)
 
+    async def kv_of_session(self, namespace: str, session_id: str) -> dict[str, str]:
+        return {
+            key: value
+            for (space, key), (value, session) in sorted(self.rows.items())
+            if space == namespace and session == session_id
+        }
+
     def game_deleted(self, session_id: str) -> None:
         self.rows = {k: row for k, row in self.rows.items() if row[1] != session_id}
 
@@ -54,7 +64,7 @@ async def test_a_board_row_belongs_to_its_game() -> None:
     store = GameStore()
     boards = BoardMessages(store, Channel().edit)
     await boards.remember("g1", 10, 20, version=1)
-    assert store.rows[(KV_NAMESPACE, board_key("g1"))] == ("10:20", "g1")
+    assert store.rows[(KV_NAMESPACE, board_key("g1", 10))] == ("20", "g1")
 
 
 async def test_a_restart_finds_the_board_in_the_store() -> None:
@@ -98,6 +108,31 @@ async def test_an_edit_can_wait_for_the_board_to_be_posted() -> None:
     assert not await boards.edit("g2", MessageSpec("?"), wait=0.01)  # never posted
 
 
+class LateStore(GameStore):
+    """Its first read misses, and the board is remembered before the miss is returned (a
+    board posted while an edit reads the store)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.meanwhile: list[Callable[[], Awaitable[None]]] = []
+
+    async def kv_get(self, namespace: str, key: str) -> str | None:
+        found = await super().kv_get(namespace, key)
+        while self.meanwhile:
+            await self.meanwhile.pop()()
+        return found
+
+
+async def test_a_board_remembered_while_an_edit_reads_the_store_wakes_it() -> None:
+    store, channel = LateStore(), Channel()
+    boards = BoardMessages(store, channel.edit)
+    store.meanwhile.append(lambda: boards.remember("g1", 10, 20, version=1))
+    # Not woken, the edit would wait the whole minute.
+    edit = boards.edit("g1", MessageSpec("move 1"), version=2, wait=60.0, channel_id=10)
+    assert await asyncio.wait_for(edit, 10.0)
+    assert channel.edits == [(10, 20, "move 1")]
+
+
 async def test_a_deleted_message_is_not_edited() -> None:
     channel = Channel()
     boards = BoardMessages(GameStore(), channel.edit)
@@ -135,8 +170,9 @@ async def test_pressing_the_same_board_again_writes_no_row() -> None:
     # Another message becomes the board (a board posted again): that row is written.
     await boards.remember("g1", 10, 21, version=6)
     assert store.writes == 2
-    assert store.rows[(KV_NAMESPACE, board_key("g1"))] == ("10:21", "g1")
+    assert store.rows[(KV_NAMESPACE, board_key("g1", 10))] == ("21", "g1")
     assert await boards.where("g1") == (10, 21)
+    assert await BoardMessages(store, Channel().edit).where("g1") == (10, 21)
 
 
 async def test_an_open_game_has_a_board_in_each_channel_and_each_edit_finds_its_own() -> None:
@@ -145,19 +181,60 @@ async def test_an_open_game_has_a_board_in_each_channel_and_each_edit_finds_its_
     boards = BoardMessages(store, channel.edit)
     await boards.remember("g1", 10, 20, version=1)
     await boards.remember("g1", 11, 21, version=1)
-    assert store.rows[(KV_NAMESPACE, board_key("g1"))] == ("10:20,11:21", "g1")
+    assert store.rows[(KV_NAMESPACE, board_key("g1", 10))] == ("20", "g1")
+    assert store.rows[(KV_NAMESPACE, board_key("g1", 11))] == ("21", "g1")
     assert await boards.edit("g1", MessageSpec("a"), version=2, channel_id=11)
     assert await boards.edit("g1", MessageSpec("b"), version=2, channel_id=10)
     assert channel.edits == [(11, 21, "a"), (10, 20, "b")]
     # Another process finds both; a press it remembers keeps the other channel's board.
     other = BoardMessages(store, channel.edit)
     await other.remember("g1", 11, 21, version=3)
-    assert store.rows[(KV_NAMESPACE, board_key("g1"))] == ("10:20,11:21", "g1")
     assert await other.where("g1", channel_id=10) == (10, 20)
     assert await other.where("g1", channel_id=12) is None
     # A game of one channel is found without naming it, as always.
     await boards.remember("g2", 10, 30)
     assert await BoardMessages(store, channel.edit).where("g2") == (10, 30)
+
+
+async def test_rows_stored_before_the_upgrade_are_still_found() -> None:
+    # The old format: one row of the game, a channel:message pair per channel.
+    store, channel = GameStore(), Channel()
+    await store.kv_set(KV_NAMESPACE, old_board_key("g1"), "10:20,11:21", session_id="g1")
+    await store.kv_set(KV_NAMESPACE, old_board_key("g2"), "10:30", session_id="g2")
+    after_restart = BoardMessages(store, channel.edit)
+    assert await after_restart.where("g1", channel_id=11) == (11, 21)
+    assert await after_restart.where("g1", channel_id=10) == (10, 20)
+    assert await after_restart.where("g1", channel_id=12) is None
+    assert await after_restart.where("g2") == (10, 30)
+    assert await after_restart.edit("g2", MessageSpec("moved"), version=2, channel_id=10)
+    assert channel.edits == [(10, 30, "moved")]
+    # A board posted again after the upgrade wins over the old row's message for its channel.
+    await after_restart.remember("g2", 10, 31)
+    assert await BoardMessages(store, channel.edit).where("g2") == (10, 31)
+    assert await BoardMessages(store, channel.edit).where("g2", channel_id=10) == (10, 31)
+
+
+async def test_processes_remembering_boards_at_once_lose_none(backend: Backend) -> None:
+    # Two processes (two stores on one database, two BoardMessages) save many channels' boards
+    # of one game at the same instant: each channel is its own row, so none is lost. One row
+    # of the game read, changed and written back lost most of them here.
+    channels = range(1, 41)
+    async with backend.open() as first, backend.open() as second:
+        game = make_session()
+        await first.create(game)
+        processes = [BoardMessages(first, Channel().edit), BoardMessages(second, Channel().edit)]
+        await asyncio.gather(
+            *(
+                processes[channel % 2].remember(game.id, channel, 1000 + channel, version=1)
+                for channel in channels
+            )
+        )
+        after_restart = BoardMessages(first, Channel().edit)
+        found = [await after_restart.where(game.id, channel_id=c) for c in channels]
+        assert found == [(c, 1000 + c) for c in channels]
+        # Still the game's rows: they go with it.
+        await first.delete(game.id)
+        assert await BoardMessages(second, Channel().edit).where(game.id) is None
 
 
 async def test_a_picture_board_is_drawn_as_one_again() -> None:

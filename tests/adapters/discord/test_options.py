@@ -12,6 +12,7 @@ from adapters.discord.options import channel_written, command_from_options, move
 from core.ai import Level
 from core.commands import (
     COMMANDS,
+    Block,
     BotVsBot,
     CommandError,
     CommandSpec,
@@ -104,6 +105,14 @@ def test_no_challenge_in_direct_messages() -> None:
 def test_stats_of_a_picked_player_carry_the_id_and_the_name() -> None:
     assert convert("stats", player=user(5, "Bob")) == Stats("5", "Bob")
     assert convert("stats", player=None) == Stats()
+
+
+def test_block_names_a_picked_player_or_a_recent_opponent() -> None:
+    assert convert("block", player=user(5, "Bob")) == Block("5", "Bob")
+    # A Matrix opponent has no Discord user to pick: the name their board showed, or none.
+    named = command_from_options(row("block"), {"name": " Bo Smith "}, bot_id=BOT_ID, in_guild=True)
+    assert named == Block(None, "Bo Smith")
+    assert convert("block") == Block() == parse("/block")
 
 
 def test_every_table_row_converts() -> None:

@@ -117,3 +117,11 @@ def test_gravity_hint_and_rematch_hint_in_every_locale() -> None:
         hint = actions_hint((ActionKind.REMATCH,), locale)
         assert hint is not None and "!rematch" in hint
     assert actions_hint((ActionKind.ACCEPT, ActionKind.DECLINE), "en") is None
+
+
+def test_an_open_games_finished_board_says_how_to_block_its_opponent() -> None:
+    # Matrix has no Block button: the board names the command, which blocks the latest
+    # opponent of an open game played here (a Discord player has no Matrix id to mention).
+    for locale in LOCALES:
+        hint = actions_hint((ActionKind.REMATCH, ActionKind.BLOCK), locale)
+        assert hint is not None and "!block" in hint

@@ -6,6 +6,7 @@ and a process killed in the middle of a pairing loses no seek and leaves no game
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import multiprocessing
 import multiprocessing.synchronize
 import os
@@ -17,10 +18,11 @@ import pytest
 
 from core.games import CONNECT_FOUR, TICTACTOE, Rules
 from core.matching import SEEK_TTL, Seek
+from core.ratings import NEW
 from core.store import Seat, Session, Status, new_session_id
 from core.store.rating_ops import own_identity
 from core.store.seek_base import AlreadySeeking, Paired, Queued
-from core.store.seek_ops import seek_row
+from core.store.seek_ops import SEEK_COLUMNS, decode_seek, seek_row
 from core.store.sqlite import SqliteStore
 from tests.backends import Backend
 from tests.core.store.helpers import NOW, make_session, played
@@ -56,10 +58,9 @@ def make_seek(
 async def queue(backend: Backend, s: Seek) -> None:
     """Put a seek in the queue as it is, without pairing it (as a seek that arrived in the same
     instant as its partner, in another process)."""
+    values = ", ".join(f"${n}" for n in range(1, len(SEEK_COLUMNS) + 1))
     await backend.sql(
-        "INSERT INTO seeks VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
-        " $15)",
-        *seek_row(s),
+        f"INSERT INTO seeks ({', '.join(SEEK_COLUMNS)}) VALUES ({values})", *seek_row(s)
     )
 
 
@@ -208,13 +209,24 @@ async def test_expired_seeks_are_returned_once_and_cancel_takes_a_seek_out(
 async def test_a_damaged_seek_row_is_left_out(backend: Backend) -> None:
     async with backend.open() as store:
         await backend.sql(
-            "INSERT INTO seeks VALUES ('test:x', 'bad', 'test', 'c', 'x', 'X', 0, 7, 4, 1, 0,"
-            " 120, 1500, $1, $2)",
+            f"INSERT INTO seeks ({', '.join(SEEK_COLUMNS[:15])}) VALUES ('test:x', 'bad',"
+            " 'test', 'c', 'x', 'X', 0, 7, 4, 1, 0, 120, 1500, $1, $2)",
             NOW,
             NOW + SEEK_TTL,
         )
         assert await store.waiting_seeks(NOW) == []
         assert isinstance(await store.seek(make_seek("bob", chat="c2"), open_game), Queued)
+
+
+def test_a_seek_keeps_its_server_and_whole_rating_and_older_rows_still_decode() -> None:
+    seek = dataclasses.replace(
+        make_seek("ana"), server_id="server-1", deviation=80.5, games=12, rating=1620.0
+    )
+    assert decode_seek(seek_row(seek)) == seek
+    # A row written before the open seats step (queued, or in an outbox item): no server, a
+    # new player's deviation and games.
+    older = decode_seek(seek_row(seek)[:15])
+    assert older == dataclasses.replace(seek, server_id=None, deviation=NEW.deviation, games=0)
 
 
 # --- processes on one PostgreSQL ---------------------------------------------------------------
