@@ -58,12 +58,7 @@ class Departures:
         found_all = await store.live_in_chats(platform, chat_ids, user_id, server_id=server_id)
         left = {(platform, chat_id) for chat_id in chat_ids}
         if server_id is not None:  # every chat of the server is left, listed or not
-            left |= {
-                found.chat_of(seat)
-                for found in found_all
-                for seat in (1, 2)
-                if found.chat_of(seat)[0] == platform and found.server_of(seat) == server_id
-            }
+            left.update(*(_in_server(found, platform, server_id) for found in found_all))
         for found in found_all:
             if len(found.chats) > 1:
                 # Told here in every chat, so OtherChats.followed leaves the other one to us.
@@ -88,6 +83,12 @@ class Departures:
                 extra={"action": "abandon"},
             )
         return ended
+
+    async def live_chats(self, platform: str, server_id: str) -> list[str]:
+        """The chats of ``server_id`` that show a live game or challenge, each once."""
+        found = await self._ctx.store.live_in_chats(platform, [], server_id=server_id)
+        chats = (chat for session in found for chat in _in_server(session, platform, server_id))
+        return list(dict.fromkeys(chat_id for _, chat_id in chats))
 
     async def opponent_left(
         self, actor: Actor, session: Session | None = None, *, tell: bool = False
@@ -219,6 +220,15 @@ def _leaver(session: Session, user_id: str | None, left: set[tuple[str, str]]) -
         if seat.user_id == user_id and session.chat_of(number) in left:
             return number
     return None
+
+
+def _in_server(session: Session, platform: str, server_id: str) -> list[tuple[str, str]]:
+    """The chats of ``session`` (an open game's two) that are ``platform``'s in that server."""
+    return [
+        session.chat_of(seat)
+        for seat in (1, 2)
+        if session.chat_of(seat)[0] == platform and session.server_of(seat) == server_id
+    ]
 
 
 def _concerns(session: Session, user_id: str | None) -> bool:

@@ -382,8 +382,7 @@ class GameService:
 
     async def live_chats(self, platform: str, server_id: str) -> list[str]:
         """The chats of ``server_id`` with live games or challenges (see the port)."""
-        found = await self.store.live_in_chats(clean(platform), [], server_id=clean(server_id))
-        return list(dict.fromkeys(session.chat_id for session in found))
+        return await self._departures.live_chats(clean(platform), clean(server_id))
 
     async def chat_language(self, actor: Actor) -> str | None:
         """The language the admins of ``actor``'s chat chose, or None (see the port)."""

@@ -358,9 +358,10 @@ async def test_an_open_game_is_found_by_the_server_of_either_seat(
     # Finn plays from s2 only, Erin from s1 only: nothing of theirs in the other server.
     assert await svc.abandon_games("disc", [], "finn", server_id="s1") == 0
     assert await svc.abandon_games("disc", [], "erin", server_id="s2") == 0
-    for server in ("s1", "s2"):
+    for server, chat in (("s1", "thread-e"), ("s2", "thread-f")):
         found = await store.live_in_chats("disc", [], server_id=server)
         assert [s.id for s in found] == [game.id]
+        assert await svc.live_chats("disc", server) == [chat]  # its own chat there alone
     user = "finn" if left == "player" else None
     assert await svc.abandon_games("disc", [], user, server_id="s2") == 1
     ended = await stored(store, game.id)
