@@ -30,7 +30,7 @@ from typing import Any
 from core.games import TICTACTOE
 from core.sessions import GameService, ServiceSettings
 from core.sessions.model import new_session
-from core.store import Seat, SqliteStore, Status, ops
+from core.store import Seat, SqliteStore, Status, departure_ops
 from core.store.migrations import Dialect
 from core.store.postgres import PostgresStore
 from core.store.sql import Query, for_sqlite
@@ -81,7 +81,7 @@ async def _fill(store: SqlStore, elsewhere: int) -> None:
 
 def _server_query(dialect: Dialect) -> Query:
     """The first statement of the server's lookup, as the store runs it."""
-    step = next(ops.live_in_chats(dialect, "discord", [], None, time.time, SERVER))
+    step = next(departure_ops.live_in_chats(dialect, "discord", [], None, time.time, SERVER))
     assert isinstance(step, Query)
     return step
 

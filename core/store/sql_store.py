@@ -17,7 +17,7 @@ from typing import Self, TypeVar
 
 from core.matching import Seek
 from core.ratings import Merge, RatedResult, Rating, RatingChange
-from core.store import link_ops, ops, outbox_ops, rating_ops, seek_ops, table_ops
+from core.store import departure_ops, link_ops, ops, outbox_ops, rating_ops, seek_ops, table_ops
 from core.store.base import (
     GameLimits,
     KvEntry,
@@ -138,7 +138,9 @@ class SqlStore:
         *,
         server_id: str | None = None,
     ) -> list[Session]:
-        op = ops.live_in_chats(self.dialect, platform, chat_ids, user_id, self._clock, server_id)
+        op = departure_ops.live_in_chats(
+            self.dialect, platform, chat_ids, user_id, self._clock, server_id
+        )
         return await self._run("live_in_chats", op)
 
     async def update(
