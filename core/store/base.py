@@ -283,9 +283,8 @@ class SessionStore(KeyValueStore, LeaseStore, SeekStore, OutboxStore, Protocol):
         server_id: str | None = None,
     ) -> list[Session]:
         """The live sessions (games and challenges) in any of ``chat_ids`` and, with
-        ``server_id``, in any chat of that server (:attr:`Session.server_id`), oldest first:
-        every one (``user_id`` None), or those the user sits at, started or was challenged
-        to."""
+        ``server_id``, in any chat of that server, oldest first: every one (``user_id`` None),
+        or those the user sits at, started or was challenged to."""
         ...
 
     async def update(
