@@ -18,7 +18,7 @@ from tests.e2e.synapse import (
     running_bot,
     synapse_server,
 )
-from tests.e2e.test_matrix import _content, is_board, open_room, shown
+from tests.e2e.test_matrix import _content, open_room, shown, start_game
 
 __all__ = ["synapse_server"]  # the fixture, imported for pytest
 
@@ -42,11 +42,7 @@ async def test_a_reminder_mentions_the_player_and_the_board_shows_the_timeout(
             lambda seen: seen.room_id == room and seen.source.get("sender") == bot,
             what="the challenge",
         )
-        mark = bob.mark()
-        await bob.say(room, "!accept")
-        board = await bob.wait_for(
-            lambda seen: seen.room_id == room and is_board(seen, bot), after=mark, what="a board"
-        )
+        board = await start_game(server, bob, room, "!accept")
         assert "Time left: 5 minutes." in shown(board)
 
         mark = alice.mark()

@@ -21,7 +21,7 @@ from tests.e2e.synapse import (
     synapse_server,
 )
 from tests.e2e.test_health import health_becomes, healthz, running_app
-from tests.e2e.test_matrix import _content, is_board, open_room, shown
+from tests.e2e.test_matrix import _content, open_room, shown, start_game
 from tests.e2e.test_open_play import discord_settings, matrix_settings
 
 __all__ = ["synapse_server"]  # a fixture
@@ -67,13 +67,8 @@ async def test_a_timeout_swept_by_another_process_reaches_the_matrix_room(
                     lambda seen: seen.room_id == room and seen.source.get("sender") == bot,
                     what="the challenge",
                 )
-                mark = bob.mark()
-                await bob.say(room, "!accept")
-                board = await bob.wait_for(
-                    lambda seen: seen.room_id == room and is_board(seen, bot),
-                    after=mark,
-                    what="a board",
-                )
+                mark = alice.mark()  # what Alice sees from the game's start on
+                board = await start_game(server, bob, room, "!accept")
                 board_id = board.source["event_id"]
                 # Alice, who starts, lets her 10 s run out; the other process ends the game.
                 edit = await alice.wait_for(
