@@ -138,8 +138,9 @@ class Ratings:
         ctx = self._ctx
         prefix = ctx.prefix(actor)
         if command.code is None:
-            if not ctx.style(actor).private_replies:
-                # Everyone in the room would read it, and whoever types it joins this player.
+            if not (ctx.style(actor).private_replies or actor.direct):
+                # Everyone in a shared room would read it, and whoever types it joins this
+                # player; a direct chat holds the person and the bot alone (adapters say so).
                 raise UserError("ratings.link_not_private", prefix=prefix)
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             await ctx.store.link_code(
