@@ -94,6 +94,7 @@ async def test_top_all_and_link_across_discord_and_matrix(
                 found = _CODE.search(private)
                 assert found is not None, private
                 code = found.group()
+                assert f"!link {code}" in private  # typed on Matrix, with its prefix
                 linked = await answer_to(player, room, f"!link {code}", bot)
                 assert str(linked.source["content"]["body"]) == render(
                     "ratings.linked", "en", platform="discord"
@@ -110,6 +111,7 @@ async def test_top_all_and_link_across_discord_and_matrix(
                 given_here = await answer_to(player, room, "!link", bot)
                 found = _CODE.search(str(given_here.source["content"]["body"]))
                 assert found is not None, given_here.source["content"]
+                assert f"/link {found.group()}" in str(given_here.source["content"]["body"])
                 redeemed = await double.slash("link", {"code": found.group()}, user="erin")
                 assert redeemed.ephemeral() == [render("ratings.linked", "en", platform="matrix")]
                 invited = await player.client.room_invite(room, carol)
