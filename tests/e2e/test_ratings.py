@@ -6,7 +6,8 @@ chatbots run``) connected to the Discord double and to a real Synapse, on one SQ
 - ``/link`` on Discord gives a code that ``!link CODE`` on Matrix redeems; the same code again
   is refused as used.
 - ``!link`` in a Matrix room of the player and the bot gives a code that ``/link CODE`` on
-  Discord redeems; once a third person is invited into that room, ``!link`` there refuses.
+  Discord redeems; once a third person is invited into that room, ``!link`` there refuses, and
+  so does a public room of the player and the bot.
 
 The ladders list settled players only (ten rated games), so their rated games are stored
 first, as the bot stores a finished game (the same store operations), before the bot starts.
@@ -117,6 +118,26 @@ async def test_top_all_and_link_across_discord_and_matrix(
                 invited = await player.client.room_invite(room, carol)
                 assert isinstance(invited, nio.RoomInviteResponse), invited
                 refused = await answer_to(player, room, "!link", bot)
+                assert str(refused.source["content"]["body"]) == render(
+                    "ratings.link_not_private", "en", prefix="!"
+                )
+                # A public room of the player and the bot alone: anyone may join and read back.
+                created = await player.client.room_create(
+                    preset=nio.RoomPreset.public_chat, invite=[bot]
+                )
+                assert isinstance(created, nio.RoomCreateResponse), created
+                public = created.room_id
+                await player.wait_for(
+                    lambda seen: (
+                        seen.room_id == public
+                        and seen.source.get("type") == "m.room.member"
+                        and seen.source.get("state_key") == bot
+                        and seen.source.get("content", {}).get("membership") == "join"
+                    ),
+                    after=0,
+                    what="the bot joining the public room",
+                )
+                refused = await answer_to(player, public, "!link", bot)
                 assert str(refused.source["content"]["body"]) == render(
                     "ratings.link_not_private", "en", prefix="!"
                 )
