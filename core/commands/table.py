@@ -4,15 +4,11 @@ adapters register; the builders that turn a row's arguments into a checked :clas
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from core.admin.durations import (
-    CLOCK_MAX,
-    CLOCK_MIN,
     looks_like_duration,
-    parse_duration,
-    show_duration,
 )
 from core.admin.keys import SETTING_NAMES
 from core.commands.ratings import (
@@ -32,45 +28,44 @@ from core.commands.settings import (
     build_settings,
     build_theme,
 )
+from core.commands.starts import (
+    Builder,
+    build_start,
+    is_digits,
+    is_mention,
+    looks_like_size,
+    parse_clock,
+    start_builder,
+)
 from core.commands.topics import HELP_TOPICS
 from core.commands.values import (
     _BOT,
     _CASUAL,
-    _DEFAULT_FIRST,
     _FIRST_SYNTAX,
     _FIRSTS,
     _LEVELS,
     _OPPONENT_SYNTAX,
-    _SIZE_SEPARATORS,
-    DEFAULT_LEVEL,
     PREFIXES,
     Accept,
     Block,
-    BotVsBot,
     Command,
     CommandError,
     Decline,
     Final,
     GameKind,
     Help,
-    Opponent,
     Rematch,
     Review,
     Seek,
     SeekAction,
     Start,
     Stats,
-    VsBot,
     VsUser,
 )
 from core.games import CONNECT_FOUR, TICTACTOE, Rules
-from core.games.rules import MAX_SIDE, MIN_K, MIN_SIDE
+from core.games.rules import MAX_SIDE, MIN_K
 
 # --- The command table ------------------------------------------------------------------------
-
-Builder = Callable[[str, Sequence[str]], Command]
-"""Builds a command from the command as typed (prefix and name, for messages) and its
-arguments (whitespace-separated tokens, as typed)."""
 
 
 class OptionType(enum.Enum):
@@ -177,188 +172,10 @@ def _build_help(typed: str, args: Sequence[str]) -> Command:
 def _build_stats(typed: str, args: Sequence[str]) -> Command:
     if not args:
         return Stats()
-    if len(args) > 1 or not _is_mention(args[0]):
-        bad = args[0] if not _is_mention(args[0]) else args[1]
+    if len(args) > 1 or not is_mention(args[0]):
+        bad = args[0] if not is_mention(args[0]) else args[1]
         raise CommandError("parse.bad_option", command=typed, option=bad, usage="[@player]")
     return Stats(args[0])
-
-
-def _is_mention(token: str) -> bool:
-    """A player as written on a text platform: a Matrix id (``@bob:example.org``) or a name
-    (``@bob``). Discord hands its picked users over as resolved ids (``adapters/discord``), so
-    its mention syntax is no business of core's."""
-    return token.startswith("@") and len(token) > 1
-
-
-def _is_digits(text: str) -> bool:
-    # str.isdigit() alone accepts "²" and other Unicode digits that int() rejects.
-    return text.isascii() and text.isdigit()
-
-
-def _split_size(token: str) -> tuple[str, str] | None:
-    """``("6", "7")`` for a token shaped like a size (``6x7``, ``6X7``, ``6\u00d77``), else None."""
-    lowered = token.lower()
-    for separator in _SIZE_SEPARATORS:
-        rows, found, cols = lowered.partition(separator)
-        if found:
-            return rows, cols
-    return None
-
-
-def _looks_like_size(token: str) -> bool:
-    # "6x7", "6x", "x7" and "6xx7" are sizes (good or bad); "bot", "@x" or "xyz" are not.
-    parts = _split_size(token)
-    return parts is not None and (parts[0][:1].isdigit() or parts[1][:1].isdigit())
-
-
-def _parse_size(token: str) -> tuple[int, int]:
-    parts = _split_size(token)
-    if parts is None or not (_is_digits(parts[0]) and _is_digits(parts[1])):
-        raise CommandError("parse.bad_size", size=token)
-    rows, cols = int(parts[0]), int(parts[1])
-    if not (MIN_SIDE <= rows <= MAX_SIDE and MIN_SIDE <= cols <= MAX_SIDE):
-        raise CommandError("parse.size_range", size=token, min=MIN_SIDE, max=MAX_SIDE)
-    return rows, cols
-
-
-def _start_builder(kind: GameKind, syntax: str) -> Builder:
-    def build(typed: str, args: Sequence[str]) -> Command:
-        return _build_start(kind, typed, args, syntax)
-
-    return build
-
-
-def _build_start(
-    kind: GameKind,
-    typed: str,
-    args: Sequence[str],
-    syntax: str,
-    user: VsUser | None = None,
-) -> Start:
-    """A start command from its options, in any order; each token's shape says what it is.
-
-    ``user`` is a challenged player an adapter resolved already (no token names them then).
-    """
-    size: str | None = None
-    k: str | None = None
-    first: str | None = None
-    bot: str | None = None
-    clock: str | None = None
-    seconds: float | None = None
-    levels: list[str] = []
-    casual = False
-    for token in args:
-        word = token.lower()
-        if word == _CASUAL:
-            casual = True
-        elif _is_clock(kind, token):
-            if clock is not None:
-                raise CommandError("parse.twice.clock", first=clock, second=token)
-            clock, seconds = token, _parse_clock(token)  # "5 minutes": the 5 is what is wrong
-        elif word in _LEVELS:
-            levels.append(token)
-        elif word == _BOT:
-            if bot is not None:
-                raise CommandError("parse.twice.opponent", first=bot, second=token)
-            bot = token
-        elif word in _FIRSTS:
-            if first is not None:
-                raise CommandError("parse.twice.first", first=first, second=token)
-            first = token
-        elif _is_mention(token):
-            if user is not None:
-                raise CommandError("parse.twice.opponent", first=_written(user), second=token)
-            user = VsUser(token)
-        elif kind is not GameKind.TRES and _looks_like_size(token):
-            if size is not None:
-                raise CommandError("parse.twice.size", first=size, second=token)
-            size = token
-        elif kind is GameKind.RATLLA and _is_digits(token):
-            if k is not None:
-                raise CommandError("parse.twice.k", first=k, second=token)
-            k = token
-        else:
-            raise CommandError("parse.bad_option", command=typed, option=token, usage=syntax)
-
-    opponent = _opponent(user, bot, levels)
-    rules = _rules(kind, typed, size, k, syntax)
-    first_player = _FIRSTS[first.lower()] if first else _DEFAULT_FIRST
-    return Start(
-        kind, rules, opponent, first_player, level_named=bool(levels), clock=seconds, casual=casual
-    )
-
-
-def _is_clock(kind: GameKind, token: str) -> bool:
-    # A number alone is a clock without its unit ("5 minutes"), except where it is the line
-    # length of /ratlla; a size (6x7) is a size wherever the game takes one.
-    if _looks_like_size(token):
-        return False
-    return looks_like_duration(token) or (kind is not GameKind.RATLLA and _is_digits(token))
-
-
-def _parse_clock(token: str) -> float:
-    bounds = {"min": show_duration(CLOCK_MIN), "max": show_duration(CLOCK_MAX)}
-    seconds = parse_duration(token)
-    if seconds is None:
-        raise CommandError("parse.bad_clock", clock=token, **bounds)
-    if not CLOCK_MIN <= seconds <= CLOCK_MAX:
-        raise CommandError("parse.clock_range", clock=token, **bounds)
-    return seconds
-
-
-def _written(user: VsUser) -> str:
-    """How a challenged player is named in a message about the command."""
-    return user.user if user.name is None else f"@{user.name}"
-
-
-def _opponent(user: VsUser | None, bot: str | None, levels: Sequence[str]) -> Opponent:
-    if user is not None and bot is not None:
-        raise CommandError("parse.twice.opponent", first=_written(user), second=bot)
-    if user is not None:
-        if levels:
-            raise CommandError("parse.twice.opponent", first=_written(user), second=levels[0])
-        return user
-    chosen = [_LEVELS[level.lower()] for level in levels]
-    if bot is not None:
-        # "bot" alone: medium vs medium; "bot hard": hard vs hard; "bot easy hard": as given.
-        if len(chosen) > 2:
-            raise CommandError("parse.bot_levels", option=levels[2])
-        if not chosen:
-            chosen = [DEFAULT_LEVEL]
-        return BotVsBot(chosen[0], chosen[-1])
-    if len(chosen) > 1:
-        raise CommandError("parse.twice.opponent", first=levels[0], second=levels[1])
-    return VsBot(chosen[0] if chosen else DEFAULT_LEVEL)
-
-
-def _rules(kind: GameKind, typed: str, size: str | None, k: str | None, syntax: str) -> Rules:
-    if kind is GameKind.TRES:
-        return TICTACTOE
-    if kind is GameKind.QUATRE:
-        if size is None:
-            return CONNECT_FOUR
-        rows, cols = _parse_size(size)
-        if max(rows, cols) < CONNECT_FOUR.k:
-            raise CommandError("parse.size_too_small", size=size, k=CONNECT_FOUR.k)
-        return _checked_rules(rows, cols, CONNECT_FOUR.k, gravity=True)
-    if size is None or k is None:
-        raise CommandError(
-            "parse.needs_size_and_k", command=typed, usage=f"{typed} {syntax}".rstrip()
-        )
-    rows, cols = _parse_size(size)
-    longest = max(rows, cols)
-    if not MIN_K <= int(k) <= longest:  # k is ASCII digits, at most MAX_LENGTH of them
-        raise CommandError("parse.k_range", k=k, size=f"{rows}x{cols}", min=MIN_K, max=longest)
-    return _checked_rules(rows, cols, int(k), gravity=False)
-
-
-def _checked_rules(rows: int, cols: int, k: int, *, gravity: bool) -> Rules:
-    # Ranges were checked above with the player's own words; should Rules ever grow a stricter
-    # check, it still reaches the player as a UserError rather than as a crash.
-    try:
-        return Rules(rows, cols, k, gravity=gravity)
-    except ValueError as error:
-        raise CommandError("parse.bad_rules", reason=str(error)) from None
 
 
 _SEEK_GAMES: dict[str, tuple[GameKind, Rules]] = {
@@ -395,7 +212,7 @@ def _build_seek(typed: str, args: Sequence[str]) -> Command:
         else:
             raise CommandError("parse.bad_option", command=typed, option=token, usage=_SEEK_SYNTAX)
     # The clock's own words and bounds, as a start command's (parse.bad_clock, clock_range).
-    seconds = None if clock is None else _parse_clock(clock)
+    seconds = None if clock is None else parse_clock(clock)
     kind, rules = _SEEK_GAMES[(game or "quatre").lower()]
     return Seek(
         SeekAction.JOIN,
@@ -409,9 +226,9 @@ def _build_seek(typed: str, args: Sequence[str]) -> Command:
 def _build_block(typed: str, args: Sequence[str]) -> Command:
     if not args:
         return Block()  # the latest opponent of an open game played here
-    if len(args) == 1 and _is_mention(args[0]):
+    if len(args) == 1 and is_mention(args[0]):
         return Block(args[0])
-    mention = next((arg for arg in args if _is_mention(arg)), None)
+    mention = next((arg for arg in args if is_mention(arg)), None)
     if mention is not None:
         # A mention among other words: not a name either; say what /block takes.
         raise CommandError("parse.bad_option", command=typed, option=mention, usage=_BLOCK)
@@ -437,7 +254,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         ("tictactoe",),
         _TRES_SYNTAX,
         (_LEVEL_OPTION, _OPPONENT_OPTION, _FIRST_OPTION, _CLOCK_OPTION, _CASUAL_OPTION),
-        _start_builder(GameKind.TRES, _TRES_SYNTAX),
+        start_builder(GameKind.TRES, _TRES_SYNTAX),
         GameKind.TRES,
     ),
     CommandSpec(
@@ -452,7 +269,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
             _CLOCK_OPTION,
             _CASUAL_OPTION,
         ),
-        _start_builder(GameKind.QUATRE, _QUATRE_SYNTAX),
+        start_builder(GameKind.QUATRE, _QUATRE_SYNTAX),
         GameKind.QUATRE,
     ),
     CommandSpec(
@@ -468,7 +285,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
             _CLOCK_OPTION,
             _CASUAL_OPTION,
         ),
-        _start_builder(GameKind.RATLLA, _RATLLA_SYNTAX),
+        start_builder(GameKind.RATLLA, _RATLLA_SYNTAX),
         GameKind.RATLLA,
     ),
     CommandSpec("accept", (), "", (), _no_args(Accept())),
@@ -576,12 +393,12 @@ def start_from_options(
     # not a level.
     if size is not None:
         size = size.strip()
-        if not _looks_like_size(size):
+        if not looks_like_size(size):
             raise CommandError("parse.bad_size", size=size)
         tokens.append(size)
     if k is not None:
         k = str(k).strip()
-        if not _is_digits(k):
+        if not is_digits(k):
             raise CommandError("parse.bad_option", command=typed, option=k, usage=spec.syntax)
         tokens.append(k)
     for value, allowed in ((level, _LEVELS), (first, _FIRSTS)):
@@ -597,6 +414,6 @@ def start_from_options(
         tokens.append(_CASUAL)
     if clock is not None:
         # Only the clock's own shape: "hard" given as a clock is a bad clock, not a level.
-        seconds = _parse_clock(clock.strip())
-        return replace(_build_start(kind, typed, tokens, spec.syntax, opponent), clock=seconds)
-    return _build_start(kind, typed, tokens, spec.syntax, opponent)
+        seconds = parse_clock(clock.strip())
+        return replace(build_start(kind, typed, tokens, spec.syntax, opponent), clock=seconds)
+    return build_start(kind, typed, tokens, spec.syntax, opponent)

@@ -7,7 +7,8 @@ from __future__ import annotations
 import difflib
 
 from core.admin.durations import show_duration
-from core.commands.table import _BY_NAME, COMMANDS, _is_digits, find_command
+from core.commands.starts import is_digits
+from core.commands.table import _BY_NAME, COMMANDS, find_command
 from core.commands.topics import HELP_TOPICS, TOPIC_NOTES
 from core.commands.values import (
     _BOT,
@@ -117,13 +118,13 @@ def _looks_like_move(token: str) -> bool:
 
 
 def _parse_move(token: str) -> MoveText:
-    if _is_digits(token) and len(token) <= _MAX_MOVE_DIGITS:
+    if is_digits(token) and len(token) <= _MAX_MOVE_DIGITS:
         return MoveText(token, number=int(token))
     letter, digits = token[:1].lower(), token[1:]
     if (
         letter
         and letter in COLUMN_LETTERS
-        and _is_digits(digits)
+        and is_digits(digits)
         and len(digits) <= 2
         and int(digits) >= 1
     ):
