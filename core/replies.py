@@ -31,7 +31,8 @@ class Actor:
             local user on the console. Adapters read it from the platform, never from the
             person's text.
         direct: the chat is a direct conversation between the person and the bot (a Discord
-            DM, a Matrix room of two); open play (``/seek``) is on there unless set.
+            DM, a Matrix room of two that nobody joins uninvited); open play (``/seek``) is on
+            there unless set, and ``/link`` hands out codes there.
     """
 
     platform: str

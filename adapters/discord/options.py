@@ -87,6 +87,9 @@ def command_from_options(
         # user to pick), or none: the latest opponent.
         name = str(options.get("name") or "").strip()
         return Block(None, name or None)
+    if spec.name == "help":
+        topic = options.get("topic")
+        return spec.build("/help", (topic,) if topic else ())
     if spec.name == "link":
         code = options.get("code")
         return spec.build(f"/{spec.name}", str(code).split() if code else ())

@@ -113,8 +113,11 @@ class Handlers:
         room_id, user_id = event.room_id, event.sender
         name = self._client().display_name(room_id, user_id)
         admin = event.sender_level >= ADMIN_LEVEL or user_id in self._config.bot_admins
-        # A room of the bot and this one person is a direct chat (open play is on there).
-        direct = set(self._client().members(room_id)) == {self._user_id(), user_id}
+        # A room of the bot and this one person (invited members count), which nobody else
+        # may join uninvited, is a direct chat: open play is on there, and /link gives codes.
+        client = self._client()
+        direct = set(client.members(room_id)) == {self._user_id(), user_id}
+        direct = direct and not client.open_to_join(room_id)
         return Actor(PLATFORM, room_id, user_id, name, self.locale, is_admin=admin, direct=direct)
 
     async def _on_message(self, message: Message) -> None:

@@ -29,6 +29,8 @@ log = logging.getLogger(__name__)
 SYNC_FILTER: dict[str, Any] = {"room": {"timeline": {"limit": 100}}}
 # The very first sync only learns the rooms and the token; history is not replayed.
 FIRST_SYNC_FILTER: dict[str, Any] = {"room": {"timeline": {"limit": 1}}}
+# Join rules under which nobody joins without a member letting them in.
+INVITE_ONLY = frozenset({"invite", "knock", "private"})
 
 
 class MatrixError(Exception):
@@ -161,6 +163,11 @@ class Transport(Protocol):
 
     def members(self, room_id: str) -> tuple[str, ...]:
         """The room's joined members as the client knows them."""
+        ...
+
+    def open_to_join(self, room_id: str) -> bool:
+        """Someone may join the room without an invite (a public or restricted join rule), or
+        the client does not know the room."""
         ...
 
     async def close(self) -> None: ...
@@ -413,6 +420,10 @@ class NioTransport:
     def members(self, room_id: str) -> tuple[str, ...]:
         room = self._client.rooms.get(room_id)
         return tuple(str(user) for user in room.users) if room is not None else ()
+
+    def open_to_join(self, room_id: str) -> bool:
+        room = self._client.rooms.get(room_id)
+        return room is None or room.join_rule not in INVITE_ONLY
 
     def own_names(self, room_id: str) -> tuple[str, ...]:
         names: list[str] = []

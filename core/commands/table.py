@@ -32,6 +32,7 @@ from core.commands.settings import (
     build_settings,
     build_theme,
 )
+from core.commands.topics import HELP_TOPICS
 from core.commands.values import (
     _BOT,
     _CASUAL,
@@ -155,6 +156,22 @@ def _no_args(value: Command) -> Builder:
         return value
 
     return build
+
+
+def _build_help(typed: str, args: Sequence[str]) -> Command:
+    if not args:
+        return Help()
+    # A command name works as a topic too (/help seek): what the player just typed.
+    word = args[0].lower().lstrip("/!")
+    spec = _BY_NAME.get(word)
+    name = spec.name if spec is not None else word
+    topic = next((t for t, names in HELP_TOPICS.items() if word == t or name in names), None)
+    if topic is None or len(args) > 1:
+        bad = args[0] if topic is None else args[1]
+        raise CommandError(
+            "parse.unknown_topic", topic=bad, keys=", ".join(HELP_TOPICS), help=typed
+        )
+    return Help(topic)
 
 
 def _build_stats(typed: str, args: Sequence[str]) -> Command:
@@ -414,7 +431,7 @@ _CLOCK_OPTION = Option("clock")
 _CASUAL_OPTION = Option(_CASUAL, type=OptionType.SWITCH)
 
 COMMANDS: tuple[CommandSpec, ...] = (
-    CommandSpec("help", (), "", (), _no_args(Help())),
+    CommandSpec("help", (), "[TOPIC]", (Option("topic", tuple(HELP_TOPICS)),), _build_help),
     CommandSpec(
         "tres",
         ("tictactoe",),

@@ -8,6 +8,7 @@ import difflib
 
 from core.admin.durations import show_duration
 from core.commands.table import _BY_NAME, COMMANDS, _is_digits, find_command
+from core.commands.topics import HELP_TOPICS, TOPIC_NOTES
 from core.commands.values import (
     _BOT,
     _CASUAL,
@@ -193,6 +194,8 @@ def format_command(command: Command, prefix: str = "/") -> str:
             return " ".join([f"{prefix}top", *words, *([game.value] if game else [])])
         case Link(code=str() as code):
             return f"{prefix}link {code}"
+        case Help(topic=str() as topic):
+            return f"{prefix}help {topic}"
         case Settings():
             return " ".join([f"{prefix}settings", *_settings_words(command)])
         case _:
@@ -264,24 +267,34 @@ _NAMES: dict[type, str] = {
 }
 
 
-def help_text(locale: str, prefix: str = "/") -> str:
-    """The ``/help`` message in ``locale``, generated from :data:`COMMANDS`.
+def help_text(locale: str, prefix: str = "/", topic: str | None = None) -> str:
+    """The ``/help`` message in ``locale``, generated from :data:`COMMANDS`: each fits one
+    Discord message (2,000 characters).
 
     Args:
         locale: a locale or platform tag (``pt-BR``); unknown ones get English.
         prefix: the prefix players type on this platform (``!`` on Matrix).
+        topic: a topic of :data:`~core.commands.topics.HELP_TOPICS`; None: the overview.
 
     Returns:
-        Plain text: a title, one line per command (names, syntax, description), then how options
-        and moves are written.
+        Plain text. The overview: a title, one line per topic (its name, commands and what
+        they are for), how to ask for a topic, then how moves are written. A topic: one line per
+        command (names, syntax, description), then its notes.
     """
-    lines = [render("help.title", locale)]
-    for spec in COMMANDS:
+    by_name = {spec.name: spec for spec in COMMANDS}
+    if topic is None:
+        lines = [render("help.title", locale)]
+        for name, commands in HELP_TOPICS.items():
+            names = ", ".join(f"{prefix}{command}" for command in commands)
+            lines.append(f"{name}: {names} — {render(f'help.topic.{name}', locale)}")
+        lines += ["", render("help.overview", locale, prefix=prefix)]
+        lines.append(render("help.moves", locale, prefix=prefix))
+        return "\n".join(lines)
+    lines = [f"{prefix}help {topic} — {render(f'help.topic.{topic}', locale)}"]
+    for command in HELP_TOPICS[topic]:
+        spec = by_name[command]
         names = ", ".join(f"{prefix}{name}" for name in spec.names)
         usage = f"{names} {spec.syntax}".rstrip()
         lines.append(f"{usage} — {render(spec.description, locale)}")
-    lines.append("")
-    lines.append(render("help.options", locale))
-    lines.append(render("help.levels", locale))
-    lines.append(render("help.moves", locale, prefix=prefix))
-    return "\n".join(lines)
+    notes = [render(key, locale, prefix=prefix) for key in TOPIC_NOTES.get(topic, ())]
+    return "\n".join([*lines, *([""] if notes else []), *notes])

@@ -82,7 +82,8 @@ class Start:
 
 @dataclass(frozen=True, slots=True)
 class Help:
-    pass
+    topic: str | None = None
+    """The topic of ``core.commands.topics.HELP_TOPICS`` asked for; None: the overview."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -199,8 +199,8 @@ class Dispatch:
                 return await self._matchmaker.command(actor, command)
             case Block():
                 return await self._matchmaker.block(actor, command)
-            case Help():
+            case Help(topic=topic):
                 locale = normalize_locale(actor.locale or ctx.settings.default_locale)
-                text = help_text(locale, ctx.prefix(actor))
+                text = help_text(locale, ctx.prefix(actor), topic)
                 return [Reply(text=Text("game.help", {"text": text}), private=True)]
         raise AssertionError(f"unhandled command {command!r}")  # pragma: no cover

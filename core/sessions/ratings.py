@@ -13,6 +13,7 @@ from core.commands.ratings import CODE_ALPHABET, CODE_LENGTH
 from core.errors import UserError
 from core.games import CONNECT_FOUR, TICTACTOE
 from core.i18n import Lines, Text
+from core.ports import PlatformStyle
 from core.ratings import PROVISIONAL_GAMES, format_delta, is_listed, pool_of
 from core.replies import Actor, Reply
 from core.sessions.context import Context
@@ -138,8 +139,9 @@ class Ratings:
         ctx = self._ctx
         prefix = ctx.prefix(actor)
         if command.code is None:
-            if not ctx.style(actor).private_replies:
-                # Everyone in the room would read it, and whoever types it joins this player.
+            if not (ctx.style(actor).private_replies or actor.direct):
+                # Everyone in a shared room would read it, and whoever types it joins this
+                # player; a direct chat holds the person and the bot alone (adapters say so).
                 raise UserError("ratings.link_not_private", prefix=prefix)
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             await ctx.store.link_code(
@@ -147,7 +149,7 @@ class Ratings:
             )
             text = Text(
                 "ratings.link_code",
-                {"code": code, "prefix": prefix, "minutes": CODE_SECONDS // 60},
+                {"code": code, "prefix": _other_prefix(ctx, actor), "minutes": CODE_SECONDS // 60},
             )
             return [Reply(text=text, private=True)]
         done = await ctx.store.link(command.code, actor.platform, actor.user_id, ctx.clock())
@@ -162,3 +164,11 @@ class Ratings:
         if not left:
             raise UserError("ratings.not_linked")
         return [Reply(text=Text("ratings.unlinked", {"count": left}), private=True)]
+
+
+def _other_prefix(ctx: Context, actor: Actor) -> str:
+    """How the code is typed on the player's other platform: the prefix the other platforms
+    served here share (Discord's ``/`` for a code given on Matrix, Matrix's ``!`` for one given
+    on Discord), else the usual ``/``."""
+    others = {style.prefix for name, style in ctx.styles.items() if name != actor.platform}
+    return others.pop() if len(others) == 1 else PlatformStyle(actor.platform).prefix

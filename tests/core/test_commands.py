@@ -44,7 +44,6 @@ from core.commands import (
     VsUser,
     find_command,
     format_command,
-    help_text,
     parse,
     resolve_move,
     start_from_options,
@@ -309,7 +308,8 @@ def test_a_resolved_opponent_is_named_in_errors() -> None:
         ("!  ", "parse.missing_command", "'!'"),
         ("/tress", "parse.unknown_command_suggest", "'/tress'"),
         ("/xyzzy", "parse.unknown_command", "'/xyzzy'"),
-        ("/help me", "parse.no_args", "'me'"),
+        ("/help me", "parse.unknown_topic", "'me'"),
+        ("/accept me", "parse.no_args", "'me'"),
         ("/top 10", "parse.bad_option", "'10'"),
         ("/unlink now", "parse.no_args", "'now'"),
         ("/link abc", "parse.bad_link_code", "'abc'"),
@@ -484,30 +484,7 @@ def test_every_move_of_every_board_resolves_from_number_and_coordinate(
 # --- /help ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("locale", LOCALES)
-@pytest.mark.parametrize("prefix", PREFIXES)
-def test_help_lists_every_command_and_alias(locale: str, prefix: str) -> None:
-    text = help_text(locale, prefix)
-    for spec in COMMANDS:
-        for name in spec.names:
-            assert f"{prefix}{name}" in text
-        assert render(spec.description, locale) in text
-        if spec.syntax:
-            assert spec.syntax in text
-    assert "{" not in text
-    assert f"{prefix}5" in text
-    assert render("help.levels", locale) in text  # what each level is worth
-    # The commands, then the notes: each part one Discord message (the service sends two
-    # when the whole does not fit one).
-    assert all(len(part) <= 2000 for part in text.split("\n\n", 1))
-
-
-def test_help_is_in_the_language_asked_for() -> None:
-    assert help_text("en").startswith("Commands:")
-    assert help_text("ca").startswith("Ordres:")
-    assert help_text("pt-BR").startswith("Comandos:")
-    assert help_text("ru").startswith("Команды:")
-    assert help_text("xx") == help_text("en")
+# The overview and its topics: tests/core/test_help.py.
 
 
 def test_help_is_the_help_command() -> None:

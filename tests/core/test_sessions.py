@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from core.ai import Level
-from core.commands import BotVsBot, First, GameKind, Start, VsBot
+from core.commands import BotVsBot, First, GameKind, Start, VsBot, help_text
 from core.errors import UserError
 from core.games import CONNECT_FOUR, TICTACTOE, Outcome, Position, Termination
 from core.i18n import LOCALES, Text, catalogue, placeholders
@@ -538,6 +538,20 @@ async def test_help_is_localized(store: AnyStore) -> None:
     texts = [r[0].text.render("en") for r in (english, catalan, matrix) if r[0].text]
     assert len(texts) == 3 and texts[0] != texts[1]
     assert "/tres" in texts[0] and "!tres" in texts[2]
+
+
+async def test_help_topic_as_text_is_that_topic_and_an_unknown_one_names_the_topics(
+    store: AnyStore,
+) -> None:
+    svc = service(store)
+    svc.register_platform(PlatformStyle("matrix", prefix="!"))
+    bob = actor("m", platform="matrix", locale="es")
+    seek = await svc.handle_text(bob, "!help seek")
+    assert len(seek) == 1 and seek[0].private and seek[0].text is not None
+    assert seek[0].text.render("es") == help_text("es", "!", "seek")
+    unknown = await svc.handle_text(bob, "!help chess")
+    assert keys(unknown) == ["parse.unknown_topic"]
+    assert unknown[0].text is not None and "seek" in unknown[0].text.render("es")
 
 
 # --- concurrency ----------------------------------------------------------------------------

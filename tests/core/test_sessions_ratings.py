@@ -188,3 +188,35 @@ async def test_link_joins_two_platforms_and_refuses_bad_codes(store: AnyStore) -
     for key in ("ratings.link.wrong", "ratings.link.expired", "ratings.link.used"):
         for locale in ("en", "ca", "es", "pt", "ru"):
             assert "{" not in Text(key, {"code": code, "prefix": "/"}).render(locale)
+
+
+async def test_a_direct_chat_gives_a_link_code_and_a_shared_room_refuses(
+    store: AnyStore,
+) -> None:
+    svc = service(store, Clock())
+    svc.register_platform(PlatformStyle("discord", private_replies=True))
+    svc.register_platform(PlatformStyle("matrix", prefix="!"))
+    # Matrix replies are public: a room others read refuses, pointing to a direct chat.
+    shared = Actor("matrix", "!room:x", "@mia:x", "Mia")
+    refused = await svc.handle_text(shared, "!link")
+    assert error_key(refused) == "ratings.link_not_private"
+    for locale in ("en", "ca", "es", "pt", "ru"):
+        shown = Text("ratings.link_not_private", {"prefix": "!"}).render(locale)
+        assert "!link" in shown and "{" not in shown
+    # The same player in a room of just them and the bot gets a code, redeemable on Discord.
+    direct = replace(shared, chat_id="!dm:x", direct=True)
+    given = await svc.handle_text(direct, "!link")
+    text = given[0].text
+    assert text is not None and text.key == "ratings.link_code" and given[0].private
+    code = str(text.params["code"])
+    # It says how to type it on the other platform: Discord's slash, not Matrix's "!".
+    assert text.params["prefix"] == "/"
+    assert "/link " + code in text.render("en")
+    assert keys(await svc.handle_text(ALICE, f"/link {code}")) == ["ratings.linked"]
+    identity, _ = await store.player_ratings("discord", "alice")
+    assert identity == "matrix:@mia:x"
+    # The refusal handed out no code: only the direct chat's code exists, and it is used.
+    assert error_key(await svc.handle_text(BOB, f"/link {code}")) == "ratings.link.used"
+    # A code given on Discord says to type it with Matrix's "!".
+    from_discord = (await svc.handle_text(BOB, "/link"))[0].text
+    assert from_discord is not None and from_discord.params["prefix"] == "!"

@@ -265,13 +265,17 @@ async def test_a_watched_connect_four_game_keeps_its_starters_theme_move_by_move
     assert len(posted) == 1 and "attachments" not in str(posted[0].body)
 
 
-async def test_a_help_longer_than_a_message_is_two_private_messages(
+async def test_help_is_one_private_message_and_a_topic_another(
     harness: Harness, double: DiscordDouble
 ) -> None:
-    # Every command in the table, in Spanish, passes Discord's 2,000 characters: the commands,
-    # then how options and moves are written, each a message of its own.
+    # In Spanish, the longest language, the overview is one message under Discord's 2,000
+    # characters; the slash command's topic option answers with that topic alone, also one.
     answer = await double.slash("help", user="alice", locale="es-ES")
     parts = answer.ephemeral()
-    assert len(parts) == 2 and all(len(part) <= 2000 for part in parts)
+    assert len(parts) == 1 and len(parts[0]) <= 2000
     assert parts[0].startswith(render("help.title", "es")) and "/theme" in parts[0]
-    assert render("help.levels", "es") in parts[1]
+    assert render("help.moves", "es", prefix="/") in parts[0]
+    topic = await double.slash("help", {"topic": "play"}, user="alice", locale="es-ES")
+    parts = topic.ephemeral()
+    assert len(parts) == 1 and len(parts[0]) <= 2000
+    assert parts[0].startswith("/help play") and render("help.levels", "es") in parts[0]

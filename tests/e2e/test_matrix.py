@@ -175,6 +175,13 @@ async def test_tictactoe_against_the_hard_bot_by_text(
         )
         assert "!tres" in shown(help_notice)
         assert "!quatre" in shown(help_notice)
+        assert "!help TOPIC" in shown(help_notice)  # the overview says how to ask for a topic
+        mark = alice.mark()
+        topic_id = await alice.say(room, "!help play")
+        topic_notice = await alice.wait_for(
+            lambda seen: is_reply_notice(seen, room, bot, topic_id), after=mark, what="help play"
+        )
+        assert shown(topic_notice).startswith("!help play") and "!tictactoe" in shown(topic_notice)
 
         board = await start_game(server, alice, room, "!tres hard")
         original = board.source["event_id"]

@@ -5,6 +5,9 @@ chatbots run``) connected to the Discord double and to a real Synapse, on one SQ
   each with their platform and never a chat's name or id.
 - ``/link`` on Discord gives a code that ``!link CODE`` on Matrix redeems; the same code again
   is refused as used.
+- ``!link`` in a Matrix room of the player and the bot gives a code that ``/link CODE`` on
+  Discord redeems; once a third person is invited into that room, ``!link`` there refuses, and
+  so does a public room of the player and the bot.
 
 The ladders list settled players only (ten rated games), so their rated games are stored
 first, as the bot stores a finished game (the same store operations), before the bot starts.
@@ -16,6 +19,8 @@ import re
 import time
 from dataclasses import replace
 from pathlib import Path
+
+import nio
 
 from core.games import CONNECT_FOUR, Position
 from core.i18n import render
@@ -90,6 +95,7 @@ async def test_top_all_and_link_across_discord_and_matrix(
                 found = _CODE.search(private)
                 assert found is not None, private
                 code = found.group()
+                assert f"!link {code}" in private  # typed on Matrix, with its prefix
                 linked = await answer_to(player, room, f"!link {code}", bot)
                 assert str(linked.source["content"]["body"]) == render(
                     "ratings.linked", "en", platform="discord"
@@ -97,4 +103,41 @@ async def test_top_all_and_link_across_discord_and_matrix(
                 again = await answer_to(player, room, f"!link {code}", bot)
                 assert str(again.source["content"]["body"]) == render(
                     "ratings.link.used", "en", code=code, prefix="!"
+                )
+
+            # A Matrix room of the player and the bot alone is direct: it gives a code, which
+            # Discord redeems. Once a third person is invited, the same room refuses.
+            async with Player(server, "bob") as player:
+                room = await open_room(server, player)
+                given_here = await answer_to(player, room, "!link", bot)
+                found = _CODE.search(str(given_here.source["content"]["body"]))
+                assert found is not None, given_here.source["content"]
+                assert f"/link {found.group()}" in str(given_here.source["content"]["body"])
+                redeemed = await double.slash("link", {"code": found.group()}, user="erin")
+                assert redeemed.ephemeral() == [render("ratings.linked", "en", platform="matrix")]
+                invited = await player.client.room_invite(room, carol)
+                assert isinstance(invited, nio.RoomInviteResponse), invited
+                refused = await answer_to(player, room, "!link", bot)
+                assert str(refused.source["content"]["body"]) == render(
+                    "ratings.link_not_private", "en", prefix="!"
+                )
+                # A public room of the player and the bot alone: anyone may join and read back.
+                created = await player.client.room_create(
+                    preset=nio.RoomPreset.public_chat, invite=[bot]
+                )
+                assert isinstance(created, nio.RoomCreateResponse), created
+                public = created.room_id
+                await player.wait_for(
+                    lambda seen: (
+                        seen.room_id == public
+                        and seen.source.get("type") == "m.room.member"
+                        and seen.source.get("state_key") == bot
+                        and seen.source.get("content", {}).get("membership") == "join"
+                    ),
+                    after=0,
+                    what="the bot joining the public room",
+                )
+                refused = await answer_to(player, public, "!link", bot)
+                assert str(refused.source["content"]["body"]) == render(
+                    "ratings.link_not_private", "en", prefix="!"
                 )

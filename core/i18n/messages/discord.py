@@ -41,6 +41,41 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ru": "Разбор",
     },
     # Choice names of the slash-command options (the values stay English and stable).
+    "discord.choice.topic.play": {
+        "en": "play",
+        "ca": "jugar",
+        "es": "jugar",
+        "pt": "jogar",
+        "ru": "игра",
+    },
+    "discord.choice.topic.game": {
+        "en": "game",
+        "ca": "partida",
+        "es": "partida",
+        "pt": "partida",
+        "ru": "партия",
+    },
+    "discord.choice.topic.seek": {
+        "en": "open play",
+        "ca": "joc obert",
+        "es": "juego abierto",
+        "pt": "jogo aberto",
+        "ru": "открытая игра",
+    },
+    "discord.choice.topic.ratings": {
+        "en": "ratings",
+        "ca": "puntuació",
+        "es": "puntuación",
+        "pt": "pontuação",
+        "ru": "рейтинг",
+    },
+    "discord.choice.topic.settings": {
+        "en": "settings",
+        "ca": "configuració",
+        "es": "configuración",
+        "pt": "configurações",
+        "ru": "настройки",
+    },
     "discord.choice.level.easy": {
         "en": "easy",
         "ca": "fàcil",

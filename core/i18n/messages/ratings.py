@@ -186,11 +186,11 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "ru": "Ваш код связи: {code}. На другой платформе напишите {prefix}link {code}; код действует {minutes:game.count.minutes}. Никому его не давайте: кто его введёт, получит ваш рейтинг.",
     },
     "ratings.link_not_private": {
-        "en": "A link code is never shown here, where everyone in the room would read it: type /link on Discord (only you see the answer), then {prefix}link CODE here.",
-        "ca": "Aquí no es mostra mai un codi d'unió, tothom de la sala el llegiria: escriu /link a Discord (només tu veus la resposta) i després {prefix}link CODI aquí.",
-        "es": "Aquí nunca se muestra un código de unión, toda la sala lo leería: escribe /link en Discord (solo tú ves la respuesta) y luego {prefix}link CÓDIGO aquí.",
-        "pt": "Aqui nunca se mostra um código de ligação, toda a sala o leria: escreve /link no Discord (só tu vês a resposta) e depois {prefix}link CÓDIGO aqui.",
-        "ru": "Здесь код связи не показывается: его прочитала бы вся комната. Напишите /link в Discord (ответ видите только вы), затем {prefix}link КОД здесь.",
+        "en": "A link code is never shown in a room others can read: type {prefix}link in a direct chat with just you and me, or /link on Discord, where only you see the answer. The answer says how to use the code.",
+        "ca": "Un codi d'unió no es mostra mai en una sala que altres poden llegir: escriu {prefix}link en un xat directe només entre tu i jo, o /link a Discord, on només tu veus la resposta. La resposta diu com fer servir el codi.",
+        "es": "Un código de unión nunca se muestra en una sala que otros pueden leer: escribe {prefix}link en un chat directo solo entre tú y yo, o /link en Discord, donde solo tú ves la respuesta. La respuesta dice cómo usar el código.",
+        "pt": "Um código de ligação nunca se mostra numa sala que outros podem ler: escreve {prefix}link numa conversa direta só entre ti e mim, ou /link no Discord, onde só tu vês a resposta. A resposta diz como usar o código.",
+        "ru": "Код связи не показывается там, где его прочитают другие: напишите {prefix}link в личном чате только со мной или /link в Discord, где ответ видите только вы. В ответе сказано, как использовать код.",
     },
     "ratings.linked": {
         "en": "Linked: this account and your {platform} account are one player now, with one rating.",

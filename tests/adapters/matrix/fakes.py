@@ -39,6 +39,7 @@ class FakeTransport:
         self.gates: dict[str, asyncio.Event] = {}  # sends to these rooms wait for the gate
         self.waiting = 0  # sends that came to a gate
         self.room_members: dict[str, list[str]] = {}
+        self.public_rooms: set[str] = set()
         self.join_errors: dict[str, MatrixError] = {}
         self.logins: list[tuple[str, str | None]] = []
         # Encrypted event id -> its plain source, once "its room key has arrived".
@@ -170,6 +171,9 @@ class FakeTransport:
 
     def members(self, room_id: str) -> tuple[str, ...]:
         return tuple(self.room_members.get(room_id, ()))
+
+    def open_to_join(self, room_id: str) -> bool:
+        return room_id in self.public_rooms
 
     async def close(self) -> None:
         self.closed = True
