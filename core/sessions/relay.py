@@ -10,11 +10,13 @@ which game, which seat); the replies are built from it by the part that owns the
 ``render``, registered with :meth:`Relay.renders`), from the game as it stands, both by the
 process that has something to say and by the one that shows it, so both show the same, in the
 chat's language. Every process passes over the outbox with its matchmaking pass (every second,
-:meth:`Relay.deliver`); an item is claimed in the store before it is shown, so it is shown
-once whatever the number of processes serving parts of the work. What one process tells one
-chat is shown there in the order told (an older board never after a newer). A platform that
-cannot reach the chat loses only the message (logged): the game is in the store, its board
-shows it at the next look.
+:meth:`Relay.deliver`); an item is claimed in the store for :data:`CLAIM` seconds before it is
+shown and deleted once its platform took it, so it is shown once whatever the number of
+processes serving parts of the work, and still shown when the process that claimed it died or
+could not reach the chat (by the next pass after its claim lapsed: at least once). What one
+process tells one chat is shown there in the order told (an older board never after a newer).
+A platform that cannot reach the chat with a message this process told itself loses only that
+message (logged): the game is in the store, its board shows it at the next look.
 """
 
 from __future__ import annotations
@@ -35,6 +37,11 @@ log = logging.getLogger("core.sessions")
 KEPT = 86_400.0
 """Seconds an item waits in the outbox for a process that serves its chat; then it goes (the
 sweep): nothing runs that platform, or syncs that account, for a day."""
+
+CLAIM = 60.0
+"""Seconds an outbox item is claimed by the process showing it: another process takes it
+again after that (the first died, or could not reach the chat). A publish that waits longer
+(a platform's rate limit) has it shown twice."""
 
 DRAIN = 1.0
 """Seconds :meth:`Relay.close` lets the messages on their way reach their platforms."""
@@ -148,7 +155,11 @@ class Relay:
             except Exception:
                 log.exception("could not leave a %s for its chat's process", item.kind.value)
             return
-        await self._show(style, item, session, replies)
+        try:
+            await self._show(style, item, session, replies)
+        except Exception:
+            # One message lost (the chat cannot be reached): the game is in the store.
+            log.exception("could not show a %s in its chat", item.kind.value)
 
     async def _show(
         self,
@@ -157,7 +168,8 @@ class Relay:
         session: Session | None,
         replies: Sequence[Reply] | None,
     ) -> bool:
-        """Show ``item`` through ``style``'s publish; whether there was anything to show."""
+        """Show ``item`` through ``style``'s publish; whether there was anything to show. What
+        the publish raises goes to the caller (the platform did not take the message)."""
         assert style.publish is not None
         try:
             if replies is None:
@@ -168,10 +180,12 @@ class Relay:
             if shown is None:
                 return False
             reader, said = shown
-            await style.publish(reader, await self._localize(reader, said))
+            said = await self._localize(reader, said)
         except Exception:
-            # One message lost (the chat cannot be reached): the game is in the store.
-            log.exception("could not show a %s in its chat", item.kind.value)
+            # Building it failed: it would fail again, so it is not kept for another try.
+            log.exception("could not build a %s to show", item.kind.value)
+            return False
+        await style.publish(reader, said)
         return True
 
     async def deliver(self) -> int:
@@ -187,10 +201,20 @@ class Relay:
                     continue
                 if item.kind not in self._renderers or item.id is None:
                     continue
-                if not await store.outbox_take(item.id):
-                    continue  # another process serving that chat took it first
+                now = self._ctx.clock()
+                if not await store.outbox_take(item.id, now, now + CLAIM):
+                    # Another process serving that chat took it first, or is showing an older
+                    # item of that chat.
+                    continue
                 session = None if item.session_id is None else await store.get(item.session_id)
-                shown += await self._show(style, item, session, None)
+                try:
+                    shown += await self._show(style, item, session, None)
+                except Exception:
+                    # Left claimed: the next pass after the claim lapsed shows it, and the
+                    # chat's later items wait for it.
+                    log.exception("could not show a %s in its chat yet", item.kind.value)
+                    continue
+                await store.outbox_done(item)
         return shown
 
     async def idle(self) -> None:

@@ -411,6 +411,14 @@ SERVER_GAMES = Step(
     ),
 )
 
+# An outbox item is shown at least once (core/store/outbox_ops.py): a process claims it until
+# claimed_until (its clock, as outbox_due reads expires_at) and deletes it once shown; a claim
+# whose process died lapses, and the next pass takes the item again. NULL: not claimed.
+OUTBOX_CLAIMS = Step(
+    "outbox claims",
+    ("ALTER TABLE outbox ADD COLUMN claimed_until {REAL}",),
+)
+
 STEPS: Sequence[Step] = (
     V1_INITIAL,
     V2_KV_LIFETIMES_AND_QUARANTINE,
@@ -422,6 +430,7 @@ STEPS: Sequence[Step] = (
     RELAY,
     OPEN_SEATS,
     SERVER_GAMES,
+    OUTBOX_CLAIMS,
 )
 """Step ``i`` upgrades version ``i`` to ``i + 1``, in every dialect."""
 

@@ -72,10 +72,18 @@ class OutboxStore(Protocol):
         ...
 
     async def outbox_due(self, platform: str, now: float, limit: int = 100) -> list[OutboxItem]:
-        """The oldest items of ``platform`` not expired by ``now``, in the order they were
-        left."""
+        """The oldest items of ``platform`` not expired by ``now`` and not claimed (or their
+        claim lapsed by ``now``), in the order they were left."""
         ...
 
-    async def outbox_take(self, item_id: int) -> bool:
-        """Claim the item: True for exactly one caller of every process, who shows it."""
+    async def outbox_take(self, item_id: int, now: float, until: float) -> bool:
+        """Claim the item until ``until``: True for exactly one caller of every process while
+        the claim holds, who shows it and then calls :meth:`outbox_done`. A claim lapsed by
+        ``now`` (its process died, or could not reach the chat) is taken again. False too while
+        an older item of the same chat is claimed: it is shown first."""
+        ...
+
+    async def outbox_done(self, item: OutboxItem) -> None:
+        """The claimed ``item`` was shown: it goes (a board item moved on to a newer version
+        meanwhile is due again instead)."""
         ...

@@ -1,8 +1,12 @@
 """The outbox's operations, written once for SQLite and PostgreSQL (see :mod:`core.store.sql`
 and :mod:`core.store.outbox`).
 
-Each item is shown once across processes because it is claimed by deleting its row
-(:func:`take`): of several processes that read it, one deletes it and shows it. A board item is
+Each item is shown at least once, and once when no process dies: of several processes that
+read it, one claims it (:func:`take` sets its ``claimed_until``, by the caller's clock, as
+``expires_at`` is read) and deletes it only once it was shown (:func:`done`). A claim whose
+process died, or whose platform could not be reached, lapses, and the next pass takes the item
+again; an item is not taken while an older item of its chat is claimed, so a chat is shown its
+items in the order they were left, a lapsed claim's first. A board item is
 one row per chat and game (a partial unique index), moved on to the newest version rather than
 added again, so a game that changed three times while the serving process looked elsewhere is
 shown once, as it stands.
@@ -41,13 +45,14 @@ def _row(item: OutboxItem, expires_at: float) -> tuple[Any, ...]:
 def put(item: OutboxItem, expires_at: float) -> Op[None]:
     """Leave ``item`` (``OutboxStore.outbox_put``)."""
     if item.kind is Kind.BOARD:
-        # Not while an item that shows the whole board waits: it shows the game as it stands
-        # when it is taken, which is after this change (a taken item is deleted first).
+        # Not while an item that shows the whole board waits unclaimed: it shows the game as
+        # it stands when it is taken, which is after this change (a claimed one may have read
+        # the game before it, so the board goes after it).
         yield count(
             f"INSERT INTO outbox ({_COLUMNS}) SELECT $1, $2, $3, $4, $5::integer, $6::integer,"
             " $7, $8::double precision WHERE NOT EXISTS (SELECT 1 FROM outbox"
             " WHERE platform = $1 AND chat_id = $2 AND session_id = $4"
-            f" AND kind IN ({_SHOWING_THE_BOARD}))"
+            f" AND kind IN ({_SHOWING_THE_BOARD}) AND claimed_until IS NULL)"
             " ON CONFLICT (platform, chat_id, session_id) WHERE kind = 'board'"
             " DO UPDATE SET version = excluded.version, expires_at = excluded.expires_at"
             " WHERE excluded.version > outbox.version",
@@ -60,10 +65,11 @@ def put(item: OutboxItem, expires_at: float) -> Op[None]:
 def _put(item: OutboxItem, expires_at: float) -> Op[None]:
     if item.kind in SHOWS_THE_BOARD and item.session_id is not None:
         # The board it shows is newer: the older item would show it twice (and the result with
-        # it, once the game has ended).
+        # it, once the game has ended). A claimed one is being shown (or its claim lapses and
+        # it is shown again first): it stays, so that this item waits for it.
         yield count(
             "DELETE FROM outbox WHERE platform = $1 AND chat_id = $2 AND session_id = $3"
-            " AND kind = 'board' AND version <= $4",
+            " AND kind = 'board' AND version <= $4 AND claimed_until IS NULL",
             item.platform,
             item.chat_id,
             item.session_id,
@@ -95,11 +101,12 @@ def _decoded(found: Sequence[Any]) -> OutboxItem | None:
 
 
 def due(platform: str, now: float, limit: int) -> Op[list[OutboxItem]]:
-    """The oldest items of ``platform`` (``OutboxStore.outbox_due``): the index on the platform
-    and id gives them in order, a few entries read (none when nothing is due)."""
+    """The oldest items of ``platform`` not claimed (``OutboxStore.outbox_due``): the index on
+    the platform and id gives them in order, a few entries read (none when nothing is due)."""
     found = yield rows(
         "SELECT id, platform, chat_id, kind, session_id, version, seat, detail FROM outbox"
-        f" WHERE platform = $1 AND expires_at > $2 ORDER BY id LIMIT {int(limit)}",
+        " WHERE platform = $1 AND expires_at > $2"
+        f" AND (claimed_until IS NULL OR claimed_until <= $2) ORDER BY id LIMIT {int(limit)}",
         platform,
         now,
     )
@@ -114,9 +121,30 @@ def due(platform: str, now: float, limit: int) -> Op[list[OutboxItem]]:
     return items
 
 
-def take(item_id: int) -> Op[bool]:
-    """Claim an item (``OutboxStore.outbox_take``): the one delete that removes it wins."""
-    return bool((yield count("DELETE FROM outbox WHERE id = $1", item_id)) == 1)
+def take(item_id: int, now: float, until: float) -> Op[bool]:
+    """Claim an item until ``until`` (``OutboxStore.outbox_take``): the one update that finds it
+    unclaimed, or its claim lapsed by ``now``, wins; not while an older item of its chat is
+    claimed (it is shown first). PostgreSQL makes a second update of the row wait for the first
+    and check the claim again, SQLite writes one at a time."""
+    claimed = yield count(
+        "UPDATE outbox SET claimed_until = $3 WHERE id = $1"
+        " AND (claimed_until IS NULL OR claimed_until <= $2) AND NOT EXISTS (SELECT 1"
+        " FROM outbox AS older WHERE older.platform = outbox.platform"
+        " AND older.chat_id = outbox.chat_id AND older.id < outbox.id"
+        " AND older.claimed_until > $2)",
+        item_id,
+        now,
+        until,
+    )
+    return bool(claimed == 1)
+
+
+def done(item: OutboxItem) -> Op[None]:
+    """The claimed ``item`` was shown (``OutboxStore.outbox_done``): it goes; a board item moved
+    on to a newer version meanwhile stays, unclaimed, to be shown as it now stands."""
+    if (yield count("DELETE FROM outbox WHERE id = $1 AND version = $2", item.id, item.version)):
+        return
+    yield count("UPDATE outbox SET claimed_until = NULL WHERE id = $1", item.id)
 
 
 def moved(session_id: str, before: tuple[str, str], after: tuple[str, str]) -> Op[None]:

@@ -238,8 +238,11 @@ class SqlStore:
     async def outbox_due(self, platform: str, now: float, limit: int = 100) -> list[OutboxItem]:
         return await self._run("outbox_due", outbox_ops.due(platform, now, limit))
 
-    async def outbox_take(self, item_id: int) -> bool:
-        return await self._run("outbox_take", outbox_ops.take(item_id))
+    async def outbox_take(self, item_id: int, now: float, until: float) -> bool:
+        return await self._run("outbox_take", outbox_ops.take(item_id, now, until))
+
+    async def outbox_done(self, item: OutboxItem) -> None:
+        await self._run("outbox_done", outbox_ops.done(item))
 
     # --- settings and stats ----------------------------------------------------------------
 

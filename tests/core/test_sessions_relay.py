@@ -3,7 +3,8 @@ serves it, on both stores with an injected clock: two (or three) GameService ins
 store, one serving the chat (its ``PlatformStyle.serves``, as a Matrix sync lease decides)
 and one holding the sweeper or pairing the players. The timeout (board and result, with the
 new ratings), the reminder, the expired seek's notice and a new open game's pairing line reach
-the serving process exactly once, as the sender would have shown them."""
+the serving process exactly once, as the sender would have shown them; an item whose claiming
+process died, or whose publish failed, is shown by a later pass once the claim lapsed."""
 
 from __future__ import annotations
 
@@ -11,12 +12,16 @@ import asyncio
 import dataclasses
 from collections import defaultdict
 from collections.abc import Sequence
+from typing import cast
 
 from core.games import Outcome, Termination
 from core.ports import PlatformStyle
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService
+from core.sessions.relay import CLAIM
 from core.sessions.views import board_reply
+from core.store.outbox import JsonValue, Kind, OutboxItem
+from core.store.seek_ops import decode_seek, seek_row
 from tests.backends import AnyStore
 from tests.core.test_sessions import (
     ALICE,
@@ -270,3 +275,93 @@ async def test_a_chat_is_shown_what_it_is_told_in_order(store: AnyStore) -> None
     await svc.open_games_idle()
     versions = [reply.board.version for reply in shown[second.chat_id] if reply.board]
     assert versions == [game.version + 1, game.version + 3]
+
+
+# --- at least once ------------------------------------------------------------------------------
+
+
+async def expired_notice(store: AnyStore, clock: Clock) -> tuple[GameService, Chats]:
+    """Ben's seek expired by a process that does not serve his room: its notice is in the
+    outbox; that process and what it showed."""
+    pairing, paired_chats = process(store, clock, serves=False, platforms=("disc", "mx"))
+    assert keys(await pairing.handle_text(BEN, "!seek tres")) == ["seek.queued"]
+    clock.advance(601)
+    await passes(pairing)
+    assert paired_chats.shown == {}
+    return pairing, paired_chats
+
+
+async def test_a_claim_whose_process_died_is_shown_by_another_once(store: AnyStore) -> None:
+    clock = Clock()
+    await expired_notice(store, clock)
+    # A process claims the notice and dies before showing it (it never says it was shown).
+    [item] = await store.outbox_due("mx", clock())
+    assert item.id is not None
+    assert await store.outbox_take(item.id, clock(), clock() + CLAIM)
+    serving, chats = process(store, clock, serves=True, platforms=("disc", "mx"))
+    other, others = process(store, clock, serves=True, platforms=("disc", "mx"))
+    await passes(serving, other)
+    assert chats.shown == {} and others.shown == {}  # the claim holds
+    clock.advance(CLAIM)
+    await passes(serving, other)
+    await passes(serving, other)
+    [notice] = chats.shown[BEN.chat_id] + others.shown[BEN.chat_id]
+    assert notice.text is not None and notice.text.key == "seek.expired"
+    assert await store.outbox_due("mx", clock() + CLAIM) == []
+
+
+async def test_a_publish_that_fails_leaves_the_item_for_a_later_pass(store: AnyStore) -> None:
+    clock = Clock()
+    pairing, _ = await expired_notice(store, clock)
+    chats = Chats()
+    failing = [ConnectionError("the homeserver is away")]
+
+    async def publish(actor: Actor, replies: Sequence[Reply]) -> None:
+        if failing:
+            raise failing.pop()
+        await chats.publish(actor, replies)
+
+    serving = service(store, clock)
+    for platform in ("disc", "mx"):
+        serving.register_platform(PlatformStyle(platform, publish=publish))
+    await passes(serving, pairing)
+    assert chats.shown == {} and not failing
+    await passes(serving, pairing)
+    assert chats.shown == {}  # claimed still: a publish slower than the claim is not repeated
+    clock.advance(CLAIM)
+    await passes(serving, pairing)
+    await passes(serving, pairing)
+    assert chats.said() == {BEN.chat_id: ["seek.expired"]}
+
+
+async def test_processes_passing_at_once_show_each_item_once(store: AnyStore) -> None:
+    clock = Clock()
+    await expired_notice(store, clock)
+    [item] = await store.outbox_due("mx", clock())
+    seek = decode_seek(cast(list[JsonValue], item.detail["seek"]))
+    assert seek is not None
+    # Forty notices in twenty chats, two each: three processes serving them pass at once.
+    for n in range(40):
+        chat = f"!r{n % 20}:hs"
+        detail: dict[str, JsonValue] = {
+            "seek": list(seek_row(dataclasses.replace(seek, chat_id=chat, name=f"P{n}")))
+        }
+        await store.outbox_put(OutboxItem(Kind.SEEK_EXPIRED, "mx", chat, detail=detail), 4e9)
+    # One record of what all three showed, in the order their platforms took it.
+    chats = Chats()
+    serving = [service(store, clock) for _ in range(3)]
+    for svc in serving:
+        for platform in ("disc", "mx"):
+            svc.register_platform(PlatformStyle(platform, publish=chats.publish))
+    await passes(*serving)
+    await passes(*serving)
+    shown = {
+        chat: [reply.text.render("en").split(",")[0] for reply in replies if reply.text]
+        for chat, replies in chats.shown.items()
+    }
+    assert sorted(name for names in shown.values() for name in names) == sorted(
+        ["Ben", *(f"P{n}" for n in range(40))]
+    )
+    # Each chat's two in the order left, whichever process showed them.
+    for n in range(20):
+        assert shown[f"!r{n}:hs"] == [f"P{n}", f"P{n + 20}"]

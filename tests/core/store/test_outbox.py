@@ -1,5 +1,6 @@
 """The outbox on both stores: items left for the process that serves their chat come back in
-order, each claimed by one caller alone (a burst of claims from two stores), a board item
+order, each claimed by one caller alone (a burst of claims from two stores), a claim whose
+process died taken again once it lapsed, a chat's items taken in order, a board item
 kept at its newest version, an item that shows the board taking older board items away,
 expired items gone; the schema step that brings ``open_boards``' rows over; and a reminder
 taken while a room upgrade moves its game stays taken."""
@@ -16,6 +17,7 @@ from tests.backends import Backend
 from tests.core.store.helpers import NOW, make_session
 
 LATER = NOW + 3600
+CLAIM = 60.0
 
 
 def board(session_id: str, version: int, chat: str = "!room") -> OutboxItem:
@@ -42,12 +44,76 @@ async def test_items_come_back_in_order_each_taken_once(backend: Backend) -> Non
         # Both stores claim every item at once: each is taken by exactly one.
         ids = [item.id for item in due if item.id is not None]
         taken = await asyncio.gather(
-            *(store.outbox_take(item_id) for item_id in ids for store in (one, two))
+            *(
+                store.outbox_take(item_id, NOW, NOW + CLAIM)
+                for item_id in ids
+                for store in (one, two)
+            )
         )
         assert sorted(taken) == [False, False, True, True]
         assert await one.outbox_due("mx", NOW) == []
         [timeout] = await one.outbox_due("disc", NOW)
         assert timeout.kind is Kind.TIMEOUT and timeout.version == 2
+
+
+async def test_a_claim_whose_process_died_is_taken_again_once_it_lapsed(
+    backend: Backend,
+) -> None:
+    async with backend.open() as one, backend.open() as two:
+        await one.outbox_put(OutboxItem(Kind.SEEK_EXPIRED, "mx", "!room"), LATER)
+        [item] = await one.outbox_due("mx", NOW)
+        assert item.id is not None
+        assert await one.outbox_take(item.id, NOW, NOW + CLAIM)  # and its process dies
+        # While the claim holds, nobody else sees or takes it.
+        assert await two.outbox_due("mx", NOW + CLAIM - 1) == []
+        assert not await two.outbox_take(item.id, NOW + CLAIM - 1, NOW + 2 * CLAIM)
+        # Lapsed: due again, taken by one of two processes claiming it at once, and gone once
+        # shown.
+        later = NOW + CLAIM
+        assert await two.outbox_due("mx", later) == [item]
+        taken = await asyncio.gather(
+            one.outbox_take(item.id, later, later + CLAIM),
+            two.outbox_take(item.id, later, later + CLAIM),
+        )
+        assert sorted(taken) == [False, True]
+        await two.outbox_done(item)
+        assert await backend.sql("SELECT id FROM outbox") == []
+
+
+async def test_a_chats_items_are_taken_in_order(backend: Backend) -> None:
+    async with backend.open() as store:
+        for chat in ("!room", "!room", "!other"):
+            await store.outbox_put(OutboxItem(Kind.SEEK_EXPIRED, "mx", chat), LATER)
+        first, second, elsewhere = await store.outbox_due("mx", NOW)
+        assert first.id is not None and second.id is not None and elsewhere.id is not None
+        assert await store.outbox_take(first.id, NOW, NOW + CLAIM)
+        # The first is being shown (or its process died): the second waits for it, another
+        # chat does not.
+        assert not await store.outbox_take(second.id, NOW, NOW + CLAIM)
+        assert await store.outbox_take(elsewhere.id, NOW, NOW + CLAIM)
+        await store.outbox_done(first)
+        assert await store.outbox_take(second.id, NOW, NOW + CLAIM)
+
+
+async def test_a_claimed_board_moved_on_meanwhile_stays_due(backend: Backend) -> None:
+    async with backend.open() as store:
+        game = make_session()
+        await store.create(game)
+        await store.outbox_put(board(game.id, 3), LATER)
+        [taken] = await store.outbox_due("mx", NOW)
+        assert taken.id is not None and await store.outbox_take(taken.id, NOW, NOW + CLAIM)
+        await store.outbox_put(board(game.id, 4), LATER)  # after it read the game, maybe
+        await store.outbox_done(taken)
+        [due] = await store.outbox_due("mx", NOW)
+        assert (due.id, due.version) == (taken.id, 4)
+        # A timeout leaves a claimed board alone: it comes after the board being shown.
+        assert await store.outbox_take(due.id, NOW, NOW + CLAIM)
+        await store.outbox_put(OutboxItem(Kind.TIMEOUT, "mx", "!room", game.id, 5), LATER)
+        [timeout] = await store.outbox_due("mx", NOW)
+        assert timeout.id is not None
+        assert not await store.outbox_take(timeout.id, NOW, NOW + CLAIM)
+        await store.outbox_done(due)
+        assert await store.outbox_take(timeout.id, NOW, NOW + CLAIM)
 
 
 async def test_a_board_item_is_kept_once_at_its_newest_version(backend: Backend) -> None:
@@ -89,9 +155,9 @@ async def test_a_board_waits_for_no_item_that_shows_it_already(backend: Backend)
             (Kind.PAIRED, "!room"),
             (Kind.BOARD, "!elsewhere"),
         ]
-        # Once the pairing's item is taken (it shows the game as it then stands), a later
-        # change is due again.
-        assert due[0].id is not None and await store.outbox_take(due[0].id)
+        # Once the pairing's item is taken (it may have read the game already), a later change
+        # is due again.
+        assert due[0].id is not None and await store.outbox_take(due[0].id, NOW, NOW + CLAIM)
         await store.outbox_put(board(game.id, 3), LATER)
         assert [item.version for item in await store.outbox_due("mx", NOW)] == [2, 3]
 
