@@ -43,6 +43,19 @@ def discord_shows(double: DiscordDouble, board_id: int, count: int) -> bool:
     return discord_stones(double.messages[board_id]) == count
 
 
+def dm_board(double: DiscordDouble, channel: str) -> int | None:
+    """The message in ``channel`` that shows an open game's board (its column buttons)."""
+    return next(
+        (
+            message_id
+            for message_id, message in double.messages.items()
+            if str(message.get("channel_id")) == channel
+            and any(":move:" in str(b.get("custom_id", "")) for b in buttons(message))
+        ),
+        None,
+    )
+
+
 def matrix_shows(room: str, board: Seen, count: int, seen: Seen) -> bool:
     return (
         seen.room_id == room
@@ -90,13 +103,21 @@ async def meet_and_play(
     # The Discord player seeks from a DM with the bot (open play is on there).
     sought = await double.slash("seek", {"game": "quatre"}, user="dan", dm=True)
     assert sought.original_id is not None, sought.requests
-    board_id = sought.original_id
     dm_channel = double.dm_channel("dan")
     matrix_board = await mia.wait_for(
         lambda seen: seen.room_id == room and is_board(seen, bot),
         after=mark,
         what="the open game's board",
     )
+    # Dan's board is the answer to his /seek when it paired at once. When a process's pass
+    # held Mia's seek at that instant, his seek queued (the answer says so) and the pass paired
+    # them: the board is then a message of its own in his DM, maybe from the other process's
+    # outbox a pass later.
+    await double.wait_for(lambda: dm_board(double, dm_channel) is not None, within=20)
+    board_id = dm_board(double, dm_channel)
+    assert board_id is not None
+    if board_id != sought.original_id:
+        assert "Looking for an opponent" in text_of(double.messages[sought.original_id])
     assert "Dan" in shown(matrix_board)
     assert "Discord" in shown(matrix_board)
     assert "alice" in text_of(double.messages[board_id])
