@@ -37,6 +37,16 @@ class _Opponent:
     name: str
 
 
+def _opponent_in(session: Session, actor: Actor) -> _Opponent | None:
+    """The other player of ``actor``'s seat in ``session`` (on the platform of their own
+    chat), or None when ``actor`` has no seat there or the other seat is the bot's."""
+    seat = session.seat_in(actor.platform, actor.chat_id, actor.user_id)
+    other = None if seat is None else session.seats[2 - seat]
+    if seat is None or other is None or other.user_id is None:
+        return None
+    return _Opponent(session.chat_of(3 - seat)[0], other.user_id, other.name)
+
+
 class Blocks:
     """``/block`` and the Block button; see the module docstring.
 
@@ -59,11 +69,10 @@ class Blocks:
 
     async def opponent(self, actor: Actor, session: Session) -> list[Reply]:
         """The Block button of an open game's board: the actor's opponent in it."""
-        seat = session.seat_in(actor.platform, actor.chat_id, actor.user_id)
-        other = None if seat is None else session.seats[2 - seat]
-        if seat is None or other is None or other.user_id is None:
+        other = _opponent_in(session, actor)
+        if other is None:
             raise UserError("error.not_your_game")
-        return await self._block(actor, session.chat_of(3 - seat)[0], other.user_id, other.name)
+        return await self._block(actor, other.platform, other.user_id, other.name)
 
     async def _recent(self, actor: Actor, name: str | None) -> list[Reply]:
         """Block the opponent of ``actor``'s latest open game in this chat (``name`` None), or
@@ -95,13 +104,9 @@ class Blocks:
         )
         found: dict[tuple[str, str], _Opponent] = {}
         for game in games:
-            seat = game.seat_in(actor.platform, actor.chat_id, actor.user_id)
-            other = None if seat is None else game.seats[2 - seat]
-            if seat is None or other is None or other.user_id is None:
-                continue
-            platform = game.chat_of(3 - seat)[0]
-            key = (platform, other.user_id)
-            found.setdefault(key, _Opponent(platform, other.user_id, other.name))
+            other = _opponent_in(game, actor)
+            if other is not None:
+                found.setdefault((other.platform, other.user_id), other)
         return list(found.values())
 
     async def _block(
