@@ -61,24 +61,44 @@ def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator
         check=True,
     ).stdout.strip()
     (Path(purelib) / "project-dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n")
-    # This interpreter's pip installs into the other venv: --python names the target.
-    subprocess.run(
-        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "-q", wheel],
-        check=True,
+    # The venv's own interpreter runs pip (the project venv's, seen through the .pth line), from
+    # outside the checkout and without PYTHONPATH: a checkout on the path shows pip the
+    # editable install's chatbots.egg-info, the same version as the wheel, and pip then keeps
+    # "what is installed" and installs nothing (a full run failed so once).
+    done = subprocess.run(
+        [str(python), "-m", "pip", "install", "--no-deps", "--no-index", str(wheel)],
+        cwd=home,
+        env=_outside_env(home / "bin"),
+        capture_output=True,
+        text=True,
         timeout=240,
     )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (home / "bin" / "chatbots").exists(), done.stdout + done.stderr
     yield home / "bin"
 
 
-def _run(bin_dir: Path, args: list[str], cwd: Path, stdin: str = "") -> str:
+def _outside_env(bin_dir: Path) -> dict[str, str]:
+    """The environment of a command run from the installed venv ``bin_dir``: no platform
+    credentials, no database, and nothing that puts the checkout on the path."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MATRIX_"))}
     # The plain-Python solver: a fresh install would compile the numba kernel for ~20 s, and the
     # JIT path from an installed package is what the container test runs.
     env |= {"CHATBOTS_JIT": "0", "PATH": f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"}
     env.pop("DATABASE_PATH", None)
     env.pop("PYTHONPATH", None)
+    return env
+
+
+def _run(bin_dir: Path, args: list[str], cwd: Path, stdin: str = "") -> str:
     result = subprocess.run(
-        args, cwd=cwd, input=stdin, capture_output=True, text=True, env=env, timeout=120
+        args,
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=_outside_env(bin_dir),
+        timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     return result.stdout
