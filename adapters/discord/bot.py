@@ -32,7 +32,16 @@ from adapters.discord.commands import (
 )
 from adapters.discord.config import DEFAULT_GATEWAY_URL, DiscordConfig
 from adapters.discord.departures import DepartureEvents
-from adapters.discord.ids import ButtonId, MoveId, is_ours
+from adapters.discord.ids import (
+    ButtonId,
+    CellPick,
+    Column,
+    MoveId,
+    Pick,
+    parse_cell,
+    parse_column,
+    parse_custom_id,
+)
 from adapters.discord.layout import MessageSpec
 from adapters.discord.options import (
     channel_written,
@@ -40,7 +49,7 @@ from adapters.discord.options import (
     move_from_text,
     seeks,
 )
-from adapters.discord.picture_layout import SELECT_ITEMS, edit_kwargs, with_cells
+from adapters.discord.picture_layout import edit_kwargs, with_cells
 from adapters.discord.present import ChannelOutlet, Presenter
 from adapters.discord.reach import (
     USER_INSTALL_HELP,
@@ -50,16 +59,7 @@ from adapters.discord.reach import (
     shown_to_the_user_alone,
 )
 from adapters.discord.responder import Responder
-from adapters.discord.selects import (
-    CellPick,
-    Column,
-    Pick,
-    parse_cell,
-    parse_column,
-    parse_pick,
-)
 from adapters.discord.serving import PLATFORM, Interactions, locale_of, refuse
-from adapters.discord.views import DYNAMIC_ITEMS
 from core.commands import CommandSpec, Help
 from core.errors import UserError
 from core.i18n import normalize_locale
@@ -145,9 +145,8 @@ class GameBot(discord.Client, DepartureEvents):
     # --- lifetime -----------------------------------------------------------------------------
 
     async def setup_hook(self) -> None:
-        """After login, before the gateway: buttons, translations, and the command sync (with a
-        sync lease, in a task of its own that syncs once this process holds the lease)."""
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *SELECT_ITEMS)
+        """After login, before the gateway: translations, and the command sync (with a sync
+        lease, in a task of its own that syncs once this process holds the lease)."""
         await self.tree.set_translator(CatalogueTranslator())
         if self._sync_lease is None:
             await self.sync_commands()
@@ -213,7 +212,7 @@ class GameBot(discord.Client, DepartureEvents):
     # --- entry points -------------------------------------------------------------------------
 
     async def handle_button(self, interaction: Interaction, button: ButtonId) -> None:
-        """A click on one of our buttons (called by the dynamic items)."""
+        """A click on one of our buttons."""
 
         async def work(actor: Actor) -> list[Reply]:
             if isinstance(button, MoveId):
@@ -227,8 +226,8 @@ class GameBot(discord.Client, DepartureEvents):
         await self.interactions.serve(interaction, work, button=button)
 
     async def handle_select(self, interaction: Interaction, pick: Pick, values: list[str]) -> None:
-        """A selection in a picture board's menu (called by the dynamic items): a column
-        redraws the cell menu, a cell is a move. A value we never offered is refused."""
+        """A selection in a picture board's menu: a column redraws the cell menu, a cell is a
+        move. A value we never offered is refused."""
         value = values[0] if len(values) == 1 else ""
         if isinstance(pick, CellPick):
             cell = parse_cell(value)
@@ -264,20 +263,25 @@ class GameBot(discord.Client, DepartureEvents):
         await self.interactions.serve(interaction, work, button=pick, nothing_to_say=cells)
 
     async def on_interaction(self, interaction: Interaction) -> None:
-        # A click on a button that is not ours (an old bot's, a hand-made one) would otherwise
-        # get no answer at all: discord.py only dispatches ids that match a template.
+        """Every click on a component, ours or not, answered: its ``custom_id`` parsed once,
+        here. One that is not ours (an old bot's, a hand-made one), or that its message does not
+        show (a forged one), is refused."""
         if interaction.type is not discord.InteractionType.component:
             return
         data: Any = interaction.data or {}
         custom_id = data.get("custom_id")
-        if (
-            isinstance(custom_id, str)
-            and (is_ours(custom_id) or parse_pick(custom_id) is not None)
-            and _shows_button(interaction.message, custom_id)
-        ):
-            return  # discord.py dispatches it to BoardButton or MenuSelect, which parse it
-        log.info("click on an unknown button %r", custom_id)
-        await self.interactions.serve(interaction, refuse("discord.unknown_button"))
+        clicked = None
+        if isinstance(custom_id, str) and _shows_button(interaction.message, custom_id):
+            clicked = parse_custom_id(custom_id)
+        if isinstance(clicked, ButtonId):
+            await self.handle_button(interaction, clicked)
+        elif clicked is not None:
+            values = data.get("values")
+            chosen = [str(v) for v in values] if isinstance(values, list) else []
+            await self.handle_select(interaction, clicked, chosen)
+        else:
+            log.info("click on an unknown button %r", custom_id)
+            await self.interactions.serve(interaction, refuse("discord.unknown_button"))
 
     async def run_slash(
         self, interaction: Interaction, spec: CommandSpec, options: Mapping[str, Any]
@@ -378,8 +382,8 @@ def pin_gateway(socket: discord.gateway.DiscordWebSocket | None, config: Discord
 
 
 def _shows_button(message: discord.Message | None, custom_id: str) -> bool:
-    """Whether ``message`` carries a button or menu ``custom_id`` (discord.py only dispatches
-    those), in rows or nested in a Components V2 container."""
+    """Whether ``message`` carries a button or menu ``custom_id`` (Discord sends no click on
+    anything else), in rows or nested in a Components V2 container."""
     if message is None:
         return False
     pending: list[Any] = list(message.components)

@@ -35,8 +35,7 @@ from dataclasses import dataclass
 
 import discord
 
-from adapters.discord.ids import ActionId, MoveId
-from adapters.discord.selects import CellPick, Column, ColumnPick
+from adapters.discord.ids import ActionId, CellPick, Column, ColumnPick, MoveId
 from core.i18n import catalogue, render
 from core.pictures import CLASSIC, THEMES, Theme, board_png, default_theme
 from core.render import COLUMN_LETTERS, board_text

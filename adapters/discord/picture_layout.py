@@ -3,8 +3,8 @@ or edit any :class:`~adapters.discord.layout.MessageSpec`.
 
 A picture board is a ``LayoutView``: a container holding the text, a media gallery with the PNG
 (uploaded as an attachment of the same request), the two select menus and the action buttons.
-Its selects are ``DynamicItem`` s like the buttons: discord.py builds them from their
-``custom_id`` alone, so they keep working after a restart. The IS_COMPONENTS_V2 flag, which
+Its selects are answered like the buttons, from their ``custom_id`` alone, so they keep
+working after a restart. The IS_COMPONENTS_V2 flag, which
 discord.py sets for a ``LayoutView``, cannot be removed from a message: a board's size never
 changes, and a Connect Four board shown as a picture is drawn as one from then on (the presenter
 passes ``keep_picture``), so a board shown as a picture stays one.
@@ -13,63 +13,18 @@ passes ``keep_picture``), so a board shown as a picture stays one.
 from __future__ import annotations
 
 import io
-import re
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 import discord
 
+from adapters.discord.ids import CellPick, Column, ColumnPick, Pick, parse_custom_id
 from adapters.discord.layout import MessageSpec, SelectSpec, cell_menu
-from adapters.discord.selects import MENU_TEMPLATE, CellPick, Column, Pick, parse_pick
 from adapters.discord.views import build_view, drawn_button
-
-Interaction = discord.Interaction[Any]
-
-
-@runtime_checkable
-class SelectHandler(Protocol):
-    """What the client does with a selection in one of our menus."""
-
-    async def handle_select(
-        self, interaction: Interaction, pick: Pick, values: list[str]
-    ) -> None: ...
-
-
-async def _dispatch(interaction: Interaction, pick: Pick, values: list[str]) -> None:
-    client = interaction.client
-    if isinstance(client, SelectHandler):
-        await client.handle_select(interaction, pick, values)
-
-
-class MenuSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MENU_TEMPLATE):
-    """A picture board's column menu or cell menu (which one, its ``custom_id`` says)."""
-
-    def __init__(self, select: discord.ui.Select[Any], pick: Pick) -> None:
-        super().__init__(select)
-        self.pick = pick
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> MenuSelect:
-        pick = parse_pick(match.string)
-        assert pick is not None  # the template matches our ids only
-        return cls(_select_of(item, match), pick)
-
-    async def callback(self, interaction: Interaction) -> None:
-        await _dispatch(interaction, self.pick, list(self.item.values))
-
-
-SELECT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (MenuSelect,)
-
-
-def _select_of(item: discord.ui.Item[Any], match: re.Match[str]) -> discord.ui.Select[Any]:
-    if isinstance(item, discord.ui.Select):
-        return item
-    return discord.ui.Select(custom_id=match.string, options=[discord.SelectOption(label="-")])
 
 
 class _DrawnSelect(discord.ui.Select[Any]):
-    """A menu as sent: a pick reaches :class:`MenuSelect` through its template."""
+    """A menu as sent: a pick reaches the client's ``on_interaction`` (see
+    :mod:`adapters.discord.views`)."""
 
     def is_dispatchable(self) -> bool:
         return False
@@ -100,7 +55,7 @@ def build_layout(spec: MessageSpec) -> discord.ui.LayoutView:
 
 
 def _select(spec: SelectSpec) -> discord.ui.Item[Any]:
-    if parse_pick(spec.custom_id) is None:
+    if not isinstance(parse_custom_id(spec.custom_id), ColumnPick | CellPick):
         raise ValueError(f"not one of our select ids: {spec.custom_id!r}")
     return _DrawnSelect(
         custom_id=spec.custom_id,
@@ -118,7 +73,9 @@ def with_cells(
     view = discord.ui.LayoutView.from_message(message, timeout=None)
     menu = cell_menu(CellPick(pick.session_id, pick.version), locale, column)
     for item in view.walk_children():
-        if isinstance(item, discord.ui.Select) and isinstance(parse_pick(item.custom_id), CellPick):
+        if isinstance(item, discord.ui.Select) and isinstance(
+            parse_custom_id(item.custom_id), CellPick
+        ):
             item.custom_id = menu.custom_id
             item.placeholder = menu.placeholder
             item.options = [

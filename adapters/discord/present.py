@@ -20,11 +20,10 @@ from typing import Protocol
 import discord
 
 from adapters.discord.boards import BoardMessages
-from adapters.discord.ids import ActionId, ButtonId
+from adapters.discord.ids import ActionId, ComponentId
 from adapters.discord.layout import MAX_CONTENT, MessageSpec, board_message, text_message
 from adapters.discord.picture_layout import send_kwargs
 from adapters.discord.responder import Responder
-from adapters.discord.selects import Pick
 from core.replies import Reply
 
 log = logging.getLogger(__name__)
@@ -48,7 +47,7 @@ class Clicked:
     """The button (or menu) whose click is being answered, and the message it was on."""
 
     responder: Responder
-    button: ButtonId | Pick
+    button: ComponentId
     message: discord.Message
 
 

@@ -26,12 +26,11 @@ from typing import Any
 import discord
 
 from adapters.discord.commands import Interaction
-from adapters.discord.ids import ButtonId
+from adapters.discord.ids import ComponentId
 from adapters.discord.layout import MessageSpec, text_message
 from adapters.discord.present import Clicked, Presenter
 from adapters.discord.reach import Reach, reach_of, shared_chat
 from adapters.discord.responder import Responder
-from adapters.discord.selects import Pick
 from core.errors import UserError
 from core.i18n import DEFAULT_LOCALE, normalize_locale, render
 from core.ports import GameServicePort
@@ -125,7 +124,7 @@ class Interactions:
         interaction: Interaction,
         work: Work,
         *,
-        button: ButtonId | Pick | None = None,
+        button: ComponentId | None = None,
         nothing_to_say: Callable[[Responder], Awaitable[None]] | None = None,
     ) -> None:
         """Run ``work`` for the interaction's actor and show its replies (on the message of
