@@ -53,6 +53,7 @@ from adapters.discord.picture_layout import edit_kwargs, with_cells
 from adapters.discord.present import ChannelOutlet, Presenter
 from adapters.discord.reach import (
     USER_INSTALL_HELP,
+    ChatReaches,
     Reach,
     reach_of,
     shared_chat,
@@ -137,7 +138,8 @@ class GameBot(discord.Client, DepartureEvents):
         self.tree = _Tree(self)
         for command in build_commands(self):
             self.tree.add_command(command)
-        self.interactions = Interactions(service, self.presenter)
+        self.reaches = ChatReaches(service.store)
+        self.interactions = Interactions(service, self.presenter, self.reaches)
         self._sync_lease = sync_lease
         self._sync_stop = asyncio.Event()
         self._sync_task: asyncio.Task[None] | None = None
@@ -350,6 +352,11 @@ class GameBot(discord.Client, DepartureEvents):
 
     async def _publish(self, actor: Actor, replies: Sequence[Reply]) -> None:
         with self.interactions.tracked():
+            if await self.reaches.of(int(actor.chat_id)) is Reach.INTERACTIONS:
+                # Not a member (a user's install): every channel request would be refused, and
+                # counted against the bot. The next click there shows the board as it stands.
+                log.info("not shown in chat %s, where only interactions reach", actor.chat_id)
+                return
             outlet = ChannelOutlet(self, int(actor.chat_id))
             locale = normalize_locale(actor.locale)
             try:

@@ -71,6 +71,10 @@ def with_cells(
     """``message`` (a picture board) with its cell menu showing the free cells of ``column``;
     the rest, the picture included, stays as it is."""
     view = discord.ui.LayoutView.from_message(message, timeout=None)
+    for gallery in view.walk_children():
+        if isinstance(gallery, discord.ui.MediaGallery):
+            for shown in gallery.items:
+                shown.media = _uploaded(message, shown.media.url)
     menu = cell_menu(CellPick(pick.session_id, pick.version), locale, column)
     for item in view.walk_children():
         if isinstance(item, discord.ui.Select) and isinstance(
@@ -83,6 +87,16 @@ def with_cells(
             ]
             item.disabled = menu.disabled
     return view
+
+
+def _uploaded(message: discord.Message, url: str) -> str:
+    """``url`` as the message's own attachment (``attachment://NAME``) when it shows one: a
+    message read back names its pictures by their CDN address, signed and expiring, which an
+    edit must not keep (the picture would break once it expired)."""
+    name = url.split("?", 1)[0].rsplit("/", 1)[-1]
+    if any(a.filename == name for a in message.attachments):
+        return f"attachment://{name}"
+    return url
 
 
 def _file(spec: MessageSpec) -> discord.File:

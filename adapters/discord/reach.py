@@ -13,12 +13,15 @@ its ``authorizing_integration_owners`` (key ``0`` present: the server installed 
 
 from __future__ import annotations
 
+import collections
 import enum
 
 import discord
 
+from adapters.discord.boards import KV_NAMESPACE
 from adapters.discord.commands import Interaction
 from core.i18n import Text
+from core.ports import KeyValueStore
 from core.replies import Reply
 
 USER_INSTALL_HELP = Reply(text=Text("discord.help_user_install"), private=True)
@@ -63,3 +66,62 @@ def shown_to_the_user_alone(interaction: Interaction) -> bool:
         and reach_of(interaction) is Reach.INTERACTIONS
         and not interaction.permissions.use_external_apps
     )
+
+
+_RECENT = 10_000  # chats whose reach is kept in memory
+
+
+def _key(chat_id: int) -> str:
+    return f"reach:{chat_id}"
+
+
+class ChatReaches:
+    """How far the bot reaches into each chat, for what it says there later, without an
+    interaction (a reminder, a timeout, a watched game's move): where it is not a member, every
+    channel request would be refused (403 Missing Access), and Discord counts each one toward
+    its 10,000 invalid requests per 10 minutes, past which it blocks the address. Such notices
+    wait for the next click, which shows the board as it stands.
+
+    Learnt from the interactions themselves (:func:`reach_of`) and kept in the store, so that
+    a restart, or another process, knows it: one row (``discord`` / ``reach:<chat>``) per chat
+    reached through interactions alone. A chat whose server installs the bot later loses its
+    row at its first interaction seen by a process that knew it; until then its notices wait
+    for a click, as they would have.
+
+    Args:
+        store: the key-value part of the store.
+    """
+
+    def __init__(self, store: KeyValueStore) -> None:
+        self._store = store
+        self._known: collections.OrderedDict[int, Reach] = collections.OrderedDict()
+
+    async def seen(self, interaction: Interaction) -> None:
+        """Remember the reach of ``interaction``'s chat (a store write only when it changed)."""
+        chat = interaction.channel_id
+        if chat is None:
+            return
+        reach = reach_of(interaction)
+        known = self._known.get(chat)
+        if known is reach:
+            return
+        if reach is Reach.INTERACTIONS:
+            await self._store.kv_set(KV_NAMESPACE, _key(chat), reach.value)
+        elif known is not None:
+            await self._store.kv_delete(KV_NAMESPACE, _key(chat))
+        self._keep(chat, reach)
+
+    async def of(self, chat_id: int) -> Reach:
+        """How far the bot reaches into ``chat_id``, as its interactions said."""
+        known = self._known.get(chat_id)
+        if known is None:
+            value = await self._store.kv_get(KV_NAMESPACE, _key(chat_id))
+            known = Reach.INTERACTIONS if value == Reach.INTERACTIONS.value else Reach.CHANNEL
+            self._keep(chat_id, known)
+        return known
+
+    def _keep(self, chat_id: int, reach: Reach) -> None:
+        self._known[chat_id] = reach
+        self._known.move_to_end(chat_id)
+        while len(self._known) > _RECENT:
+            self._known.popitem(last=False)

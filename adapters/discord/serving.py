@@ -29,7 +29,7 @@ from adapters.discord.commands import Interaction
 from adapters.discord.ids import ComponentId
 from adapters.discord.layout import MessageSpec, text_message
 from adapters.discord.present import Clicked, Presenter
-from adapters.discord.reach import Reach, reach_of, shared_chat
+from adapters.discord.reach import ChatReaches, Reach, reach_of, shared_chat
 from adapters.discord.responder import Responder
 from core.errors import UserError
 from core.i18n import DEFAULT_LOCALE, normalize_locale, render
@@ -89,12 +89,16 @@ def refuse(key: str, **params: str | int) -> Work:
 
 
 class Interactions:
-    """Serves interactions through the service and shows its replies with ``presenter``;
-    counts them, and later updates, as in flight until :meth:`drain`."""
+    """Serves interactions through the service and shows its replies with ``presenter``
+    (remembering in ``reaches`` how far the bot reaches into each chat); counts them, and later
+    updates, as in flight until :meth:`drain`."""
 
-    def __init__(self, service: GameServicePort, presenter: Presenter) -> None:
+    def __init__(
+        self, service: GameServicePort, presenter: Presenter, reaches: ChatReaches
+    ) -> None:
         self.service = service
         self.presenter = presenter
+        self.reaches = reaches
         self.stopping = asyncio.Event()  # set when a shutdown begins: nothing new is taken
         self._in_flight: set[asyncio.Task[Any]] = set()
         self._idle = asyncio.Event()
@@ -141,6 +145,7 @@ class Interactions:
                     text = render("error.shutting_down", locale)
                     await responder.send(MessageSpec(text), True)
                     return
+                await self.reaches.seen(interaction)
                 job = asyncio.ensure_future(work(actor_for(interaction)))
                 # asyncio.wait leaves the job running at the deadline (no shield, no second
                 # task): fewer objects on every press than wait_for(shield(job)).

@@ -214,7 +214,9 @@ class Reviews:
             text = Text("review.unavailable", {"game": game_name(session.rules)})
         else:
             text = review_text(session, result)
-        return [Reply(text=text, session_id=session.id, version=session.version)]
+        # A message of its own: the board stays as it was, with its Rematch (and on Discord a
+        # picture board could not become text: a message never loses the Components V2 flag).
+        return [Reply(text=text, session_id=session.id, version=session.version, new_message=True)]
 
 
 def review_text(session: Session, review: GameReview) -> Text:

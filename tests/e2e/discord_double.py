@@ -29,6 +29,7 @@ interaction``), and a command must have been synced before it can be used.
 from __future__ import annotations
 
 import asyncio
+import copy
 import itertools
 import json
 import re
@@ -264,6 +265,13 @@ class DiscordDouble:
         self.port = 0
 
     # --- lifetime -----------------------------------------------------------------------------
+
+    @property
+    def invalid_requests(self) -> int:
+        """The bot's requests that Discord counts toward its limit of 10,000 invalid requests
+        per 10 minutes per IP address (answered 401, 403 or 429), past which it blocks the
+        address for a while."""
+        return sum(r.status in (401, 403, 429) for r in self.requests)
 
     async def __aenter__(self) -> DiscordDouble:
         await self.start()
@@ -1251,7 +1259,8 @@ class DiscordDouble:
         return attachments
 
     def _components(self, data: Json, attachments: list[Json]) -> list[Json]:
-        components = v2.numbered(data.get("components") or [])
+        # A copy: the request as recorded keeps what the bot sent (attachment://NAME).
+        components = v2.numbered(copy.deepcopy(data.get("components") or []))
         v2.resolve(components, attachments)
         return components
 

@@ -102,6 +102,7 @@ async def test_tictactoe_against_hard_until_the_end(
 
     # Anyone in the channel may ask for the review once the game is over.
     review = next(cid for cid in button_ids(board) if cid.endswith(":review"))
+    board = double.snapshot(board_id)
     pressed = await double.click(board_id, review, user="bob")
     assert_answered_once(pressed)
     lines = "\n".join(pressed.public()).splitlines()
@@ -112,7 +113,7 @@ async def test_tictactoe_against_hard_until_the_end(
     mistakes = sum("✗" in line for line in moves)
     summary = render("review.summary", "en", mistakes=mistakes)
     assert lines[-1] == (summary if mistakes else render("review.perfect", "en"))
-    assert double.messages[board_id]["content"] == board["content"]  # the board stays
+    assert double.messages[board_id] == board  # the board stays, its Rematch with it
 
 
 async def test_connect_four_by_columns_with_a_full_column(
