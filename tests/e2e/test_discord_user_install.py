@@ -3,7 +3,8 @@
 The double holds the bot to what Discord allows there: interactions in context 2 (a group DM)
 authorized by the user's install alone (no guild, no member), and every channel endpoint
 answering 403 Missing Access. A whole game must be played by buttons on interaction responses
-and their update responses (type 7), without a single channel request.
+and their update responses (type 7), without a single channel request, and without a single
+request that Discord counts against the bot (401, 403, 429).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ def answered_without_the_channel(double: DiscordDouble, sent: Sent) -> None:
     assert len(callbacks) == 1 and callbacks[0].status == 200, sent.requests
     assert all(r.status < 300 for r in sent.requests), sent.requests
     assert not [r for r in double.requests if r.path.startswith("/channels/")], double.requests
+    assert double.invalid_requests == 0  # none counted toward Discord's limit
 
 
 def cells(message: Json) -> list[Json]:
