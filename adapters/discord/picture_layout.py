@@ -3,11 +3,11 @@ or edit any :class:`~adapters.discord.layout.MessageSpec`.
 
 A picture board is a ``LayoutView``: a container holding the text, a media gallery with the PNG
 (uploaded as an attachment of the same request), the two select menus and the action buttons.
-Its selects are answered like the buttons, from their ``custom_id`` alone, so they keep
-working after a restart. The IS_COMPONENTS_V2 flag, which
-discord.py sets for a ``LayoutView``, cannot be removed from a message: a board's size never
-changes, and a Connect Four board shown as a picture is drawn as one from then on (the presenter
-passes ``keep_picture``), so a board shown as a picture stays one.
+Its selects are answered like the buttons, from their ``custom_id`` alone, so they keep working
+after a restart. The IS_COMPONENTS_V2 flag, which discord.py sets for a ``LayoutView``, cannot
+be removed from a message: a board's size never changes, and a Connect Four board shown as a
+picture is drawn as one from then on (the presenter passes ``keep_picture``), so a board shown
+as a picture stays one.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 
 import discord
 
-from adapters.discord.ids import CellPick, Column, ColumnPick, Pick, parse_custom_id
+from adapters.discord.ids import CellPick, Column, Pick, parse_custom_id
 from adapters.discord.layout import MessageSpec, SelectSpec, cell_menu
 from adapters.discord.views import build_view, drawn_button
 
@@ -55,7 +55,7 @@ def build_layout(spec: MessageSpec) -> discord.ui.LayoutView:
 
 
 def _select(spec: SelectSpec) -> discord.ui.Item[Any]:
-    if not isinstance(parse_custom_id(spec.custom_id), ColumnPick | CellPick):
+    if not isinstance(parse_custom_id(spec.custom_id), Pick):
         raise ValueError(f"not one of our select ids: {spec.custom_id!r}")
     return _DrawnSelect(
         custom_id=spec.custom_id,
