@@ -8,10 +8,7 @@ never loses its flag and holds no ``content``; a channel where the bot is not a 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from core.i18n import render
-from core.sessions import ServiceSettings
 from tests.e2e import discord_v2 as v2
 from tests.e2e.discord_double import (
     DiscordDouble,
@@ -19,10 +16,10 @@ from tests.e2e.discord_double import (
     Sent,
     button_ids,
     picture,
-    selects,
     text_of,
 )
-from tests.e2e.discord_harness import Harness, ManualClock, clock, double, harness
+from tests.e2e.discord_harness import Harness, clock, double, harness
+from tests.e2e.test_discord_pictures import menu, play
 
 __all__ = ["clock", "double", "harness"]  # fixtures
 
@@ -85,22 +82,17 @@ async def test_a_connect_four_picture_board_is_reviewed_in_a_message_of_its_own(
 async def test_a_free_picture_board_is_reviewed_in_a_message_of_its_own(
     harness: Harness, double: DiscordDouble
 ) -> None:
-    start = await double.slash("ratlla", {"size": "9x9", "k": 5, "level": "easy"}, user="alice")
+    start = await double.slash("ratlla", {"size": "15x15", "k": 5, "level": "easy"}, user="alice")
     board_id = start.original_id
     assert board_id is not None
-    columns = next(m for m in selects(double.messages[board_id]) if "c4:col:" in m["custom_id"])
-    value = columns["options"][4]["value"]
-    accepted(double, await double.select(board_id, columns["custom_id"], [value], user="alice"))
-    cells = next(m for m in selects(double.messages[board_id]) if "c4:cell:" in m["custom_id"])
-    cell = cells["options"][-1]["value"]
-    accepted(double, await double.select(board_id, cells["custom_id"], [cell], user="alice"))
+    await play(double, board_id, "alice", 7 * 15 + 7)  # h8, by the menus
     accepted(double, await double.slash("final", user="alice"))  # then she resigns
     finished = double.snapshot(board_id)
     assert is_v2(finished) and "Alice resigned" in text_of(finished)
 
     typed = await double.slash("review", user="alice")
     accepted(double, typed)
-    assert typed.public() == [render("review.unavailable", "en", game="5 in a row on 9x9")]
+    assert typed.public() == [render("review.unavailable", "en", game="5 in a row on 15x15")]
     assert double.messages[board_id] == finished
 
 
@@ -113,7 +105,7 @@ async def test_a_redrawn_cell_menu_names_the_picture_as_an_attachment(
     board_id = start.original_id
     assert board_id is not None
     before = double.snapshot(board_id)
-    columns = next(m for m in selects(before) if m["custom_id"].startswith("c4:col:"))
+    columns = menu(before, "col")
     picked = await double.select(
         board_id, columns["custom_id"], [columns["options"][3]["value"]], user="alice"
     )
@@ -129,51 +121,6 @@ async def test_a_redrawn_cell_menu_names_the_picture_as_an_attachment(
     [attachment] = before["attachments"]
     assert urls == [f"attachment://{attachment['filename']}"]
     assert picture(double, double.messages[board_id]) == picture(double, before)
-
-
-async def test_a_timeout_where_the_bot_is_not_a_member_waits_for_the_next_click(
-    double: DiscordDouble, tmp_path: Path, clock: ManualClock
-) -> None:
-    # A user's install in a group DM: every channel request there would be refused, and
-    # counted against the bot. The timeout (and a reminder before it) is shown by the next
-    # click instead, and no request is made for it.
-    settings = ServiceSettings(
-        ai_workers=0, ai_warm_up=False, ai_budget=0.3, sweep_interval=3600.0, clock_interval=3600
-    )
-    running = Harness(double, tmp_path / "timed.sqlite3", clock=clock, settings=settings)
-    await running.start()
-    try:
-        group = double.group_dm("alice", "bob")
-        challenge = await double.slash(
-            "tres", {"opponent": "bob", "clock": "1m"}, user="alice", group=group
-        )
-        board_id = challenge.original_id
-        assert board_id is not None
-        accept = next(c for c in button_ids(double.messages[board_id]) if c.endswith(":accept"))
-        await double.click(board_id, accept, user="bob")
-        stale = double.snapshot(board_id)
-        # A restart: what the interactions said of the chat is kept in the store.
-        await running.stop()
-        await running.start()
-
-        clock.advance(50)  # past the reminder, due when a fifth of her minute is left
-        assert await running.service.sweep_clocks() == 0
-        await running.service.clocks_idle()
-        assert not [r for r in double.requests if r.path.startswith("/channels/")]
-        clock.advance(15)  # past Alice's deadline
-        assert await running.service.sweep_clocks() == 1
-        await running.service.clocks_idle()
-        assert not [r for r in double.requests if r.path.startswith("/channels/")]
-        assert double.invalid_requests == 0
-        assert double.messages[board_id] == stale
-
-        cell = next(c for c in button_ids(stale) if ":move:" in c)
-        click = await double.click(board_id, cell, user="bob")
-        accepted(double, click)
-        timeout = render("game.timeout", "en", player="Alice", winner="Bob")
-        assert timeout in double.messages[board_id]["content"]
-    finally:
-        await running.stop()
 
 
 def _disabled(message: Json, custom_id: str) -> bool:

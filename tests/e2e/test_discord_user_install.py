@@ -239,22 +239,30 @@ async def test_a_timed_game_that_ran_out_in_a_group_dm_shows_it_at_the_next_clic
     try:
         group = double.group_dm("alice", "bob")
         challenge = await double.slash(
-            "tres", {"opponent": "bob", "clock": "10s"}, user="alice", group=group
+            "tres", {"opponent": "bob", "clock": "1m"}, user="alice", group=group
         )
         board_id = challenge.original_id
         assert board_id is not None
         accept = next(c for c in button_ids(double.messages[board_id]) if c.endswith(":accept"))
         await double.click(board_id, accept, user="bob")
-        stale = double.messages[board_id]
+        stale = double.snapshot(board_id)
         assert "<t:" in stale["content"]  # the deadline, counted down by Discord
+        # A restart: what the interactions said of the chat is kept in the store.
+        await running.stop()
+        await running.start()
 
-        clock.advance(11)  # Alice, who starts, lets her time run out
-        # The sweep ends the game; the bot cannot tell the group DM (Discord would refuse
-        # it, and count the refusal against the bot), so it does not try.
+        # Neither the reminder nor the timeout is told in the group DM: Discord would refuse
+        # it (403), and count the refusal against the bot, so the bot does not try.
+        clock.advance(50)  # past the reminder, due when a fifth of Alice's minute is left
+        assert await running.service.sweep_clocks() == 0
+        await running.service.clocks_idle()
+        assert not [r for r in double.requests if r.path.startswith("/channels/")]
+        clock.advance(15)  # Alice, who starts, lets her time run out
         assert await running.service.sweep_clocks() == 1
         await running.service.clocks_idle()
         assert not [r for r in double.requests if r.path.startswith("/channels/")]
-        assert double.messages[board_id]["content"] == stale["content"]  # unchanged so far
+        assert double.invalid_requests == 0
+        assert double.messages[board_id] == stale  # unchanged so far
 
         click = await double.click(board_id, cell_id(stale, 4), user="bob")
         assert click.callback["type"] == 7  # the board itself, brought to its end
