@@ -11,10 +11,9 @@ from dataclasses import replace
 from core.commands import GameKind, Ladder, Link, Top
 from core.commands.ratings import CODE_ALPHABET, CODE_LENGTH
 from core.errors import UserError
-from core.games import CONNECT_FOUR, TICTACTOE
 from core.i18n import Lines, Text
 from core.ports import PlatformStyle
-from core.ratings import PROVISIONAL_GAMES, format_delta, is_listed, pool_of
+from core.ratings import PROVISIONAL_GAMES, format_delta, is_listed
 from core.replies import Actor, Reply
 from core.sessions.context import Context
 from core.store.link_ops import Linked
@@ -26,13 +25,6 @@ a code seen over a shoulder is soon worthless."""
 RECENT_CHANGES = 5
 """Rated games ``/stats`` lists."""
 
-_POOLS = {
-    GameKind.TRES: pool_of(TICTACTOE.rows, TICTACTOE.cols, TICTACTOE.k, TICTACTOE.gravity),
-    GameKind.QUATRE: pool_of(
-        CONNECT_FOUR.rows, CONNECT_FOUR.cols, CONNECT_FOUR.k, CONNECT_FOUR.gravity
-    ),
-}
-
 
 class Ratings:
     """Answers ``/top``, ``/link``, ``/unlink``, and the ratings part of ``/stats``."""
@@ -42,7 +34,9 @@ class Ratings:
 
     async def top(self, actor: Actor, command: Top) -> list[Reply]:
         ctx = self._ctx
-        pool = _POOLS[command.game or GameKind.QUATRE]
+        kind = command.game or GameKind.QUATRE
+        assert kind.rules is not None  # /top takes only the words of a kind with one board
+        pool = kind.pool(kind.rules)
         ladder = command.ladder
         if ladder is Ladder.SERVER and actor.server_id is None:
             ladder = Ladder.CHAT  # a Matrix room, a DM, the console: the chat is the whole place
