@@ -16,19 +16,16 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast, overload
+from typing import Any, Generic, TypeVar, cast, overload
 
 from core.admin.durations import CLOCK_MAX, CLOCK_MIN, parse_duration, show_duration
+from core.admin.scopes import Source
 from core.ai.levels import Level
 from core.errors import UserError
 from core.games.kinds import STARTERS, WORDS, GameKind
 from core.games.rules import MAX_SIDE, MIN_SIDE
 from core.i18n import DEFAULT_LOCALE, LOCALES, Text
-from core.pictures.themes import THEMES
-
-if TYPE_CHECKING:
-    # Only a type here: scopes imports core.commands, whose parser imports this table.
-    from core.admin.scopes import Source
+from core.replies import THEME_NAMES
 
 T = TypeVar("T")
 
@@ -258,8 +255,10 @@ class Look(Kind[str]):
 
     def read(self, text: str) -> str:
         word = text.lower()
-        if word != AUTO and word not in THEMES:
-            raise _Bad(Text("settings.expected.one_of", {"choices": ", ".join((AUTO, *THEMES))}))
+        if word != AUTO and word not in THEME_NAMES:
+            raise _Bad(
+                Text("settings.expected.one_of", {"choices": ", ".join((AUTO, *THEME_NAMES))})
+            )
         return word
 
 
