@@ -65,6 +65,7 @@ class GameKind(enum.Enum):
         kind.auto_clock = auto_clock
         return kind
 
+    # id, word, aliases, metrics label, the rules the word alone means, the auto clock
     TRES = ("tictactoe", "tres", ("tictactoe",), "tictactoe", TICTACTOE, 5 * _MINUTE)
     """Tic-tac-toe: 3x3, three in a row."""
     QUATRE = ("connect4", "quatre", ("connect4",), "connect4", CONNECT_FOUR, 5 * _MINUTE)
@@ -130,10 +131,15 @@ class GameKind(enum.Enum):
         return "game.name.k_in_a_row", {"size": size, "k": rules.k}
 
 
-_BY_WORD: dict[str, GameKind] = {}
-for _kind in GameKind:
-    for _word in _kind.words:
-        _BY_WORD.setdefault(_word, _kind)  # the first kind with a word is the one it starts
+def _by_word() -> dict[str, GameKind]:
+    found: dict[str, GameKind] = {}
+    for kind in GameKind:
+        for word in kind.words:
+            found.setdefault(word, kind)  # the first kind with a word is the one it starts
+    return found
+
+
+_BY_WORD = _by_word()
 
 STARTERS = tuple(kind for kind in GameKind if kind.starter is kind)
 """The kinds a start command starts (a start's ``kind``), one per command."""
