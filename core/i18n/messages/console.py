@@ -85,7 +85,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "ca": "Ara parles com a {name}.",
         "es": "Ahora hablas como {name}.",
         "pt": "Agora você fala como {name}.",
-        "ru": "Теперь вы говорите от имени {name}.",
+        "ru": "Теперь говорит {name}.",
     },
     "console.bad_name": {
         "en": "/as: '{name}' is not a name (letters, digits, _ . -; up to 32).",
