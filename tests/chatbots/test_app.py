@@ -111,7 +111,7 @@ async def test_sigterm_stops_cleanly_and_keeps_the_game(tmp_path: Path) -> None:
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
         cwd=tmp_path,
-        env=environment(tmp_path, LOG_LEVEL="INFO"),
+        env=environment(tmp_path, LOG_LEVEL="INFO", CONSOLE_NAME="ann"),
     )
     assert process.stdin is not None and process.stdout is not None
     process.stdin.write(b"/tres medium\n5\n")
@@ -136,7 +136,7 @@ async def test_sigterm_stops_cleanly_and_keeps_the_game(tmp_path: Path) -> None:
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     async with SqliteStore.open(path) as store:
-        game = await store.live_game("console", "console", "you")
+        game = await store.live_game("console", "console", "ann")
     assert game is not None and game.status is Status.ACTIVE
     assert game.moves[0] == 4 and len(game.moves) == 2  # my move and the bot's
 
