@@ -16,6 +16,7 @@ from core.ports import PlatformStyle
 from core.ratings import PROVISIONAL_GAMES, format_delta, is_listed
 from core.replies import Actor, Reply
 from core.sessions.context import Context
+from core.sessions.views import game_name
 from core.store.link_ops import Linked
 from core.store.rating_ops import place_of_chat, place_of_server
 
@@ -35,11 +36,17 @@ class Ratings:
     async def top(self, actor: Actor, command: Top) -> list[Reply]:
         ctx = self._ctx
         kind = command.game or GameKind.QUATRE
-        assert kind.rules is not None  # /top takes only the words of a kind with one board
-        pool = kind.pool(kind.rules)
+        rules = kind.rules
+        assert rules is not None  # /top takes only the words of a kind with one board
+        pool = kind.pool(rules)
+        game = game_name(rules)
         ladder = command.ladder
+        said: list[Reply] = []
         if ladder is Ladder.SERVER and actor.server_id is None:
-            ladder = Ladder.CHAT  # a Matrix room, a DM, the console: the chat is the whole place
+            # A Matrix room, a DM, the console: the chat is the whole place, as the answer says.
+            top = f"{ctx.prefix(actor)}top"
+            said.append(Reply(text=Text("ratings.top_no_server", {"top": top})))
+            ladder = Ladder.CHAT
         place = {
             Ladder.CHAT: place_of_chat(actor.platform, actor.chat_id),
             Ladder.SERVER: place_of_server(actor.platform, actor.server_id or ""),
@@ -47,9 +54,8 @@ class Ratings:
         }[ladder]
         rows = await ctx.store.ladder(place, pool, ctx.clock(), ctx.settings.top_size)
         if not rows:
-            return [
-                Reply(text=Text("ratings.top_empty", {"pool": pool, "games": PROVISIONAL_GAMES}))
-            ]
+            empty = Text("ratings.top_empty", {"game": game, "games": PROVISIONAL_GAMES})
+            return [*said, Reply(text=empty)]
         line = "ratings.top_line_all" if ladder is Ladder.ALL else "ratings.top_line"
         lines = Lines(
             tuple(
@@ -65,7 +71,8 @@ class Ratings:
                 for rank, row in enumerate(rows, start=1)
             )
         )
-        return [Reply(text=Text(f"ratings.top.{ladder.value}", {"pool": pool, "lines": lines}))]
+        shown = Text(f"ratings.top.{ladder.value}", {"game": game, "lines": lines})
+        return [*said, Reply(text=shown)]
 
     async def annotated(self, replies: list[Reply]) -> list[Reply]:
         """The replies, where one announces the result of a rated game, with both players'
