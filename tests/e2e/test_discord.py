@@ -403,9 +403,9 @@ async def test_stats_and_top(harness: Harness, double: DiscordDouble) -> None:
     assert len(none.public()) == 1
     assert "<@" not in none.public()[0]  # the player reaches core resolved, not as a mention
     top = await double.slash("top", user="alice")
-    assert top.public() == [render("ratings.top_empty", "en", pool="connect4", games=10)]
+    assert top.public() == [render("ratings.top_empty", "en", game="Connect Four 6x7", games=10)]
     server = await double.slash("top", {"ladder": "server", "game": "tres"}, user="alice")
-    assert server.public() == [render("ratings.top_empty", "en", pool="tictactoe", games=10)]
+    assert server.public() == [render("ratings.top_empty", "en", game="tic-tac-toe", games=10)]
 
 
 async def test_rematch_button_starts_a_new_board(harness: Harness, double: DiscordDouble) -> None:
