@@ -419,6 +419,10 @@ OUTBOX_CLAIMS = Step(
     ("ALTER TABLE outbox ADD COLUMN claimed_until {REAL}",),
 )
 
+# A seek keeps its player's live-game cap (the chat's max_games_per_user when they sought):
+# pairing a waiting seek checks it (core.store.limit_ops). NULL: no cap, as rows written before.
+SEEK_CAPS = Step("seek caps", ("ALTER TABLE seeks ADD COLUMN max_games INTEGER",))
+
 STEPS: Sequence[Step] = (
     V1_INITIAL,
     V2_KV_LIFETIMES_AND_QUARANTINE,
@@ -431,6 +435,7 @@ STEPS: Sequence[Step] = (
     OPEN_SEATS,
     SERVER_GAMES,
     OUTBOX_CLAIMS,
+    SEEK_CAPS,
 )
 """Step ``i`` upgrades version ``i`` to ``i + 1``, in every dialect."""
 
