@@ -5,12 +5,18 @@ the service, on both stores."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
+import random
+from collections.abc import AsyncIterator
+
+import pytest
 
 from core.ports import PlatformStyle
 from core.replies import Actor
-from core.sessions import GameService
-from tests.backends import AnyStore
+from core.sessions import GameService, ServiceSettings
+from tests.backends import AnyStore, Backend
 from tests.core.test_sessions import Clock, error_key, keys, store
 from tests.core.test_sessions_seek import Chats, open_service
 
@@ -157,3 +163,56 @@ async def test_turning_open_play_off_withdraws_the_chats_seeks_with_a_notice(
     assert error_key(await svc.handle_text(room, "/seek cancel")) == "error.seek_none"
     # Another chat's seek waits on.
     assert keys(await svc.handle_text(ALICE, "/seek cancel")) == ["seek.cancelled"]
+
+
+# --- races ----------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+async def stores(backend: Backend) -> AsyncIterator[list[AnyStore]]:
+    """Three stores on one database: one connection (or pool) each, as three processes have."""
+    async with contextlib.AsyncExitStack() as stack:
+        yield [await stack.enter_async_context(backend.open()) for _ in range(3)]
+
+
+def capped(store: AnyStore, clock: Clock) -> GameService:
+    svc = GameService(
+        store,
+        settings=ServiceSettings(
+            ai_workers=0,
+            ai_budget=0.02,
+            chat_defaults={"max_games_per_user": 1},
+            limits=False,  # no rate limit: the burst meets the cap alone
+        ),
+        clock=clock,
+        rng=random.Random(3),
+    )
+    svc.register_platform(PlatformStyle("disc", private_replies=True))
+    svc.register_platform(PlatformStyle("mx", prefix="!"))
+    return svc
+
+
+async def test_a_person_at_her_cap_gets_one_game_from_a_burst_on_both_accounts(
+    stores: list[AnyStore],
+) -> None:
+    clock = Clock()
+    services = [capped(store, clock) for store in stores]
+    await link(services[0], CAROL, CAROL_MX)
+    assert keys(await services[0].handle_text(CAROL, "/seek tres casual")) == ["seek.queued"]
+    # At once, from three processes: partners seek (the first meets her waiting seek), and
+    # she starts games with the bot from chats of both her accounts. One game in all.
+    partners = [Actor("disc", f"dm-p{n}", f"p{n}", f"P{n}", direct=True) for n in range(8)]
+    requests = [(partner, "/seek tres casual") for partner in partners]
+    for n in range(16):
+        account = CAROL if n % 2 else CAROL_MX
+        chat = dataclasses.replace(account, chat_id=f"{account.chat_id}-{n}")
+        requests.append((chat, f"{prefix(account)}tres easy"))
+    await asyncio.gather(
+        *(services[n % 3].handle_text(who, text) for n, (who, text) in enumerate(requests))
+    )
+    await services[0].match_waiting()
+    held = [
+        (await stores[0].live_counts(a.platform, a.chat_id, a.user_id)).user
+        for a in (CAROL, CAROL_MX)
+    ]
+    assert sum(held) == 1, held
