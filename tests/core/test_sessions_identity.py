@@ -147,6 +147,22 @@ async def test_a_waiting_seek_keeps_its_players_cap(store: AnyStore) -> None:
     assert await svc.match_waiting() == 1
 
 
+async def test_a_cooldown_follows_the_person_through_link_and_unlink(store: AnyStore) -> None:
+    svc, _ = linking_service(store)
+    for account in (ALICE, ALICE_MX):
+        admin = dataclasses.replace(account, is_admin=True)
+        line = f"{prefix(account)}settings cooldown 3600"
+        assert error_key(await svc.handle_text(admin, line)) is None
+    assert error_key(await svc.handle_text(ALICE, "/tres easy")) is None
+    assert error_key(await svc.handle_text(ALICE, "/final")) is None
+    # Her Discord account joins her Matrix identity: the Matrix account waits out the hour too.
+    await link(svc, ALICE_MX, ALICE)
+    assert error_key(await svc.handle_text(ALICE_MX, "!tres easy")) == "limits.cooldown"
+    assert keys(await svc.handle_text(ALICE, "/unlink")) == ["ratings.unlinked"]
+    assert error_key(await svc.handle_text(ALICE, "/tres easy")) == "limits.cooldown"
+    assert error_key(await svc.handle_text(ALICE_MX, "!tres easy")) == "limits.cooldown"
+
+
 async def test_turning_open_play_off_withdraws_the_chats_seeks_with_a_notice(
     store: AnyStore,
 ) -> None:
