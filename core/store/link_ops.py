@@ -18,7 +18,8 @@ Everything else keyed by the player goes with the identity in the same transacti
 (:func:`_carry`, :func:`_leave`), so one person is one player before and after: the seek in the
 queue (of two, the older waits on; an account taken out takes its own seek along), blocks
 either way (an account taken out keeps every block the shared identity had: a blocked person
-cannot shed a block by unlinking), and the cooldown of the live-game limits
+cannot shed a block by unlinking), the player's own settings (``/theme``, per account: the
+root's, else the joining account's, copied to both), and the cooldown of the live-game limits
 (:mod:`core.store.limit_ops`, whose cap counts the live games of every account of the
 identity).
 
@@ -31,6 +32,7 @@ from __future__ import annotations
 import enum
 import json
 
+from core.admin.scopes import PLAYER
 from core.ratings import Rating, merged
 from core.store import table_ops
 from core.store.base import KvEntry
@@ -104,6 +106,7 @@ def _redeem(code: str, platform: str, user_id: str, now: float) -> Op[Linked]:
     )
     yield from _merge(mine, root, now)
     yield from _carry(mine, root)
+    yield from _share_own_settings((owner_platform, owner), (platform, user_id))
     made["used"] = True
     yield count(
         "UPDATE kv SET value = $3 WHERE namespace = $1 AND key = $2",
@@ -257,6 +260,31 @@ def _carry(source: str, into: str) -> Op[None]:
     if found:
         _, until, expires = max(found, key=lambda r: stored_time(r[1]))
         yield from _put_cooldown(into, str(until), expires)
+
+
+def _share_own_settings(root: tuple[str, str], joining: tuple[str, str]) -> Op[None]:
+    """A player's own settings (``/theme``: rows of scope ``player:<user id>`` on each account's
+    platform) become the person's: the root account's where it has one, else the joining
+    account's, on both accounts (each keeps its row after an unlink)."""
+    (root_platform, root_user), (platform, user_id) = root, joining
+    for source, into, kept in (
+        ((platform, user_id), (root_platform, root_user), "NOTHING"),
+        (
+            (root_platform, root_user),
+            (platform, user_id),
+            "UPDATE SET value = excluded.value, updated_at = excluded.updated_at,"
+            " updated_by = excluded.updated_by",
+        ),
+    ):
+        yield count(
+            "INSERT INTO settings (platform, scope, key, value, updated_at, updated_by)"
+            " SELECT $3, $4, key, value, updated_at, updated_by FROM settings"
+            f" WHERE platform = $1 AND scope = $2 ON CONFLICT (platform, scope, key) DO {kept}",
+            source[0],
+            PLAYER + source[1],
+            into[0],
+            PLAYER + into[1],
+        )
 
 
 def _put_cooldown(identity: str, until: str, expires: object) -> Op[None]:

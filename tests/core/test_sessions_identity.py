@@ -163,6 +163,20 @@ async def test_a_cooldown_follows_the_person_through_link_and_unlink(store: AnyS
     assert error_key(await svc.handle_text(ALICE_MX, "!tres easy")) == "limits.cooldown"
 
 
+async def test_a_personal_theme_follows_the_person(store: AnyStore) -> None:
+    svc, _ = linking_service(store)
+    assert error_key(await svc.handle_text(ALICE, "/theme discs")) is None
+    await link(svc, ALICE, ALICE_MX)
+    shown = await svc.handle_text(ALICE_MX, "!theme")
+    assert shown[0].text is not None and shown[0].text.params.get("theme") == "discs", shown
+    # The account that asked for the code keeps its own where both had one.
+    assert error_key(await svc.handle_text(CAROL_MX, "!theme contrast")) is None
+    assert error_key(await svc.handle_text(CAROL, "/theme discs")) is None
+    await link(svc, CAROL_MX, CAROL)
+    shown = await svc.handle_text(CAROL, "/theme")
+    assert shown[0].text is not None and shown[0].text.params.get("theme") == "contrast", shown
+
+
 async def test_turning_open_play_off_withdraws_the_chats_seeks_with_a_notice(
     store: AnyStore,
 ) -> None:
