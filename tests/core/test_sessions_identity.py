@@ -6,21 +6,18 @@ the service, on both stores."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import random
-from collections.abc import AsyncIterator
-
-import pytest
 
 from core.ports import PlatformStyle
 from core.replies import Actor
 from core.sessions import GameService, ServiceSettings
-from tests.backends import AnyStore, Backend
+from tests.backends import AnyStore
+from tests.core.store.test_limit_races import stores
 from tests.core.test_sessions import Clock, error_key, keys, store
 from tests.core.test_sessions_seek import Chats, open_service
 
-__all__ = ["store"]  # the fixture
+__all__ = ["store", "stores"]  # the fixtures
 
 # One person with an account on each platform, each in a direct chat with the bot.
 ALICE = Actor("disc", "dm-alice", "alice", "Alice", direct=True)
@@ -196,13 +193,6 @@ async def test_turning_open_play_off_withdraws_the_chats_seeks_with_a_notice(
 
 
 # --- races ----------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-async def stores(backend: Backend) -> AsyncIterator[list[AnyStore]]:
-    """Three stores on one database: one connection (or pool) each, as three processes have."""
-    async with contextlib.AsyncExitStack() as stack:
-        yield [await stack.enter_async_context(backend.open()) for _ in range(3)]
 
 
 def capped(store: AnyStore, clock: Clock) -> GameService:
