@@ -46,6 +46,12 @@ class StoreUnavailable(StoreError):
         super().__init__(f"cannot use the database {self.path!r}: {self.cause}")
 
 
+class WriteUnknown(StoreUnavailable):
+    """The database failed while a write was under way: it may have been stored or not (the
+    connection dropped between the commit and its answer). Only reading it back once the
+    store answers again tells (:mod:`core.sessions.fate`)."""
+
+
 class SchemaTooNew(StoreUnavailable):
     """The database was written by a newer version of the code; refusing to touch it."""
 
@@ -359,6 +365,14 @@ class SessionStore(KeyValueStore, LeaseStore, SeekStore, OutboxStore, RatingStor
         """Claim the reminder of ``session_id`` at ``version``: True for exactly one caller,
         while the move it is about is still the one to play (the version is not bumped: the
         board's buttons stay valid)."""
+        ...
+
+    async def pause_clocks(self, lowest: float, started: float, back: float, floor: float) -> int:
+        """Give live games back the time an outage of the store took (from ``started`` to
+        ``back``): every deadline, reminder and lifetime ending after ``lowest`` moves by the
+        outage's length, and to ``floor`` at least; the part of the outage another process
+        paused already is not paused twice. How many games were moved (see
+        :mod:`core.store.outage_ops`)."""
         ...
 
     async def player_stats(

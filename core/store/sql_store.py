@@ -17,7 +17,16 @@ from typing import Self, TypeVar
 
 from core.matching import Seek
 from core.ratings import Merge, RatedResult, Rating, RatingChange
-from core.store import departure_ops, link_ops, ops, outbox_ops, rating_ops, seek_ops, table_ops
+from core.store import (
+    departure_ops,
+    link_ops,
+    ops,
+    outage_ops,
+    outbox_ops,
+    rating_ops,
+    seek_ops,
+    table_ops,
+)
 from core.store.base import (
     GameLimits,
     KvEntry,
@@ -184,6 +193,10 @@ class SqlStore:
 
     async def take_reminder(self, session_id: str, version: int) -> bool:
         return await self._run("take_reminder", ops.take_reminder(session_id, version))
+
+    async def pause_clocks(self, lowest: float, started: float, back: float, floor: float) -> int:
+        op = outage_ops.pause_clocks(lowest, started, back, floor)
+        return await self._run("pause_clocks", op)
 
     async def count_sessions(self) -> int:
         """How many sessions are stored (any status)."""
