@@ -58,10 +58,10 @@ async def started(svc: GameService) -> str:
     return board.board.session_id
 
 
-def service(store: object, **settings: float) -> GameService:
+def service(store: object, fate_wait: float = 5.0) -> GameService:
     return GameService(
         cast(SessionStore, store),
-        settings=ServiceSettings(ai_workers=0, **settings),
+        settings=ServiceSettings(ai_workers=0, fate_wait=fate_wait),
         rng=random.Random(3),
         runner=Lowest(),
     )
