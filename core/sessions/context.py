@@ -19,7 +19,7 @@ from core.admin.keys import Effective
 from core.errors import UserError
 from core.ports import KvEntry, PlatformStyle, ServiceObserver
 from core.replies import Actor
-from core.sessions.open_games import noted
+from core.sessions.openplay.open_games import noted
 from core.sessions.outages import Outages
 from core.sessions.settings import ServiceSettings
 from core.sessions.views import game_name
@@ -113,7 +113,7 @@ class Context:
     def applied(self, session: Session) -> None:
         """``session`` was stored with a change by this process: count a game it ended, and
         tell the followers (also for a write whose answer was lost, once it is found stored:
-        :mod:`core.sessions.fate`)."""
+        :mod:`core.sessions.play.fate`)."""
         if session.status is Status.FINISHED:
             self.observer.game_finished(session.counted_platform, session.variant.value)
         for follower in self.followers:

@@ -49,7 +49,7 @@ class ServiceSettings:
             outage that stopped his clock (:mod:`core.sessions.outages`).
         fate_wait: seconds a move whose write's fate is unknown (the connection dropped as it
             committed) waits for the store to answer again before the player is told that it
-            is not known yet (:mod:`core.sessions.fate`).
+            is not known yet (:mod:`core.sessions.play.fate`).
     """
 
     ai_budget: float = 1.0

@@ -49,7 +49,7 @@ class StoreUnavailable(StoreError):
 class WriteUnknown(StoreUnavailable):
     """The database failed while a write was under way: it may have been stored or not (the
     connection dropped between the commit and its answer). Only reading it back once the
-    store answers again tells (:mod:`core.sessions.fate`)."""
+    store answers again tells (:mod:`core.sessions.play.fate`)."""
 
 
 class SchemaTooNew(StoreUnavailable):

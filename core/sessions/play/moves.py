@@ -13,10 +13,10 @@ from core.errors import UserError
 from core.games import Position, Rules
 from core.i18n import Text
 from core.replies import Actor, Reply
-from core.sessions.clocks import end_on_time, is_due
+from core.sessions.clocks.clock import end_on_time, is_due
 from core.sessions.context import Context
-from core.sessions.fate import Fate, fate_of, read_back
-from core.sessions.model import played
+from core.sessions.play.fate import Fate, fate_of, read_back
+from core.sessions.play.model import played
 from core.sessions.views import board_changed, board_reply
 from core.store import Session, Status, StoreBusy, StoreUnavailable, WriteUnknown
 
@@ -113,7 +113,7 @@ class Moves:
         it stores its answer), the player is told so, and the bot's move follows on the board
         through the platform's ``publish`` once the store answers again. When the connection
         drops as the move is written, whether it was stored is found out first
-        (:mod:`core.sessions.fate`)."""
+        (:mod:`core.sessions.play.fate`)."""
         written = self._played(session, after)
         try:
             stored = await self._write(session, written)
