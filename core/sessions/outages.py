@@ -97,9 +97,7 @@ class Outages:
             if since is None:
                 return  # settled meanwhile by another task
             back = self._clock()
-            moved = await self._store.pause_clocks(
-                since - self._grace, since, back, back + self._grace
-            )
+            moved = await self._store.pause_clocks(since, back, self._grace)
             self._since = None
         log.warning(
             "database outage over after %.1f s; clocks of %d live games paused for it",

@@ -367,12 +367,12 @@ class SessionStore(KeyValueStore, LeaseStore, SeekStore, OutboxStore, RatingStor
         board's buttons stay valid)."""
         ...
 
-    async def pause_clocks(self, lowest: float, started: float, back: float, floor: float) -> int:
-        """Give live games back the time an outage of the store took (from ``started`` to
-        ``back``): every deadline, reminder and lifetime ending after ``lowest`` moves by the
-        outage's length, and to ``floor`` at least; the part of the outage another process
-        paused already is not paused twice. How many games were moved (see
-        :mod:`core.store.outage_ops`)."""
+    async def pause_clocks(self, start: float, back: float, grace: float) -> int:
+        """Give live games back the time an outage of the store took (from ``start`` to
+        ``back``, merged with the outage paused last, which another process may have seen from
+        another moment): every deadline, reminder and lifetime that ran in it moves by its
+        length, and to ``grace`` seconds after ``back`` at least. How many games were moved
+        (see :mod:`core.store.outage_ops`)."""
         ...
 
     async def player_stats(

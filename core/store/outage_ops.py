@@ -1,65 +1,81 @@
 """The store operation that gives live games back the time a store outage took from them
 (:meth:`~core.store.SessionStore.pause_clocks`; why, in :mod:`core.sessions.outages`).
 
-The outages already paused are remembered in one kv row (the end of the last one), so that
-several processes that saw the same outage move each clock once: each moves it only by the part
-of its outage that no other process paused yet.
+Several processes see the same outage, each from the moment it noticed: the span paused last
+is remembered in one kv row, and each process pauses only what its own view adds to it (time
+before the span's start, time after its end), so every clock is moved once by the whole outage
+whichever process settles first.
 """
 
 from __future__ import annotations
 
 from core.store.sql import Atomic, Op, count, value
 
-PAUSED = ("clocks", "paused_until")
-"""The kv row: the end of the last outage whose clocks were paused."""
+PAUSED = ("clocks", "paused")
+"""The kv row: ``"start end"`` of the last outage whose clocks were paused."""
 
-_MOVED = "CASE WHEN {t} + $2 < $3 THEN $3 ELSE {t} + $2 END"
-"""A time ``t`` moved by the outage ($2), and at least to the floor ($3)."""
+_MOVED = (
+    "CASE WHEN {t} > $2 THEN (CASE WHEN {t} + $4 < $5 THEN $5 ELSE {t} + $4 END)"
+    " WHEN {t} > $1 THEN (CASE WHEN {t} + $3 < $5 THEN $5 ELSE {t} + $3 END)"
+    " ELSE {t} END"
+)
+"""A time ``t``: past $2 (paused before), moved by $4; past $1 (not yet), by the whole span $3;
+either to the floor $5 at least."""
 
 
-def pause_clocks(lowest: float, started: float, back: float, floor: float) -> Op[int]:
+def pause_clocks(start: float, back: float, grace: float) -> Op[int]:
     """Move the clocks of live games that ran during an outage; how many games were moved.
 
-    Every live game whose deadline (or lifetime, ``expires_at``) ends after ``lowest`` gets it
-    moved by the outage's length (``back - started``), and to ``floor`` at least; its reminder
-    moves with its deadline. The version is kept: the board's buttons stay valid, and a move
-    written meanwhile sets a deadline of its own anyway.
+    Every live game whose deadline (or lifetime, ``expires_at``) ends after ``start - grace``
+    has it moved by the outage's length (``back - start``, merged with the span paused last),
+    and to ``grace`` after its end at least; its reminder moves with its deadline. The earlier
+    ``grace`` counts a deadline that passed as the outage began, before anyone noticed: with a
+    working store, the sweep would have ended that game already. The version is kept: the
+    board's buttons stay valid, and a move written meanwhile sets a deadline of its own anyway.
     """
-    moved: int = yield Atomic(_pause(lowest, started, back, floor))
+    moved: int = yield Atomic(_pause(start, back, grace))
     return moved
 
 
-def _pause(lowest: float, started: float, back: float, floor: float) -> Op[int]:
+def _pause(start: float, back: float, grace: float) -> Op[int]:
     namespace, key = PAUSED
     # The row first, so that two processes pausing at once queue on it (on PostgreSQL a row
     # that is missing cannot be locked).
     yield count(
-        "INSERT INTO kv (namespace, key, value) VALUES ($1, $2, '0')"
-        " ON CONFLICT (namespace, key) DO NOTHING",
+        "INSERT INTO kv (namespace, key, value) VALUES ($1, $2, '') ON CONFLICT DO NOTHING",
         namespace,
         key,
     )
-    done = yield value(
+    last = yield value(
         "SELECT value FROM kv WHERE namespace = $1 AND key = $2 FOR UPDATE", namespace, key
     )
-    paused_until = float(done)
-    lower = max(lowest, paused_until)
-    if back <= lower:
-        return 0  # another process paused this outage already
-    length = max(0.0, back - max(started, paused_until))
+    if last:
+        paused_start, paused_end = (float(t) for t in str(last).split())
+    else:
+        paused_start = paused_end = float("-inf")
+    if start >= paused_end:  # a new outage
+        paused_start = paused_end = start
+    first, end = min(start, paused_start), max(back, paused_end)
+    more = (paused_start - first) + (end - paused_end)
+    if more <= 0:
+        return 0  # another process paused all of it already
     moved = yield count(
         "UPDATE sessions SET"
-        f" deadline = CASE WHEN deadline > $1 THEN {_MOVED.format(t='deadline')}"
-        " ELSE deadline END,"
-        " remind_at = CASE WHEN deadline > $1 THEN remind_at + $2 ELSE remind_at END,"
-        f" expires_at = CASE WHEN expires_at > $1 THEN {_MOVED.format(t='expires_at')}"
-        " ELSE expires_at END"
+        f" deadline = {_MOVED.format(t='deadline')},"
+        " remind_at = CASE WHEN deadline > $2 THEN remind_at + $4"
+        " WHEN deadline > $1 THEN remind_at + $3 ELSE remind_at END,"
+        f" expires_at = {_MOVED.format(t='expires_at')}"
         " WHERE status IN ('challenge', 'active') AND (deadline > $1 OR expires_at > $1)",
-        lower,
-        length,
-        floor,
+        first - grace,
+        paused_start - grace,
+        end - first,
+        more,
+        end + grace,
     )
     yield count(
-        "UPDATE kv SET value = $3 WHERE namespace = $1 AND key = $2", namespace, key, repr(back)
+        "UPDATE kv SET value = $3 WHERE namespace = $1 AND key = $2",
+        namespace,
+        key,
+        f"{first!r} {end!r}",
     )
     return int(moved)

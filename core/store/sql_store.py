@@ -194,9 +194,8 @@ class SqlStore:
     async def take_reminder(self, session_id: str, version: int) -> bool:
         return await self._run("take_reminder", ops.take_reminder(session_id, version))
 
-    async def pause_clocks(self, lowest: float, started: float, back: float, floor: float) -> int:
-        op = outage_ops.pause_clocks(lowest, started, back, floor)
-        return await self._run("pause_clocks", op)
+    async def pause_clocks(self, start: float, back: float, grace: float) -> int:
+        return await self._run("pause_clocks", outage_ops.pause_clocks(start, back, grace))
 
     async def count_sessions(self) -> int:
         """How many sessions are stored (any status)."""
