@@ -78,8 +78,9 @@ class Requests:
         since = self._outages.now()
         try:
             # Clocks an outage stopped are moved before a request could end or delete a game
-            # against them (a move after its deadline, an expired game looked at).
-            await self._outages.settle()
+            # against them (a move after its deadline, an expired game looked at). A store
+            # still down is the work's to meet: /help needs none.
+            await self._outages.settled(f"a request ({action})")
             replies = await (work if self.around is None else self.around(actor, work))()
         except UserError as error:
             outcome = error.key
