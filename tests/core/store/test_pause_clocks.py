@@ -5,6 +5,7 @@ both stores, with a burst of processes pausing the same outage at once."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from dataclasses import replace
 
 import pytest
@@ -32,43 +33,41 @@ async def stored(store: AnyStore, game: Session) -> Session:
 
 
 @pytest.fixture
-async def store(backend: Backend) -> AnyStore:
-    return await backend.open()
+async def store(backend: Backend) -> AsyncIterator[AnyStore]:
+    async with backend.open() as opened:
+        yield opened
 
 
 async def test_the_clocks_that_ran_in_the_outage_move_by_it(store: AnyStore) -> None:
-    try:
-        long_ago = timed(NOW - 100)  # ran out before: the sweep's to end
-        in_it = timed(NOW + 35, remind_at=NOW + 23)
-        just_before = timed(NOW - 5)  # ran out as it began, before anyone noticed
-        later = timed(NOW + 500, remind_at=NOW + 488)
-        challenge = make_session(alice="c", bob="d", status=Status.CHALLENGE, expires_at=NOW + 50)
-        resigned = Outcome(Termination.RESIGNATION, 1)
-        finished = make_session(alice="e", bob="f", status=Status.FINISHED, expires_at=NOW + 50)
-        finished = replace(finished, outcome=resigned)
-        for game in (long_ago, in_it, just_before, later, challenge, finished):
-            await store.create(game)
-        assert await store.pause_clocks(NOW, NOW + 40, GRACE) == 5  # all but the finished one
-        assert (await stored(store, long_ago)).deadline == NOW - 100
-        moved = await stored(store, in_it)
-        assert (moved.deadline, moved.remind_at) == (NOW + 75, NOW + 63)  # by 40 s
-        assert moved.expires_at == NOW + 3640 and moved.version == 1
-        assert (await stored(store, just_before)).deadline == NOW + 40 + GRACE  # the grace
-        assert (await stored(store, later)).remind_at == NOW + 528
-        assert (await stored(store, challenge)).expires_at == NOW + 90
-        assert (await stored(store, finished)).expires_at == NOW + 50
-        # The same outage again (another process that saw it): nothing moves twice.
-        assert await store.pause_clocks(NOW + 10, NOW + 40, GRACE) == 0
-        assert (await stored(store, in_it)).deadline == NOW + 75
-        # Seen from earlier by another process: only the earlier part is added.
-        assert await store.pause_clocks(NOW - 10, NOW + 40, GRACE) > 0
-        assert (await stored(store, in_it)).deadline == NOW + 85
-        # A later outage is an outage of its own: what ran in it moves, the rest stays.
-        assert await store.pause_clocks(NOW + 1000, NOW + 1001, GRACE) > 0
-        assert (await stored(store, later)).deadline == NOW + 550
-        assert (await stored(store, in_it)).expires_at == NOW + 3651
-    finally:
-        await store.close()
+    long_ago = timed(NOW - 100)  # ran out before: the sweep's to end
+    in_it = timed(NOW + 35, remind_at=NOW + 23)
+    just_before = timed(NOW - 5)  # ran out as it began, before anyone noticed
+    later = timed(NOW + 500, remind_at=NOW + 488)
+    challenge = make_session(alice="c", bob="d", status=Status.CHALLENGE, expires_at=NOW + 50)
+    resigned = Outcome(Termination.RESIGNATION, 1)
+    finished = make_session(alice="e", bob="f", status=Status.FINISHED, expires_at=NOW + 50)
+    finished = replace(finished, outcome=resigned)
+    for game in (long_ago, in_it, just_before, later, challenge, finished):
+        await store.create(game)
+    assert await store.pause_clocks(NOW, NOW + 40, GRACE) == 5  # all but the finished one
+    assert (await stored(store, long_ago)).deadline == NOW - 100
+    moved = await stored(store, in_it)
+    assert (moved.deadline, moved.remind_at) == (NOW + 75, NOW + 63)  # by 40 s
+    assert moved.expires_at == NOW + 3640 and moved.version == 1
+    assert (await stored(store, just_before)).deadline == NOW + 40 + GRACE  # the grace
+    assert (await stored(store, later)).remind_at == NOW + 528
+    assert (await stored(store, challenge)).expires_at == NOW + 90
+    assert (await stored(store, finished)).expires_at == NOW + 50
+    # The same outage again (another process that saw it): nothing moves twice.
+    assert await store.pause_clocks(NOW + 10, NOW + 40, GRACE) == 0
+    assert (await stored(store, in_it)).deadline == NOW + 75
+    # Seen from earlier by another process: only the earlier part is added.
+    assert await store.pause_clocks(NOW - 10, NOW + 40, GRACE) > 0
+    assert (await stored(store, in_it)).deadline == NOW + 85
+    # A later outage is an outage of its own: what ran in it moves, the rest stays.
+    assert await store.pause_clocks(NOW + 1000, NOW + 1001, GRACE) > 0
+    assert (await stored(store, later)).deadline == NOW + 550
+    assert (await stored(store, in_it)).expires_at == NOW + 3651
 
 
 async def test_processes_pausing_one_outage_at_once_move_each_clock_once(
