@@ -60,6 +60,7 @@ class Outages:
         self._clock = clock
         self._grace = grace
         self._since: float | None = None
+        self._refusals = 0
         self._settling = asyncio.Lock()
 
     def now(self) -> float:
@@ -73,6 +74,7 @@ class Outages:
 
     def refused(self, error: Exception, *, since: float, work: str) -> None:
         """The store refused ``work`` (started at ``since``): an outage starts, or goes on."""
+        self._refusals += 1
         if self._since is None:
             self._since = since
             log.warning(
@@ -97,7 +99,10 @@ class Outages:
             if since is None:
                 return  # settled meanwhile by another task
             back = self._clock()
+            refusals = self._refusals
             moved = await self._store.pause_clocks(since, back, self._grace)
+            if self._refusals != refusals:
+                return  # refused again meanwhile: paused so far, and still open
             self._since = None
         log.warning(
             "database outage over after %.1f s; clocks of %d live games paused for it",

@@ -11,40 +11,23 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from typing import cast
 
 import pytest
 
-from core.ai import Level
-from core.games import Position
 from core.ports import PlatformStyle
 from core.replies import Actor, Reply
 from core.sessions import GameService, ServiceSettings
 from core.store import SessionStore
 from tests.backends import AnyStore, Backend
 from tests.core.faults import DropAtCommit
-from tests.core.runners import StubRunner
+from tests.core.test_sessions import ALICE, store
+from tests.core.test_sessions import keys as texts
+from tests.core.test_sessions_restart import Lowest
 from tests.core.test_sessions_store_down import Switched
 
-ALICE = Actor("test", "room", "alice", "Alice")
-
-
-class Lowest(StubRunner):
-    async def choose(
-        self, position: Position, level: Level, *, budget: float, interactive: bool = True
-    ) -> int:
-        return position.legal_moves()[0]
-
-
-@pytest.fixture
-async def store(backend: Backend) -> AsyncIterator[AnyStore]:
-    async with backend.open() as opened:
-        yield opened
-
-
-def texts(replies: Sequence[Reply]) -> list[str]:
-    return [reply.text.key for reply in replies if reply.text is not None]
+__all__ = ["store"]  # the fixture, imported for the tests here
 
 
 def stones(reply: Reply) -> list[int]:
