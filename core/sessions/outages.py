@@ -19,17 +19,23 @@ knows it was the store; so each process records what it saw:
 - Before the clock sweep ends a game, before the expiry sweep deletes one, before a pass and
   before a request, an open outage is settled first: the pause is written (a write: it is also
   the proof that the store takes writes again), and only then does the work run. A refusal
-  there leaves the outage open, and the work is not done.
-- Several processes agree through the store: the pause remembers the end of the last outage it
-  paused, so a process that saw the same outage moves clocks only by the part nobody paused yet.
-  Their starts differ by the time each took to notice (a second or so: each process passes over
-  the queue every second; the sweeper sweeps every second): the deadlines that fell up to the
-  grace before the start this process saw are paused too, since a game whose deadline passed
-  with a working store was ended by the sweep within a second.
+  there leaves the outage open, and the sweeps and the pass are not done (a request goes on: it
+  meets the store itself, and /help needs none).
+- Several processes agree through the store: the pause remembers the span it paused last, so a
+  process that saw the same outage adds only what its own view adds (an earlier start, a later
+  end). Their starts differ by the time each took to notice (a second or so where reads fail:
+  each process passes over the queue every second, the sweeper sweeps every second): the
+  deadlines that fell up to the grace before the start this process saw are paused too, since a
+  game whose deadline passed with a working store was ended by the sweep within a second.
 
-What is left: a process that never touched the store during an outage does not know of it; a
-sweeper in that process could end a game whose deadline fell in it, before the process that saw
-the outage settles it (within a second of the store's return).
+What is left:
+
+- A process that never touched the store during an outage does not know of it; a sweeper in
+  that process could end a game whose deadline fell in it before the process that saw the
+  outage settles it (within a second of the store's return).
+- A clock whose deadline was raised to the grace by one process, and paused again by another
+  that saw the outage start earlier, gets the earlier part on top of the grace: more time than
+  owed, never less (the deadline before the first pause is not kept).
 """
 
 from __future__ import annotations
