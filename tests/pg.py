@@ -166,10 +166,15 @@ class PostgresServer:
         _stop(self._process)
         shutil.rmtree(self.root, ignore_errors=True)
 
-    def halt(self) -> None:
-        """Stop the server (fast shutdown: its connections end), keeping its data for
-        :meth:`resume`: a database outage."""
-        _stop(self._process)
+    def halt(self, *, immediate: bool = False) -> None:
+        """Stop the server, keeping its data for :meth:`resume`: a database outage. A fast
+        shutdown ends its connections; an ``immediate`` one kills them where they are (what
+        was committed stays: the restart replays the log)."""
+        if immediate:
+            self._process.send_signal(signal.SIGQUIT)
+            self._process.wait(15)
+        else:
+            _stop(self._process)
 
     def resume(self) -> None:
         """Start the halted server again on the same data and socket."""

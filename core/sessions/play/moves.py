@@ -117,9 +117,9 @@ class Moves:
         written = self._played(session, after)
         try:
             stored = await self._write(session, written)
-        except WriteUnknown:
+        except WriteUnknown as unknown:
             # The connection failed with the write sent: committed or not, nobody knows yet.
-            return await self._found_out(actor, session, written)
+            return await self._found_out(actor, session, written, unknown)
         if not stored:
             return await self.stale(session)
         return await self._answered(actor, written)
@@ -134,10 +134,17 @@ class Moves:
             return [board_reply(stored, text=Text("game.move_saved"))]
         return [board_reply(current)]
 
-    async def _found_out(self, actor: Actor, session: Session, written: Session) -> list[Reply]:
+    async def _found_out(
+        self, actor: Actor, session: Session, written: Session, unknown: WriteUnknown
+    ) -> list[Reply]:
         """The answer to a move whose write failed with the store: what really happened, read
         back as soon as the store answers (within ``fate_wait``); or, when it does not, that
-        it is not known yet, and the board follows through ``publish`` once it is."""
+        it is not known yet, and the board follows through ``publish`` once it is.
+
+        Raises:
+            WriteUnknown: ``unknown``, when the move was not stored: "nothing changed" is then
+                the truth, and the store may still refuse writes (a read-only disk reads on).
+        """
         try:
             found = await read_back(self._ctx, session.id, self._ctx.settings.fate_wait)
         except (StoreBusy, StoreUnavailable):
@@ -154,6 +161,8 @@ class Moves:
                     version=session.version,
                 )
             ]
+        if fate_of(written, session.version, found) is Fate.LOST:
+            raise unknown
         return await self._told(actor, session, written, found)
 
     async def _told(
