@@ -115,7 +115,7 @@ class Context:
         tell the followers (also for a write whose answer was lost, once it is found stored:
         :mod:`core.sessions.play.fate`)."""
         if session.status is Status.FINISHED:
-            self.observer.game_finished(session.counted_platform, session.variant.value)
+            self.observer.game_finished(session.counted_platform, session.variant.label)
         for follower in self.followers:
             follower(session)
 
