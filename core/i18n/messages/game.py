@@ -37,6 +37,27 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "pt": "{k} em linha em {size}",
         "ru": "{k} в ряд на поле {size}",
     },
+    "game.name.gravity": {
+        "en": "Connect Four, other sizes",
+        "ca": "quatre en ratlla, altres mides",
+        "es": "cuatro en raya, otros tamaños",
+        "pt": "Lig 4, outros tamanhos",
+        "ru": "«четыре в ряд», другие размеры",
+    },
+    "game.name.k_in_a_row_big": {
+        "en": "{k} in a row on big boards",
+        "ca": "{k} en ratlla en taulers grans",
+        "es": "{k} en raya en tableros grandes",
+        "pt": "{k} em linha em tabuleiros grandes",
+        "ru": "{k} в ряд на больших полях",
+    },
+    "game.name.pool": {
+        "en": "{pool}",
+        "ca": "{pool}",
+        "es": "{pool}",
+        "pt": "{pool}",
+        "ru": "{pool}",
+    },
     # --- game events ---------------------------------------------------------------------
     "game.started": {
         "en": "New game! Good luck.",
