@@ -1,0 +1,154 @@
+"""The pages' reads of the store, all here: the one module of the pages that calls the store.
+
+Each page is one or two operations: the home page a ladder per game, a ladder page one ladder
+(the store's ``ladder``, the one ``/top all`` reads), a player page :func:`core.pages.ops.player`
+and the store's ``rating_changes`` (the rated games, which the chart and the list share)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, TypeVar
+from urllib.parse import quote
+
+from core.commands import CommandError, GameKind
+from core.commands.ratings import build_top
+from core.games import CONNECT_FOUR, TICTACTOE, Rules
+from core.pages import ops
+from core.pages.chart import chart
+from core.pages.names import shown_name
+from core.pages.views import (
+    HomePage,
+    LadderEntry,
+    LadderPage,
+    PlayerPage,
+    PlayerPool,
+    RecentGame,
+)
+from core.ratings import pool_of
+
+if TYPE_CHECKING:
+    from core.store.sql import Op
+    from core.store.sql_store import SqlStore
+
+T = TypeVar("T")
+
+LADDER_SIZE = 50
+"""Players a ladder page lists; its first ten are the ones ``/top all`` lists."""
+HOME_SIZE = 10
+"""Players of each ladder the home page lists."""
+HISTORY = 200
+"""Rated games a player page reads: the chart's points and, the newest, the list."""
+RECENT = 10
+"""Rated games a player page lists."""
+
+
+def _pool(rules: Rules) -> str:
+    return pool_of(rules.rows, rules.cols, rules.k, rules.gravity)
+
+
+GAMES: dict[GameKind, tuple[str, str]] = {
+    GameKind.TRES: (_pool(TICTACTOE), "Tic-tac-toe"),
+    GameKind.QUATRE: (_pool(CONNECT_FOUR), "Connect Four"),
+}
+"""The games with a ladder page: their pool and title, in the home page's order (the games
+``/top`` names)."""
+
+
+def pool_title(pool: str) -> str:
+    """A pool's name for people: ``Connect Four``, ``4x5, 4 in a row``, ``big boards, 5 in a
+    row``, ``Connect Four, other sizes``."""
+    for known, title in GAMES.values():
+        if pool == known:
+            return title
+    if pool.startswith("free-"):
+        size, _, k = pool.removeprefix("free-").rpartition("-k")
+        where = "big boards" if size == "big" else size
+        return f"{where}, {k} in a row"
+    return "Connect Four, other sizes" if pool == "gravity" else pool
+
+
+def player_path(identity: str) -> str:
+    """The address of a player's page (the identity quoted whole: a Matrix id holds ``:``)."""
+    return "/player/" + quote(identity, safe="")
+
+
+class Pages:
+    """The pages' data from the store.
+
+    Args:
+        store: the store (both kinds).
+        clock: seconds since the epoch (who a ladder lists depends on the time).
+    """
+
+    def __init__(self, store: SqlStore, clock: Callable[[], float] = time.time) -> None:
+        self._store = store
+        self._clock = clock
+
+    async def _run(self, name: str, op: Op[T]) -> T:
+        # The store's one call path (timed under ``name`` when metrics are on); the store's
+        # rewrite into ``store.run(op)`` changes this line only.
+        return await self._store._run(name, op)
+
+    async def home(self) -> HomePage:
+        """The top of every game's ladder."""
+        ladders = [await self._ladder(kind, HOME_SIZE) for kind in GAMES]
+        return HomePage(tuple(ladders))
+
+    async def ladder(self, word: str) -> LadderPage | None:
+        """A game's global ladder, the game named as ``/top`` takes it (``tres``,
+        ``tictactoe``, ``quatre``, ``connect4``, any case); None for any other word."""
+        try:
+            kind = build_top("/top", ["all", word]).game
+        except CommandError:
+            return None
+        return None if kind is None else await self._ladder(kind, LADDER_SIZE)
+
+    async def _ladder(self, kind: GameKind, size: int) -> LadderPage:
+        pool, title = GAMES[kind]
+        found = await self._store.ladder(None, pool, self._clock(), size)
+        entries = tuple(
+            LadderEntry(
+                rank,
+                shown_name(row.name),
+                row.platform,
+                row.rating.display(),
+                player_path(row.identity),
+            )
+            for rank, row in enumerate(found, start=1)
+        )
+        return LadderPage(kind.value, title, entries)
+
+    async def player(self, identity: str) -> PlayerPage | None:
+        """A player's page, or None when ``identity`` has no rated game."""
+        found = await self._run("page_player", ops.player(identity))
+        if found is None:
+            return None
+        changes = await self._store.rating_changes(identity, HISTORY)
+        pools = []
+        for row in found.pools:
+            held = [c for c in reversed(changes) if c.pool == row.pool]
+            ratings = [held[0].before, *(c.after for c in held)] if held else []
+            pools.append(
+                PlayerPool(
+                    pool_title(row.pool),
+                    row.rating.display(),
+                    row.rating.games,
+                    row.won,
+                    row.lost,
+                    row.drawn,
+                    chart(ratings),
+                )
+            )
+        recent = tuple(
+            RecentGame(
+                datetime.fromtimestamp(c.at, UTC).strftime("%Y-%m-%d"),
+                pool_title(c.pool),
+                "drew" if c.won is None else "won" if c.won else "lost",
+                round(c.before),
+                round(c.after),
+            )
+            for c in changes[:RECENT]
+        )
+        return PlayerPage(shown_name(found.name), found.platform, tuple(pools), recent)
