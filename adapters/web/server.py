@@ -39,6 +39,8 @@ _ERRORS = {
     429: ("Too many requests", "Wait a few seconds, then load the page again."),
     500: ("Something went wrong", "The page could not be made just now; try again soon."),
 }
+STATIC = {"style.css": "text/css", "icon.svg": "image/svg+xml"}
+"""The files the pages load, shipped in the package (``static/``), read once."""
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -63,7 +65,8 @@ class WebPages:
             (kind.value, title) for kind, (_, title) in GAMES.items()
         ]
         self._templates.globals["settled"] = SETTLED_GAMES
-        self._style = (resources.files("adapters.web") / "static" / "style.css").read_bytes()
+        folder = resources.files("adapters.web") / "static"
+        self._static = {name: ((folder / name).read_bytes(), kind) for name, kind in STATIC.items()}
 
     def app(self) -> web.Application:
         """A new application serving the pages."""
@@ -71,7 +74,7 @@ class WebPages:
         app.router.add_get("/", self._home)
         app.router.add_get("/ladder/{game}", self._ladder)
         app.router.add_get("/player/{identity}", self._player)
-        app.router.add_get("/static/style.css", self._stylesheet)
+        app.router.add_get("/static/{name}", self._file)
         return app
 
     @web.middleware
@@ -123,8 +126,12 @@ class WebPages:
             raise web.HTTPNotFound
         return self._render("player.html", page=page)
 
-    async def _stylesheet(self, request: web.Request) -> web.Response:
-        response = web.Response(body=self._style, content_type="text/css", charset="utf-8")
+    async def _file(self, request: web.Request) -> web.Response:
+        found = self._static.get(request.match_info["name"])
+        if found is None:
+            raise web.HTTPNotFound
+        body, kind = found
+        response = web.Response(body=body, content_type=kind, charset="utf-8")
         response.headers["Cache-Control"] = "public, max-age=3600"
         return response
 
