@@ -1,5 +1,5 @@
 """What the matchmaking queue of the store answers (:class:`SeekStore`); the operations are in
-:mod:`core.store.seek_ops`, the rules in :mod:`core.matching`."""
+:mod:`core.store.seek_ops`, the rules in :mod:`core.pairing.seeks`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from core.matching import Seek
+from core.pairing.seeks import Seek
 from core.store.models import Session
 
 MakeGame = Callable[[Seek, Seek], Session]

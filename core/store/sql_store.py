@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from types import TracebackType
 from typing import Self, TypeVar
 
-from core.matching import Seek
+from core.pairing.seeks import Seek
 from core.ratings import Merge, RatedResult, Rating, RatingChange
 from core.store import departure_ops, link_ops, ops, outbox_ops, rating_ops, seek_ops, table_ops
 from core.store.base import (
