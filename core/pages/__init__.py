@@ -4,6 +4,7 @@ network here: ``adapters/web`` draws these values."""
 
 from core.pages.chart import Chart, chart
 from core.pages.names import NAME_LENGTH, shown_name
+from core.pages.ops import HIDDEN
 from core.pages.reads import GAMES, Pages
 from core.pages.views import (
     HomePage,
@@ -17,6 +18,7 @@ from core.ratings import PROVISIONAL_GAMES as SETTLED_GAMES
 
 __all__ = [
     "GAMES",
+    "HIDDEN",
     "NAME_LENGTH",
     "SETTLED_GAMES",
     "Chart",

@@ -9,7 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.ratings import Rating
-from core.store.sql import Op, rows
+from core.store.sql import Op, placeholders, rows
+
+HIDDEN = "pages-hidden"
+"""The kv namespace of the identities that ``/hide`` took off the pages (key: the identity)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +38,9 @@ class PlayerRow:
 
 def player(identity: str) -> Op[PlayerRow | None]:
     """The player ``identity`` (``platform:user`` or a linked identity), or None when no rated
-    game of theirs is stored."""
+    game of theirs is stored, or they hid themselves (``/hide``)."""
+    if (yield from hidden((identity,))):
+        return None
     found = yield rows(
         "SELECT pool, rating, deviation, games, platform, name, last_rated_at FROM ratings"
         " WHERE identity = $1 AND games > 0 ORDER BY games DESC, pool",
@@ -61,3 +66,15 @@ def player(identity: str) -> Op[PlayerRow | None]:
     # The name of the pool played last: the one the player goes by now.
     latest = max(found, key=lambda r: float(r[6]))
     return PlayerRow(str(latest[5]), str(latest[4]), tuple(pools))
+
+
+def hidden(identities: tuple[str, ...]) -> Op[frozenset[str]]:
+    """Which of ``identities`` hid themselves from the pages (``/hide``)."""
+    if not identities:
+        return frozenset()
+    found = yield rows(
+        f"SELECT key FROM kv WHERE namespace = $1 AND key IN ({placeholders(2, len(identities))})",
+        HIDDEN,
+        *identities,
+    )
+    return frozenset(str(r[0]) for r in found)

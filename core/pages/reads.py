@@ -1,8 +1,9 @@
 """The pages' reads of the store, all here: the one module of the pages that calls the store.
 
 Each page is one or two operations: the home page a ladder per game, a ladder page one ladder
-(the store's ``ladder``, the one ``/top all`` reads), a player page :func:`core.pages.ops.player`
-and the store's ``rating_changes`` (the rated games, which the chart and the list share)."""
+(the store's ``ladder``, the one ``/top all`` reads, and who of it hid themselves), a player page
+:func:`core.pages.ops.player` and the store's ``rating_changes`` (the rated games, which the
+chart and the list share)."""
 
 from __future__ import annotations
 
@@ -42,6 +43,8 @@ HISTORY = 200
 """Rated games a player page reads: the chart's points and, the newest, the list."""
 RECENT = 10
 """Rated games a player page lists."""
+ANONYMOUS = "anonymous"
+"""A player who hid themselves (``/hide``), on a ladder: keeps their place, shows nothing else."""
 
 
 def _pool(rules: Rules) -> str:
@@ -108,8 +111,11 @@ class Pages:
     async def _ladder(self, kind: GameKind, size: int) -> LadderPage:
         pool, title = GAMES[kind]
         found = await self._store.ladder(None, pool, self._clock(), size)
+        hidden = await self._run("page_hidden", ops.hidden(tuple(r.identity for r in found)))
         entries = tuple(
-            LadderEntry(
+            LadderEntry(rank, ANONYMOUS, "", row.rating.display(), None)
+            if row.identity in hidden
+            else LadderEntry(
                 rank,
                 shown_name(row.name),
                 row.platform,

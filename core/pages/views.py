@@ -11,13 +11,14 @@ from core.pages.chart import Chart
 @dataclass(frozen=True, slots=True)
 class LadderEntry:
     """One player of a ladder: place, name and platform as shown, rating as ``/top`` shows it
-    ("1623 ±120"), and the path of the player's page."""
+    ("1623 ±120"), and the path of the player's page (None for a player who hid themselves,
+    shown as "anonymous" with no platform)."""
 
     rank: int
     name: str
     platform: str
     rating: str
-    path: str
+    path: str | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from adapters.web import HEADERS, AddressLimiter, WebPages
 from core.pages import Pages
 from core.store import SqliteStore
-from tests.core.pages.games import season
+from tests.core.pages.games import PLAYERS, season
 from tests.core.test_sessions import Clock, service
 
 Client: TypeAlias = TestClient[web.Request, web.Application]
@@ -166,3 +166,22 @@ async def test_the_rate_limit_answers_429_with_retry_after_per_address(
         assert other.status == 200
         ticks.now += 1.0
         assert (await client.get("/ladder/tres")).status == 200
+
+
+async def test_a_hidden_player_is_anonymous_unlinked_and_their_page_is_a_404(
+    tmp_path: Path,
+) -> None:
+    clock = Clock()
+    async with await SqliteStore.open(tmp_path / "games.sqlite3") as store:
+        svc = service(store, clock)
+        await season(svc, clock.advance)
+        bob = next(p for p in PLAYERS if p.user_id == "bob")
+        await svc.handle_text(bob, "/hide")
+        pages = WebPages(Pages(store, clock), AddressLimiter(10_000, 10_000))
+        async with TestClient(TestServer(pages.app())) as client:
+            body = await (await client.get("/ladder/tres")).text()
+            assert "<i>anonymous</i>" in body and "Bob" not in body
+            assert "discord%3Abob" not in body
+            gone = await client.get("/player/discord%3Abob")
+            nothing = await client.get("/nothing")
+            assert gone.status == 404 and await gone.text() == await nothing.text()

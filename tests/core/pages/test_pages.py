@@ -101,3 +101,32 @@ def test_pool_titles() -> None:
     assert pool_title("free-4x5-k4") == "4x5, 4 in a row"
     assert pool_title("free-big-k5") == "big boards, 5 in a row"
     assert pool_title("gravity") == "Connect Four, other sizes"
+
+
+async def test_a_player_who_hides_is_anonymous_on_ladders_and_has_no_page(store: AnyStore) -> None:
+    clock = Clock()
+    await _season(store, clock)
+    svc = service(store, clock)
+    pages = Pages(store, clock)
+    [hidden] = await svc.handle_text(ALICE, "/hide")
+    assert hidden.private and hidden.text is not None and hidden.text.key == "ratings.hidden"
+    assert "/hide off" in hidden.text.render("en")
+    ladder = await pages.ladder("tres")
+    assert ladder is not None
+    first, second = ladder.entries
+    assert (first.rank, first.name, first.platform, first.path) == (1, "anonymous", "", None)
+    assert first.rating and second.name == "Bobevil"  # the others as before
+    assert await pages.player("discord:alice") is None
+    [shown] = await svc.handle_text(ALICE, "/hide OFF")
+    assert shown.private and shown.text is not None and shown.text.key == "ratings.unhidden"
+    assert await pages.player("discord:alice") is not None
+    ladder = await pages.ladder("tres")
+    assert ladder is not None and ladder.entries[0].name == "Alice"
+
+
+async def test_hide_takes_on_or_off_alone(store: AnyStore) -> None:
+    svc = service(store)
+    for typed in ("/hide maybe", "/hide on off"):
+        [refused] = await svc.handle_text(ALICE, typed)
+        assert refused.error and refused.text is not None
+        assert refused.text.key == "parse.bad_option", typed
