@@ -73,6 +73,7 @@ class WebPages:
         app = web.Application(middlewares=[self._guard])
         app.router.add_get("/", self._home)
         app.router.add_get("/ladder/{game}", self._ladder)
+        app.router.add_get("/ladder/{game}/{platform}/{place}", self._local_ladder)
         app.router.add_get("/player/{identity}", self._player)
         app.router.add_get("/static/{name}", self._file)
         return app
@@ -116,6 +117,13 @@ class WebPages:
 
     async def _ladder(self, request: web.Request) -> web.Response:
         ladder = await self._pages.ladder(request.match_info["game"])
+        if ladder is None:
+            raise web.HTTPNotFound
+        return self._render("ladder.html", ladder=ladder)
+
+    async def _local_ladder(self, request: web.Request) -> web.Response:
+        info = request.match_info
+        ladder = await self._pages.local_ladder(info["game"], info["platform"], info["place"])
         if ladder is None:
             raise web.HTTPNotFound
         return self._render("ladder.html", ladder=ladder)

@@ -13,6 +13,8 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, TypeVar
 from urllib.parse import quote
 
+from core.admin.keys import Effective
+from core.admin.scopes import CHAT, SERVER
 from core.commands import CommandError, GameKind
 from core.commands.ratings import build_top
 from core.games import CONNECT_FOUR, TICTACTOE, Rules
@@ -28,6 +30,7 @@ from core.pages.views import (
     RecentGame,
 )
 from core.ratings import pool_of
+from core.store.rating_ops import place_of_chat, place_of_server
 
 if TYPE_CHECKING:
     from core.store.sql import Op
@@ -77,6 +80,14 @@ def player_path(identity: str) -> str:
     return "/player/" + quote(identity, safe="")
 
 
+def _game(word: str) -> GameKind | None:
+    """The game ``word`` names, as ``/top`` takes it; None for a word it does not take."""
+    try:
+        return build_top("/top", ["all", word]).game
+    except CommandError:
+        return None
+
+
 class Pages:
     """The pages' data from the store.
 
@@ -102,15 +113,31 @@ class Pages:
     async def ladder(self, word: str) -> LadderPage | None:
         """A game's global ladder, the game named as ``/top`` takes it (``tres``,
         ``tictactoe``, ``quatre``, ``connect4``, any case); None for any other word."""
-        try:
-            kind = build_top("/top", ["all", word]).game
-        except CommandError:
-            return None
+        kind = _game(word)
         return None if kind is None else await self._ladder(kind, LADDER_SIZE)
 
-    async def _ladder(self, kind: GameKind, size: int) -> LadderPage:
+    async def local_ladder(self, word: str, platform: str, place: str) -> LadderPage | None:
+        """The ladder of a Discord server (``place`` its id) or of another platform's chat (a
+        Matrix room), as ``/top server`` shows it there; None unless its admins turned
+        ``public_ladder`` on (for a Discord server: for the whole server), or for a game
+        ``/top`` does not take."""
+        kind = _game(word)
+        if kind is None or not place:
+            return None
+        server = platform == "discord"
+        scope = (SERVER if server else CHAT) + place
+        rows = await self._store.settings_rows(platform, (scope,))
+        key = Effective.public_ladder
+        if not any(r.key == key.name and key.parse(r.value) for r in rows):
+            return None
+        where = place_of_server(platform, place) if server else place_of_chat(platform, place)
+        return await self._ladder(kind, LADDER_SIZE, where, "server" if server else "room")
+
+    async def _ladder(
+        self, kind: GameKind, size: int, place: str | None = None, where: str | None = None
+    ) -> LadderPage:
         pool, title = GAMES[kind]
-        found = await self._store.ladder(None, pool, self._clock(), size)
+        found = await self._store.ladder(place, pool, self._clock(), size)
         hidden = await self._run("page_hidden", ops.hidden(tuple(r.identity for r in found)))
         entries = tuple(
             LadderEntry(rank, ANONYMOUS, "", row.rating.display(), None)
@@ -124,7 +151,7 @@ class Pages:
             )
             for rank, row in enumerate(found, start=1)
         )
-        return LadderPage(kind.value, title, entries)
+        return LadderPage(kind.value, title, entries, where)
 
     async def player(self, identity: str) -> PlayerPage | None:
         """A player's page, or None when ``identity`` has no rated game."""

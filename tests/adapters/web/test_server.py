@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 from typing import TypeAlias
 
@@ -16,7 +17,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from adapters.web import HEADERS, AddressLimiter, WebPages
 from core.pages import Pages
 from core.store import SqliteStore
-from tests.core.pages.games import PLAYERS, season
+from tests.core.pages.games import DAY, PLAYERS, rated_game, season
 from tests.core.test_sessions import Clock, service
 
 Client: TypeAlias = TestClient[web.Request, web.Application]
@@ -185,3 +186,30 @@ async def test_a_hidden_player_is_anonymous_unlinked_and_their_page_is_a_404(
             gone = await client.get("/player/discord%3Abob")
             nothing = await client.get("/nothing")
             assert gone.status == 404 and await gone.text() == await nothing.text()
+
+
+async def test_a_servers_ladder_page_is_served_only_while_public_ladder_is_on(
+    tmp_path: Path,
+) -> None:
+    clock = Clock()
+    async with await SqliteStore.open(tmp_path / "games.sqlite3") as store:
+        svc = service(store, clock)
+        alice = next(p for p in PLAYERS if p.user_id == "alice")
+        bob = replace(next(p for p in PLAYERS if p.user_id == "bob"), server_id="g1")
+        for n in range(10):
+            await rated_game(svc, alice, bob, "x" if n % 3 else "o")
+            clock.advance(DAY)
+        pages = WebPages(Pages(store, clock), AddressLimiter(10_000, 10_000))
+        async with TestClient(TestServer(pages.app())) as client:
+            nothing = await (await client.get("/nothing")).text()
+            off = await client.get("/ladder/tres/discord/g1")
+            assert off.status == 404 and await off.text() == nothing
+            await svc.handle_text(replace(alice, is_admin=True), "/settings public_ladder on")
+            on = await client.get("/ladder/tres/discord/g1")
+            body = await on.text()
+            assert on.status == 200 and "<h1>Tic-tac-toe ladder of a server</h1>" in body
+            assert "/top server tres" in body and "Alice" in body and "Bob" in body
+            assert ">g1<" not in body  # never named, and its id is only the address
+            assert_headers(on.headers)
+            for other in ("/ladder/tres/discord/g2", "/ladder/all/discord/g1", "/ladder/tres/x/g1"):
+                assert (await client.get(other)).status == 404, other

@@ -130,3 +130,24 @@ async def test_hide_takes_on_or_off_alone(store: AnyStore) -> None:
         [refused] = await svc.handle_text(ALICE, typed)
         assert refused.error and refused.text is not None
         assert refused.text.key == "parse.bad_option", typed
+
+
+async def test_a_servers_ladder_has_a_page_only_while_its_admins_want_one(store: AnyStore) -> None:
+    clock = Clock()
+    await _season(store, clock)
+    svc = service(store, clock)
+    pages = Pages(store, clock)
+    assert await pages.local_ladder("tres", "discord", "g1") is None  # off by default
+    admin = Actor("discord", "c1", "alice", "Alice", server_id="g1", is_admin=True)
+    await svc.handle_text(admin, "/settings public_ladder on")
+    ladder = await pages.local_ladder("tres", "discord", "g1")
+    assert ladder is not None and ladder.where == "server"
+    assert [e.name for e in ladder.entries] == ["Alice", "Bobevil"]
+    top = await svc.handle_text(ALICE, "/top server tres")
+    assert top[0].text is not None and "Alice" in top[0].text.render("en")
+    # Another server, another game word, a server set on a channel only: nothing.
+    assert await pages.local_ladder("tres", "discord", "g2") is None
+    assert await pages.local_ladder("all", "discord", "g1") is None
+    assert await pages.local_ladder("tres", "matrix", "g1") is None
+    await svc.handle_text(admin, "/settings public_ladder off")
+    assert await pages.local_ladder("tres", "discord", "g1") is None
