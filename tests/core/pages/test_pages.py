@@ -4,6 +4,8 @@ recent games, and None for what does not exist."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from core.pages import Pages, chart, shown_name
@@ -151,3 +153,21 @@ async def test_a_servers_ladder_has_a_page_only_while_its_admins_want_one(store:
     assert await pages.local_ladder("tres", "matrix", "g1") is None
     await svc.handle_text(admin, "/settings public_ladder off")
     assert await pages.local_ladder("tres", "discord", "g1") is None
+
+
+async def test_a_matrix_rooms_ladder_has_a_page_while_its_admins_want_one(store: AnyStore) -> None:
+    clock = Clock()
+    svc = service(store, clock)
+    mia = Actor("matrix", "!room:x", "@mia:x", "Mia")
+    max_ = Actor("matrix", "!room:x", "@max:x", "Max")
+    for n in range(10):
+        await rated_game(svc, mia, max_, "x" if n % 4 else "draw")
+        clock.advance(DAY)
+    pages = Pages(store, clock)
+    assert await pages.local_ladder("tres", "matrix", "!room:x") is None
+    await svc.handle_text(replace(mia, is_admin=True), "!settings public_ladder on")
+    ladder = await pages.local_ladder("tictactoe", "matrix", "!room:x")
+    assert ladder is not None and ladder.where == "room"
+    assert [(e.name, e.platform) for e in ladder.entries] == [("Mia", "matrix"), ("Max", "matrix")]
+    assert ladder.entries[0].path == "/player/matrix%3A%40mia%3Ax"
+    assert await pages.local_ladder("tres", "matrix", "!other:x") is None
