@@ -84,6 +84,7 @@ KEYS: tuple[Key, ...] = (
     Key("DEFAULT_LOCALE", GENERAL, chat="language"),
     Key("DEFAULT_THEME", GENERAL, chat="theme"),
     Key("DEFAULT_BOARD_STYLE", GENERAL, chat="board_style"),
+    Key("CONSOLE_NAME", GENERAL),
     Key("DEFAULT_LEVEL", AI, chat="level"),
     Key("AI_BUDGET_SECONDS", AI, "1.0"),
     Key("AI_WORKERS", AI),
@@ -178,6 +179,8 @@ class Settings:
     process behind the same proxy serves them). ``database_url`` (PostgreSQL) is
     None when unset: the SQLite file at ``database_path`` is the store then.
     ``chat_defaults`` holds the chat settings' defaults the ``.env`` sets, by setting name.
+    ``console_name`` is the console player's name when set (checked where the console is
+    planned, by the console's own rule for names); None: the OS user's.
     """
 
     database_path: Path = Path(_DEFAULTS["DATABASE_PATH"])
@@ -195,6 +198,7 @@ class Settings:
     web_port: int | None = None
     web_host: str = _DEFAULTS["WEB_HOST"]
     public_url: str | None = None
+    console_name: str | None = None
     warnings: tuple[str, ...] = field(default=(), compare=False)
 
     def chat_default(self, key: chat.Key[T]) -> T:
@@ -324,6 +328,7 @@ class _Parser:
             web_port=self.web_port(),
             web_host=self.get("WEB_HOST", parse.listen_host, ""),
             public_url=self.optional("PUBLIC_URL", parse.public_url),
+            console_name=self.optional("CONSOLE_NAME", str),
             warnings=warnings,
         )
         if self.problems:

@@ -90,12 +90,18 @@ class Policy:
 
     async def admit(self, actor: Actor) -> list[Reply] | None:
         """Take a token for one request of the actor: None to go ahead, else the answer
-        instead of the request's (the one notice, or nothing at all)."""
+        instead of the request's (the one notice, or nothing at all where the platform
+        silences a limited user)."""
         if not self._limits:
             return None
-        chat = await self.chat(actor)
+        style = self._ctx.style(actor)
+        if style.rate_limit is not None:
+            burst, per_minute = style.rate_limit
+        else:
+            chat = await self.chat(actor)
+            burst, per_minute = chat.rate_burst, chat.rate_per_minute
         wait = await self._rate.take(
-            actor.platform, actor.user_id, chat.rate_burst, chat.rate_per_minute
+            actor.platform, actor.user_id, burst, per_minute, silence=style.silence_limited
         )
         if wait is None:
             return None

@@ -18,6 +18,7 @@ from core.ports import PlatformStyle
 from core.ratings import PROVISIONAL_GAMES, format_delta, is_listed, pool_of
 from core.replies import Actor, Reply
 from core.sessions.context import Context
+from core.sessions.views import game_name
 from core.store.link_ops import Linked
 from core.store.rating_ops import place_of_chat, place_of_server
 
@@ -27,12 +28,8 @@ a code seen over a shoulder is soon worthless."""
 RECENT_CHANGES = 5
 """Rated games ``/stats`` lists."""
 
-_POOLS = {
-    GameKind.TRES: pool_of(TICTACTOE.rows, TICTACTOE.cols, TICTACTOE.k, TICTACTOE.gravity),
-    GameKind.QUATRE: pool_of(
-        CONNECT_FOUR.rows, CONNECT_FOUR.cols, CONNECT_FOUR.k, CONNECT_FOUR.gravity
-    ),
-}
+_LADDERS = {GameKind.TRES: TICTACTOE, GameKind.QUATRE: CONNECT_FOUR}
+"""The games with a ladder (``/top [tres|quatre]``): their rating pool is the ladder's."""
 
 
 class Ratings:
@@ -43,10 +40,16 @@ class Ratings:
 
     async def top(self, actor: Actor, command: Top) -> list[Reply]:
         ctx = self._ctx
-        pool = _POOLS[command.game or GameKind.QUATRE]
+        rules = _LADDERS[command.game or GameKind.QUATRE]
+        pool = pool_of(rules.rows, rules.cols, rules.k, rules.gravity)
+        game = game_name(rules)
         ladder = command.ladder
+        said: list[Reply] = []
         if ladder is Ladder.SERVER and actor.server_id is None:
-            ladder = Ladder.CHAT  # a Matrix room, a DM, the console: the chat is the whole place
+            # A Matrix room, a DM, the console: the chat is the whole place, as the answer says.
+            top = f"{ctx.prefix(actor)}top"
+            said.append(Reply(text=Text("ratings.top_no_server", {"top": top})))
+            ladder = Ladder.CHAT
         place = {
             Ladder.CHAT: place_of_chat(actor.platform, actor.chat_id),
             Ladder.SERVER: place_of_server(actor.platform, actor.server_id or ""),
@@ -54,9 +57,8 @@ class Ratings:
         }[ladder]
         rows = await ctx.store.ladder(place, pool, ctx.clock(), ctx.settings.top_size)
         if not rows:
-            return [
-                Reply(text=Text("ratings.top_empty", {"pool": pool, "games": PROVISIONAL_GAMES}))
-            ]
+            empty = Text("ratings.top_empty", {"game": game, "games": PROVISIONAL_GAMES})
+            return [*said, Reply(text=empty)]
         line = "ratings.top_line_all" if ladder is Ladder.ALL else "ratings.top_line"
         lines = Lines(
             tuple(
@@ -72,7 +74,8 @@ class Ratings:
                 for rank, row in enumerate(rows, start=1)
             )
         )
-        return [Reply(text=Text(f"ratings.top.{ladder.value}", {"pool": pool, "lines": lines}))]
+        shown = Text(f"ratings.top.{ladder.value}", {"game": game, "lines": lines})
+        return [*said, Reply(text=shown)]
 
     async def annotated(self, replies: list[Reply]) -> list[Reply]:
         """The replies, where one announces the result of a rated game, with both players'
