@@ -13,9 +13,7 @@ from __future__ import annotations
 import asyncio
 import random
 import sqlite3
-import statistics
 import tempfile
-import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -24,6 +22,7 @@ import aiohttp
 from aiohttp import web
 
 from adapters.web import AddressLimiter, WebPages
+from benchmarks.ratings_store import _timed  # p50 and p99 of an awaitable, after a warm-up
 from core.pages import Pages
 from core.store import SqliteStore
 from core.store.sql import for_sqlite
@@ -93,18 +92,6 @@ def _fill(path: Path, players: int, games: int, rng: random.Random) -> None:
         db.executemany(for_sqlite(_CHANGE), rows)
     db.execute("ANALYZE")
     db.close()
-
-
-async def _timed(samples: int, call: Callable[[], Awaitable[object]]) -> tuple[float, float]:
-    """p50 and p99 of ``call``, in milliseconds, after a warm-up."""
-    for _ in range(20):
-        await call()
-    times = []
-    for _ in range(samples):
-        started = time.perf_counter()
-        await call()
-        times.append((time.perf_counter() - started) * 1000)
-    return statistics.median(times), statistics.quantiles(times, n=100)[98]
 
 
 async def _run(folder: Path, quick: bool) -> list[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import TypeAlias
@@ -62,14 +63,22 @@ def filled(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, float]:
     return path, clock.now
 
 
+@asynccontextmanager
+async def served(
+    store: SqliteStore, clock: Clock, limiter: AddressLimiter | None = None
+) -> AsyncIterator[Client]:
+    """The pages of ``store`` at the time ``clock`` says, through aiohttp's test client."""
+    pages = WebPages(Pages(store, clock), limiter or AddressLimiter(10_000, 10_000))
+    async with TestClient(TestServer(pages.app())) as client:
+        yield client
+
+
 async def client_for(
     filled: tuple[Path, float], limiter: AddressLimiter | None = None
 ) -> AsyncIterator[Client]:
     path, now = filled
-    async with await SqliteStore.open(path) as store:
-        pages = WebPages(Pages(store, Clock(now)), limiter or AddressLimiter(10_000, 10_000))
-        async with TestClient(TestServer(pages.app())) as client:
-            yield client
+    async with await SqliteStore.open(path) as store, served(store, Clock(now), limiter) as client:
+        yield client
 
 
 @pytest.fixture
@@ -178,8 +187,7 @@ async def test_a_hidden_player_is_anonymous_unlinked_and_their_page_is_a_404(
         await season(svc, clock.advance)
         bob = next(p for p in PLAYERS if p.user_id == "bob")
         await svc.handle_text(bob, "/hide")
-        pages = WebPages(Pages(store, clock), AddressLimiter(10_000, 10_000))
-        async with TestClient(TestServer(pages.app())) as client:
+        async with served(store, clock) as client:
             body = await (await client.get("/ladder/tres")).text()
             assert "<i>anonymous</i>" in body and "Bob" not in body
             assert "discord%3Abob" not in body
@@ -199,8 +207,7 @@ async def test_a_servers_ladder_page_is_served_only_while_public_ladder_is_on(
         for n in range(10):
             await rated_game(svc, alice, bob, "x" if n % 3 else "o")
             clock.advance(DAY)
-        pages = WebPages(Pages(store, clock), AddressLimiter(10_000, 10_000))
-        async with TestClient(TestServer(pages.app())) as client:
+        async with served(store, clock) as client:
             nothing = await (await client.get("/nothing")).text()
             off = await client.get("/ladder/tres/discord/g1")
             assert off.status == 404 and await off.text() == nothing
