@@ -62,7 +62,7 @@ class WebPages:
             trim_blocks=True,
         )
         self._templates.globals["games"] = [
-            (kind.value, title) for kind, (_, title) in GAMES.items()
+            (kind.word, title) for kind, (_, title) in GAMES.items()
         ]
         self._templates.globals["settled"] = SETTLED_GAMES
         folder = resources.files("adapters.web") / "static"

@@ -17,7 +17,7 @@ from core.admin.keys import Effective
 from core.admin.scopes import CHAT, SERVER
 from core.commands import CommandError, GameKind
 from core.commands.ratings import build_top
-from core.games import CONNECT_FOUR, TICTACTOE, Rules
+from core.games import CONNECT_FOUR, TICTACTOE
 from core.pages import ops
 from core.pages.chart import chart
 from core.pages.names import shown_name
@@ -29,7 +29,6 @@ from core.pages.views import (
     PlayerPool,
     RecentGame,
 )
-from core.ratings import pool_of
 from core.store.rating_ops import place_of_chat, place_of_server
 
 if TYPE_CHECKING:
@@ -50,13 +49,9 @@ ANONYMOUS = "anonymous"
 """A player who hid themselves (``/hide``), on a ladder: keeps their place, shows nothing else."""
 
 
-def _pool(rules: Rules) -> str:
-    return pool_of(rules.rows, rules.cols, rules.k, rules.gravity)
-
-
 GAMES: dict[GameKind, tuple[str, str]] = {
-    GameKind.TRES: (_pool(TICTACTOE), "Tic-tac-toe"),
-    GameKind.QUATRE: (_pool(CONNECT_FOUR), "Connect Four"),
+    GameKind.TRES: (GameKind.TRES.pool(TICTACTOE), "Tic-tac-toe"),
+    GameKind.QUATRE: (GameKind.QUATRE.pool(CONNECT_FOUR), "Connect Four"),
 }
 """The games with a ladder page: their pool and title, in the home page's order (the games
 ``/top`` names)."""
@@ -151,7 +146,7 @@ class Pages:
             )
             for rank, row in enumerate(found, start=1)
         )
-        return LadderPage(kind.value, title, entries, where)
+        return LadderPage(kind.word, title, entries, where)
 
     async def player(self, identity: str) -> PlayerPage | None:
         """A player's page, or None when ``identity`` has no rated game."""

@@ -23,9 +23,9 @@ class LadderEntry:
 
 @dataclass(frozen=True, slots=True)
 class LadderPage:
-    """A game's ladder: the game's word (``tres``), its title, its players best first, and
-    whose it is: everyone's (``where`` None), or a ``server``'s or a ``room``'s whose admins
-    turned ``public_ladder`` on (never named)."""
+    """A game's ladder: the game's word as ``/top`` takes it (``tres``), its title, its
+    players best first, and whose it is: everyone's (``where`` None), or a ``server``'s or a
+    ``room``'s whose admins turned ``public_ladder`` on (never named)."""
 
     game: str
     title: str
