@@ -17,7 +17,8 @@ from core.admin.keys import Effective
 from core.admin.scopes import CHAT, SERVER
 from core.commands import CommandError, GameKind
 from core.commands.ratings import build_top
-from core.games import CONNECT_FOUR, TICTACTOE
+from core.games import CONNECT_FOUR, TICTACTOE, kinds
+from core.i18n import render
 from core.pages import ops
 from core.pages.chart import chart
 from core.pages.names import shown_name
@@ -53,21 +54,17 @@ GAMES: dict[GameKind, tuple[str, str]] = {
     GameKind.TRES: (GameKind.TRES.pool(TICTACTOE), "Tic-tac-toe"),
     GameKind.QUATRE: (GameKind.QUATRE.pool(CONNECT_FOUR), "Connect Four"),
 }
-"""The games with a ladder page: their pool and title, in the home page's order (the games
-``/top`` names)."""
+"""The games with a ladder page: their pool and title (shorter than the pool's own name,
+"Connect Four 6x7": the nav bar holds them), in the home page's order (the games ``/top``
+names)."""
 
 
 def pool_title(pool: str) -> str:
-    """A pool's name for people: ``Connect Four``, ``4x5, 4 in a row``, ``big boards, 5 in a
-    row``, ``Connect Four, other sizes``."""
-    for known, title in GAMES.values():
-        if pool == known:
-            return title
-    if pool.startswith("free-"):
-        size, _, k = pool.removeprefix("free-").rpartition("-k")
-        where = "big boards" if size == "big" else size
-        return f"{where}, {k} in a row"
-    return "Connect Four, other sizes" if pool == "gravity" else pool
+    """A pool's name for people, as ``/stats`` names it, in English (the pages' language) and
+    starting with a capital: ``Tic-tac-toe``, ``Connect Four 6x7``, ``4 in a row on 4x5``."""
+    key, params = kinds.pool_title(pool)
+    shown = render(key, "en", **params)
+    return shown[:1].upper() + shown[1:]
 
 
 def player_path(identity: str) -> str:

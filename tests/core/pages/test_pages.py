@@ -99,9 +99,11 @@ def test_a_chart_spans_its_box_and_needs_two_points() -> None:
 
 
 def test_pool_titles() -> None:
-    assert pool_title("connect4") == "Connect Four"
-    assert pool_title("free-4x5-k4") == "4x5, 4 in a row"
-    assert pool_title("free-big-k5") == "big boards, 5 in a row"
+    # /stats' names of the pools, in English, with a capital to head a section.
+    assert pool_title("tictactoe") == "Tic-tac-toe"
+    assert pool_title("connect4") == "Connect Four 6x7"
+    assert pool_title("free-4x5-k4") == "4 in a row on 4x5"
+    assert pool_title("free-big-k5") == "5 in a row on big boards"
     assert pool_title("gravity") == "Connect Four, other sizes"
 
 
