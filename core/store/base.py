@@ -12,7 +12,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from core.errors import UserError
 from core.store.models import LiveCounts, PlatformTotals, Session, SettingRow, StatsRow
-from core.store.outbox import OutboxStore
+from core.store.outbox import OutboxItem, OutboxStore
 from core.store.rating_base import RatingStore
 from core.store.seek_base import SeekStore
 
@@ -355,10 +355,13 @@ class SessionStore(KeyValueStore, LeaseStore, SeekStore, OutboxStore, RatingStor
         """Ids of at most ``limit`` running games whose player to move is due a reminder."""
         ...
 
-    async def take_reminder(self, session_id: str, version: int) -> bool:
-        """Claim the reminder of ``session_id`` at ``version``: True for exactly one caller,
-        while the move it is about is still the one to play (the version is not bumped: the
-        board's buttons stay valid)."""
+    async def take_reminder(
+        self, session_id: str, version: int, *, notice: OutboxItem | None = None, now: float = 0.0
+    ) -> tuple[OutboxItem, ...] | None:
+        """Claim the reminder of ``session_id`` at ``version``, for exactly one caller (None
+        for the others), while the move it is about is still the one to play (the version is
+        not bumped: the board's buttons stay valid). ``notice`` (the reminder to show) is left
+        in the outbox in the same transaction (kept from ``now``); what was left, with its id."""
         ...
 
     async def player_stats(

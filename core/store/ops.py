@@ -37,6 +37,7 @@ from core.store import lease_sql, limit_ops, outbox_ops, rating_ops, table_ops
 from core.store.base import AlreadyPlaying, GameLimits, KvEntry, StoreError
 from core.store.migrations import Dialect
 from core.store.models import Session, Status
+from core.store.outbox import KEPT, OutboxItem
 from core.store.rows import (
     PG_INSERT_SESSION,
     PG_SELECT_SESSION,
@@ -267,15 +268,32 @@ def due_reminders(now: float, limit: int) -> Op[list[str]]:
     return [str(r[0]) for r in found]
 
 
-def take_reminder(session_id: str, version: int) -> Op[bool]:
-    """Clear a due reminder at ``version``: one caller of several processes gets True."""
+def take_reminder(
+    session_id: str, version: int, notice: OutboxItem | None, now: float
+) -> Op[tuple[OutboxItem, ...] | None]:
+    """Clear a due reminder at ``version``, with ``notice`` left in the outbox in the same
+    transaction: one caller of several processes gets what was left (the others None)."""
+    left: tuple[OutboxItem, ...] | None = yield Atomic(
+        _take_reminder(session_id, version, notice, now)
+    )
+    return left
+
+
+def _take_reminder(
+    session_id: str, version: int, notice: OutboxItem | None, now: float
+) -> Op[tuple[OutboxItem, ...] | None]:
     taken = yield count(
         "UPDATE sessions SET remind_at = NULL"
         " WHERE id = $1 AND version = $2 AND remind_at IS NOT NULL",
         session_id,
         version,
     )
-    return bool(taken == 1)
+    if taken != 1:
+        return None
+    left: tuple[OutboxItem, ...] = yield from outbox_ops.notices(
+        [] if notice is None else [notice], now + KEPT
+    )
+    return left
 
 
 def _set_players(session: Session, *, new: bool = False) -> Op[None]:

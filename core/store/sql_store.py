@@ -182,8 +182,10 @@ class SqlStore:
     async def due_reminders(self, now: float, limit: int) -> list[str]:
         return await self._run("due_reminders", ops.due_reminders(now, limit))
 
-    async def take_reminder(self, session_id: str, version: int) -> bool:
-        return await self._run("take_reminder", ops.take_reminder(session_id, version))
+    async def take_reminder(
+        self, session_id: str, version: int, *, notice: OutboxItem | None = None, now: float = 0.0
+    ) -> tuple[OutboxItem, ...] | None:
+        return await self._run("take_reminder", ops.take_reminder(session_id, version, notice, now))
 
     async def count_sessions(self) -> int:
         """How many sessions are stored (any status)."""

@@ -144,14 +144,19 @@ class Clocks:
             or session.status is not Status.ACTIVE
             or session.remind_at is None
             or session.deadline is None
-            or not await ctx.store.take_reminder(session.id, session.version)
         ):
             return 0
-        # In the chat where that player plays (an open game's other chat, if theirs).
+        # In the chat where that player plays (an open game's other chat, if theirs); left in
+        # the outbox by the claim's own transaction, so a crash after it loses no reminder.
         to_move = session.position().to_move
         platform, chat_id = session.chat_of(to_move)
         item = OutboxItem(Kind.REMINDER, platform, chat_id, session.id, session.version, to_move)
-        self._relay.tell(item, session)
+        left = await ctx.store.take_reminder(
+            session.id, session.version, notice=item, now=ctx.clock()
+        )
+        if left is None:
+            return 0
+        self._relay.show_now(left, session)
         return 1
 
     async def _reminder(self, item: OutboxItem, session: Session | None) -> Shown | None:
