@@ -209,7 +209,7 @@ class ServiceObserver(Protocol):
     raise."""
 
     def game_started(self, platform: str, game: str) -> None:
-        """A game began; ``game`` is its ``core.games.Variant`` value (``tictactoe``, ...)."""
+        """A game began; ``game`` is its ``core.games.GameKind`` label (``tictactoe``, ...)."""
 
     def game_finished(self, platform: str, game: str) -> None:
         """A game ended (announced once, by the process whose write ended it)."""

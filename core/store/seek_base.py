@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -71,6 +71,15 @@ class SeekStore(Protocol):
 
     async def cancel_seek(self, player: str) -> Seek | None:
         """Take the player's seek out of the queue (it, or None)."""
+        ...
+
+    async def seeks_in(self, platform: str, chat_id: str, server_id: str | None) -> list[Seek]:
+        """The seeks from the chat, or from every chat of the Discord server ``server_id``."""
+        ...
+
+    async def drop_seeks(self, ids: Sequence[str], now: float) -> list[Seek]:
+        """Take the seeks ``ids`` out of the queue, each with its seeker's notice left in the
+        outbox (kept from ``now``); those that were still there."""
         ...
 
     async def seek_of(self, player: str) -> Seek | None:

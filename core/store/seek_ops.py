@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from core.games import Rules
 from core.pairing.seeks import Seek, choose, pair_up
 from core.ratings.rating import START_DEVIATION, Rating
-from core.store import ops, outbox_ops
+from core.store import limit_ops, ops, outbox_ops
 from core.store.base import Limited
 from core.store.migrations import Dialect
 from core.store.models import Session
@@ -61,6 +62,7 @@ SEEK_COLUMNS = (
     "server_id",
     "deviation",
     "games",
+    "max_games",
 )
 _COLUMNS = ", ".join(SEEK_COLUMNS)
 
@@ -90,6 +92,7 @@ def seek_row(s: Seek) -> tuple[Any, ...]:
         s.server_id,
         s.deviation,
         s.games,
+        s.max_games,
     )
 
 
@@ -102,10 +105,12 @@ def decode_seek(found: Sequence[Any]) -> Seek | None:
         if not all(isinstance(v, str) for v in (player, id_, platform, chat_id, user_id, name)):
             return None
         rules = Rules(int(rows_), int(cols), int(k), gravity=bool(gravity))
-        # Seeks written before the open seats step (queued, or in an outbox item) have none.
-        server_id, deviation, games = (*found[15:18], None, None, None)[:3]
+        # Seeks written before the open seats and seek caps steps (queued, or in an outbox
+        # item) have none.
+        server_id, deviation, games, cap = (*found[15:19], None, None, None, None)[:4]
         if not isinstance(server_id, str | None):
             return None
+        max_games = None if cap is None else int(cap)
         whole = Rating(
             rating,
             START_DEVIATION if deviation is None else float(deviation),
@@ -129,6 +134,7 @@ def decode_seek(found: Sequence[Any]) -> Seek | None:
         deviation=whole.deviation,
         games=whole.games,
         server_id=server_id,
+        max_games=max_games,
     )
 
 
@@ -153,14 +159,11 @@ def _seek(new: Seek, make: MakeGame, max_user_games: int | None) -> Op[SeekResul
     existing = _decoded((yield rows(f"{_SELECT} WHERE player = $1", new.player)))
     if existing:
         return AlreadySeeking(existing[0])
-    if max_user_games is not None:
-        games = yield value(
-            "SELECT count(*) FROM players WHERE platform = $1 AND user_id = $2",
-            new.platform,
-            new.user_id,
-        )
-        if int(games) >= max_user_games:
-            raise Limited("limits.user_games", max=max_user_games)
+    new = replace(new, max_games=max_user_games)
+    # The seeker's row of the limits first, as every check of the limits takes it; a
+    # partner's after the seeks' rows, as every pairing takes them.
+    if max_user_games is not None and not (yield from _under_cap(new, new.created_at)):
+        raise Limited("limits.user_games", max=max_user_games)
     r = new.rules
     candidates = _decoded(
         (
@@ -184,8 +187,8 @@ def _seek(new: Seek, make: MakeGame, max_user_games: int | None) -> Op[SeekResul
         if other is None:
             break
         candidates.remove(other)
-        if not (yield from _free(other)):
-            continue  # its player started a game in their chat meanwhile: it waits
+        if not ((yield from _free(other)) and (yield from _under_cap(other, new.created_at))):
+            continue  # its player started a game meanwhile: it waits
         yield count("DELETE FROM seeks WHERE id = $1", other.id)
         session = make(other, new)
         yield from ops._create(session, None, None)
@@ -233,6 +236,15 @@ def _blocks(players: Sequence[str], others: Sequence[str]) -> Op[set[tuple[str, 
         *everyone,
     )
     return {(str(a), str(b)) for a, b in found}
+
+
+def _under_cap(s: Seek, now: float) -> Op[bool]:
+    """Whether the seeker holds fewer live games than their cap (every account of their
+    identity), under the lock of their row of the limits (:mod:`core.store.limit_ops`)."""
+    if s.max_games is None:
+        return True
+    yield from limit_ops.hold_player(s.player, now)
+    return (yield from limit_ops.live_games(s.player, s.platform, s.user_id)) < s.max_games
 
 
 def _free(s: Seek) -> Op[bool]:
@@ -287,6 +299,10 @@ def _pair_batch(waiting: list[Seek], now: float, make: MakeGame) -> Op[list[Pair
     for first, second in pair_up(waiting, now, blocked):
         if not ((yield from _free(first)) and (yield from _free(second))):
             continue
+        # Both rows of the limits, in one order (the key's) for every pairing.
+        low, high = sorted((first, second), key=lambda s: s.player)
+        if not ((yield from _under_cap(low, now)) and (yield from _under_cap(high, now))):
+            continue
         yield count("DELETE FROM seeks WHERE id IN ($1, $2)", first.id, second.id)
         session = make(first, second)
         yield from ops._create(session, None, None)
@@ -310,12 +326,20 @@ def _expire(now: float) -> Op[list[Seek]]:
         writes=True,
     )
     gone = _decoded(found)
+    yield from _gone_notices(gone, now, {})
+    return gone
+
+
+def _gone_notices(gone: Sequence[Seek], now: float, detail: dict[str, JsonValue]) -> Op[None]:
+    """Each seek's notice to its seeker, in the chat they sought from, left in the outbox by
+    the transaction that took it out of the queue (the pass that follows shows it)."""
     items = [
-        OutboxItem(Kind.SEEK_EXPIRED, s.platform, s.chat_id, detail={"seek": list(seek_row(s))})
+        OutboxItem(
+            Kind.SEEK_EXPIRED, s.platform, s.chat_id, detail={"seek": list(seek_row(s)), **detail}
+        )
         for s in gone
     ]
     yield from outbox_ops.notices(items, now + KEPT)
-    return gone
 
 
 def cancel(player: str) -> Op[Seek | None]:
@@ -324,6 +348,37 @@ def cancel(player: str) -> Op[Seek | None]:
         f"DELETE FROM seeks WHERE player = $1 RETURNING {_COLUMNS}", player, writes=True
     )
     return None if found is None else decode_seek(found)
+
+
+def seeks_in(platform: str, chat_id: str, server_id: str | None) -> Op[list[Seek]]:
+    """The seeks from the chat, or from every chat of the Discord server ``server_id``."""
+    found = yield rows(
+        f"{_SELECT} WHERE platform = $1 AND (chat_id = $2 OR server_id = $3)",
+        platform,
+        chat_id,
+        server_id,
+    )
+    return _decoded(found)
+
+
+def drop_seeks(ids: Sequence[str], now: float) -> Op[list[Seek]]:
+    """Take the seeks ``ids`` out of the queue, each with its notice (withdrawn) left in the
+    outbox in the same transaction; those that were still there."""
+    if not ids:
+        return []
+    gone: list[Seek] = yield Atomic(_drop_seeks(ids, now))
+    return gone
+
+
+def _drop_seeks(ids: Sequence[str], now: float) -> Op[list[Seek]]:
+    found = yield rows(
+        f"DELETE FROM seeks WHERE id IN ({placeholders(1, len(ids))}) RETURNING {_COLUMNS}",
+        *ids,
+        writes=True,
+    )
+    gone = _decoded(found)
+    yield from _gone_notices(gone, now, {"withdrawn": True})
+    return gone
 
 
 def seek_of(player: str) -> Op[Seek | None]:

@@ -219,6 +219,12 @@ class SqlStore:
     async def seek_of(self, player: str) -> Seek | None:
         return await self._run("seek_of", seek_ops.seek_of(player))
 
+    async def seeks_in(self, platform: str, chat_id: str, server_id: str | None) -> list[Seek]:
+        return await self._run("seeks_in", seek_ops.seeks_in(platform, chat_id, server_id))
+
+    async def drop_seeks(self, ids: Sequence[str], now: float) -> list[Seek]:
+        return await self._run("drop_seeks", seek_ops.drop_seeks(ids, now))
+
     async def waiting_seeks(self, now: float, limit: int = 50) -> list[Seek]:
         return await self._run("waiting_seeks", seek_ops.waiting(now, limit))
 

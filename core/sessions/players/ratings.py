@@ -11,10 +11,9 @@ from dataclasses import replace
 from core.commands import GameKind, Ladder, Link, Top
 from core.commands.ratings import CODE_ALPHABET, CODE_LENGTH
 from core.errors import UserError
-from core.games import CONNECT_FOUR, TICTACTOE
 from core.i18n import Lines, Text
 from core.ports import PlatformStyle
-from core.ratings import PROVISIONAL_GAMES, format_delta, is_listed, pool_of
+from core.ratings import PROVISIONAL_GAMES, format_delta, is_listed
 from core.replies import Actor, Reply
 from core.sessions.context import Context
 from core.sessions.views import game_name
@@ -27,9 +26,6 @@ a code seen over a shoulder is soon worthless."""
 RECENT_CHANGES = 5
 """Rated games ``/stats`` lists."""
 
-_LADDERS = {GameKind.TRES: TICTACTOE, GameKind.QUATRE: CONNECT_FOUR}
-"""The games with a ladder (``/top [tres|quatre]``): their rating pool is the ladder's."""
-
 
 class Ratings:
     """Answers ``/top``, ``/link``, ``/unlink``, and the ratings part of ``/stats``."""
@@ -39,8 +35,10 @@ class Ratings:
 
     async def top(self, actor: Actor, command: Top) -> list[Reply]:
         ctx = self._ctx
-        rules = _LADDERS[command.game or GameKind.QUATRE]
-        pool = pool_of(rules.rows, rules.cols, rules.k, rules.gravity)
+        kind = command.game or GameKind.QUATRE
+        rules = kind.rules
+        assert rules is not None  # /top takes only the words of a kind with one board
+        pool = kind.pool(rules)
         game = game_name(rules)
         ladder = command.ladder
         said: list[Reply] = []
