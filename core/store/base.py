@@ -290,9 +290,12 @@ class SessionStore(KeyValueStore, LeaseStore, SeekStore, OutboxStore, RatingStor
         expected_version: int,
         receipt: KvEntry | None = None,
         limits: GameLimits | None = None,
+        notices: Sequence[OutboxItem] = (),
+        now: float = 0.0,
     ) -> bool:
         """Replace the stored session if its version is still ``expected_version`` (and it
-        keeps ``limits``).
+        keeps ``limits``), leaving ``notices`` in the outbox in the same transaction (kept from
+        ``now``: what follows the change, told by the outbox's delivery).
 
         When the update moves the session to ``FINISHED``, the result is added to the players'
         stats in the same transaction (so it is counted exactly once).

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from core.store import lease_sql, limit_ops, outbox_ops, rating_ops, table_ops
@@ -95,21 +95,29 @@ def update(
     expected_version: int,
     receipt: KvEntry | None,
     limits: GameLimits | None,
+    notices: tuple[Sequence[OutboxItem], float] = ((), 0.0),
 ) -> Op[bool]:
-    """Compare-and-set a session on its version (see ``SessionStore.update``)."""
+    """Compare-and-set a session on its version, with ``notices`` (the items, and the time
+    they are kept from) left in the outbox in the same transaction (see
+    ``SessionStore.update``)."""
     # Most updates are a move that keeps the status: on PostgreSQL one statement, one round
     # trip, where a transaction would be three.
     if (
         dialect is Dialect.POSTGRES
         and limits is None
+        and not notices[0]
         and (yield from _update_in_place(session, expected_version, receipt))
     ):
         return True
-    return bool((yield Atomic(_update(session, expected_version, receipt, limits))))
+    return bool((yield Atomic(_update(session, expected_version, receipt, limits, notices))))
 
 
 def _update(
-    session: Session, expected_version: int, receipt: KvEntry | None, limits: GameLimits | None
+    session: Session,
+    expected_version: int,
+    receipt: KvEntry | None,
+    limits: GameLimits | None,
+    notices: tuple[Sequence[OutboxItem], float] = ((), 0.0),
 ) -> Op[bool]:
     taken = [] if limits is None else (yield from limit_ops.check(limits, session))
     # FOR UPDATE: the status read here is the one the UPDATE replaces, whoever races us.
@@ -133,6 +141,8 @@ def _update(
     for write in taken:  # noqa: UP028 (a list cannot take the answers the driver sends)
         yield write
     yield from _put_receipt(receipt)
+    items, now = notices
+    yield from outbox_ops.notices(items, now + KEPT)
     return True
 
 

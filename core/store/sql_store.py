@@ -150,8 +150,10 @@ class SqlStore:
         expected_version: int,
         receipt: KvEntry | None = None,
         limits: GameLimits | None = None,
+        notices: Sequence[OutboxItem] = (),
+        now: float = 0.0,
     ) -> bool:
-        op = ops.update(self.dialect, session, expected_version, receipt, limits)
+        op = ops.update(self.dialect, session, expected_version, receipt, limits, (notices, now))
         return await self._run("update", op)
 
     async def delete(

@@ -18,16 +18,17 @@ from core.sessions.openplay.relay import CLAIM
 from core.store.postgres import PostgresStore
 from core.store.sqlite import SqliteStore
 from tests.backends import AnyStore, Backend
-from tests.core.test_sessions import Clock, keys, service
-from tests.core.test_sessions_relay import ANN, BEN, passes, process
+from tests.core.test_sessions import ALICE, BOB, Clock, keys, service
+from tests.core.test_sessions_relay import ANN, BEN, passes, process, timed_game
 
-PLATFORMS = ("disc", "mx")
+PLATFORMS = ("disc", "mx", "test")
 
 
 def _killed_at_publish(kind: str, where: str, now: float, line: str) -> None:
-    """A process serving both platforms that handles Ann's ``line`` (or, for an empty one,
-    passes over the queue once) at ``now`` and kills itself the moment it publishes anything:
-    after the store committed, before the platform took the message."""
+    """A process serving every platform that handles Ann's ``line`` (or, for ``pass``, passes
+    over the queue once; for ``sweep``, sweeps the clocks) at ``now`` and kills itself the
+    moment it publishes anything: after the store committed, before the platform took the
+    message."""
 
     async def publish(actor: Actor, replies: Sequence[Reply]) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
@@ -38,10 +39,13 @@ def _killed_at_publish(kind: str, where: str, now: float, line: str) -> None:
             svc = service(store, Clock(now))
             for platform in PLATFORMS:
                 svc.register_platform(PlatformStyle(platform, publish=publish))
-            if line:
-                assert keys(await svc.handle_text(ANN, line)) == ["seek.paired"]
-            else:
+            if line == "sweep":
+                assert await svc.sweep_clocks() == 1
+                await svc.clocks_idle()
+            elif line == "pass":
                 await svc.match_waiting()
+            else:
+                assert keys(await svc.handle_text(ANN, line)) == ["seek.paired"]
             await svc.open_games_idle()
 
     asyncio.run(run())
@@ -56,17 +60,18 @@ async def _killed(backend: Backend, now: float, line: str) -> None:
     assert proc.exitcode == -signal.SIGKILL
 
 
-async def _shown_once(store: AnyStore, clock: Clock) -> list[Reply]:
-    """What two processes serving Ben's account show in his chat once the dead process's
-    claim (if it took one) has lapsed: each of their passes, twice."""
+async def _shown_once(store: AnyStore, clock: Clock, chat: str = BEN.chat_id) -> list[Reply]:
+    """What two processes serving the account show in ``chat`` (Ben's) once the dead
+    process's claim (if it took one) has lapsed: each of their passes, twice."""
     serving, chats = process(store, clock, serves=True, platforms=PLATFORMS)
     other, others = process(store, clock, serves=True, platforms=PLATFORMS)
     clock.advance(CLAIM)
     await passes(serving, other)
     await passes(serving, other)
-    assert set(chats.shown) | set(others.shown) == {BEN.chat_id}
-    assert await store.outbox_due("mx", clock() + CLAIM) == []
-    return chats.shown[BEN.chat_id] + others.shown[BEN.chat_id]
+    assert set(chats.shown) | set(others.shown) == {chat}
+    for platform in PLATFORMS:
+        assert await store.outbox_due(platform, clock() + CLAIM) == []
+    return chats.shown[chat] + others.shown[chat]
 
 
 async def test_a_pairing_notice_survives_a_kill_after_the_commit(
@@ -93,9 +98,25 @@ async def test_an_expired_seeks_notice_survives_a_kill_after_the_commit(
         serving, _ = process(store, clock, serves=True, platforms=PLATFORMS)
         assert keys(await serving.handle_text(BEN, "!seek tres")) == ["seek.queued"]
     clock.advance(601)
-    await _killed(backend, clock(), "")
+    await _killed(backend, clock(), "pass")
     async with backend.open() as store:
         assert await store.waiting_seeks(0) == []
         [notice] = await _shown_once(store, clock)
         assert notice.text is not None and notice.text.key == "seek.expired"
         assert notice.text.render("en").startswith("Ben, nobody")
+
+
+async def test_a_timeout_survives_a_kill_after_the_commit(backend: Backend) -> None:
+    clock = Clock()
+    async with backend.open() as store:
+        serving, _ = process(store, clock, serves=True, platforms=PLATFORMS)
+        session_id = await timed_game(serving, "1m")
+        await serving.handle_move(ALICE, session_id, 4)
+        await serving.handle_move(BOB, session_id, 0)
+    clock.advance(60)
+    await _killed(backend, clock(), "sweep")
+    async with backend.open() as store:
+        board, result = await _shown_once(store, clock, "room")
+        assert board.board is not None and board.board.finished
+        assert result.text is not None and result.text.key == "ratings.game_result"
+        assert result.text.render("en").startswith("Alice ran out of time. Bob wins.")

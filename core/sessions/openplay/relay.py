@@ -99,6 +99,8 @@ class Relay:
         # The last message on its way to each chat: the next one to that chat waits for it, so
         # a chat sees them in the order they were told (an older board never after a newer).
         self._last: dict[tuple[str, str], asyncio.Task[None]] = {}
+        self._soon: asyncio.Task[None] | None = None
+        self._again = False
 
     def renders(self, kind: Kind, render: Render) -> None:
         """Items of ``kind`` are shown as ``render`` builds them."""
@@ -127,6 +129,27 @@ class Relay:
             style = self._serving(item.platform, item.chat_id)
             if style is not None and item.id is not None:
                 self._in_turn(item, self._claimed(style, item, session))
+
+    def deliver_soon(self) -> None:
+        """:meth:`deliver` in a task of its own, soon: the items this process has just left
+        with its changes, shown without waiting for the next pass. Asked again while one runs,
+        it runs once more after it (the item left meanwhile may have been read too early)."""
+        self._again = True
+        if self._soon is not None and not self._soon.done():
+            return
+
+        async def soon() -> None:
+            while self._again:
+                self._again = False
+                try:
+                    await self.deliver()
+                except Exception:
+                    log.exception("could not deliver the outbox")
+
+        task = asyncio.create_task(soon(), name="relay-deliver", context=contextvars.Context())
+        self._soon = task
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def _in_turn(self, item: OutboxItem, show: Coroutine[Any, Any, object]) -> None:
         """Run ``show`` in a task of its own once what was told to ``item``'s chat before it
