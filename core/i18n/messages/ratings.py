@@ -2,8 +2,8 @@
 ``/link``, ``/unlink``) and of their command-table rows.
 
 ``{rating}`` is a rating as players read it ("1623 ±120", or "1500?" while provisional);
-``{pool}`` names a rating pool (``tictactoe``, ``connect4``, ``gravity``, ``free-4x4-k3``,
-``free-big-k5``): stable identifiers, the same in every language; ``{platform}`` is
+``{pool}`` names a rating pool in words (``core.games.kinds.pool_title``: "Connect Four 6x7",
+"5 in a row on big boards"); ``{platform}`` is
 ``discord``, ``matrix`` or ``console``.
 """
 
@@ -177,6 +177,13 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "es": "{pool}: {rating}, {games:ratings.count.rated_games}, fuera de la clasificación",
         "pt": "{pool}: {rating}, {games:ratings.count.rated_games}, fora da classificação",
         "ru": "{pool}: {rating}, {games:ratings.count.rated_games}, вне рейтинга",
+    },
+    "ratings.recent_change": {
+        "en": "{change} ({game})",
+        "ca": "{change} ({game})",
+        "es": "{change} ({game})",
+        "pt": "{change} ({game})",
+        "ru": "{change} ({game})",
     },
     "ratings.stats": {
         "en": "{results}\nRatings (± is the uncertainty; ? until 10 rated games):\n{lines}\nLast rated games: {changes}",

@@ -11,7 +11,8 @@ from dataclasses import replace
 from core.commands import GameKind, Ladder, Link, Top
 from core.commands.ratings import CODE_ALPHABET, CODE_LENGTH
 from core.errors import UserError
-from core.i18n import Lines, Text
+from core.games.kinds import pool_title
+from core.i18n import Lines, Param, Text
 from core.ports import PlatformStyle
 from core.ratings import PROVISIONAL_GAMES, format_delta, is_listed
 from core.replies import Actor, Reply
@@ -119,8 +120,8 @@ class Ratings:
         now = ctx.clock()
         lines = []
         for pool in pools:
-            params: dict[str, str | int] = {
-                "pool": pool.pool,
+            params: dict[str, Param] = {
+                "pool": Text(*pool_title(pool.pool)),
                 "rating": pool.rating.display(),
                 "games": pool.rating.games,
             }
@@ -130,10 +131,23 @@ class Ratings:
             else:
                 lines.append(Text("ratings.stats_line_unranked", params))
         changes = await ctx.store.rating_changes(identity, RECENT_CHANGES)
-        shown = ", ".join(f"{format_delta(c.after - c.before)} ({c.pool})" for c in changes)
+        shown = Lines(
+            tuple(
+                Text(
+                    "ratings.recent_change",
+                    {"change": format_delta(c.after - c.before), "game": Text(*pool_title(c.pool))},
+                )
+                for c in changes
+            ),
+            separator=", ",
+        )
         return Text(
             "ratings.stats",
-            {"results": results, "lines": Lines(tuple(lines)), "changes": shown or "—"},
+            {
+                "results": results,
+                "lines": Lines(tuple(lines)),
+                "changes": shown if changes else "—",
+            },
         )
 
     async def link(self, actor: Actor, command: Link) -> list[Reply]:
