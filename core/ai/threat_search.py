@@ -170,7 +170,9 @@ class Search:
         self.depth = 0  # deepest finished alpha-beta iteration
         self.cells = table.rules.cells
         self.tt: dict[tuple[int, int], tuple[int, int, int, int]] = {}
-        self.threat_memo: dict[tuple[int, int, int, int, bool], int] = {}
+        # (stones, attacker, threes) -> (winning move, depth it wins within) or (-1, depth it
+        # does not win within)
+        self.threat_memo: dict[tuple[int, int, int, bool], tuple[int, int]] = {}
 
     def set_deadline(self, deadline: float) -> None:
         self.deadline = deadline
@@ -202,10 +204,14 @@ class Search:
             return (wins & -wins).bit_length() - 1
         if depth <= 0:
             return -1
-        key = (board.stones[0], board.stones[1], attacker, depth, threes)
+        key = (board.stones[0], board.stones[1], attacker, threes)
         known = self.threat_memo.get(key)
         if known is not None:
-            return known
+            # A win within some depth is one within any more; no win within some depth, none
+            # within less: the iterations of threat_search reuse each other's proofs.
+            move, proven = known
+            if (move >= 0 and proven <= depth) or (move < 0 and proven >= depth):
+                return move
         found = -1
         blocks = board.wins(defender)
         if blocks & (blocks - 1):
@@ -226,7 +232,8 @@ class Search:
                 board.undo(bit, attacker)
             if found >= 0:
                 break
-        self.threat_memo[key] = found
+        if found >= 0 or known is None or known[0] < 0:
+            self.threat_memo[key] = (found, depth)
         return found
 
     def _three_makers(self, attacker: int, exclude: int) -> list[int]:

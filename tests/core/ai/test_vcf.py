@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from core.ai import freeboard
+from core.ai import freeboard, threat_search
 from core.ai.heuristic import windows, winning_bits
 from core.games import Position, Rules
 
@@ -60,3 +60,20 @@ def test_a_win_by_fours_is_converted(length: int, moves: tuple[int, ...]) -> Non
             continue  # two winning cells: one block leaves the other
         p = p.play(geo.cell_of_bit(threats.bit_length() - 1))
     assert p.winner == attacker + 1
+
+
+@pytest.mark.parametrize(("length", "moves"), POSITIONS, ids=[str(m[-1]) for _, m in POSITIONS])
+def test_the_search_by_fours_finds_the_shortest_win_across_depths(
+    length: int, moves: tuple[int, ...]
+) -> None:
+    """One search, asked at several depths in turn (its memo shared between them, as
+    threat_search's iterations share it): a win exactly from the shortest VCF's length on."""
+    p = Position.from_moves(GOMOKU_15, moves)
+    table = windows(p.rules)
+    search = threat_search.Search(
+        table, threat_search.Board(table, p.stones), time.perf_counter() + 600
+    )
+    attacker = p.to_move - 1
+    for depth in (length - 1, length, length + 2, length - 1, 1, length):
+        found = search.threat_win(attacker, depth, False)
+        assert (found >= 0) == (depth >= length), depth
