@@ -1,5 +1,7 @@
-"""HARD converts every win by continuous fours (VCF) within its reach: on each position of
-tests/data/gomoku/vcf.txt it wins by fours alone against the only defence a four allows."""
+"""Wins by continuous fours (VCF) on 15x15: HARD converts every one within its reach (on each
+position of tests/data/gomoku/vcf.txt it wins by fours alone against the only defence a four
+allows), and sees the opponent's (on each position of tests/data/gomoku/defence.txt its move
+leaves him none)."""
 
 from __future__ import annotations
 
@@ -13,19 +15,21 @@ from core.ai.heuristic import windows, winning_bits
 from core.games import Position, Rules
 
 GOMOKU_15 = Rules(15, 15, 5)
-DATA = Path(__file__).parents[2] / "data" / "gomoku" / "vcf.txt"
+DATA = Path(__file__).parents[2] / "data" / "gomoku"
 
 
-def load() -> list[tuple[int, tuple[int, ...]]]:
+def load(name: str) -> list[tuple[int, tuple[int, ...]]]:
+    """(a number, the moves) per line of a data file."""
     found = []
-    for line in DATA.read_text().splitlines():
+    for line in (DATA / name).read_text().splitlines():
         if line and not line.startswith("#"):
             length, *moves = (int(word) for word in line.split())
             found.append((length, tuple(moves)))
     return found
 
 
-POSITIONS = load()
+POSITIONS = load("vcf.txt")
+DEFENCES = load("defence.txt")
 
 
 def test_the_set_reaches_deep_fours() -> None:
@@ -77,3 +81,28 @@ def test_the_search_by_fours_finds_the_shortest_win_across_depths(
     for depth in (length - 1, length, length + 2, length - 1, 1, length):
         found = search.threat_win(attacker, depth, False)
         assert (found >= 0) == (depth >= length), depth
+
+
+def vcf_of(p: Position, attacker: int) -> int:
+    """A first move of a VCF of ``attacker`` (0 or 1, to move) within VCF_DEPTH fours, or -1."""
+    table = windows(p.rules)
+    board = threat_search.Board(table, p.stones)
+    search = threat_search.Search(table, board, time.perf_counter() + 600)
+    return search.threat_search(attacker, freeboard.VCF_DEPTH, False)
+
+
+def test_the_defence_set_is_what_it_says() -> None:
+    assert len(DEFENCES) >= 10
+    for _, moves in DEFENCES:
+        p = Position.from_moves(GOMOKU_15, moves)
+        assert vcf_of(p, 2 - p.to_move) >= 0  # as if HARD passed
+
+
+@pytest.mark.parametrize(("refutations", "moves"), DEFENCES, ids=[str(len(m)) for _, m in DEFENCES])
+def test_the_opponents_win_by_fours_is_refuted(refutations: int, moves: tuple[int, ...]) -> None:
+    """At 1 s a move, as HARD plays. The first position was lost: out of time while checking
+    the refutations, the defence kept every move, and read 10 fours only."""
+    p = Position.from_moves(GOMOKU_15, moves)
+    after = p.play(freeboard.hard_move(p, time.perf_counter() + 1.0))
+    assert after.winner is None
+    assert vcf_of(after, after.to_move - 1) < 0, f"{after!r} still loses by fours"
