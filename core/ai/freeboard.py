@@ -76,10 +76,14 @@ def hard_move(p: Position, deadline: float) -> int:
     for bit in iter_bits(board.occupied):
         candidates |= table.near[bit]
     candidates &= ~board.occupied
-    # Our forced wins: by fours, then by fours and threes.
+    # Our forced wins: by fours, then by fours and threes, unless he wins by fours if we pass:
+    # threes do not stop his fours, and the defence against them needs the time.
     try:
-        for threes, depth in ((False, VCF_DEPTH), (True, 5)):
-            found = search.threat_search(player, depth, threes)
+        found = search.threat_search(player, VCF_DEPTH, False)
+        if found >= 0:
+            return geo.cell_of_bit(found)
+        if search.threat_search(other, VCF_DEPTH, False) < 0:
+            found = search.threat_search(player, 5, True)
             if found >= 0:
                 return geo.cell_of_bit(found)
     except DeadlinePassed:
@@ -114,11 +118,11 @@ def _refutations(
     those not yet shown to leave him the win."""
     board = search.board
     other = 1 - player
-    pool = list(moves)
+    # The cells of the threats first: a refutation is most often one of them, and out of time
+    # the ones read are what is kept.
     extra = board.four_makers(player) | board.four_makers(other) | board.double_points(other)
-    for bit in iter_bits(extra & candidates):
-        if bit not in pool:
-            pool.append(bit)
+    pool = iter_bits(extra & candidates)
+    pool += [bit for bit in moves if bit not in pool]
     refuting: list[int] = []
     for index, bit in enumerate(pool):
         board.play(bit, player)
