@@ -87,7 +87,8 @@ def plan_adapters(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> list[
     does not pay for loading discord.py or matrix-nio.
 
     Raises:
-        SettingsError: a platform's config refused a value (its message names the setting).
+        SettingsError: a platform's config refused a value, or CONSOLE_NAME is no console name
+            (the message names the setting).
     """
     try:
         factories = _platform_factories(settings)
@@ -96,11 +97,17 @@ def plan_adapters(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> list[
     if factories:
         return factories
     from adapters.console import ConsoleAdapter
+    from adapters.console.names import console_name
+
+    try:
+        name = console_name(settings.console_name)
+    except ValueError as error:
+        raise SettingsError([str(error)]) from error
 
     def console(service: GameService) -> Adapter:
         stdout.write(CONFIGURE_HINT)
         locale = settings.default_locale
-        return ConsoleAdapter(service, stdin=stdin, stdout=stdout, locale=locale)
+        return ConsoleAdapter(service, stdin=stdin, stdout=stdout, user_id=name, locale=locale)
 
     return [console]
 
@@ -159,6 +166,7 @@ def _platform_factories(settings: Settings) -> list[AdapterFactory]:
             allowed_users=matrix.allowed_users,
             default_locale=settings.default_locale,
             bot_admins=matrix.bot_admins,
+            exempt=matrix.exempt,
         )
 
         def matrix_adapter(service: GameService) -> Adapter:

@@ -83,6 +83,7 @@ KEYS: tuple[Key, ...] = (
     Key("DEFAULT_LOCALE", GENERAL, chat="language"),
     Key("DEFAULT_THEME", GENERAL, chat="theme"),
     Key("DEFAULT_BOARD_STYLE", GENERAL, chat="board_style"),
+    Key("CONSOLE_NAME", GENERAL),
     Key("DEFAULT_LEVEL", AI, chat="level"),
     Key("AI_BUDGET_SECONDS", AI, "1.0"),
     Key("AI_WORKERS", AI),
@@ -116,6 +117,7 @@ KEYS: tuple[Key, ...] = (
     Key("MATRIX_STORE_PATH", MATRIX, "./data/matrix"),
     Key("MATRIX_ALLOWED_SERVERS", MATRIX),
     Key("MATRIX_ALLOWED_USERS", MATRIX),
+    Key("MATRIX_EXEMPT", MATRIX, "off"),
     Key("BOT_ADMINS", MATRIX),
     Key("HTTP_PORT", HTTP),
     Key("HTTP_HOST", HTTP, "127.0.0.1"),
@@ -158,6 +160,7 @@ class MatrixSettings:
     allowed_servers: tuple[str, ...] = ()
     allowed_users: tuple[str, ...] = ()
     bot_admins: tuple[str, ...] = ()
+    exempt: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +173,8 @@ class Settings:
     is None when ``/healthz`` and ``/metrics`` are not served. ``database_url`` (PostgreSQL) is
     None when unset: the SQLite file at ``database_path`` is the store then.
     ``chat_defaults`` holds the chat settings' defaults the ``.env`` sets, by setting name.
+    ``console_name`` is the console player's name when set (checked where the console is
+    planned, by the console's own rule for names); None: the OS user's.
     """
 
     database_path: Path = Path(_DEFAULTS["DATABASE_PATH"])
@@ -184,6 +189,7 @@ class Settings:
     matrix: MatrixSettings | None = None
     http_port: int | None = None
     http_host: str = _DEFAULTS["HTTP_HOST"]
+    console_name: str | None = None
     warnings: tuple[str, ...] = field(default=(), compare=False)
 
     def chat_default(self, key: chat.Key[T]) -> T:
@@ -310,6 +316,7 @@ class _Parser:
             matrix=self.matrix(),
             http_port=self.http_port(),
             http_host=self.get("HTTP_HOST", parse.listen_host, ""),
+            console_name=self.optional("CONSOLE_NAME", str),
             warnings=warnings,
         )
         if self.problems:
@@ -392,6 +399,7 @@ class _Parser:
             allowed_servers=self.get("MATRIX_ALLOWED_SERVERS", parse.servers, ()),
             allowed_users=self.get("MATRIX_ALLOWED_USERS", parse.matrix_users, ()),
             bot_admins=self.get("BOT_ADMINS", parse.matrix_users, ()),
+            exempt=self.get("MATRIX_EXEMPT", parse.switch, False),
         )
 
     def http_port(self) -> int | None:

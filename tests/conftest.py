@@ -46,6 +46,7 @@ SLOW: tuple[str, ...] = (
     "tests/core/games/test_position.py::test_tictactoe_outcomes_by_kind",
     "tests/core/games/test_position.py::test_random_games_agree_with_brute_force",
     "tests/core/test_sessions_fuzz.py::test_anything_from_anyone_never_breaks_the_service",
+    "tests/core/test_sessions_identity_machine.py::test_one_person_is_one_player_through_many_more_steps",
     "tests/core/test_sessions.py::test_hard_in_a_thread_and_in_the_process_pool",
     "tests/core/test_sessions.py::test_200_concurrent_moves",
     "tests/core/test_sessions_clock.py::test_processes_sweeping_together_end_a_timed_out_game_once",
@@ -59,6 +60,10 @@ SLOW: tuple[str, ...] = (
     "tests/core/store/test_seeks.py::test_processes_pair_200_seeks_exactly_once",
     "tests/core/store/test_seeks.py::test_a_process_killed_mid_pairing",
     "tests/core/ai/test_solver.py::test_solve_matches_brute_force_on_random_positions",
+    "tests/core/ai/test_solver.py::test_solve_from_the_empty_board",
+    "tests/core/store/test_limit_races.py::test_the_users_cap_holds_across_processes",
+    "tests/core/pictures/test_picture.py::test_every_board_from_3x3_to_25x25_renders_in_every_theme",
+    "tests/core/test_sessions_kept_reviews.py::test_a_store_that_cannot_keep_costs_nobody_their_review",
 )
 """Where the slow tests are: a file or folder (ending in ``.py`` or ``/``) or the start of a
 test's id."""

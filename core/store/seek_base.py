@@ -1,13 +1,13 @@
 """What the matchmaking queue of the store answers (:class:`SeekStore`); the operations are in
-:mod:`core.store.seek_ops`, the rules in :mod:`core.matching`."""
+:mod:`core.store.seek_ops`, the rules in :mod:`core.pairing.seeks`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from core.matching import Seek
+from core.pairing.seeks import Seek
 from core.store.models import Session
 
 MakeGame = Callable[[Seek, Seek], Session]
@@ -67,6 +67,14 @@ class SeekStore(Protocol):
 
     async def cancel_seek(self, player: str) -> Seek | None:
         """Take the player's seek out of the queue (it, or None)."""
+        ...
+
+    async def seeks_in(self, platform: str, chat_id: str, server_id: str | None) -> list[Seek]:
+        """The seeks from the chat, or from every chat of the Discord server ``server_id``."""
+        ...
+
+    async def drop_seeks(self, ids: Sequence[str]) -> list[Seek]:
+        """Take the seeks ``ids`` out of the queue; those that were still there."""
         ...
 
     async def seek_of(self, player: str) -> Seek | None:

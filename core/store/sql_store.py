@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from types import TracebackType
 from typing import Self, TypeVar
 
-from core.matching import Seek
+from core.pairing.seeks import Seek
 from core.ratings import Merge, RatedResult, Rating, RatingChange
 from core.store import departure_ops, link_ops, ops, outbox_ops, rating_ops, seek_ops, table_ops
 from core.store.base import (
@@ -216,6 +216,12 @@ class SqlStore:
 
     async def seek_of(self, player: str) -> Seek | None:
         return await self._run("seek_of", seek_ops.seek_of(player))
+
+    async def seeks_in(self, platform: str, chat_id: str, server_id: str | None) -> list[Seek]:
+        return await self._run("seeks_in", seek_ops.seeks_in(platform, chat_id, server_id))
+
+    async def drop_seeks(self, ids: Sequence[str]) -> list[Seek]:
+        return await self._run("drop_seeks", seek_ops.drop_seeks(ids))
 
     async def waiting_seeks(self, now: float, limit: int = 50) -> list[Seek]:
         return await self._run("waiting_seeks", seek_ops.waiting(now, limit))

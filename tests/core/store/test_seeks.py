@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from core.games import CONNECT_FOUR, TICTACTOE, Rules
-from core.matching import SEEK_TTL, Seek
+from core.pairing.seeks import SEEK_TTL, Seek
 from core.ratings import NEW
 from core.store import Seat, Session, Status, new_session_id
 from core.store.rating_ops import own_identity

@@ -11,12 +11,13 @@ from dataclasses import replace
 from core.commands import GameKind, Ladder, Link, Top
 from core.commands.ratings import CODE_ALPHABET, CODE_LENGTH
 from core.errors import UserError
-from core.games import CONNECT_FOUR, TICTACTOE
-from core.i18n import Lines, Text
+from core.games.kinds import pool_title
+from core.i18n import Lines, Param, Text
 from core.ports import PlatformStyle
-from core.ratings import PROVISIONAL_GAMES, format_delta, is_listed, pool_of
+from core.ratings import PROVISIONAL_GAMES, format_delta, is_listed
 from core.replies import Actor, Reply
 from core.sessions.context import Context
+from core.sessions.views import game_name
 from core.store.link_ops import Linked
 from core.store.rating_ops import place_of_chat, place_of_server
 
@@ -25,13 +26,6 @@ CODE_SECONDS = 600
 a code seen over a shoulder is soon worthless."""
 RECENT_CHANGES = 5
 """Rated games ``/stats`` lists."""
-
-_POOLS = {
-    GameKind.TRES: pool_of(TICTACTOE.rows, TICTACTOE.cols, TICTACTOE.k, TICTACTOE.gravity),
-    GameKind.QUATRE: pool_of(
-        CONNECT_FOUR.rows, CONNECT_FOUR.cols, CONNECT_FOUR.k, CONNECT_FOUR.gravity
-    ),
-}
 
 
 class Ratings:
@@ -42,10 +36,18 @@ class Ratings:
 
     async def top(self, actor: Actor, command: Top) -> list[Reply]:
         ctx = self._ctx
-        pool = _POOLS[command.game or GameKind.QUATRE]
+        kind = command.game or GameKind.QUATRE
+        rules = kind.rules
+        assert rules is not None  # /top takes only the words of a kind with one board
+        pool = kind.pool(rules)
+        game = game_name(rules)
         ladder = command.ladder
+        said: list[Reply] = []
         if ladder is Ladder.SERVER and actor.server_id is None:
-            ladder = Ladder.CHAT  # a Matrix room, a DM, the console: the chat is the whole place
+            # A Matrix room, a DM, the console: the chat is the whole place, as the answer says.
+            top = f"{ctx.prefix(actor)}top"
+            said.append(Reply(text=Text("ratings.top_no_server", {"top": top})))
+            ladder = Ladder.CHAT
         place = {
             Ladder.CHAT: place_of_chat(actor.platform, actor.chat_id),
             Ladder.SERVER: place_of_server(actor.platform, actor.server_id or ""),
@@ -53,9 +55,8 @@ class Ratings:
         }[ladder]
         rows = await ctx.store.ladder(place, pool, ctx.clock(), ctx.settings.top_size)
         if not rows:
-            return [
-                Reply(text=Text("ratings.top_empty", {"pool": pool, "games": PROVISIONAL_GAMES}))
-            ]
+            empty = Text("ratings.top_empty", {"game": game, "games": PROVISIONAL_GAMES})
+            return [*said, Reply(text=empty)]
         line = "ratings.top_line_all" if ladder is Ladder.ALL else "ratings.top_line"
         lines = Lines(
             tuple(
@@ -71,7 +72,8 @@ class Ratings:
                 for rank, row in enumerate(rows, start=1)
             )
         )
-        return [Reply(text=Text(f"ratings.top.{ladder.value}", {"pool": pool, "lines": lines}))]
+        shown = Text(f"ratings.top.{ladder.value}", {"game": game, "lines": lines})
+        return [*said, Reply(text=shown)]
 
     async def annotated(self, replies: list[Reply]) -> list[Reply]:
         """The replies, where one announces the result of a rated game, with both players'
@@ -118,8 +120,8 @@ class Ratings:
         now = ctx.clock()
         lines = []
         for pool in pools:
-            params: dict[str, str | int] = {
-                "pool": pool.pool,
+            params: dict[str, Param] = {
+                "pool": Text(*pool_title(pool.pool)),
                 "rating": pool.rating.display(),
                 "games": pool.rating.games,
             }
@@ -129,10 +131,23 @@ class Ratings:
             else:
                 lines.append(Text("ratings.stats_line_unranked", params))
         changes = await ctx.store.rating_changes(identity, RECENT_CHANGES)
-        shown = ", ".join(f"{format_delta(c.after - c.before)} ({c.pool})" for c in changes)
+        shown = Lines(
+            tuple(
+                Text(
+                    "ratings.recent_change",
+                    {"change": format_delta(c.after - c.before), "game": Text(*pool_title(c.pool))},
+                )
+                for c in changes
+            ),
+            separator=", ",
+        )
         return Text(
             "ratings.stats",
-            {"results": results, "lines": Lines(tuple(lines)), "changes": shown or "—"},
+            {
+                "results": results,
+                "lines": Lines(tuple(lines)),
+                "changes": shown if changes else "—",
+            },
         )
 
     async def link(self, actor: Actor, command: Link) -> list[Reply]:

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from core.i18n import Text
 from core.replies import Actor, Reply
 from core.sessions.context import Context
-from core.sessions.model import stopped
-from core.sessions.moves import Moves, Publish
+from core.sessions.play.model import stopped
+from core.sessions.play.moves import Moves, Publish
 from core.sessions.views import board_reply
 from core.store import Session, Status
 
@@ -36,7 +36,7 @@ class Watcher:
 
     async def watch(self, actor: Actor, session: Session) -> list[Reply]:
         """The stored bots' game ``session``, as the watcher ``actor`` is to see it."""
-        self._ctx.observer.game_started(session.platform, session.variant.value)
+        self._ctx.observer.game_started(session.platform, session.variant.label)
         first = board_reply(session, new_message=True, text=Text("game.watch"))
         publish = self._ctx.style(actor).publish
         if publish is None:

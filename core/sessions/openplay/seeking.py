@@ -2,20 +2,20 @@
 shown in two chats).
 
 The queue lives in the store (:mod:`core.store.seek_ops`); the rules of who meets whom are
-pure (:mod:`core.matching`). A seek that finds a partner at once makes the game in the same
+pure (:mod:`core.pairing.seeks`). A seek that finds a partner at once makes the game in the same
 transaction; otherwise it waits, and :meth:`Matchmaker.run` passes over the queue every
 :data:`PASS_INTERVAL` seconds in every process (``SKIP LOCKED`` keeps them apart), pairing the
 seeks whose rating windows have widened and telling the players whose seeks expired.
 
 An open game has one seat in another chat (:class:`core.store.Seat`). Every change to one
 (a move, ``/final``, a rematch offer) is answered in the chat it came from, as any game, and the
-same board is shown in the other chat (:mod:`core.sessions.other_chats`). Only the game
+same board is shown in the other chat (:mod:`core.sessions.openplay.other_chats`). Only the game
 crosses: the board, the players' display names (defused by
-:func:`core.matching.crossing_name`), their platform and rating, the result; never the other
+:func:`core.pairing.seeks.crossing_name`), their platform and rating, the result; never the other
 chat's name or id, nor free text. What this process has to show in a chat that another process
 serves (the new game's board with its pairing line, an expired seek's notice) goes through the
-store (:class:`~core.sessions.relay.Relay`); every pass also shows what other processes left
-for chats this one serves.
+store (:class:`~core.sessions.openplay.relay.Relay`); every pass also shows what other processes
+left for chats this one serves.
 """
 
 from __future__ import annotations
@@ -26,12 +26,12 @@ import logging
 from collections import Counter
 
 from core.admin.keys import Effective
-from core.admin.scopes import Source
+from core.admin.scopes import Source, source_of
 from core.commands import Block, SeekAction
 from core.commands import Seek as SeekCommand
 from core.errors import UserError
 from core.i18n import Lines, Text
-from core.matching import (
+from core.pairing.seeks import (
     OPEN_PLAY_CLOCK,
     SEEK_TTL,
     Seek,
@@ -41,12 +41,12 @@ from core.matching import (
 from core.ratings import Rating, pool_of
 from core.render import clock_words
 from core.replies import Actor, Reply
-from core.sessions.blocking import Blocks
+from core.sessions.admin.policy import Policy
+from core.sessions.admin.policy import game_clock as game_clock_of
 from core.sessions.context import Context
-from core.sessions.model import Event, new_session, transition
-from core.sessions.policy import Policy
-from core.sessions.policy import game_clock as game_clock_of
-from core.sessions.relay import Relay, Shown, reader_of
+from core.sessions.openplay.blocking import Blocks
+from core.sessions.openplay.relay import Relay, Shown, reader_of
+from core.sessions.play.model import Event, new_session, transition
 from core.sessions.views import board_reply, game_name
 from core.store import AlreadyPlaying, Seat, Session, Status, new_session_id
 from core.store.outbox import JsonValue, Kind, OutboxItem
@@ -230,7 +230,7 @@ class Matchmaker:
         return [Reply(text=Text("seek.list", {"lines": Lines(tuple(lines))}), private=True)]
 
     async def block(self, actor: Actor, command: Block) -> list[Reply]:
-        """``/block``: see :mod:`core.sessions.blocking`."""
+        """``/block``: see :mod:`core.sessions.openplay.blocking`."""
         return await self._blocks.command(actor, command)
 
     async def block_opponent(self, actor: Actor, session: Session) -> list[Reply]:
@@ -285,7 +285,7 @@ class Matchmaker:
         """Show a new open game: its board posted in both chats (the one of ``here`` answered
         by the caller, the others published)."""
         session = paired.session
-        self._ctx.observer.game_started(session.counted_platform, session.variant.value)
+        self._ctx.observer.game_started(session.counted_platform, session.variant.label)
         reply = self._paired_reply(paired)
         answered = None if here is None else (here.platform, here.chat_id)
         # The seeks go along: a process that shows the board elsewhere writes the same line.
@@ -344,8 +344,35 @@ class Matchmaker:
             return None  # not this game's seeks: nothing to say
         return reader, [self._paired_reply(Paired(session, (first, second)))]
 
+    async def open_play_changed(self, actor: Actor, scope: str) -> None:
+        """An admin in ``actor``'s chat changed ``open_play`` at ``scope`` (the chat, or its
+        whole server): the seeks from chats where open play is now off are withdrawn, with a
+        notice to each seeker in the chat they sought from."""
+        ctx = self._ctx
+        server = actor.server_id if source_of(scope) is Source.SERVER else None
+        off: list[str] = []
+        for seek in await ctx.store.seeks_in(actor.platform, actor.chat_id, server):
+            # A channel of a server is never a direct chat; the admin's own chat is as seen.
+            where = Actor(
+                seek.platform,
+                seek.chat_id,
+                seek.user_id,
+                seek.name,
+                server_id=seek.server_id,
+                direct=actor.direct and seek.chat_id == actor.chat_id,
+            )
+            if not self._open_play(where, await self._policy.chat(where)):
+                off.append(seek.id)
+        for seek in await ctx.store.drop_seeks(off):
+            detail: dict[str, JsonValue] = {"seek": list(seek_row(seek)), "withdrawn": True}
+            self._relay.tell(
+                OutboxItem(Kind.SEEK_EXPIRED, seek.platform, seek.chat_id, detail=detail)
+            )
+        await self._relay.deliver()
+
     async def _expired(self, item: OutboxItem, session: Session | None) -> Shown | None:
-        """The notice to a player whose seek waited too long, in the chat they sought from."""
+        """The notice to a player whose seek waited too long, in the chat they sought from (or
+        was withdrawn there, open play turned off)."""
         raw = item.detail.get("seek")
         seek = decode_seek(raw) if isinstance(raw, list) else None
         if seek is None:
@@ -358,6 +385,9 @@ class Matchmaker:
             locale=self._ctx.settings.default_locale,
             server_id=seek.server_id,
         )
+        if item.detail.get("withdrawn"):
+            text = Text("seek.withdrawn", {"player": seek.name, "game": game_name(seek.rules)})
+            return reader, [Reply(text=text)]
         text = Text(
             "seek.expired",
             {
