@@ -323,6 +323,7 @@ def main(quick: bool) -> None:
             " (GPL-3; built here with CMake and g++) to run this benchmark"
         )
         return
+    print(f"building Rapfi from {given} (some minutes the first time)...", flush=True)
     started = time.perf_counter()
     binary = build(Path(given).resolve())
     print(f"Rapfi built in {time.perf_counter() - started:.0f} s: {binary}")
