@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextvars
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from core.admin.keys import Effective
@@ -24,6 +24,7 @@ from core.sessions.outages import Outages
 from core.sessions.settings import ServiceSettings
 from core.sessions.views import game_name
 from core.store import AlreadyPlaying, GameLimits, Session, SessionStore, Status
+from core.store.outbox import OutboxItem
 from core.workers.runner import AiRunner
 
 
@@ -98,13 +99,24 @@ class Context:
             raise await self.already_playing_error(actor, error) from None
 
     async def update(
-        self, session: Session, *, expected_version: int, limits: GameLimits | None = None
+        self,
+        session: Session,
+        *,
+        expected_version: int,
+        limits: GameLimits | None = None,
+        notices: Sequence[OutboxItem] = (),
     ) -> bool:
         """Store ``session`` if the stored one is still at ``expected_version`` (and it keeps
-        ``limits``); whether it was. Every change to a kept session passes here, so a game's
+        ``limits``), with the ``notices`` that follow the change left in the outbox in the same
+        transaction; whether it was. Every change to a kept session passes here, so a game's
         end is announced here alone: once, by the process whose write ended it."""
         applied = await self.store.update(
-            session, expected_version=expected_version, receipt=_take_receipt(), limits=limits
+            session,
+            expected_version=expected_version,
+            receipt=_take_receipt(),
+            limits=limits,
+            notices=notices,
+            now=self.clock(),
         )
         if applied:
             self.applied(session)
