@@ -47,17 +47,20 @@ def standings(
     points: dict[str, float] = dict.fromkeys(players, 0.0)
     met: dict[str, list[tuple[str, float]]] = defaultdict(list)
     for game in games:
-        points[game.white] = points.get(game.white, 0.0) + game.score
-        points[game.black] = points.get(game.black, 0.0) + 1 - game.score
-        met[game.white].append((game.black, game.score))
-        met[game.black].append((game.white, 1 - game.score))
+        white, black, score = game.white, game.black, game.score
+        points[white] = points.get(white, 0.0) + score
+        points[black] = points.get(black, 0.0) + 1 - score
+        met[white].append((black, score))
+        met[black].append((white, 1 - score))
     for player, bye in (byes or {}).items():
         points[player] = points.get(player, 0.0) + bye
     rows = []
     for player, own in points.items():
-        opponents = met.get(player, ())
-        buchholz = sum(points[o] for o, _ in opponents)
-        berger = sum(points[o] * s for o, s in opponents)
+        buchholz = berger = 0.0
+        for opponent, scored in met.get(player, ()):
+            theirs = points[opponent]
+            buchholz += theirs
+            berger += theirs * scored
         rows.append((player, own, buchholz, berger))
     rows.sort(key=lambda row: (-row[1], -row[2], -row[3], row[0]))
     return [Standing(i + 1, *row) for i, row in enumerate(rows)]
