@@ -20,6 +20,7 @@ from core.errors import UserError
 from core.ports import KvEntry, PlatformStyle, ServiceObserver
 from core.replies import Actor
 from core.sessions.openplay.open_games import noted
+from core.sessions.outages import Outages
 from core.sessions.settings import ServiceSettings
 from core.sessions.views import game_name
 from core.store import AlreadyPlaying, GameLimits, Session, SessionStore, Status
@@ -69,6 +70,11 @@ class Context:
     styles: dict[str, PlatformStyle] = field(default_factory=dict)
     followers: list[Callable[[Session], None]] = field(default_factory=list)
     """Told of every session this process stored with a change (a move, an accept, an end)."""
+    outages: Outages = field(init=False)
+    """The store's outage as this process saw it (see :mod:`core.sessions.outages`)."""
+
+    def __post_init__(self) -> None:
+        self.outages = Outages(self.store, self.clock, self.settings.outage_grace)
 
     # --- platform conventions --------------------------------------------------------------
 
@@ -101,11 +107,17 @@ class Context:
             session, expected_version=expected_version, receipt=_take_receipt(), limits=limits
         )
         if applied:
-            if session.status is Status.FINISHED:
-                self.observer.game_finished(session.counted_platform, session.variant.label)
-            for follower in self.followers:
-                follower(session)
+            self.applied(session)
         return applied
+
+    def applied(self, session: Session) -> None:
+        """``session`` was stored with a change by this process: count a game it ended, and
+        tell the followers (also for a write whose answer was lost, once it is found stored:
+        :mod:`core.sessions.play.fate`)."""
+        if session.status is Status.FINISHED:
+            self.observer.game_finished(session.counted_platform, session.variant.label)
+        for follower in self.followers:
+            follower(session)
 
     async def delete(self, session: Session) -> bool:
         deleted = await self.store.delete(

@@ -46,6 +46,12 @@ class StoreUnavailable(StoreError):
         super().__init__(f"cannot use the database {self.path!r}: {self.cause}")
 
 
+class WriteUnknown(StoreUnavailable):
+    """The database failed while a write was under way: it may have been stored or not (the
+    connection dropped between the commit and its answer). Only reading it back once the
+    store answers again tells (:mod:`core.sessions.play.fate`)."""
+
+
 class SchemaTooNew(StoreUnavailable):
     """The database was written by a newer version of the code; refusing to touch it."""
 
@@ -359,6 +365,14 @@ class SessionStore(KeyValueStore, LeaseStore, SeekStore, OutboxStore, RatingStor
         """Claim the reminder of ``session_id`` at ``version``: True for exactly one caller,
         while the move it is about is still the one to play (the version is not bumped: the
         board's buttons stay valid)."""
+        ...
+
+    async def pause_clocks(self, start: float, back: float, grace: float) -> int:
+        """Give live games back the time an outage of the store took (from ``start`` to
+        ``back``, merged with the outage paused last, which another process may have seen from
+        another moment): every deadline, reminder and lifetime that ran in it moves by its
+        length, and to ``grace`` seconds after ``back`` at least. How many games were moved
+        (see :mod:`core.store.outage_ops`)."""
         ...
 
     async def player_stats(

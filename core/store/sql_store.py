@@ -17,7 +17,16 @@ from typing import Self, TypeVar
 
 from core.pairing.seeks import Seek
 from core.ratings import Merge, RatedResult, Rating, RatingChange
-from core.store import departure_ops, link_ops, ops, outbox_ops, rating_ops, seek_ops, table_ops
+from core.store import (
+    departure_ops,
+    link_ops,
+    ops,
+    outage_ops,
+    outbox_ops,
+    rating_ops,
+    seek_ops,
+    table_ops,
+)
 from core.store.base import (
     GameLimits,
     KvEntry,
@@ -184,6 +193,9 @@ class SqlStore:
 
     async def take_reminder(self, session_id: str, version: int) -> bool:
         return await self._run("take_reminder", ops.take_reminder(session_id, version))
+
+    async def pause_clocks(self, start: float, back: float, grace: float) -> int:
+        return await self._run("pause_clocks", outage_ops.pause_clocks(start, back, grace))
 
     async def count_sessions(self) -> int:
         """How many sessions are stored (any status)."""

@@ -33,6 +33,7 @@ from core.replies import Reply
 from core.sessions.context import Context
 from core.sessions.openplay.open_games import recording
 from core.sessions.openplay.relay import Localize, Relay, Shown, reader_of
+from core.sessions.outages import REFUSED
 from core.sessions.play.model import timed_out
 from core.sessions.views import board_reply
 from core.store import Session, Status
@@ -81,6 +82,9 @@ class Clocks:
     async def sweep(self) -> int:
         """End every game whose clock ran out and send every reminder due; how many games
         ended."""
+        # An outage of the store is not held against the player to move: the clocks it stopped
+        # are moved first (a refusal here leaves every game as it is, for the next sweep).
+        await self._ctx.outages.settle()
         # A batch's games at once: each is a compare-and-set of its own, and together they
         # queue for the store as one burst rather than one by one behind everyone's moves.
         ended = 0
@@ -96,15 +100,18 @@ class Clocks:
                 break
         return ended
 
-    @staticmethod
-    async def _each(work: Callable[[str], Awaitable[int]], ids: Sequence[str]) -> list[int]:
-        """``work`` on every id at once; one that fails (a busy store) is logged and left for
-        the next sweep, as it is still due then."""
+    async def _each(self, work: Callable[[str], Awaitable[int]], ids: Sequence[str]) -> list[int]:
+        """``work`` on every id at once; one that fails is left for the next sweep, as it is
+        still due then (a store that refused it is an outage, settled before that sweep ends
+        anything)."""
+        started = self._ctx.outages.now()
         results = await asyncio.gather(
             *(work(session_id) for session_id in ids), return_exceptions=True
         )
         for session_id, result in zip(ids, results, strict=True):
-            if isinstance(result, BaseException):
+            if isinstance(result, REFUSED):
+                self._ctx.outages.refused(result, since=started, work="the clock sweep")
+            elif isinstance(result, BaseException):
                 log.warning("clock of session %s left for the next sweep: %r", session_id, result)
         return [result for result in results if isinstance(result, int)]
 

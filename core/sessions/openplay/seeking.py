@@ -46,6 +46,7 @@ from core.sessions.admin.policy import game_clock as game_clock_of
 from core.sessions.context import Context
 from core.sessions.openplay.blocking import Blocks
 from core.sessions.openplay.relay import Relay, Shown, reader_of
+from core.sessions.outages import REFUSED
 from core.sessions.play.model import Event, new_session, transition
 from core.sessions.views import board_reply, game_name
 from core.store import AlreadyPlaying, Seat, Session, Status, new_session_id
@@ -406,6 +407,9 @@ class Matchmaker:
         whose windows now meet, then show what other processes left for chats this one
         serves; how many games were made."""
         ctx = self._ctx
+        # What an outage of the store took from the clocks is given back first (and so, in
+        # every process, within a pass of the store's return: core.sessions.outages).
+        await ctx.outages.settle()
         now = ctx.clock()
         if not await ctx.store.any_seeks():
             # An idle queue costs one read a second, never a write transaction.
@@ -428,10 +432,14 @@ class Matchmaker:
                 await asyncio.wait_for(stop.wait(), interval)
             if stop.is_set():
                 return
+            started = self._ctx.outages.now()
             try:
                 await self.pass_once()
+            except REFUSED as error:
+                # A stopped or locked database: one line for the whole outage, not one a pass.
+                self._ctx.outages.refused(error, since=started, work="the matchmaking pass")
             except Exception:
-                # A locked or broken database must not end the passes: next time.
+                # A broken database must not end the passes: next time.
                 log.exception("matchmaking pass failed", extra={"action": "seek_pass"})
 
     async def close(self) -> None:
