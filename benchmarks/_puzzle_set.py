@@ -1,0 +1,47 @@
+"""Make the shipped puzzle set: ``python -m benchmarks._puzzle_set SEED COUNT OUT``.
+
+Runs :func:`core.puzzles.generate.generate` with ``SEED`` until ``COUNT`` Connect Four puzzles
+are kept, each (theme, N) up to its quota so that the set spreads over N and holds rather than
+filling with wins in one, and writes them sorted by id to ``OUT``, one line each
+(:func:`core.puzzles.puzzle.to_line`). Not a benchmark (the leading underscore): the set's
+maker, named in core/puzzles/data/README.md.
+"""
+
+from __future__ import annotations
+
+import collections
+import sys
+
+from core.ai import solver
+from core.puzzles.generate import generate
+from core.puzzles.puzzle import Puzzle, Theme, to_line
+
+QUOTA = {(Theme.HOLD, 1): 250, (Theme.WIN, 1): 120}
+DEFAULT_QUOTA = 150
+
+
+def make_set(seed: int, count: int) -> list[Puzzle]:
+    kept: list[Puzzle] = []
+    per_kind: collections.Counter[tuple[Theme, int]] = collections.Counter()
+    for puzzle in generate(seed):
+        kind = (puzzle.theme, puzzle.depth)
+        if per_kind[kind] >= QUOTA.get(kind, DEFAULT_QUOTA):
+            continue
+        per_kind[kind] += 1
+        kept.append(puzzle)
+        print(len(kept), to_line(puzzle), flush=True)
+        if len(kept) >= count:
+            break
+    return sorted(kept, key=lambda p: p.id)
+
+
+def main(argv: list[str]) -> None:
+    seed, count, out = int(argv[0]), int(argv[1]), argv[2]
+    solver.warm_up()
+    lines = [to_line(puzzle) for puzzle in make_set(seed, count)]
+    with open(out, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
