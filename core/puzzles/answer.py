@@ -12,6 +12,7 @@ import enum
 from dataclasses import dataclass
 
 from core.games.position import Position
+from core.puzzles import vcf
 from core.puzzles.facts import moves_to_win, score
 from core.puzzles.puzzle import Puzzle, Theme
 
@@ -60,6 +61,8 @@ def answer(attempt: Attempt, move: int) -> Answer:
     played = (*attempt.played, move)
     if child.winner is not None:
         return Answer(Verdict.SOLVED, None, Attempt(attempt.puzzle, played, finished=True))
+    if attempt.puzzle.theme is Theme.VCF:
+        return _answer_vcf(attempt, before, move)
     against = score(child)  # for the opponent, who moves next
     if attempt.puzzle.theme is Theme.HOLD:
         verdict = Verdict.SOLVED if against <= 0 else Verdict.FAILED
@@ -86,3 +89,14 @@ def best_reply(p: Position) -> int:
         if best_value is None or value > best_value:
             best_move, best_value = move, value
     return best_move
+
+
+def _answer_vcf(attempt: Attempt, before: Position, move: int) -> Answer:
+    """A VCF's move: accepted when it still wins by fours within the moves left; the reply is the
+    forced block (or the defender's win, or the puzzle's key cell after a move that is no four)."""
+    keeps = vcf.still_wins(before, move, attempt.moves_left)
+    child = before.play(move)
+    reply = vcf.forced_reply(child, before.to_move, attempt.puzzle.solution)
+    played = (*attempt.played, move, reply)
+    verdict = Verdict.GOING if keeps else Verdict.FAILED
+    return Answer(verdict, reply, Attempt(attempt.puzzle, played, not keeps))

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from core.ai import solver
 from core.games.position import Position
+from core.puzzles import vcf
 from core.puzzles.puzzle import Puzzle, Theme
 
 MAX_DEPTH = 10
@@ -107,19 +108,32 @@ def tempting(values: dict[int, int], solution: int, medium: Sequence[int]) -> in
 
 def difficulty(theme: Theme, depth: int, tempting_moves: int) -> int:
     """A starting rating: deeper and with more tempting wrong moves is harder."""
-    base = 1000 if theme is Theme.WIN else 1100
+    base = {Theme.WIN: 1000, Theme.HOLD: 1100, Theme.VCF: 1100}[theme]
     return base + 120 * (depth - 1) + 80 * tempting_moves
 
 
+def classify_vcf(p: Position) -> tuple[Theme, int, int] | None:
+    """The VCF puzzle ``p`` makes, as (theme, N, solution), or None: the side to move wins by
+    fours in N moves (2 <= N <= :data:`vcf.MAX_FOURS`) and by one first move only."""
+    if p.is_over:
+        return None
+    depth = vcf.shortest(p)
+    if depth is None or depth < 2:
+        return None
+    firsts = vcf.winning_firsts(p, depth)
+    return (Theme.VCF, depth, firsts[0]) if len(firsts) == 1 else None
+
+
 def verify(puzzle: Puzzle, deadline: float | None = None) -> None:
-    """Check ``puzzle`` with the solver: its first move is the only good one and N is exact.
+    """Check ``puzzle``: its first move is the only good one and N is exact (the exact solver
+    under gravity, :mod:`core.puzzles.vcf`'s own search for a VCF).
 
     Raises:
         NotAFact: the solver disagrees; the message says how.
         SearchTimeout: the deadline passed first.
     """
     p = puzzle.position
-    found = classify(p, deadline)
+    found = classify_vcf(p) if puzzle.theme is Theme.VCF else classify(p, deadline)
     stated = (puzzle.theme, puzzle.depth, puzzle.solution)
     if found != stated:
         raise NotAFact(f"puzzle {puzzle.id}: stated {stated}, the solver finds {found}")

@@ -15,10 +15,19 @@ import time
 from collections.abc import Iterator
 
 from core.ai.engine import SearchTimeout
-from core.ai.heuristic import medium_move
+from core.ai.heuristic import medium_move, windows
+from core.ai.threat_search import Board, DeadlinePassed, Search
 from core.games.position import Position
 from core.games.rules import CONNECT_FOUR, Rules
-from core.puzzles.facts import classify, difficulty, move_values, score, tempting
+from core.puzzles import vcf
+from core.puzzles.facts import (
+    classify,
+    classify_vcf,
+    difficulty,
+    move_values,
+    score,
+    tempting,
+)
 from core.puzzles.puzzle import Puzzle, Theme, make
 
 MIN_STONES = 8
@@ -87,4 +96,42 @@ def generate(
             yield puzzle
 
 
-__all__ = ["Theme", "games", "generate", "puzzle_of"]
+VCF_MIN_STONES = 10
+VCF_BUDGET = 0.2  # the threat search's time per position
+
+
+def _threat_search_finds(p: Position, deadline: float) -> bool:
+    """Whether the engine's threat search finds a VCF for the side to move (a fast filter)."""
+    table = windows(p.rules)
+    search = Search(table, Board(table, p.stones), deadline)
+    try:
+        return search.threat_search(p.to_move - 1, vcf.MAX_FOURS, False) >= 0
+    except DeadlinePassed:
+        return False
+
+
+def generate_vcf(seed: int, *, rules: Rules = vcf.FREE_15) -> Iterator[Puzzle]:
+    """Endless VCF puzzles from seeded games on a free board: a position becomes one when the
+    threat search finds a win by fours there and :func:`core.puzzles.facts.classify_vcf` proves
+    it, with a unique first move."""
+    rng = random.Random(seed)
+    seen: set[Position] = set()
+    taken = False  # one puzzle per game: the win by fours stays on the board for moves after
+    for before, after in games(rules, rng):
+        taken = taken and bool(before.moves)
+        if taken or len(after.moves) < VCF_MIN_STONES or after.is_over or after in seen:
+            continue
+        seen.add(after)
+        if not _threat_search_finds(after, time.perf_counter() + VCF_BUDGET):
+            continue
+        found = classify_vcf(after)
+        if found is None:
+            continue
+        theme, depth, solution = found
+        wrong_fours = len(vcf.first_fours(after)) - 1
+        rating = difficulty(theme, depth, wrong_fours)
+        taken = True
+        yield make(theme, rules, after.moves, depth, solution, rating)
+
+
+__all__ = ["Theme", "games", "generate", "generate_vcf", "puzzle_of"]

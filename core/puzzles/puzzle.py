@@ -13,6 +13,7 @@ from core.games.rules import Rules
 class Theme(enum.Enum):
     WIN = "win"  # win in N of the solver's moves; the first move is the only winning one
     HOLD = "hold"  # the only move that does not lose
+    VCF = "vcf"  # on a free board: win by continuous fours in N, by one first move only
 
 
 @dataclass(frozen=True)
@@ -52,12 +53,16 @@ def make(
     return Puzzle(puzzle_id(theme, rules, moves), theme, rules, moves, depth, solution, difficulty)
 
 
-# One line per puzzle: id theme rowsxcols/k moves depth solution difficulty, where moves and
-# solution are 1-based column digits (the convention of the solver's published test sets).
+# One line per puzzle: id theme rowsxcols/k moves depth solution difficulty, moves and solution
+# 1-based. Under gravity the moves are column digits (the convention of the solver's published
+# test sets); on a free board ("/kf") cell numbers joined by dots.
 def to_line(p: Puzzle) -> str:
-    digits = "".join(str(move + 1) for move in p.moves)
-    shape = f"{p.rules.rows}x{p.rules.cols}/{p.rules.k}"
-    return f"{p.id},{p.theme.value},{shape},{digits},{p.depth},{p.solution + 1},{p.difficulty}"
+    if p.rules.gravity:
+        moves = "".join(str(move + 1) for move in p.moves)
+    else:
+        moves = ".".join(str(move + 1) for move in p.moves)
+    shape = f"{p.rules.rows}x{p.rules.cols}/{p.rules.k}{'' if p.rules.gravity else 'f'}"
+    return f"{p.id},{p.theme.value},{shape},{moves},{p.depth},{p.solution + 1},{p.difficulty}"
 
 
 def from_line(line: str) -> Puzzle:
@@ -66,11 +71,12 @@ def from_line(line: str) -> Puzzle:
     Raises:
         ValueError: the line is malformed or its id does not match its content.
     """
-    ident, theme_name, shape, digits, depth, solution, difficulty = line.strip().split(",")
+    ident, theme_name, shape, written, depth, solution, difficulty = line.strip().split(",")
     size, k = shape.split("/")
     rows, cols = size.split("x")
-    rules = Rules(int(rows), int(cols), int(k), gravity=True)
-    moves = tuple(int(d) - 1 for d in digits)
+    gravity = not k.endswith("f")
+    rules = Rules(int(rows), int(cols), int(k.removesuffix("f")), gravity=gravity)
+    moves = tuple(int(m) - 1 for m in (written if gravity else written.split(".")))
     theme = Theme(theme_name)
     puzzle = Puzzle(ident, theme, rules, moves, int(depth), int(solution) - 1, int(difficulty))
     if ident != puzzle_id(theme, rules, moves):

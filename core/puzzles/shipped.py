@@ -10,16 +10,26 @@ from importlib import resources
 from core.puzzles.puzzle import Puzzle, from_line
 
 CONNECT_FOUR_SET = "connect4.csv"
+VCF_SET = "vcf.csv"
 
 
-@functools.cache
 def connect_four() -> tuple[Puzzle, ...]:
     """The shipped Connect Four puzzles, in the file's order (by id).
 
     Raises:
         FileNotFoundError: the package was installed without its data.
     """
-    text = resources.files(__package__).joinpath("data", CONNECT_FOUR_SET).read_text("utf-8")
+    return _load(CONNECT_FOUR_SET)
+
+
+def vcf() -> tuple[Puzzle, ...]:
+    """The shipped VCF puzzles (15x15, five in a row), in the file's order (by id)."""
+    return _load(VCF_SET)
+
+
+@functools.cache
+def _load(name: str) -> tuple[Puzzle, ...]:
+    text = resources.files(__package__).joinpath("data", name).read_text("utf-8")
     return tuple(from_line(line) for line in text.splitlines() if line.strip())
 
 

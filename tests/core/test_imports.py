@@ -25,6 +25,7 @@ PURE_MAY_USE = (
     "core.admin.keys",
     "core.admin.scopes",
     "core.admin.durations",
+    "core.ratings",  # pure too: the puzzles rate attempts with OpenSkill
 )
 NOT_IN_PURE = (
     *("discord", "nio", "aiohttp", "socket", "ssl", "selectors"),  # network

@@ -15,6 +15,8 @@ from core.puzzles.answer import Attempt, Verdict, answer, best_reply
 from core.puzzles.facts import NotAFact, move_values, moves_to_win, verify
 from core.puzzles.generate import generate
 from core.puzzles.puzzle import Theme, from_line, make, to_line
+from core.puzzles.rating import after_attempt, starting
+from core.ratings.rating import NEW, Rating
 
 # Found by the generator (seed 7): after 1 and the longest defence 4 (1-based), both 5 and 6
 # still win within the five moves left, and the solver's own line takes 5.
@@ -123,3 +125,15 @@ def test_the_daily_puzzle_is_a_function_of_the_date_and_the_set() -> None:
     assert len({shipped.daily(d, puzzles).id for d in days}) > 20
     with pytest.raises(ValueError):
         shipped.daily(day, ())
+
+
+def test_solving_raises_the_player_and_lowers_the_puzzle_and_failing_the_reverse() -> None:
+    puzzle_rating = starting(WIN_IN_6)
+    assert puzzle_rating.rating == WIN_IN_6.difficulty
+    solved = after_attempt(NEW, puzzle_rating, solved=True)
+    assert solved.deltas[0] > 0 > solved.deltas[1]
+    failed = after_attempt(NEW, puzzle_rating, solved=False)
+    assert failed.deltas[0] < 0 < failed.deltas[1]
+    # a puzzle far harder than the player costs little to fail
+    hard = after_attempt(NEW, Rating(2500.0, 80.0, 50), solved=False)
+    assert abs(hard.deltas[0]) < abs(failed.deltas[0])
