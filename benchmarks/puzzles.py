@@ -4,7 +4,7 @@ takes (p50/p99), and how long the solver's full check of the shipped set takes.
 ``python -m benchmarks puzzles [--quick]``. The generator runs from seed 1 for a fixed time
 (quick: 20 s, else 60 s) in this process, the solver warmed up first. An answer check is
 :func:`core.puzzles.answer.answer` on a shipped puzzle's start: the right first move (then the
-longest defence is searched) and a wrong one (then the refutation), every puzzle of the set.
+longest defence is searched) and a wrong one (then the refutation), every puzzle of both sets.
 The full check is :func:`core.puzzles.facts.verify` on every shipped puzzle, as the suite does.
 """
 
@@ -19,7 +19,7 @@ from core.puzzles import shipped
 from core.puzzles.answer import Attempt, answer
 from core.puzzles.facts import verify
 from core.puzzles.generate import generate
-from core.puzzles.puzzle import Theme
+from core.puzzles.puzzle import Puzzle, Theme
 
 
 def generation(seconds: float) -> None:
@@ -35,18 +35,20 @@ def generation(seconds: float) -> None:
     print("  by kind: " + ", ".join(f"{kind} {n}" for kind, n in sorted(kinds.items())))
 
 
-def answers() -> None:
-    times: list[float] = []
-    for puzzle in shipped.connect_four():
+def answers(name: str, puzzles: tuple[Puzzle, ...]) -> None:
+    times: dict[str, list[float]] = {"right": [], "wrong": []}
+    for puzzle in puzzles:
         wrong = next(m for m in puzzle.position.legal_moves() if m != puzzle.solution)
-        for move in (puzzle.solution, wrong):
+        for kind, move in (("right", puzzle.solution), ("wrong", wrong)):
             started = time.perf_counter()
             answer(Attempt(puzzle), move)
-            times.append(time.perf_counter() - started)
-    print(
-        f"answer check: {len(times)} answers, p50 {fmt(percentile(times, 0.5))}, "
-        f"p99 {fmt(percentile(times, 0.99))}, max {fmt(max(times))}"
-    )
+            times[kind].append(time.perf_counter() - started)
+    for kind, taken in times.items():
+        print(
+            f"answer check, {name}, {kind} first move: {len(taken)} answers, "
+            f"p50 {fmt(percentile(taken, 0.5))}, p99 {fmt(percentile(taken, 0.99))}, "
+            f"max {fmt(max(taken))}"
+        )
 
 
 def full_check() -> None:
@@ -60,6 +62,7 @@ def full_check() -> None:
 
 def main(quick: bool) -> None:
     solver.warm_up()
-    answers()
+    answers("Connect Four", shipped.connect_four())
+    answers("VCF", shipped.vcf())
     full_check()
     generation(20.0 if quick else 60.0)

@@ -3,18 +3,23 @@
 A move is accepted when it still wins within the moves left (a win in N) or does not lose (a
 hold), whatever line the puzzle was made from. The bot then answers with the longest defence;
 after a wrong move, with the solver's refutation. Both are the same choice: the reply that is
-best for the side replying, ties broken towards the lowest column.
+best for the side replying, ties broken towards the lowest column (the refutation searched
+within a budget: see :data:`REFUTATION_BUDGET`).
 """
 
 from __future__ import annotations
 
 import enum
+import time
 from dataclasses import dataclass
 
+from core.ai import solver
 from core.games.position import Position
 from core.puzzles import vcf
 from core.puzzles.facts import moves_to_win, score
 from core.puzzles.puzzle import Puzzle, Theme
+
+REFUTATION_BUDGET = 0.02  # seconds
 
 
 class Verdict(enum.Enum):
@@ -72,7 +77,15 @@ def answer(attempt: Attempt, move: int) -> Answer:
         verdict = Verdict.GOING
     else:
         verdict = Verdict.FAILED
-    reply = best_reply(child) if not child.is_over else None
+    if child.is_over:
+        reply = None
+    elif verdict is Verdict.FAILED:
+        # after a wrong move the position is often a draw, whose every reply can take the
+        # solver seconds to settle: the refutation is the solver's best move within a budget
+        # (exact whenever it finishes, as it does wherever the book reaches)
+        reply = solver.best_move(child, time.perf_counter() + REFUTATION_BUDGET).move
+    else:
+        reply = best_reply(child)  # the loser's side: exact, and fast
     if reply is not None:
         played = (*played, reply)
     finished = verdict is not Verdict.GOING
