@@ -79,13 +79,13 @@ def answer(attempt: Attempt, move: int) -> Answer:
         verdict = Verdict.FAILED
     if child.is_over:
         reply = None
-    elif verdict is Verdict.FAILED:
-        # after a wrong move the position is often a draw, whose every reply can take the
-        # solver seconds to settle: the refutation is the solver's best move within a budget
+    elif verdict is Verdict.GOING:
+        reply = best_reply(child)  # the loser's side: exact, and fast
+    else:
+        # after a wrong move or a hold the position is often a draw, whose every reply can take
+        # the solver seconds to settle: the reply is the solver's best move within a budget
         # (exact whenever it finishes, as it does wherever the book reaches)
         reply = solver.best_move(child, time.perf_counter() + REFUTATION_BUDGET).move
-    else:
-        reply = best_reply(child)  # the loser's side: exact, and fast
     if reply is not None:
         played = (*played, reply)
     finished = verdict is not Verdict.GOING
