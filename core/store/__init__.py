@@ -30,6 +30,7 @@ from core.store.base import (
     StoreBusy,
     StoreError,
     StoreUnavailable,
+    WriteUnknown,
 )
 from core.store.models import (
     LiveCounts,
@@ -64,5 +65,6 @@ __all__ = [
     "StoreBusy",
     "StoreError",
     "StoreUnavailable",
+    "WriteUnknown",
     "new_session_id",
 ]

@@ -12,7 +12,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from core.errors import UserError
 from core.store.models import LiveCounts, PlatformTotals, Session, SettingRow, StatsRow
-from core.store.outbox import OutboxStore
+from core.store.outbox import OutboxItem, OutboxStore
 from core.store.rating_base import RatingStore
 from core.store.seek_base import SeekStore
 
@@ -44,6 +44,12 @@ class StoreUnavailable(StoreError):
         self.path = str(path)
         self.cause = " ".join(cause.split())  # one line, whatever SQLite or the OS said
         super().__init__(f"cannot use the database {self.path!r}: {self.cause}")
+
+
+class WriteUnknown(StoreUnavailable):
+    """The database failed while a write was under way: it may have been stored or not (the
+    connection dropped between the commit and its answer). Only reading it back once the
+    store answers again tells (:mod:`core.sessions.play.fate`)."""
 
 
 class SchemaTooNew(StoreUnavailable):
@@ -290,9 +296,12 @@ class SessionStore(KeyValueStore, LeaseStore, SeekStore, OutboxStore, RatingStor
         expected_version: int,
         receipt: KvEntry | None = None,
         limits: GameLimits | None = None,
+        notices: Sequence[OutboxItem] = (),
+        now: float = 0.0,
     ) -> bool:
         """Replace the stored session if its version is still ``expected_version`` (and it
-        keeps ``limits``).
+        keeps ``limits``), leaving ``notices`` in the outbox in the same transaction (kept from
+        ``now``: what follows the change, told by the outbox's delivery).
 
         When the update moves the session to ``FINISHED``, the result is added to the players'
         stats in the same transaction (so it is counted exactly once).
@@ -355,10 +364,21 @@ class SessionStore(KeyValueStore, LeaseStore, SeekStore, OutboxStore, RatingStor
         """Ids of at most ``limit`` running games whose player to move is due a reminder."""
         ...
 
-    async def take_reminder(self, session_id: str, version: int) -> bool:
-        """Claim the reminder of ``session_id`` at ``version``: True for exactly one caller,
-        while the move it is about is still the one to play (the version is not bumped: the
-        board's buttons stay valid)."""
+    async def take_reminder(
+        self, session_id: str, version: int, *, notice: OutboxItem | None = None, now: float = 0.0
+    ) -> tuple[OutboxItem, ...] | None:
+        """Claim the reminder of ``session_id`` at ``version``, for exactly one caller (None
+        for the others), while the move it is about is still the one to play (the version is
+        not bumped: the board's buttons stay valid). ``notice`` (the reminder to show) is left
+        in the outbox in the same transaction (kept from ``now``); what was left, with its id."""
+        ...
+
+    async def pause_clocks(self, start: float, back: float, grace: float) -> int:
+        """Give live games back the time an outage of the store took (from ``start`` to
+        ``back``, merged with the outage paused last, which another process may have seen from
+        another moment): every deadline, reminder and lifetime that ran in it moves by its
+        length, and to ``grace`` seconds after ``back`` at least. How many games were moved
+        (see :mod:`core.store.outage_ops`)."""
         ...
 
     async def player_stats(

@@ -30,13 +30,14 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from core.store import lease_sql, limit_ops, outbox_ops, rating_ops, table_ops
 from core.store.base import AlreadyPlaying, GameLimits, KvEntry, StoreError
 from core.store.migrations import Dialect
 from core.store.models import Session, Status
+from core.store.outbox import KEPT, OutboxItem
 from core.store.rows import (
     PG_INSERT_SESSION,
     PG_SELECT_SESSION,
@@ -94,21 +95,29 @@ def update(
     expected_version: int,
     receipt: KvEntry | None,
     limits: GameLimits | None,
+    notices: tuple[Sequence[OutboxItem], float] = ((), 0.0),
 ) -> Op[bool]:
-    """Compare-and-set a session on its version (see ``SessionStore.update``)."""
+    """Compare-and-set a session on its version, with ``notices`` (the items, and the time
+    they are kept from) left in the outbox in the same transaction (see
+    ``SessionStore.update``)."""
     # Most updates are a move that keeps the status: on PostgreSQL one statement, one round
     # trip, where a transaction would be three.
     if (
         dialect is Dialect.POSTGRES
         and limits is None
+        and not notices[0]
         and (yield from _update_in_place(session, expected_version, receipt))
     ):
         return True
-    return bool((yield Atomic(_update(session, expected_version, receipt, limits))))
+    return bool((yield Atomic(_update(session, expected_version, receipt, limits, notices))))
 
 
 def _update(
-    session: Session, expected_version: int, receipt: KvEntry | None, limits: GameLimits | None
+    session: Session,
+    expected_version: int,
+    receipt: KvEntry | None,
+    limits: GameLimits | None,
+    notices: tuple[Sequence[OutboxItem], float] = ((), 0.0),
 ) -> Op[bool]:
     taken = [] if limits is None else (yield from limit_ops.check(limits, session))
     # FOR UPDATE: the status read here is the one the UPDATE replaces, whoever races us.
@@ -132,6 +141,8 @@ def _update(
     for write in taken:  # noqa: UP028 (a list cannot take the answers the driver sends)
         yield write
     yield from _put_receipt(receipt)
+    items, now = notices
+    yield from outbox_ops.notices(items, now + KEPT)
     return True
 
 
@@ -267,15 +278,32 @@ def due_reminders(now: float, limit: int) -> Op[list[str]]:
     return [str(r[0]) for r in found]
 
 
-def take_reminder(session_id: str, version: int) -> Op[bool]:
-    """Clear a due reminder at ``version``: one caller of several processes gets True."""
+def take_reminder(
+    session_id: str, version: int, notice: OutboxItem | None, now: float
+) -> Op[tuple[OutboxItem, ...] | None]:
+    """Clear a due reminder at ``version``, with ``notice`` left in the outbox in the same
+    transaction: one caller of several processes gets what was left (the others None)."""
+    left: tuple[OutboxItem, ...] | None = yield Atomic(
+        _take_reminder(session_id, version, notice, now)
+    )
+    return left
+
+
+def _take_reminder(
+    session_id: str, version: int, notice: OutboxItem | None, now: float
+) -> Op[tuple[OutboxItem, ...] | None]:
     taken = yield count(
         "UPDATE sessions SET remind_at = NULL"
         " WHERE id = $1 AND version = $2 AND remind_at IS NOT NULL",
         session_id,
         version,
     )
-    return bool(taken == 1)
+    if taken != 1:
+        return None
+    left: tuple[OutboxItem, ...] = yield from outbox_ops.notices(
+        [] if notice is None else [notice], now + KEPT
+    )
+    return left
 
 
 def _set_players(session: Session, *, new: bool = False) -> Op[None]:

@@ -29,7 +29,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
-from core.store.base import Opening, StoreBusy, StoreUnavailable
+from core.store.base import Opening, StoreBusy, StoreUnavailable, WriteUnknown
 from core.store.migrations import STEPS, Dialect, Step
 from core.store.pg_health import redact_url, translate, unavailable
 from core.store.sql import Atomic, Op, Query, Want
@@ -224,9 +224,20 @@ class PostgresStore(SqlStore):
 
     async def _drive(self, op: Op[T]) -> T:
         """Run the operation ``op`` on a connection of the pool (errors as :meth:`_transaction`
-        says); its queries run in autocommit, each :class:`Atomic` group in a transaction."""
-        async with self._connection() as conn:
-            return await _drive(conn, op)
+        says); its queries run in autocommit, each :class:`Atomic` group in a transaction.
+
+        Raises:
+            WriteUnknown: (a StoreUnavailable) the connection failed once a write was sent: it
+                may have been committed (the server answers a commit after it is done).
+        """
+        writing = _Writing()
+        try:
+            async with self._connection() as conn:
+                return await _drive(conn, op, writing)
+        except StoreUnavailable as error:
+            if writing.sent and not isinstance(error, WriteUnknown):
+                raise WriteUnknown(error.path, error.cause) from error
+            raise
 
     def _where(self) -> str:
         return self._url
@@ -246,16 +257,25 @@ async def _nothing_to_reset(conn: asyncpg.Connection[Record]) -> None:
     """The pool's reset hook: asyncpg still rolls back a transaction left open."""
 
 
-async def _drive(conn: Connection, op: Op[T]) -> T:
+class _Writing:
+    """Whether an operation sent a write (a writing statement, or a transaction): from then
+    on, a failed connection leaves it unknown whether the write was committed."""
+
+    sent = False
+
+
+async def _drive(conn: Connection, op: Op[T], writing: _Writing) -> T:
     answer: Any = None
     try:
         while True:
             step = op.send(answer)
             if type(step) is Atomic:
+                writing.sent = True
                 async with conn.transaction():
-                    answer = await _drive(conn, step.op)
+                    answer = await _drive(conn, step.op, writing)
             else:
                 assert type(step) is Query
+                writing.sent = writing.sent or step.writes
                 answer = await _query(conn, step)
     except StopIteration as stop:
         return stop.value  # type: ignore[no-any-return]

@@ -9,6 +9,7 @@ from typing import Protocol
 
 from core.pairing.seeks import Seek
 from core.store.models import Session
+from core.store.outbox import OutboxItem
 
 MakeGame = Callable[[Seek, Seek], Session]
 """The game two seeks make (the one that waited longer first), built inside the transaction
@@ -17,10 +18,13 @@ that takes both out of the queue."""
 
 @dataclass(frozen=True, slots=True)
 class Paired:
-    """Two seeks met: their game, stored in the transaction that took them out of the queue."""
+    """Two seeks met: their game, stored in the transaction that took them out of the queue,
+    with the notices of it (``notices``: the new board for each chat the pairing's answer does
+    not reach, left in the outbox in that transaction, with their ids)."""
 
     session: Session
     seeks: tuple[Seek, Seek]
+    notices: tuple[OutboxItem, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +77,9 @@ class SeekStore(Protocol):
         """The seeks from the chat, or from every chat of the Discord server ``server_id``."""
         ...
 
-    async def drop_seeks(self, ids: Sequence[str]) -> list[Seek]:
-        """Take the seeks ``ids`` out of the queue; those that were still there."""
+    async def drop_seeks(self, ids: Sequence[str], now: float) -> list[Seek]:
+        """Take the seeks ``ids`` out of the queue, each with its seeker's notice left in the
+        outbox (kept from ``now``); those that were still there."""
         ...
 
     async def seek_of(self, player: str) -> Seek | None:

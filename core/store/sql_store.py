@@ -17,7 +17,16 @@ from typing import Self, TypeVar
 
 from core.pairing.seeks import Seek
 from core.ratings import Merge, RatedResult, Rating, RatingChange
-from core.store import departure_ops, link_ops, ops, outbox_ops, rating_ops, seek_ops, table_ops
+from core.store import (
+    departure_ops,
+    link_ops,
+    ops,
+    outage_ops,
+    outbox_ops,
+    rating_ops,
+    seek_ops,
+    table_ops,
+)
 from core.store.base import (
     GameLimits,
     KvEntry,
@@ -150,8 +159,10 @@ class SqlStore:
         expected_version: int,
         receipt: KvEntry | None = None,
         limits: GameLimits | None = None,
+        notices: Sequence[OutboxItem] = (),
+        now: float = 0.0,
     ) -> bool:
-        op = ops.update(self.dialect, session, expected_version, receipt, limits)
+        op = ops.update(self.dialect, session, expected_version, receipt, limits, (notices, now))
         return await self._run("update", op)
 
     async def delete(
@@ -182,8 +193,13 @@ class SqlStore:
     async def due_reminders(self, now: float, limit: int) -> list[str]:
         return await self._run("due_reminders", ops.due_reminders(now, limit))
 
-    async def take_reminder(self, session_id: str, version: int) -> bool:
-        return await self._run("take_reminder", ops.take_reminder(session_id, version))
+    async def take_reminder(
+        self, session_id: str, version: int, *, notice: OutboxItem | None = None, now: float = 0.0
+    ) -> tuple[OutboxItem, ...] | None:
+        return await self._run("take_reminder", ops.take_reminder(session_id, version, notice, now))
+
+    async def pause_clocks(self, start: float, back: float, grace: float) -> int:
+        return await self._run("pause_clocks", outage_ops.pause_clocks(start, back, grace))
 
     async def count_sessions(self) -> int:
         """How many sessions are stored (any status)."""
@@ -220,8 +236,8 @@ class SqlStore:
     async def seeks_in(self, platform: str, chat_id: str, server_id: str | None) -> list[Seek]:
         return await self._run("seeks_in", seek_ops.seeks_in(platform, chat_id, server_id))
 
-    async def drop_seeks(self, ids: Sequence[str]) -> list[Seek]:
-        return await self._run("drop_seeks", seek_ops.drop_seeks(ids))
+    async def drop_seeks(self, ids: Sequence[str], now: float) -> list[Seek]:
+        return await self._run("drop_seeks", seek_ops.drop_seeks(ids, now))
 
     async def waiting_seeks(self, now: float, limit: int = 50) -> list[Seek]:
         return await self._run("waiting_seeks", seek_ops.waiting(now, limit))

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from core.store import health, sqlite_run
-from core.store.base import Opening, StoreUnavailable
+from core.store.base import Opening, StoreUnavailable, WriteUnknown
 from core.store.migrations import MIGRATIONS, Dialect, Migration
 from core.store.sql import Op
 from core.store.sql_store import SqlStore
@@ -157,6 +157,7 @@ class SqliteStore(SqlStore):
         Raises:
             StoreBusy: the database stayed locked (temporary; nothing was written).
             StoreUnavailable: read-only, full, failing or corrupt (nothing was written).
+            WriteUnknown: (a StoreUnavailable) failing as a write committed: it may have been.
             RuntimeError: the store is closed.
         """
         try:
@@ -166,6 +167,13 @@ class SqliteStore(SqlStore):
             if translated is None:
                 raise
             raise translated from error
+        except sqlite_run.CommitFailed as failed:
+            at_commit = health.translate(failed.error, self._path)
+            if at_commit is None:
+                raise failed.error from None
+            if isinstance(at_commit, StoreUnavailable):
+                raise WriteUnknown(at_commit.path, at_commit.cause) from failed.error
+            raise at_commit from failed.error
 
     async def _write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``fn`` in one write transaction (``BEGIN IMMEDIATE``), in one hop."""

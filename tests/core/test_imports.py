@@ -14,7 +14,10 @@ ROOT = Path(__file__).resolve().parents[2]
 # The pure packages: rules, players and parsing, with no I/O at all (no network, store, event
 # loop, processes or thread pools: the AI's processes are core.workers'), and numba only once
 # the solver is first used.
-PURE = ("core.games", "core.ai", "core.commands", "core.pictures", "core.puzzles")
+PURE = (
+    *("core.games", "core.ai", "core.commands", "core.pictures"),
+    *("core.pairing", "core.tournaments", "core.puzzles"),
+)
 # values and tables without I/O that the pure packages share with the rest of core
 PURE_MAY_USE = (
     *PURE,
@@ -25,7 +28,9 @@ PURE_MAY_USE = (
     "core.admin.keys",
     "core.admin.scopes",
     "core.admin.durations",
-    "core.ratings",  # pure too: the puzzles rate attempts with OpenSkill
+    # matchmaking's rating window (core.pairing.seeks) starts at their deviation; the puzzles
+    # rate attempts with their OpenSkill update
+    "core.ratings",
 )
 NOT_IN_PURE = (
     *("discord", "nio", "aiohttp", "socket", "ssl", "selectors"),  # network
@@ -127,6 +132,7 @@ ADAPTERS_MAY_IMPORT = (
     "core.games",
     "core.i18n",
     "core.leases",
+    "core.pages",  # what the web pages show, and their reads of the store
     "core.pictures",
     "core.ports",
     "core.render",
@@ -155,3 +161,10 @@ def test_adapters_import_only_the_public_faces_of_core() -> None:
         if not any(name == face or name.startswith(face + ".") for face in ADAPTERS_MAY_IMPORT)
     }
     assert not outside
+
+
+def test_the_pages_values_load_no_web_library() -> None:
+    # core.pages says what a page shows; the HTML and aiohttp are adapters/web's.
+    loaded = loaded_after(every_module_of("core.pages"))
+    assert "core.pages.reads" in loaded
+    assert not top_level(loaded) & {"aiohttp", "jinja2", "markupsafe", *NOT_IN_CORE}

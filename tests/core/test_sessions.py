@@ -23,6 +23,7 @@ from core.ports import PlatformStyle
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService, ServiceSettings, board_view
 from core.store import GameLimits, KvEntry, Session, SqliteStore, Status
+from core.store.outbox import OutboxItem
 from tests.backends import AnyStore, Backend
 
 NOW = 1_700_000_000.0
@@ -702,12 +703,19 @@ class SlowStore(SqliteStore):
         expected_version: int,
         receipt: KvEntry | None = None,
         limits: GameLimits | None = None,
+        notices: Sequence[OutboxItem] = (),
+        now: float = 0.0,
     ) -> bool:
         import asyncio
 
         await asyncio.sleep(0.1)
         return await super().update(
-            session, expected_version=expected_version, receipt=receipt, limits=limits
+            session,
+            expected_version=expected_version,
+            receipt=receipt,
+            limits=limits,
+            notices=notices,
+            now=now,
         )
 
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from adapters.matrix.state import HANDLED_KEPT_S
 from adapters.matrix.undecrypted import KEPT_S
 from core.sessions import GameService
 from core.store import GameLimits, KvEntry, Session, SqliteStore
+from core.store.outbox import OutboxItem
 from core.store.thread import SqliteThread
 from tests.adapters.matrix.fakes import BOT, FakeTransport, encrypted, text
 from tests.adapters.matrix.harness import (
@@ -56,9 +57,16 @@ class CrashAfterCommit(SqliteStore):
         expected_version: int,
         receipt: KvEntry | None = None,
         limits: GameLimits | None = None,
+        notices: Sequence[OutboxItem] = (),
+        now: float = 0.0,
     ) -> bool:
         applied = await super().update(
-            session, expected_version=expected_version, receipt=receipt, limits=limits
+            session,
+            expected_version=expected_version,
+            receipt=receipt,
+            limits=limits,
+            notices=notices,
+            now=now,
         )
         if self.armed:
             self.armed = False

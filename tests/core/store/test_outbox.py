@@ -224,7 +224,7 @@ async def test_a_reminder_taken_stays_taken_when_its_game_moves(backend: Backend
         )
         await store.create(game)
         # A room upgrade read the game; the sweep reminded its player meanwhile.
-        assert await store.take_reminder(game.id, game.version)
+        assert await store.take_reminder(game.id, game.version) == ()
         moved = dataclasses.replace(game, chat_id="c2", version=game.version + 1)
         assert await store.swap(game, moved)
         stored = await store.get(game.id)
