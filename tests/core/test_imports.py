@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # the solver is first used.
 PURE = (
     *("core.games", "core.ai", "core.commands", "core.pictures"),
-    *("core.pairing", "core.tournaments"),
+    *("core.pairing", "core.tournaments", "core.puzzles"),
 )
 # values and tables without I/O that the pure packages share with the rest of core
 PURE_MAY_USE = (
@@ -28,7 +28,9 @@ PURE_MAY_USE = (
     "core.admin.keys",
     "core.admin.scopes",
     "core.admin.durations",
-    "core.ratings",  # matchmaking's rating window (core.pairing.seeks) starts at their deviation
+    # matchmaking's rating window (core.pairing.seeks) starts at their deviation; the puzzles
+    # rate attempts with their OpenSkill update
+    "core.ratings",
 )
 NOT_IN_PURE = (
     *("discord", "nio", "aiohttp", "socket", "ssl", "selectors"),  # network

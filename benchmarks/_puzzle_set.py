@@ -1,0 +1,49 @@
+"""Make the shipped puzzle set: ``python -m benchmarks._puzzle_set [--vcf] SEED COUNT OUT``.
+
+Runs :func:`core.puzzles.generate.generate` with ``SEED`` until ``COUNT`` Connect Four puzzles
+are kept, each (theme, N) up to its quota so that the set spreads over N and holds rather than
+filling with wins in one, and writes them sorted by id to ``OUT``, one line each
+(:func:`core.puzzles.puzzle.to_line`). With ``--vcf``, VCF puzzles on 15x15 instead
+(:func:`core.puzzles.generate.generate_vcf`), N = 2 up to 200 of them. Not a benchmark (the
+leading underscore): the set's maker, named in core/puzzles/data/README.txt.
+"""
+
+from __future__ import annotations
+
+import collections
+import sys
+
+from core.ai import solver
+from core.puzzles.generate import generate, generate_vcf
+from core.puzzles.puzzle import Puzzle, Theme, to_line
+
+QUOTA = {(Theme.HOLD, 1): 250, (Theme.WIN, 1): 120, (Theme.VCF, 2): 200}
+DEFAULT_QUOTA = 150
+
+
+def make_set(seed: int, count: int, *, free: bool = False) -> list[Puzzle]:
+    kept: list[Puzzle] = []
+    per_kind: collections.Counter[tuple[Theme, int]] = collections.Counter()
+    for puzzle in generate_vcf(seed) if free else generate(seed):
+        kind = (puzzle.theme, puzzle.depth)
+        if per_kind[kind] >= QUOTA.get(kind, DEFAULT_QUOTA):
+            continue
+        per_kind[kind] += 1
+        kept.append(puzzle)
+        print(len(kept), to_line(puzzle), flush=True)
+        if len(kept) >= count:
+            break
+    return sorted(kept, key=lambda p: p.id)
+
+
+def main(argv: list[str]) -> None:
+    free = argv[0] == "--vcf"
+    seed, count, out = int(argv[free]), int(argv[free + 1]), argv[free + 2]
+    solver.warm_up()
+    lines = [to_line(puzzle) for puzzle in make_set(seed, count, free=free)]
+    with open(out, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
