@@ -5,8 +5,8 @@ Both run from the sweep (:meth:`GameService.sweep_clocks`, under the sweeper lea
 start-up, so a clock that ran out while the bot was down ends its game then). Each is a
 compare-and-set in the store: the end is :meth:`Context.update` on the version the sweep read
 (a move stored meanwhile wins, and the sweep finds the new deadline next time); a reminder is
-claimed by :meth:`SessionStore.take_reminder`, which one caller alone gets. A move that arrives
-after its deadline but before the sweep ends the game the same way (:func:`end_on_time`), so
+claimed by :func:`core.store.sessions.take_reminder`, which one caller alone gets. A move that
+arrives after its deadline but before the sweep ends the game the same way (:func:`end_on_time`), so
 the deadline decides, not which process looks first.
 
 Both players are told through :class:`~core.sessions.relay.Relay`: in each chat of the game
@@ -35,8 +35,8 @@ from core.sessions.model import timed_out
 from core.sessions.open_games import recording
 from core.sessions.relay import Localize, Relay, Shown, reader_of
 from core.sessions.views import board_reply
-from core.store import Session, Status
-from core.store.outbox import Kind, OutboxItem
+from core.store import Session, Status, sessions
+from core.store.models import Kind, OutboxItem
 
 log = logging.getLogger("core.sessions")
 
@@ -85,12 +85,12 @@ class Clocks:
         # queue for the store as one burst rather than one by one behind everyone's moves.
         ended = 0
         while True:
-            ids = await self._ctx.store.due_clocks(self._ctx.clock(), BATCH)
+            ids = await self._ctx.store.run(sessions.due_clocks(self._ctx.clock(), BATCH))
             ended += sum(await self._each(self._end, ids))
             if len(ids) < BATCH:
                 break
         while True:
-            ids = await self._ctx.store.due_reminders(self._ctx.clock(), BATCH)
+            ids = await self._ctx.store.run(sessions.due_reminders(self._ctx.clock(), BATCH))
             await self._each(self._remind, ids)
             if len(ids) < BATCH:
                 break
@@ -109,7 +109,7 @@ class Clocks:
         return [result for result in results if isinstance(result, int)]
 
     async def _end(self, session_id: str) -> int:
-        session = await self._ctx.store.get(session_id)
+        session = await self._ctx.store.run(sessions.get(session_id))
         if session is None or not is_due(session, self._ctx.clock()):
             return 0  # a move came first: its new deadline is for a later sweep
         # Recorded as a request records its changes: the end is told here, in every chat of
@@ -138,13 +138,13 @@ class Clocks:
 
     async def _remind(self, session_id: str) -> int:
         ctx = self._ctx
-        session = await ctx.store.get(session_id)
+        session = await ctx.store.run(sessions.get(session_id))
         if (
             session is None
             or session.status is not Status.ACTIVE
             or session.remind_at is None
             or session.deadline is None
-            or not await ctx.store.take_reminder(session.id, session.version)
+            or not await ctx.store.run(sessions.take_reminder(session.id, session.version))
         ):
             return 0
         # In the chat where that player plays (an open game's other chat, if theirs).

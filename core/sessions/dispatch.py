@@ -47,7 +47,7 @@ from core.sessions.review import Reviews
 from core.sessions.seeking import Matchmaker
 from core.sessions.stats import Results
 from core.sessions.themes import Themes
-from core.store import Session
+from core.store import Session, sessions
 
 
 class Dispatch:
@@ -110,7 +110,9 @@ class Dispatch:
         """A move typed in the chat of the actor's live game: one read of the game, one check.
         Numbers said in passing by someone without a game here are chatter, and cost nothing.
         """
-        session = await self._ctx.store.live_game(actor.platform, actor.chat_id, actor.user_id)
+        session = await self._ctx.store.run(
+            sessions.live_game(actor.platform, actor.chat_id, actor.user_id)
+        )
         if session is None:
             if not explicit:
                 return []
@@ -172,8 +174,8 @@ class Dispatch:
             case Decline():
                 return await self._challenges.decline(actor, await ctx.challenge_for(actor))
             case Rematch():
-                session = await ctx.store.last_finished(
-                    actor.platform, actor.chat_id, actor.user_id
+                session = await ctx.store.run(
+                    sessions.last_finished(actor.platform, actor.chat_id, actor.user_id)
                 )
                 if session is None:
                     raise UserError("error.no_rematch", prefix=ctx.prefix(actor))

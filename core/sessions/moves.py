@@ -17,7 +17,7 @@ from core.sessions.clocks import end_on_time, is_due
 from core.sessions.context import Context
 from core.sessions.model import played
 from core.sessions.views import board_changed, board_reply
-from core.store import Session, Status, StoreBusy, StoreUnavailable
+from core.store import Session, Status, StoreBusy, StoreUnavailable, sessions
 
 log = logging.getLogger("core.sessions")
 
@@ -210,7 +210,7 @@ class Moves:
 
     async def stale(self, session: Session) -> list[Reply]:
         """The board changed under the player: show the current one and say so."""
-        current = await self._ctx.store.get(session.id)
+        current = await self._ctx.store.run(sessions.get(session.id))
         if current is None:
             raise UserError("error.no_such_game")
         return board_changed(current)
@@ -233,7 +233,7 @@ class Moves:
             if following is None:
                 # Someone else changed the game while the bot thought (a /final, a race with
                 # another process): what they stored is the board now.
-                reloaded = await self._ctx.store.get(current.id)
+                reloaded = await self._ctx.store.run(sessions.get(current.id))
                 if reloaded is None:
                     raise UserError("error.no_such_game")
                 return reloaded

@@ -29,8 +29,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from core.ports import PlatformStyle
 from core.replies import Actor, Reply
 from core.sessions.context import Context
-from core.store import Session
-from core.store.outbox import Kind, OutboxItem
+from core.store import Session, outbox, sessions
+from core.store.models import Kind, OutboxItem
 
 log = logging.getLogger("core.sessions")
 
@@ -151,7 +151,7 @@ class Relay:
         style = self._serving(item.platform, item.chat_id)
         if style is None:
             try:
-                await self._ctx.store.outbox_put(item, self._ctx.clock() + KEPT)
+                await self._ctx.store.run(outbox.outbox_put(item, self._ctx.clock() + KEPT))
             except Exception:
                 log.exception("could not leave a %s for its chat's process", item.kind.value)
             return
@@ -196,17 +196,21 @@ class Relay:
         for style in list(self._ctx.styles.values()):
             if style.publish is None:
                 continue
-            for item in await store.outbox_due(style.platform, self._ctx.clock()):
+            for item in await store.run(outbox.outbox_due(style.platform, self._ctx.clock())):
                 if self._serving(item.platform, item.chat_id) is None:
                     continue
                 if item.kind not in self._renderers or item.id is None:
                     continue
                 now = self._ctx.clock()
-                if not await store.outbox_take(item.id, now, now + CLAIM):
+                if not await store.run(outbox.outbox_take(item.id, now, now + CLAIM)):
                     # Another process serving that chat took it first, or is showing an older
                     # item of that chat.
                     continue
-                session = None if item.session_id is None else await store.get(item.session_id)
+                session = (
+                    None
+                    if item.session_id is None
+                    else await store.run(sessions.get(item.session_id))
+                )
                 try:
                     shown += await self._show(style, item, session, None)
                 except Exception:
@@ -214,7 +218,7 @@ class Relay:
                     # chat's later items wait for it.
                     log.exception("could not show a %s in its chat yet", item.kind.value)
                     continue
-                await store.outbox_done(item)
+                await store.run(outbox.outbox_done(item))
         return shown
 
     async def idle(self) -> None:

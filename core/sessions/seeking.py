@@ -1,7 +1,7 @@
 """Matchmaking: ``/seek``, ``/block``, the passes over the queue, and open games (one game
 shown in two chats).
 
-The queue lives in the store (:mod:`core.store.seek_ops`); the rules of who meets whom are
+The queue lives in the store (:mod:`core.store.seeks`); the rules of who meets whom are
 pure (:mod:`core.matching`). A seek that finds a partner at once makes the game in the same
 transaction; otherwise it waits, and :meth:`Matchmaker.run` passes over the queue every
 :data:`PASS_INTERVAL` seconds in every process (``SKIP LOCKED`` keeps them apart), pairing the
@@ -48,10 +48,18 @@ from core.sessions.policy import Policy
 from core.sessions.policy import game_clock as game_clock_of
 from core.sessions.relay import Relay, Shown, reader_of
 from core.sessions.views import board_reply, game_name
-from core.store import AlreadyPlaying, Seat, Session, Status, new_session_id
-from core.store.outbox import JsonValue, Kind, OutboxItem
-from core.store.seek_base import AlreadySeeking, Paired, Queued, SeekResult
-from core.store.seek_ops import decode_seek, seek_row
+from core.store import AlreadyPlaying, Seat, Session, Status, new_session_id, ratings
+from core.store import seeks as store_seeks
+from core.store.models import (
+    AlreadySeeking,
+    JsonValue,
+    Kind,
+    OutboxItem,
+    Paired,
+    Queued,
+    SeekResult,
+)
+from core.store.seeks import decode_seek, seek_row
 
 log = logging.getLogger(__name__)
 
@@ -112,7 +120,7 @@ class Matchmaker:
         await ctx.ensure_free(actor)
         rules = command.rules
         # One player across linked accounts (issue 23's /link), at their rating in this game.
-        identity, pools = await ctx.store.player_ratings(actor.platform, actor.user_id)
+        identity, pools = await ctx.store.run(ratings.player_ratings(actor.platform, actor.user_id))
         pool = pool_of(rules.rows, rules.cols, rules.k, rules.gravity)
         rating = next((p.rating for p in pools if p.pool == pool), Rating())
         now = ctx.clock()
@@ -171,8 +179,8 @@ class Matchmaker:
         ctx = self._ctx
         for attempt in range(_ATTEMPTS):
             try:
-                return await ctx.store.seek(
-                    seek, self._make, max_user_games=chat.max_games_per_user
+                return await ctx.store.run(
+                    store_seeks.seek(seek, self._make, max_user_games=chat.max_games_per_user)
                 )
             except AlreadyPlaying as error:
                 if error.user_id == actor.user_id or attempt == _ATTEMPTS - 1:
@@ -193,7 +201,9 @@ class Matchmaker:
 
     async def _cancel(self, actor: Actor) -> list[Reply]:
         ctx = self._ctx
-        gone = await ctx.store.cancel_seek(await self._identity(actor.platform, actor.user_id))
+        gone = await ctx.store.run(
+            store_seeks.cancel_seek(await self._identity(actor.platform, actor.user_id))
+        )
         if gone is None:
             raise UserError("error.seek_none", seek=f"{ctx.prefix(actor)}seek connect4")
         return [Reply(text=Text("seek.cancelled", {"game": game_name(gone.rules)}))]
@@ -201,7 +211,7 @@ class Matchmaker:
     async def _waiting(self, actor: Actor) -> list[Reply]:
         ctx = self._ctx
         now = ctx.clock()
-        waiting = await ctx.store.waiting_seeks(now, limit=500)
+        waiting = await ctx.store.run(store_seeks.waiting_seeks(now, limit=500))
         prefix = ctx.prefix(actor)
         if not waiting:
             text = Text("seek.list_empty", {"seek": f"{prefix}seek connect4"})
@@ -239,7 +249,7 @@ class Matchmaker:
 
     async def _identity(self, platform: str, user_id: str) -> str:
         """The player an account is: linked accounts are one (``/link``)."""
-        return (await self._ctx.store.player_ratings(platform, user_id))[0]
+        return (await self._ctx.store.run(ratings.player_ratings(platform, user_id)))[0]
 
     # --- making games ----------------------------------------------------------------------
 
@@ -377,15 +387,15 @@ class Matchmaker:
         serves; how many games were made."""
         ctx = self._ctx
         now = ctx.clock()
-        if not await ctx.store.any_seeks():
+        if not await ctx.store.run(store_seeks.any_seeks()):
             # An idle queue costs one read a second, never a write transaction.
             await self._relay.deliver()
             return 0
-        for seek in await ctx.store.expire_seeks(now):
+        for seek in await ctx.store.run(store_seeks.expire_seeks(now)):
             detail: dict[str, JsonValue] = {"seek": list(seek_row(seek))}
             item = OutboxItem(Kind.SEEK_EXPIRED, seek.platform, seek.chat_id, detail=detail)
             self._relay.tell(item)
-        made = await ctx.store.pair_waiting(now, self._make)
+        made = await ctx.store.run(store_seeks.pair_waiting(now, self._make))
         for paired in made:
             await self._opened(paired, here=None)
         await self._relay.deliver()

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 
 from core.leases import RELEASE_TIMEOUT, Lease
 from core.sessions.settings import ServiceSettings
-from core.store import SessionStore
+from core.store.port import Store
 
 log = logging.getLogger("core.sessions")
 
@@ -26,7 +26,7 @@ class Sweeper:
 
     def __init__(
         self,
-        store: SessionStore,
+        store: Store,
         settings: ServiceSettings,
         sweep_clocks: Callable[[], Awaitable[int]],
         sweep_expired: Callable[[], Awaitable[int]],

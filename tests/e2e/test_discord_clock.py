@@ -14,7 +14,7 @@ import pytest
 
 from core.i18n import render
 from core.sessions import ServiceSettings
-from core.store import Status
+from core.store import Status, sessions
 from tests.e2e.discord_double import DiscordDouble, Json, Recorded, button_ids, buttons
 from tests.e2e.discord_harness import Harness, ManualClock, clock, double
 
@@ -99,7 +99,7 @@ async def test_a_group_dm_game_ends_on_time_without_a_message(
         return any(r.kind == "channel_refused" for r in double.requests)
 
     await double.wait_for(refused)  # the bot tried to tell, and Discord said no
-    session = await store.get(session_id)
+    session = await store.run(sessions.get(session_id))
     assert session is not None and session.status is Status.FINISHED
     # The bot goes on serving.
     again = await double.slash("tres", {"level": "easy"}, user="carol")

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import math
 
-from core.store.base import GameLimits, Limited, whole_seconds
-from core.store.models import Session
+from core.store.errors import Limited, whole_seconds
+from core.store.models.kv import GameLimits
+from core.store.models.session import Session
 from core.store.sql import Op, Query, count, value
-from core.store.table_ops import LIVE
+from core.store.stats import LIVE
 
 NAMESPACE = "limits"
 WINDOW = 60.0

@@ -27,12 +27,10 @@ from typing import Any
 from core.games import Rules
 from core.matching import Seek, choose, pair_up
 from core.ratings.rating import START_DEVIATION, Rating
-from core.store import ops
-from core.store.base import Limited
-from core.store.migrations import Dialect
-from core.store.models import Session
-from core.store.ops import Clock
-from core.store.seek_base import AlreadySeeking, MakeGame, Paired, Queued, SeekResult
+from core.store.errors import Limited
+from core.store.models.seeks import AlreadySeeking, MakeGame, Paired, Queued, SeekResult
+from core.store.models.session import Session
+from core.store.sessions import create_in, get
 from core.store.sql import Atomic, Op, count, placeholders, row, rows, value
 
 log = logging.getLogger(__name__)
@@ -138,8 +136,9 @@ def _decoded(found: Sequence[Sequence[Any]]) -> list[Seek]:
 # --- a new seek ----------------------------------------------------------------------------------
 
 
-def seek(new: Seek, make: MakeGame, max_user_games: int | None) -> Op[SeekResult]:
-    """Pair ``new`` with a compatible waiting seek, or queue it (one transaction).
+def seek(new: Seek, make: MakeGame, *, max_user_games: int | None = None) -> Op[SeekResult]:
+    """Pair ``new`` with a compatible waiting seek (their game stored), or queue it (one
+    transaction).
 
     Raises:
         Limited: the player already has ``max_user_games`` live games (open games count).
@@ -187,7 +186,7 @@ def _seek(new: Seek, make: MakeGame, max_user_games: int | None) -> Op[SeekResul
             continue  # its player started a game in their chat meanwhile: it waits
         yield count("DELETE FROM seeks WHERE id = $1", other.id)
         session = make(other, new)
-        yield from ops._create(session, None, None)
+        yield from create_in(session)
         return Paired(session, (other, new))
     # Two seeks of one player at once (two chats, two processes): the second waits for the
     # first to commit, then finds it.
@@ -231,7 +230,7 @@ def _free(s: Seek) -> Op[bool]:
 # --- the queue -----------------------------------------------------------------------------------
 
 
-def pair_waiting(now: float, make: MakeGame, batch: int) -> Op[list[Paired]]:
+def pair_waiting(now: float, make: MakeGame, *, batch: int = 500) -> Op[list[Paired]]:
     """One pass: the oldest ``batch`` waiting seeks that no other process is pairing, paired
     among themselves (one transaction)."""
     made: list[Paired] = yield Atomic(_pair_waiting(now, make, batch))
@@ -271,12 +270,12 @@ def _pair_batch(waiting: list[Seek], now: float, make: MakeGame) -> Op[list[Pair
             continue
         yield count("DELETE FROM seeks WHERE id IN ($1, $2)", first.id, second.id)
         session = make(first, second)
-        yield from ops._create(session, None, None)
+        yield from create_in(session)
         made.append(Paired(session, (first, second)))
     return made
 
 
-def expire(now: float) -> Op[list[Seek]]:
+def expire_seeks(now: float) -> Op[list[Seek]]:
     """Delete the seeks that expired by ``now``; each is returned to exactly one caller (the
     one whose statement deleted it), who tells its player."""
     found = yield rows(
@@ -288,7 +287,7 @@ def expire(now: float) -> Op[list[Seek]]:
     return _decoded(found)
 
 
-def cancel(player: str) -> Op[Seek | None]:
+def cancel_seek(player: str) -> Op[Seek | None]:
     """Take the player's seek out of the queue; it, or None when none waits."""
     found = yield row(
         f"DELETE FROM seeks WHERE player = $1 RETURNING {_COLUMNS}", player, writes=True
@@ -297,11 +296,12 @@ def cancel(player: str) -> Op[Seek | None]:
 
 
 def seek_of(player: str) -> Op[Seek | None]:
+    """The player's waiting seek, if any."""
     found = yield row(f"{_SELECT} WHERE player = $1", player)
     return None if found is None else decode_seek(found)
 
 
-def waiting(now: float, limit: int) -> Op[list[Seek]]:
+def waiting_seeks(now: float, limit: int = 50) -> Op[list[Seek]]:
     """The oldest waiting seeks (what ``/seek`` shows)."""
     found = yield rows(
         f"{_SELECT} WHERE expires_at > $1 ORDER BY created_at LIMIT {int(limit)}", now
@@ -317,9 +317,7 @@ def any_seeks() -> Op[bool]:
 # --- blocks --------------------------------------------------------------------------------------
 
 
-def open_games_of(
-    dialect: Dialect, platform: str, chat_id: str, user_id: str, limit: int, clock: Clock
-) -> Op[list[Session]]:
+def open_games_of(platform: str, chat_id: str, user_id: str, limit: int = 10) -> Op[list[Session]]:
     """The latest open games (still kept: live, or finished and not yet swept) in which
     ``user_id`` played from that chat, newest first: whom ``/block`` may mean there."""
     # The player's seat in the session's own chat, or in the seat's other chat: each part
@@ -340,7 +338,7 @@ def open_games_of(
     games: list[Session] = []
     for session_id, _ in found:
         # One at a time through the quarantine: a damaged row must not hide the others.
-        session = yield from ops.get(dialect, str(session_id), clock)
+        session = yield from get(str(session_id))
         if session is not None:
             games.append(session)
     return games

@@ -1,0 +1,39 @@
+"""What the matchmaking queue of the store answers; the operations are in
+:mod:`core.store.seeks`, the rules in :mod:`core.matching`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from core.matching import Seek
+from core.store.models.session import Session
+
+MakeGame = Callable[[Seek, Seek], Session]
+"""The game two seeks make (the one that waited longer first), built inside the transaction
+that takes both out of the queue."""
+
+
+@dataclass(frozen=True, slots=True)
+class Paired:
+    """Two seeks met: their game, stored in the transaction that took them out of the queue."""
+
+    session: Session
+    seeks: tuple[Seek, Seek]
+
+
+@dataclass(frozen=True, slots=True)
+class Queued:
+    """A seek waits in the queue."""
+
+    seek: Seek
+
+
+@dataclass(frozen=True, slots=True)
+class AlreadySeeking:
+    """The player already waits (maybe from another chat): their seek, unchanged."""
+
+    seek: Seek
+
+
+SeekResult = Paired | Queued | AlreadySeeking
