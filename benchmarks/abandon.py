@@ -29,7 +29,7 @@ from typing import Any
 
 from core.games import TICTACTOE
 from core.sessions import GameService, ServiceSettings
-from core.sessions.model import new_session
+from core.sessions.play.model import new_session
 from core.store import Seat, SqliteStore, Status, departures, sessions
 from core.store.migrations import Dialect
 from core.store.postgres import PostgresStore

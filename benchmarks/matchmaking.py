@@ -11,9 +11,9 @@
   spread around 1500, waiting up to a minute), paired by one process's passes
   (``GameService.match_waiting``: each pass takes the oldest 500 under ``FOR UPDATE SKIP
   LOCKED``, pairs them, stores each game in the same transaction) until a pass pairs nobody.
-- The relay's outbox (``core.sessions.relay``): what a pass over an empty queue and an empty
-  outbox costs (every process runs one a second: one read of the queue, one of the outbox per
-  platform), p50 and p99 over 1,000 passes with two platforms; and how many items left by
+- The relay's outbox (``core.sessions.openplay.relay``): what a pass over an empty queue and
+  an empty outbox costs (every process runs one a second: one read of the queue, one of the
+  outbox per platform), p50 and p99 over 1,000 passes with two platforms; and how many items left by
   another process one process shows per second (expired seeks' notices, each claimed, built
   and handed to ``publish``).
 
@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from core.games import CONNECT_FOUR, TICTACTOE
-from core.matching import SEEK_TTL, Seek
+from core.pairing.seeks import SEEK_TTL, Seek
 from core.ports import PlatformStyle
 from core.replies import Actor, Reply
 from core.sessions import GameService, ServiceSettings

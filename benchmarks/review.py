@@ -7,10 +7,11 @@ player takes a win it has and avoids handing one over (many mistakes, each of wh
 search of the optimal moves), both of 30 to 42 moves, and such random games that fill the board
 (42 moves). Each game is then played through ``GameService`` on a SQLite file, the AI runner
 with one worker process, as two people would: the service keeps the review while the game goes
-on (:class:`core.sessions.review.KeptReviews`), and ``/review`` is timed asked the instant the
-last move is stored (what is kept from the middle game then, the rest searched for the asker)
-and once the end is kept. Every answer is checked against ``review_game``. The same games are
-also analysed under the former contract, the optimal moves of every position, for comparison.
+on (:class:`core.sessions.reviews.review.KeptReviews`), and ``/review`` is timed asked the
+instant the last move is stored (what is kept from the middle game then, the rest searched for
+the asker) and once the end is kept. Every answer is checked against ``review_game``. The same
+games are also analysed under the former contract, the optimal moves of every position, for
+comparison.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from core.ai.review import GameReview, review_game
 from core.games import CONNECT_FOUR, Position
 from core.replies import Actor
 from core.sessions import GameService, ServiceSettings
-from core.sessions.review import KEEP_PLIES, review_text
+from core.sessions.reviews.review import KEEP_PLIES, review_text
 from core.store import SqliteStore, sessions
 from core.workers.runner import PoolRunner
 

@@ -160,6 +160,7 @@ def _platform_factories(settings: Settings) -> list[AdapterFactory]:
             allowed_users=matrix.allowed_users,
             default_locale=settings.default_locale,
             bot_admins=matrix.bot_admins,
+            exempt=matrix.exempt,
         )
 
         def matrix_adapter(service: GameService) -> Adapter:

@@ -116,6 +116,7 @@ KEYS: tuple[Key, ...] = (
     Key("MATRIX_STORE_PATH", MATRIX, "./data/matrix"),
     Key("MATRIX_ALLOWED_SERVERS", MATRIX),
     Key("MATRIX_ALLOWED_USERS", MATRIX),
+    Key("MATRIX_EXEMPT", MATRIX, "off"),
     Key("BOT_ADMINS", MATRIX),
     Key("HTTP_PORT", HTTP),
     Key("HTTP_HOST", HTTP, "127.0.0.1"),
@@ -158,6 +159,7 @@ class MatrixSettings:
     allowed_servers: tuple[str, ...] = ()
     allowed_users: tuple[str, ...] = ()
     bot_admins: tuple[str, ...] = ()
+    exempt: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -392,6 +394,7 @@ class _Parser:
             allowed_servers=self.get("MATRIX_ALLOWED_SERVERS", parse.servers, ()),
             allowed_users=self.get("MATRIX_ALLOWED_USERS", parse.matrix_users, ()),
             bot_admins=self.get("BOT_ADMINS", parse.matrix_users, ()),
+            exempt=self.get("MATRIX_EXEMPT", parse.switch, False),
         )
 
     def http_port(self) -> int | None:

@@ -60,6 +60,10 @@ SLOW: tuple[str, ...] = (
     "tests/core/store/test_seeks.py::test_processes_pair_200_seeks_exactly_once",
     "tests/core/store/test_seeks.py::test_a_process_killed_mid_pairing",
     "tests/core/ai/test_solver.py::test_solve_matches_brute_force_on_random_positions",
+    "tests/core/ai/test_solver.py::test_solve_from_the_empty_board",
+    "tests/core/store/test_limit_races.py::test_the_users_cap_holds_across_processes",
+    "tests/core/pictures/test_picture.py::test_every_board_from_3x3_to_25x25_renders_in_every_theme",
+    "tests/core/test_sessions_kept_reviews.py::test_a_store_that_cannot_keep_costs_nobody_their_review",
 )
 """Where the slow tests are: a file or folder (ending in ``.py`` or ``/``) or the start of a
 test's id."""

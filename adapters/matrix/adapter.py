@@ -149,6 +149,8 @@ class MatrixAdapter:
             relogin=self._logins.again,
             on_limited=self._limited,
             note_limited=lambda: self._state.set_limited_at(self._clock(), keep=QUIET_S),
+            note_free=lambda: self._state.set_free(self._clock()),
+            exempt=self._config.exempt,
             sleep=self._sleep,
         )
         self._output = Output(
@@ -247,6 +249,8 @@ class MatrixAdapter:
         if not transport.encryption:
             log.info("matrix: matrix-nio[e2e] not installed; encrypted rooms are not served")
         await self._undecrypted.load()
+        if await self._state.free():
+            self._sender.free_known()
         self._sender.limited_since(await self._state.limited_ago(self._clock()))
         await self._output.show_unshown(self._service)
         self._serving = True

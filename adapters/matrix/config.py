@@ -27,6 +27,9 @@ class MatrixConfig:
         bot_admins: users who may change the settings of every room the bot is in, whatever
             their power level there (``BOT_ADMINS``).
         default_locale: the language of every reply (Matrix has no per-user locale).
+        exempt: the homeserver exempts the bot from its rate limits (``MATRIX_EXEMPT``):
+            keycaps and clean-up from the first board on. Unset, the bot sends none until it
+            has seen that the homeserver lets it past Synapse's default rate.
 
     Raises:
         ValueError: on construction, naming the bad setting.
@@ -42,6 +45,7 @@ class MatrixConfig:
     allowed_users: tuple[str, ...] = ()
     default_locale: str = "en"
     bot_admins: tuple[str, ...] = ()
+    exempt: bool = False
 
     def __post_init__(self) -> None:
         url = urlsplit(self.homeserver)

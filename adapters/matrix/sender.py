@@ -15,6 +15,14 @@ may be lost:
 - The rate limit is the account's, so a 429 in one room holds every room until the server's
   window ends; and from then until :data:`QUIET_S` seconds pass without one, courtesies are
   dropped rather than sent.
+- A bot that does not know its limits yet spends nothing on courtesies: a fresh bot on a
+  homeserver's defaults that seeded a board's nine keycaps before its first 429 would start its
+  first game with the whole burst spent, and at a person's pace that debt is never repaid
+  (every answer then waits about 5 s). Courtesies go once the bot is known to be free: the
+  operator says it is exempt (``MATRIX_EXEMPT``), or the bot has sent more than Synapse's
+  default allowance (:data:`DEFAULT_RATE`, :data:`DEFAULT_BURST`) would let through without
+  being refused (:class:`Allowance`), which the adapter keeps in the store across restarts.
+  A 429 forgets it.
 """
 
 from __future__ import annotations
@@ -46,6 +54,43 @@ EXEMPT_HINT = (
     "/_synapse/admin/v1/users/<bot user id>/override_ratelimit with "
     '{"messages_per_second": 0, "burst_count": 0}; see docs/matrix.md)'
 )
+
+
+DEFAULT_RATE = 0.2
+"""Events a second Synapse allows a user who is not exempt (``rc_message.per_second``)."""
+DEFAULT_BURST = 10.0
+"""Events Synapse allows such a user at once (``rc_message.burst_count``)."""
+PROOF_MARGIN = 3.0
+"""Events beyond the default allowance, sent without a 429, that prove the bot free: a margin
+for the server counting the window from its own clock, not ours."""
+
+
+class Allowance:
+    """What Synapse's default ``rc_message`` bucket would hold now, for the bot's sends.
+
+    Only a model, never a limit of ours: answers go whatever it says. Its one use is proof:
+    when the bot has sent :data:`PROOF_MARGIN` events more than the bucket allowed and the
+    server refused none of them, the server does not hold the bot to its defaults.
+    """
+
+    def __init__(self, now: float) -> None:
+        self._tokens = DEFAULT_BURST
+        self._at = now
+
+    def spend(self, now: float) -> None:
+        """One event sent at ``now``."""
+        self._tokens = min(DEFAULT_BURST, self._tokens + (now - self._at) * DEFAULT_RATE) - 1
+        self._at = now
+
+    @property
+    def overdrawn(self) -> bool:
+        """Whether the sends so far went beyond the defaults by the margin."""
+        return self._tokens <= -PROOF_MARGIN
+
+    def refill(self, now: float) -> None:
+        """Start over full (after a 429: the server's own window is what counts now)."""
+        self._tokens = DEFAULT_BURST
+        self._at = now
 
 
 class TokenDead(Exception):
@@ -115,6 +160,10 @@ class Sender:
         on_limited: called on every 429 (metrics).
         note_limited: called (at most every :data:`NOTE_EVERY_S`) after a 429, to remember it
             beyond this sender (the store); its failure is logged and changes nothing else.
+        note_free: called once when the bot has proven free of the default limits (see
+            :class:`Allowance`), to remember it beyond this sender; failures as above.
+        exempt: the operator says the homeserver exempts the bot: courtesies from the start
+            (until a 429 says otherwise).
         sleep: how waits wait (tests pass one that does not).
         clock: monotonic seconds.
     """
@@ -126,6 +175,8 @@ class Sender:
         relogin: Callable[[MatrixError, float], Awaitable[None]],
         on_limited: Callable[[], None] = lambda: None,
         note_limited: Callable[[], Awaitable[None]] | None = None,
+        note_free: Callable[[], Awaitable[None]] | None = None,
+        exempt: bool = False,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -134,6 +185,9 @@ class Sender:
         self._on_limited = on_limited
         self._note_limited = note_limited
         self._noted_at: float | None = None
+        self._note_free = note_free
+        self._free = exempt  # known not to be held to the defaults: courtesies may go
+        self._allowance = Allowance(clock())
         self._noting: set[asyncio.Task[None]] = set()
         self._sleep = sleep
         self._clock = clock
@@ -152,6 +206,16 @@ class Sender:
         """Whether the homeserver refused a send for its rate within :data:`QUIET_S`."""
         last = self._last_limited
         return last is not None and self._clock() - last < QUIET_S
+
+    @property
+    def courtesies_go(self) -> bool:
+        """Whether a courtesy may be sent now: the bot is known to be free and not limited."""
+        return self._free and not self.limited
+
+    def free_known(self) -> None:
+        """The bot was proven free of the default limits before (an earlier term, another
+        process): courtesies go, unless a 429 is known."""
+        self._free = True
 
     def limited_since(self, seconds_ago: float | None) -> None:
         """The homeserver refused this account for its rate ``seconds_ago`` seconds ago (in an
@@ -187,7 +251,7 @@ class Sender:
         self, room_id: str, content: Mapping[str, Any], event_type: str = "m.reaction"
     ) -> None:
         """Queue something nice to have (a keycap), behind the room's answers; dropped while
-        limited."""
+        limited or while the limits are not known."""
         self._queue(room_id, _Item(content, event_type, self._future()), courtesy=True)
 
     def redact(self, room_id: str, event_id: str, reason: str) -> None:
@@ -214,7 +278,7 @@ class Sender:
     def _queue(self, room_id: str, item: _Item, *, courtesy: bool = False) -> asyncio.Future[str]:
         self._seq += 1
         item.seq = self._seq
-        if courtesy and self.limited:
+        if courtesy and not self.courtesies_go:
             self._drop(item)
             return item.done
         room = self._rooms.setdefault(room_id, _Room())
@@ -237,7 +301,7 @@ class Sender:
                 await self._deliver(room_id, item)
             else:
                 item = room.courtesies.popleft()
-                if self.limited:
+                if not self.courtesies_go:
                     self._drop(item)
                     continue
                 await self._deliver(room_id, item, courtesy=True)
@@ -258,7 +322,7 @@ class Sender:
                     wait = self._blocked_until - self._clock()
                     if wait > 0:
                         await self._sleep(wait)
-                        if courtesy and self.limited:
+                        if courtesy and not self.courtesies_go:
                             self._drop(item)
                             return
                     started = time.monotonic()
@@ -275,6 +339,7 @@ class Sender:
                         failure = None
                     break
             if failure is None:
+                self._sent()
                 item.done.set_result(event_id)
             elif not await self._recover(room_id, item, failure, started, attempt, courtesy):
                 return
@@ -318,10 +383,26 @@ class Sender:
             return item.redacts
         return await transport.send(room_id, item.content, item.event_type)
 
+    def _sent(self) -> None:
+        self._allowance.spend(self._clock())
+        if self._free or not self._allowance.overdrawn or self.limited:
+            return
+        self._free = True
+        log.info("matrix: the homeserver lets the bot past its default rate; keycaps go")
+        if self._note_free is not None:
+            self._spawn_note(self._note_free)
+
+    def _spawn_note(self, note: Callable[[], Awaitable[None]]) -> None:
+        task = asyncio.create_task(self._note(note))
+        self._noting.add(task)
+        task.add_done_callback(self._noting.discard)
+
     def _limited(self, error: MatrixError, attempt: int) -> None:
         now = self._clock()
         self.limited_total += 1
         self._last_limited = now
+        self._free = False  # whatever was known: the server holds the bot to a limit now
+        self._allowance.refill(now)
         self._blocked_until = max(self._blocked_until, now + delay_for(error, attempt))
         with contextlib.suppress(Exception):  # metrics must never stop a send
             self._on_limited()
@@ -329,9 +410,7 @@ class Sender:
             self._noted_at is None or now - self._noted_at >= NOTE_EVERY_S
         ):
             self._noted_at = now
-            task = asyncio.create_task(self._note(self._note_limited))
-            self._noting.add(task)
-            task.add_done_callback(self._noting.discard)
+            self._spawn_note(self._note_limited)
         if not self._warned:
             self._warned = True
             log.warning(
@@ -346,7 +425,7 @@ class Sender:
         try:
             await note()
         except Exception as error:  # a courtesy of its own: the sends go on
-            log.warning("matrix: could not note the rate limit: %s", error)
+            log.warning("matrix: could not note the rate limit in the store: %s", error)
 
     async def flush(self) -> None:
         """Returns once every queue is empty (tests, benchmarks)."""

@@ -50,6 +50,7 @@ their first move are almost always ended within minutes (an unanswered start, a 
 _UNDECRYPTED = "undecrypted"
 _UNSHOWN = "unshown"
 _LIMITED_AT = "rate_limited_at"
+_FREE = "rate_free"
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,10 +130,21 @@ class MatrixState:
             return None
 
     async def set_limited_at(self, now: float, *, keep: float) -> None:
-        """Note that the homeserver refused the bot for its rate at ``now``, for ``keep`` s."""
+        """Note that the homeserver refused the bot for its rate at ``now``, for ``keep`` s;
+        whatever freedom was noted before is forgotten (the server holds the bot to a limit)."""
         await self._store.run(
             kv.kv_set(self._namespace, _LIMITED_AT, repr(now), expires_at=now + keep)
         )
+        await self._store.run(kv.kv_delete(self._namespace, _FREE))
+
+    async def free(self) -> bool:
+        """Whether the bot was proven free of the homeserver's default rate (and no refusal
+        came since)."""
+        return await self._store.run(kv.kv_get(self._namespace, _FREE)) is not None
+
+    async def set_free(self, now: float) -> None:
+        """Note that the homeserver let the bot past its default rate (at ``now``)."""
+        await self._store.run(kv.kv_set(self._namespace, _FREE, repr(now)))
 
     # --- boards ---------------------------------------------------------------------------
 

@@ -317,7 +317,8 @@ class Size(Kind[tuple[int, int]]):
 @dataclass(frozen=True, slots=True)
 class Chats(Kind[frozenset[str]]):
     """Chat ids, as the service hands them over (``here`` is replaced by the chat's id and
-    platform mentions by ids before this runs; see ``core.sessions.admin``), or ``none``."""
+    platform mentions by ids before this runs; see ``core.sessions.admin.settings_command``), or
+    ``none``."""
 
     def read(self, text: str) -> frozenset[str]:
         words = text.replace(",", " ").split()
@@ -441,7 +442,7 @@ class Effective:
     # 20 a minute suits a channel of people; up to 100 a second lets a load test through.
     boards_per_minute = Key(Whole(1, 6000), 20)
     # Matchmaking from this chat (/seek): off unless set; a direct chat with the bot is
-    # on while nobody set it (core/sessions/seeking.py reads the source).
+    # on while nobody set it (core/sessions/openplay/seeking.py reads the source).
     open_play = Key(Switch(), False)
 
     def allows_chat(self, chat_id: str) -> bool:

@@ -19,7 +19,7 @@ from core.admin.keys import Effective
 from core.errors import UserError
 from core.ports import KvEntry, PlatformStyle, ServiceObserver
 from core.replies import Actor
-from core.sessions.open_games import noted
+from core.sessions.openplay.open_games import noted
 from core.sessions.settings import ServiceSettings
 from core.sessions.views import game_name
 from core.store import AlreadyPlaying, GameLimits, Session, Status, sessions

@@ -36,17 +36,17 @@ from core.errors import UserError
 from core.games import Position
 from core.i18n import Text, normalize_locale
 from core.replies import Actor, Reply
-from core.sessions.admin import Admin
-from core.sessions.challenges import Challenges
+from core.sessions.admin.policy import Policy
+from core.sessions.admin.settings_command import Admin
 from core.sessions.context import Context
-from core.sessions.left import Departures
-from core.sessions.moves import Moves, Unplayable
-from core.sessions.policy import Policy
-from core.sessions.ratings import Ratings
-from core.sessions.review import Reviews
-from core.sessions.seeking import Matchmaker
-from core.sessions.stats import Results
-from core.sessions.themes import Themes
+from core.sessions.openplay.seeking import Matchmaker
+from core.sessions.play.challenges import Challenges
+from core.sessions.play.left import Departures
+from core.sessions.play.moves import Moves, Unplayable
+from core.sessions.players.ratings import Ratings
+from core.sessions.players.stats import Results
+from core.sessions.players.themes import Themes
+from core.sessions.reviews.review import Reviews
 from core.store import Session, sessions
 
 

@@ -3,11 +3,12 @@
 It owns nothing but the wiring: each request is run by :class:`~core.sessions.requests.Requests`
 (accounting, error -> reply, receipt, one log line), and its text or command is handed by
 :class:`~core.sessions.dispatch.Dispatch` to the part that owns it:
-:class:`~core.sessions.challenges.Challenges` (new games, answers, rematch, ``/final``),
-:class:`~core.sessions.moves.Moves` (a player's move and the bot's answer),
-:class:`~core.sessions.watch.Watcher` (bots' games), :class:`~core.sessions.stats.Results`
-(``/stats``, ``/top``), :class:`~core.sessions.review.Reviews` (``/review``, from the reviews
-:class:`~core.sessions.review.KeptReviews` keeps while games go on). The AI runs behind
+:class:`~core.sessions.play.challenges.Challenges` (new games, answers, rematch, ``/final``),
+:class:`~core.sessions.play.moves.Moves` (a player's move and the bot's answer),
+:class:`~core.sessions.play.watch.Watcher` (bots' games),
+:class:`~core.sessions.players.stats.Results` (``/stats``, ``/top``),
+:class:`~core.sessions.reviews.review.Reviews` (``/review``, from the reviews
+:class:`~core.sessions.reviews.review.KeptReviews` keeps while games go on). The AI runs behind
 :class:`core.workers.runner.AiRunner`.
 
 What the replies look like (adapters may rely on this):
@@ -51,27 +52,27 @@ from core.commands import Command
 from core.errors import UserError
 from core.ports import KvEntry, NullObserver, PlatformStyle, ServiceObserver
 from core.replies import ActionKind, Actor, Reply
-from core.sessions.admin import Admin
-from core.sessions.challenges import Challenges
-from core.sessions.clocks import Clocks
+from core.sessions.admin.policy import Policy
+from core.sessions.admin.settings_command import Admin
+from core.sessions.clocks.clock import Clocks
+from core.sessions.clocks.sweeper import Sweeper
 from core.sessions.context import Context
 from core.sessions.dispatch import Dispatch
-from core.sessions.left import Departures
-from core.sessions.moved import carry_games_over, shown_again
-from core.sessions.moves import Moves, Unplayable, off_board
-from core.sessions.other_chats import OtherChats
-from core.sessions.policy import Policy
-from core.sessions.ratings import Ratings
-from core.sessions.relay import Relay
+from core.sessions.openplay.other_chats import OtherChats
+from core.sessions.openplay.relay import Relay
+from core.sessions.openplay.seeking import Matchmaker
+from core.sessions.play.challenges import Challenges
+from core.sessions.play.left import Departures
+from core.sessions.play.moved import carry_games_over, shown_again
+from core.sessions.play.moves import Moves, Unplayable, off_board
+from core.sessions.play.watch import Watcher
+from core.sessions.players.ratings import Ratings
+from core.sessions.players.stats import Results
+from core.sessions.players.themes import Themes
 from core.sessions.requests import Requests
-from core.sessions.review import KeptReviews, Reviews
-from core.sessions.seeking import Matchmaker
+from core.sessions.reviews.review import KeptReviews, Reviews
 from core.sessions.settings import ServiceSettings
-from core.sessions.stats import Results
-from core.sessions.sweeper import Sweeper
-from core.sessions.themes import Themes
 from core.sessions.views import board_reply
-from core.sessions.watch import Watcher
 from core.store import StoreBusy, StoreUnavailable, sessions
 from core.store.port import Store
 from core.workers.runner import AiRunner, PoolRunner
@@ -225,7 +226,7 @@ class GameService:
 
     async def sweep_clocks(self) -> int:
         """End every game whose move clock ran out and send the reminders due now; how many
-        games ended (see :mod:`core.sessions.clocks`)."""
+        games ended (see :mod:`core.sessions.clocks.clock`)."""
         return await self._clocks.sweep()
 
     # --- entry points ----------------------------------------------------------------------
@@ -345,7 +346,7 @@ class GameService:
         self, platform: str, old_chat_id: str, new_chat_id: str, users: Sequence[str]
     ) -> list[Reply]:
         """The games ``users`` play in ``old_chat_id``, moved to ``new_chat_id`` (a room that
-        was upgraded); see :func:`core.sessions.moved.carry_games_over`."""
+        was upgraded); see :func:`core.sessions.play.moved.carry_games_over`."""
         replies: list[Reply] = []
         moved = await carry_games_over(self.store, platform, old_chat_id, new_chat_id, users)
         for session in moved:
@@ -372,7 +373,7 @@ class GameService:
     ) -> int:
         """End as abandoned the live games and challenges in ``chat_ids`` (and in the chats of
         ``server_id``) that the bot left (``user_id`` None) or that ``user_id`` left; see
-        :mod:`core.sessions.left`."""
+        :mod:`core.sessions.play.left`."""
         chat_ids = [clean(chat_id) for chat_id in chat_ids]
         return await self._departures.abandon(
             clean(platform),

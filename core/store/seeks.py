@@ -8,7 +8,7 @@ transaction that makes its game (or expires it, or cancels it), under a row lock
   SKIP LOCKED``: seeks another process is pairing are skipped, never waited for; the one
   chosen is deleted and the game written in the same transaction, or the new seek is queued;
 - a pass over the queue (:func:`pair_waiting`) locks a batch of the oldest seeks the same way
-  and pairs them with :func:`core.matching.pair_up` (windows widen while seeks wait, so pairs
+  and pairs them with :func:`core.pairing.seeks.pair_up` (windows widen while seeks wait, so pairs
   appear with time, and two seeks that arrived in the same instant in two processes, each
   queued without seeing the other, are paired here);
 - SQLite has one writer at a time: the locks are dropped there and the transaction does it.
@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.games import Rules
-from core.matching import Seek, choose, pair_up
+from core.pairing.seeks import Seek, choose, pair_up
 from core.ratings.rating import START_DEVIATION, Rating
 from core.store.errors import Limited
 from core.store.models.seeks import AlreadySeeking, MakeGame, Paired, Queued, SeekResult

@@ -19,7 +19,7 @@ from core.i18n import Text
 from core.ports import PlatformStyle
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService, ServiceSettings
-from core.sessions.model import Event, transition
+from core.sessions.play.model import Event, transition
 from core.store import Status, departures, ratings, sessions, stats
 from tests.backends import AnyStore
 from tests.core.test_sessions import ALICE, BOB, CAROL, actor, keys, pvp, session_of, store, stored

@@ -1,4 +1,5 @@
-"""Connect Four reviews kept while the game goes on (core.sessions.review.KeptReviews): the kept
+"""Connect Four reviews kept while the game goes on (core.sessions.reviews.review.KeptReviews):
+the kept
 review is the fresh one, /review answers from it (in any process sharing the store), a busy
 runner only costs a search of the moves not kept, nothing is kept for other games, and the kept
 rows go with the session. On both stores."""
@@ -16,7 +17,7 @@ from core.ai.review import GameReview, MoveReview, review_game
 from core.games import CONNECT_FOUR, Position, Rules
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService, ServiceSettings
-from core.sessions.review import KEEP_NAMESPACE, KEEP_PLIES, decode, review_text
+from core.sessions.reviews.review import KEEP_NAMESPACE, KEEP_PLIES, decode, review_text
 from core.store import Session, Status, StoreUnavailable, kv, sessions
 from core.store.sql import Op
 from tests.backends import AnyStore, Backend

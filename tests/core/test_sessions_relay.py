@@ -18,7 +18,7 @@ from core.games import Outcome, Termination
 from core.ports import PlatformStyle
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService
-from core.sessions.relay import CLAIM
+from core.sessions.openplay.relay import CLAIM
 from core.sessions.views import board_reply
 from core.store import outbox, sessions
 from core.store.models import JsonValue, Kind, OutboxItem

@@ -13,7 +13,7 @@ from core.i18n import Text
 from core.ports import PlatformStyle
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService
-from core.sessions.model import resigned
+from core.sessions.play.model import resigned
 from core.store import Status, ratings, seeks, sessions, stats
 from tests.backends import AnyStore
 from tests.core.test_sessions import Clock, error_key, keys, service, store

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from core.leases import LeaseState
 from core.replies import Actor
 from core.sessions import GameService, ServiceSettings
-from core.sessions.sweeper import SWEEPER_LEASE
+from core.sessions.clocks.sweeper import SWEEPER_LEASE
 from core.store import leases, stats
 from tests.backends import AnyStore, Backend
 

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from core.leases import DEFAULT_TTL
-from core.sessions.sweeper import SWEEPER_LEASE
+from core.sessions.clocks.sweeper import SWEEPER_LEASE
 from tests.backends import Backends
 from tests.e2e.bot_processes import (
     BotProcess,

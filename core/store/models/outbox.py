@@ -1,6 +1,6 @@
 """The outbox's items: what one process has to show in a chat that another process serves, left
 in the store as a neutral item; the operations are in :mod:`core.store.outbox`, the sending and
-the showing in :mod:`core.sessions.relay`.
+the showing in :mod:`core.sessions.openplay.relay`.
 
 An item names what to show (its :class:`Kind`), where, and the game it is about; never the
 words. The process that serves the chat builds the replies from the item and the game as it

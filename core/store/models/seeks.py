@@ -1,12 +1,12 @@
 """What the matchmaking queue of the store answers; the operations are in
-:mod:`core.store.seeks`, the rules in :mod:`core.matching`."""
+:mod:`core.store.seeks`, the rules in :mod:`core.pairing.seeks`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from core.matching import Seek
+from core.pairing.seeks import Seek
 from core.store.models.session import Session
 
 MakeGame = Callable[[Seek, Seek], Session]

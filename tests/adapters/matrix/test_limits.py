@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -224,9 +225,47 @@ async def test_a_new_term_remembers_the_rate_limit_and_seeds_no_keycaps(
     assert not [s for s in second.sent if s.event_type == "m.reaction"]
 
 
+async def test_a_fresh_bot_seeds_no_keycaps_until_the_homeserver_lets_it_past_the_defaults(
+    service: GameService,
+) -> None:
+    await state(service).set_next_batch("s0")
+    first = FakeTransport()
+    first.deliver((ROOM, text("$t0", ALICE, "!tres easy")))
+    async with keycaps_on(service, first, exempt=False):
+        await first.wait_sent(is_board)
+        # Boards in 13 more rooms at once: past what Synapse's defaults let through, and the
+        # server refused none.
+        rooms = [f"!room{n}:example.org" for n in range(13)]
+        first.deliver(
+            *(
+                (room, text(f"$t{room}", f"@p{n}:example.org", "!tres easy"))
+                for n, room in enumerate(rooms)
+            )
+        )
+        await first.wait_sent(is_board, count=14)
+        # Proven only by the sends: the boards before it got no keycaps, the first one none.
+        await first.wait_sent(lambda s: s.event_type == "m.reaction")
+        reactions = [s for s in first.sent if s.event_type == "m.reaction"]
+        assert all(s.room_id != ROOM for s in reactions)
+        assert first.sent.index(reactions[0]) >= 13
+    assert await state(service).free()
+    # The next term knows: keycaps from its first board on.
+    second = FakeTransport()
+    second.deliver((ROOM, text("$t2", BOB, "!quatre easy")))
+    async with keycaps_on(service, second, exempt=False):
+        await second.wait_sent(is_board)
+        await second.wait_sent(lambda s: s.event_type == "m.reaction", count=7)
+    # A refusal noted later forgets it.
+    await state(service).set_limited_at(time.time(), keep=60)
+    assert not await state(service).free()
+
+
 @asynccontextmanager
-async def keycaps_on(service: GameService, fake: FakeTransport) -> AsyncIterator[None]:
-    adapter = MatrixAdapter(service, CONFIG, transport=fake, add_keycaps=True, sleep=Sleeps())
+async def keycaps_on(
+    service: GameService, fake: FakeTransport, *, exempt: bool = True
+) -> AsyncIterator[None]:
+    config = dataclasses.replace(CONFIG, exempt=exempt)
+    adapter = MatrixAdapter(service, config, transport=fake, add_keycaps=True, sleep=Sleeps())
     stop = asyncio.Event()
     task = asyncio.create_task(adapter.run(stop))
     try:

@@ -8,7 +8,7 @@ import logging
 import pytest
 
 from adapters.matrix.render import notice_content, reaction_content
-from adapters.matrix.sender import Sender, TokenDead
+from adapters.matrix.sender import QUIET_S, Sender, TokenDead
 from adapters.matrix.transport import MatrixError
 from tests.adapters.matrix.fakes import FakeTransport
 from tests.adapters.matrix.harness import ROOM, Sleeps
@@ -91,7 +91,7 @@ async def test_courtesies_go_behind_answers_and_are_dropped_while_limited() -> N
     fake = FakeTransport()
     gate = asyncio.Event()
     fake.gates[ROOM] = gate
-    sender = Sender(lambda: fake, relogin=Relogins(), sleep=Sleeps())
+    sender = Sender(lambda: fake, relogin=Relogins(), sleep=Sleeps(), exempt=True)
     sender.send(ROOM, notice_content("board"))
     await fake.wait_until(lambda: fake.waiting >= 1)  # the first one in flight
     sender.courtesy(ROOM, reaction_content("$board", "1\ufe0f\u20e3"))
@@ -110,6 +110,79 @@ async def test_courtesies_go_behind_answers_and_are_dropped_while_limited() -> N
     await sender.flush()
     assert bodies(fake)[-1] == "limited answer"
     assert fake.redacted == [] and sender.dropped_courtesies == 2
+
+
+def courtesies_go(sender: Sender) -> bool:
+    # A call, not the property itself: mypy would keep its value narrowed across the sends.
+    return sender.courtesies_go
+
+
+class Notes:
+    def __init__(self) -> None:
+        self.count = 0
+
+    async def __call__(self) -> None:
+        self.count += 1
+
+
+async def test_a_fresh_bot_spends_no_event_on_courtesies_before_it_knows_its_limits() -> None:
+    # On Synapse's defaults, a board's nine keycaps before the first 429 spend the whole
+    # burst: every answer of the first game then waits its 5 s.
+    fake = FakeTransport()
+    sender = Sender(lambda: fake, relogin=Relogins(), sleep=Sleeps())
+    board = await sender.send(ROOM, notice_content("board"))
+    for key in ("1\ufe0f\u20e3", "2\ufe0f\u20e3"):
+        sender.courtesy(ROOM, reaction_content(board, key))
+    sender.redact(ROOM, "$consumed", "move played")
+    await sender.send(ROOM, notice_content("answer"))
+    await sender.flush()
+    assert bodies(fake) == ["board", "answer"] and fake.redacted == []
+    assert sender.dropped_courtesies == 3 and not sender.courtesies_go
+
+
+async def test_sends_past_the_default_allowance_unrefused_prove_the_bot_free() -> None:
+    time = Time()  # stands still: every send comes at once
+    fake = FakeTransport()
+    noted = Notes()
+    sender = Sender(
+        lambda: fake, relogin=Relogins(), sleep=time.sleep, clock=time.clock, note_free=noted
+    )
+    for n in range(12):  # the burst of 10, and 2 more: not yet beyond the margin
+        await sender.send(ROOM, notice_content(f"answer {n}"))
+    assert not courtesies_go(sender)
+    await sender.send(ROOM, notice_content("answer 12"))
+    await sender.flush()
+    assert courtesies_go(sender) and noted.count == 1
+    sender.courtesy(ROOM, reaction_content("$board", "1\ufe0f\u20e3"))
+    await sender.flush()
+    assert [s.event_type for s in fake.sent][-1] == "m.reaction"
+    await sender.send(ROOM, notice_content("more"))
+    await sender.flush()
+    assert noted.count == 1  # noted once
+
+
+async def test_answers_at_the_default_pace_prove_nothing() -> None:
+    time = Time()
+    fake = FakeTransport()
+    sender = Sender(lambda: fake, relogin=Relogins(), sleep=time.sleep, clock=time.clock)
+    for n in range(40):  # one every 5 s: what the defaults allow, forever
+        await sender.send(ROOM, notice_content(f"answer {n}"))
+        time.now += 5.0
+    assert not sender.courtesies_go
+
+
+async def test_a_rate_limit_forgets_that_the_bot_was_free() -> None:
+    time = Time()
+    fake = FakeTransport()
+    sender = Sender(lambda: fake, relogin=Relogins(), sleep=time.sleep, clock=time.clock)
+    sender.free_known()  # noted in the store by an earlier term
+    assert sender.courtesies_go
+    fake.send_errors = [limited(2000)]
+    await sender.send(ROOM, notice_content("answer"))
+    time.now += QUIET_S + 1  # long after the window
+    sender.courtesy(ROOM, reaction_content("$board", "1\ufe0f\u20e3"))
+    await sender.flush()
+    assert bodies(fake) == ["answer"] and not sender.courtesies_go
 
 
 async def test_a_rate_limit_in_one_room_holds_the_others() -> None:
@@ -191,7 +264,7 @@ async def test_the_keycaps_of_an_ended_board_still_waiting_are_dropped() -> None
     fake = FakeTransport()
     gate = asyncio.Event()
     fake.gates[ROOM] = gate
-    sender = Sender(lambda: fake, relogin=Relogins(), sleep=Sleeps())
+    sender = Sender(lambda: fake, relogin=Relogins(), sleep=Sleeps(), exempt=True)
     sender.send(ROOM, notice_content("board"))
     await fake.wait_until(lambda: fake.waiting >= 1)  # the first one in flight
     for key in ("1\ufe0f\u20e3", "2\ufe0f\u20e3"):

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from core.games import CONNECT_FOUR, TICTACTOE, Rules
-from core.matching import SEEK_TTL, Seek
+from core.pairing.seeks import SEEK_TTL, Seek
 from core.ratings import NEW
 from core.store import Seat, Session, Status, new_session_id, seeks, sessions, stats
 from core.store.models import AlreadySeeking, Paired, Queued

@@ -2,20 +2,20 @@
 shown in two chats).
 
 The queue lives in the store (:mod:`core.store.seeks`); the rules of who meets whom are
-pure (:mod:`core.matching`). A seek that finds a partner at once makes the game in the same
+pure (:mod:`core.pairing.seeks`). A seek that finds a partner at once makes the game in the same
 transaction; otherwise it waits, and :meth:`Matchmaker.run` passes over the queue every
 :data:`PASS_INTERVAL` seconds in every process (``SKIP LOCKED`` keeps them apart), pairing the
 seeks whose rating windows have widened and telling the players whose seeks expired.
 
 An open game has one seat in another chat (:class:`core.store.Seat`). Every change to one
 (a move, ``/final``, a rematch offer) is answered in the chat it came from, as any game, and the
-same board is shown in the other chat (:mod:`core.sessions.other_chats`). Only the game
+same board is shown in the other chat (:mod:`core.sessions.openplay.other_chats`). Only the game
 crosses: the board, the players' display names (defused by
-:func:`core.matching.crossing_name`), their platform and rating, the result; never the other
+:func:`core.pairing.seeks.crossing_name`), their platform and rating, the result; never the other
 chat's name or id, nor free text. What this process has to show in a chat that another process
 serves (the new game's board with its pairing line, an expired seek's notice) goes through the
-store (:class:`~core.sessions.relay.Relay`); every pass also shows what other processes left
-for chats this one serves.
+store (:class:`~core.sessions.openplay.relay.Relay`); every pass also shows what other processes
+left for chats this one serves.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from core.commands import Block, SeekAction
 from core.commands import Seek as SeekCommand
 from core.errors import UserError
 from core.i18n import Lines, Text
-from core.matching import (
+from core.pairing.seeks import (
     OPEN_PLAY_CLOCK,
     SEEK_TTL,
     Seek,
@@ -41,12 +41,12 @@ from core.matching import (
 from core.ratings import Rating, pool_of
 from core.render import clock_words
 from core.replies import Actor, Reply
-from core.sessions.blocking import Blocks
+from core.sessions.admin.policy import Policy
+from core.sessions.admin.policy import game_clock as game_clock_of
 from core.sessions.context import Context
-from core.sessions.model import Event, new_session, transition
-from core.sessions.policy import Policy
-from core.sessions.policy import game_clock as game_clock_of
-from core.sessions.relay import Relay, Shown, reader_of
+from core.sessions.openplay.blocking import Blocks
+from core.sessions.openplay.relay import Relay, Shown, reader_of
+from core.sessions.play.model import Event, new_session, transition
 from core.sessions.views import board_reply, game_name
 from core.store import AlreadyPlaying, Seat, Session, Status, new_session_id, ratings
 from core.store import seeks as store_seeks
@@ -240,7 +240,7 @@ class Matchmaker:
         return [Reply(text=Text("seek.list", {"lines": Lines(tuple(lines))}), private=True)]
 
     async def block(self, actor: Actor, command: Block) -> list[Reply]:
-        """``/block``: see :mod:`core.sessions.blocking`."""
+        """``/block``: see :mod:`core.sessions.openplay.blocking`."""
         return await self._blocks.command(actor, command)
 
     async def block_opponent(self, actor: Actor, session: Session) -> list[Reply]:

@@ -1,9 +1,10 @@
-"""The other chat of an open game (one game shown in two chats, :mod:`core.sessions.seeking`):
+"""The other chat of an open game (one game shown in two chats,
+:mod:`core.sessions.openplay.seeking`):
 every change to one (a move, ``/final``, a rematch offer) is answered in the chat it came
 from, as any game, and the same replies are shown in the other chat through the
-:class:`~core.sessions.relay.Relay` (through the store's outbox when another process serves
+:class:`~core.sessions.openplay.relay.Relay` (through the store's outbox when another process serves
 that chat, which then shows the board as it stands). Which open games a request changed is
-collected by :mod:`core.sessions.open_games`.
+collected by :mod:`core.sessions.openplay.open_games`.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from core.i18n import Text
 from core.replies import Actor, Reply
 from core.sessions.context import Context
-from core.sessions.open_games import noted, recording
-from core.sessions.relay import Relay, Shown, reader_of
+from core.sessions.openplay.open_games import noted, recording
+from core.sessions.openplay.relay import Relay, Shown, reader_of
 from core.sessions.views import board_reply
 from core.store import Session
 from core.store.models import Kind, OutboxItem

@@ -9,7 +9,7 @@ claimed by :func:`core.store.sessions.take_reminder`, which one caller alone get
 arrives after its deadline but before the sweep ends the game the same way (:func:`end_on_time`), so
 the deadline decides, not which process looks first.
 
-Both players are told through :class:`~core.sessions.relay.Relay`: in each chat of the game
+Both players are told through :class:`~core.sessions.openplay.relay.Relay`: in each chat of the game
 (an open game has two) the board edited to its result and the result as a message of its own,
 with the new ratings under it as a move's result has them; the reminder as a mention of the
 player to move, in their chat. The sweeping process (the sweeper lease's holder) may not serve
@@ -31,9 +31,9 @@ from core.i18n import Text
 from core.render import time_left
 from core.replies import Reply
 from core.sessions.context import Context
-from core.sessions.model import timed_out
-from core.sessions.open_games import recording
-from core.sessions.relay import Localize, Relay, Shown, reader_of
+from core.sessions.openplay.open_games import recording
+from core.sessions.openplay.relay import Localize, Relay, Shown, reader_of
+from core.sessions.play.model import timed_out
 from core.sessions.views import board_reply
 from core.store import Session, Status, sessions
 from core.store.models import Kind, OutboxItem

@@ -1,5 +1,5 @@
 """Results: ``/stats`` for a player (counted by the store, in the same transaction that finishes
-a game), with their ratings (:mod:`core.sessions.ratings`, which also answers ``/top``)."""
+a game), with their ratings (:mod:`core.sessions.players.ratings`, which also answers ``/top``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from core.commands import Stats
 from core.i18n import Text
 from core.replies import Actor, Reply
 from core.sessions.context import Context
-from core.sessions.ratings import Ratings
+from core.sessions.players.ratings import Ratings
 from core.store import stats as store_stats
 
 

@@ -1,5 +1,5 @@
 """Which open games (one game shown in two chats) a request changed, so that their other chat
-is shown the change once the request has its answer (:mod:`core.sessions.seeking`).
+is shown the change once the request has its answer (:mod:`core.sessions.openplay.seeking`).
 
 The list travels in a context variable, as the request's receipt does: the parts that change
 a game (:class:`~core.sessions.context.Context`'s writes, a rematch) note it without passing

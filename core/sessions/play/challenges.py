@@ -10,11 +10,13 @@ from core.commands import DEFAULT_LEVEL, BotVsBot, First, Start, VsBot, VsUser
 from core.errors import UserError
 from core.games import Rules
 from core.i18n import Text
-from core.matching import crossing_name
+from core.pairing.seeks import crossing_name
 from core.render import clock_words
 from core.replies import ActionKind, Actor, Reply
+from core.sessions.admin.policy import Policy
 from core.sessions.context import Context
-from core.sessions.model import (
+from core.sessions.openplay.open_games import noted
+from core.sessions.play.model import (
     Event,
     check_removal,
     new_session,
@@ -22,11 +24,9 @@ from core.sessions.model import (
     stopped,
     transition,
 )
-from core.sessions.moves import Moves
-from core.sessions.open_games import noted
-from core.sessions.policy import Policy
+from core.sessions.play.moves import Moves
+from core.sessions.play.watch import Watcher
 from core.sessions.views import board_reply, board_view, game_name
-from core.sessions.watch import Watcher
 from core.store import AlreadyPlaying, GameLimits, Seat, Session, Status
 
 

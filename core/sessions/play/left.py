@@ -19,9 +19,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from core.i18n import Text
 from core.replies import Actor, Reply
 from core.sessions.context import Context
-from core.sessions.model import Event, abandoned, check_removal
-from core.sessions.open_games import recording
-from core.sessions.relay import Relay
+from core.sessions.openplay.open_games import recording
+from core.sessions.openplay.relay import Relay
+from core.sessions.play.model import Event, abandoned, check_removal
 from core.sessions.views import board_reply, board_view
 from core.store import Session, Status, departures, sessions
 from core.store.models import Kind, OutboxItem

@@ -13,9 +13,9 @@ from core.errors import UserError
 from core.games import Position, Rules
 from core.i18n import Text
 from core.replies import Actor, Reply
-from core.sessions.clocks import end_on_time, is_due
+from core.sessions.clocks.clock import end_on_time, is_due
 from core.sessions.context import Context
-from core.sessions.model import played
+from core.sessions.play.model import played
 from core.sessions.views import board_changed, board_reply
 from core.store import Session, Status, StoreBusy, StoreUnavailable, sessions
 

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from core.i18n import Text
 from core.replies import Actor, Reply
 from core.sessions.context import Context
-from core.sessions.model import stopped
-from core.sessions.moves import Moves, Publish
+from core.sessions.play.model import stopped
+from core.sessions.play.moves import Moves, Publish
 from core.sessions.views import board_reply
 from core.store import Session, Status
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from core.commands import Block
 from core.errors import UserError
 from core.i18n import Text
-from core.matching import crossing_name
+from core.pairing.seeks import crossing_name
 from core.replies import Actor, Reply
 from core.sessions.context import Context
 from core.store import Session, seeks
