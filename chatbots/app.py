@@ -88,7 +88,8 @@ def plan_adapters(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> list[
     does not pay for loading discord.py or matrix-nio.
 
     Raises:
-        SettingsError: a platform's config refused a value (its message names the setting).
+        SettingsError: a platform's config refused a value, or CONSOLE_NAME is no console name
+            (the message names the setting).
     """
     try:
         factories = _platform_factories(settings)
@@ -97,11 +98,17 @@ def plan_adapters(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> list[
     if factories:
         return factories
     from adapters.console import ConsoleAdapter
+    from adapters.console.names import console_name
+
+    try:
+        name = console_name(settings.console_name)
+    except ValueError as error:
+        raise SettingsError([str(error)]) from error
 
     def console(service: GameService) -> Adapter:
         stdout.write(CONFIGURE_HINT)
         locale = settings.default_locale
-        return ConsoleAdapter(service, stdin=stdin, stdout=stdout, locale=locale)
+        return ConsoleAdapter(service, stdin=stdin, stdout=stdout, user_id=name, locale=locale)
 
     return [console]
 

@@ -21,7 +21,7 @@ from prometheus_client import CollectorRegistry, Counter, Histogram, ProcessColl
 from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4, generate_latest
 from prometheus_client.metrics_core import CounterMetricFamily, GaugeMetricFamily, Metric
 
-from core.games import Variant
+from core.games import GameKind
 
 if TYPE_CHECKING:
     from core.leases import Lease
@@ -36,8 +36,8 @@ T = TypeVar("T")
 CONTENT_TYPE = CONTENT_TYPE_PLAIN_0_0_4
 """The Content-Type of :meth:`Metrics.render` (Prometheus text format 0.0.4)."""
 
-GAMES = tuple(variant.value for variant in Variant)
-"""The ``game`` label's values: the variants, not their sizes (bounded cardinality)."""
+GAMES = tuple(dict.fromkeys(kind.label for kind in GameKind))
+"""The ``game`` label's values: the game kinds' labels, not their sizes (bounded cardinality)."""
 
 _ERROR_KEY = "error."
 # The bot's moves take from well under a millisecond (easy) to the whole budget (hard, a second
@@ -158,7 +158,7 @@ class Metrics:
     # --- core.ports.ServiceObserver ---------------------------------------------------------
 
     def game_started(self, platform: str, game: str) -> None:
-        """A game began; ``game`` is its variant (``tictactoe``, ``connect4``, ``free``)."""
+        """A game began; ``game`` is its kind's label (``tictactoe``, ``connect4``, ``free``)."""
         self.games_started.labels(platform, game).inc()
 
     def game_finished(self, platform: str, game: str) -> None:

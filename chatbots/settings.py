@@ -83,6 +83,7 @@ KEYS: tuple[Key, ...] = (
     Key("DEFAULT_LOCALE", GENERAL, chat="language"),
     Key("DEFAULT_THEME", GENERAL, chat="theme"),
     Key("DEFAULT_BOARD_STYLE", GENERAL, chat="board_style"),
+    Key("CONSOLE_NAME", GENERAL),
     Key("DEFAULT_LEVEL", AI, chat="level"),
     Key("AI_BUDGET_SECONDS", AI, "1.0"),
     Key("AI_WORKERS", AI),
@@ -172,6 +173,8 @@ class Settings:
     is None when ``/healthz`` and ``/metrics`` are not served. ``database_url`` (PostgreSQL) is
     None when unset: the SQLite file at ``database_path`` is the store then.
     ``chat_defaults`` holds the chat settings' defaults the ``.env`` sets, by setting name.
+    ``console_name`` is the console player's name when set (checked where the console is
+    planned, by the console's own rule for names); None: the OS user's.
     """
 
     database_path: Path = Path(_DEFAULTS["DATABASE_PATH"])
@@ -186,6 +189,7 @@ class Settings:
     matrix: MatrixSettings | None = None
     http_port: int | None = None
     http_host: str = _DEFAULTS["HTTP_HOST"]
+    console_name: str | None = None
     warnings: tuple[str, ...] = field(default=(), compare=False)
 
     def chat_default(self, key: chat.Key[T]) -> T:
@@ -312,6 +316,7 @@ class _Parser:
             matrix=self.matrix(),
             http_port=self.http_port(),
             http_host=self.get("HTTP_HOST", parse.listen_host, ""),
+            console_name=self.optional("CONSOLE_NAME", str),
             warnings=warnings,
         )
         if self.problems:

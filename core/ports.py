@@ -76,6 +76,12 @@ class PlatformStyle:
         private_replies: a reply marked private reaches its user alone (Discord's ephemeral
             messages, the one-person console); False where everyone in the chat sees it
             (Matrix rooms), so secrets such as a ``/link`` code are not handed out there.
+        rate_limit: ``(burst, per_minute)`` of the rate limit for each user of the platform, in
+            place of the chat's ``rate_burst`` and ``rate_per_minute`` settings (the console's,
+            for the one person at its keyboard). None: the chat's.
+        silence_limited: a user who hit the rate limit is told once, then answered nothing until
+            their bucket is full again (in a shared chat, answering a flood would be a flood).
+            False: every refused request says why (the console, where nobody else reads).
     """
 
     platform: str
@@ -87,6 +93,8 @@ class PlatformStyle:
     serves: Callable[[str], bool] | None = None
     in_chat: Callable[[Actor, str], Awaitable[bool | None]] | None = None
     private_replies: bool = False
+    rate_limit: tuple[int, int] | None = None
+    silence_limited: bool = True
 
 
 class GameServicePort(Protocol):
@@ -202,7 +210,7 @@ class ServiceObserver(Protocol):
     raise."""
 
     def game_started(self, platform: str, game: str) -> None:
-        """A game began; ``game`` is its ``core.games.Variant`` value (``tictactoe``, ...)."""
+        """A game began; ``game`` is its ``core.games.GameKind`` label (``tictactoe``, ...)."""
 
     def game_finished(self, platform: str, game: str) -> None:
         """A game ended (announced once, by the process whose write ended it)."""

@@ -13,6 +13,10 @@ from dataclasses import dataclass
 from core.games import Rules
 from core.i18n import Text
 
+THEME_NAMES = ("classic", "discs", "contrast")
+"""The board themes a reply may name (:attr:`Reply.theme`), each drawn by ``core.pictures``:
+here, below both, so that the settings and the commands check a name without the pictures."""
+
 
 @dataclass(frozen=True, slots=True)
 class Actor:
@@ -126,7 +130,7 @@ class Reply:
         locale: the language the chat's admins chose (the ``language`` setting), when they
             chose one: every adapter renders this reply in it, rather than in the person's own
             language (Discord's client locale) or the adapter's configured default.
-        theme: the board theme to draw ``board`` in (a name of ``core.pictures.THEMES``): the
+        theme: the board theme to draw ``board`` in (one of :data:`THEME_NAMES`): the
             theme of the player who started the game (``/theme``), else the one the chat's
             admins chose (the ``theme`` setting); None for each game's own.
         mention: the user id of the one person this text is meant for, who must be notified

@@ -22,8 +22,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol, TextIO, cast
 
+from adapters.console.names import NAME, local_name
 from core.commands import find_command
-from core.i18n import normalize_locale, render
+from core.commands.topics import HELP_TOPICS
+from core.i18n import Text, normalize_locale, render
 from core.pictures import THEMES, board_png
 from core.ports import GameServicePort, PlatformStyle
 from core.render import board_text, status_line
@@ -33,10 +35,13 @@ log = logging.getLogger(__name__)
 
 PLATFORM = "console"
 CHAT_ID = "console"
-_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,31}")
-_SAID_BY = re.compile(rf"({_NAME.pattern}):\s*(.*)", re.DOTALL)
+_SAID_BY = re.compile(rf"({NAME.pattern}):\s*(.*)", re.DOTALL)
 _END = object()  # the reader's "end of input"
 PICTURE_FILE = "board.png"  # where /picture writes when no file is named
+RATE_LIMIT = (100, 600)
+"""The console's own rate limit, per speaker: a person types a line in a second or two, a script
+pasted or piped in is answered at once up to 100 lines, and only a runaway loop is held to ten
+lines a second; every refused line says why (the chat's limit guards a room of many people)."""
 
 
 class LineReader(Protocol):
@@ -55,7 +60,8 @@ class ConsoleAdapter:
         stdin: where lines come from: a text file object (``sys.stdin``, a pipe) read by a
             background thread so the event loop never blocks, or an ``asyncio.StreamReader``.
         stdout: where replies are printed.
-        user_id, display_name: the first player at the keyboard.
+        user_id, display_name: the first player at the keyboard (``CONSOLE_NAME``); None: named
+            after the OS user (:func:`~adapters.console.names.local_name`).
         locale: the language of the replies (``en``, ``ca``, ``es``, ``pt``, ``ru``).
         welcome: print how to play when the run starts.
     """
@@ -69,18 +75,25 @@ class ConsoleAdapter:
         *,
         stdin: TextIO | LineReader,
         stdout: TextIO,
-        user_id: str = "you",
+        user_id: str | None = None,
         display_name: str | None = None,
         locale: str = "en",
         welcome: bool = True,
     ) -> None:
         self._service = service
         service.register_platform(
-            PlatformStyle(PLATFORM, publish=self._publish, private_replies=True)
+            PlatformStyle(
+                PLATFORM,
+                publish=self._publish,
+                private_replies=True,
+                rate_limit=RATE_LIMIT,
+                silence_limited=False,
+            )
         )
         self._stdin = stdin
         self._stdout = stdout
         self._locale = normalize_locale(locale)
+        user_id = user_id or local_name()
         # Whoever types at this terminal runs the bot: every console player may use /settings.
         self._player = Actor(
             PLATFORM, CHAT_ID, user_id, display_name or user_id, self._locale, is_admin=True
@@ -90,6 +103,7 @@ class ConsoleAdapter:
         self._board: BoardView | None = None  # the last board shown, for /picture
         self._board_locale = self._locale
         self._board_theme: str | None = None
+        self._status_shown: Text | None = None  # the status line of the board printed last
         self._interactive = _isatty(stdin) and _isatty(stdout)
 
     async def run(self, stop: asyncio.Event) -> None:
@@ -98,7 +112,8 @@ class ConsoleAdapter:
         A line being answered when ``stop`` is set is answered in full first.
         """
         if self._welcome:
-            self._write(render("console.welcome", self._locale) + "\n\n")
+            topics = ", ".join(HELP_TOPICS)  # as /help lists them
+            self._write(render("console.welcome", self._locale, topics=topics) + "\n\n")
         lines = _lines(self._stdin)
         stopped = asyncio.create_task(stop.wait())
         try:
@@ -170,6 +185,12 @@ class ConsoleAdapter:
             self._show(reply, reply.locale or actor.locale)
 
     def _show(self, reply: Reply, locale: str) -> None:
+        if reply.board is None and reply.text is not None and reply.text == self._status_shown:
+            # A result told again in a message of its own, for chats where the board's edit
+            # notifies nobody (a timeout): here it was printed under the board just now.
+            self._status_shown = None
+            return
+        self._status_shown = None if reply.board is None else reply.board.status
         if reply.board is not None:
             self._board, self._board_locale = reply.board, locale
             self._board_theme = reply.theme  # the chat's theme setting, if any
@@ -197,7 +218,7 @@ class ConsoleAdapter:
         return render("console.picture.saved", self._locale, path=str(path))
 
     def _switch(self, name: str) -> None:
-        if name and not _NAME.fullmatch(name):
+        if name and not NAME.fullmatch(name):
             self._write(render("console.bad_name", self._locale, name=name) + "\n")
             return
         self._speaker = self.actor(name or None)

@@ -16,19 +16,16 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast, overload
+from typing import Any, Generic, TypeVar, cast, overload
 
 from core.admin.durations import CLOCK_MAX, CLOCK_MIN, parse_duration, show_duration
+from core.admin.scopes import Source
 from core.ai.levels import Level
 from core.errors import UserError
-from core.games.kinds import GameKind
+from core.games.kinds import STARTERS, WORDS, GameKind
 from core.games.rules import MAX_SIDE, MIN_SIDE
 from core.i18n import DEFAULT_LOCALE, LOCALES, Text
-from core.pictures.themes import THEMES
-
-if TYPE_CHECKING:
-    # Only a type here: scopes imports core.commands, whose parser imports this table.
-    from core.admin.scopes import Source
+from core.replies import THEME_NAMES
 
 T = TypeVar("T")
 
@@ -43,11 +40,6 @@ BOARD_STYLES = ("text", "picture")  # the board_style setting's words (Matrix)
 DAY = 86400
 _ON = {"on": True, "yes": True, "true": True, "1": True}
 _OFF = {"off": False, "no": False, "false": False, "0": False}
-_GAME_WORDS: dict[str, GameKind] = {
-    **{kind.value: kind for kind in GameKind},
-    "tictactoe": GameKind.TRES,
-    "connect4": GameKind.QUATRE,
-}
 _MAX_WORDS = 100  # the longest list a value may be (allowed chats)
 
 
@@ -263,8 +255,10 @@ class Look(Kind[str]):
 
     def read(self, text: str) -> str:
         word = text.lower()
-        if word != AUTO and word not in THEMES:
-            raise _Bad(Text("settings.expected.one_of", {"choices": ", ".join((AUTO, *THEMES))}))
+        if word != AUTO and word not in THEME_NAMES:
+            raise _Bad(
+                Text("settings.expected.one_of", {"choices": ", ".join((AUTO, *THEME_NAMES))})
+            )
         return word
 
 
@@ -283,18 +277,21 @@ class Word(Kind[str]):
 
 @dataclass(frozen=True, slots=True)
 class Games(Kind[frozenset[GameKind]]):
-    """Games by their command names (or the English ones), or ``none``."""
+    """Games by the words that start them (or their English aliases), or ``none``: the kinds
+    those words name (``quatre`` is Connect Four; a game of another kind is allowed when the
+    kind its word names is, see :attr:`GameKind.starter`)."""
 
     def read(self, text: str) -> frozenset[GameKind]:
         words = text.replace(",", " ").lower().split()
         if words == [NONE]:
             return frozenset()
-        if not words or any(word not in _GAME_WORDS for word in words):
-            raise _Bad(Text("settings.expected.games"))
-        return frozenset(_GAME_WORDS[word] for word in words)
+        kinds = [GameKind.named(word) for word in words]
+        if not kinds or None in kinds:
+            raise _Bad(Text("settings.expected.games", {"games": ", ".join(WORDS)}))
+        return frozenset(kind for kind in kinds if kind is not None)
 
     def show(self, value: frozenset[GameKind]) -> str:
-        return ",".join(kind.value for kind in GameKind if kind in value) or NONE
+        return ",".join(kind.word for kind in GameKind if kind in value) or NONE
 
 
 @dataclass(frozen=True, slots=True)
@@ -405,7 +402,7 @@ class Key(Generic[T]):
 
 # --- the table --------------------------------------------------------------------------------
 
-ALL_GAMES = frozenset(GameKind)
+ALL_GAMES = frozenset(STARTERS)
 
 
 @dataclass(frozen=True, slots=True)

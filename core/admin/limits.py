@@ -10,7 +10,9 @@ a platform has a bucket of ``burst`` tokens that refills at ``per_minute`` token
 command, a click or a typed move takes one. The request that finds it empty is answered once
 ("slow down, try again in N s", N the time until the bucket is full again); from then on the
 user gets no answer at all until then, so a spammer cannot make the bot spam. A legal move on
-your turn in a running game never reaches the limiter (the service lets it through first).
+your turn in a running game never reaches the limiter (the service lets it through first). A
+platform may set its own bucket and no silence (``PlatformStyle.rate_limit``,
+``silence_limited``): the console's one person is told why each time.
 
 **Across a restart** a user who was silenced is kept in the store, as a kv row with an expiry
 (``limits/rate:<platform>:<user>``, holding the time the silence ends; swept with the rest). A
@@ -59,8 +61,15 @@ class RateLimiter:
         self._buckets: collections.OrderedDict[tuple[str, str], _Bucket] = collections.OrderedDict()
         self._loading: dict[tuple[str, str], asyncio.Future[None]] = {}
 
-    async def take(self, platform: str, user_id: str, burst: int, per_minute: int) -> float | None:
+    async def take(
+        self, platform: str, user_id: str, burst: int, per_minute: int, *, silence: bool = True
+    ) -> float | None:
         """Take a token for one request.
+
+        Args:
+            silence: after the one notice, answer nothing until the bucket is full again.
+                False: no silence; each request that finds no token is told the seconds
+                until the next one (the console's one person).
 
         Returns:
             None: go ahead. ``0.0``: the user was told already; answer nothing. A positive
@@ -96,6 +105,8 @@ class RateLimiter:
         if bucket.tokens >= 1.0:
             bucket.tokens -= 1.0
             return None
+        if not silence:
+            return (1.0 - bucket.tokens) / rate
         # Empty: one notice, then silence until the bucket is full again.
         wait = (burst - bucket.tokens) / rate
         bucket.silent_until = now + wait

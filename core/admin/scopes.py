@@ -20,13 +20,20 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from core.commands.values import SettingsScope
 from core.replies import Actor
 
 SERVER = "server:"
 CHANNEL = "channel:"
 CHAT = "chat:"
 PLAYER = "player:"
+
+
+class SettingsScope(enum.Enum):
+    """Which settings ``/settings`` reads or writes (``core.commands`` re-exports it, as part of
+    its contract)."""
+
+    CHAT = "server"  # the whole Discord server; the room (Matrix) or the chat (console)
+    CHANNEL = "channel"  # this Discord channel only (elsewhere the same as CHAT)
 
 
 class Source(enum.Enum):

@@ -7,7 +7,11 @@ from collections.abc import Sequence
 
 from core.commands.values import CommandError, GameKind, Ladder, Link, Top, Unlink
 
-TOP_SYNTAX = "[chat|server|all] [tres|quatre]"
+_LADDERS = {ladder.value: ladder for ladder in Ladder}
+LADDER_CHOICES = tuple(_LADDERS)
+GAME_CHOICES = tuple(kind.word for kind in GameKind if kind.rules is not None)
+"""The games ``/top`` and ``/seek`` name: the words that alone mean one board (one pool)."""
+TOP_SYNTAX = f"[{'|'.join(LADDER_CHOICES)}] [{'|'.join(GAME_CHOICES)}]"
 LINK_SYNTAX = "[CODE]"
 CODE_LENGTH = 8
 """Characters of a ``/link`` code (see :data:`CODE_ALPHABET`)."""
@@ -15,15 +19,12 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """Letters and digits that cannot be mistaken for each other when typed from another screen
 (no 0/O, 1/I)."""
 
-_LADDERS = {ladder.value: ladder for ladder in Ladder}
-_GAMES = {
-    GameKind.TRES.value: GameKind.TRES,
-    "tictactoe": GameKind.TRES,
-    GameKind.QUATRE.value: GameKind.QUATRE,
-    "connect4": GameKind.QUATRE,
-}
-LADDER_CHOICES = tuple(_LADDERS)
-GAME_CHOICES = (GameKind.TRES.value, GameKind.QUATRE.value)
+
+def one_board(word: str) -> GameKind | None:
+    """The kind a word of :data:`GAME_CHOICES` (or an alias of one, any case) names, else
+    None."""
+    kind = GameKind.named(word)
+    return kind if kind is not None and kind.rules is not None else None
 
 
 def build_top(typed: str, args: Sequence[str]) -> Top:
@@ -34,8 +35,8 @@ def build_top(typed: str, args: Sequence[str]) -> Top:
         word = token.lower()
         if word in _LADDERS and ladder is None:
             ladder = _LADDERS[word]
-        elif word in _GAMES and game is None:
-            game = _GAMES[word]
+        elif (kind := one_board(word)) is not None and game is None:
+            game = kind
         else:
             raise CommandError("parse.bad_option", command=typed, option=token, usage=TOP_SYNTAX)
     return Top(ladder or Ladder.CHAT, game)

@@ -14,11 +14,11 @@ from core.commands.values import (
     Settings,
     SettingsScope,
 )
-from core.pictures.themes import THEMES
+from core.replies import THEME_NAMES
 
 SCOPES = {scope.value: scope for scope in SettingsScope}
 SETTINGS_SYNTAX = "[server|channel] [KEY [VALUE|reset]]"
-THEME_CHOICES = (*THEMES, AUTO, RESET)
+THEME_CHOICES = (*THEME_NAMES, AUTO, RESET)
 """What ``/theme`` takes: a theme, ``auto`` (each game its own) or ``reset``."""
 THEME_SYNTAX = "[THEME|auto|reset]"
 

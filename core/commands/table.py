@@ -19,6 +19,7 @@ from core.commands.ratings import (
     build_link,
     build_top,
     build_unlink,
+    one_board,
 )
 from core.commands.settings import (
     SCOPES,
@@ -62,7 +63,6 @@ from core.commands.values import (
     Stats,
     VsUser,
 )
-from core.games import CONNECT_FOUR, TICTACTOE, Rules
 from core.games.rules import MAX_SIDE, MIN_K
 
 # --- The command table ------------------------------------------------------------------------
@@ -178,12 +178,6 @@ def _build_stats(typed: str, args: Sequence[str]) -> Command:
     return Stats(args[0])
 
 
-_SEEK_GAMES: dict[str, tuple[GameKind, Rules]] = {
-    "tres": (GameKind.TRES, TICTACTOE),
-    "tictactoe": (GameKind.TRES, TICTACTOE),
-    "quatre": (GameKind.QUATRE, CONNECT_FOUR),
-    "connect4": (GameKind.QUATRE, CONNECT_FOUR),
-}
 _RATED = {"rated": True, "casual": False}
 _CANCEL = "cancel"
 _SEEK_SYNTAX = "[GAME] [casual] [CLOCK]|cancel"
@@ -203,7 +197,7 @@ def _build_seek(typed: str, args: Sequence[str]) -> Command:
     rated: str | None = None
     clock: str | None = None
     for token, word in zip(args, words, strict=True):
-        if word in _SEEK_GAMES and game is None:
+        if one_board(word) is not None and game is None:
             game = token
         elif word in _RATED and rated is None:
             rated = token
@@ -213,11 +207,12 @@ def _build_seek(typed: str, args: Sequence[str]) -> Command:
             raise CommandError("parse.bad_option", command=typed, option=token, usage=_SEEK_SYNTAX)
     # The clock's own words and bounds, as a start command's (parse.bad_clock, clock_range).
     seconds = None if clock is None else parse_clock(clock)
-    kind, rules = _SEEK_GAMES[(game or "quatre").lower()]
+    kind = one_board(game) if game is not None else GameKind.QUATRE
+    assert kind is not None and kind.rules is not None  # the game was checked above
     return Seek(
         SeekAction.JOIN,
         kind,
-        rules,
+        kind.rules,
         None if rated is None else _RATED[rated.lower()],
         seconds,
     )
@@ -247,19 +242,21 @@ _FIRST_OPTION = Option("first", ("me", "opponent", "random"))
 _CLOCK_OPTION = Option("clock")
 _CASUAL_OPTION = Option(_CASUAL, type=OptionType.SWITCH)
 
+
+def _start(kind: GameKind, syntax: str, options: tuple[Option, ...]) -> CommandSpec:
+    """The row of the command that starts ``kind``: its words are the kind's."""
+    return CommandSpec(kind.word, kind.aliases, syntax, options, start_builder(kind, syntax), kind)
+
+
 COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("help", (), "[TOPIC]", (Option("topic", tuple(HELP_TOPICS)),), _build_help),
-    CommandSpec(
-        "tres",
-        ("tictactoe",),
+    _start(
+        GameKind.TRES,
         _TRES_SYNTAX,
         (_LEVEL_OPTION, _OPPONENT_OPTION, _FIRST_OPTION, _CLOCK_OPTION, _CASUAL_OPTION),
-        start_builder(GameKind.TRES, _TRES_SYNTAX),
-        GameKind.TRES,
     ),
-    CommandSpec(
-        "quatre",
-        ("connect4",),
+    _start(
+        GameKind.QUATRE,
         _QUATRE_SYNTAX,
         (
             Option("size"),
@@ -269,12 +266,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
             _CLOCK_OPTION,
             _CASUAL_OPTION,
         ),
-        start_builder(GameKind.QUATRE, _QUATRE_SYNTAX),
-        GameKind.QUATRE,
     ),
-    CommandSpec(
-        "ratlla",
-        (),
+    _start(
+        GameKind.RATLLA,
         _RATLLA_SYNTAX,
         (
             Option("size", required=True),
@@ -285,8 +279,6 @@ COMMANDS: tuple[CommandSpec, ...] = (
             _CLOCK_OPTION,
             _CASUAL_OPTION,
         ),
-        start_builder(GameKind.RATLLA, _RATLLA_SYNTAX),
-        GameKind.RATLLA,
     ),
     CommandSpec("accept", (), "", (), _no_args(Accept())),
     CommandSpec("decline", (), "", (), _no_args(Decline())),
@@ -308,7 +300,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
         (),
         _SEEK_SYNTAX,
         (
-            Option("game", ("tres", "quatre", _CANCEL)),
+            Option("game", (*GAME_CHOICES, _CANCEL)),
             Option("mode", tuple(_RATED)),
             Option("clock"),
         ),

@@ -181,7 +181,7 @@ def format_command(command: Command, prefix: str = "/") -> str:
         case MoveText():
             return command.text
         case Start():
-            return " ".join([f"{prefix}{command.kind.value}", *_start_words(command)])
+            return " ".join([f"{prefix}{command.kind.word}", *_start_words(command)])
         case Stats(user=str() as user):
             return f"{prefix}stats {user}"
         case Seek():
@@ -192,7 +192,7 @@ def format_command(command: Command, prefix: str = "/") -> str:
             return " ".join([f"{prefix}block", *([name] if name else [])])
         case Top(ladder=ladder, game=game):
             words = [] if ladder is Ladder.CHAT else [ladder.value]
-            return " ".join([f"{prefix}top", *words, *([game.value] if game else [])])
+            return " ".join([f"{prefix}top", *words, *([game.word] if game else [])])
         case Link(code=str() as code):
             return f"{prefix}link {code}"
         case Help(topic=str() as topic):
@@ -233,7 +233,7 @@ def _seek_words(seek: Seek) -> list[str]:
         return ["cancel"]
     if seek.action is SeekAction.SHOW:
         return []
-    words = [seek.kind.value if seek.kind is not None else "quatre"]
+    words = [(seek.kind or GameKind.QUATRE).word]
     if seek.rated is not None:
         words.append("rated" if seek.rated else "casual")
     if seek.clock is not None:

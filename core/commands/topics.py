@@ -8,10 +8,12 @@ A command name works as a topic too (``/help seek``): people ask about what they
 
 from __future__ import annotations
 
+from core.games.kinds import WORDS
+
 __all__ = ["HELP_TOPICS", "TOPIC_NOTES"]
 
 HELP_TOPICS: dict[str, tuple[str, ...]] = {
-    "play": ("tres", "quatre", "ratlla"),
+    "play": WORDS,
     "game": ("accept", "decline", "rematch", "final", "review"),
     "seek": ("seek", "block"),
     "ratings": ("stats", "top", "link", "unlink"),

@@ -8,6 +8,7 @@ import enum
 from dataclasses import dataclass, field
 
 from core.admin.keys import Effective
+from core.admin.scopes import SettingsScope as SettingsScope  # part of this module's contract
 from core.ai.levels import Level
 from core.errors import UserError
 from core.games import Rules
@@ -157,13 +158,6 @@ class Unlink:
 @dataclass(frozen=True, slots=True)
 class Review:
     """Every move of the last finished game here, with its exact value and the mistakes."""
-
-
-class SettingsScope(enum.Enum):
-    """Which settings ``/settings`` reads or writes."""
-
-    CHAT = "server"  # the whole Discord server; the room (Matrix) or the chat (console)
-    CHANNEL = "channel"  # this Discord channel only (elsewhere the same as CHAT)
 
 
 @dataclass(frozen=True, slots=True)

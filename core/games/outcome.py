@@ -1,11 +1,10 @@
-"""How a game ended, and which game it is: small values the rest of the code names once."""
+"""How a game ended: small values the rest of the code names once (the ratings and the schema
+derive from :class:`Termination`)."""
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-
-from core.games.rules import TICTACTOE, Rules
 
 
 class Termination(enum.Enum):
@@ -54,18 +53,3 @@ class Outcome:
     def on_the_board(self) -> bool:
         """The board itself ended the game (a line or a full board), not a player or a clock."""
         return self.termination in (Termination.WIN, Termination.DRAW)
-
-
-class Variant(enum.Enum):
-    """Which game a set of rules plays; the values are stable English names (labels, stats)."""
-
-    TICTACTOE = "tictactoe"  # 3x3, three in a row
-    CONNECT4 = "connect4"  # stones fall (any board size)
-    FREE = "free"  # k in a row on a free board other than tic-tac-toe
-
-    @classmethod
-    def of(cls, rules: Rules) -> Variant:
-        """The variant ``rules`` play."""
-        if rules == TICTACTOE:
-            return cls.TICTACTOE
-        return cls.CONNECT4 if rules.gravity else cls.FREE

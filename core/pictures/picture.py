@@ -23,7 +23,7 @@ from PIL import Image, ImageDraw
 
 from core.games import Rules
 from core.pictures.geometry import Geometry, geometry
-from core.pictures.text import drawable, fit, font, wrap
+from core.pictures.text import drawable, fit, font, wrap_paragraphs
 from core.pictures.themes import Theme, default_theme
 from core.pictures.tiles import cell_tile, mark_icon, stroke
 from core.render import COLUMN_LETTERS
@@ -31,6 +31,9 @@ from core.replies import BoardView
 
 CACHE_SIZE = 256  # pictures kept: about 5 MB at the largest boards' 20 KB each
 _DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+# A caption's lines: a long status wraps to three, a result and its ratings line keep theirs.
+CAPTION_PARAGRAPH_LINES = 3
+CAPTION_LINES = 5
 _PNG_LEVEL = 6  # zlib's default: past it, files shrink little and saving takes far longer
 
 
@@ -200,7 +203,9 @@ def _with_caption(
     width = board.width - 2 * pad
     icon = round(size * 1.2)
     names = [fit(drawable(name), size, width - icon - pad) for name in players]
-    text_lines = wrap(drawable(caption), size, width, 3)
+    text_lines = wrap_paragraphs(
+        caption, size, width, per_paragraph=CAPTION_PARAGRAPH_LINES, max_lines=CAPTION_LINES
+    )
     height = board.height + (len(names) + len(text_lines)) * line_height + pad
     image = Image.new("RGB", (board.width, height), theme.background)
     image.paste(board, (0, 0))

@@ -111,3 +111,23 @@ def wrap(text: str, size: int, width: float, max_lines: int) -> list[str]:
     if current:
         lines.append(current)
     return [fit(line, size, width) for line in lines]
+
+
+def wrap_paragraphs(
+    text: str, size: int, width: float, *, per_paragraph: int, max_lines: int
+) -> list[str]:
+    """``text`` made drawable and wrapped (:func:`wrap`) paragraph by paragraph: each line
+    break of ``text`` starts a new line (a result, then its ratings), each paragraph takes at
+    most ``per_paragraph`` lines and the whole at most ``max_lines`` (the last one then ends
+    with an ellipsis)."""
+    lines: list[str] = []
+    paragraphs = [drawable(line) for line in text.splitlines()]
+    paragraphs = [paragraph for paragraph in paragraphs if paragraph.strip()]
+    for index, paragraph in enumerate(paragraphs):
+        room = min(per_paragraph, max_lines - len(lines))
+        if room <= 0:
+            rest = " ".join(paragraphs[index:])
+            lines[-1] = fit(f"{lines[-1].removesuffix(ELLIPSIS)} {rest}", size, width)
+            break
+        lines.extend(wrap(paragraph, size, width, room))
+    return lines

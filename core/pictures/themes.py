@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from core.games import Rules
+from core.replies import THEME_NAMES
 
 RGB = tuple[int, int, int]
 
@@ -209,7 +210,7 @@ HIGH_CONTRAST = Theme(
     winning_emoji=("❌", "⭕"),
 )
 
-THEMES: dict[str, Theme] = {theme.name: theme for theme in (CLASSIC, DISCS, HIGH_CONTRAST)}
+THEMES: dict[str, Theme] = dict(zip(THEME_NAMES, (CLASSIC, DISCS, HIGH_CONTRAST), strict=True))
 
 
 def theme_named(name: str) -> Theme:

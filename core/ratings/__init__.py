@@ -10,7 +10,7 @@ Weng-Lin model. Pure: no I/O and no store; the service and the store call it.
 """
 
 from core.ratings.ladder import ACTIVE_SECONDS, is_listed
-from core.ratings.policy import PAIR_LIMIT, Ending, Unrated, Verdict, is_rated, pair_key
+from core.ratings.policy import PAIR_LIMIT, Unrated, Verdict, is_rated, pair_key
 from core.ratings.pools import pool_of
 from core.ratings.rating import (
     NEW,
@@ -27,7 +27,6 @@ __all__ = [
     "NEW",
     "PAIR_LIMIT",
     "PROVISIONAL_GAMES",
-    "Ending",
     "Merge",
     "RatedResult",
     "Rating",

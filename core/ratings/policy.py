@@ -11,6 +11,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from core.games import Termination
+
 PAIR_LIMIT = 3
 """Rated games of the same two players in 24 hours; the ones after are casual.
 
@@ -28,22 +30,11 @@ has more moves than this.
 """
 
 
-class Ending(enum.Enum):
-    """How a game ended, as ``core.games.Termination`` stores it (the same values).
-
-    Wiring: ``Ending(outcome.termination.value)``.
-    """
-
-    WIN = "win"
-    DRAW = "draw"
-    RESIGNATION = "resignation"
-    TIMEOUT = "timeout"
-    ABANDONED = "abandoned"
-    STOPPED = "stopped"
-
-
-RATED_ENDINGS = frozenset({Ending.WIN, Ending.DRAW, Ending.RESIGNATION, Ending.TIMEOUT})
-"""Endings that can be rated: a resignation and a timeout are losses like any other."""
+RATED_ENDINGS = frozenset(
+    {Termination.WIN, Termination.DRAW, Termination.RESIGNATION, Termination.TIMEOUT}
+)
+"""Endings that can be rated: a resignation and a timeout are losses like any other; an abandoned
+or stopped game has no result to rate."""
 
 
 class Unrated(enum.Enum):
@@ -71,7 +62,7 @@ class Verdict:
 
 def is_rated(
     *,
-    ending: Ending,
+    ending: Termination,
     people: tuple[bool, bool],
     players: tuple[str, str],
     casual: bool,

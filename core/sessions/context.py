@@ -105,7 +105,7 @@ class Context:
         )
         if applied:
             if session.status is Status.FINISHED:
-                self.observer.game_finished(session.counted_platform, session.variant.value)
+                self.observer.game_finished(session.counted_platform, session.variant.label)
             for follower in self.followers:
                 follower(session)
         return applied

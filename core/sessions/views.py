@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from core.ai.review import can_review
 from core.errors import UserError
-from core.games import CONNECT_FOUR, Position, Rules, Termination, Variant
+from core.games import GameKind, Position, Rules, Termination
 from core.i18n import Text
 from core.replies import ActionKind, BoardView, CellView, PlayerView, Reply
 from core.store import Seat, Session, Status
@@ -28,13 +28,7 @@ def _player_view(seat: Seat) -> PlayerView:
 
 def game_name(rules: Rules) -> Text:
     """The game's name in the reader's language (tic-tac-toe, Connect Four 6x7, ...)."""
-    variant = Variant.of(rules)
-    if variant is Variant.TICTACTOE:
-        return Text("game.name.tictactoe")
-    size = f"{rules.rows}x{rules.cols}"
-    if variant is Variant.CONNECT4 and rules.k == CONNECT_FOUR.k:
-        return Text("game.name.connect_four", {"size": size})
-    return Text("game.name.k_in_a_row", {"size": size, "k": rules.k})
+    return Text(*GameKind.of(rules).title(rules))
 
 
 def status_text(session: Session, position: Position) -> Text:

@@ -18,6 +18,8 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from core.games import Termination
+
 Migration = Callable[[sqlite3.Connection], None]
 """One SQLite step: runs in the connection's thread, inside the transaction the store opened."""
 
@@ -50,14 +52,22 @@ _WORDS: dict[Dialect, dict[str, str]] = {
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One version of the schema: its name and its statements, with dialect placeholders."""
+    """One version of the schema: its name and its statements, with dialect placeholders.
+
+    Attributes:
+        postgres: statements PostgreSQL alone runs after the shared ones.
+        sqlite: what SQLite alone runs after them: a change its ALTER TABLE cannot make.
+    """
 
     name: str
     statements: tuple[str, ...]
+    postgres: tuple[str, ...] = ()
+    sqlite: Migration | None = None
 
     def sql(self, dialect: Dialect) -> list[str]:
-        """The statements as ``dialect`` spells them."""
-        return [statement.format_map(_WORDS[dialect]) for statement in self.statements]
+        """The statements as ``dialect`` spells them (without :attr:`sqlite`'s change)."""
+        extra = self.postgres if dialect is Dialect.POSTGRES else ()
+        return [statement.format_map(_WORDS[dialect]) for statement in (*self.statements, *extra)]
 
 
 # One row per game. Seats are columns (x_*, o_*): a game always has exactly two, and the
@@ -182,13 +192,10 @@ V3_SETTINGS = Step(
 # How a finished game ended, stored with it (core.games.Termination's values) next to its
 # winner, rather than worked out again from the moves. Rows finished before this step keep NULL
 # and are read as the board shows them (core/store/rows.py); new ones always carry it.
-V4_OUTCOME = Step(
-    "outcome",
-    (
-        "ALTER TABLE sessions ADD COLUMN termination TEXT CHECK (termination IN"
-        " ('win', 'draw', 'resignation', 'timeout', 'abandoned', 'stopped'))",
-    ),
+_V4_CHECK = (
+    "CHECK (termination IN ('win', 'draw', 'resignation', 'timeout', 'abandoned', 'stopped'))"
 )
+V4_OUTCOME = Step("outcome", (f"ALTER TABLE sessions ADD COLUMN termination TEXT {_V4_CHECK}",))
 
 # The move clock of a game between people: its seconds per move, when the player to move runs
 # out of time, and when they are reminded (cleared once sent, so one process reminds once). The
@@ -419,6 +426,66 @@ OUTBOX_CLAIMS = Step(
     ("ALTER TABLE outbox ADD COLUMN claimed_until {REAL}",),
 )
 
+
+def terminations(*added: Termination) -> str:
+    """The statement that lets games end in ``added`` (``core.games.Termination``): a row of
+    the terminations table each. A new termination is a step of its own with this statement
+    (tests/core/store/test_migrations.py fails for a termination no step added)."""
+    return "INSERT INTO terminations (name) VALUES " + ", ".join(f"('{t.value}')" for t in added)
+
+
+_REFERENCE = "REFERENCES terminations (name)"
+
+
+def _check_to_reference(db: sqlite3.Connection) -> None:
+    """SQLite's ALTER TABLE can neither drop a CHECK nor add a foreign key to a column without
+    copying the table: the declaration is edited in place instead, the way SQLite's
+    documentation gives for constraints every row already meets ("Making Other Kinds Of Table
+    Schema Changes"). No row is rewritten, and the schema's version is bumped so that every
+    open connection reads the new declaration."""
+    (version,) = db.execute("PRAGMA schema_version").fetchone()
+    db.execute("PRAGMA writable_schema = ON")
+    try:
+        edited = db.execute(
+            "UPDATE sqlite_master SET sql = replace(sql, ?, ?)"
+            " WHERE type = 'table' AND name = 'sessions' AND instr(sql, ?) > 0",
+            (_V4_CHECK, _REFERENCE, _V4_CHECK),
+        ).rowcount
+        if edited != 1:
+            raise RuntimeError("the sessions table has no termination CHECK to replace")
+        db.execute(f"PRAGMA schema_version = {int(version) + 1}")
+    finally:
+        db.execute("PRAGMA writable_schema = OFF")
+
+
+# How a game ended is checked against a table, not a CHECK: adding a termination is then one
+# INSERT (``terminations(...)``), where a CHECK would mean copying the sessions table on SQLite,
+# whose ALTER TABLE cannot change one. A foreign key rather than a trigger: the same
+# declaration on both stores, and the SQLite store turns foreign keys on for every connection
+# already (the players' ON DELETE CASCADE relies on it). The step swaps step 4's CHECK for it:
+# PostgreSQL drops the constraint and adds the key (one scan, no rewrite); SQLite edits the
+# declaration in place (no rewrite either, see _check_to_reference).
+TERMINATIONS = Step(
+    "terminations",
+    (
+        "CREATE TABLE terminations (name TEXT PRIMARY KEY){WITHOUT_ROWID}",
+        terminations(
+            Termination.WIN,
+            Termination.DRAW,
+            Termination.RESIGNATION,
+            Termination.TIMEOUT,
+            Termination.ABANDONED,
+            Termination.STOPPED,
+        ),
+    ),
+    postgres=(
+        "ALTER TABLE sessions DROP CONSTRAINT sessions_termination_check",
+        "ALTER TABLE sessions ADD CONSTRAINT sessions_termination_fkey"
+        f" FOREIGN KEY (termination) {_REFERENCE}",
+    ),
+    sqlite=_check_to_reference,
+)
+
 STEPS: Sequence[Step] = (
     V1_INITIAL,
     V2_KV_LIFETIMES_AND_QUARANTINE,
@@ -431,6 +498,7 @@ STEPS: Sequence[Step] = (
     OPEN_SEATS,
     SERVER_GAMES,
     OUTBOX_CLAIMS,
+    TERMINATIONS,
 )
 """Step ``i`` upgrades version ``i`` to ``i + 1``, in every dialect."""
 
@@ -439,6 +507,8 @@ def _sqlite(step: Step) -> Migration:
     def run(db: sqlite3.Connection) -> None:
         for statement in step.sql(Dialect.SQLITE):
             db.execute(statement)
+        if step.sqlite is not None:
+            step.sqlite(db)
 
     run.__name__ = run.__qualname__ = f"migrate_to_{step.name.replace(' ', '_')}"
     return run

@@ -20,7 +20,6 @@ from collections.abc import Sequence
 from core.ratings import (
     ACTIVE_SECONDS,
     PROVISIONAL_GAMES,
-    Ending,
     Merge,
     RatedResult,
     Rating,
@@ -82,13 +81,12 @@ def record(session: Session) -> Op[None]:
     outcome = session.outcome
     if outcome is None or x.user_id is None or o.user_id is None:
         return
-    ending = Ending(outcome.termination.value)
 
     def verdict(players: tuple[str, str], pair_games: int) -> bool:
         # The chat's setting was read when the game started: a chat that disallows rated
         # play makes its games casual then (see Session.casual).
         return is_rated(
-            ending=ending,
+            ending=outcome.termination,
             people=(True, True),
             players=players,
             casual=session.casual,

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from chatbots.app import EXIT_FAILED, EXIT_OK, Shutdown, run_adapters
+from chatbots.app import EXIT_CONFIG, EXIT_FAILED, EXIT_OK, Shutdown, run_adapters
 from chatbots.settings import KEY_NAMES
 from core.i18n import render
 from core.store import SqliteStore, Status, sessions
@@ -67,14 +67,14 @@ def test_console_plays_a_whole_game_from_stdin(tmp_path: Path) -> None:
     # Every cell, in an order that takes the centre and corners first; taken cells and the
     # moves after the end get an answer each, and the end of input ends the run.
     script = "/tres easy\n" + "\n".join("519372468") + "\n"
-    result = chatbots(tmp_path, "run", stdin=script)
+    result = chatbots(tmp_path, "run", stdin=script, CONSOLE_NAME="ann")
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "No chat platform is configured" in out and ".env.example" in out
     assert "/help" in out  # the welcome
     assert render("game.started", "en") in out
     x_name, o_name = re.search(r"^X (.+)  ·  O (.+)$", out, re.MULTILINE).groups()  # type: ignore[union-attr]
-    assert x_name == "you"
+    assert x_name == "ann"
     board = last_board(out)
     assert is_over(board), board
     results = [
@@ -88,6 +88,19 @@ def test_console_plays_a_whole_game_from_stdin(tmp_path: Path) -> None:
     assert (tmp_path / "db" / "games.sqlite3").is_file()
 
 
+def test_the_console_player_is_the_os_user_unless_console_name_says_otherwise(
+    tmp_path: Path,
+) -> None:
+    login = {name: "" for name in ("LOGNAME", "USER", "LNAME", "USERNAME")}
+    result = chatbots(tmp_path, "run", stdin="/stats\n", **{**login, "LOGNAME": "zoe"})
+    assert result.returncode == EXIT_OK, result.stderr
+    assert render("stats.none", "en", player="zoe") in result.stdout
+    result = chatbots(tmp_path, "run", stdin="/stats\n", CONSOLE_NAME="9 lives")
+    assert result.returncode == EXIT_CONFIG
+    assert "CONSOLE_NAME: '9 lives' is not a name" in result.stderr, result.stderr
+    assert "/stats" not in result.stdout  # refused before the console started
+
+
 async def test_sigterm_stops_cleanly_and_keeps_the_game(tmp_path: Path) -> None:
     process = await asyncio.create_subprocess_exec(
         sys.executable,
@@ -98,7 +111,7 @@ async def test_sigterm_stops_cleanly_and_keeps_the_game(tmp_path: Path) -> None:
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
         cwd=tmp_path,
-        env=environment(tmp_path, LOG_LEVEL="INFO"),
+        env=environment(tmp_path, LOG_LEVEL="INFO", CONSOLE_NAME="ann"),
     )
     assert process.stdin is not None and process.stdout is not None
     process.stdin.write(b"/tres medium\n5\n")
@@ -123,7 +136,7 @@ async def test_sigterm_stops_cleanly_and_keeps_the_game(tmp_path: Path) -> None:
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     async with SqliteStore.open(path) as store:
-        game = await store.run(sessions.live_game("console", "console", "you"))
+        game = await store.run(sessions.live_game("console", "console", "ann"))
     assert game is not None and game.status is Status.ACTIVE
     assert game.moves[0] == 4 and len(game.moves) == 2  # my move and the bot's
 

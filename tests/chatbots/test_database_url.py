@@ -74,7 +74,9 @@ def test_check_says_which_store_and_masks_the_password(tmp_path: Path) -> None:
 
 async def test_a_console_game_on_postgresql(backends: Backends, tmp_path: Path) -> None:
     async with backends.fresh("postgres", tmp_path) as backend:
-        result = chatbots(tmp_path, "run", stdin="/tres easy\n5\n", DATABASE_URL=backend.where)
+        result = chatbots(
+            tmp_path, "run", stdin="/tres easy\n5\n", DATABASE_URL=backend.where, CONSOLE_NAME="you"
+        )
         assert result.returncode == 0, result.stderr
         assert not (tmp_path / "db").exists()  # no SQLite file was made
         async with backend.open() as store:

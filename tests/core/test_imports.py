@@ -3,6 +3,7 @@ a fresh interpreter, so that nothing imported by other tests hides a dependency.
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -22,6 +23,7 @@ PURE_MAY_USE = (
     "core.render",
     "core.replies",
     "core.admin.keys",
+    "core.admin.scopes",
     "core.admin.durations",
 )
 NOT_IN_PURE = (
@@ -85,6 +87,37 @@ def test_all_of_core_imports_neither_discord_nor_nio() -> None:
     assert not top_level(loaded) & set(NOT_IN_CORE)
 
 
+# The settings (core.admin) sit below the parts that read them: the commands parse their names,
+# the pictures draw the themes they name, the service applies them. What the settings need of
+# those (the theme names, the /settings scope) lives here or lower.
+ADMIN_MAY_NOT_IMPORT = ("core.commands", "core.pictures", "core.sessions", "core.workers")
+
+
+def _imports_of(path: Path) -> set[str]:
+    """Every module ``path`` imports, at any depth (type-only imports too)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+        elif isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+    return names
+
+
+def test_the_settings_import_nothing_above_or_beside_them() -> None:
+    written = {
+        (str(path.relative_to(ROOT)), name)
+        for path in sorted((ROOT / "core" / "admin").glob("*.py"))
+        for name in _imports_of(path)
+        if name.startswith(ADMIN_MAY_NOT_IMPORT)
+    }
+    assert not written
+    # and nothing they import brings those in (the settings table alone, in a fresh process)
+    loaded = loaded_after("import core.admin.keys, core.admin.scopes, core.admin.durations")
+    assert "core.admin.scopes" in loaded
+    assert not {name for name in loaded if name.startswith(ADMIN_MAY_NOT_IMPORT)}
+
+
 # What adapters may see of core: its public faces. The service, the store's implementations,
 # the AI and the admin settings reach them only through core.ports (docs/architecture.md).
 ADAPTERS_MAY_IMPORT = (
@@ -104,8 +137,6 @@ ADAPTERS_MAY_IMPORT = (
 
 
 def test_adapters_import_only_the_public_faces_of_core() -> None:
-    import ast
-
     found: dict[str, set[str]] = {}
     for path in sorted((ROOT / "adapters").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(), str(path))):

@@ -456,7 +456,8 @@ async def test_bot_against_bot(store: AnyStore) -> None:
     refused = await svc.handle_action(CAROL, session_id, ActionKind.REMATCH)
     assert error_key(refused) == "error.not_your_rematch" and refused[0].private
     assert await store.run(sessions.get(session_id)) is not None
-    assert keys(await svc.handle_text(ALICE, "/review")) == ["review.text"]
+    # Her game against the bot runs: the review says it is of the last finished one.
+    assert keys(await svc.handle_text(ALICE, "/review")) == ["review.previous", "review.text"]
     # Its owner may (once her own game here has ended); once.
     assert keys(await svc.handle_text(ALICE, "/final")) == ["game.ended"]
     again = await svc.handle_action(ALICE, session_id, ActionKind.REMATCH)

@@ -13,7 +13,7 @@ from core.admin.keys import SETTING_NAMES
 from core.ai import Level
 from core.commands import GameKind
 from core.i18n import Text
-from core.ports import NullObserver
+from core.ports import NullObserver, PlatformStyle
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService, ServiceSettings
 from core.store import Status, sessions
@@ -407,6 +407,22 @@ async def test_a_flood_gets_exactly_one_notice_then_silence(store: AnyStore, clo
     assert await restarted.handle_text(ALICE, "/help") == []
     clock.now += 20
     assert not any(r.error for r in await restarted.handle_text(ALICE, "/help"))
+
+
+async def test_a_platform_s_own_limit_without_silence_says_why_every_time(
+    store: AnyStore, clock: Clock
+) -> None:
+    # The console: its own bucket for the one person at the keyboard, whatever the chat's
+    # settings, and a refused request is always answered with the wait until the next token.
+    svc = make(store, clock)
+    svc.register_platform(PlatformStyle("discord", rate_limit=(3, 60), silence_limited=False))
+    await settings(svc, ADMIN, "rate_burst 1")
+    answers = [await svc.handle_text(ALICE, "/help") for _ in range(6)]
+    assert [bool(a) and not any(r.error for r in a) for a in answers] == [True] * 3 + [False] * 3
+    assert [said(a) for a in answers[3:]] == ["Slow down: try again in 1 second."] * 3
+    clock.now += 1  # a token a second: the next request goes ahead
+    assert not any(r.error for r in await svc.handle_text(ALICE, "/help"))
+    assert error(await svc.handle_text(ALICE, "/help")).key == "error.rate_limited"
 
 
 async def test_a_legal_move_on_your_turn_is_never_limited(svc: GameService) -> None:

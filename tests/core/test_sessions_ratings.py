@@ -135,9 +135,11 @@ async def test_ladders_of_a_chat_a_server_and_everyone(store: AnyStore) -> None:
     # Each player's platform, never a chat's id.
     assert "(matrix)" in shown and "(discord)" in shown
     assert "!room:x" not in shown and "c1" not in shown and "g1" not in shown
-    # On Matrix there is no server: the room's own ladder.
+    # On Matrix there is no server: the room's own ladder, after a line that says so.
     mia = Actor("matrix", "!room:x", "@mia:x", "Mia")
-    assert names(await svc.handle_text(mia, "!top server")) == ["Mia"]
+    no_server, ladder = await svc.handle_text(mia, "!top server")
+    assert no_server.text == Text("ratings.top_no_server", {"top": "/top"})  # no prefix set
+    assert names([ladder]) == ["Mia"]
     # /stats: the rating, its rank, the last rated games.
     stats = await svc.handle_text(Actor("discord", "c1", "dora", "Dora"), "/stats")
     text = stats[0].text

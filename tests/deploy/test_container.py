@@ -55,7 +55,8 @@ class Container:
     def __init__(self, image: str, volume: str) -> None:
         self.name = f"chatbots-test-{uuid.uuid4().hex[:8]}"
         command = ["podman", "--runtime", "runc", "run", "--rm", "-i", f"--name={self.name}"]
-        command += [*RUN_OPTIONS, f"--volume={volume}:/data", image]
+        # The console's player is named as the acceptance checks name it (else the image's user).
+        command += [*RUN_OPTIONS, "--env=CONSOLE_NAME=you", f"--volume={volume}:/data", image]
         self.process = subprocess.Popen(
             command,
             stdin=subprocess.PIPE,

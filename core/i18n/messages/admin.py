@@ -371,11 +371,11 @@ MESSAGES: dict[str, Mapping[str, str]] = {
         "ru": "одно из: {choices}",
     },
     "settings.expected.games": {
-        "en": "a list of games from tres, quatre, ratlla (or none)",
-        "ca": "una llista de jocs d'entre tres, quatre, ratlla (o none)",
-        "es": "una lista de juegos entre tres, quatre, ratlla (o none)",
-        "pt": "uma lista de jogos entre tres, quatre, ratlla (ou none)",
-        "ru": "список игр из tres, quatre, ratlla (или none)",
+        "en": "a list of games from {games} (or none)",
+        "ca": "una llista de jocs d'entre {games} (o none)",
+        "es": "una lista de juegos entre {games} (o none)",
+        "pt": "uma lista de jogos entre {games} (ou none)",
+        "ru": "список игр из {games} (или none)",
     },
     "settings.expected.size": {
         "en": "a board size ROWSxCOLS from {low}x{low} to {high}x{high}",

@@ -20,7 +20,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
             "  /quatre          Connect Four; type a column number to drop a stone\n"
             "  /ratlla 9x9 5    five in a row on a 9x9 board\n"
             "  /tres bot        watch the bot play itself\n"
-            "  /help            every command\n"
+            "  /help            the commands by topic; /help TOPIC shows one ({topics})\n"
             "Moves: a cell number (1-9 on tic-tac-toe) or a coordinate such as b2.\n"
             'Two players at one keyboard: "/tres @bob" challenges bob, who answers with "bob: /accept".\n'
             "Start a line with NAME: to speak as NAME, or type /as NAME to switch (/as alone switches back).\n"
@@ -33,7 +33,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
             "  /quatre          quatre en ratlla; escriu un número de columna per deixar-hi caure una fitxa\n"
             "  /ratlla 9x9 5    cinc en ratlla en un tauler de 9x9\n"
             "  /tres bot        mira com el bot juga contra si mateix\n"
-            "  /help            totes les ordres\n"
+            "  /help            les ordres per temes; /help TEMA en mostra un ({topics})\n"
             "Jugades: un número de casella (1-9 al tres en ratlla) o una coordenada com b2.\n"
             'Dues persones en un teclat: "/tres @bob" repta en bob, que respon amb "bob: /accept".\n'
             "Comença una línia amb NOM: per parlar com a NOM, o escriu /as NOM per canviar (/as sol hi torna).\n"
@@ -46,7 +46,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
             "  /quatre          cuatro en raya; escribe un número de columna para soltar una ficha\n"
             "  /ratlla 9x9 5    cinco en raya en un tablero de 9x9\n"
             "  /tres bot        mira al bot jugar contra sí mismo\n"
-            "  /help            todos los comandos\n"
+            "  /help            los comandos por temas; /help TEMA muestra uno ({topics})\n"
             "Jugadas: un número de casilla (1-9 en el tres en raya) o una coordenada como b2.\n"
             'Dos personas en un teclado: "/tres @bob" reta a bob, que responde con "bob: /accept".\n'
             "Empieza una línea con NOMBRE: para hablar como NOMBRE, o escribe /as NOMBRE para cambiar (/as solo vuelve).\n"
@@ -59,7 +59,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
             "  /quatre          Lig 4; digite o número de uma coluna para soltar uma peça\n"
             "  /ratlla 9x9 5    cinco em linha num tabuleiro 9x9\n"
             "  /tres bot        veja o bot jogar contra si mesmo\n"
-            "  /help            todos os comandos\n"
+            "  /help            os comandos por tópicos; /help TÓPICO mostra um ({topics})\n"
             "Jogadas: o número de uma casa (1-9 no jogo da velha) ou uma coordenada como b2.\n"
             'Duas pessoas num teclado: "/tres @bob" desafia bob, que responde com "bob: /accept".\n'
             "Comece uma linha com NOME: para falar como NOME, ou digite /as NOME para trocar (/as sozinho volta).\n"
@@ -72,7 +72,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
             "  /quatre          «четыре в ряд»; введите номер столбца, чтобы бросить фишку\n"
             "  /ratlla 9x9 5    пять в ряд на поле 9x9\n"
             "  /tres bot        посмотреть, как бот играет сам с собой\n"
-            "  /help            все команды\n"
+            "  /help            команды по темам; /help ТЕМА — одна тема ({topics})\n"
             "Ходы: номер клетки (1-9 в крестиках-ноликах) или координата, например b2.\n"
             'Двое за одной клавиатурой: "/tres @bob" вызывает bob, он отвечает "bob: /accept".\n'
             "Начните строку с ИМЯ:, чтобы говорить от имени ИМЯ, или введите /as ИМЯ (просто /as — назад).\n"
@@ -85,7 +85,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "ca": "Ara parles com a {name}.",
         "es": "Ahora hablas como {name}.",
         "pt": "Agora você fala como {name}.",
-        "ru": "Теперь вы говорите от имени {name}.",
+        "ru": "Теперь говорит {name}.",
     },
     "console.bad_name": {
         "en": "/as: '{name}' is not a name (letters, digits, _ . -; up to 32).",

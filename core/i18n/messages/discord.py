@@ -267,6 +267,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ca": "{x} contra {o}",
         "es": "{x} contra {o}",
         "pt": "{x} contra {o}",
-        "ru": "{x} против {o}",
+        "ru": "{x} — {o}",
     },
 }

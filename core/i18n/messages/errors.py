@@ -135,7 +135,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
             " {prefix}final."
         ),
         "ru": (
-            "У вас уже есть игра здесь ({game} против {opponent}). Доиграйте её или завершите"
+            "У вас уже есть игра здесь ({game}, соперник: {opponent}). Доиграйте её или завершите"
             " командой {prefix}final."
         ),
     },
@@ -249,7 +249,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "ca": "Aquest repte és per a {player}; només hi pot respondre aquesta persona.",
         "es": "Este reto es para {player}; solo esa persona puede responderlo.",
         "pt": "Este desafio é para {player}; só essa pessoa pode respondê-lo.",
-        "ru": "Этот вызов адресован {player}; ответить может только этот игрок.",
+        "ru": "Этот вызов не вам: ответить на него может только {player}.",
     },
     "error.no_rematch": {
         "en": "You have no finished game here to replay. Start one with {prefix}tres.",

@@ -84,8 +84,8 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
             " ou {decline} em {minutes:game.count.minutes}."
         ),
         "ru": (
-            "{challenger} вызывает {challenged} на игру {game}. {challenged}: ответьте"
-            " {accept} или {decline}; на ответ — {minutes:game.count.minutes}."
+            "{challenger} вызывает на игру {game}: {challenged}, ответьте {accept} или"
+            " {decline}; на ответ — {minutes:game.count.minutes}."
         ),
     },
     "game.challenge_status": {
@@ -93,7 +93,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "ca": "Esperant resposta: {player_x} (X) contra {player_o} (O).",
         "es": "Esperando respuesta: {player_x} (X) contra {player_o} (O).",
         "pt": "Aguardando resposta: {player_x} (X) contra {player_o} (O).",
-        "ru": "Ждём ответа: {player_x} (X) против {player_o} (O).",
+        "ru": "Ждём ответа: {player_x} (X) — {player_o} (O).",
     },
     "game.accepted": {
         "en": "{player} accepted the challenge. Let's play!",
@@ -182,7 +182,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "ca": "A {player} se li ha acabat el temps. Guanya {winner}.",
         "es": "A {player} se le acabó el tiempo. Gana {winner}.",
         "pt": "O tempo de {player} acabou. {winner} vence.",
-        "ru": "У {player} закончилось время. Побеждает {winner}.",
+        "ru": "{player}: время вышло. Побеждает {winner}.",
     },
     "game.timed": {
         # A game between people on a clock, as a challenge names it: "tic-tac-toe (5 minutes a move)".
@@ -226,7 +226,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "game.span.days": {lang: "{n:game.count.days}" for lang in ("en", "ca", "es", "pt", "ru")},
     "game.turn": {
         "en": "{player} ({mark}) to move.",
-        "ca": "Torn de {player} ({mark}).",
+        "ca": "Juga {player} ({mark}).",
         "es": "Turno de {player} ({mark}).",
         "pt": "Vez de {player} ({mark}).",
         "ru": "Ходит {player} ({mark}).",
@@ -259,7 +259,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "ca": "{player} encara no té cap partida acabada.",
         "es": "{player} todavía no tiene ninguna partida terminada.",
         "pt": "{player} ainda não tem jogos terminados.",
-        "ru": "У {player} пока нет законченных игр.",
+        "ru": "{player}: законченных игр пока нет.",
     },
     "stats.player": {
         "en": (

@@ -103,25 +103,25 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     },
     # --- ladders ---------------------------------------------------------------------------------
     "ratings.top.chat": {
-        "en": "Ladder of this chat, {pool}:\n{lines}",
-        "ca": "Classificació d'aquest xat, {pool}:\n{lines}",
-        "es": "Clasificación de este chat, {pool}:\n{lines}",
-        "pt": "Classificação deste chat, {pool}:\n{lines}",
-        "ru": "Рейтинг этого чата, {pool}:\n{lines}",
+        "en": "Ladder of this chat, {game}:\n{lines}",
+        "ca": "Classificació d'aquest xat, {game}:\n{lines}",
+        "es": "Clasificación de este chat, {game}:\n{lines}",
+        "pt": "Classificação deste chat, {game}:\n{lines}",
+        "ru": "Рейтинг этого чата, {game}:\n{lines}",
     },
     "ratings.top.server": {
-        "en": "Ladder of this server, {pool}:\n{lines}",
-        "ca": "Classificació d'aquest servidor, {pool}:\n{lines}",
-        "es": "Clasificación de este servidor, {pool}:\n{lines}",
-        "pt": "Classificação deste servidor, {pool}:\n{lines}",
-        "ru": "Рейтинг этого сервера, {pool}:\n{lines}",
+        "en": "Ladder of this server, {game}:\n{lines}",
+        "ca": "Classificació d'aquest servidor, {game}:\n{lines}",
+        "es": "Clasificación de este servidor, {game}:\n{lines}",
+        "pt": "Classificação deste servidor, {game}:\n{lines}",
+        "ru": "Рейтинг этого сервера, {game}:\n{lines}",
     },
     "ratings.top.all": {
-        "en": "Ladder of every chat and platform, {pool}:\n{lines}",
-        "ca": "Classificació de tots els xats i plataformes, {pool}:\n{lines}",
-        "es": "Clasificación de todos los chats y plataformas, {pool}:\n{lines}",
-        "pt": "Classificação de todos os chats e plataformas, {pool}:\n{lines}",
-        "ru": "Рейтинг всех чатов и платформ, {pool}:\n{lines}",
+        "en": "Ladder of every chat and platform, {game}:\n{lines}",
+        "ca": "Classificació de tots els xats i plataformes, {game}:\n{lines}",
+        "es": "Clasificación de todos los chats y plataformas, {game}:\n{lines}",
+        "pt": "Classificação de todos os chats e plataformas, {game}:\n{lines}",
+        "ru": "Рейтинг всех чатов и платформ, {game}:\n{lines}",
     },
     "ratings.top_line": {
         # One line of ratings.top.*'s {lines}; rank starts at 1.
@@ -148,11 +148,19 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "ru": "{result}\nРейтинги: {change}",
     },
     "ratings.top_empty": {
-        "en": "Nobody is on this ladder ({pool}) yet: a player appears after {games:ratings.count.rated_games}, for 30 days after their last one.",
-        "ca": "Encara no hi ha ningú en aquesta classificació ({pool}): un jugador hi surt després de {games:ratings.count.rated_games}, durant 30 dies després de l'última.",
-        "es": "Aún no hay nadie en esta clasificación ({pool}): un jugador aparece tras {games:ratings.count.rated_games}, durante 30 días después de la última.",
-        "pt": "Ainda não há ninguém nesta classificação ({pool}): um jogador aparece depois de {games:ratings.count.rated_games}, durante 30 dias após o último.",
-        "ru": "В этом рейтинге ({pool}) пока никого: игрок появляется после {games:ratings.count.rated_games} и остаётся 30 дней после последней.",
+        "en": "Nobody is on this ladder ({game}) yet: a player appears after {games:ratings.count.rated_games}, for 30 days after their last one.",
+        "ca": "Encara no hi ha ningú en aquesta classificació ({game}): un jugador hi surt després de {games:ratings.count.rated_games}, durant 30 dies després de l'última.",
+        "es": "Aún no hay nadie en esta clasificación ({game}): un jugador aparece tras {games:ratings.count.rated_games}, durante 30 días después de la última.",
+        "pt": "Ainda não há ninguém nesta classificação ({game}): um jogador aparece depois de {games:ratings.count.rated_games}, durante 30 dias após o último.",
+        "ru": "В этом рейтинге ({game}) пока никого: игрок появляется после {games:ratings.count.rated_games} и остаётся 30 дней после последней.",
+    },
+    "ratings.top_no_server": {
+        # /top server in a chat that belongs to no server (a Matrix room, a DM, the console).
+        "en": "There is no server here, so this is the ladder of this chat; {top} all shows everyone's.",
+        "ca": "Aquí no hi ha cap servidor, així que aquesta és la classificació d'aquest xat; {top} all mostra la de tothom.",
+        "es": "Aquí no hay ningún servidor, así que esta es la clasificación de este chat; {top} all muestra la de todos.",
+        "pt": "Aqui não há servidor, então esta é a classificação deste chat; {top} all mostra a de todos.",
+        "ru": "Здесь нет сервера, поэтому показан рейтинг этого чата; {top} all — рейтинг всех.",
     },
     # --- /stats -----------------------------------------------------------------------------------
     "ratings.stats_line": {

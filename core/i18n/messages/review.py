@@ -120,6 +120,14 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "pt": "A análise abre quando o jogo termina.",
         "ru": "Разбор откроется, когда партия закончится.",
     },
+    "review.previous": {
+        # /review while the player's game here runs: the review of their last finished one.
+        "en": "Your game here is still running (its review opens once it is over); here is your last finished game.",
+        "ca": "La teva partida d'aquí encara continua (la revisió s'obre quan s'acaba); aquí tens l'última partida acabada.",
+        "es": "Tu partida de aquí sigue en curso (la revisión se abre cuando termina); aquí tienes la última partida terminada.",
+        "pt": "Seu jogo aqui ainda está em andamento (a análise abre quando ele termina); aqui está o último jogo terminado.",
+        "ru": "Ваша партия здесь ещё идёт (разбор откроется, когда она закончится); вот последняя законченная.",
+    },
     "error.no_review": {
         "en": "There is no finished game in this chat to review. Finish one, then type {prefix}review.",
         "ca": "No hi ha cap partida acabada en aquest xat per revisar. Acaba'n una i escriu {prefix}review.",

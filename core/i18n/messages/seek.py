@@ -126,7 +126,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "ca": "Partida oberta, {mode}: {x} contra {o}. Cadascú juga al seu xat; {clock} per jugada.",
         "es": "Partida abierta, {mode}: {x} contra {o}. Cada uno juega en su chat; {clock} por jugada.",
         "pt": "Jogo aberto, {mode}: {x} contra {o}. Cada um joga no seu chat; {clock} por jogada.",
-        "ru": "Открытая партия, {mode}: {x} против {o}. Каждый играет в своём чате; {clock} на ход.",
+        "ru": "Открытая партия, {mode}: {x} — {o}. Каждый играет в своём чате; {clock} на ход.",
     },
     "seek.player": {
         "en": "{name} ({platform}, {rating})",
@@ -200,17 +200,17 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     },
     "block.done": {
         "en": "You will not be paired with {player} again.",
-        "ca": "No tornaràs a ser emparellat amb {player}.",
-        "es": "No volverás a ser emparejado con {player}.",
-        "pt": "Você não será mais emparelhado com {player}.",
-        "ru": "Вы больше не попадёте в пару с {player}.",
+        "ca": "No et tornarem a emparellar amb {player}.",
+        "es": "No te volveremos a emparejar con {player}.",
+        "pt": "Não vamos mais emparelhar você com {player}.",
+        "ru": "{player} больше не попадёт с вами в пару.",
     },
     "block.already": {
         "en": "You had blocked {player} already.",
         "ca": "Ja havies blocat {player}.",
         "es": "Ya habías bloqueado a {player}.",
         "pt": "Você já tinha bloqueado {player}.",
-        "ru": "Вы уже заблокировали {player}.",
+        "ru": "Этот игрок уже заблокирован: {player}.",
     },
     "block.opponent": {
         "en": "{name} ({platform})",

@@ -14,39 +14,25 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from core.admin.durations import CLOCK_MIN, MINUTE, show_duration
+from core.admin.durations import CLOCK_MIN, show_duration
 from core.admin.effective import SettingsCache
 from core.admin.keys import AUTO, Effective
 from core.admin.limits import RateLimiter, whole_seconds
 from core.admin.scopes import Place
-from core.commands import BotVsBot, GameKind, Start, VsBot, VsUser
+from core.commands import BotVsBot, Start, VsBot, VsUser
 from core.errors import UserError
-from core.games import Rules, Variant
+from core.games import GameKind, Rules
 from core.replies import Actor, Reply
 from core.sessions.context import Context
 from core.sessions.views import error_reply
 from core.store import GameLimits, Session
 
-_COMMANDS = {
-    Variant.TICTACTOE: GameKind.TRES,
-    Variant.CONNECT4: GameKind.QUATRE,
-    Variant.FREE: GameKind.RATLLA,
-}
-
-
-AUTO_CLOCKS: dict[Variant, float] = {
-    Variant.TICTACTOE: 5 * MINUTE,
-    Variant.CONNECT4: 5 * MINUTE,
-    Variant.FREE: 15 * MINUTE,
-}
-"""Seconds per move where the chat's ``clock`` is ``auto``: a big free board takes thought."""
-
 
 def game_clock(chat: Effective, rules: Rules, asked: float | None) -> float | None:
     """The clock of a new game between people in ``chat``: the one ``asked`` for at the start,
     which must lie within the chat's bounds (the shortest clock to the ``max_clock`` setting),
-    or else the chat's ``clock`` setting (``auto``: :data:`AUTO_CLOCKS`; ``off``: None), held
-    to the same cap.
+    or else the chat's ``clock`` setting (``auto``: the game kind's ``auto_clock``; ``off``:
+    None), held to the same cap.
 
     Raises:
         UserError: ``limits.clock_range``, naming the clock asked for and the chat's bounds.
@@ -63,14 +49,8 @@ def game_clock(chat: Effective, rules: Rules, asked: float | None) -> float | No
     default = chat.clock
     if default is None:
         return None
-    seconds = AUTO_CLOCKS[Variant.of(rules)] if default == AUTO else float(default)
+    seconds = GameKind.of(rules).auto_clock if default == AUTO else float(default)
     return min(seconds, chat.max_clock)
-
-
-def kind_of(rules: Rules) -> GameKind:
-    """The command family of ``rules``' variant (the words the ``games`` setting turns on and
-    off)."""
-    return _COMMANDS[Variant.of(rules)]
 
 
 class Policy:
@@ -90,12 +70,18 @@ class Policy:
 
     async def admit(self, actor: Actor) -> list[Reply] | None:
         """Take a token for one request of the actor: None to go ahead, else the answer
-        instead of the request's (the one notice, or nothing at all)."""
+        instead of the request's (the one notice, or nothing at all where the platform
+        silences a limited user)."""
         if not self._limits:
             return None
-        chat = await self.chat(actor)
+        style = self._ctx.style(actor)
+        if style.rate_limit is not None:
+            burst, per_minute = style.rate_limit
+        else:
+            chat = await self.chat(actor)
+            burst, per_minute = chat.rate_burst, chat.rate_per_minute
         wait = await self._rate.take(
-            actor.platform, actor.user_id, chat.rate_burst, chat.rate_per_minute
+            actor.platform, actor.user_id, burst, per_minute, silence=style.silence_limited
         )
         if wait is None:
             return None
@@ -170,10 +156,10 @@ class Policy:
 
     @staticmethod
     def _what(rules: Rules, chat: Effective) -> None:
-        kind = kind_of(rules)
+        kind = GameKind.of(rules).starter
         if kind not in chat.games:
-            # The family as the command that starts it: what the admins typed in "games".
-            raise UserError("limits.game_disabled", game=kind.value)
+            # The kind by the command that starts it: what the admins typed in "games".
+            raise UserError("limits.game_disabled", game=kind.word)
         rows, cols = chat.max_board
         if rules.rows > rows or rules.cols > cols:
             raise UserError(

@@ -64,8 +64,10 @@ class Blocks:
             return await self._recent(actor, command.name)
         style = self._ctx.style(actor)
         user = command.user if command.name is not None else style.user_id(actor, command.user)
-        name = command.name or command.user.strip()
-        return await self._block(actor, actor.platform, user, crossing_name(name))
+        # A mention typed here is answered as typed ("@bob"), to its writer; a display name the
+        # platform resolved is someone else's text, defused like any name shown across chats.
+        shown = command.user.strip() if command.name is None else crossing_name(command.name)
+        return await self._block(actor, actor.platform, user, shown)
 
     async def opponent(self, actor: Actor, session: Session) -> list[Reply]:
         """The Block button of an open game's board: the actor's opponent in it."""

@@ -295,7 +295,7 @@ class Matchmaker:
         """Show a new open game: its board posted in both chats (the one of ``here`` answered
         by the caller, the others published)."""
         session = paired.session
-        self._ctx.observer.game_started(session.counted_platform, session.variant.value)
+        self._ctx.observer.game_started(session.counted_platform, session.variant.label)
         reply = self._paired_reply(paired)
         answered = None if here is None else (here.platform, here.chat_id)
         # The seeks go along: a process that shows the board elsewhere writes the same line.

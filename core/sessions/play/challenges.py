@@ -157,7 +157,7 @@ class Challenges:
 
     async def _opened(self, session: Session, key: str) -> list[Reply]:
         """A stored game against the bot: its board, with the bot's first move if it starts."""
-        self._ctx.observer.game_started(session.counted_platform, session.variant.value)
+        self._ctx.observer.game_started(session.counted_platform, session.variant.label)
         current = await self._moves.bot_turns(session)
         return [board_reply(current, new_message=True, text=Text(key))]
 
@@ -214,7 +214,7 @@ class Challenges:
             raise await ctx.already_playing_error(actor, error) from None
         if not applied:
             return await self._moves.stale(session)
-        ctx.observer.game_started(session.counted_platform, session.variant.value)
+        ctx.observer.game_started(session.counted_platform, session.variant.label)
         return [
             board_reply(
                 accepted,

@@ -36,7 +36,7 @@ class Watcher:
 
     async def watch(self, actor: Actor, session: Session) -> list[Reply]:
         """The stored bots' game ``session``, as the watcher ``actor`` is to see it."""
-        self._ctx.observer.game_started(session.platform, session.variant.value)
+        self._ctx.observer.game_started(session.platform, session.variant.label)
         first = board_reply(session, new_message=True, text=Text("game.watch"))
         publish = self._ctx.style(actor).publish
         if publish is None:

@@ -11,12 +11,12 @@ from dataclasses import replace
 from core.commands import GameKind, Ladder, Link, Top
 from core.commands.ratings import CODE_ALPHABET, CODE_LENGTH
 from core.errors import UserError
-from core.games import CONNECT_FOUR, TICTACTOE
 from core.i18n import Lines, Text
 from core.ports import PlatformStyle
-from core.ratings import PROVISIONAL_GAMES, format_delta, is_listed, pool_of
+from core.ratings import PROVISIONAL_GAMES, format_delta, is_listed
 from core.replies import Actor, Reply
 from core.sessions.context import Context
+from core.sessions.views import game_name
 from core.store import links, ratings
 from core.store.models import Linked
 from core.store.ratings import place_of_chat, place_of_server
@@ -27,13 +27,6 @@ a code seen over a shoulder is soon worthless."""
 RECENT_CHANGES = 5
 """Rated games ``/stats`` lists."""
 
-_POOLS = {
-    GameKind.TRES: pool_of(TICTACTOE.rows, TICTACTOE.cols, TICTACTOE.k, TICTACTOE.gravity),
-    GameKind.QUATRE: pool_of(
-        CONNECT_FOUR.rows, CONNECT_FOUR.cols, CONNECT_FOUR.k, CONNECT_FOUR.gravity
-    ),
-}
-
 
 class Ratings:
     """Answers ``/top``, ``/link``, ``/unlink``, and the ratings part of ``/stats``."""
@@ -43,10 +36,18 @@ class Ratings:
 
     async def top(self, actor: Actor, command: Top) -> list[Reply]:
         ctx = self._ctx
-        pool = _POOLS[command.game or GameKind.QUATRE]
+        kind = command.game or GameKind.QUATRE
+        rules = kind.rules
+        assert rules is not None  # /top takes only the words of a kind with one board
+        pool = kind.pool(rules)
+        game = game_name(rules)
         ladder = command.ladder
+        said: list[Reply] = []
         if ladder is Ladder.SERVER and actor.server_id is None:
-            ladder = Ladder.CHAT  # a Matrix room, a DM, the console: the chat is the whole place
+            # A Matrix room, a DM, the console: the chat is the whole place, as the answer says.
+            top = f"{ctx.prefix(actor)}top"
+            said.append(Reply(text=Text("ratings.top_no_server", {"top": top})))
+            ladder = Ladder.CHAT
         place = {
             Ladder.CHAT: place_of_chat(actor.platform, actor.chat_id),
             Ladder.SERVER: place_of_server(actor.platform, actor.server_id or ""),
@@ -54,9 +55,8 @@ class Ratings:
         }[ladder]
         rows = await ctx.store.run(ratings.ladder(place, pool, ctx.clock(), ctx.settings.top_size))
         if not rows:
-            return [
-                Reply(text=Text("ratings.top_empty", {"pool": pool, "games": PROVISIONAL_GAMES}))
-            ]
+            empty = Text("ratings.top_empty", {"game": game, "games": PROVISIONAL_GAMES})
+            return [*said, Reply(text=empty)]
         line = "ratings.top_line_all" if ladder is Ladder.ALL else "ratings.top_line"
         lines = Lines(
             tuple(
@@ -72,7 +72,8 @@ class Ratings:
                 for rank, row in enumerate(rows, start=1)
             )
         )
-        return [Reply(text=Text(f"ratings.top.{ladder.value}", {"pool": pool, "lines": lines}))]
+        shown = Text(f"ratings.top.{ladder.value}", {"game": game, "lines": lines})
+        return [*said, Reply(text=shown)]
 
     async def annotated(self, replies: list[Reply]) -> list[Reply]:
         """The replies, where one announces the result of a rated game, with both players'

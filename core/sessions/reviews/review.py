@@ -176,24 +176,30 @@ class Reviews:
         self._kept = kept
 
     async def last(self, actor: Actor) -> list[Reply]:
-        """The review of the actor's last finished game here, else of the chat's last one.
+        """The review of the actor's last finished game here, else of the chat's last one;
+        while the actor's game here runs, its last finished one's, saying so.
 
         Raises:
-            UserError: the actor's game here is still running, or the chat has no finished game.
+            UserError: the actor's game here is still running and they have no finished one
+                here, or the chat has no finished game.
         """
         ctx = self._ctx
         session = await ctx.store.run(
             sessions.last_finished(actor.platform, actor.chat_id, actor.user_id)
         )
+        running = await ctx.live_game(actor) is not None
         if session is None:
-            if await ctx.live_game(actor) is not None:
+            if running:
                 raise UserError("error.review_running")
             session = await ctx.store.run(
                 sessions.last_finished(actor.platform, actor.chat_id, None)
             )
         if session is None:
             raise UserError("error.no_review", prefix=ctx.prefix(actor))
-        return await self.review(session)
+        reviewed = await self.review(session)
+        if running:  # not the game on the board: say which one this is
+            return [Reply(text=Text("review.previous")), *reviewed]
+        return reviewed
 
     async def review(self, session: Session) -> list[Reply]:
         """The review of ``session``, for anyone in its chat once it is over.

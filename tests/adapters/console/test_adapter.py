@@ -36,7 +36,9 @@ async def play(service: GameService, script: str, locale: str = "en") -> str:
     reader.feed_data(script.encode())
     reader.feed_eof()
     out = io.StringIO()
-    console = ConsoleAdapter(service, stdin=reader, stdout=out, locale=locale, welcome=False)
+    console = ConsoleAdapter(
+        service, stdin=reader, stdout=out, user_id="ann", locale=locale, welcome=False
+    )
     await asyncio.wait_for(console.run(asyncio.Event()), 10)
     return out.getvalue()
 
@@ -46,7 +48,7 @@ async def test_two_local_players_play_a_whole_game(service: GameService) -> None
         service,
         "/tres @bob\n"
         "bob: /accept\n"
-        "1\n"  # you are X and start (the challenger starts by default)
+        "1\n"  # ann is X and starts (the challenger starts by default)
         "bob: 4\n"
         "2\n"
         "/as bob\n"
@@ -55,16 +57,16 @@ async def test_two_local_players_play_a_whole_game(service: GameService) -> None
         "3\n",
     )
     assert "bob" in output and "/accept" in output
-    assert "Now speaking as bob." in output and "Now speaking as you." in output
+    assert "Now speaking as bob." in output and "Now speaking as ann." in output
     assert "1 X X X\n2 O O ·\n3 · · ·" in output
-    assert render("game.won", "en", player="you", mark="X") in output
+    assert render("game.won", "en", player="ann", mark="X") in output
     assert "[/rematch]" in output
 
 
 async def test_each_local_player_speaks_for_themself(service: GameService) -> None:
     output = await play(service, "/tres @bob\nbob: /accept\nbob: 5\ncarol: 5\n")
     assert output.count("a b c") == 1  # the board of the accepted game, and no move on it
-    assert render("error.not_your_turn", "en", player="you") in output
+    assert render("error.not_your_turn", "en", player="ann") in output
     assert render("error.no_game", "en", prefix="/") in output  # carol plays no game here
 
 
@@ -231,6 +233,6 @@ async def test_only_the_console_s_own_user_is_an_admin(service: GameService) -> 
     )
     assert output.count(render("settings.not_admin", "en")) == 2, output
     assert await stored() == set()
-    output = await play(service, "/settings level hard\nyou: /settings games tres\n")
+    output = await play(service, "/settings level hard\nann: /settings games tres\n")
     assert render("settings.not_admin", "en") not in output, output
     assert await stored() == {"level", "games"}

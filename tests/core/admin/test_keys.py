@@ -19,8 +19,8 @@ from core.commands import (
     parse,
     settings_from_options,
 )
-from core.commands.values import GameKind
 from core.errors import UserError
+from core.games.kinds import STARTERS
 from core.i18n import LOCALES, render
 from core.pictures import THEMES
 from core.sessions import ServiceSettings
@@ -34,7 +34,7 @@ _CHAT = st.text(
 ).filter(lambda word: word.lower() != "none")
 
 VALUES: dict[str, st.SearchStrategy[Any]] = {
-    "games": st.frozensets(st.sampled_from(list(GameKind))),
+    "games": st.frozensets(st.sampled_from(STARTERS)),
     "max_board": st.tuples(st.integers(3, 25), st.integers(3, 25)),
     "pvp": st.booleans(),
     "bot_vs_bot": st.booleans(),

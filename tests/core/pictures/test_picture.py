@@ -270,3 +270,50 @@ def test_a_name_in_another_script_is_drawn_as_its_transliteration() -> None:
 
     assert named("Алиса") == named("Alisa")  # the same picture: nothing drawn as a box
     assert named("李明") == named("LiMing")
+
+
+def ink_bands(image: Image.Image, top: int, colour: tuple[int, int, int]) -> list[range]:
+    """The bands of rows from ``top`` down that hold ink of ``colour``, each a line of text:
+    three rows or more without it separate two bands (a line's own gaps, between a mark's
+    outline and its name, are a row or two)."""
+    width, height = image.size
+    bands: list[range] = []
+    start = None
+    for y in range(top, height + 1):
+        row = image.crop((0, y, width, y + 1)) if y < height else None
+        inked_row = row is not None and any(near(pixel, colour) for pixel in colours(row))
+        if inked_row and start is None:
+            start = y
+        elif not inked_row and start is not None:
+            if bands and start - bands[-1].stop < 3:
+                start = bands.pop().start
+            bands.append(range(start, y))
+            start = None
+    return bands
+
+
+@pytest.mark.parametrize("theme", ALL_THEMES, ids=lambda t: t.name)
+@pytest.mark.parametrize(
+    "rules", [TICTACTOE, CONNECT_FOUR, GOMOKU, BIGGEST], ids=lambda r: f"{r.rows}x{r.cols}"
+)
+def test_a_caption_keeps_its_line_breaks(theme: Theme, rules: Rules) -> None:
+    # A result and its ratings line (ratings.result_with_change): two lines of text under the
+    # two players' names, never "Alice (X) wins!Ratings: ...".
+    board = board_of(rules, random_moves(rules, 5, seed=3))
+    bare = decode(board_png(board, theme))
+    result, ratings = "Alice (X) wins!", "Ratings: Alice +12"
+    two = decode(board_png(board, theme, caption=f"{result}\n{ratings}"))
+    one = decode(board_png(board, theme, caption=f"{result} {ratings}"))
+    names = 2
+    assert len(ink_bands(one, bare.height, theme.caption)) == names + 1  # it fits on one line
+    bands = ink_bands(two, bare.height, theme.caption)
+    assert len(bands) == names + 2, bands
+    # Each line is the text drawn alone: the first caption line's ink matches the picture
+    # whose whole caption is the result.
+    alone = decode(board_png(board, theme, caption=result))
+    first = bands[names]
+    box = (0, first.start, two.width, first.stop)
+    assert two.crop(box).tobytes() == alone.crop(box).tobytes()
+    # More lines than a caption takes end with an ellipsis, never past the limit.
+    many = decode(board_png(board, theme, caption="\n".join(f"line {n}" for n in range(9))))
+    assert len(ink_bands(many, bare.height, theme.caption)) == names + 5

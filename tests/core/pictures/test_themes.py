@@ -18,6 +18,7 @@ from core.pictures import (
 )
 from core.pictures.picture import _palette_image
 from core.pictures.tiles import cell_tile
+from core.replies import THEME_NAMES
 
 ALL_THEMES = tuple(THEMES.values())
 NON_TEXT = 3.0  # WCAG's least contrast for shapes and the parts of a graphic
@@ -26,6 +27,9 @@ TEXT = 4.5  # WCAG's least contrast for text
 
 def test_there_are_the_classic_the_discs_and_the_high_contrast_themes() -> None:
     assert set(THEMES) == {"classic", "discs", "contrast"}
+    # the names the settings and the replies know (core.replies), each its own theme's
+    assert tuple(THEMES) == THEME_NAMES
+    assert all(theme.name == name for name, theme in THEMES.items())
     assert theme_named(" Discs ") is DISCS
     with pytest.raises(KeyError):
         theme_named("neon")

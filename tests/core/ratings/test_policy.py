@@ -8,10 +8,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.ratings import PAIR_LIMIT, Ending, Unrated, is_rated, pair_key
+from core.games import Termination
+from core.ratings import PAIR_LIMIT, Unrated, is_rated, pair_key
 
 RATED: dict[str, Any] = {
-    "ending": Ending.WIN,
+    "ending": Termination.WIN,
     "people": (True, True),
     "players": ("discord:alice", "matrix:@bob:example.org"),
     "casual": False,
@@ -26,8 +27,10 @@ def test_a_game_between_two_people_is_rated() -> None:
     assert verdict.rated and verdict.reasons == ()
 
 
-@pytest.mark.parametrize("ending", [Ending.WIN, Ending.DRAW, Ending.RESIGNATION, Ending.TIMEOUT])
-def test_resignations_timeouts_and_draws_are_rated(ending: Ending) -> None:
+@pytest.mark.parametrize(
+    "ending", [Termination.WIN, Termination.DRAW, Termination.RESIGNATION, Termination.TIMEOUT]
+)
+def test_resignations_timeouts_and_draws_are_rated(ending: Termination) -> None:
     assert is_rated(**{**RATED, "ending": ending}).rated
 
 
@@ -40,10 +43,10 @@ def test_resignations_timeouts_and_draws_are_rated(ending: Ending) -> None:
         ({"players": ("discord:alice", "discord:alice")}, Unrated.SAME_PLAYER),
         ({"casual": True}, Unrated.CASUAL),
         ({"chat_allows_rated": False}, Unrated.CHAT_OFF),
-        ({"ending": Ending.ABANDONED}, Unrated.ENDING),
-        ({"ending": Ending.STOPPED}, Unrated.ENDING),
-        ({"moves": 0, "ending": Ending.RESIGNATION}, Unrated.TOO_SHORT),
-        ({"moves": 1, "ending": Ending.TIMEOUT}, Unrated.TOO_SHORT),
+        ({"ending": Termination.ABANDONED}, Unrated.ENDING),
+        ({"ending": Termination.STOPPED}, Unrated.ENDING),
+        ({"moves": 0, "ending": Termination.RESIGNATION}, Unrated.TOO_SHORT),
+        ({"moves": 1, "ending": Termination.TIMEOUT}, Unrated.TOO_SHORT),
         ({"pair_games_24h": PAIR_LIMIT}, Unrated.PAIR_LIMIT),
         ({"pair_games_24h": PAIR_LIMIT + 7}, Unrated.PAIR_LIMIT),
     ],
@@ -63,7 +66,7 @@ def test_the_pair_limit_counts_rated_games_before_this_one() -> None:
 
 def test_every_reason_is_given_in_a_fixed_order() -> None:
     verdict = is_rated(
-        ending=Ending.ABANDONED,
+        ending=Termination.ABANDONED,
         people=(True, False),
         players=("a", "a"),
         casual=True,
@@ -75,7 +78,7 @@ def test_every_reason_is_given_in_a_fixed_order() -> None:
 
 
 @given(
-    st.sampled_from(Ending),
+    st.sampled_from(Termination),
     st.tuples(st.booleans(), st.booleans()),
     st.tuples(st.sampled_from("ab"), st.sampled_from("ab")),
     st.booleans(),
@@ -84,7 +87,7 @@ def test_every_reason_is_given_in_a_fixed_order() -> None:
     st.integers(min_value=0, max_value=10),
 )
 def test_rated_exactly_when_no_rule_objects(
-    ending: Ending,
+    ending: Termination,
     people: tuple[bool, bool],
     players: tuple[str, str],
     casual: bool,
@@ -106,7 +109,8 @@ def test_rated_exactly_when_no_rule_objects(
         and players[0] != players[1]
         and not casual
         and allowed
-        and ending in {Ending.WIN, Ending.DRAW, Ending.RESIGNATION, Ending.TIMEOUT}
+        and ending
+        in {Termination.WIN, Termination.DRAW, Termination.RESIGNATION, Termination.TIMEOUT}
         and moves >= 2
         and pair_games < PAIR_LIMIT
     )
@@ -121,9 +125,9 @@ def test_negative_counts_are_refused_clearly(field: str) -> None:
 
 
 def test_the_endings_are_the_stored_terminations() -> None:
-    """The values the sessions store for ``core.games.Termination`` (DESIGN.md): the wiring is
-    ``Ending(outcome.termination.value)``."""
-    assert [e.value for e in Ending] == [
+    """Ratings take ``core.games.Termination`` itself (no copy of it to keep in step): the values
+    the sessions store (DESIGN.md), and only the ones with a result are rated."""
+    assert [e.value for e in Termination] == [
         "win",
         "draw",
         "resignation",
@@ -131,6 +135,8 @@ def test_the_endings_are_the_stored_terminations() -> None:
         "abandoned",
         "stopped",
     ]
+    rated = {e for e in Termination if is_rated(**{**RATED, "ending": e}).rated}
+    assert rated == set(Termination) - {Termination.ABANDONED, Termination.STOPPED}
 
 
 def test_a_pair_is_the_same_either_way_round() -> None:

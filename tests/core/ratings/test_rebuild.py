@@ -7,9 +7,9 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
+from core.games import Termination
 from core.ratings import (
     NEW,
-    Ending,
     RatedResult,
     Rating,
     apply,
@@ -33,7 +33,7 @@ def _random_games(seed: int, count: int) -> list[tuple[RatedResult, bool]]:
     for _ in range(count):
         first, second = rng.sample(players, 2)
         verdict = is_rated(
-            ending=rng.choice(list(Ending)),
+            ending=rng.choice(list(Termination)),
             people=(True, rng.random() > 0.1),
             players=(first, second),
             casual=rng.random() < 0.1,
