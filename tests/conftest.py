@@ -47,6 +47,7 @@ SLOW: tuple[str, ...] = (
     "tests/core/games/test_position.py::test_tictactoe_outcomes_by_kind",
     "tests/core/games/test_position.py::test_random_games_agree_with_brute_force",
     "tests/core/test_sessions_fuzz.py::test_anything_from_anyone_never_breaks_the_service",
+    "tests/core/test_sessions_identity_machine.py::test_one_person_is_one_player_through_many_more_steps",
     "tests/core/test_sessions.py::test_hard_in_a_thread_and_in_the_process_pool",
     "tests/core/test_sessions.py::test_200_concurrent_moves",
     "tests/core/test_sessions_clock.py::test_processes_sweeping_together_end_a_timed_out_game_once",

@@ -53,6 +53,8 @@ class Seek:
         deviation, games: the rest of that rating (the pairing line shows "1500?" while it is
             provisional).
         server_id: the Discord server of the seeker's chat (None where chats stand alone).
+        max_games: the live games the seeker may hold, their chat's ``max_games_per_user``
+            when they sought (None: no cap); checked again when the seek is paired.
     """
 
     id: str
@@ -70,6 +72,7 @@ class Seek:
     deviation: float = START_DEVIATION
     games: int = 0
     server_id: str | None = None
+    max_games: int | None = None
 
     @property
     def variant(self) -> Variant:

@@ -139,7 +139,7 @@ class GameService:
             results=Results(self._ctx, self._ratings),
             ratings=self._ratings,
             reviews=self._reviews,
-            admin=Admin(self._ctx, cache),
+            admin=Admin(self._ctx, cache, self._matchmaker.open_play_changed),
             themes=self._themes,
             matchmaker=self._matchmaker,
         )

@@ -4,8 +4,10 @@ Checking a limit and then writing the game in another transaction lets simultane
 all pass the check. Here each check runs in the writing transaction after a lock on a row of
 its scope, so the checks of one scope run one after another:
 
-- the user's row ``limits/cooldown:<platform>:<user>`` (its value: when their cooldown ends)
-  guards their live-game cap and their cooldown;
+- the player's row ``limits/cooldown:<identity>`` (its value: when their cooldown ends; linked
+  accounts are one identity, an account nobody linked is ``<platform>:<user>``) guards their
+  live-game cap (the live games of every account of the identity) and their cooldown; pairing
+  two seeks (:mod:`core.store.seeks`) locks both seekers' rows the same way;
 - the chat's row ``limits/window:<platform>:<chat>`` (its value: the times of the chat's boards
   in the last minute) guards the chat's live-game cap and its boards per minute.
 
@@ -23,6 +25,7 @@ import math
 from core.store.errors import Limited, whole_seconds
 from core.store.models.kv import GameLimits
 from core.store.models.session import Session
+from core.store.ratings import identities
 from core.store.sql import Op, Query, count, value
 from core.store.stats import LIVE
 
@@ -59,15 +62,13 @@ def check(limits: GameLimits, session: Session) -> Op[list[Query]]:
     now = limits.now
     writes: list[Query] = []
     if limits.max_user_games is not None or limits.cooldown > 0:
-        key = f"cooldown:{session.platform}:{limits.user_id}"
-        until = _time((yield value(_LOCK, key, "0", now + WINDOW, writes=True)))
+        user = limits.user_id
+        identity = (yield from identities(session.platform, (user,)))[user]
+        key = user_key(identity)
+        until = yield from hold_player(identity, now)
         if limits.max_user_games is not None:
-            games = yield value(
-                "SELECT count(*) FROM players WHERE platform = $1 AND user_id = $2",
-                session.platform,
-                limits.user_id,
-            )
-            if int(games) >= limits.max_user_games:
+            games = yield from live_games(identity, session.platform, user)
+            if games >= limits.max_user_games:
                 raise Limited("limits.user_games", max=limits.max_user_games)
         if limits.cooldown > 0 and until > now:
             raise Limited("limits.cooldown", seconds=whole_seconds(until - now))
@@ -87,7 +88,7 @@ def check(limits: GameLimits, session: Session) -> Op[list[Query]]:
                 raise Limited("limits.chat_games", max=limits.max_chat_games)
         per_minute = limits.boards_per_minute
         if per_minute is not None:
-            times = sorted(t for t in map(_time, str(posted).split(",")) if t > now - WINDOW)
+            times = sorted(t for t in map(stored_time, str(posted).split(",")) if t > now - WINDOW)
             if limits.check_boards and len(times) >= per_minute:
                 until = times[len(times) - per_minute] + WINDOW
                 raise Limited("limits.boards", seconds=whole_seconds(until - now))
@@ -97,7 +98,31 @@ def check(limits: GameLimits, session: Session) -> Op[list[Query]]:
     return writes
 
 
-def _time(text: object) -> float:
+def user_key(identity: str) -> str:
+    """The row (in :data:`NAMESPACE`) that guards a player's live-game cap and cooldown."""
+    return f"cooldown:{identity}"
+
+
+def hold_player(identity: str, now: float) -> Op[float]:
+    """Lock the player's row until the transaction ends (see the module docstring); when
+    their cooldown ends."""
+    return stored_time((yield value(_LOCK, user_key(identity), "0", now + WINDOW, writes=True)))
+
+
+def live_games(identity: str, platform: str, user_id: str) -> Op[int]:
+    """The live games (open games count) of every account of ``identity``, ``(platform,
+    user_id)`` one of them; exact once :func:`hold_player` holds the player's row."""
+    games = yield value(
+        "SELECT count(*) FROM players WHERE (platform = $1 AND user_id = $2)"
+        " OR (platform, user_id) IN (SELECT platform, user_id FROM links WHERE identity = $3)",
+        platform,
+        user_id,
+        identity,
+    )
+    return int(games)
+
+
+def stored_time(text: object) -> float:
     # Written here; a damaged row is no block rather than an error on every new game.
     try:
         found = float(str(text))

@@ -14,6 +14,15 @@ account out. An account taken out starts again as a new player (its old rating w
 shared one at linking, and is not split back: a person cannot shed a bad rating by linking a
 fresh account and unlinking).
 
+Everything else keyed by the player goes with the identity in the same transaction
+(:func:`_carry`, :func:`_leave`), so one person is one player before and after: the seek in the
+queue (of two, the older waits on; an account taken out takes its own seek along), blocks
+either way (an account taken out keeps every block the shared identity had: a blocked person
+cannot shed a block by unlinking), the player's own settings (``/theme``, per account: the
+root's, else the joining account's, copied to both), and the cooldown of the live-game limits
+(:mod:`core.store.limits`, whose cap counts the live games of every account of the
+identity).
+
 Codes live in the kv table (namespace :data:`CODES`), one row per code, kept a day past their
 expiry so that an expired or used code is told apart from a wrong one.
 """
@@ -22,8 +31,11 @@ from __future__ import annotations
 
 import json
 
+from core.admin.scopes import PLAYER
 from core.ratings import Rating, merged
 from core.store import kv
+from core.store.limits import NAMESPACE as LIMITS
+from core.store.limits import stored_time, user_key
 from core.store.models.kv import KvEntry
 from core.store.models.ratings import Linked
 from core.store.ratings import identities, own_identity
@@ -83,6 +95,8 @@ def _redeem(code: str, platform: str, user_id: str, now: float) -> Op[Linked]:
         now,
     )
     yield from _merge(mine, root, now)
+    yield from _carry(mine, root)
+    yield from _share_own_settings((owner_platform, owner), (platform, user_id))
     made["used"] = True
     yield count(
         "UPDATE kv SET value = $3 WHERE namespace = $1 AND key = $2",
@@ -176,7 +190,16 @@ def _unlink(platform: str, user_id: str) -> Op[int]:
     if found is None:
         return 0
     identity = str(found[0])
+    leaving: list[tuple[str, str]] = [(platform, user_id)]
     if identity == own_identity(platform, user_id):  # the root: everyone else leaves
+        found_all = yield rows(
+            "SELECT platform, user_id FROM links WHERE identity = $1"
+            " AND NOT (platform = $2 AND user_id = $3)",
+            identity,
+            platform,
+            user_id,
+        )
+        leaving = [(str(p), str(u)) for p, u in found_all]
         left = yield count(
             "DELETE FROM links WHERE identity = $1 AND NOT (platform = $2 AND user_id = $3)",
             identity,
@@ -193,4 +216,106 @@ def _unlink(platform: str, user_id: str) -> Op[int]:
         " WHERE other.identity = $1 AND other.identity <> other.platform || ':' || other.user_id)",
         identity,
     )
+    yield from _leave(identity, leaving)
     return int(left)
+
+
+def _carry(source: str, into: str) -> Op[None]:
+    """What is keyed by the player ``source`` becomes ``into``'s (``source`` joined it)."""
+    # One seek per player: of two, the one that waited longer stays.
+    yield count(
+        "DELETE FROM seeks WHERE player IN ($1, $2) AND id NOT IN (SELECT id FROM seeks"
+        " WHERE player IN ($1, $2) ORDER BY created_at, id LIMIT 1)",
+        source,
+        into,
+    )
+    yield count("UPDATE seeks SET player = $2 WHERE player = $1", source, into)
+    # Blocks either way; one between the two is gone (nobody blocks himself).
+    for mine, theirs in (("player", "blocked"), ("blocked", "player")):
+        yield count(
+            f"INSERT INTO blocks ({mine}, {theirs}, created_at)"
+            f" SELECT $2, {theirs}, created_at FROM blocks WHERE {mine} = $1 AND {theirs} <> $2"
+            " ON CONFLICT (player, blocked) DO NOTHING",
+            source,
+            into,
+        )
+    yield count("DELETE FROM blocks WHERE player = $1 OR blocked = $1", source)
+    # The later of the two cooldowns holds for the person.
+    found = yield rows(
+        "SELECT key, value, expires_at FROM kv WHERE namespace = $1 AND key IN ($2, $3)",
+        LIMITS,
+        user_key(source),
+        user_key(into),
+    )
+    if found:
+        _, until, expires = max(found, key=lambda r: stored_time(r[1]))
+        yield from _put_cooldown(into, str(until), expires)
+
+
+def _share_own_settings(root: tuple[str, str], joining: tuple[str, str]) -> Op[None]:
+    """A player's own settings (``/theme``: rows of scope ``player:<user id>`` on each account's
+    platform) become the person's: the root account's where it has one, else the joining
+    account's, on both accounts (each keeps its row after an unlink)."""
+    (root_platform, root_user), (platform, user_id) = root, joining
+    for source, into, kept in (
+        ((platform, user_id), (root_platform, root_user), "NOTHING"),
+        (
+            (root_platform, root_user),
+            (platform, user_id),
+            "UPDATE SET value = excluded.value, updated_at = excluded.updated_at,"
+            " updated_by = excluded.updated_by",
+        ),
+    ):
+        yield count(
+            "INSERT INTO settings (platform, scope, key, value, updated_at, updated_by)"
+            " SELECT $3, $4, key, value, updated_at, updated_by FROM settings"
+            f" WHERE platform = $1 AND scope = $2 ON CONFLICT (platform, scope, key) DO {kept}",
+            source[0],
+            PLAYER + source[1],
+            into[0],
+            PLAYER + into[1],
+        )
+
+
+def _put_cooldown(identity: str, until: str, expires: object) -> Op[None]:
+    yield count(
+        "INSERT INTO kv (namespace, key, value, session_id, expires_at)"
+        " VALUES ($1, $2, $3, NULL, $4)"
+        " ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value,"
+        " expires_at = excluded.expires_at",
+        LIMITS,
+        user_key(identity),
+        until,
+        expires,
+    )
+
+
+def _leave(identity: str, leaving: list[tuple[str, str]]) -> Op[None]:
+    """The accounts ``leaving`` (platform, user id) left ``identity``: each is its own player
+    again, takes its own seek along and keeps the identity's blocks either way and its
+    cooldown."""
+    kept = yield row(
+        "SELECT value, expires_at FROM kv WHERE namespace = $1 AND key = $2",
+        LIMITS,
+        user_key(identity),
+    )
+    for platform, user_id in leaving:
+        own = own_identity(platform, user_id)
+        yield count(
+            "UPDATE seeks SET player = $2 WHERE player = $1 AND platform = $3 AND user_id = $4",
+            identity,
+            own,
+            platform,
+            user_id,
+        )
+        for mine, theirs in (("player", "blocked"), ("blocked", "player")):
+            yield count(
+                f"INSERT INTO blocks ({mine}, {theirs}, created_at)"
+                f" SELECT $2, {theirs}, created_at FROM blocks"
+                f" WHERE {mine} = $1 AND {theirs} <> $2"
+                " ON CONFLICT (player, blocked) DO NOTHING",
+                identity,
+                own,
+            )
+        if kept is not None:
+            yield from _put_cooldown(own, str(kept[0]), kept[1])

@@ -486,6 +486,10 @@ TERMINATIONS = Step(
     sqlite=_check_to_reference,
 )
 
+# A seek keeps its player's live-game cap (the chat's max_games_per_user when they sought):
+# pairing a waiting seek checks it (core.store.limits). NULL: no cap, as rows written before.
+SEEK_CAPS = Step("seek caps", ("ALTER TABLE seeks ADD COLUMN max_games INTEGER",))
+
 STEPS: Sequence[Step] = (
     V1_INITIAL,
     V2_KV_LIFETIMES_AND_QUARANTINE,
@@ -499,6 +503,7 @@ STEPS: Sequence[Step] = (
     SERVER_GAMES,
     OUTBOX_CLAIMS,
     TERMINATIONS,
+    SEEK_CAPS,
 )
 """Step ``i`` upgrades version ``i`` to ``i + 1``, in every dialect."""
 

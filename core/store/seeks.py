@@ -22,11 +22,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from core.games import Rules
 from core.pairing.seeks import Seek, choose, pair_up
 from core.ratings.rating import START_DEVIATION, Rating
+from core.store import limits
 from core.store.errors import Limited
 from core.store.models.seeks import AlreadySeeking, MakeGame, Paired, Queued, SeekResult
 from core.store.models.session import Session
@@ -58,6 +60,7 @@ SEEK_COLUMNS = (
     "server_id",
     "deviation",
     "games",
+    "max_games",
 )
 _COLUMNS = ", ".join(SEEK_COLUMNS)
 
@@ -87,6 +90,7 @@ def seek_row(s: Seek) -> tuple[Any, ...]:
         s.server_id,
         s.deviation,
         s.games,
+        s.max_games,
     )
 
 
@@ -99,10 +103,12 @@ def decode_seek(found: Sequence[Any]) -> Seek | None:
         if not all(isinstance(v, str) for v in (player, id_, platform, chat_id, user_id, name)):
             return None
         rules = Rules(int(rows_), int(cols), int(k), gravity=bool(gravity))
-        # Seeks written before the open seats step (queued, or in an outbox item) have none.
-        server_id, deviation, games = (*found[15:18], None, None, None)[:3]
+        # Seeks written before the open seats and seek caps steps (queued, or in an outbox
+        # item) have none.
+        server_id, deviation, games, cap = (*found[15:19], None, None, None, None)[:4]
         if not isinstance(server_id, str | None):
             return None
+        max_games = None if cap is None else int(cap)
         whole = Rating(
             rating,
             START_DEVIATION if deviation is None else float(deviation),
@@ -126,6 +132,7 @@ def decode_seek(found: Sequence[Any]) -> Seek | None:
         deviation=whole.deviation,
         games=whole.games,
         server_id=server_id,
+        max_games=max_games,
     )
 
 
@@ -151,14 +158,11 @@ def _seek(new: Seek, make: MakeGame, max_user_games: int | None) -> Op[SeekResul
     existing = _decoded((yield rows(f"{_SELECT} WHERE player = $1", new.player)))
     if existing:
         return AlreadySeeking(existing[0])
-    if max_user_games is not None:
-        games = yield value(
-            "SELECT count(*) FROM players WHERE platform = $1 AND user_id = $2",
-            new.platform,
-            new.user_id,
-        )
-        if int(games) >= max_user_games:
-            raise Limited("limits.user_games", max=max_user_games)
+    new = replace(new, max_games=max_user_games)
+    # The seeker's row of the limits first, as every check of the limits takes it; a
+    # partner's after the seeks' rows, as every pairing takes them.
+    if max_user_games is not None and not (yield from _under_cap(new, new.created_at)):
+        raise Limited("limits.user_games", max=max_user_games)
     r = new.rules
     candidates = _decoded(
         (
@@ -182,8 +186,8 @@ def _seek(new: Seek, make: MakeGame, max_user_games: int | None) -> Op[SeekResul
         if other is None:
             break
         candidates.remove(other)
-        if not (yield from _free(other)):
-            continue  # its player started a game in their chat meanwhile: it waits
+        if not ((yield from _free(other)) and (yield from _under_cap(other, new.created_at))):
+            continue  # its player started a game meanwhile: it waits
         yield count("DELETE FROM seeks WHERE id = $1", other.id)
         session = make(other, new)
         yield from create_in(session)
@@ -214,6 +218,15 @@ def _blocks(players: Sequence[str], others: Sequence[str]) -> Op[set[tuple[str, 
         *everyone,
     )
     return {(str(a), str(b)) for a, b in found}
+
+
+def _under_cap(s: Seek, now: float) -> Op[bool]:
+    """Whether the seeker holds fewer live games than their cap (every account of their
+    identity), under the lock of their row of the limits (:mod:`core.store.limits`)."""
+    if s.max_games is None:
+        return True
+    yield from limits.hold_player(s.player, now)
+    return (yield from limits.live_games(s.player, s.platform, s.user_id)) < s.max_games
 
 
 def _free(s: Seek) -> Op[bool]:
@@ -268,6 +281,10 @@ def _pair_batch(waiting: list[Seek], now: float, make: MakeGame) -> Op[list[Pair
     for first, second in pair_up(waiting, now, blocked):
         if not ((yield from _free(first)) and (yield from _free(second))):
             continue
+        # Both rows of the limits, in one order (the key's) for every pairing.
+        low, high = sorted((first, second), key=lambda s: s.player)
+        if not ((yield from _under_cap(low, now)) and (yield from _under_cap(high, now))):
+            continue
         yield count("DELETE FROM seeks WHERE id IN ($1, $2)", first.id, second.id)
         session = make(first, second)
         yield from create_in(session)
@@ -293,6 +310,29 @@ def cancel_seek(player: str) -> Op[Seek | None]:
         f"DELETE FROM seeks WHERE player = $1 RETURNING {_COLUMNS}", player, writes=True
     )
     return None if found is None else decode_seek(found)
+
+
+def seeks_in(platform: str, chat_id: str, server_id: str | None) -> Op[list[Seek]]:
+    """The seeks from the chat, or from every chat of the Discord server ``server_id``."""
+    found = yield rows(
+        f"{_SELECT} WHERE platform = $1 AND (chat_id = $2 OR server_id = $3)",
+        platform,
+        chat_id,
+        server_id,
+    )
+    return _decoded(found)
+
+
+def drop_seeks(ids: Sequence[str]) -> Op[list[Seek]]:
+    """Take the seeks ``ids`` out of the queue; those that were still there."""
+    if not ids:
+        return []
+    found = yield rows(
+        f"DELETE FROM seeks WHERE id IN ({placeholders(1, len(ids))}) RETURNING {_COLUMNS}",
+        *ids,
+        writes=True,
+    )
+    return _decoded(found)
 
 
 def seek_of(player: str) -> Op[Seek | None]:

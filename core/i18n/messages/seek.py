@@ -177,6 +177,13 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "pt": "{player}, ninguém foi encontrado para {game} em {minutes:game.count.minutes}: a sua busca expirou. {seek} tenta de novo.",
         "ru": "{player}, соперник для игры {game} не нашёлся, время поиска ({minutes:game.count.minutes}) истекло. {seek} — попробовать снова.",
     },
+    "seek.withdrawn": {
+        "en": "{player}, open play was turned off here: your seek for {game} was withdrawn.",
+        "ca": "{player}, el joc obert s'ha desactivat aquí: s'ha retirat la teva cerca de {game}.",
+        "es": "{player}, el juego abierto se desactivó aquí: se retiró tu búsqueda de {game}.",
+        "pt": "{player}, o jogo aberto foi desativado aqui: a sua busca de {game} foi retirada.",
+        "ru": "{player}, открытая игра здесь выключена: ваш поиск игры {game} отменён.",
+    },
     "error.seek_none": {
         "en": "You are not in the queue. {seek} looks for an opponent.",
         "ca": "No ets a la cua. {seek} busca un rival.",

@@ -8,6 +8,7 @@ platform can do that (Discord's ephemeral messages).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from core.admin.effective import SettingsCache, resolve
@@ -21,13 +22,23 @@ from core.sessions.context import Context
 from core.store import settings as store_settings
 from core.store.models import SettingRow
 
+OpenPlayChanged = Callable[[Actor, str], Awaitable[None]]
+"""Told when an admin in the actor's chat changed ``open_play`` at a scope (the scope)."""
+
 
 class Admin:
-    """Reads and writes a chat's settings (see the module docstring)."""
+    """Reads and writes a chat's settings (see the module docstring).
 
-    def __init__(self, ctx: Context, cache: SettingsCache) -> None:
+    Args:
+        open_play_changed: what follows a change of ``open_play`` (queued seeks withdrawn).
+    """
+
+    def __init__(
+        self, ctx: Context, cache: SettingsCache, open_play_changed: OpenPlayChanged
+    ) -> None:
         self._ctx = ctx
         self._cache = cache
+        self._open_play_changed = open_play_changed
 
     async def effective(self, actor: Actor) -> Effective:
         """The settings in force in the actor's chat (cached; see ``core.admin.effective``)."""
@@ -51,6 +62,7 @@ class Admin:
                 store_settings.setting_delete(place.platform, target, key.name)
             )
             self._cache.invalidate()
+            await self._changed_key(actor, key, target)
             effective = await self._resolve(view)
             return [self._reply(self._changed("settings.reset", key, view, effective))]
         assert command.value is not None
@@ -60,7 +72,12 @@ class Admin:
         )
         await self._ctx.store.run(store_settings.setting_put(row))
         self._cache.invalidate()
+        await self._changed_key(actor, key, target)
         return [self._reply(self._changed("settings.set", key, view, await self._resolve(view)))]
+
+    async def _changed_key(self, actor: Actor, key: Key[Any], target: str) -> None:
+        if key is Effective.open_play:
+            await self._open_play_changed(actor, target)
 
     async def _resolve(self, view: Place) -> Effective:
         rows = await self._ctx.store.run(store_settings.settings_rows(view.platform, view.scopes))

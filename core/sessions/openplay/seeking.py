@@ -26,7 +26,7 @@ import logging
 from collections import Counter
 
 from core.admin.keys import Effective
-from core.admin.scopes import Source
+from core.admin.scopes import Source, source_of
 from core.commands import Block, SeekAction
 from core.commands import Seek as SeekCommand
 from core.errors import UserError
@@ -354,8 +354,37 @@ class Matchmaker:
             return None  # not this game's seeks: nothing to say
         return reader, [self._paired_reply(Paired(session, (first, second)))]
 
+    async def open_play_changed(self, actor: Actor, scope: str) -> None:
+        """An admin in ``actor``'s chat changed ``open_play`` at ``scope`` (the chat, or its
+        whole server): the seeks from chats where open play is now off are withdrawn, with a
+        notice to each seeker in the chat they sought from."""
+        ctx = self._ctx
+        server = actor.server_id if source_of(scope) is Source.SERVER else None
+        off: list[str] = []
+        for seek in await ctx.store.run(
+            store_seeks.seeks_in(actor.platform, actor.chat_id, server)
+        ):
+            # A channel of a server is never a direct chat; the admin's own chat is as seen.
+            where = Actor(
+                seek.platform,
+                seek.chat_id,
+                seek.user_id,
+                seek.name,
+                server_id=seek.server_id,
+                direct=actor.direct and seek.chat_id == actor.chat_id,
+            )
+            if not self._open_play(where, await self._policy.chat(where)):
+                off.append(seek.id)
+        for seek in await ctx.store.run(store_seeks.drop_seeks(off)):
+            detail: dict[str, JsonValue] = {"seek": list(seek_row(seek)), "withdrawn": True}
+            self._relay.tell(
+                OutboxItem(Kind.SEEK_EXPIRED, seek.platform, seek.chat_id, detail=detail)
+            )
+        await self._relay.deliver()
+
     async def _expired(self, item: OutboxItem, session: Session | None) -> Shown | None:
-        """The notice to a player whose seek waited too long, in the chat they sought from."""
+        """The notice to a player whose seek waited too long, in the chat they sought from (or
+        was withdrawn there, open play turned off)."""
         raw = item.detail.get("seek")
         seek = decode_seek(raw) if isinstance(raw, list) else None
         if seek is None:
@@ -368,6 +397,9 @@ class Matchmaker:
             locale=self._ctx.settings.default_locale,
             server_id=seek.server_id,
         )
+        if item.detail.get("withdrawn"):
+            text = Text("seek.withdrawn", {"player": seek.name, "game": game_name(seek.rules)})
+            return reader, [Reply(text=text)]
         text = Text(
             "seek.expired",
             {
