@@ -11,8 +11,10 @@ $(BIN)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test,e2e]'
 	touch $@
 
+# The web pages on this machine for a local run; `make run WEB_PORT=` for none, or another port.
+WEB_PORT ?= 8765
 run: $(BIN)/.installed
-	$(BIN)/chatbots run
+	WEB_PORT=$(WEB_PORT) $(BIN)/chatbots run
 
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .

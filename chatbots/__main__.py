@@ -163,6 +163,9 @@ def describe(settings: Settings) -> str:
     values |= {
         "HTTP_PORT": "(off)" if settings.http_port is None else settings.http_port,
         "HTTP_HOST": settings.http_host,
+        "WEB_PORT": "(off)" if settings.web_port is None else settings.web_port,
+        "WEB_HOST": settings.web_host,
+        "PUBLIC_URL": settings.public_url or "",
     }
     lines = [f"{key.name} = {values[key.name]}" for key in KEYS if key.name in values]
     lines += [f"warning: {warning}" for warning in settings.warnings]

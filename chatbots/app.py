@@ -237,19 +237,21 @@ async def serve(
     Args:
         settings: validated settings.
         stdin, stdout: the console's streams (``sys.stdin``/``sys.stdout``), used only when no
-            platform is configured; a platform bot never reads stdin.
+            platform is configured (a platform bot never reads stdin), and where the pages'
+            address is written when they are served.
 
     Returns:
         0 after a requested stop (signal, end of the console's input); 1 when the store could
         not be opened, an adapter failed or stopped on its own, or the shutdown was not clean;
-        2 when a setting must change: ``HTTP_HOST``/``HTTP_PORT`` cannot be listened on (in
-        use, not this machine's), or a platform refused its token.
+        2 when a setting must change: ``HTTP_HOST``/``HTTP_PORT`` or ``WEB_HOST``/``WEB_PORT``
+        cannot be listened on (in use, not this machine's), or a platform refused its token.
 
     Raises:
         SettingsError: a platform's config refused a value (nothing was opened yet).
     """
     from chatbots.health import serving
     from chatbots.metrics import Metrics
+    from chatbots.web import serving_pages
     from core.sessions import GameService
 
     factories = plan_adapters(settings, stdin=stdin or sys.stdin, stdout=stdout or sys.stdout)
@@ -288,6 +290,9 @@ async def serve(
                                     live_games=functools.partial(live_games, store),
                                     leases=_leases(service, adapters),
                                 )
+                            )
+                            await listening.enter_async_context(
+                                serving_pages(settings, store, stdout or sys.stdout)
                             )
                         except OSError:
                             # Logged by serving() in one line naming the address and why; a

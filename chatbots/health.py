@@ -223,7 +223,7 @@ async def serving(
             "http: cannot listen on HTTP_HOST=%s HTTP_PORT=%d: %s",
             host,
             port,
-            _why_not_listening(error),
+            why_not_listening(error),
             extra={"host": host, "port": port, "error": str(error)},
         )
         raise
@@ -233,7 +233,7 @@ async def serving(
         await endpoints.close()
 
 
-def _why_not_listening(error: OSError) -> str:
+def why_not_listening(error: OSError) -> str:
     """What an operator does about a failed bind, in words."""
     if error.errno == errno.EADDRINUSE:
         return "the port is already in use by another program: stop it, or choose another port"

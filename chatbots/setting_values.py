@@ -287,6 +287,20 @@ def url(example: str, *schemes: str) -> Callable[[str], str]:
     return parse
 
 
+def public_url(text: str) -> str:
+    """The address people reach the web pages at (``PUBLIC_URL``), behind a proxy or not: an
+    http(s) URL with a host and maybe a path, no query or fragment; kept without its trailing
+    slash, so that links are the URL and a path."""
+    url("https://games.example.org", "http", "https")(text)
+    parts = urlsplit(text)
+    if parts.query or parts.fragment or parts.username or parts.password:
+        raise ValueError(
+            f"{shown(text)} has a query, a fragment or a user: give the pages' address alone, "
+            "like https://games.example.org or https://example.org/games"
+        )
+    return text.rstrip("/")
+
+
 def _has_host(text: str, schemes: tuple[str, ...]) -> bool:
     if not text.isprintable() or any(c.isspace() for c in text):
         return False

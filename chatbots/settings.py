@@ -73,6 +73,7 @@ class Key:
 
 GENERAL, AI, DISCORD, MATRIX = "General", "AI and games", "Discord", "Matrix"
 HTTP = "Health and metrics"
+WEB = "Web pages"
 
 KEYS: tuple[Key, ...] = (
     Key("DATABASE_PATH", GENERAL, "./data/chatbots.sqlite3"),
@@ -121,6 +122,9 @@ KEYS: tuple[Key, ...] = (
     Key("BOT_ADMINS", MATRIX),
     Key("HTTP_PORT", HTTP),
     Key("HTTP_HOST", HTTP, "127.0.0.1"),
+    Key("WEB_PORT", WEB),
+    Key("WEB_HOST", WEB, "127.0.0.1"),
+    Key("PUBLIC_URL", WEB),
 )
 KEY_NAMES = frozenset(key.name for key in KEYS)
 CHAT_DEFAULTS: tuple[tuple[str, str], ...] = tuple((k.name, k.chat) for k in KEYS if k.chat)
@@ -170,7 +174,9 @@ class Settings:
     ``log_level`` is None when not set: the application then picks INFO when it runs as a
     service and WARNING on the console (so log lines do not interleave with the game).
     ``discord`` and ``matrix`` are None when that platform is not configured. ``http_port``
-    is None when ``/healthz`` and ``/metrics`` are not served. ``database_url`` (PostgreSQL) is
+    is None when ``/healthz`` and ``/metrics`` are not served, ``web_port`` when the web pages
+    are not (``public_url``, the address people reach them at, may be set without it: another
+    process behind the same proxy serves them). ``database_url`` (PostgreSQL) is
     None when unset: the SQLite file at ``database_path`` is the store then.
     ``chat_defaults`` holds the chat settings' defaults the ``.env`` sets, by setting name.
     ``console_name`` is the console player's name when set (checked where the console is
@@ -189,6 +195,9 @@ class Settings:
     matrix: MatrixSettings | None = None
     http_port: int | None = None
     http_host: str = _DEFAULTS["HTTP_HOST"]
+    web_port: int | None = None
+    web_host: str = _DEFAULTS["WEB_HOST"]
+    public_url: str | None = None
     console_name: str | None = None
     warnings: tuple[str, ...] = field(default=(), compare=False)
 
@@ -316,6 +325,9 @@ class _Parser:
             matrix=self.matrix(),
             http_port=self.http_port(),
             http_host=self.get("HTTP_HOST", parse.listen_host, ""),
+            web_port=self.web_port(),
+            web_host=self.get("WEB_HOST", parse.listen_host, ""),
+            public_url=self.optional("PUBLIC_URL", parse.public_url),
             console_name=self.optional("CONSOLE_NAME", str),
             warnings=warnings,
         )
@@ -407,3 +419,15 @@ class _Parser:
             # A listening address without a port serves nothing: surely a forgotten port.
             self.problems.append("HTTP_PORT: missing, but HTTP_HOST is set (set both, or neither)")
         return self.get("HTTP_PORT", parse.port, None)
+
+    def web_port(self) -> int | None:
+        if not self.given("WEB_PORT") and self.chosen("WEB_"):
+            self.problems.append("WEB_PORT: missing, but WEB_HOST is set (set both, or neither)")
+        port = self.get("WEB_PORT", parse.port, None)
+        if port is not None and port == self.get("HTTP_PORT", parse.port, None):
+            # The pages may face the world; the health and metrics listener never should.
+            self.problems.append(
+                f"WEB_PORT: {port} is HTTP_PORT too; the pages need a listener of their own "
+                "(the health and metrics one must stay private): choose another port"
+            )
+        return port

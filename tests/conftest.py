@@ -28,6 +28,7 @@ SLOW: tuple[str, ...] = (
     "tests/benchmarks/",
     "tests/chatbots/test_app.py",
     "tests/chatbots/test_broken_database.py",
+    "tests/core/test_notices_killed.py",
     "tests/core/ai/test_book.py",
     "tests/core/workers/test_orphans.py",
     "tests/core/ai/test_review.py",

@@ -63,11 +63,14 @@ class PostgresServer:
         socket_dir: the folder of its Unix socket (``host=`` in URLs).
     """
 
-    def __init__(self, root: Path, bin_dir: Path, process: subprocess.Popen[bytes]) -> None:
+    def __init__(
+        self, root: Path, bin_dir: Path, process: subprocess.Popen[bytes], user: str | None
+    ) -> None:
         self.root = root
         self.socket_dir = root
         self._bin = bin_dir
         self._process = process
+        self._user = user
         self._names = count(1)
 
     @property
@@ -122,28 +125,11 @@ class PostgresServer:
             )
             if done.returncode != 0:
                 raise PostgresUnavailable(f"initdb failed: {done.stderr.strip()[-2000:]}")
-            log = (root / "server.log").open("wb")
+            (root / "server.log").touch()
             if user is not None:
                 os.chown(root / "server.log", entry.pw_uid, entry.pw_gid)
-            # Durability off: a test database is thrown away; the tests measure behaviour.
-            process = subprocess.Popen(
-                [
-                    str(bin_dir / "postgres"),
-                    *("-D", str(data), "-k", str(root), "-h", ""),
-                    *("-c", "fsync=off", "-c", "synchronous_commit=off"),
-                    *("-c", "full_page_writes=off", "-c", "max_connections=300"),
-                ],
-                user=user,
-                cwd=root,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,  # a Ctrl-C of pytest does not hit it mid-test
-                # If pytest is killed (no finalizer runs), the server shuts down with it
-                # (armed after the switch to the server's user, so it survives it).
-                preexec_fn=functools.partial(set_parent_death_signal, signal.SIGINT),
-            )
-            log.close()
-            server = cls(root, bin_dir, process)
+            process = _launch(root, bin_dir, user)
+            server = cls(root, bin_dir, process, user)
             server._wait_ready()
         except BaseException:
             if process is not None:
@@ -179,6 +165,43 @@ class PostgresServer:
         """Stop the server (fast shutdown, by its PID) and delete its folder."""
         _stop(self._process)
         shutil.rmtree(self.root, ignore_errors=True)
+
+    def halt(self, *, immediate: bool = False) -> None:
+        """Stop the server, keeping its data for :meth:`resume`: a database outage. A fast
+        shutdown ends its connections; an ``immediate`` one kills them where they are (what
+        was committed stays: the restart replays the log)."""
+        if immediate:
+            self._process.send_signal(signal.SIGQUIT)
+            self._process.wait(15)
+        else:
+            _stop(self._process)
+
+    def resume(self) -> None:
+        """Start the halted server again on the same data and socket."""
+        self._process = _launch(self.root, self._bin, self._user)
+        self._wait_ready()
+
+
+def _launch(root: Path, bin_dir: Path, user: str | None) -> subprocess.Popen[bytes]:
+    """The server on the data in ``root``, its output appended to ``server.log``."""
+    with (root / "server.log").open("ab") as log:
+        # Durability off: a test database is thrown away; the tests measure behaviour.
+        return subprocess.Popen(
+            [
+                str(bin_dir / "postgres"),
+                *("-D", str(root / "data"), "-k", str(root), "-h", ""),
+                *("-c", "fsync=off", "-c", "synchronous_commit=off"),
+                *("-c", "full_page_writes=off", "-c", "max_connections=300"),
+            ],
+            user=user,
+            cwd=root,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # a Ctrl-C of pytest does not hit it mid-test
+            # If pytest is killed (no finalizer runs), the server shuts down with it
+            # (armed after the switch to the server's user, so it survives it).
+            preexec_fn=functools.partial(set_parent_death_signal, signal.SIGINT),
+        )
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:

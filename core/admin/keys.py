@@ -441,6 +441,7 @@ class Effective:
     # Matchmaking from this chat (/seek): off unless set; a direct chat with the bot is
     # on while nobody set it (core/sessions/openplay/seeking.py reads the source).
     open_play = Key(Switch(), False)
+    public_ladder = Key(Switch(), False)
 
     def allows_chat(self, chat_id: str) -> bool:
         """Games may start in ``chat_id`` (no list: everywhere)."""

@@ -33,6 +33,11 @@ EXACT_EMPTIES = 16
 # The share of the budget the exact attempt and the threat searches may use before alpha-beta.
 EXACT_SHARE = 0.5
 THREAT_SHARE = 0.4
+# Fours (attacker moves) read by the searches by fours, ours and the opponent's: a search by
+# fours is narrow (one reply each), so deep is cheap, and a defence that reads fewer than the
+# opponent's win lets it through (Rapfi's wins by fours ran to 9 fours; refuting a 9-four
+# attack by a move that allows an 11-four one is no refutation).
+VCF_DEPTH = 16
 # How deep a lost position's defence reads the opponent's forced wins (see _swindle).
 SWINDLE_DEPTH = 6
 
@@ -71,10 +76,14 @@ def hard_move(p: Position, deadline: float) -> int:
     for bit in iter_bits(board.occupied):
         candidates |= table.near[bit]
     candidates &= ~board.occupied
-    # Our forced wins: by fours, then by fours and threes.
+    # Our forced wins: by fours, then by fours and threes, unless he wins by fours if we pass:
+    # threes do not stop his fours, and the defence against them needs the time.
     try:
-        for threes, depth in ((False, 12), (True, 5)):
-            found = search.threat_search(player, depth, threes)
+        found = search.threat_search(player, VCF_DEPTH, False)
+        if found >= 0:
+            return geo.cell_of_bit(found)
+        if search.threat_search(other, VCF_DEPTH, False) < 0:
+            found = search.threat_search(player, 5, True)
             if found >= 0:
                 return geo.cell_of_bit(found)
     except DeadlinePassed:
@@ -83,7 +92,7 @@ def hard_move(p: Position, deadline: float) -> int:
     # The opponent's forced wins, as if we passed: keep only the moves that refute them.
     search.set_deadline(started + (THREAT_SHARE + 0.15) * budget)
     try:
-        for threes, depth in ((False, 10), (True, 4)):
+        for threes, depth in ((False, VCF_DEPTH), (True, 4)):
             search.threat_memo.clear()
             if search.threat_search(other, depth, threes) < 0:
                 continue
@@ -105,21 +114,26 @@ def _refutations(
     search: Search, player: int, moves: list[int], candidates: int, depth: int, threes: bool
 ) -> list[int]:
     """The moves (among ``moves``, our fours and the cells near the threat) after which the
-    opponent no longer has a forced win of this kind."""
+    opponent no longer has a forced win of this kind. Out of time, those found so far, else
+    those not yet shown to leave him the win."""
     board = search.board
     other = 1 - player
-    pool = list(moves)
+    # The cells of the threats first: a refutation is most often one of them, and out of time
+    # the ones read are what is kept.
     extra = board.four_makers(player) | board.four_makers(other) | board.double_points(other)
-    for bit in iter_bits(extra & candidates):
-        if bit not in pool:
-            pool.append(bit)
-    refuting = []
-    for bit in pool:
+    pool = iter_bits(extra & candidates)
+    pool += [bit for bit in moves if bit not in pool]
+    refuting: list[int] = []
+    for index, bit in enumerate(pool):
         board.play(bit, player)
         try:
             # After a four of ours he must answer it first; threat_win handles that forced reply.
             if search.threat_search(other, depth, threes) < 0:
                 refuting.append(bit)
+        except DeadlinePassed:
+            # Keeping every move then would throw away what was proven: a move shown to let
+            # his win through is worse than any move not read yet.
+            return refuting or pool[index:]
         finally:
             board.undo(bit, player)
     return refuting

@@ -170,7 +170,9 @@ class Search:
         self.depth = 0  # deepest finished alpha-beta iteration
         self.cells = table.rules.cells
         self.tt: dict[tuple[int, int], tuple[int, int, int, int]] = {}
-        self.threat_memo: dict[tuple[int, int, int, int, bool], int] = {}
+        # (stones, attacker, threes) -> (winning move, depth it wins within) or (-1, depth it
+        # does not win within)
+        self.threat_memo: dict[tuple[int, int, int, bool], tuple[int, int]] = {}
 
     def set_deadline(self, deadline: float) -> None:
         self.deadline = deadline
@@ -202,10 +204,14 @@ class Search:
             return (wins & -wins).bit_length() - 1
         if depth <= 0:
             return -1
-        key = (board.stones[0], board.stones[1], attacker, depth, threes)
+        key = (board.stones[0], board.stones[1], attacker, threes)
         known = self.threat_memo.get(key)
         if known is not None:
-            return known
+            # A win within some depth is one within any more; no win within some depth, none
+            # within less: the iterations of threat_search reuse each other's proofs.
+            move, proven = known
+            if (move >= 0 and proven <= depth) or (move < 0 and proven >= depth):
+                return move
         found = -1
         blocks = board.wins(defender)
         if blocks & (blocks - 1):
@@ -226,24 +232,76 @@ class Search:
                 board.undo(bit, attacker)
             if found >= 0:
                 break
-        self.threat_memo[key] = found
+        if found >= 0 or known is None or known[0] < 0:
+            self.threat_memo[key] = (found, depth)
         return found
 
     def _three_makers(self, attacker: int, exclude: int) -> list[int]:
-        """Cells (not in ``exclude``) where a stone of ``attacker`` creates a double point: the
-        best few, by pattern value."""
+        """Cells (not in ``exclude``, the attacker's four makers) where a stone of ``attacker``
+        creates a double point: the best few, by pattern value."""
         board = self.board
+        masks = self.table.masks
         near = 0
         for window in board.threes[attacker]:
-            near |= self.table.masks[window]
+            near |= masks[window]
         # A new three needs a window with k-3 stones; cells next to the attacker's stones hold them.
         stones = board.stones[attacker]
         for bit in iter_bits(stones):
             near |= self.table.near[bit]
-        near &= ~board.occupied & ~exclude
+        occupied = board.occupied
+        near &= ~occupied & ~exclude
+        # Where each three of his now would leave its last cell: a double point is a cell that
+        # two threes would complete differently.
+        completes: dict[int, int] = {}
+        for window in board.threes[attacker]:
+            empty = masks[window] & ~occupied
+            low = empty & -empty
+            for here, there in ((low, empty ^ low), (empty ^ low, low)):
+                if completes.setdefault(here, there) != there:
+                    return self._three_makers_by_trial(attacker, near)
+        mine, theirs = board.counts[attacker], board.counts[1 - attacker]
+        through = self.table.through
+        target = board.k - 3
+        k1 = board.k - 1
+        weights = board.weights
         found: list[tuple[int, int]] = []
         for bit in iter_bits(near):
-            self.tick()  # each trial costs about as much as a node
+            self.tick()  # a few dozen cells a call: the clock is read among them too
+            # A cell outside every three (it is no four maker) leaves them as they are: only the
+            # windows through it that it turns into threes can make a new double point.
+            free = ~occupied & ~(1 << bit)
+            made: dict[int, int] = {}
+            for window in through[bit]:
+                if mine[window] != target or theirs[window]:
+                    continue
+                empty = masks[window] & free
+                low = empty & -empty
+                if self._doubles(completes, made, low, empty ^ low):
+                    # Ranked as the trial ranks them: valued with the stone on the board.
+                    value = sum(
+                        weights[mine[w] + 2] for w in through[bit] if not theirs[w] and mine[w] < k1
+                    )
+                    found.append((value, bit))
+                    break
+        found.sort(reverse=True)
+        return [bit for _, bit in found[:VCT_WIDTH]]
+
+    @staticmethod
+    def _doubles(completes: dict[int, int], made: dict[int, int], low: int, high: int) -> bool:
+        """Records a new three whose empty cells are ``low`` and ``high``; whether one of them is
+        now completed differently by two threes (old ones in ``completes``, new in ``made``)."""
+        for here, there in ((low, high), (high, low)):
+            if completes.get(here, there) != there or made.setdefault(here, there) != there:
+                return True
+        return False
+
+    def _three_makers_by_trial(self, attacker: int, near: int) -> list[int]:
+        """:meth:`_three_makers` when he already has a double point: each cell tried on the
+        board (any cell then keeps one; the fours are tried first anyway)."""
+        board = self.board
+        found: list[tuple[int, int]] = []
+        for bit in iter_bits(near):
+            self.tick()
             board.play(bit, attacker)
             if board.double_points(attacker):
                 found.append((board.value(bit, attacker), bit))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core.commands.values import CommandError, GameKind, Ladder, Link, Top, Unlink
+from core.commands.values import CommandError, GameKind, Hide, Ladder, Link, Top, Unlink
 
 _LADDERS = {ladder.value: ladder for ladder in Ladder}
 LADDER_CHOICES = tuple(_LADDERS)
@@ -13,6 +13,8 @@ GAME_CHOICES = tuple(kind.word for kind in GameKind if kind.rules is not None)
 """The games ``/top`` and ``/seek`` name: the words that alone mean one board (one pool)."""
 TOP_SYNTAX = f"[{'|'.join(LADDER_CHOICES)}] [{'|'.join(GAME_CHOICES)}]"
 LINK_SYNTAX = "[CODE]"
+HIDE_SYNTAX = "[on|off]"
+HIDE_CHOICES = ("on", "off")
 CODE_LENGTH = 8
 """Characters of a ``/link`` code (see :data:`CODE_ALPHABET`)."""
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -62,3 +64,13 @@ def build_unlink(typed: str, args: Sequence[str]) -> Unlink:
     if args:
         raise CommandError("parse.no_args", command=typed, option=args[0])
     return Unlink()
+
+
+def build_hide(typed: str, args: Sequence[str]) -> Hide:
+    """``/hide`` or ``/hide on`` leaves the web pages, ``/hide off`` comes back."""
+    if not args:
+        return Hide()
+    if len(args) > 1 or args[0].lower() not in HIDE_CHOICES:
+        option = args[0] if args[0].lower() not in HIDE_CHOICES else args[1]
+        raise CommandError("parse.bad_option", command=typed, option=option, usage=HIDE_SYNTAX)
+    return Hide(args[0].lower() == "on")

@@ -13,9 +13,12 @@ from core.admin.durations import (
 from core.admin.keys import SETTING_NAMES
 from core.commands.ratings import (
     GAME_CHOICES,
+    HIDE_CHOICES,
+    HIDE_SYNTAX,
     LADDER_CHOICES,
     LINK_SYNTAX,
     TOP_SYNTAX,
+    build_hide,
     build_link,
     build_top,
     build_unlink,
@@ -295,6 +298,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec("link", (), LINK_SYNTAX, (Option("code"),), build_link),
     CommandSpec("unlink", (), "", (), build_unlink),
+    CommandSpec("hide", (), HIDE_SYNTAX, (Option("state", HIDE_CHOICES),), build_hide),
     CommandSpec(
         "seek",
         (),

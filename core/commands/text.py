@@ -28,6 +28,7 @@ from core.commands.values import (
     Final,
     GameKind,
     Help,
+    Hide,
     Ladder,
     Link,
     MoveText,
@@ -199,6 +200,8 @@ def format_command(command: Command, prefix: str = "/") -> str:
             return f"{prefix}help {topic}"
         case Settings():
             return " ".join([f"{prefix}settings", *_settings_words(command)])
+        case Hide(hidden=False):
+            return f"{prefix}hide off"
         case _:
             return f"{prefix}{_NAMES[type(command)]}"
 
@@ -265,6 +268,7 @@ _NAMES: dict[type, str] = {
     Review: "review",
     Link: "link",
     Unlink: "unlink",
+    Hide: "hide",
 }
 
 

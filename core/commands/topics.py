@@ -16,7 +16,7 @@ HELP_TOPICS: dict[str, tuple[str, ...]] = {
     "play": WORDS,
     "game": ("accept", "decline", "rematch", "final", "review"),
     "seek": ("seek", "block"),
-    "ratings": ("stats", "top", "link", "unlink"),
+    "ratings": ("stats", "top", "link", "unlink", "hide"),
     "settings": ("settings", "theme", "help"),
 }
 """Topic name -> the names (not aliases) of its commands, in the order shown. The names are

@@ -156,6 +156,14 @@ class Unlink:
 
 
 @dataclass(frozen=True, slots=True)
+class Hide:
+    """``/hide [on|off]``: leave the web pages, where the player then shows as "anonymous"
+    (``on``, the default), or come back to them (``off``)."""
+
+    hidden: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class Review:
     """Every move of the last finished game here, with its exact value and the mistakes."""
 
@@ -264,6 +272,7 @@ Command = (
     | Block
     | Link
     | Unlink
+    | Hide
     | PersonalTheme
 )
 

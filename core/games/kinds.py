@@ -15,6 +15,7 @@ command parser, which reads the settings' names from it.
 from __future__ import annotations
 
 import enum
+import re
 
 from core.games.rules import CONNECT_FOUR, TICTACTOE, Rules
 
@@ -129,6 +130,28 @@ class GameKind(enum.Enum):
         if self is not GameKind.RATLLA and rules.k == CONNECT_FOUR.k:
             return "game.name.connect_four", {"size": size}
         return "game.name.k_in_a_row", {"size": size, "k": rules.k}
+
+
+_FREE_POOL = re.compile(r"free-(?:(?P<size>[0-9]+x[0-9]+)|big)-k(?P<k>[0-9]+)")
+
+
+def pool_title(pool: str) -> tuple[str, dict[str, str | int]]:
+    """The catalogue key and parameters of a rating pool's name in words (:meth:`GameKind.pool`
+    makes the ids): "Connect Four 6x7", "4 in a row on 4x5", "5 in a row on big boards". An id
+    this code does not know (a newer release's) is named by itself."""
+    if pool == GameKind.TRES.value:
+        return GameKind.TRES.title(TICTACTOE)
+    if pool == GameKind.QUATRE.value:
+        return GameKind.QUATRE.title(CONNECT_FOUR)
+    if pool == GameKind.GRAVITY.value:
+        return "game.name.gravity", {}
+    found = _FREE_POOL.fullmatch(pool)
+    if found is None:
+        return "game.name.pool", {"pool": pool}
+    k = int(found["k"])
+    if found["size"] is None:
+        return "game.name.k_in_a_row_big", {"k": k}
+    return "game.name.k_in_a_row", {"size": found["size"], "k": k}
 
 
 def _by_word() -> dict[str, GameKind]:

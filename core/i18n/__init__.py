@@ -62,10 +62,12 @@ class Lines:
     """
 
     texts: tuple[Text, ...]
+    separator: str = "\n"
+    """What stands between two texts: a new line, or ``", "`` for a list within a line."""
 
     def render(self, locale: str) -> str:
-        """Each text in ``locale``, joined by newlines."""
-        return "\n".join(text.render(locale) for text in self.texts)
+        """Each text in ``locale``, joined by :attr:`separator`."""
+        return self.separator.join(text.render(locale) for text in self.texts)
 
 
 Param = str | int | Text | Lines

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextvars
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from core.admin.keys import Effective
@@ -20,9 +20,11 @@ from core.errors import UserError
 from core.ports import KvEntry, PlatformStyle, ServiceObserver
 from core.replies import Actor
 from core.sessions.openplay.open_games import noted
+from core.sessions.outages import Outages
 from core.sessions.settings import ServiceSettings
 from core.sessions.views import game_name
 from core.store import AlreadyPlaying, GameLimits, Session, Status, sessions
+from core.store.models import OutboxItem
 from core.store.port import Store
 from core.workers.runner import AiRunner
 
@@ -70,6 +72,11 @@ class Context:
     styles: dict[str, PlatformStyle] = field(default_factory=dict)
     followers: list[Callable[[Session], None]] = field(default_factory=list)
     """Told of every session this process stored with a change (a move, an accept, an end)."""
+    outages: Outages = field(init=False)
+    """The store's outage as this process saw it (see :mod:`core.sessions.outages`)."""
+
+    def __post_init__(self) -> None:
+        self.outages = Outages(self.store, self.clock, self.settings.outage_grace)
 
     # --- platform conventions --------------------------------------------------------------
 
@@ -93,22 +100,39 @@ class Context:
             raise await self.already_playing_error(actor, error) from None
 
     async def update(
-        self, session: Session, *, expected_version: int, limits: GameLimits | None = None
+        self,
+        session: Session,
+        *,
+        expected_version: int,
+        limits: GameLimits | None = None,
+        notices: Sequence[OutboxItem] = (),
     ) -> bool:
         """Store ``session`` if the stored one is still at ``expected_version`` (and it keeps
-        ``limits``); whether it was. Every change to a kept session passes here, so a game's
+        ``limits``), with the ``notices`` that follow the change left in the outbox in the same
+        transaction; whether it was. Every change to a kept session passes here, so a game's
         end is announced here alone: once, by the process whose write ended it."""
         applied = await self.store.run(
             sessions.update(
-                session, expected_version=expected_version, receipt=_take_receipt(), limits=limits
+                session,
+                expected_version=expected_version,
+                receipt=_take_receipt(),
+                limits=limits,
+                notices=notices,
+                now=self.clock(),
             )
         )
         if applied:
-            if session.status is Status.FINISHED:
-                self.observer.game_finished(session.counted_platform, session.variant.label)
-            for follower in self.followers:
-                follower(session)
+            self.applied(session)
         return applied
+
+    def applied(self, session: Session) -> None:
+        """``session`` was stored with a change by this process: count a game it ended, and
+        tell the followers (also for a write whose answer was lost, once it is found stored:
+        :mod:`core.sessions.play.fate`)."""
+        if session.status is Status.FINISHED:
+            self.observer.game_finished(session.counted_platform, session.variant.label)
+        for follower in self.followers:
+            follower(session)
 
     async def delete(self, session: Session) -> bool:
         deleted = await self.store.run(

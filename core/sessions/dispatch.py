@@ -17,6 +17,7 @@ from core.commands import (
     Decline,
     Final,
     Help,
+    Hide,
     Link,
     MoveText,
     NotACommand,
@@ -191,6 +192,8 @@ class Dispatch:
                 return await self._ratings.link(actor, command)
             case Unlink():
                 return await self._ratings.unlink(actor)
+            case Hide():
+                return await self._ratings.hide(actor, command)
             case Review():
                 return await self._reviews.last(actor)
             case Settings():

@@ -18,6 +18,7 @@ from core.errors import UserError
 from core.ports import KvEntry, ServiceObserver
 from core.replies import Actor, Reply
 from core.sessions.context import begin_receipt, end_receipt
+from core.sessions.outages import Outages
 from core.sessions.views import error_reply
 from core.store import StoreBusy, StoreUnavailable, kv
 from core.store.port import Store
@@ -33,9 +34,10 @@ class Requests:
     """Runs requests; :meth:`drain` waits for the ones in flight once :meth:`close` was
     called."""
 
-    def __init__(self, store: Store, observer: ServiceObserver) -> None:
+    def __init__(self, store: Store, observer: ServiceObserver, outages: Outages) -> None:
         self._store = store
         self._observer = observer
+        self._outages = outages
         self._in_flight = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -74,7 +76,12 @@ class Requests:
         token = begin_receipt(receipt)
         outcome = "ok"
         replies: list[Reply] = []
+        since = self._outages.now()
         try:
+            # Clocks an outage stopped are moved before a request could end or delete a game
+            # against them (a move after its deadline, an expired game looked at). A store
+            # still down is the work's to meet: /help needs none.
+            await self._outages.settled(f"a request ({action})")
             replies = await (work if self.around is None else self.around(actor, work))()
         except UserError as error:
             outcome = error.key
@@ -82,6 +89,7 @@ class Requests:
             if isinstance(error, Limited):
                 self._observer.request_limited(actor.platform)
         except (StoreBusy, StoreUnavailable) as error:
+            self._outages.refused(error, since=since, work=f"a request ({action})")
             outcome = self._store_failed(actor, action, session_id, error)
             key = "error.busy" if isinstance(error, StoreBusy) else "error.store_unavailable"
             replies = [error_reply(UserError(key), session_id)]

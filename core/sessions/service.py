@@ -113,7 +113,7 @@ class GameService:
             budget=self.settings.ai_budget,
         )
         self._ctx = Context(store, self.settings, clock, rng, self.runner, observer)
-        self._requests = Requests(store, observer)
+        self._requests = Requests(store, observer, self._ctx.outages)
         self._kept = KeptReviews(self._ctx)
         self._ctx.followers.append(self._kept.changed)
         self._moves = Moves(self._ctx)
@@ -143,7 +143,9 @@ class GameService:
             themes=self._themes,
             matchmaker=self._matchmaker,
         )
-        self._sweeper = Sweeper(store, self.settings, self.sweep_clocks, self.sweep)
+        self._sweeper = Sweeper(
+            store, self.settings, self._ctx.outages, self.sweep_clocks, self.sweep
+        )
         self.sweeper_lease = self._sweeper.lease
         """Held while this process is the one that sweeps (health and metrics read it)."""
 
@@ -221,7 +223,9 @@ class GameService:
         await self._relay.idle()
 
     async def sweep(self) -> int:
-        """Delete every expired session now; how many were deleted."""
+        """Delete every expired session now; how many were deleted. The lifetimes an outage
+        of the store took are given back first (:mod:`core.sessions.outages`)."""
+        await self._ctx.outages.settle()
         return await self._ctx.store.run(sessions.delete_expired(self._ctx.clock()))
 
     async def sweep_clocks(self) -> int:

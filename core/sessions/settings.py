@@ -45,6 +45,11 @@ class ServiceSettings:
         lease_ttl: seconds a lease of work that runs in one process at a time (the sweeper)
             lasts without renewal: another process takes the work over that long after the
             holder died.
+        outage_grace: seconds a player has at least to move once the store is back after an
+            outage that stopped his clock (:mod:`core.sessions.outages`).
+        fate_wait: seconds a move whose write's fate is unknown (the connection dropped as it
+            committed) waits for the store to answer again before the player is told that it
+            is not known yet (:mod:`core.sessions.play.fate`).
     """
 
     ai_budget: float = 1.0
@@ -61,6 +66,8 @@ class ServiceSettings:
     chat_defaults: Mapping[str, Any] = field(default_factory=dict)
     drain_timeout: float = SHUTDOWN.drain
     lease_ttl: float = DEFAULT_TTL
+    outage_grace: float = 30.0
+    fate_wait: float = 5.0
 
     def __post_init__(self) -> None:
         for name in (
@@ -71,6 +78,8 @@ class ServiceSettings:
             "watch_max_seconds",
             "drain_timeout",
             "lease_ttl",
+            "outage_grace",
+            "fate_wait",
         ):
             value = getattr(self, name)
             if not _is_number(value) or value <= 0:

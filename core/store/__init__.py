@@ -30,6 +30,7 @@ from core.store.errors import (
     StoreBusy,
     StoreError,
     StoreUnavailable,
+    WriteUnknown,
 )
 from core.store.models import (
     GameLimits,
@@ -67,5 +68,6 @@ __all__ = [
     "StoreBusy",
     "StoreError",
     "StoreUnavailable",
+    "WriteUnknown",
     "new_session_id",
 ]

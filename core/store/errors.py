@@ -38,6 +38,12 @@ class StoreUnavailable(StoreError):
         super().__init__(f"cannot use the database {self.path!r}: {self.cause}")
 
 
+class WriteUnknown(StoreUnavailable):
+    """The database failed while a write was under way: it may have been stored or not (the
+    connection dropped between the commit and its answer). Only reading it back once the
+    store answers again tells (:mod:`core.sessions.play.fate`)."""
+
+
 class SchemaTooNew(StoreUnavailable):
     """The database was written by a newer version of the code; refusing to touch it."""
 

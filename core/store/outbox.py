@@ -14,13 +14,14 @@ shown once, as it stands.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 from collections.abc import Sequence
 from typing import Any
 
 from core.store.models.outbox import SHOWS_THE_BOARD, Kind, OutboxItem
-from core.store.sql import Atomic, Op, count, rows
+from core.store.sql import Atomic, Op, count, row, rows
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +63,7 @@ def outbox_put(item: OutboxItem, expires_at: float) -> Op[None]:
     yield Atomic(_put(item, expires_at))
 
 
-def _put(item: OutboxItem, expires_at: float) -> Op[None]:
+def _put(item: OutboxItem, expires_at: float) -> Op[int]:
     if item.kind in SHOWS_THE_BOARD and item.session_id is not None:
         # The board it shows is newer: the older item would show it twice (and the result with
         # it, once the game has ended). A claimed one is being shown (or its claim lapses and
@@ -75,7 +76,21 @@ def _put(item: OutboxItem, expires_at: float) -> Op[None]:
             item.session_id,
             item.version,
         )
-    yield count(_INSERT, *_row(item, expires_at))
+    found = yield row(f"{_INSERT} RETURNING id", *_row(item, expires_at), writes=True)
+    return int(found[0])
+
+
+def notices(items: Sequence[OutboxItem], expires_at: float) -> Op[tuple[OutboxItem, ...]]:
+    """Leave the notices that follow a change, inside the change's own transaction: a process
+    that dies after the commit leaves them for the next pass (a chat of another process, or its
+    own after a restart); the items, with their ids, for the caller to show at once. A part of
+    other operations (sessions, seeks), not one of its own."""
+    left = []
+    for item in items:
+        assert item.kind is not Kind.BOARD, "a board item is moved on, not left as a notice"
+        item_id = yield from _put(item, expires_at)
+        left.append(dataclasses.replace(item, id=item_id))
+    return tuple(left)
 
 
 def _decoded(found: Sequence[Any]) -> OutboxItem | None:

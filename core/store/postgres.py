@@ -29,7 +29,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
-from core.store.errors import StoreBusy, StoreUnavailable
+from core.store.errors import StoreBusy, StoreUnavailable, WriteUnknown
 from core.store.migrations import STEPS, Dialect, Step
 from core.store.postgres_health import redact_url, translate, unavailable
 from core.store.runner import Opening, SqlStore
@@ -224,9 +224,20 @@ class PostgresStore(SqlStore):
 
     async def _drive(self, op: Op[T]) -> T:
         """Run the operation ``op`` on a connection of the pool (errors as :meth:`_transaction`
-        says); its queries run in autocommit, each :class:`Atomic` group in a transaction."""
-        async with self._connection() as conn:
-            return await _drive(conn, op, self._env)
+        says); its queries run in autocommit, each :class:`Atomic` group in a transaction.
+
+        Raises:
+            WriteUnknown: (a StoreUnavailable) the connection failed once a write was sent: it
+                may have been committed (the server answers a commit after it is done).
+        """
+        writing = _Writing()
+        try:
+            async with self._connection() as conn:
+                return await _drive(conn, op, self._env, writing)
+        except StoreUnavailable as error:
+            if writing.sent and not isinstance(error, WriteUnknown):
+                raise WriteUnknown(error.path, error.cause) from error
+            raise
 
     def _where(self) -> str:
         return self._url
@@ -246,16 +257,25 @@ async def _nothing_to_reset(conn: asyncpg.Connection[Record]) -> None:
     """The pool's reset hook: asyncpg still rolls back a transaction left open."""
 
 
-async def _drive(conn: Connection, op: Op[T], env: Env) -> T:
+class _Writing:
+    """Whether an operation sent a write (a writing statement, or a transaction): from then
+    on, a failed connection leaves it unknown whether the write was committed."""
+
+    sent = False
+
+
+async def _drive(conn: Connection, op: Op[T], env: Env, writing: _Writing) -> T:
     answer: Any = None
     try:
         while True:
             step = op.send(answer)
             if type(step) is Query:
+                writing.sent = writing.sent or step.writes
                 answer = await _query(conn, step)
             elif type(step) is Atomic:
+                writing.sent = True
                 async with conn.transaction():
-                    answer = await _drive(conn, step.op, env)
+                    answer = await _drive(conn, step.op, env, writing)
             else:
                 assert step is ENV
                 answer = env

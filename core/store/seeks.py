@@ -28,8 +28,9 @@ from typing import Any
 from core.games import Rules
 from core.pairing.seeks import Seek, choose, pair_up
 from core.ratings.rating import START_DEVIATION, Rating
-from core.store import limits
+from core.store import limits, outbox
 from core.store.errors import Limited
+from core.store.models.outbox import KEPT, JsonValue, Kind, OutboxItem
 from core.store.models.seeks import AlreadySeeking, MakeGame, Paired, Queued, SeekResult
 from core.store.models.session import Session
 from core.store.sessions import create_in, get
@@ -191,7 +192,7 @@ def _seek(new: Seek, make: MakeGame, max_user_games: int | None) -> Op[SeekResul
         yield count("DELETE FROM seeks WHERE id = $1", other.id)
         session = make(other, new)
         yield from create_in(session)
-        return Paired(session, (other, new))
+        return (yield from _paired(session, (other, new), new.created_at, new))
     # Two seeks of one player at once (two chats, two processes): the second waits for the
     # first to commit, then finds it.
     queued = yield count(
@@ -203,6 +204,23 @@ def _seek(new: Seek, make: MakeGame, max_user_games: int | None) -> Op[SeekResul
         first = yield from seek_of(new.player)
         return Queued(new) if first is None else AlreadySeeking(first)
     return Queued(new)
+
+
+def _paired(
+    session: Session, seeks: tuple[Seek, Seek], now: float, asked: Seek | None
+) -> Op[Paired]:
+    """The pairing's notices left in its transaction: the new board, under the pairing line
+    (written from both seeks), in each of the game's chats but the one of the seek ``asked``
+    (answered by the request)."""
+    detail: dict[str, JsonValue] = {"seeks": [list(seek_row(seek)) for seek in seeks]}
+    answered = None if asked is None else (asked.platform, asked.chat_id)
+    items = [
+        OutboxItem(Kind.PAIRED, platform, chat_id, session.id, session.version, detail=detail)
+        for platform, chat_id in session.chats
+        if (platform, chat_id) != answered
+    ]
+    notices = yield from outbox.notices(items, now + KEPT)
+    return Paired(session, seeks, notices)
 
 
 def _blocks(players: Sequence[str], others: Sequence[str]) -> Op[set[tuple[str, str]]]:
@@ -288,20 +306,40 @@ def _pair_batch(waiting: list[Seek], now: float, make: MakeGame) -> Op[list[Pair
         yield count("DELETE FROM seeks WHERE id IN ($1, $2)", first.id, second.id)
         session = make(first, second)
         yield from create_in(session)
-        made.append(Paired(session, (first, second)))
+        made.append((yield from _paired(session, (first, second), now, None)))
     return made
 
 
 def expire_seeks(now: float) -> Op[list[Seek]]:
-    """Delete the seeks that expired by ``now``; each is returned to exactly one caller (the
-    one whose statement deleted it), who tells its player."""
+    """Delete the seeks that expired by ``now``, each with its notice to its player left in
+    the outbox in the same transaction; each is returned to exactly one caller (the one whose
+    statement deleted it)."""
+    gone: list[Seek] = yield Atomic(_expire(now))
+    return gone
+
+
+def _expire(now: float) -> Op[list[Seek]]:
     found = yield rows(
         f"DELETE FROM seeks WHERE player IN (SELECT player FROM seeks WHERE expires_at <= $1"
         f" FOR UPDATE SKIP LOCKED) RETURNING {_COLUMNS}",
         now,
         writes=True,
     )
-    return _decoded(found)
+    gone = _decoded(found)
+    yield from _gone_notices(gone, now, {})
+    return gone
+
+
+def _gone_notices(gone: Sequence[Seek], now: float, detail: dict[str, JsonValue]) -> Op[None]:
+    """Each seek's notice to its seeker, in the chat they sought from, left in the outbox by
+    the transaction that took it out of the queue (the pass that follows shows it)."""
+    items = [
+        OutboxItem(
+            Kind.SEEK_EXPIRED, s.platform, s.chat_id, detail={"seek": list(seek_row(s)), **detail}
+        )
+        for s in gone
+    ]
+    yield from outbox.notices(items, now + KEPT)
 
 
 def cancel_seek(player: str) -> Op[Seek | None]:
@@ -323,16 +361,24 @@ def seeks_in(platform: str, chat_id: str, server_id: str | None) -> Op[list[Seek
     return _decoded(found)
 
 
-def drop_seeks(ids: Sequence[str]) -> Op[list[Seek]]:
-    """Take the seeks ``ids`` out of the queue; those that were still there."""
+def drop_seeks(ids: Sequence[str], now: float) -> Op[list[Seek]]:
+    """Take the seeks ``ids`` out of the queue, each with its notice (withdrawn) left in the
+    outbox in the same transaction; those that were still there."""
     if not ids:
         return []
+    gone: list[Seek] = yield Atomic(_drop_seeks(ids, now))
+    return gone
+
+
+def _drop_seeks(ids: Sequence[str], now: float) -> Op[list[Seek]]:
     found = yield rows(
         f"DELETE FROM seeks WHERE id IN ({placeholders(1, len(ids))}) RETURNING {_COLUMNS}",
         *ids,
         writes=True,
     )
-    return _decoded(found)
+    gone = _decoded(found)
+    yield from _gone_notices(gone, now, {"withdrawn": True})
+    return gone
 
 
 def seek_of(player: str) -> Op[Seek | None]:

@@ -35,11 +35,13 @@ statements themselves, and :func:`core.store.sql.for_sqlite` drops it for SQLite
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 from core.store import kv, leases, limits, outbox, ratings
 from core.store.errors import AlreadyPlaying
 from core.store.migrations import Dialect
 from core.store.models.kv import GameLimits, KvEntry
+from core.store.models.outbox import KEPT, OutboxItem
 from core.store.models.session import Session, Status
 from core.store.quarantine import load
 from core.store.rows import (
@@ -86,10 +88,14 @@ def update(
     expected_version: int,
     receipt: KvEntry | None = None,
     limits: GameLimits | None = None,
+    notices: Sequence[OutboxItem] = (),
+    now: float = 0.0,
 ) -> Op[bool]:
     """Replace the stored session if its version is still ``expected_version`` (and it keeps
-    ``limits``). When the update moves the session to ``FINISHED``, the result is added to
-    the players' stats in the same transaction (so it is counted exactly once).
+    ``limits``), leaving ``notices`` in the outbox in the same transaction (kept from ``now``:
+    what follows the change, told by the outbox's delivery). When the update moves the session
+    to ``FINISHED``, the result is added to the players' stats in the same transaction (so it
+    is counted exactly once).
 
     Returns:
         True if applied; False if the session changed meanwhile or is gone.
@@ -104,10 +110,11 @@ def update(
     if (
         env.dialect is Dialect.POSTGRES
         and limits is None
+        and not notices
         and (yield from _update_in_place(session, expected_version, receipt))
     ):
         return True
-    return bool((yield Atomic(_update(session, expected_version, receipt, limits))))
+    return bool((yield Atomic(_update(session, expected_version, receipt, limits, notices, now))))
 
 
 def _update(
@@ -115,6 +122,8 @@ def _update(
     expected_version: int,
     receipt: KvEntry | None,
     game_limits: GameLimits | None,
+    notices: Sequence[OutboxItem] = (),
+    now: float = 0.0,
 ) -> Op[bool]:
     taken = [] if game_limits is None else (yield from limits.check(game_limits, session))
     # FOR UPDATE: the status read here is the one the UPDATE replaces, whoever races us.
@@ -138,6 +147,7 @@ def _update(
     for write in taken:  # noqa: UP028 (a list cannot take the answers the driver sends)
         yield write
     yield from _put_receipt(receipt)
+    yield from outbox.notices(notices, now + KEPT)
     return True
 
 
@@ -285,17 +295,35 @@ def due_reminders(now: float, limit: int) -> Op[list[str]]:
     return [str(r[0]) for r in found]
 
 
-def take_reminder(session_id: str, version: int) -> Op[bool]:
-    """Claim the reminder of ``session_id`` at ``version``: True for exactly one caller of
-    every process, while the move it is about is still the one to play (the version is not
-    bumped: the board's buttons stay valid)."""
+def take_reminder(
+    session_id: str, version: int, *, notice: OutboxItem | None = None, now: float = 0.0
+) -> Op[tuple[OutboxItem, ...] | None]:
+    """Claim the reminder of ``session_id`` at ``version``, for exactly one caller of every
+    process (None for the others), while the move it is about is still the one to play (the
+    version is not bumped: the board's buttons stay valid). ``notice`` (the reminder to show)
+    is left in the outbox in the same transaction (kept from ``now``); what was left, with its
+    id."""
+    left: tuple[OutboxItem, ...] | None = yield Atomic(
+        _take_reminder(session_id, version, notice, now)
+    )
+    return left
+
+
+def _take_reminder(
+    session_id: str, version: int, notice: OutboxItem | None, now: float
+) -> Op[tuple[OutboxItem, ...] | None]:
     taken = yield count(
         "UPDATE sessions SET remind_at = NULL"
         " WHERE id = $1 AND version = $2 AND remind_at IS NOT NULL",
         session_id,
         version,
     )
-    return bool(taken == 1)
+    if taken != 1:
+        return None
+    left: tuple[OutboxItem, ...] = yield from outbox.notices(
+        [] if notice is None else [notice], now + KEPT
+    )
+    return left
 
 
 def _set_players(session: Session, *, new: bool = False) -> Op[None]:

@@ -29,7 +29,7 @@ from typing import TypeVar
 
 from core.store import sqlite_driver
 from core.store import sqlite_health as health
-from core.store.errors import StoreUnavailable
+from core.store.errors import StoreUnavailable, WriteUnknown
 from core.store.migrations import MIGRATIONS, Dialect, Migration
 from core.store.runner import Opening, SqlStore
 from core.store.sql import Op
@@ -158,6 +158,7 @@ class SqliteStore(SqlStore):
         Raises:
             StoreBusy: the database stayed locked (temporary; nothing was written).
             StoreUnavailable: read-only, full, failing or corrupt (nothing was written).
+            WriteUnknown: (a StoreUnavailable) failing as a write committed: it may have been.
             RuntimeError: the store is closed.
         """
         try:
@@ -167,6 +168,13 @@ class SqliteStore(SqlStore):
             if translated is None:
                 raise
             raise translated from error
+        except sqlite_driver.CommitFailed as failed:
+            at_commit = health.translate(failed.error, self._path)
+            if at_commit is None:
+                raise failed.error from None
+            if isinstance(at_commit, StoreUnavailable):
+                raise WriteUnknown(at_commit.path, at_commit.cause) from failed.error
+            raise at_commit from failed.error
 
     async def _write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``fn`` in one write transaction (``BEGIN IMMEDIATE``), in one hop."""

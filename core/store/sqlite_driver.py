@@ -29,7 +29,10 @@ def transaction(conn: sqlite3.Connection, fn: Callable[[sqlite3.Connection], T])
     conn.execute("BEGIN IMMEDIATE")
     try:
         result = fn(conn)
-        conn.execute("COMMIT")
+        try:
+            commit(conn)
+        except sqlite3.Error as error:
+            raise CommitFailed(error) from error
     except BaseException:
         # SQLite rolls back by itself after some I/O and full-disk errors; a second ROLLBACK
         # would then fail and hide the error that matters.
@@ -40,6 +43,20 @@ def transaction(conn: sqlite3.Connection, fn: Callable[[sqlite3.Connection], T])
                 log.warning("rollback failed after an error", exc_info=True)
         raise
     return result
+
+
+class CommitFailed(Exception):
+    """SQLite's ``error`` at ``COMMIT``: the transaction may have been stored or not (an I/O
+    error as the log is written)."""
+
+    def __init__(self, error: sqlite3.Error) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def commit(conn: sqlite3.Connection) -> None:
+    """``COMMIT`` the transaction under way (one place, where a test can fail it)."""
+    conn.execute("COMMIT")
 
 
 def user_version(conn: sqlite3.Connection) -> int:

@@ -126,6 +126,7 @@ ADAPTERS_MAY_IMPORT = (
     "core.games",
     "core.i18n",
     "core.leases",
+    "core.pages",  # what the web pages show, and their reads of the store
     "core.pictures",
     "core.ports",
     "core.render",
@@ -158,3 +159,10 @@ def test_adapters_import_only_the_public_faces_of_core() -> None:
         if not any(name == face or name.startswith(face + ".") for face in ADAPTERS_MAY_IMPORT)
     }
     assert not outside
+
+
+def test_the_pages_values_load_no_web_library() -> None:
+    # core.pages says what a page shows; the HTML and aiohttp are adapters/web's.
+    loaded = loaded_after(every_module_of("core.pages"))
+    assert "core.pages.reads" in loaded
+    assert not top_level(loaded) & {"aiohttp", "jinja2", "markupsafe", *NOT_IN_CORE}

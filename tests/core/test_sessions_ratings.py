@@ -146,9 +146,11 @@ async def test_ladders_of_a_chat_a_server_and_everyone(store: AnyStore) -> None:
     assert text is not None and text.key == "ratings.stats"
     lines = text.params["lines"]
     assert isinstance(lines, Lines) and lines.texts[0].key == "ratings.stats_line"
-    assert lines.texts[0].params["pool"] == "connect4"
+    # Games named in words, not by their pools' ids.
+    assert lines.texts[0].params["pool"] == Text("game.name.connect_four", {"size": "6x7"})
     assert lines.texts[0].params["rank"] in (1, 2, 3)
-    assert str(text.params["changes"]).count("(connect4)") == 5
+    assert text.render("en").count("(Connect Four 6x7)") == 5
+    assert "connect4" not in text.render("en")
     newcomer = await svc.handle_text(Actor("discord", "c1", "dora-o1", "O"), "/stats")
     newcomer_text = newcomer[0].text
     assert newcomer_text is not None and isinstance(newcomer_text.params["lines"], Lines)

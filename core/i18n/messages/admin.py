@@ -194,6 +194,13 @@ MESSAGES: dict[str, Mapping[str, str]] = {
         "pt": "se os jogadores podem desafiar-se entre si (on/off)",
         "ru": "можно ли вызывать друг друга на игру (on/off)",
     },
+    "settings.key.public_ladder": {
+        "en": "whether this server's (or room's) ladder has a web page of its own (on/off; the global ladder always has one)",
+        "ca": "si la classificació d'aquest servidor (o sala) té una pàgina web pròpia (on/off; la global sempre en té)",
+        "es": "si la clasificación de este servidor (o sala) tiene una página web propia (on/off; la global siempre la tiene)",
+        "pt": "se a classificação deste servidor (ou sala) tem uma página web própria (on/off; a global tem sempre)",
+        "ru": "есть ли у рейтинга этого сервера (или комнаты) своя веб-страница (on/off; у общего она есть всегда)",
+    },
     "settings.key.open_play": {
         "en": "whether players here can /seek opponents from other chats (on/off; on in DMs)",
         "ca": "si els jugadors d'aquí poden fer /seek de rivals d'altres xats (on/off; on en privat)",

@@ -37,6 +37,27 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "pt": "{k} em linha em {size}",
         "ru": "{k} в ряд на поле {size}",
     },
+    "game.name.gravity": {
+        "en": "Connect Four, other sizes",
+        "ca": "quatre en ratlla, altres mides",
+        "es": "cuatro en raya, otros tamaños",
+        "pt": "Lig 4, outros tamanhos",
+        "ru": "«четыре в ряд», другие размеры",
+    },
+    "game.name.k_in_a_row_big": {
+        "en": "{k} in a row on big boards",
+        "ca": "{k} en ratlla en taulers grans",
+        "es": "{k} en raya en tableros grandes",
+        "pt": "{k} em linha em tabuleiros grandes",
+        "ru": "{k} в ряд на больших полях",
+    },
+    "game.name.pool": {
+        "en": "{pool}",
+        "ca": "{pool}",
+        "es": "{pool}",
+        "pt": "{pool}",
+        "ru": "{pool}",
+    },
     # --- game events ---------------------------------------------------------------------
     "game.started": {
         "en": "New game! Good luck.",
@@ -58,6 +79,35 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "es": "Tu jugada está guardada; mi respuesta llegará cuando vuelva la base de datos.",
         "pt": "Sua jogada está salva; minha resposta virá quando o banco de dados voltar.",
         "ru": "Ваш ход сохранён; мой ответ придёт, когда база данных снова заработает.",
+    },
+    "game.move_unknown": {
+        "en": (
+            "The database stopped while your move was being saved, so I can't tell yet whether"
+            " it was. The board will show it when the database is back."
+        ),
+        "ca": (
+            "La base de dades s'ha aturat mentre desava la teva jugada, així que encara no sé si"
+            " s'ha desat. El tauler ho mostrarà quan la base de dades torni."
+        ),
+        "es": (
+            "La base de datos se detuvo mientras guardaba tu jugada, así que aún no sé si se"
+            " guardó. El tablero lo mostrará cuando vuelva la base de datos."
+        ),
+        "pt": (
+            "O banco de dados parou enquanto eu salvava sua jogada, então ainda não sei se ela"
+            " foi salva. O tabuleiro vai mostrar quando o banco de dados voltar."
+        ),
+        "ru": (
+            "База данных остановилась, пока я сохранял ваш ход, поэтому я ещё не знаю, сохранён"
+            " ли он. Доска покажет это, когда база данных снова заработает."
+        ),
+    },
+    "game.move_not_saved": {
+        "en": "Your move was not saved: the database stopped. Please play it again.",
+        "ca": "La teva jugada no s'ha desat: la base de dades s'ha aturat. Torna-la a jugar.",
+        "es": "Tu jugada no se guardó: la base de datos se detuvo. Vuelve a jugarla.",
+        "pt": "Sua jogada não foi salva: o banco de dados parou. Jogue-a de novo.",
+        "ru": "Ваш ход не сохранён: база данных остановилась. Сделайте его ещё раз.",
     },
     "game.watch": {
         "en": "Bot against bot: sit back and watch.",

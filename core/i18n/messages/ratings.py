@@ -2,8 +2,8 @@
 ``/link``, ``/unlink``) and of their command-table rows.
 
 ``{rating}`` is a rating as players read it ("1623 ±120", or "1500?" while provisional);
-``{pool}`` names a rating pool (``tictactoe``, ``connect4``, ``gravity``, ``free-4x4-k3``,
-``free-big-k5``): stable identifiers, the same in every language; ``{platform}`` is
+``{pool}`` names a rating pool in words (``core.games.kinds.pool_title``: "Connect Four 6x7",
+"5 in a row on big boards"); ``{platform}`` is
 ``discord``, ``matrix`` or ``console``.
 """
 
@@ -30,6 +30,34 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "es": "Separa esta cuenta de las cuentas con las que está unida.",
         "pt": "Separa esta conta das contas a que está ligada.",
         "ru": "Отвязать этот аккаунт от связанных с ним аккаунтов.",
+    },
+    "help.hide": {
+        "en": "Leave the web pages (you show as anonymous), or come back with off.",
+        "ca": "Surt de les pàgines web (hi apareixes com a anònim), o torna-hi amb off.",
+        "es": "Sal de las páginas web (apareces como anónimo), o vuelve con off.",
+        "pt": "Sai das páginas web (apareces como anónimo), ou volta com off.",
+        "ru": "Скрыться с веб-страниц (вы будете «аноним») или вернуться: off.",
+    },
+    "help.option.state": {
+        "en": "on: hidden from the web pages; off: shown again.",
+        "ca": "on: amagat de les pàgines web; off: visible de nou.",
+        "es": "on: oculto en las páginas web; off: visible de nuevo.",
+        "pt": "on: escondido das páginas web; off: visível de novo.",
+        "ru": "on: скрыт с веб-страниц; off: снова виден.",
+    },
+    "discord.choice.state.on": {
+        "en": "hide me",
+        "ca": "amaga'm",
+        "es": "ocúltame",
+        "pt": "esconde-me",
+        "ru": "скрыть меня",
+    },
+    "discord.choice.state.off": {
+        "en": "show me again",
+        "ca": "torna'm a mostrar",
+        "es": "vuelve a mostrarme",
+        "pt": "mostra-me de novo",
+        "ru": "снова показать",
     },
     "help.option.casual": {
         "en": "An unrated game: ratings stay as they are.",
@@ -178,6 +206,13 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "pt": "{pool}: {rating}, {games:ratings.count.rated_games}, fora da classificação",
         "ru": "{pool}: {rating}, {games:ratings.count.rated_games}, вне рейтинга",
     },
+    "ratings.recent_change": {
+        "en": "{change} ({game})",
+        "ca": "{change} ({game})",
+        "es": "{change} ({game})",
+        "pt": "{change} ({game})",
+        "ru": "{change} ({game})",
+    },
     "ratings.stats": {
         "en": "{results}\nRatings (± is the uncertainty; ? until 10 rated games):\n{lines}\nLast rated games: {changes}",
         "ca": "{results}\nPuntuacions (± és la incertesa; ? fins a 10 partides puntuades):\n{lines}\nÚltimes partides puntuades: {changes}",
@@ -248,6 +283,20 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "es": "Esta cuenta está unida con otras cuentas: primero {prefix}unlink.",
         "pt": "Esta conta está ligada a outras contas: primeiro {prefix}unlink.",
         "ru": "Этот аккаунт связан с другими: сначала {prefix}unlink.",
+    },
+    "ratings.hidden": {
+        "en": "You are hidden from the web pages: ladders show you as anonymous and your player page is gone. {prefix}hide off shows you again.",
+        "ca": "Estàs amagat de les pàgines web: les classificacions et mostren com a anònim i la teva pàgina de jugador ja no hi és. {prefix}hide off et torna a mostrar.",
+        "es": "Estás oculto en las páginas web: las clasificaciones te muestran como anónimo y tu página de jugador ya no está. {prefix}hide off te vuelve a mostrar.",
+        "pt": "Estás escondido das páginas web: as classificações mostram-te como anónimo e a tua página de jogador desapareceu. {prefix}hide off volta a mostrar-te.",
+        "ru": "Вы скрыты с веб-страниц: в рейтингах вы «аноним», вашей страницы игрока больше нет. {prefix}hide off снова покажет вас.",
+    },
+    "ratings.unhidden": {
+        "en": "You are shown on the web pages again, under your name.",
+        "ca": "Tornes a aparèixer a les pàgines web, amb el teu nom.",
+        "es": "Vuelves a aparecer en las páginas web, con tu nombre.",
+        "pt": "Voltas a aparecer nas páginas web, com o teu nome.",
+        "ru": "Вы снова видны на веб-страницах под своим именем.",
     },
     "ratings.unlinked": {
         "en": "Unlinked: {count:ratings.count.accounts} left this player. An account that left starts again as a new player.",

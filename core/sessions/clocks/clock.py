@@ -5,8 +5,8 @@ Both run from the sweep (:meth:`GameService.sweep_clocks`, under the sweeper lea
 start-up, so a clock that ran out while the bot was down ends its game then). Each is a
 compare-and-set in the store: the end is :meth:`Context.update` on the version the sweep read
 (a move stored meanwhile wins, and the sweep finds the new deadline next time); a reminder is
-claimed by :func:`core.store.sessions.take_reminder`, which one caller alone gets. A move that
-arrives after its deadline but before the sweep ends the game the same way (:func:`end_on_time`), so
+claimed by :meth:`Store.take_reminder`, which one caller alone gets. A move that arrives
+after its deadline but before the sweep ends the game the same way (:func:`end_on_time`), so
 the deadline decides, not which process looks first.
 
 Both players are told through :class:`~core.sessions.openplay.relay.Relay`: in each chat of the game
@@ -33,6 +33,7 @@ from core.replies import Reply
 from core.sessions.context import Context
 from core.sessions.openplay.open_games import recording
 from core.sessions.openplay.relay import Localize, Relay, Shown, reader_of
+from core.sessions.outages import REFUSED
 from core.sessions.play.model import timed_out
 from core.sessions.views import board_reply
 from core.store import Session, Status, sessions
@@ -51,13 +52,20 @@ def is_due(session: Session, now: float) -> bool:
     )
 
 
-async def end_on_time(ctx: Context, session: Session) -> Session | None:
+async def end_on_time(ctx: Context, session: Session, *, told: bool = False) -> Session | None:
     """End ``session`` whose clock ran out: the player to move loses. The finished session if
     this call ended it; None if it changed meanwhile (a move came first, or someone else ended
-    it)."""
+    it). ``told``: the timeout's notice to every chat of the game is left in the outbox by the
+    same transaction (the sweep's; a late move's answer tells its own chat)."""
     now, ttl = ctx.now_and_ttl(Status.FINISHED, kept=session)
     ended = timed_out(session, now=now, ttl=ttl)
-    if not await ctx.update(ended, expected_version=session.version):
+    notices = [
+        OutboxItem(Kind.TIMEOUT, platform, chat_id, ended.id, ended.version)
+        for platform, chat_id in ended.chats
+    ]
+    if not await ctx.update(
+        ended, expected_version=session.version, notices=notices if told else ()
+    ):
         return None
     return ended
 
@@ -81,6 +89,9 @@ class Clocks:
     async def sweep(self) -> int:
         """End every game whose clock ran out and send every reminder due; how many games
         ended."""
+        # An outage of the store is not held against the player to move: the clocks it stopped
+        # are moved first (a refusal here leaves every game as it is, for the next sweep).
+        await self._ctx.outages.settle()
         # A batch's games at once: each is a compare-and-set of its own, and together they
         # queue for the store as one burst rather than one by one behind everyone's moves.
         ended = 0
@@ -96,15 +107,18 @@ class Clocks:
                 break
         return ended
 
-    @staticmethod
-    async def _each(work: Callable[[str], Awaitable[int]], ids: Sequence[str]) -> list[int]:
-        """``work`` on every id at once; one that fails (a busy store) is logged and left for
-        the next sweep, as it is still due then."""
+    async def _each(self, work: Callable[[str], Awaitable[int]], ids: Sequence[str]) -> list[int]:
+        """``work`` on every id at once; one that fails is left for the next sweep, as it is
+        still due then (a store that refused it is an outage, settled before that sweep ends
+        anything)."""
+        started = self._ctx.outages.now()
         results = await asyncio.gather(
             *(work(session_id) for session_id in ids), return_exceptions=True
         )
         for session_id, result in zip(ids, results, strict=True):
-            if isinstance(result, BaseException):
+            if isinstance(result, REFUSED):
+                self._ctx.outages.refused(result, since=started, work="the clock sweep")
+            elif isinstance(result, BaseException):
                 log.warning("clock of session %s left for the next sweep: %r", session_id, result)
         return [result for result in results if isinstance(result, int)]
 
@@ -115,12 +129,11 @@ class Clocks:
         # Recorded as a request records its changes: the end is told here, in every chat of
         # the game, so OtherChats.followed leaves an open game's other chat to us.
         with recording():
-            ended = await end_on_time(self._ctx, session)
+            ended = await end_on_time(self._ctx, session, told=True)
         if ended is None:
             return 0
-        for platform, chat_id in ended.chats:
-            item = OutboxItem(Kind.TIMEOUT, platform, chat_id, ended.id, ended.version)
-            self._relay.tell(item, ended)
+        # Left in the outbox with the end: the sweep shows them from there once it is over.
+        self._relay.deliver_soon()
         return 1
 
     async def _timeout(self, item: OutboxItem, ended: Session | None) -> Shown | None:
@@ -144,14 +157,19 @@ class Clocks:
             or session.status is not Status.ACTIVE
             or session.remind_at is None
             or session.deadline is None
-            or not await ctx.store.run(sessions.take_reminder(session.id, session.version))
         ):
             return 0
-        # In the chat where that player plays (an open game's other chat, if theirs).
+        # In the chat where that player plays (an open game's other chat, if theirs); left in
+        # the outbox by the claim's own transaction, so a crash after it loses no reminder.
         to_move = session.position().to_move
         platform, chat_id = session.chat_of(to_move)
         item = OutboxItem(Kind.REMINDER, platform, chat_id, session.id, session.version, to_move)
-        self._relay.tell(item, session)
+        left = await ctx.store.run(
+            sessions.take_reminder(session.id, session.version, notice=item, now=ctx.clock())
+        )
+        if left is None:
+            return 0
+        self._relay.show_now(left, session)
         return 1
 
     async def _reminder(self, item: OutboxItem, session: Session | None) -> Shown | None:

@@ -11,6 +11,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from core.leases import RELEASE_TIMEOUT, Lease
+from core.sessions.outages import REFUSED, Outages
 from core.sessions.settings import ServiceSettings
 from core.store.port import Store
 
@@ -28,10 +29,12 @@ class Sweeper:
         self,
         store: Store,
         settings: ServiceSettings,
+        outages: Outages,
         sweep_clocks: Callable[[], Awaitable[int]],
         sweep_expired: Callable[[], Awaitable[int]],
     ) -> None:
         self._settings = settings
+        self._outages = outages
         self._sweep_clocks = sweep_clocks
         self._sweep_expired = sweep_expired
         self._task: asyncio.Task[None] | None = None
@@ -64,10 +67,14 @@ class Sweeper:
         could expire."""
         next_expiry = 0.0
         while not ending.is_set():
+            started = self._outages.now()
             try:
                 await self._sweep_clocks()
+            except REFUSED as error:
+                # A stopped or locked database: one line for the whole outage, not one a second.
+                self._outages.refused(error, since=started, work="the clock sweep")
             except Exception:
-                # A locked or broken database must not end the sweeper: try again next time.
+                # A broken database must not end the sweeper: try again next time.
                 log.exception("clock sweep failed", extra={"action": "sweep_clocks"})
             if time.monotonic() >= next_expiry:
                 next_expiry = time.monotonic() + self._settings.sweep_interval
@@ -77,10 +84,14 @@ class Sweeper:
 
     async def _expired(self) -> None:
         started = time.perf_counter()
+        since = self._outages.now()
         try:
             count = await self._sweep_expired()
+        except REFUSED as error:
+            self._outages.refused(error, since=since, work="the expiry sweep")
+            return
         except Exception:
-            # A locked or broken database must not end the sweeper: try again next time.
+            # A broken database must not end the sweeper: try again next time.
             log.exception("sweep failed", extra={"action": "sweep"})
             return
         if count:

@@ -17,6 +17,12 @@ could not reach the chat (by the next pass after its claim lapsed: at least once
 process tells one chat is shown there in the order told (an older board never after a newer).
 A platform that cannot reach the chat with a message this process told itself loses only that
 message (logged): the game is in the store, its board shows it at the next look.
+
+A notice that follows a stored change (a pairing's board in the other chats, an expired seek's
+notice) is not told from memory: the store's operation leaves it in the outbox in the change's
+own transaction, so a process killed between the commit and the send loses none, and the
+process that made the change shows its items at once (:meth:`Relay.show_now`), claimed and
+deleted as :meth:`Relay.deliver` does.
 """
 
 from __future__ import annotations
@@ -24,19 +30,17 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from typing import Any
 
 from core.ports import PlatformStyle
 from core.replies import Actor, Reply
 from core.sessions.context import Context
 from core.store import Session, outbox, sessions
 from core.store.models import Kind, OutboxItem
+from core.store.models.outbox import KEPT
 
 log = logging.getLogger("core.sessions")
-
-KEPT = 86_400.0
-"""Seconds an item waits in the outbox for a process that serves its chat; then it goes (the
-sweep): nothing runs that platform, or syncs that account, for a day."""
 
 CLAIM = 60.0
 """Seconds an outbox item is claimed by the process showing it: another process takes it
@@ -96,6 +100,8 @@ class Relay:
         # The last message on its way to each chat: the next one to that chat waits for it, so
         # a chat sees them in the order they were told (an older board never after a newer).
         self._last: dict[tuple[str, str], asyncio.Task[None]] = {}
+        self._soon: asyncio.Task[None] | None = None
+        self._again = False
 
     def renders(self, kind: Kind, render: Render) -> None:
         """Items of ``kind`` are shown as ``render`` builds them."""
@@ -112,13 +118,50 @@ class Relay:
         ``session`` (the game as the caller has it), or as ``replies`` where the caller has
         more to show than the item says (a request's answer); in a chat this process does not
         serve, the item alone is left for the process that does."""
+        self._in_turn(item, self._tell(item, session, replies))
+
+    def show_now(self, items: Sequence[OutboxItem], session: Session | None = None) -> None:
+        """Show at once, each in a task of its own, the ``items`` this process has just left in
+        the outbox with its change (their ids set), in the chats it serves: claimed, shown from
+        ``session`` (the game as the caller has it) and deleted, as :meth:`deliver` does,
+        without waiting for the next pass. An item it does not get the claim of is another
+        process's to show; one of a chat it does not serve waits for the process that does."""
+        for item in items:
+            style = self._serving(item.platform, item.chat_id)
+            if style is not None and item.id is not None:
+                self._in_turn(item, self._claimed(style, item, session))
+
+    def deliver_soon(self) -> None:
+        """:meth:`deliver` in a task of its own, soon: the items this process has just left
+        with its changes, shown without waiting for the next pass. Asked again while one runs,
+        it runs once more after it (the item left meanwhile may have been read too early)."""
+        self._again = True
+        if self._soon is not None and not self._soon.done():
+            return
+
+        async def soon() -> None:
+            while self._again:
+                self._again = False
+                try:
+                    await self.deliver()
+                except Exception:
+                    log.exception("could not deliver the outbox")
+
+        task = asyncio.create_task(soon(), name="relay-deliver", context=contextvars.Context())
+        self._soon = task
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _in_turn(self, item: OutboxItem, show: Coroutine[Any, Any, object]) -> None:
+        """Run ``show`` in a task of its own once what was told to ``item``'s chat before it
+        was handed over."""
         where = (item.platform, item.chat_id)
         before = self._last.get(where)
 
         async def in_turn() -> None:
             if before is not None:
                 await asyncio.wait([before])
-            await self._tell(item, session, replies)
+            await show
 
         # A fresh context: nothing of a request (its receipt, its open games) travels along.
         task = asyncio.create_task(
@@ -201,24 +244,31 @@ class Relay:
                     continue
                 if item.kind not in self._renderers or item.id is None:
                     continue
-                now = self._ctx.clock()
-                if not await store.run(outbox.outbox_take(item.id, now, now + CLAIM)):
-                    # Another process serving that chat took it first, or is showing an older
-                    # item of that chat.
-                    continue
-                session = (
-                    None
-                    if item.session_id is None
-                    else await store.run(sessions.get(item.session_id))
-                )
-                try:
-                    shown += await self._show(style, item, session, None)
-                except Exception:
-                    # Left claimed: the next pass after the claim lapsed shows it, and the
-                    # chat's later items wait for it.
-                    log.exception("could not show a %s in its chat yet", item.kind.value)
-                    continue
-                await store.run(outbox.outbox_done(item))
+                shown += await self._claimed(style, item, None, read=True)
+        return shown
+
+    async def _claimed(
+        self, style: PlatformStyle, item: OutboxItem, session: Session | None, *, read: bool = False
+    ) -> bool:
+        """Claim the stored ``item``, show it (from ``session``, or the game read again when
+        ``read``) and delete it; whether it showed something."""
+        assert item.id is not None
+        store = self._ctx.store
+        try:
+            now = self._ctx.clock()
+            if not await store.run(outbox.outbox_take(item.id, now, now + CLAIM)):
+                # Another process serving that chat took it first, or is showing an older
+                # item of that chat.
+                return False
+            if read and item.session_id is not None:
+                session = await store.run(sessions.get(item.session_id))
+            shown = await self._show(style, item, session, None)
+            await store.run(outbox.outbox_done(item))
+        except Exception:
+            # Left claimed (or not yet): a pass shows it once the claim lapsed, and the
+            # chat's later items wait for it.
+            log.exception("could not show a %s in its chat yet", item.kind.value)
+            return False
         return shown
 
     async def idle(self) -> None:

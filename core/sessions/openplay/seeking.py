@@ -1,7 +1,7 @@
 """Matchmaking: ``/seek``, ``/block``, the passes over the queue, and open games (one game
 shown in two chats).
 
-The queue lives in the store (:mod:`core.store.seeks`); the rules of who meets whom are
+The queue lives in the store (:mod:`core.store.seek_ops`); the rules of who meets whom are
 pure (:mod:`core.pairing.seeks`). A seek that finds a partner at once makes the game in the same
 transaction; otherwise it waits, and :meth:`Matchmaker.run` passes over the queue every
 :data:`PASS_INTERVAL` seconds in every process (``SKIP LOCKED`` keeps them apart), pairing the
@@ -13,9 +13,9 @@ same board is shown in the other chat (:mod:`core.sessions.openplay.other_chats`
 crosses: the board, the players' display names (defused by
 :func:`core.pairing.seeks.crossing_name`), their platform and rating, the result; never the other
 chat's name or id, nor free text. What this process has to show in a chat that another process
-serves (the new game's board with its pairing line, an expired seek's notice) goes through the
-store (:class:`~core.sessions.openplay.relay.Relay`); every pass also shows what other processes
-left for chats this one serves.
+serves, and every notice of a pairing or an expiry, goes through the store's outbox (left by
+the pairing's or the expiry's own transaction; :class:`~core.sessions.openplay.relay.Relay`
+shows it); every pass also shows what other processes left for chats this one serves.
 """
 
 from __future__ import annotations
@@ -46,20 +46,13 @@ from core.sessions.admin.policy import game_clock as game_clock_of
 from core.sessions.context import Context
 from core.sessions.openplay.blocking import Blocks
 from core.sessions.openplay.relay import Relay, Shown, reader_of
+from core.sessions.outages import REFUSED
 from core.sessions.play.model import Event, new_session, transition
 from core.sessions.views import board_reply, game_name
 from core.store import AlreadyPlaying, Seat, Session, Status, new_session_id, ratings
 from core.store import seeks as store_seeks
-from core.store.models import (
-    AlreadySeeking,
-    JsonValue,
-    Kind,
-    OutboxItem,
-    Paired,
-    Queued,
-    SeekResult,
-)
-from core.store.seeks import decode_seek, seek_row
+from core.store.models import AlreadySeeking, Kind, OutboxItem, Paired, Queued, SeekResult
+from core.store.seeks import decode_seek
 
 log = logging.getLogger(__name__)
 
@@ -296,17 +289,11 @@ class Matchmaker:
         by the caller, the others published)."""
         session = paired.session
         self._ctx.observer.game_started(session.counted_platform, session.variant.label)
-        reply = self._paired_reply(paired)
-        answered = None if here is None else (here.platform, here.chat_id)
-        # The seeks go along: a process that shows the board elsewhere writes the same line.
-        detail: dict[str, JsonValue] = {"seeks": [list(seek_row(seek)) for seek in paired.seeks]}
-        for platform, chat_id in session.chats:
-            if (platform, chat_id) != answered:
-                item = OutboxItem(
-                    Kind.PAIRED, platform, chat_id, session.id, session.version, detail=detail
-                )
-                self._relay.tell(item, session, replies=[reply])
-        return [reply] if here is not None else []
+        # The other chats' boards were left in the outbox with the game: shown from there at
+        # once (by whichever process serves the chat, this one's first), and by a later pass
+        # after a crash.
+        self._relay.show_now(paired.notices, session)
+        return [self._paired_reply(paired)] if here is not None else []
 
     def _paired_reply(self, paired: Paired) -> Reply:
         """The new game's board as a new message, under the pairing's line: the mode, both
@@ -375,11 +362,8 @@ class Matchmaker:
             )
             if not self._open_play(where, await self._policy.chat(where)):
                 off.append(seek.id)
-        for seek in await ctx.store.run(store_seeks.drop_seeks(off)):
-            detail: dict[str, JsonValue] = {"seek": list(seek_row(seek)), "withdrawn": True}
-            self._relay.tell(
-                OutboxItem(Kind.SEEK_EXPIRED, seek.platform, seek.chat_id, detail=detail)
-            )
+        # Their notices are left in the outbox with the withdrawal: shown from there.
+        await ctx.store.run(store_seeks.drop_seeks(off, ctx.clock()))
         await self._relay.deliver()
 
     async def _expired(self, item: OutboxItem, session: Session | None) -> Shown | None:
@@ -418,15 +402,17 @@ class Matchmaker:
         whose windows now meet, then show what other processes left for chats this one
         serves; how many games were made."""
         ctx = self._ctx
+        # What an outage of the store took from the clocks is given back first (and so, in
+        # every process, within a pass of the store's return: core.sessions.outages).
+        await ctx.outages.settle()
         now = ctx.clock()
         if not await ctx.store.run(store_seeks.any_seeks()):
             # An idle queue costs one read a second, never a write transaction.
             await self._relay.deliver()
             return 0
-        for seek in await ctx.store.run(store_seeks.expire_seeks(now)):
-            detail: dict[str, JsonValue] = {"seek": list(seek_row(seek))}
-            item = OutboxItem(Kind.SEEK_EXPIRED, seek.platform, seek.chat_id, detail=detail)
-            self._relay.tell(item)
+        # Their notices are left in the outbox in the same transaction: the deliver below
+        # shows them.
+        await ctx.store.run(store_seeks.expire_seeks(now))
         made = await ctx.store.run(store_seeks.pair_waiting(now, self._make))
         for paired in made:
             await self._opened(paired, here=None)
@@ -440,10 +426,14 @@ class Matchmaker:
                 await asyncio.wait_for(stop.wait(), interval)
             if stop.is_set():
                 return
+            started = self._ctx.outages.now()
             try:
                 await self.pass_once()
+            except REFUSED as error:
+                # A stopped or locked database: one line for the whole outage, not one a pass.
+                self._ctx.outages.refused(error, since=started, work="the matchmaking pass")
             except Exception:
-                # A locked or broken database must not end the passes: next time.
+                # A broken database must not end the passes: next time.
                 log.exception("matchmaking pass failed", extra={"action": "seek_pass"})
 
     async def close(self) -> None:

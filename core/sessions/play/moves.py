@@ -15,9 +15,10 @@ from core.i18n import Text
 from core.replies import Actor, Reply
 from core.sessions.clocks.clock import end_on_time, is_due
 from core.sessions.context import Context
+from core.sessions.play.fate import Fate, fate_of, read_back
 from core.sessions.play.model import played
 from core.sessions.views import board_changed, board_reply
-from core.store import Session, Status, StoreBusy, StoreUnavailable, sessions
+from core.store import Session, Status, StoreBusy, StoreUnavailable, WriteUnknown, sessions
 
 log = logging.getLogger("core.sessions")
 
@@ -110,10 +111,22 @@ class Moves:
 
         When the store fails after the player's move was stored (while the bot thinks, or as
         it stores its answer), the player is told so, and the bot's move follows on the board
-        through the platform's ``publish`` once the store answers again."""
-        stored = await self._apply(session, after)
-        if stored is None:
+        through the platform's ``publish`` once the store answers again. When the connection
+        drops as the move is written, whether it was stored is found out first
+        (:mod:`core.sessions.play.fate`)."""
+        written = self._played(session, after)
+        try:
+            stored = await self._write(session, written)
+        except WriteUnknown as unknown:
+            # The connection failed with the write sent: committed or not, nobody knows yet.
+            return await self._found_out(actor, session, written, unknown)
+        if not stored:
             return await self.stale(session)
+        return await self._answered(actor, written)
+
+    async def _answered(self, actor: Actor, stored: Session) -> list[Reply]:
+        """The answer to the player's move ``stored``: the bot's move after it, or the promise
+        of it when the store fails meanwhile."""
         try:
             current = await self.bot_turns(stored)
         except (StoreBusy, StoreUnavailable):
@@ -121,34 +134,97 @@ class Moves:
             return [board_reply(stored, text=Text("game.move_saved"))]
         return [board_reply(current)]
 
+    async def _found_out(
+        self, actor: Actor, session: Session, written: Session, unknown: WriteUnknown
+    ) -> list[Reply]:
+        """The answer to a move whose write failed with the store: what really happened, read
+        back as soon as the store answers (within ``fate_wait``); or, when it does not, that
+        it is not known yet, and the board follows through ``publish`` once it is.
+
+        Raises:
+            WriteUnknown: ``unknown``, when the move was not stored: "nothing changed" is then
+                the truth, and the store may still refuse writes (a read-only disk reads on).
+        """
+        try:
+            found = await read_back(self._ctx, session.id, self._ctx.settings.fate_wait)
+        except (StoreBusy, StoreUnavailable):
+
+            async def later() -> list[Reply]:
+                found = await self._ctx.store.run(sessions.get(session.id))
+                return await self._told(actor, session, written, found)
+
+            self._when_back(actor, session, later)
+            return [
+                Reply(
+                    text=Text("game.move_unknown"),
+                    session_id=session.id,
+                    version=session.version,
+                )
+            ]
+        if fate_of(written, session.version, found) is Fate.LOST:
+            raise unknown
+        return await self._told(actor, session, written, found)
+
+    async def _told(
+        self, actor: Actor, session: Session, written: Session, found: Session | None
+    ) -> list[Reply]:
+        """What a player is told of his move ``written`` on ``session`` whose answer the store
+        lost, the game being ``found`` stored now."""
+        fate = fate_of(written, session.version, found)
+        if fate is Fate.SAVED:
+            self._stored(written)
+            return await self._answered(actor, written)
+        if found is None:
+            raise UserError("error.no_such_game")
+        if fate is Fate.LOST:
+            return [board_reply(found, text=Text("game.move_not_saved"))]
+        return board_changed(found)
+
     def _answer_later(self, actor: Actor, session: Session) -> None:
+        async def answer() -> list[Reply]:
+            return [board_reply(await self.bot_turns(session))]
+
+        self._when_back(actor, session, answer)
+
+    def _when_back(
+        self, actor: Actor, session: Session, work: Callable[[], Awaitable[list[Reply]]]
+    ) -> None:
+        """Run ``work`` once the store answers again, and show what it says through the
+        platform's ``publish`` (without one: the next access shows the game as it is, and
+        plays a bot's move that is due: Unplayable(due=True))."""
         publish = self._ctx.style(actor).publish
         if publish is None:
-            return  # the bot's move is played on the next access (Unplayable(due=True))
+            return
         # A fresh context: the task must not carry the request's receipt along.
         task = asyncio.create_task(
-            self._retry(actor, session, publish),
+            self._retry(actor, session, work, publish),
             name=f"answer-later-{session.id}",
             context=contextvars.Context(),
         )
         self._later.add(task)
         task.add_done_callback(self._later.discard)
 
-    async def _retry(self, actor: Actor, session: Session, publish: Publish) -> None:
+    async def _retry(
+        self,
+        actor: Actor,
+        session: Session,
+        work: Callable[[], Awaitable[list[Reply]]],
+        publish: Publish,
+    ) -> None:
         delay = RETRY_FIRST
         while self._ctx.clock() < session.expires_at:
             await asyncio.sleep(delay)
             try:
-                current = await self.bot_turns(session)
+                replies = await work()
             except (StoreBusy, StoreUnavailable):
                 delay = min(delay * 2, RETRY_MOST)
                 continue
             except UserError:
                 return  # the game was deleted meanwhile
             except Exception:
-                log.exception("the bot's answer in session %s was given up", session.id)
+                log.exception("the answer in session %s was given up", session.id)
                 return
-            await publish(actor, [board_reply(current)])
+            await publish(actor, replies)
             return
 
     async def close(self) -> None:
@@ -200,13 +276,27 @@ class Moves:
 
     async def _apply(self, session: Session, position: Position) -> Session | None:
         """Store the move that led to ``position``; None when the session changed meanwhile."""
-        ctx = self._ctx
-        now, ttl = ctx.now_and_ttl(Status.ACTIVE, kept=session)
-        after = played(session, position, now=now, ttl=ttl)
-        if not await ctx.update(after, expected_version=session.version):
-            return None
-        ctx.observer.move_played(session.counted_platform)
-        return after
+        after = self._played(session, position)
+        return after if await self._write(session, after) else None
+
+    def _played(self, session: Session, position: Position) -> Session:
+        """``session`` after the move that led to ``position``, as it is to be written."""
+        now, ttl = self._ctx.now_and_ttl(Status.ACTIVE, kept=session)
+        return played(session, position, now=now, ttl=ttl)
+
+    async def _write(self, session: Session, after: Session) -> bool:
+        """Store the move that made ``after`` of ``session``; False when the session changed
+        meanwhile."""
+        if not await self._ctx.update(after, expected_version=session.version):
+            return False
+        self._ctx.observer.move_played(session.counted_platform)
+        return True
+
+    def _stored(self, after: Session) -> None:
+        """A move's write whose answer was lost is found stored: as :meth:`_write` would
+        have."""
+        self._ctx.applied(after)
+        self._ctx.observer.move_played(after.counted_platform)
 
     async def stale(self, session: Session) -> list[Reply]:
         """The board changed under the player: show the current one and say so."""

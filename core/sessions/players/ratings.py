@@ -1,23 +1,25 @@
 """Ratings as players see them: ``/top`` (a chat's, a Discord server's or everyone's ladder),
-the rating lines of ``/stats``, ``/link`` and ``/unlink``. The ratings themselves are written by
-the store with each rated result (:mod:`core.store.ratings`); the rules are
-:mod:`core.ratings`'."""
+the rating lines of ``/stats``, ``/link``, ``/unlink`` and ``/hide`` (off the web pages). The
+ratings themselves are written by the store with each rated result
+(:mod:`core.store.rating_ops`); the rules are :mod:`core.ratings`'."""
 
 from __future__ import annotations
 
 import secrets
 from dataclasses import replace
 
-from core.commands import GameKind, Ladder, Link, Top
+from core.commands import GameKind, Hide, Ladder, Link, Top
 from core.commands.ratings import CODE_ALPHABET, CODE_LENGTH
 from core.errors import UserError
-from core.i18n import Lines, Text
+from core.games.kinds import pool_title
+from core.i18n import Lines, Param, Text
+from core.pages import HIDDEN
 from core.ports import PlatformStyle
 from core.ratings import PROVISIONAL_GAMES, format_delta, is_listed
 from core.replies import Actor, Reply
 from core.sessions.context import Context
 from core.sessions.views import game_name
-from core.store import links, ratings
+from core.store import kv, links, ratings
 from core.store.models import Linked
 from core.store.ratings import place_of_chat, place_of_server
 
@@ -120,8 +122,8 @@ class Ratings:
         now = ctx.clock()
         lines = []
         for pool in pools:
-            params: dict[str, str | int] = {
-                "pool": pool.pool,
+            params: dict[str, Param] = {
+                "pool": Text(*pool_title(pool.pool)),
                 "rating": pool.rating.display(),
                 "games": pool.rating.games,
             }
@@ -133,10 +135,23 @@ class Ratings:
             else:
                 lines.append(Text("ratings.stats_line_unranked", params))
         changes = await ctx.store.run(ratings.rating_changes(identity, RECENT_CHANGES))
-        shown = ", ".join(f"{format_delta(c.after - c.before)} ({c.pool})" for c in changes)
+        shown = Lines(
+            tuple(
+                Text(
+                    "ratings.recent_change",
+                    {"change": format_delta(c.after - c.before), "game": Text(*pool_title(c.pool))},
+                )
+                for c in changes
+            ),
+            separator=", ",
+        )
         return Text(
             "ratings.stats",
-            {"results": results, "lines": Lines(tuple(lines)), "changes": shown or "—"},
+            {
+                "results": results,
+                "lines": Lines(tuple(lines)),
+                "changes": shown if changes else "—",
+            },
         )
 
     async def link(self, actor: Actor, command: Link) -> list[Reply]:
@@ -164,6 +179,19 @@ class Ratings:
             other = identity.partition(":")[0]
             return [Reply(text=Text("ratings.linked", {"platform": other}), private=True)]
         raise UserError(f"ratings.link.{done.value}", code=command.code, prefix=prefix)
+
+    async def hide(self, actor: Actor, command: Hide) -> list[Reply]:
+        """``/hide``: the player's identity (every account linked with this one) leaves the web
+        pages or comes back to them (a kv row, :data:`core.pages.HIDDEN`, read by the pages)."""
+        store = self._ctx.store
+        identity, _ = await store.run(ratings.player_ratings(actor.platform, actor.user_id))
+        if command.hidden:
+            await store.run(kv.kv_set(HIDDEN, identity, "1"))
+            text = Text("ratings.hidden", {"prefix": self._ctx.prefix(actor)})
+        else:
+            await store.run(kv.kv_delete(HIDDEN, identity))
+            text = Text("ratings.unhidden")
+        return [Reply(text=text, private=True)]
 
     async def unlink(self, actor: Actor) -> list[Reply]:
         left = await self._ctx.store.run(links.unlink(actor.platform, actor.user_id))

@@ -33,6 +33,10 @@ class Kind(enum.Enum):
     """A seek that waited too long (``detail["seek"]``: its row; no game)."""
 
 
+KEPT = 86_400.0
+"""Seconds an item waits in the outbox for a process that serves its chat; then it goes (the
+sweep): nothing runs that platform, or syncs that account, for a day."""
+
 SHOWS_THE_BOARD = frozenset({Kind.PAIRED, Kind.TIMEOUT})
 """Kinds that show the game's whole board: an older board item of that chat goes with them."""
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from core.pairing.seeks import Seek
+from core.store.models.outbox import OutboxItem
 from core.store.models.session import Session
 
 MakeGame = Callable[[Seek, Seek], Session]
@@ -16,10 +17,13 @@ that takes both out of the queue."""
 
 @dataclass(frozen=True, slots=True)
 class Paired:
-    """Two seeks met: their game, stored in the transaction that took them out of the queue."""
+    """Two seeks met: their game, stored in the transaction that took them out of the queue,
+    with the notices of it (``notices``: the new board for each chat the pairing's answer does
+    not reach, left in the outbox in that transaction, with their ids)."""
 
     session: Session
     seeks: tuple[Seek, Seek]
+    notices: tuple[OutboxItem, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

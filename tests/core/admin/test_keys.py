@@ -40,6 +40,7 @@ VALUES: dict[str, st.SearchStrategy[Any]] = {
     "bot_vs_bot": st.booleans(),
     "rated": st.booleans(),
     "open_play": st.booleans(),
+    "public_ladder": st.booleans(),
     "level": st.sampled_from(list(Level)),
     "language": st.sampled_from(LOCALES),
     "theme": st.sampled_from(["auto", *THEMES]),

@@ -122,6 +122,38 @@ def test_board_counts_stay_consistent(data: st.DataObject) -> None:
         assert set(iter_bits(board.wins(player))) == expected
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_three_makers_are_the_cells_that_make_a_double_point(data: st.DataObject) -> None:
+    """The candidates of the search by threes: the cells found by reading the windows through
+    each cell are those found by playing it and looking for double points on the board."""
+    rules = data.draw(st.sampled_from([Rules(9, 9, 5), Rules(7, 7, 4), Rules(8, 6, 3), GOMOKU_15]))
+    table = windows(rules)
+    geo = geometry(rules)
+    board = threat_search.Board(table, (0, 0))
+    centre = geo.bit_of(rules.rows // 2, rules.cols // 2)
+    # Stones near the centre, so that threes and double points are common.
+    area = [b for b in iter_bits(table.near[centre] | 1 << centre)]
+    for step in range(data.draw(st.integers(2, 14))):
+        free = [b for b in area if not board.occupied >> b & 1]
+        if not free:
+            break
+        board.play(data.draw(st.sampled_from(free)), step % 2)
+    attacker = data.draw(st.integers(0, 1))
+    if board.wins(0) or board.wins(1):
+        return  # the search asks only when nobody can win at once
+    search = threat_search.Search(table, board, time.perf_counter() + 60)
+    fours = board.four_makers(attacker)
+    near = 0
+    for window in board.threes[attacker]:
+        near |= table.masks[window]
+    for bit in iter_bits(board.stones[attacker]):
+        near |= table.near[bit]
+    near &= ~board.occupied & ~fours
+    expected = search._three_makers_by_trial(attacker, near)
+    assert search._three_makers(attacker, fours) == expected
+
+
 # -- forced wins and blocks on big boards --------------------------------------------------------
 
 

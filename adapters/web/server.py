@@ -1,0 +1,164 @@
+"""The web pages over aiohttp: the handlers, the headers every answer carries, the methods and
+the rate limit (see ``docs/web.md``).
+
+Every answer, errors included, is drawn here: a page from :mod:`core.pages`' values through the
+package's Jinja2 templates (autoescaped: every value is text), the one stylesheet from the
+package, and nothing from another host (the Content-Security-Policy says so to the browser)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from importlib import resources
+from typing import Any
+
+import jinja2
+from aiohttp import web
+
+from adapters.web.limits import AddressLimiter, client_address
+from core.pages import GAMES, SETTLED_GAMES, Pages
+
+log = logging.getLogger("chatbots.web")
+
+HEADERS = {
+    # Nothing from another host, no inline script, no plug-ins, no framing.
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none';"
+        " form-action 'self'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "X-Frame-Options": "DENY",
+}
+METHODS = ("GET", "HEAD")
+HTML = "text/html; charset=utf-8"
+_ERRORS = {
+    404: ("Not found", "There is no page at this address."),
+    405: ("Method not allowed", "These pages are only read."),
+    429: ("Too many requests", "Wait a few seconds, then load the page again."),
+    500: ("Something went wrong", "The page could not be made just now; try again soon."),
+}
+STATIC = {"style.css": "text/css", "icon.svg": "image/svg+xml"}
+"""The files the pages load, shipped in the package (``static/``), read once."""
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class WebPages:
+    """The pages' aiohttp application.
+
+    Args:
+        pages: where the pages' values come from.
+        limiter: the rate limit per client address.
+    """
+
+    def __init__(self, pages: Pages, limiter: AddressLimiter | None = None) -> None:
+        self._pages = pages
+        self._limiter = limiter or AddressLimiter()
+        self._templates = jinja2.Environment(
+            loader=jinja2.PackageLoader("adapters.web", "templates"),
+            autoescape=True,
+            undefined=jinja2.StrictUndefined,
+            trim_blocks=True,
+        )
+        self._templates.globals["games"] = [
+            (kind.word, title) for kind, (_, title) in GAMES.items()
+        ]
+        self._templates.globals["settled"] = SETTLED_GAMES
+        folder = resources.files("adapters.web") / "static"
+        self._static = {name: ((folder / name).read_bytes(), kind) for name, kind in STATIC.items()}
+
+    def app(self) -> web.Application:
+        """A new application serving the pages."""
+        app = web.Application(middlewares=[self._guard])
+        app.router.add_get("/", self._home)
+        app.router.add_get("/ladder/{game}", self._ladder)
+        app.router.add_get("/ladder/{game}/{platform}/{place}", self._local_ladder)
+        app.router.add_get("/player/{identity}", self._player)
+        app.router.add_get("/static/{name}", self._file)
+        return app
+
+    @web.middleware
+    async def _guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Every answer: the method and the rate limit checked first, the headers added, an
+        error drawn as a page."""
+        response: web.StreamResponse
+        if request.method not in METHODS:
+            response = self._error(405)
+            response.headers["Allow"] = ", ".join(METHODS)
+        elif (wait := self._limiter.take(self._client(request))) is not None:
+            response = self._error(429)
+            response.headers["Retry-After"] = str(wait)
+        else:
+            try:
+                response = await handler(request)
+            except web.HTTPException as error:
+                response = self._error(error.status if error.status in _ERRORS else 404)
+            except Exception:
+                log.exception("web: page failed", extra={"path": request.path})
+                response = self._error(500)
+        response.headers.update(HEADERS)
+        return response
+
+    @staticmethod
+    def _client(request: web.Request) -> str:
+        return client_address(request.remote, request.headers.get("X-Forwarded-For"))
+
+    def _render(self, template: str, status: int = 200, **values: Any) -> web.Response:
+        text = self._templates.get_template(template).render(**values)
+        return web.Response(text=text, status=status, content_type="text/html", charset="utf-8")
+
+    def _error(self, status: int) -> web.Response:
+        title, text = _ERRORS[status]
+        return self._render("error.html", status, title=title, text=text)
+
+    async def _home(self, request: web.Request) -> web.Response:
+        return self._render("home.html", page=await self._pages.home())
+
+    async def _ladder(self, request: web.Request) -> web.Response:
+        ladder = await self._pages.ladder(request.match_info["game"])
+        if ladder is None:
+            raise web.HTTPNotFound
+        return self._render("ladder.html", ladder=ladder)
+
+    async def _local_ladder(self, request: web.Request) -> web.Response:
+        info = request.match_info
+        ladder = await self._pages.local_ladder(info["game"], info["platform"], info["place"])
+        if ladder is None:
+            raise web.HTTPNotFound
+        return self._render("ladder.html", ladder=ladder)
+
+    async def _player(self, request: web.Request) -> web.Response:
+        page = await self._pages.player(request.match_info["identity"])
+        if page is None:
+            raise web.HTTPNotFound
+        return self._render("player.html", page=page)
+
+    async def _file(self, request: web.Request) -> web.Response:
+        found = self._static.get(request.match_info["name"])
+        if found is None:
+            raise web.HTTPNotFound
+        body, kind = found
+        response = web.Response(body=body, content_type=kind, charset="utf-8")
+        response.headers["Cache-Control"] = "public, max-age=3600"
+        return response
+
+
+@asynccontextmanager
+async def serving(pages: WebPages, host: str, port: int) -> AsyncIterator[str]:
+    """Serve ``pages`` on ``host``:``port`` while the block runs; yields the local address
+    (``http://127.0.0.1:8765/``; the bound port when ``port`` is 0).
+
+    Raises:
+        OSError: the address cannot be bound.
+    """
+    runner = web.AppRunner(pages.app(), access_log=None, handle_signals=False)
+    await runner.setup()
+    try:
+        site = web.TCPSite(runner, host, port)
+        await site.start()
+        bound = runner.addresses[0][1] if runner.addresses else port
+        shown = f"[{host}]" if ":" in host else host
+        yield f"http://{shown}:{bound}/"
+    finally:
+        await runner.cleanup()

@@ -1,0 +1,339 @@
+"""Gomoku (15x15, five in a row, freestyle) against Rapfi: HARD at 1 s a move, per Rapfi setting.
+
+``python -m benchmarks gomoku_peer [--quick]``. Rapfi (dhbloo/rapfi, GPL-3) is a peer of the
+benchmark only, like bitbully for Connect Four: nothing of it is imported or shipped. It is
+optional: give a checkout of its sources in ``RAPFI_SOURCE`` (the repository or its ``Rapfi``
+folder); the benchmark builds it there with CMake (``build-chatbots-bench``, classic pattern
+evaluation from its internal config, no network weights) and plays it through the Gomocup
+(piskvork) protocol with the small client below, one thread, freestyle rule.
+
+For each Rapfi setting (1 s a move, 100 ms a move, depth 6, depth 8) it plays the 10 openings
+of :data:`OPENINGS` with both colours (20 games; ``--quick``: 2 openings, 4 games) and prints
+the score, the game lengths and the time per move of both sides.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import shutil
+import statistics
+import subprocess
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from core.ai import Level, choose_move, warm_up
+from core.games import Position, Rules
+
+GOMOKU = Rules(15, 15, 5)
+BUDGET = 1.0
+SOURCE_VARIABLE = "RAPFI_SOURCE"
+BUILD_FOLDER = "build-chatbots-bench"
+
+# Three-stone openings (row, col): black on the centre, white next to it (direct) or diagonal
+# (indirect), black's second stone within two cells. These 10 are the most even of the 30 such
+# openings (up to symmetry) by Rapfi's own evaluation after 1 s, white to move: -4 to -102
+# (all favour black a little; -100 is a small edge in Rapfi's units).
+OPENINGS: tuple[tuple[tuple[int, int], ...], ...] = (
+    ((7, 7), (6, 8), (9, 5)),
+    ((7, 7), (6, 8), (5, 9)),
+    ((7, 7), (6, 8), (5, 5)),
+    ((7, 7), (6, 7), (9, 5)),
+    ((7, 7), (6, 7), (5, 5)),
+    ((7, 7), (6, 8), (6, 5)),
+    ((7, 7), (6, 7), (5, 7)),
+    ((7, 7), (6, 8), (8, 5)),
+    ((7, 7), (6, 8), (5, 7)),
+    ((7, 7), (6, 7), (6, 5)),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """How Rapfi is limited: milliseconds a move (0: none) and a depth (0: none)."""
+
+    label: str
+    turn_ms: int = 0
+    max_depth: int = 0
+
+    def info(self) -> dict[str, int]:
+        """The Gomocup INFO keys that impose it (no time limit when limited by depth)."""
+        info = {"rule": 0, "thread_num": 1, "timeout_match": 0, "timeout_turn": self.turn_ms}
+        if self.max_depth:
+            info["max_depth"] = self.max_depth
+        return info
+
+
+SETTINGS = (
+    Setting("1 s a move", turn_ms=1000),
+    Setting("100 ms a move", turn_ms=100),
+    Setting("depth 6", max_depth=6),
+    Setting("depth 8", max_depth=8),
+)
+
+
+# --------------------------------------------------------------------------------------------
+# The Gomocup (piskvork) protocol, manager side
+# --------------------------------------------------------------------------------------------
+
+
+class EngineError(RuntimeError):
+    """The engine said ERROR, answered something unexpected, went silent or exited."""
+
+
+class GomocupEngine:
+    """A Gomocup engine in a child process, driven one command at a time.
+
+    Coordinates are the protocol's ``x,y``: x the column, y the row, from 0. The engine may say
+    ``MESSAGE``/``DEBUG`` lines at any time; they are skipped. An engine that has just sent its
+    move can still be busy for a moment (Rapfi drops any command that arrives before it has
+    marked itself idle), so before every command after a move the client pings it with
+    ``ABOUT`` until one ping is answered: from then on it reads its input again.
+    """
+
+    PING_WAIT = 0.05  # seconds to wait for the answer to one ping before sending another
+
+    def __init__(self, command: Sequence[str], cwd: Path | None = None, timeout: float = 120.0):
+        self.timeout = timeout
+        self.process = subprocess.Popen(
+            list(command),
+            cwd=cwd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            bufsize=1,
+        )
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.busy = False  # a move was answered and no ping since
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put(line.strip())
+        self.lines.put(None)  # end of output: the engine exited
+
+    def _send(self, text: str) -> None:
+        assert self.process.stdin is not None
+        try:
+            self.process.stdin.write(text + "\n")
+            self.process.stdin.flush()
+        except BrokenPipeError:
+            raise EngineError(f"the engine exited before {text.split()[0]!r}") from None
+
+    def _line(self, wait: float) -> str | None:
+        """The next line that is not a message, or None if none came within ``wait`` s."""
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                line = self.lines.get(timeout=max(deadline - time.monotonic(), 0.0))
+            except queue.Empty:
+                return None
+            if line is None:
+                raise EngineError(f"the engine exited (code {self.process.wait()})")
+            word = line.split(maxsplit=1)[0].upper() if line else ""
+            if word in ("", "MESSAGE", "DEBUG"):
+                continue
+            if word == "ERROR":
+                raise EngineError(f"the engine said {line!r}")
+            return line
+
+    def _answer(self, awaited: str) -> str:
+        """The next answer that is not a late ping answer (``name=...``)."""
+        deadline = time.monotonic() + self.timeout
+        while True:
+            line = self._line(max(deadline - time.monotonic(), 0.0))
+            if line is None:
+                raise EngineError(f"no {awaited} within {self.timeout:.0f} s")
+            if not line.startswith("name="):
+                return line
+
+    def _command(self, text: str) -> None:
+        if self.busy:
+            self._wait_ready()
+        self._send(text)
+
+    def _wait_ready(self) -> None:
+        deadline = time.monotonic() + self.timeout
+        while time.monotonic() < deadline:
+            self._send("ABOUT")
+            line = self._line(self.PING_WAIT)
+            while line is not None and not line.startswith("name="):
+                line = self._line(self.PING_WAIT)  # e.g. UNKNOWN: keep listening
+            if line is not None:
+                self.busy = False
+                return
+        raise EngineError(f"the engine stayed busy for {self.timeout:.0f} s")
+
+    def _move(self) -> tuple[int, int]:
+        line = self._answer("move")
+        try:
+            x, y = (int(part) for part in line.split(","))
+        except ValueError:
+            raise EngineError(f"expected a move 'x,y', got {line!r}") from None
+        self.busy = True
+        return x, y
+
+    def start(self, size: int, info: dict[str, int]) -> None:
+        """A new game on a ``size`` board, with these INFO settings (in order)."""
+        self._command(f"START {size}")
+        line = self._answer("OK")
+        if line.upper() != "OK":
+            raise EngineError(f"expected OK to START {size}, got {line!r}")
+        for key, value in info.items():
+            self._command(f"INFO {key} {value}")
+
+    def board(self, stones: Sequence[tuple[int, int, bool]]) -> tuple[int, int]:
+        """Sets up ``stones`` (x, y, whether the engine's own) in the order played; its move."""
+        self._command("BOARD")
+        for x, y, own in stones:
+            self._send(f"{x},{y},{1 if own else 2}")
+        self._send("DONE")
+        return self._move()
+
+    def turn(self, x: int, y: int) -> tuple[int, int]:
+        """Our move ``x,y``; its answer."""
+        self._command(f"TURN {x},{y}")
+        return self._move()
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            try:
+                self._command("END")
+                self.process.wait(timeout=10)
+            except (EngineError, subprocess.TimeoutExpired):
+                self.process.kill()
+                self.process.wait()
+
+    def __enter__(self) -> GomocupEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# --------------------------------------------------------------------------------------------
+# Games
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Game:
+    opening: int
+    ours_first: bool  # whether HARD has the first player's stones (the opening's two)
+    result: int = 0  # for HARD: 1 win, 0 draw, -1 loss
+    plies: int = 0
+    moves: tuple[int, ...] = ()  # cells, row-major, the opening's included
+    our_times: list[float] = field(default_factory=list)
+    peer_times: list[float] = field(default_factory=list)
+
+
+def play(
+    engine: GomocupEngine, setting: Setting, opening: int, ours_first: bool, budget: float = BUDGET
+) -> Game:
+    """One game from ``OPENINGS[opening]``, HARD at ``budget`` s a move."""
+    game = Game(opening, ours_first)
+    p = Position.from_moves(GOMOKU, [row * GOMOKU.cols + col for row, col in OPENINGS[opening]])
+    ours = 1 if ours_first else 2
+    engine.start(GOMOKU.rows, setting.info())
+    told = False  # whether the engine has seen the board yet
+    while not p.is_over:
+        if p.to_move == ours:
+            started = time.perf_counter()
+            move = choose_move(p, Level.HARD, budget=budget)
+            game.our_times.append(time.perf_counter() - started)
+            p = p.play(move)
+            continue
+        started = time.perf_counter()
+        if told:
+            last = p.moves[-1]
+            x, y = engine.turn(last % GOMOKU.cols, last // GOMOKU.cols)
+        else:
+            stones = [
+                (move % GOMOKU.cols, move // GOMOKU.cols, i % 2 + 1 != ours)
+                for i, move in enumerate(p.moves)
+            ]
+            x, y = engine.board(stones)
+            told = True
+        game.peer_times.append(time.perf_counter() - started)
+        p = p.play(y * GOMOKU.cols + x)
+    game.plies = len(p.moves)
+    game.moves = p.moves
+    game.result = 0 if p.winner is None else (1 if p.winner == ours else -1)
+    return game
+
+
+# --------------------------------------------------------------------------------------------
+# Building Rapfi, the report
+# --------------------------------------------------------------------------------------------
+
+
+def build(source: Path) -> Path:
+    """Rapfi's engine built from ``source`` (incremental after the first time)."""
+    if (source / "Rapfi" / "CMakeLists.txt").exists():
+        source = source / "Rapfi"
+    if not (source / "CMakeLists.txt").exists():
+        raise FileNotFoundError(f"no Rapfi CMakeLists.txt in {source}")
+    out = source / BUILD_FOLDER
+    configure = ["cmake", "-S", str(source), "-B", str(out), "-DCMAKE_BUILD_TYPE=Release"]
+    # Without the command modules (self-play, training data...), which a match does not use.
+    configure.append("-DNO_COMMAND_MODULES=ON")
+    if shutil.which("ninja"):
+        configure += ["-G", "Ninja"]
+    if not (out / "CMakeCache.txt").exists():
+        subprocess.run(configure, check=True, capture_output=True)
+    subprocess.run(["cmake", "--build", str(out), "-j", "2"], check=True, capture_output=True)
+    return out / "pbrain-rapfi"
+
+
+def fmt(seconds: float) -> str:
+    return f"{seconds * 1e3:.0f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+def report(setting: Setting, games: list[Game]) -> None:
+    wins = sum(g.result == 1 for g in games)
+    draws = sum(g.result == 0 for g in games)
+    losses = sum(g.result == -1 for g in games)
+    ours = [t for g in games for t in g.our_times]
+    peers = [t for g in games for t in g.peer_times]
+    print(
+        f"Rapfi {setting.label}: HARD {wins} wins, {draws} draws, {losses} losses"
+        f" ({(wins + draws / 2) / len(games):.0%});"
+        f" HARD's move p50 {fmt(statistics.median(ours))}, max {fmt(max(ours))};"
+        f" Rapfi's move p50 {fmt(statistics.median(peers))}",
+        flush=True,
+    )
+    for first, label in ((True, "HARD first (black)"), (False, "HARD second (white)")):
+        side = [g for g in games if g.ours_first == first]
+        lengths = " ".join(f"{'WDL'[1 - g.result]}{g.plies}" for g in side)
+        lost = [g.plies for g in side if g.result == -1]
+        before = f"{statistics.mean(lost):.1f}" if lost else "-"
+        print(f"  {label}: {lengths}  (plies before a loss, mean {before})", flush=True)
+
+
+def main(quick: bool) -> None:
+    given = os.environ.get(SOURCE_VARIABLE)
+    if not given:
+        print(
+            f"no Rapfi to play against: set {SOURCE_VARIABLE} to a checkout of dhbloo/rapfi"
+            " (GPL-3; built here with CMake and g++) to run this benchmark"
+        )
+        return
+    print(f"building Rapfi from {given} (some minutes the first time)...", flush=True)
+    started = time.perf_counter()
+    binary = build(Path(given).resolve())
+    print(f"Rapfi built in {time.perf_counter() - started:.0f} s: {binary}")
+    warm_up()
+    openings = range(2 if quick else len(OPENINGS))
+    for setting in SETTINGS:
+        games: list[Game] = []
+        # cwd without a config.toml: Rapfi then uses its internal (classic) configuration
+        with GomocupEngine([str(binary)], cwd=binary.parent) as engine:
+            for opening in openings:
+                for ours_first in (True, False):
+                    games.append(play(engine, setting, opening, ours_first))
+        report(setting, games)

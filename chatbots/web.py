@@ -1,0 +1,53 @@
+"""The web pages' listener (``WEB_HOST``:``WEB_PORT``), beside the adapters: a listener of its
+own, never the health and metrics one (``chatbots.health``), which must stay private."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, TextIO
+
+from chatbots.health import why_not_listening
+from chatbots.settings import Settings
+
+if TYPE_CHECKING:
+    from core.store.runner import SqlStore
+
+log = logging.getLogger("chatbots")
+
+
+@asynccontextmanager
+async def serving_pages(
+    settings: Settings, store: SqlStore, stdout: TextIO
+) -> AsyncIterator[str | None]:
+    """Serve the pages while the block runs, and say where on ``stdout`` ("pages at
+    http://127.0.0.1:8765/"); yields that address, or None when ``WEB_PORT`` is not set.
+
+    Raises:
+        OSError: the address cannot be bound (logged in one line naming the settings and why).
+    """
+    if settings.web_port is None:
+        yield None
+        return
+    from adapters.web import WebPages, serving
+    from core.pages import Pages
+
+    host, port = settings.web_host, settings.web_port
+    async with contextlib.AsyncExitStack() as stack:
+        try:
+            url = await stack.enter_async_context(serving(WebPages(Pages(store)), host, port))
+        except OSError as error:
+            log.error(
+                "web: cannot listen on WEB_HOST=%s WEB_PORT=%d: %s",
+                host,
+                port,
+                why_not_listening(error),
+                extra={"host": host, "port": port, "error": str(error)},
+            )
+            raise
+        log.info("web pages", extra={"url": url, "public_url": settings.public_url})
+        stdout.write(f"pages at {url}\n")
+        stdout.flush()
+        yield url

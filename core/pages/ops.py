@@ -1,0 +1,80 @@
+"""The store operations only the pages need, written once for both databases as
+:mod:`core.store.sql` operations (PostgreSQL's spelling); :mod:`core.pages.reads` runs them.
+
+A player's record is counted from the rating log (``rating_changes``), through the two indexes
+on each seat's identity: a player of thousands of games costs one index range per seat."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.ratings import Rating
+from core.store.sql import Op, placeholders, rows
+
+HIDDEN = "pages-hidden"
+"""The kv namespace of the identities that ``/hide`` took off the pages (key: the identity)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PoolRow:
+    """A player's rating in one pool, and their record there from the log."""
+
+    pool: str
+    rating: Rating
+    won: int
+    lost: int
+    drawn: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    """A player with a rated game: the name and platform they last played under, and their
+    pools, most played first."""
+
+    name: str
+    platform: str
+    pools: tuple[PoolRow, ...]
+
+
+def page_player(identity: str) -> Op[PlayerRow | None]:
+    """The player ``identity`` (``platform:user`` or a linked identity), or None when no rated
+    game of theirs is stored, or they hid themselves (``/hide``)."""
+    if (yield from page_hidden((identity,))):
+        return None
+    found = yield rows(
+        "SELECT pool, rating, deviation, games, platform, name, last_rated_at FROM ratings"
+        " WHERE identity = $1 AND games > 0 ORDER BY games DESC, pool",
+        identity,
+    )
+    if not found:
+        return None
+    records = yield rows(
+        "SELECT pool, count(*), sum(CASE WHEN winner IS NULL THEN 1 ELSE 0 END),"
+        " sum(CASE WHEN winner = seat THEN 1 ELSE 0 END) FROM ("
+        " SELECT pool, winner, 1 AS seat FROM rating_changes"
+        " WHERE first_identity = $1 AND kind = 'game' UNION ALL"
+        " SELECT pool, winner, 2 AS seat FROM rating_changes"
+        " WHERE second_identity = $1 AND kind = 'game') AS g GROUP BY pool",
+        identity,
+    )
+    record = {str(r[0]): (int(r[1]), int(r[2] or 0), int(r[3] or 0)) for r in records}
+    pools = []
+    for r in found:
+        games, drawn, won = record.get(str(r[0]), (0, 0, 0))
+        rating = Rating(float(r[1]), float(r[2]), int(r[3]))
+        pools.append(PoolRow(str(r[0]), rating, won, games - won - drawn, drawn))
+    # The name of the pool played last: the one the player goes by now.
+    latest = max(found, key=lambda r: float(r[6]))
+    return PlayerRow(str(latest[5]), str(latest[4]), tuple(pools))
+
+
+def page_hidden(identities: tuple[str, ...]) -> Op[frozenset[str]]:
+    """Which of ``identities`` hid themselves from the pages (``/hide``)."""
+    if not identities:
+        return frozenset()
+    found = yield rows(
+        f"SELECT key FROM kv WHERE namespace = $1 AND key IN ({placeholders(2, len(identities))})",
+        HIDDEN,
+        *identities,
+    )
+    return frozenset(str(r[0]) for r in found)

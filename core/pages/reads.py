@@ -1,0 +1,175 @@
+"""The pages' reads of the store, all here: the one module of the pages that calls the store.
+
+Each page is one or two operations: the home page a ladder per game, a ladder page one ladder
+(the store's ``ladder``, the one ``/top all`` reads, and who of it hid themselves), a player page
+:func:`core.pages.ops.page_player` and the store's ``rating_changes`` (the rated games, which the
+chart and the list share)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, TypeVar
+from urllib.parse import quote
+
+from core.admin.keys import Effective
+from core.admin.scopes import CHAT, SERVER
+from core.commands import CommandError, GameKind
+from core.commands.ratings import build_top
+from core.games import CONNECT_FOUR, TICTACTOE, kinds
+from core.i18n import render
+from core.pages import ops
+from core.pages.chart import chart
+from core.pages.names import shown_name
+from core.pages.views import (
+    HomePage,
+    LadderEntry,
+    LadderPage,
+    PlayerPage,
+    PlayerPool,
+    RecentGame,
+)
+from core.store import ratings as store_ratings
+from core.store import settings
+from core.store.ratings import place_of_chat, place_of_server
+
+if TYPE_CHECKING:
+    from core.store.runner import SqlStore
+
+T = TypeVar("T")
+
+LADDER_SIZE = 50
+"""Players a ladder page lists; its first ten are the ones ``/top all`` lists."""
+HOME_SIZE = 10
+"""Players of each ladder the home page lists."""
+HISTORY = 200
+"""Rated games a player page reads: the chart's points and, the newest, the list."""
+RECENT = 10
+"""Rated games a player page lists."""
+ANONYMOUS = "anonymous"
+"""A player who hid themselves (``/hide``), on a ladder: keeps their place, shows nothing else."""
+
+
+GAMES: dict[GameKind, tuple[str, str]] = {
+    GameKind.TRES: (GameKind.TRES.pool(TICTACTOE), "Tic-tac-toe"),
+    GameKind.QUATRE: (GameKind.QUATRE.pool(CONNECT_FOUR), "Connect Four"),
+}
+"""The games with a ladder page: their pool and title (shorter than the pool's own name,
+"Connect Four 6x7": the nav bar holds them), in the home page's order (the games ``/top``
+names)."""
+
+
+def pool_title(pool: str) -> str:
+    """A pool's name for people, as ``/stats`` names it, in English (the pages' language) and
+    starting with a capital: ``Tic-tac-toe``, ``Connect Four 6x7``, ``4 in a row on 4x5``."""
+    key, params = kinds.pool_title(pool)
+    shown = render(key, "en", **params)
+    return shown[:1].upper() + shown[1:]
+
+
+def player_path(identity: str) -> str:
+    """The address of a player's page (the identity quoted whole: a Matrix id holds ``:``)."""
+    return "/player/" + quote(identity, safe="")
+
+
+def _game(word: str) -> GameKind | None:
+    """The game ``word`` names, as ``/top`` takes it; None for a word it does not take."""
+    try:
+        return build_top("/top", ["all", word]).game
+    except CommandError:
+        return None
+
+
+class Pages:
+    """The pages' data from the store.
+
+    Args:
+        store: the store (both kinds).
+        clock: seconds since the epoch (who a ladder lists depends on the time).
+    """
+
+    def __init__(self, store: SqlStore, clock: Callable[[], float] = time.time) -> None:
+        self._store = store
+        self._clock = clock
+
+    async def home(self) -> HomePage:
+        """The top of every game's ladder."""
+        ladders = [await self._ladder(kind, HOME_SIZE) for kind in GAMES]
+        return HomePage(tuple(ladders))
+
+    async def ladder(self, word: str) -> LadderPage | None:
+        """A game's global ladder, the game named as ``/top`` takes it (``tres``,
+        ``tictactoe``, ``quatre``, ``connect4``, any case); None for any other word."""
+        kind = _game(word)
+        return None if kind is None else await self._ladder(kind, LADDER_SIZE)
+
+    async def local_ladder(self, word: str, platform: str, place: str) -> LadderPage | None:
+        """The ladder of a Discord server (``place`` its id) or of another platform's chat (a
+        Matrix room), as ``/top server`` shows it there; None unless its admins turned
+        ``public_ladder`` on (for a Discord server: for the whole server), or for a game
+        ``/top`` does not take."""
+        kind = _game(word)
+        if kind is None or not place:
+            return None
+        server = platform == "discord"
+        scope = (SERVER if server else CHAT) + place
+        rows = await self._store.run(settings.settings_rows(platform, (scope,)))
+        key = Effective.public_ladder
+        if not any(r.key == key.name and key.parse(r.value) for r in rows):
+            return None
+        where = place_of_server(platform, place) if server else place_of_chat(platform, place)
+        return await self._ladder(kind, LADDER_SIZE, where, "server" if server else "room")
+
+    async def _ladder(
+        self, kind: GameKind, size: int, place: str | None = None, where: str | None = None
+    ) -> LadderPage:
+        pool, title = GAMES[kind]
+        found = await self._store.run(store_ratings.ladder(place, pool, self._clock(), size))
+        hidden = await self._store.run(ops.page_hidden(tuple(r.identity for r in found)))
+        entries = tuple(
+            LadderEntry(rank, ANONYMOUS, "", row.rating.display(), None)
+            if row.identity in hidden
+            else LadderEntry(
+                rank,
+                shown_name(row.name),
+                row.platform,
+                row.rating.display(),
+                player_path(row.identity),
+            )
+            for rank, row in enumerate(found, start=1)
+        )
+        return LadderPage(kind.word, title, entries, where)
+
+    async def player(self, identity: str) -> PlayerPage | None:
+        """A player's page, or None when ``identity`` has no rated game."""
+        found = await self._store.run(ops.page_player(identity))
+        if found is None:
+            return None
+        changes = await self._store.run(store_ratings.rating_changes(identity, HISTORY))
+        pools = []
+        for row in found.pools:
+            held = [c for c in reversed(changes) if c.pool == row.pool]
+            ratings = [held[0].before, *(c.after for c in held)] if held else []
+            pools.append(
+                PlayerPool(
+                    pool_title(row.pool),
+                    row.rating.display(),
+                    row.rating.games,
+                    row.won,
+                    row.lost,
+                    row.drawn,
+                    chart(ratings),
+                )
+            )
+        recent = tuple(
+            RecentGame(
+                datetime.fromtimestamp(c.at, UTC).strftime("%Y-%m-%d"),
+                pool_title(c.pool),
+                "drew" if c.won is None else "won" if c.won else "lost",
+                round(c.before),
+                round(c.after),
+            )
+            for c in changes[:RECENT]
+        )
+        return PlayerPage(shown_name(found.name), found.platform, tuple(pools), recent)

@@ -1,0 +1,74 @@
+"""The Gomocup client of ``benchmarks.gomoku_peer``, against a stand-in engine (a small Python
+script that speaks the protocol, tests/benchmarks/gomocup_stand_in.py), not against Rapfi: Rapfi
+is GPL-3 and optional, built only by the benchmark from a checkout given to it."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchmarks.gomoku_peer import (
+    OPENINGS,
+    SETTINGS,
+    EngineError,
+    GomocupEngine,
+    play,
+)
+
+STAND_IN = Path(__file__).with_name("gomocup_stand_in.py")
+
+
+def stand_in(log: Path, *args: str) -> GomocupEngine:
+    return GomocupEngine([sys.executable, str(STAND_IN), str(log), *args], timeout=30)
+
+
+def test_commands_arrive_although_the_engine_drops_one_after_each_move(tmp_path: Path) -> None:
+    log = tmp_path / "log"
+    with stand_in(log) as engine:
+        engine.start(15, {"rule": 0, "timeout_turn": 100})
+        assert engine.board([(7, 7, False), (8, 7, True), (7, 9, False)]) == (0, 0)
+        # The stand-in drops whatever reaches it first after its move: only pings may be lost.
+        assert engine.turn(3, 4) == (1, 0)
+        assert engine.turn(2, 0) == (3, 0)
+    received = log.read_text().splitlines()
+    assert received[:3] == ["START 15", "INFO rule 0", "INFO timeout_turn 100"]
+    assert received[3:8] == ["BOARD", "7,7,2", "8,7,1", "7,9,2", "DONE"]
+    dropped = [received[i - 1] for i, line in enumerate(received) if line == "(dropped)"]
+    assert dropped == ["ABOUT"] * 3  # after each of its three moves (the last before END)
+    assert [line for line in received if line.startswith("TURN")] == ["TURN 3,4", "TURN 2,0"]
+    assert received[-1] == "END"
+
+
+@pytest.mark.parametrize("ours_first", [True, False])
+def test_a_game_from_an_opening_is_played_to_its_end(tmp_path: Path, ours_first: bool) -> None:
+    with stand_in(tmp_path / "log") as engine:
+        game = play(engine, SETTINGS[1], 0, ours_first, budget=0.05)
+    # The stand-in fills the top row from the left: HARD blocks it and wins.
+    assert game.result == 1
+    opening = len(OPENINGS[0])
+    assert game.plies == opening + len(game.our_times) + len(game.peer_times)
+    assert len(game.our_times) == len(game.peer_times) + (0 if ours_first else 1)
+    # The stones the stand-in was told match the opening, with the colours it plays.
+    told = (tmp_path / "log").read_text().split("BOARD\n")[1].split("DONE")[0].split()
+    expected = [f"{c},{r}" for r, c in OPENINGS[0]]
+    assert [stone.rsplit(",", 1)[0] for stone in told[:3]] == expected
+    # 1: the engine's own stone; the opening's first and third stones are the first player's.
+    theirs_flag, ours_flag = ("2", "1") if ours_first else ("1", "2")
+    assert [stone.rsplit(",", 1)[1] for stone in told[:3]] == [theirs_flag, ours_flag, theirs_flag]
+
+
+def test_an_error_from_the_engine_is_raised_with_its_words(tmp_path: Path) -> None:
+    with stand_in(tmp_path / "log", "error") as engine:
+        engine.start(15, {})
+        with pytest.raises(EngineError, match="board refused"):
+            engine.board([(7, 7, False)])
+
+
+def test_an_engine_that_exits_is_an_error_not_a_hang(tmp_path: Path) -> None:
+    engine = GomocupEngine([sys.executable, "-c", "print('OK')"], timeout=30)
+    with pytest.raises(EngineError, match="exited"):
+        engine.start(15, {})
+        engine.board([(7, 7, False)])
+    engine.close()
