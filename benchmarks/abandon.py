@@ -30,11 +30,11 @@ from typing import Any
 from core.games import TICTACTOE
 from core.sessions import GameService, ServiceSettings
 from core.sessions.play.model import new_session
-from core.store import Seat, SqliteStore, Status, departure_ops
+from core.store import Seat, SqliteStore, Status, departures, sessions
 from core.store.migrations import Dialect
 from core.store.postgres import PostgresStore
-from core.store.sql import Query, for_sqlite
-from core.store.sql_store import SqlStore
+from core.store.runner import SqlStore
+from core.store.sql import ENV, Env, Query, for_sqlite
 
 CHANNELS = 500
 MEMBER_GAMES = 20
@@ -64,7 +64,7 @@ async def _fill(store: SqlStore, elsewhere: int) -> None:
         )
         if status is Status.ACTIVE:
             session = dataclasses.replace(session, moves=(4, 0))
-        pending.append(store.create(session))
+        pending.append(store.run(sessions.create(session)))
 
     pending: list[Coroutine[Any, Any, None]] = []
     for n in range(CHANNELS):
@@ -81,7 +81,9 @@ async def _fill(store: SqlStore, elsewhere: int) -> None:
 
 def _server_query(dialect: Dialect) -> Query:
     """The first statement of the server's lookup, as the store runs it."""
-    step = next(departure_ops.live_in_chats(dialect, "discord", [], None, time.time, SERVER))
+    op = departures.live_in_chats("discord", [], server_id=SERVER)
+    assert next(op) is ENV  # the store's dialect, asked first
+    step = op.send(Env(dialect, time.time))
     assert isinstance(step, Query)
     return step
 
@@ -101,7 +103,9 @@ async def _measure(store: SqlStore, elsewhere: int, explain: Explain) -> list[st
         ("by the server", [], SERVER),
         ("by both", chats, SERVER),
     ):
-        ms, found = await _timed(store.live_in_chats("discord", listed, server_id=server))
+        ms, found = await _timed(
+            store.run(departures.live_in_chats("discord", listed, server_id=server))
+        )
         lookups.append(f"  lookup {name}: {ms:.0f} ms, {len(found)} sessions")
     plan = await explain(_server_query(store.dialect))
     service = GameService(store, settings=ServiceSettings(ai_workers=0), rng=random.Random(1))

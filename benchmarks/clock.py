@@ -33,7 +33,8 @@ from core.games import TICTACTOE
 from core.ports import PlatformStyle
 from core.replies import Actor, Reply
 from core.sessions import GameService, ServiceSettings
-from core.store import Seat, Session, SessionStore, SqliteStore, Status, new_session_id
+from core.store import Seat, Session, SqliteStore, Status, new_session_id, sessions
+from core.store.port import Store
 from core.store.rows import INSERT_SESSION, PG_INSERT_SESSION, session_row
 
 CLOCK = 10  # seconds: the shortest clock
@@ -99,7 +100,7 @@ async def _lateness(path: Path, games: int) -> tuple[list[float], int]:
             ids = await asyncio.gather(*(timed(i) for i in range(games)))
             deadlines = {}
             for session_id in ids:
-                session = await store.get(session_id)
+                session = await store.run(sessions.get(session_id))
                 assert session is not None and session.deadline is not None
                 deadlines[session_id] = session.deadline
             with contextlib.suppress(TimeoutError):
@@ -145,17 +146,17 @@ def _live_rows(now: float) -> list[tuple[object, ...]]:
     return rows
 
 
-async def _timed(store: SessionStore, now: float) -> tuple[float, float]:
+async def _timed(store: Store, now: float) -> tuple[float, float]:
     """Median ms of a sweep's queries with nothing due (both), and of the due query with 100
     due."""
     idle, due = [], []
     for _ in range(200):
         started = time.perf_counter()
-        await store.due_clocks(now - 86400, 100)
-        await store.due_reminders(now - 86400, 100)
+        await store.run(sessions.due_clocks(now - 86400, 100))
+        await store.run(sessions.due_reminders(now - 86400, 100))
         idle.append(time.perf_counter() - started)
         started = time.perf_counter()
-        found = await store.due_clocks(now, 100)
+        found = await store.run(sessions.due_clocks(now, 100))
         due.append(time.perf_counter() - started)
         assert len(found) == DUE
     return statistics.median(idle) * 1000, statistics.median(due) * 1000

@@ -38,11 +38,11 @@ from core.pairing.seeks import SEEK_TTL, Seek
 from core.ports import PlatformStyle
 from core.replies import Actor, Reply
 from core.sessions import GameService, ServiceSettings
-from core.store import SqliteStore, new_session_id
-from core.store.outbox import Kind, OutboxItem
+from core.store import SqliteStore, new_session_id, outbox
+from core.store.models import Kind, OutboxItem
 from core.store.postgres import PostgresStore
-from core.store.rating_ops import own_identity
-from core.store.seek_ops import seek_row
+from core.store.ratings import own_identity
+from core.store.seeks import seek_row
 
 PAIRS = 200
 QUEUE = 10_000
@@ -127,13 +127,13 @@ async def relay(store: Any, passes: int, items: int) -> tuple[list[float], float
             expires_at=now,
         )
         item = OutboxItem(Kind.SEEK_EXPIRED, "mx", seek.chat_id, detail={"seek": [*seek_row(seek)]})
-        await store.outbox_put(item, now + 3600)
+        await store.run(outbox.outbox_put(item, now + 3600))
     started = time.perf_counter()
     shown = 0
     while shown < items:
         await svc.match_waiting()
         await svc.open_games_idle()
-        shown = items - len(await store.outbox_due("mx", now, items))
+        shown = items - len(await store.run(outbox.outbox_due("mx", now, items)))
     return samples, items / (time.perf_counter() - started)
 
 

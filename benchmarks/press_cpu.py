@@ -207,13 +207,18 @@ _PARTS = (
     ("discord.py: gateway frame to the item callback", "discord/gateway.py", "received_message"),
     ("our press path (item callback to answered)", "adapters/discord/bot.py", "handle_button"),
     ("  service: GameService.handle_move", "core/sessions/service.py", "handle_move"),
-    ("    store: get (the one read)", "core/store/postgres.py", "get"),
-    ("    store: update (each compare-and-set)", "core/store/postgres.py", "update"),
+    ("    store: every operation run (SqlStore.run)", "core/store/runner.py", "run"),
+    (
+        "      get's own code (the one read: statement, row decoded)",
+        "core/store/sessions.py",
+        "get",
+    ),
+    ("      update's own code (each compare-and-set)", "core/store/sessions.py", "update"),
     ("    AI: runner.choose (bot side of the pool)", "core/workers/runner.py", "choose"),
     ("  presenting: the reply drawn", "adapters/discord/present.py", "show"),
     ("    interaction callback (HTTP)", "adapters/discord/responder.py", "update_source"),
     ("  board kept: BoardMessages.remember", "adapters/discord/boards.py", "remember"),
-    ("  key-value writes (kv_set)", "core/store/postgres.py", "kv_set"),
+    ("  key-value writes (kv_set's own code)", "core/store/kv.py", "kv_set"),
 )
 
 

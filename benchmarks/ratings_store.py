@@ -21,8 +21,8 @@ from typing import Any
 
 from core.games import TICTACTOE, Position
 from core.ratings import ACTIVE_SECONDS, PROVISIONAL_GAMES
-from core.store import Seat, Session, SqliteStore, Status, new_session_id
-from core.store.rating_ops import ladder
+from core.store import Seat, Session, SqliteStore, Status, new_session_id, ratings, sessions
+from core.store.ratings import ladder
 
 PLAYERS = 100_000
 LADDER_SAMPLES = 1000
@@ -99,7 +99,7 @@ async def _finishes(store: Any, casual: bool, samples: int, rng: random.Random) 
     for n in range(samples):
         first, second = rng.sample(players, 2)
         game = _game(first, second, casual)
-        await store.create(game)
+        await store.run(sessions.create(game))
         done = replace(
             game,
             moves=_X_WINS.moves,
@@ -109,7 +109,7 @@ async def _finishes(store: Any, casual: bool, samples: int, rng: random.Random) 
             updated_at=NOW + n * 3600,  # an hour apart: the pair limit never applies
         )
         started = time.perf_counter()
-        assert await store.update(done, expected_version=1)
+        assert await store.run(sessions.update(done, expected_version=1))
         times.append((time.perf_counter() - started) * 1000)
     return times
 
@@ -125,7 +125,7 @@ async def _measure(
     lines = []
     top = await _timed(
         LADDER_SAMPLES // 10 if quick else LADDER_SAMPLES,
-        lambda: store.ladder(None, "connect4", NOW, 10),
+        lambda: store.run(ratings.ladder(None, "connect4", NOW, 10)),
     )
     lines.append(f"  /top all, {players:,} rated players: p50 {top[0]:.2f} ms, p99 {top[1]:.2f} ms")
     query = _first_query(ladder(None, "connect4", NOW, 10))

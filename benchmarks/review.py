@@ -31,7 +31,7 @@ from core.games import CONNECT_FOUR, Position
 from core.replies import Actor
 from core.sessions import GameService, ServiceSettings
 from core.sessions.reviews.review import KEEP_PLIES, review_text
-from core.store import SqliteStore
+from core.store import SqliteStore, sessions
 from core.workers.runner import PoolRunner
 
 MIN_MOVES = 30  # shorter games are left out: the figure is about whole games
@@ -135,7 +135,7 @@ async def waits(
                     bob = Actor("bench", chat, "bob", "Bob")
                     await service.handle_text(alice, "/quatre @bob")
                     await service.handle_text(bob, "/accept")
-                    live = await store.live_game("bench", chat, "alice")
+                    live = await store.run(sessions.live_game("bench", chat, "alice"))
                     assert live is not None
                     players = (alice, bob) if live.seats[0].user_id == "alice" else (bob, alice)
                     for ply, move in enumerate(moves):
@@ -146,7 +146,7 @@ async def waits(
                             await service.kept_reviews_idle()
                             if ply + 1 in KEEP_PLIES:
                                 steps.append(time.perf_counter() - started)
-                    session = await store.get(live.id)
+                    session = await store.run(sessions.get(live.id))
                     assert session is not None and session.moves == moves
                     expected = review_text(session, fresh[name][index])
                     for seconds in (at_end, later):

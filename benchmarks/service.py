@@ -30,7 +30,7 @@ from pathlib import Path
 from core.admin.effective import CACHE_SECONDS, write
 from core.replies import Actor
 from core.sessions import GameService, ServiceSettings
-from core.store import SqliteStore
+from core.store import SqliteStore, sessions, stats
 
 
 def _actor(user: str, chat: str) -> Actor:
@@ -188,7 +188,7 @@ async def _memory(directory: Path, games: int) -> tuple[float, float, int]:
                     )
                 )
             current, peak = tracemalloc.get_traced_memory()
-            live = await store.count_sessions()
+            live = await store.run(stats.count_sessions())
             await service.close()
     finally:
         tracemalloc.stop()
@@ -232,7 +232,10 @@ async def _latency_under_load(directory: Path, searches: int, budget: float) -> 
             busy += await commands_in_chat_a(10)
         await load
         load_time = time.perf_counter() - load_started
-        games = [await store.live_game("bench", who.chat_id, who.user_id) for who in thinkers]
+        games = [
+            await store.run(sessions.live_game("bench", who.chat_id, who.user_id))
+            for who in thinkers
+        ]
         answered = sum(1 for g in games if g is not None and len(g.moves) >= 2)
         await service.close()
     print(

@@ -29,13 +29,14 @@ from typing import Any
 from benchmarks.service import raw_upserts
 from core.replies import Actor, Reply
 from core.sessions import GameService, ServiceSettings
-from core.store import SessionStore, SqliteStore
+from core.store import SqliteStore
+from core.store.port import Store
 from core.store.postgres import PostgresStore
 
 PROCESSES = (1, 2, 4)
 
 
-async def _play(store: SessionStore, prefix: str, games: int, seconds: float) -> tuple[int, int]:
+async def _play(store: Store, prefix: str, games: int, seconds: float) -> tuple[int, int]:
     """Moves played through a service on ``store`` in ``seconds``, ``games`` games at a time,
     and how many requests were answered "busy" (the store's backpressure: no free connection
     or lock in time; the player simply tries again, as a person would)."""

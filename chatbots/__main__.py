@@ -178,7 +178,7 @@ def describe(settings: Settings) -> str:
 
 
 def _database_url(settings: Settings) -> str:
-    from core.store.pg_health import redact_url
+    from core.store.postgres_health import redact_url
 
     url = settings.database_url
     return "" if url is None else redact_url(url.value)

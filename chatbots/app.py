@@ -24,13 +24,14 @@ from typing import TYPE_CHECKING, Protocol, TextIO
 from chatbots.settings import Settings, SettingsError
 from core.errors import OperatorError
 from core.ports import SHUTDOWN
+from core.store import stats
 
 if TYPE_CHECKING:
     from adapters.discord import DiscordConfig
     from core.leases import Lease
     from core.sessions import GameService, ServiceSettings
-    from core.store import SessionStore
-    from core.store.sql_store import SqlStore
+    from core.store.port import Store
+    from core.store.runner import SqlStore
 
 log = logging.getLogger("chatbots")
 
@@ -285,7 +286,7 @@ async def serve(
                                     store_check=store.check,
                                     connections=adapters,
                                     load=functools.partial(service.runner.load, settings.ai_budget),
-                                    count_sessions=store.count_sessions,
+                                    count_sessions=lambda: store.run(stats.count_sessions()),
                                     live_games=functools.partial(live_games, store),
                                     leases=_leases(service, adapters),
                                 )
@@ -328,9 +329,9 @@ def _leases(service: GameService, adapters: Sequence[Adapter]) -> list[Lease]:
     return found
 
 
-async def live_games(store: SessionStore) -> dict[str, int]:
+async def live_games(store: Store) -> dict[str, int]:
     """Live games per platform (the ``chatbots_live_games`` gauge)."""
-    return {row.platform: row.live for row in await store.totals(time.time())}
+    return {row.platform: row.live for row in await store.run(stats.totals(time.time()))}
 
 
 async def open_store(settings: Settings) -> SqlStore:

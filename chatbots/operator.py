@@ -30,11 +30,12 @@ from core.admin.scopes import Place, Source, parse_scope
 from core.clean import clean_text
 from core.commands import RESET
 from core.errors import UserError
-from core.store import StoreError
+from core.store import StoreError, ratings, stats
+from core.store import settings as store_settings
 
 if TYPE_CHECKING:
     from chatbots.settings import Settings
-    from core.store import SessionStore
+    from core.store.port import Store
 
 _SOURCES = {
     Source.CHANNEL: "set for this channel",
@@ -69,7 +70,7 @@ async def settings_command(
     try:
         (target,) = place.scopes
         if key is not None and value.lower() == RESET:
-            await store.setting_delete(place.platform, target, key.name)
+            await store.run(store_settings.setting_delete(place.platform, target, key.name))
         elif key is not None and value:
             by = f"cli:{getpass.getuser()}"
             now = datetime.datetime.now(datetime.UTC).timestamp()
@@ -85,8 +86,8 @@ async def settings_command(
     return 0
 
 
-async def _shown(store: SessionStore, settings: Settings, place: Place, names: list[str]) -> str:
-    rows = await store.settings_rows(place.platform, place.scopes)
+async def _shown(store: Store, settings: Settings, place: Place, names: list[str]) -> str:
+    rows = await store.run(store_settings.settings_rows(place.platform, place.scopes))
     effective = resolve(rows, place, settings.chat_defaults)
     lines = []
     for name in names:
@@ -151,8 +152,8 @@ async def stats_command(settings: Settings, out: TextIO = sys.stdout) -> int:
     except StoreError as error:
         return _failed(error)
     try:
-        totals = await store.totals(today.timestamp())
-        rated, rated_games, linked = await store.rating_totals()
+        totals = await store.run(stats.totals(today.timestamp()))
+        rated, rated_games, linked = await store.run(ratings.rating_totals())
     except StoreError as error:
         return _failed(error)
     finally:

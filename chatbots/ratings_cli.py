@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from chatbots.app import EXIT_FAILED, open_store
 from core.ratings import Merge, Rating, rebuild
-from core.store import StoreError
+from core.store import StoreError, ratings
 
 if TYPE_CHECKING:
     from chatbots.settings import Settings
@@ -42,8 +42,8 @@ async def rebuild_command(settings: Settings, out: TextIO = sys.stdout) -> int:
         print(f"chatbots: {error}", file=sys.stderr)
         return EXIT_FAILED
     try:
-        log = await store.rating_log()
-        live = await store.stored_ratings()
+        log = await store.run(ratings.rating_log())
+        live = await store.run(ratings.stored_ratings())
     except StoreError as error:
         print(f"chatbots: {error}", file=sys.stderr)
         return EXIT_FAILED

@@ -314,7 +314,7 @@ def _has_host(text: str, schemes: tuple[str, ...]) -> bool:
 
 def redacted(url: str) -> str:
     # The store's own masking, imported late: the settings module stays light to import.
-    from core.store.pg_health import redact_url
+    from core.store.postgres_health import redact_url
 
     return redact_url(url)
 

@@ -13,7 +13,7 @@ from chatbots.health import why_not_listening
 from chatbots.settings import Settings
 
 if TYPE_CHECKING:
-    from core.store.sql_store import SqlStore
+    from core.store.runner import SqlStore
 
 log = logging.getLogger("chatbots")
 

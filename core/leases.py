@@ -1,6 +1,6 @@
 """Work that must run in one process at a time, among processes sharing the store.
 
-:class:`Lease` holds a lease of the store (:class:`core.store.LeaseStore`) while a piece of work
+:class:`Lease` holds a lease of the store (:mod:`core.store.leases`) while a piece of work
 runs: it waits until the lease is free, takes it, starts the work, renews the lease every
 ``ttl / 3`` seconds, tells the work at once when the lease is lost, and releases it when the
 work ends. The Matrix sync of one bot account, the sweeper and Discord's command sync use it::
@@ -42,7 +42,8 @@ import socket
 import time
 from collections.abc import Awaitable, Callable
 
-from core.store.base import LeaseStore
+from core.store import leases
+from core.store.port import Store
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +127,7 @@ class Lease:
 
     def __init__(
         self,
-        store: LeaseStore,
+        store: Store,
         name: str,
         *,
         ttl: float = DEFAULT_TTL,
@@ -205,7 +206,7 @@ class Lease:
         """One acquire-or-renew; True held, False another holds it, None the store failed."""
         sent = self._clock()
         try:
-            taken = await self._store.acquire_lease(self.name, self.holder, self.ttl)
+            taken = await self._store.run(leases.acquire_lease(self.name, self.holder, self.ttl))
         except Exception as error:
             log.warning("lease %s: the store did not answer (%s)", self.name, error)
             return None
@@ -236,7 +237,7 @@ class Lease:
             wait = self.interval
             if taken is False:
                 try:
-                    current = await self._store.lease_holder(self.name)
+                    current = await self._store.run(leases.lease_holder(self.name))
                 except Exception:
                     current = None
                 if (
@@ -251,7 +252,7 @@ class Lease:
                         current.holder,
                     )
                     with contextlib.suppress(Exception):
-                        await self._store.release_lease(self.name, current.holder)
+                        await self._store.run(leases.release_lease(self.name, current.holder))
                     continue
                 if current is not None:
                     if not announced:
@@ -295,7 +296,7 @@ class Lease:
     async def _release(self) -> None:
         try:
             await asyncio.wait_for(
-                self._store.release_lease(self.name, self.holder), RELEASE_TIMEOUT
+                self._store.run(leases.release_lease(self.name, self.holder)), RELEASE_TIMEOUT
             )
         except Exception as error:
             log.warning("lease %s: not released (%s); it expires by itself", self.name, error)

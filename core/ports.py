@@ -19,12 +19,12 @@ from typing import Protocol
 from core.commands import Command
 from core.leases import Lease, LeaseState
 from core.replies import ActionKind, Actor, Reply
-from core.store.base import KeyValueStore, KvEntry
+from core.store.models import KvEntry
+from core.store.port import Store
 
 __all__ = [
     "SHUTDOWN",
     "GameServicePort",
-    "KeyValueStore",
     "KvEntry",
     "Lease",
     "LeaseState",
@@ -32,6 +32,7 @@ __all__ = [
     "PlatformStyle",
     "ServiceObserver",
     "ShutdownDeadlines",
+    "Store",
 ]
 
 
@@ -106,7 +107,7 @@ class GameServicePort(Protocol):
     """
 
     @property
-    def store(self) -> KeyValueStore: ...
+    def store(self) -> Store: ...
 
     def register_platform(self, style: PlatformStyle) -> None:
         """Tell the service how a platform's users write mentions and prefixes."""

@@ -35,6 +35,7 @@ SLOW: tuple[str, ...] = (
     "tests/core/workers/test_runner.py",
     "tests/core/workers/test_server.py",
     "tests/core/store/test_concurrency.py",
+    "tests/core/store/test_typing.py",
     "tests/core/store/test_ratings_races.py",
     "tests/core/store/test_leases.py",
     "tests/core/test_leases.py",

@@ -34,7 +34,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from adapters.discord.layout import MessageSpec
-from core.ports import KeyValueStore
+from core.ports import Store
+from core.store import kv
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +98,7 @@ class BoardMessages:
         edit_message: edits a channel message (the client's REST call).
     """
 
-    def __init__(self, store: KeyValueStore, edit_message: EditMessage) -> None:
+    def __init__(self, store: Store, edit_message: EditMessage) -> None:
         self._store = store
         self._edit_message = edit_message
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -121,11 +122,13 @@ class BoardMessages:
             if shown is None or shown.message_id != message_id:
                 shown = _Shown(channel_id, message_id)
             if not shown.stored:
-                await self._store.kv_set(
-                    KV_NAMESPACE,
-                    board_key(session_id, channel_id),
-                    str(message_id),
-                    session_id=session_id,
+                await self._store.run(
+                    kv.kv_set(
+                        KV_NAMESPACE,
+                        board_key(session_id, channel_id),
+                        str(message_id),
+                        session_id=session_id,
+                    )
                 )
                 shown.stored = True
             self._keep(session_id, shown, version)
@@ -225,16 +228,18 @@ class BoardMessages:
         store = self._store
         if channel_id is None:
             # A game of one channel, found without naming it: its only row.
-            rows = await store.kv_of_session(KV_NAMESPACE, session_id)
+            rows = await store.run(kv.kv_of_session(KV_NAMESPACE, session_id))
             found = stored_boards(session_id, rows)
             if not found:
                 # Rows older than kv's session column are tied to no session.
-                found = parse_boards(await store.kv_get(KV_NAMESPACE, old_board_key(session_id)))
+                found = parse_boards(
+                    await store.run(kv.kv_get(KV_NAMESPACE, old_board_key(session_id)))
+                )
             return next(iter(found.items()), None)
-        message = await store.kv_get(KV_NAMESPACE, board_key(session_id, channel_id))
+        message = await store.run(kv.kv_get(KV_NAMESPACE, board_key(session_id, channel_id)))
         if message is not None and message.isdigit():
             return channel_id, int(message)
-        old = parse_boards(await store.kv_get(KV_NAMESPACE, old_board_key(session_id)))
+        old = parse_boards(await store.run(kv.kv_get(KV_NAMESPACE, old_board_key(session_id))))
         message_id = old.get(channel_id)
         return None if message_id is None else (channel_id, message_id)
 

@@ -17,8 +17,10 @@ import itertools
 import logging
 from typing import TYPE_CHECKING
 
+from core.store import leases
+
 if TYPE_CHECKING:
-    from core.store.base import LeaseStore
+    from core.store.port import Store
 
 log = logging.getLogger(__name__)
 
@@ -41,9 +43,7 @@ class IdentifyGate:
         interval: seconds between two IDENTIFYs of a bucket.
     """
 
-    def __init__(
-        self, store: LeaseStore, holder: str, *, interval: float = IDENTIFY_INTERVAL
-    ) -> None:
+    def __init__(self, store: Store, holder: str, *, interval: float = IDENTIFY_INTERVAL) -> None:
         self._store = store
         self._holder = holder
         self._interval = interval
@@ -67,9 +67,11 @@ class IdentifyGate:
         holder = f"{self._holder}:identify:{next(self._turns)}"
         while True:
             try:
-                if await self._store.acquire_lease(name, holder, self._interval + MARGIN):
+                if await self._store.run(
+                    leases.acquire_lease(name, holder, self._interval + MARGIN)
+                ):
                     return
-                current = await self._store.lease_holder(name)
+                current = await self._store.run(leases.lease_holder(name))
             except Exception as error:
                 log.warning("identify gate: the store did not answer (%s); waiting", error)
                 await asyncio.sleep(self._interval)

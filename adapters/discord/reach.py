@@ -21,8 +21,9 @@ import discord
 from adapters.discord.boards import KV_NAMESPACE
 from adapters.discord.commands import Interaction
 from core.i18n import Text
-from core.ports import KeyValueStore
+from core.ports import Store
 from core.replies import Reply
+from core.store import kv
 
 USER_INSTALL_HELP = Reply(text=Text("discord.help_user_install"), private=True)
 """Added to ``/help`` where the bot is not a member: what differs there (a message of its own,
@@ -92,7 +93,7 @@ class ChatReaches:
         store: the key-value part of the store.
     """
 
-    def __init__(self, store: KeyValueStore) -> None:
+    def __init__(self, store: Store) -> None:
         self._store = store
         self._known: collections.OrderedDict[int, Reach] = collections.OrderedDict()
 
@@ -106,16 +107,16 @@ class ChatReaches:
         if known is reach:
             return
         if reach is Reach.INTERACTIONS:
-            await self._store.kv_set(KV_NAMESPACE, _key(chat), reach.value)
+            await self._store.run(kv.kv_set(KV_NAMESPACE, _key(chat), reach.value))
         elif known is not None:
-            await self._store.kv_delete(KV_NAMESPACE, _key(chat))
+            await self._store.run(kv.kv_delete(KV_NAMESPACE, _key(chat)))
         self._keep(chat, reach)
 
     async def of(self, chat_id: int) -> Reach:
         """How far the bot reaches into ``chat_id``, as its interactions said."""
         known = self._known.get(chat_id)
         if known is None:
-            value = await self._store.kv_get(KV_NAMESPACE, _key(chat_id))
+            value = await self._store.run(kv.kv_get(KV_NAMESPACE, _key(chat_id)))
             known = Reach.INTERACTIONS if value == Reach.INTERACTIONS.value else Reach.CHANNEL
             self._keep(chat_id, known)
         return known

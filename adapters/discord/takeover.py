@@ -30,7 +30,8 @@ import time
 from collections.abc import Callable
 
 from core.leases import Lease, LeaseState, surely_gone, wait_or_set
-from core.store.base import LeaseStore
+from core.store import leases
+from core.store.port import Store
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +68,7 @@ class ShardLeases:
 
     def __init__(
         self,
-        store: LeaseStore,
+        store: Store,
         count: int,
         own: tuple[int, ...],
         *,
@@ -150,7 +151,9 @@ class ShardLeases:
             with contextlib.suppress(asyncio.CancelledError):
                 await asker
             with contextlib.suppress(Exception):
-                await self._store.release_lease(want_lease_name(self.count, shard), self.holder)
+                await self._store.run(
+                    leases.release_lease(want_lease_name(self.count, shard), self.holder)
+                )
 
     async def _ask_back(self, shard: int, lease: Lease, stop: asyncio.Event) -> None:
         """Hold the shard's want lease while another process runs it instead of this one, and
@@ -164,11 +167,13 @@ class ShardLeases:
                     if not wanting:
                         log.info("discord shard %d: asking for it back", shard)
                         asked_at = self._clock()
-                    wanting = await self._store.acquire_lease(name, self.holder, self.ttl)
-                    if wanting and await self._store.lease_holder(lease.name) is None:
+                    wanting = await self._store.run(
+                        leases.acquire_lease(name, self.holder, self.ttl)
+                    )
+                    if wanting and await self._store.run(leases.lease_holder(lease.name)) is None:
                         lease.wake()
                 elif wanting:
-                    await self._store.release_lease(name, self.holder)
+                    await self._store.run(leases.release_lease(name, self.holder))
                     wanting = False
             except Exception as error:
                 log.warning("discord shard %d: the store did not answer (%s)", shard, error)
@@ -189,9 +194,9 @@ class ShardLeases:
             if stop.is_set():
                 return
             try:
-                current = await self._store.lease_holder(name)
+                current = await self._store.run(leases.lease_holder(name))
                 if current is not None and surely_gone(current.holder):
-                    await self._store.release_lease(name, current.holder)
+                    await self._store.run(leases.release_lease(name, current.holder))
                     current = None
                     free_since = -float("inf")  # its process is dead: no need to wait more
                 if current is not None:
@@ -203,7 +208,7 @@ class ShardLeases:
                     continue
                 if now - free_since < self.interval or now - started < self.ttl:
                     continue
-                if not await self._store.acquire_lease(name, self.holder, self.ttl):
+                if not await self._store.run(leases.acquire_lease(name, self.holder, self.ttl)):
                     continue
             except Exception as error:
                 log.warning("discord shard %d: the store did not answer (%s)", shard, error)
@@ -219,7 +224,7 @@ class ShardLeases:
             while not ending.is_set():
                 await wait_or_set(ending, min(HANDBACK_POLL, self.interval))
                 try:
-                    asking = await self._store.lease_holder(want)
+                    asking = await self._store.run(leases.lease_holder(want))
                 except Exception:
                     continue
                 if asking is not None and asking.holder != self.holder:

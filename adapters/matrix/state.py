@@ -35,7 +35,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from core.ports import KeyValueStore, KvEntry
+from core.ports import KvEntry, Store
+from core.store import kv
 
 HANDLED_KEPT_S = 3 * 86400.0
 """How long a receipt outlives its event. An event comes back only in a sync from a token saved
@@ -86,7 +87,7 @@ class Waiting:
 class MatrixState:
     """Typed access to the adapter's keys for one bot user."""
 
-    def __init__(self, store: KeyValueStore, user_id: str) -> None:
+    def __init__(self, store: Store, user_id: str) -> None:
         self._store = store
         self._namespace = f"matrix:{user_id}"
         # Per-room lists of the previous version, read while the first sync is handled.
@@ -95,13 +96,13 @@ class MatrixState:
     # --- sync token and login -------------------------------------------------------------
 
     async def next_batch(self) -> str | None:
-        return await self._store.kv_get(self._namespace, "next_batch")
+        return await self._store.run(kv.kv_get(self._namespace, "next_batch"))
 
     async def set_next_batch(self, token: str) -> None:
-        await self._store.kv_set(self._namespace, "next_batch", token)
+        await self._store.run(kv.kv_set(self._namespace, "next_batch", token))
 
     async def credentials(self) -> Credentials | None:
-        raw = await self._store.kv_get(self._namespace, "credentials")
+        raw = await self._store.run(kv.kv_get(self._namespace, "credentials"))
         if raw is None:
             return None
         try:
@@ -111,16 +112,18 @@ class MatrixState:
             return None
 
     async def set_credentials(self, credentials: Credentials) -> None:
-        await self._store.kv_set(self._namespace, "credentials", json.dumps(asdict(credentials)))
+        await self._store.run(
+            kv.kv_set(self._namespace, "credentials", json.dumps(asdict(credentials)))
+        )
 
     async def forget_credentials(self) -> None:
-        await self._store.kv_delete(self._namespace, "credentials")
+        await self._store.run(kv.kv_delete(self._namespace, "credentials"))
 
     # --- rate limits ----------------------------------------------------------------------
 
     async def limited_ago(self, now: float) -> float | None:
         """Seconds since the homeserver last refused the bot for its rate, if it is noted."""
-        raw = await self._store.kv_get(self._namespace, _LIMITED_AT)
+        raw = await self._store.run(kv.kv_get(self._namespace, _LIMITED_AT))
         try:
             return None if raw is None else max(0.0, now - float(raw))
         except ValueError:
@@ -129,17 +132,19 @@ class MatrixState:
     async def set_limited_at(self, now: float, *, keep: float) -> None:
         """Note that the homeserver refused the bot for its rate at ``now``, for ``keep`` s;
         whatever freedom was noted before is forgotten (the server holds the bot to a limit)."""
-        await self._store.kv_set(self._namespace, _LIMITED_AT, repr(now), expires_at=now + keep)
-        await self._store.kv_delete(self._namespace, _FREE)
+        await self._store.run(
+            kv.kv_set(self._namespace, _LIMITED_AT, repr(now), expires_at=now + keep)
+        )
+        await self._store.run(kv.kv_delete(self._namespace, _FREE))
 
     async def free(self) -> bool:
         """Whether the bot was proven free of the homeserver's default rate (and no refusal
         came since)."""
-        return await self._store.kv_get(self._namespace, _FREE) is not None
+        return await self._store.run(kv.kv_get(self._namespace, _FREE)) is not None
 
     async def set_free(self, now: float) -> None:
         """Note that the homeserver let the bot past its default rate (at ``now``)."""
-        await self._store.kv_set(self._namespace, _FREE, repr(now))
+        await self._store.run(kv.kv_set(self._namespace, _FREE, repr(now)))
 
     # --- boards ---------------------------------------------------------------------------
 
@@ -147,16 +152,18 @@ class MatrixState:
         """The board of ``session_id``; in ``room_id`` when given (an open game between two
         rooms has a board in each: the second one's row is ``board:<session> <room>``). The
         first one is found shortly after its game was deleted too (``posted:<session>``)."""
-        ref = _board(await self._store.kv_get(self._namespace, f"board:{session_id}"))
+        ref = _board(await self._store.run(kv.kv_get(self._namespace, f"board:{session_id}")))
         if ref is None:
-            ref = _board(await self._store.kv_get(self._namespace, f"posted:{session_id}"))
+            ref = _board(await self._store.run(kv.kv_get(self._namespace, f"posted:{session_id}")))
         if room_id is None or (ref is not None and ref.room_id == room_id):
             return ref
-        return _board(await self._store.kv_get(self._namespace, _in_room(session_id, room_id)))
+        return _board(
+            await self._store.run(kv.kv_get(self._namespace, _in_room(session_id, room_id)))
+        )
 
     async def board_at(self, event_id: str, room_id: str | None = None) -> BoardRef | None:
         """The board whose original event is ``event_id`` (a reaction's target)."""
-        session_id = await self._store.kv_get(self._namespace, f"event:{event_id}")
+        session_id = await self._store.run(kv.kv_get(self._namespace, f"event:{event_id}"))
         return None if session_id is None else await self.board(session_id, room_id)
 
     async def set_board(self, ref: BoardRef, now: float) -> None:
@@ -170,30 +177,34 @@ class MatrixState:
             key = _in_room(session, ref.room_id)
         old = first if key == f"board:{session}" else await self.board(session, ref.room_id)
         if old is not None and old.event_id != ref.event_id:
-            await self._store.kv_delete(self._namespace, f"event:{old.event_id}")
+            await self._store.run(kv.kv_delete(self._namespace, f"event:{old.event_id}"))
         value = json.dumps(asdict(ref))
         if key == f"board:{session}":
-            await self._store.kv_set(
-                self._namespace, f"posted:{session}", value, expires_at=now + POSTED_KEPT_S
+            await self._store.run(
+                kv.kv_set(
+                    self._namespace, f"posted:{session}", value, expires_at=now + POSTED_KEPT_S
+                )
             )
-        await self._store.kv_set(self._namespace, key, value, session_id=session)
-        await self._store.kv_set(
-            self._namespace, f"event:{ref.event_id}", session, session_id=session
+        await self._store.run(kv.kv_set(self._namespace, key, value, session_id=session))
+        await self._store.run(
+            kv.kv_set(self._namespace, f"event:{ref.event_id}", session, session_id=session)
         )
 
     async def forget_board(self, ref: BoardRef) -> None:
-        await self._store.kv_delete(self._namespace, f"event:{ref.event_id}")
+        await self._store.run(kv.kv_delete(self._namespace, f"event:{ref.event_id}"))
         first = await self.board(ref.session_id)
         if first is not None and first.room_id == ref.room_id:
-            await self._store.kv_delete(self._namespace, f"board:{ref.session_id}")
-            await self._store.kv_delete(self._namespace, f"posted:{ref.session_id}")
+            await self._store.run(kv.kv_delete(self._namespace, f"board:{ref.session_id}"))
+            await self._store.run(kv.kv_delete(self._namespace, f"posted:{ref.session_id}"))
         else:
-            await self._store.kv_delete(self._namespace, _in_room(ref.session_id, ref.room_id))
+            await self._store.run(
+                kv.kv_delete(self._namespace, _in_room(ref.session_id, ref.room_id))
+            )
 
     async def unshown(self) -> list[Waiting]:
         """The boards whose newest edit was queued and not delivered."""
         found = []
-        for item in _objects(await self._store.kv_get(self._namespace, _UNSHOWN)):
+        for item in _objects(await self._store.run(kv.kv_get(self._namespace, _UNSHOWN))):
             ref = _board(json.dumps(item))
             final = item.get("final")
             if ref is not None and isinstance(item.get("version"), int):
@@ -203,13 +214,13 @@ class MatrixState:
 
     async def set_unshown(self, waiting: list[Waiting]) -> None:
         if not waiting:
-            await self._store.kv_delete(self._namespace, _UNSHOWN)
+            await self._store.run(kv.kv_delete(self._namespace, _UNSHOWN))
             return
         rows = [
             {**asdict(entry.ref), "version": entry.version, "final": entry.final}
             for entry in waiting
         ]
-        await self._store.kv_set(self._namespace, _UNSHOWN, json.dumps(rows))
+        await self._store.run(kv.kv_set(self._namespace, _UNSHOWN, json.dumps(rows)))
 
     # --- handled events -------------------------------------------------------------------
 
@@ -222,13 +233,13 @@ class MatrixState:
         """Write the receipt of ``event_id`` alone (an event the service made no change for
         in one transaction: a room upgrade)."""
         entry = self.receipt(event_id, now)
-        await self._store.kv_set(
-            entry.namespace, entry.key, entry.value, expires_at=entry.expires_at
+        await self._store.run(
+            kv.kv_set(entry.namespace, entry.key, entry.value, expires_at=entry.expires_at)
         )
 
     async def was_handled(self, room_id: str, event_id: str) -> bool:
         """Whether the event's receipt (or the previous version's list) names it."""
-        if await self._store.kv_get(self._namespace, f"handled:{event_id}") is not None:
+        if await self._store.run(kv.kv_get(self._namespace, f"handled:{event_id}")) is not None:
             return True
         return event_id in await self._legacy_list(room_id)
 
@@ -237,7 +248,7 @@ class MatrixState:
             return frozenset()
         known = self._legacy.get(room_id)
         if known is None:
-            raw = await self._store.kv_get(self._namespace, f"handled:{room_id}")
+            raw = await self._store.run(kv.kv_get(self._namespace, f"handled:{room_id}"))
             known = frozenset(_strings(raw))
             if self._legacy is not None:  # the first sync may have ended while reading
                 self._legacy[room_id] = known
@@ -251,23 +262,23 @@ class MatrixState:
         read, self._legacy = self._legacy, None
         for room_id, known in read.items():
             if known:
-                await self._store.kv_delete(self._namespace, f"handled:{room_id}")
+                await self._store.run(kv.kv_delete(self._namespace, f"handled:{room_id}"))
 
     # --- encrypted events waiting for their key -------------------------------------------
 
     async def undecrypted(self) -> list[Mapping[str, Any]]:
         """The stored entries (as :meth:`set_undecrypted` wrote them)."""
-        return list(_objects(await self._store.kv_get(self._namespace, _UNDECRYPTED)))
+        return list(_objects(await self._store.run(kv.kv_get(self._namespace, _UNDECRYPTED))))
 
     async def set_undecrypted(
         self, entries: list[Mapping[str, Any]], *, expires_at: float | None
     ) -> None:
         """Replace the stored entries (none: delete the row); the row goes at ``expires_at``."""
         if not entries:
-            await self._store.kv_delete(self._namespace, _UNDECRYPTED)
+            await self._store.run(kv.kv_delete(self._namespace, _UNDECRYPTED))
             return
-        await self._store.kv_set(
-            self._namespace, _UNDECRYPTED, json.dumps(entries), expires_at=expires_at
+        await self._store.run(
+            kv.kv_set(self._namespace, _UNDECRYPTED, json.dumps(entries), expires_at=expires_at)
         )
 
 

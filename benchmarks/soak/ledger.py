@@ -26,7 +26,8 @@ from pathlib import Path
 
 from benchmarks.soak.boards import Grid, grid_of_moves, stones, winner
 from core.games import Rules
-from core.store import Session, SqliteStore, Status
+from core.store import Session, SqliteStore, Status, stats
+from core.store import sessions as store_sessions
 
 WIN, LOSS, DRAW = "win", "loss", "draw"
 
@@ -122,7 +123,9 @@ async def check(ledger: Ledger, database: Path) -> Verdict:
     verdict = Verdict()
     ids = _session_ids(database)
     async with SqliteStore.open(database) as store:
-        stored = {sid: s for sid in ids if (s := await store.get(sid)) is not None}
+        stored = {
+            sid: s for sid in ids if (s := await store.run(store_sessions.get(sid))) is not None
+        }
         verdict.sessions = len(stored)
         pairs, unclaimed = _match(ledger, stored, verdict)
         expected: dict[tuple[str, str], Counter[str]] = {}
@@ -141,7 +144,7 @@ async def check(ledger: Ledger, database: Path) -> Verdict:
             _tally(expected, None, session, verdict)
         for platform, users in ledger.users.items():
             for user in sorted(users):
-                row = await store.player_stats(platform, user)
+                row = await store.run(stats.player_stats(platform, user))
                 got = (row.wins, row.losses, row.draws) if row else (0, 0, 0)
                 want_counts = expected.get((platform, user), Counter())
                 want = (want_counts[WIN], want_counts[LOSS], want_counts[DRAW])

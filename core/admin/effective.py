@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, Any
 from core.admin.keys import BY_NAME, KEYS, Effective
 from core.admin.scopes import Place, Source, source_of
 from core.errors import UserError
+from core.store import settings
 from core.store.models import SettingRow
 
 if TYPE_CHECKING:
-    from core.store import SessionStore
+    from core.store.port import Store
 
 log = logging.getLogger("core.admin")
 
@@ -83,7 +84,7 @@ class SettingsCache:
 
     def __init__(
         self,
-        store: SessionStore,
+        store: Store,
         chat_defaults: Mapping[str, Any],
         *,
         clock: Callable[[], float] = time.monotonic,
@@ -100,7 +101,7 @@ class SettingsCache:
         entry = self._entries.get(place)
         if entry is not None and entry[0] > now:
             return entry[1]
-        rows = await self._store.settings_rows(place.platform, place.scopes)
+        rows = await self._store.run(settings.settings_rows(place.platform, place.scopes))
         effective = resolve(rows, place, self._defaults)
         if len(self._entries) >= _CACHE_SIZE:
             self._entries.pop(next(iter(self._entries)))
@@ -114,7 +115,7 @@ class SettingsCache:
 
 
 async def write(
-    store: SessionStore,
+    store: Store,
     platform: str,
     scope: str,
     key_name: str,
@@ -134,5 +135,5 @@ async def write(
             "parse.bad_setting", setting=key_name, keys=", ".join(BY_NAME), usage="KEY VALUE"
         )
     shown: str = key.show(key.parse(text))
-    await store.setting_put(SettingRow(platform, scope, key.name, shown, now, by))
+    await store.run(settings.setting_put(SettingRow(platform, scope, key.name, shown, now, by)))
     return shown

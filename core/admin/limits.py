@@ -2,7 +2,7 @@
 
 The limits on new games (live games per user and per chat, the cooldown between a user's new
 games, boards per minute per chat) are kept by the store, in the transaction that writes the
-game (:mod:`core.store.limit_ops`): simultaneous requests cannot all pass them, in one process
+game (:mod:`core.store.limits`): simultaneous requests cannot all pass them, in one process
 or several.
 
 **The rate limit** (discord.py's ``CooldownMapping`` semantics, platform-neutral): each user of
@@ -30,8 +30,10 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from core.store.base import KeyValueStore, Limited, whole_seconds
-from core.store.limit_ops import NAMESPACE
+from core.store import kv
+from core.store.errors import Limited, whole_seconds
+from core.store.limits import NAMESPACE
+from core.store.port import Store
 
 __all__ = ["NAMESPACE", "Limited", "RateLimiter", "whole_seconds"]
 
@@ -53,7 +55,7 @@ class RateLimiter:
         clock: seconds since the epoch (the service's clock: blocks are stored as times).
     """
 
-    def __init__(self, store: KeyValueStore, clock: Callable[[], float]) -> None:
+    def __init__(self, store: Store, clock: Callable[[], float]) -> None:
         self._store = store
         self._clock = clock
         self._buckets: collections.OrderedDict[tuple[str, str], _Bucket] = collections.OrderedDict()
@@ -82,7 +84,7 @@ class RateLimiter:
             self._remember(key, bucket)
             loading = self._loading[key] = asyncio.get_running_loop().create_future()
             try:
-                stored = await self._store.kv_get(NAMESPACE, f"rate:{platform}:{user_id}")
+                stored = await self._store.run(kv.kv_get(NAMESPACE, f"rate:{platform}:{user_id}"))
             finally:
                 del self._loading[key]
                 loading.set_result(None)
@@ -109,11 +111,13 @@ class RateLimiter:
         wait = (burst - bucket.tokens) / rate
         bucket.silent_until = now + wait
         bucket.tokens, bucket.updated = float(burst), now + wait
-        await self._store.kv_set(
-            NAMESPACE,
-            f"rate:{platform}:{user_id}",
-            repr(bucket.silent_until),
-            expires_at=bucket.silent_until,
+        await self._store.run(
+            kv.kv_set(
+                NAMESPACE,
+                f"rate:{platform}:{user_id}",
+                repr(bucket.silent_until),
+                expires_at=bucket.silent_until,
+            )
         )
         return wait
 

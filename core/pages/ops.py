@@ -36,10 +36,10 @@ class PlayerRow:
     pools: tuple[PoolRow, ...]
 
 
-def player(identity: str) -> Op[PlayerRow | None]:
+def page_player(identity: str) -> Op[PlayerRow | None]:
     """The player ``identity`` (``platform:user`` or a linked identity), or None when no rated
     game of theirs is stored, or they hid themselves (``/hide``)."""
-    if (yield from hidden((identity,))):
+    if (yield from page_hidden((identity,))):
         return None
     found = yield rows(
         "SELECT pool, rating, deviation, games, platform, name, last_rated_at FROM ratings"
@@ -68,7 +68,7 @@ def player(identity: str) -> Op[PlayerRow | None]:
     return PlayerRow(str(latest[5]), str(latest[4]), tuple(pools))
 
 
-def hidden(identities: tuple[str, ...]) -> Op[frozenset[str]]:
+def page_hidden(identities: tuple[str, ...]) -> Op[frozenset[str]]:
     """Which of ``identities`` hid themselves from the pages (``/hide``)."""
     if not identities:
         return frozenset()

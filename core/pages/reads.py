@@ -2,7 +2,7 @@
 
 Each page is one or two operations: the home page a ladder per game, a ladder page one ladder
 (the store's ``ladder``, the one ``/top all`` reads, and who of it hid themselves), a player page
-:func:`core.pages.ops.player` and the store's ``rating_changes`` (the rated games, which the
+:func:`core.pages.ops.page_player` and the store's ``rating_changes`` (the rated games, which the
 chart and the list share)."""
 
 from __future__ import annotations
@@ -30,11 +30,12 @@ from core.pages.views import (
     PlayerPool,
     RecentGame,
 )
-from core.store.rating_ops import place_of_chat, place_of_server
+from core.store import ratings as store_ratings
+from core.store import settings
+from core.store.ratings import place_of_chat, place_of_server
 
 if TYPE_CHECKING:
-    from core.store.sql import Op
-    from core.store.sql_store import SqlStore
+    from core.store.runner import SqlStore
 
 T = TypeVar("T")
 
@@ -92,11 +93,6 @@ class Pages:
         self._store = store
         self._clock = clock
 
-    async def _run(self, name: str, op: Op[T]) -> T:
-        # The store's one call path (timed under ``name`` when metrics are on); the store's
-        # rewrite into ``store.run(op)`` changes this line only.
-        return await self._store._run(name, op)
-
     async def home(self) -> HomePage:
         """The top of every game's ladder."""
         ladders = [await self._ladder(kind, HOME_SIZE) for kind in GAMES]
@@ -118,7 +114,7 @@ class Pages:
             return None
         server = platform == "discord"
         scope = (SERVER if server else CHAT) + place
-        rows = await self._store.settings_rows(platform, (scope,))
+        rows = await self._store.run(settings.settings_rows(platform, (scope,)))
         key = Effective.public_ladder
         if not any(r.key == key.name and key.parse(r.value) for r in rows):
             return None
@@ -129,8 +125,8 @@ class Pages:
         self, kind: GameKind, size: int, place: str | None = None, where: str | None = None
     ) -> LadderPage:
         pool, title = GAMES[kind]
-        found = await self._store.ladder(place, pool, self._clock(), size)
-        hidden = await self._run("page_hidden", ops.hidden(tuple(r.identity for r in found)))
+        found = await self._store.run(store_ratings.ladder(place, pool, self._clock(), size))
+        hidden = await self._store.run(ops.page_hidden(tuple(r.identity for r in found)))
         entries = tuple(
             LadderEntry(rank, ANONYMOUS, "", row.rating.display(), None)
             if row.identity in hidden
@@ -147,10 +143,10 @@ class Pages:
 
     async def player(self, identity: str) -> PlayerPage | None:
         """A player's page, or None when ``identity`` has no rated game."""
-        found = await self._run("page_player", ops.player(identity))
+        found = await self._store.run(ops.page_player(identity))
         if found is None:
             return None
-        changes = await self._store.rating_changes(identity, HISTORY)
+        changes = await self._store.run(store_ratings.rating_changes(identity, HISTORY))
         pools = []
         for row in found.pools:
             held = [c for c in reversed(changes) if c.pool == row.pool]

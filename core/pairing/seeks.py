@@ -41,7 +41,7 @@ class Seek:
 
     Attributes:
         id: the seek's own id (short, random).
-        player: the seeker's identity (``SessionStore.player_ratings``: linked accounts are
+        player: the seeker's identity (``core.store.ratings.player_ratings``: linked accounts are
             one; one seek per player).
         platform, chat_id, user_id, name: where and who the seeker is; the name is what the
             other chat will see.

@@ -23,8 +23,9 @@ from core.sessions.openplay.open_games import noted
 from core.sessions.outages import Outages
 from core.sessions.settings import ServiceSettings
 from core.sessions.views import game_name
-from core.store import AlreadyPlaying, GameLimits, Session, SessionStore, Status
-from core.store.outbox import OutboxItem
+from core.store import AlreadyPlaying, GameLimits, Session, Status, sessions
+from core.store.models import OutboxItem
+from core.store.port import Store
 from core.workers.runner import AiRunner
 
 
@@ -62,7 +63,7 @@ def _take_receipt() -> KvEntry | None:
 class Context:
     """The service's dependencies and the lookups its parts share."""
 
-    store: SessionStore
+    store: Store
     settings: ServiceSettings
     clock: Callable[[], float]
     rng: random.Random
@@ -94,7 +95,7 @@ class Context:
         """Store a new session (if it keeps ``limits``); a lost race with another start by the
         same user names the game that won."""
         try:
-            await self.store.create(session, receipt=_take_receipt(), limits=limits)
+            await self.store.run(sessions.create(session, receipt=_take_receipt(), limits=limits))
         except AlreadyPlaying as error:
             raise await self.already_playing_error(actor, error) from None
 
@@ -110,13 +111,15 @@ class Context:
         ``limits``), with the ``notices`` that follow the change left in the outbox in the same
         transaction; whether it was. Every change to a kept session passes here, so a game's
         end is announced here alone: once, by the process whose write ended it."""
-        applied = await self.store.update(
-            session,
-            expected_version=expected_version,
-            receipt=_take_receipt(),
-            limits=limits,
-            notices=notices,
-            now=self.clock(),
+        applied = await self.store.run(
+            sessions.update(
+                session,
+                expected_version=expected_version,
+                receipt=_take_receipt(),
+                limits=limits,
+                notices=notices,
+                now=self.clock(),
+            )
         )
         if applied:
             self.applied(session)
@@ -132,8 +135,8 @@ class Context:
             follower(session)
 
     async def delete(self, session: Session) -> bool:
-        deleted = await self.store.delete(
-            session.id, expected_version=session.version, receipt=_take_receipt()
+        deleted = await self.store.run(
+            sessions.delete(session.id, expected_version=session.version, receipt=_take_receipt())
         )
         if deleted:
             noted(session)  # an open game's other chat is told it ended
@@ -143,7 +146,9 @@ class Context:
         self, actor: Actor, old: Session, new: Session, limits: GameLimits | None = None
     ) -> bool:
         try:
-            return await self.store.swap(old, new, receipt=_take_receipt(), limits=limits)
+            return await self.store.run(
+                sessions.swap(old, new, receipt=_take_receipt(), limits=limits)
+            )
         except AlreadyPlaying as error:
             raise await self.already_playing_error(actor, error) from None
 
@@ -155,7 +160,7 @@ class Context:
         Raises:
             UserError: no such game here (a forged button, a forwarded message), or expired.
         """
-        session = await self.store.get(session_id)
+        session = await self.store.run(sessions.get(session_id))
         # An open game is shown in the chat of each seat (see Seat), and played from both.
         if session is None or not session.shown_in(actor.platform, actor.chat_id):
             raise UserError("error.no_such_game")
@@ -165,20 +170,24 @@ class Context:
         """The session if it is still alive; an expired one is deleted and reported."""
         if session.expires_at > self.clock():
             return session
-        await self.store.delete(session.id, expected_version=session.version)
+        await self.store.run(sessions.delete(session.id, expected_version=session.version))
         key = "error.challenge_expired" if session.status is Status.CHALLENGE else "error.expired"
         raise UserError(key)
 
     async def live_game(self, actor: Actor) -> Session | None:
         """The actor's live game in this chat; an expired one is deleted and ignored."""
-        session = await self.store.live_game(actor.platform, actor.chat_id, actor.user_id)
+        session = await self.store.run(
+            sessions.live_game(actor.platform, actor.chat_id, actor.user_id)
+        )
         if session is not None and session.expires_at <= self.clock():
-            await self.store.delete(session.id, expected_version=session.version)
+            await self.store.run(sessions.delete(session.id, expected_version=session.version))
             return None
         return session
 
     async def challenge_for(self, actor: Actor) -> Session:
-        session = await self.store.challenge_for(actor.platform, actor.chat_id, actor.user_id)
+        session = await self.store.run(
+            sessions.challenge_for(actor.platform, actor.chat_id, actor.user_id)
+        )
         if session is None:
             raise UserError("error.no_challenge")
         return await self.check_expiry(session)
@@ -206,7 +215,7 @@ class Context:
         )
 
     async def already_playing_error(self, actor: Actor, error: AlreadyPlaying) -> UserError:
-        existing = await self.store.get(error.session_id)
+        existing = await self.store.run(sessions.get(error.session_id))
         if existing is None:
             return UserError("error.busy")
         return self.already_playing(actor, existing)

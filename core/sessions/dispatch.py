@@ -48,7 +48,7 @@ from core.sessions.players.ratings import Ratings
 from core.sessions.players.stats import Results
 from core.sessions.players.themes import Themes
 from core.sessions.reviews.review import Reviews
-from core.store import Session
+from core.store import Session, sessions
 
 
 class Dispatch:
@@ -111,7 +111,9 @@ class Dispatch:
         """A move typed in the chat of the actor's live game: one read of the game, one check.
         Numbers said in passing by someone without a game here are chatter, and cost nothing.
         """
-        session = await self._ctx.store.live_game(actor.platform, actor.chat_id, actor.user_id)
+        session = await self._ctx.store.run(
+            sessions.live_game(actor.platform, actor.chat_id, actor.user_id)
+        )
         if session is None:
             if not explicit:
                 return []
@@ -173,8 +175,8 @@ class Dispatch:
             case Decline():
                 return await self._challenges.decline(actor, await ctx.challenge_for(actor))
             case Rematch():
-                session = await ctx.store.last_finished(
-                    actor.platform, actor.chat_id, actor.user_id
+                session = await ctx.store.run(
+                    sessions.last_finished(actor.platform, actor.chat_id, actor.user_id)
                 )
                 if session is None:
                     raise UserError("error.no_rematch", prefix=ctx.prefix(actor))

@@ -6,7 +6,7 @@ writes (PostgreSQL stopped, a SQLite file locked by another program), nobody can
 nobody's clock may run: once the store answers again, every live game whose deadline, reminder
 or lifetime ran during the outage has it moved by the outage's length, and to a grace of
 :attr:`~core.sessions.settings.ServiceSettings.outage_grace` seconds after the store's return at
-least (:meth:`SessionStore.pause_clocks`, one statement).
+least (:meth:`Store.pause_clocks`, one statement).
 
 Why this shape, and not a heartbeat in the store ("the store answered at ..." written every
 second, and a gap read as an outage): a gap in a heartbeat cannot tell a stopped database from a
@@ -44,7 +44,8 @@ import asyncio
 import logging
 from collections.abc import Callable
 
-from core.store import SessionStore, StoreBusy, StoreUnavailable
+from core.store import StoreBusy, StoreUnavailable, outages
+from core.store.port import Store
 
 log = logging.getLogger("core.sessions")
 
@@ -61,7 +62,7 @@ class Outages:
         grace: seconds a player has at least, after the store's return, to move.
     """
 
-    def __init__(self, store: SessionStore, clock: Callable[[], float], grace: float) -> None:
+    def __init__(self, store: Store, clock: Callable[[], float], grace: float) -> None:
         self._store = store
         self._clock = clock
         self._grace = grace
@@ -106,7 +107,7 @@ class Outages:
                 return  # settled meanwhile by another task
             back = self._clock()
             refusals = self._refusals
-            moved = await self._store.pause_clocks(since, back, self._grace)
+            moved = await self._store.run(outages.pause_clocks(since, back, self._grace))
             if self._refusals != refusals:
                 return  # refused again meanwhile: paused so far, and still open
             self._since = None

@@ -20,7 +20,8 @@ from core.replies import Actor, Reply
 from core.sessions.context import begin_receipt, end_receipt
 from core.sessions.outages import Outages
 from core.sessions.views import error_reply
-from core.store import SessionStore, StoreBusy, StoreUnavailable
+from core.store import StoreBusy, StoreUnavailable, kv
+from core.store.port import Store
 
 log = logging.getLogger("core.sessions")
 
@@ -33,7 +34,7 @@ class Requests:
     """Runs requests; :meth:`drain` waits for the ones in flight once :meth:`close` was
     called."""
 
-    def __init__(self, store: SessionStore, observer: ServiceObserver, outages: Outages) -> None:
+    def __init__(self, store: Store, observer: ServiceObserver, outages: Outages) -> None:
         self._store = store
         self._observer = observer
         self._outages = outages
@@ -129,12 +130,14 @@ class Requests:
         # The request changed nothing: the receipt alone says it was handled. Should even that
         # fail, the event is handled again after a restart, which changes nothing either.
         try:
-            await self._store.kv_set(
-                receipt.namespace,
-                receipt.key,
-                receipt.value,
-                session_id=receipt.session_id,
-                expires_at=receipt.expires_at,
+            await self._store.run(
+                kv.kv_set(
+                    receipt.namespace,
+                    receipt.key,
+                    receipt.value,
+                    session_id=receipt.session_id,
+                    expires_at=receipt.expires_at,
+                )
             )
         except Exception:
             log.exception("could not write a receipt", extra={"action": "receipt"})

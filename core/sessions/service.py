@@ -73,7 +73,8 @@ from core.sessions.requests import Requests
 from core.sessions.reviews.review import KeptReviews, Reviews
 from core.sessions.settings import ServiceSettings
 from core.sessions.views import board_reply
-from core.store import SessionStore, StoreBusy, StoreUnavailable
+from core.store import StoreBusy, StoreUnavailable, sessions
+from core.store.port import Store
 from core.workers.runner import AiRunner, PoolRunner
 
 log = logging.getLogger("core.sessions")
@@ -93,7 +94,7 @@ class GameService:
 
     def __init__(
         self,
-        store: SessionStore,
+        store: Store,
         *,
         settings: ServiceSettings | None = None,
         clock: Callable[[], float] = time.time,
@@ -149,7 +150,7 @@ class GameService:
         """Held while this process is the one that sweeps (health and metrics read it)."""
 
     @property
-    def store(self) -> SessionStore:
+    def store(self) -> Store:
         return self._ctx.store
 
     async def chat_settings(self, actor: Actor) -> Effective:
@@ -225,7 +226,7 @@ class GameService:
         """Delete every expired session now; how many were deleted. The lifetimes an outage
         of the store took are given back first (:mod:`core.sessions.outages`)."""
         await self._ctx.outages.settle()
-        return await self._ctx.store.delete_expired(self._ctx.clock())
+        return await self._ctx.store.run(sessions.delete_expired(self._ctx.clock()))
 
     async def sweep_clocks(self) -> int:
         """End every game whose move clock ran out and send the reminders due now; how many
@@ -360,7 +361,7 @@ class GameService:
 
     async def current_board(self, session_id: str) -> Reply | None:
         """The board of ``session_id`` as it stands (see the port)."""
-        session = await self.store.get(session_id)
+        session = await self.store.run(sessions.get(session_id))
         if session is None:
             return None
         place = Actor(session.platform, session.chat_id, "", "")

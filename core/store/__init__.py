@@ -1,11 +1,16 @@
-"""Session storage: the :class:`SessionStore` protocol and its SQLite and PostgreSQL stores.
+"""Session storage: every operation declared once, as a generator of its feature's module, and
+run by the store: ``await store.run(sessions.get(session_id))``.
 
-Modules: ``base`` (protocol, errors, :class:`KvEntry`), ``models`` (what is stored), ``rows``
-(sessions to rows and back, for both stores), ``sql`` (the connection protocol the operations
-are written over), ``ops`` (every operation, once for both stores), ``sql_store`` (the store's
-methods, once, and their timer), ``migrations`` (both dialects); SQLite: ``sqlite``,
-``sqlite_run`` (operations driven in the connection's thread), ``thread``, ``health``;
-PostgreSQL: ``postgres`` and ``pg_health`` (asyncpg, imported only when a
+Operations by feature: ``sessions`` (games and challenges), ``departures`` (the live games of
+chats left), ``stats``, ``settings``, ``kv`` (adapter state), ``leases``, ``seeks`` (the
+matchmaking queue), ``outbox``, ``ratings``, ``links``, ``limits`` (checked inside a game's
+write), ``schema`` (its version, the health check). What they keep and answer: ``models``;
+their errors: ``errors``. The machinery: ``sql`` (the steps an operation yields), ``runner``
+(:class:`~core.store.runner.SqlStore`: ``run``, the timer, the schema upgrade loop), ``port``
+(:class:`~core.store.port.Store`, what callers hold), ``rows`` (sessions to rows and back),
+``migrations`` (both dialects); SQLite: ``sqlite``, ``sqlite_driver`` (operations driven in the
+connection's thread), ``sqlite_thread``, ``sqlite_health``; PostgreSQL: ``postgres`` and
+``postgres_health`` (asyncpg, imported only when a
 :class:`~core.store.postgres.PostgresStore` is opened).
 
 Usage (both forms close the connection at the end)::
@@ -15,24 +20,22 @@ Usage (both forms close the connection at the end)::
     await store.close()
 
     async with SqliteStore.open("data/chatbots.sqlite3") as store:
-        ...
+        session = await store.run(sessions.get(session_id))
 """
 
-from core.store.base import (
+from core.store.errors import (
     AlreadyPlaying,
-    GameLimits,
-    KvEntry,
-    LeaseHolder,
-    LeaseStore,
     Limited,
     SchemaTooNew,
-    SessionStore,
     StoreBusy,
     StoreError,
     StoreUnavailable,
     WriteUnknown,
 )
 from core.store.models import (
+    GameLimits,
+    KvEntry,
+    LeaseHolder,
     LiveCounts,
     PlatformTotals,
     Seat,
@@ -42,6 +45,7 @@ from core.store.models import (
     Status,
     new_session_id,
 )
+from core.store.port import Store
 from core.store.sqlite import SCHEMA_VERSION, SqliteStore
 
 __all__ = [
@@ -50,18 +54,17 @@ __all__ = [
     "GameLimits",
     "KvEntry",
     "LeaseHolder",
-    "LeaseStore",
     "Limited",
     "LiveCounts",
     "PlatformTotals",
     "SchemaTooNew",
     "Seat",
     "Session",
-    "SessionStore",
     "SettingRow",
     "SqliteStore",
     "StatsRow",
     "Status",
+    "Store",
     "StoreBusy",
     "StoreError",
     "StoreUnavailable",

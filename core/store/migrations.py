@@ -295,7 +295,7 @@ RATINGS = Step(
 # Matchmaking (issue 24). A seat may sit in another chat than its session's (an open game):
 # its platform and chat, NULL for the session's own, as every row written before. The queue of
 # seeks lives here, never in one process's memory: pairing locks seeks with FOR UPDATE SKIP
-# LOCKED (core/store/seek_ops.py); one seek per player is the primary key of ``player``, and
+# LOCKED (core/store/seeks.py); one seek per player is the primary key of ``player``, and
 # the queue is read by game and age. A block names two players (their rating identities).
 MATCHMAKING = Step(
     "matchmaking",
@@ -408,7 +408,7 @@ OPEN_SEATS = Step(
 
 # The live games of a Discord server, looked up when the bot is removed from it or a member
 # leaves it: by the server, which finds the games of chats the client does not know (archived
-# threads). Live games alone, as the lookup asks (core.store.table_ops.LIVE, spelled alike so
+# threads). Live games alone, as the lookup asks (core.store.stats.LIVE, spelled alike so
 # that both planners see the index cover it): finished ones, kept for rematches, never count.
 SERVER_GAMES = Step(
     "server_games",
@@ -418,7 +418,7 @@ SERVER_GAMES = Step(
     ),
 )
 
-# An outbox item is shown at least once (core/store/outbox_ops.py): a process claims it until
+# An outbox item is shown at least once (core/store/outbox.py): a process claims it until
 # claimed_until (its clock, as outbox_due reads expires_at) and deletes it once shown; a claim
 # whose process died lapses, and the next pass takes the item again. NULL: not claimed.
 OUTBOX_CLAIMS = Step(
@@ -487,7 +487,7 @@ TERMINATIONS = Step(
 )
 
 # A seek keeps its player's live-game cap (the chat's max_games_per_user when they sought):
-# pairing a waiting seek checks it (core.store.limit_ops). NULL: no cap, as rows written before.
+# pairing a waiting seek checks it (core.store.limits). NULL: no cap, as rows written before.
 SEEK_CAPS = Step("seek caps", ("ALTER TABLE seeks ADD COLUMN max_games INTEGER",))
 
 STEPS: Sequence[Step] = (

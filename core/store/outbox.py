@@ -1,93 +1,190 @@
-"""The outbox (:class:`OutboxStore`): what one process has to show in a chat that another
-process serves, left in the store as a neutral item; the operations are in
-:mod:`core.store.outbox_ops`, the sending and the showing in :mod:`core.sessions.openplay.relay`.
+"""The outbox's operations, written once for SQLite and PostgreSQL (see :mod:`core.store.sql`;
+its items are :class:`core.store.models.OutboxItem`).
 
-An item names what to show (its :class:`Kind`), where, and the game it is about; never the
-words. The process that serves the chat builds the replies from the item and the game as it
-stands, in that chat's language, as the process that left it would have.
+Each item is shown at least once, and once when no process dies: of several processes that
+read it, one claims it (:func:`outbox_take` sets its ``claimed_until``, by the caller's clock, as
+``expires_at`` is read) and deletes it only once it was shown (:func:`outbox_done`). A claim whose
+process died, or whose platform could not be reached, lapses, and the next pass takes the item
+again; an item is not taken while an older item of its chat is claimed, so a chat is shown its
+items in the order they were left, a lapsed claim's first. A board item is
+one row per chat and game (a partial unique index), moved on to the newest version rather than
+added again, so a game that changed three times while the serving process looked elsewhere is
+shown once, as it stands.
 """
 
 from __future__ import annotations
 
-import enum
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Protocol
+import dataclasses
+import json
+import logging
+from collections.abc import Sequence
+from typing import Any
 
-JsonValue = str | int | float | bool | None | list["JsonValue"] | dict[str, "JsonValue"]
-"""What an item's ``detail`` holds: plain values that JSON keeps as they are."""
+from core.store.models.outbox import SHOWS_THE_BOARD, Kind, OutboxItem
+from core.store.sql import Atomic, Op, count, row, rows
 
+log = logging.getLogger(__name__)
 
-class Kind(enum.Enum):
-    """What an item shows."""
-
-    BOARD = "board"
-    """The game's board as it stands (an open game's other chat); one item per chat and game,
-    the newest version."""
-    PAIRED = "paired"
-    """A new open game's board with its pairing line (``detail["seeks"]``: both seeks' rows)."""
-    TIMEOUT = "timeout"
-    """A game whose clock ran out: its board edited to the end, and the result."""
-    REMINDER = "reminder"
-    """The reminder to the player of ``seat`` to move, while the game is at ``version``."""
-    SEEK_EXPIRED = "seek_expired"
-    """A seek that waited too long (``detail["seek"]``: its row; no game)."""
+_COLUMNS = "platform, chat_id, kind, session_id, version, seat, detail, expires_at"
+_INSERT = f"INSERT INTO outbox ({_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+_SHOWING_THE_BOARD = ", ".join(f"'{kind.value}'" for kind in sorted(SHOWS_THE_BOARD, key=str))
 
 
-KEPT = 86_400.0
-"""Seconds an item waits in the outbox for a process that serves its chat; then it goes (the
-sweep): nothing runs that platform, or syncs that account, for a day."""
-
-SHOWS_THE_BOARD = frozenset({Kind.PAIRED, Kind.TIMEOUT})
-"""Kinds that show the game's whole board: an older board item of that chat goes with them."""
-
-
-@dataclass(frozen=True, slots=True)
-class OutboxItem:
-    """One thing to show in one chat (see the module docstring).
-
-    Attributes:
-        kind: what to show.
-        platform, chat_id: where.
-        session_id: the game it is about (None for a seek's notice).
-        version: the game's version it was left at.
-        seat: the seat (1 or 2) it is for, if one: whose chat and whose mention.
-        detail: what the game itself does not say (the seeks of a pairing), plain values.
-        id: the store's id (None until stored).
-    """
-
-    kind: Kind
-    platform: str
-    chat_id: str
-    session_id: str | None = None
-    version: int = 0
-    seat: int | None = None
-    detail: Mapping[str, JsonValue] = field(default_factory=dict)
-    id: int | None = None
+def _row(item: OutboxItem, expires_at: float) -> tuple[Any, ...]:
+    return (
+        item.platform,
+        item.chat_id,
+        item.kind.value,
+        item.session_id,
+        item.version,
+        item.seat,
+        json.dumps(dict(item.detail), separators=(",", ":")),
+        expires_at,
+    )
 
 
-class OutboxStore(Protocol):
-    """The outbox (part of ``SessionStore``)."""
+def outbox_put(item: OutboxItem, expires_at: float) -> Op[None]:
+    """Leave ``item``."""
+    if item.kind is Kind.BOARD:
+        # Not while an item that shows the whole board waits unclaimed: it shows the game as
+        # it stands when it is taken, which is after this change (a claimed one may have read
+        # the game before it, so the board goes after it).
+        yield count(
+            f"INSERT INTO outbox ({_COLUMNS}) SELECT $1, $2, $3, $4, $5::integer, $6::integer,"
+            " $7, $8::double precision WHERE NOT EXISTS (SELECT 1 FROM outbox"
+            " WHERE platform = $1 AND chat_id = $2 AND session_id = $4"
+            f" AND kind IN ({_SHOWING_THE_BOARD}) AND claimed_until IS NULL)"
+            " ON CONFLICT (platform, chat_id, session_id) WHERE kind = 'board'"
+            " DO UPDATE SET version = excluded.version, expires_at = excluded.expires_at"
+            " WHERE excluded.version > outbox.version",
+            *_row(item, expires_at),
+        )
+        return
+    yield Atomic(_put(item, expires_at))
 
-    async def outbox_put(self, item: OutboxItem, expires_at: float) -> None:
-        """Leave ``item`` for the process that serves its chat, until ``expires_at`` at the
-        latest. A board item replaces an older one of the same chat and game; an item that
-        shows the whole board takes the older board items of its chat and game away."""
-        ...
 
-    async def outbox_due(self, platform: str, now: float, limit: int = 100) -> list[OutboxItem]:
-        """The oldest items of ``platform`` not expired by ``now`` and not claimed (or their
-        claim lapsed by ``now``), in the order they were left."""
-        ...
+def _put(item: OutboxItem, expires_at: float) -> Op[int]:
+    if item.kind in SHOWS_THE_BOARD and item.session_id is not None:
+        # The board it shows is newer: the older item would show it twice (and the result with
+        # it, once the game has ended). A claimed one is being shown (or its claim lapses and
+        # it is shown again first): it stays, so that this item waits for it.
+        yield count(
+            "DELETE FROM outbox WHERE platform = $1 AND chat_id = $2 AND session_id = $3"
+            " AND kind = 'board' AND version <= $4 AND claimed_until IS NULL",
+            item.platform,
+            item.chat_id,
+            item.session_id,
+            item.version,
+        )
+    found = yield row(f"{_INSERT} RETURNING id", *_row(item, expires_at), writes=True)
+    return int(found[0])
 
-    async def outbox_take(self, item_id: int, now: float, until: float) -> bool:
-        """Claim the item until ``until``: True for exactly one caller of every process while
-        the claim holds, who shows it and then calls :meth:`outbox_done`. A claim lapsed by
-        ``now`` (its process died, or could not reach the chat) is taken again. False too while
-        an older item of the same chat is claimed: it is shown first."""
-        ...
 
-    async def outbox_done(self, item: OutboxItem) -> None:
-        """The claimed ``item`` was shown: it goes (a board item moved on to a newer version
-        meanwhile is due again instead)."""
-        ...
+def notices(items: Sequence[OutboxItem], expires_at: float) -> Op[tuple[OutboxItem, ...]]:
+    """Leave the notices that follow a change, inside the change's own transaction: a process
+    that dies after the commit leaves them for the next pass (a chat of another process, or its
+    own after a restart); the items, with their ids, for the caller to show at once. A part of
+    other operations (sessions, seeks), not one of its own."""
+    left = []
+    for item in items:
+        assert item.kind is not Kind.BOARD, "a board item is moved on, not left as a notice"
+        item_id = yield from _put(item, expires_at)
+        left.append(dataclasses.replace(item, id=item_id))
+    return tuple(left)
+
+
+def _decoded(found: Sequence[Any]) -> OutboxItem | None:
+    """A row back to an item; None for one that does not make one (a kind this version does
+    not know, written by a newer one, is left for it)."""
+    id_, platform, chat_id, kind, session_id, version, seat, detail = found
+    try:
+        decoded = json.loads(detail)
+        if not isinstance(decoded, dict):
+            raise ValueError("detail is not an object")
+        return OutboxItem(
+            kind=Kind(kind),
+            platform=str(platform),
+            chat_id=str(chat_id),
+            session_id=None if session_id is None else str(session_id),
+            version=int(version),
+            seat=None if seat is None else int(seat),
+            detail=decoded,
+            id=int(id_),
+        )
+    except (TypeError, ValueError):
+        return None
+
+
+def outbox_due(platform: str, now: float, limit: int = 100) -> Op[list[OutboxItem]]:
+    """The oldest items of ``platform`` not claimed: the index on
+    the platform and id gives them in order, a few entries read (none when nothing is due)."""
+    found = yield rows(
+        "SELECT id, platform, chat_id, kind, session_id, version, seat, detail FROM outbox"
+        " WHERE platform = $1 AND expires_at > $2"
+        f" AND (claimed_until IS NULL OR claimed_until <= $2) ORDER BY id LIMIT {int(limit)}",
+        platform,
+        now,
+    )
+    items = []
+    for one in found:
+        item = _decoded(one)
+        if item is None:
+            # Every pass would say it again: it goes at its expiry.
+            log.debug("outbox item %s (%r) is not one this version shows", one[0], one[3])
+            continue
+        items.append(item)
+    return items
+
+
+def outbox_take(item_id: int, now: float, until: float) -> Op[bool]:
+    """Claim an item until ``until``: the one update that finds it
+    unclaimed, or its claim lapsed by ``now``, wins; not while an older item of its chat is
+    claimed (it is shown first). PostgreSQL makes a second update of the row wait for the first
+    and check the claim again, SQLite writes one at a time."""
+    claimed = yield count(
+        "UPDATE outbox SET claimed_until = $3 WHERE id = $1"
+        " AND (claimed_until IS NULL OR claimed_until <= $2) AND NOT EXISTS (SELECT 1"
+        " FROM outbox AS older WHERE older.platform = outbox.platform"
+        " AND older.chat_id = outbox.chat_id AND older.id < outbox.id"
+        " AND older.claimed_until > $2)",
+        item_id,
+        now,
+        until,
+    )
+    return bool(claimed == 1)
+
+
+def outbox_done(item: OutboxItem) -> Op[None]:
+    """The claimed ``item`` was shown: it goes; a board item moved
+    on to a newer version meanwhile stays, unclaimed, to be shown as it now stands."""
+    if (yield count("DELETE FROM outbox WHERE id = $1 AND version = $2", item.id, item.version)):
+        return
+    yield count("UPDATE outbox SET claimed_until = NULL WHERE id = $1", item.id)
+
+
+def moved(session_id: str, before: tuple[str, str], after: tuple[str, str]) -> Op[None]:
+    """The game's items due in chat ``before`` are due in ``after`` now (a room upgrade moved
+    the game; inside its transaction). A board item already due there stays the one."""
+    (platform, old_chat), (_, new_chat) = before, after
+    yield count(
+        "DELETE FROM outbox WHERE platform = $1 AND chat_id = $2 AND session_id = $3"
+        " AND kind = 'board' AND EXISTS (SELECT 1 FROM outbox AS there WHERE"
+        " there.platform = $1 AND there.chat_id = $4 AND there.session_id = $3"
+        " AND there.kind = 'board')",
+        platform,
+        old_chat,
+        session_id,
+        new_chat,
+    )
+    yield count(
+        "UPDATE outbox SET chat_id = $4 WHERE platform = $1 AND chat_id = $2 AND session_id = $3",
+        platform,
+        old_chat,
+        session_id,
+        new_chat,
+    )
+
+
+def expire(now: float) -> Op[int]:
+    """Drop the items nobody showed in time (no process served their chat)."""
+    return int((yield count("DELETE FROM outbox WHERE expires_at <= $1", now)))

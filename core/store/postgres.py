@@ -4,7 +4,7 @@ Chosen by ``DATABASE_URL=postgresql://...`` when one SQLite file is not enough (
 processes, several machines). It keeps every promise of :class:`~core.store.SqliteStore`, by
 the same means where the dialects allow (the schema steps of :mod:`core.store.migrations`, the
 row codec of :mod:`core.store.rows`) and by PostgreSQL's own where they part (see
-:mod:`core.store.ops`). Why this shape:
+:mod:`core.store.sessions`). Why this shape:
 
 - A pool, not one connection: every operation borrows a connection for one transaction, so
   moves in different chats run side by side, and a broken connection is replaced.
@@ -29,12 +29,12 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
-from core.store.base import Opening, StoreBusy, StoreUnavailable, WriteUnknown
+from core.store.errors import StoreBusy, StoreUnavailable, WriteUnknown
 from core.store.migrations import STEPS, Dialect, Step
-from core.store.pg_health import redact_url, translate, unavailable
-from core.store.sql import Atomic, Op, Query, Want
-from core.store.sql_store import SqlStore
-from core.store.table_ops import VERSION_TABLE
+from core.store.postgres_health import redact_url, translate, unavailable
+from core.store.runner import Opening, SqlStore
+from core.store.schema import VERSION_TABLE
+from core.store.sql import ENV, Atomic, Env, Op, Query, Want
 
 if TYPE_CHECKING:
     import asyncpg
@@ -56,7 +56,7 @@ SCHEMES = ("postgresql", "postgres")
 
 
 class PostgresStore(SqlStore):
-    """The :class:`~core.store.SessionStore` on a PostgreSQL database.
+    """The store on a PostgreSQL database.
 
     Open it with ``store = await PostgresStore.open(url)`` (then ``await store.close()``) or
     ``async with PostgresStore.open(url) as store:``. The schema is created or upgraded on open.
@@ -233,7 +233,7 @@ class PostgresStore(SqlStore):
         writing = _Writing()
         try:
             async with self._connection() as conn:
-                return await _drive(conn, op, writing)
+                return await _drive(conn, op, self._env, writing)
         except StoreUnavailable as error:
             if writing.sent and not isinstance(error, WriteUnknown):
                 raise WriteUnknown(error.path, error.cause) from error
@@ -264,19 +264,21 @@ class _Writing:
     sent = False
 
 
-async def _drive(conn: Connection, op: Op[T], writing: _Writing) -> T:
+async def _drive(conn: Connection, op: Op[T], env: Env, writing: _Writing) -> T:
     answer: Any = None
     try:
         while True:
             step = op.send(answer)
-            if type(step) is Atomic:
-                writing.sent = True
-                async with conn.transaction():
-                    answer = await _drive(conn, step.op, writing)
-            else:
-                assert type(step) is Query
+            if type(step) is Query:
                 writing.sent = writing.sent or step.writes
                 answer = await _query(conn, step)
+            elif type(step) is Atomic:
+                writing.sent = True
+                async with conn.transaction():
+                    answer = await _drive(conn, step.op, env, writing)
+            else:
+                assert step is ENV
+                answer = env
     except StopIteration as stop:
         return stop.value  # type: ignore[no-any-return]
     finally:

@@ -14,7 +14,7 @@ from typing import Any
 
 from core.ai.levels import Level
 from core.games import Outcome, Position, Rules, Termination
-from core.store.models import Seat, Session, Status, replay
+from core.store.models.session import Seat, Session, Status, replay
 
 SESSION_COLUMNS = (
     "id",

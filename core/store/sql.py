@@ -1,9 +1,11 @@
 """The connection protocol the store's operations are written over, once for both databases.
 
-An operation (:mod:`core.store.ops`) is a generator: it yields what it wants done (a
-:class:`Query`, or an :class:`Atomic` group of queries) and receives each answer, so it does no
-I/O of its own (the sans-I/O shape of mautrix-python's ``util/async_db``, without its async
-layer). Each store drives it its own way:
+An operation (such as :func:`core.store.sessions.get`) is a generator: it yields what it wants
+done (a :class:`Query`, an :class:`Atomic` group of queries, or :data:`ENV`: which store runs
+it) and receives each answer, so it does no I/O of its own (the sans-I/O shape of
+mautrix-python's ``util/async_db``, without its async layer). The generator is the
+operation's one declaration: callers run it with ``await store.run(sessions.get(id))``, and
+its function's name is its timing label. Each store drives it its own way:
 
 - SQLite runs the whole generator in its connection's thread, in one hop, as before;
 - PostgreSQL drives it on a pooled connection, one ``await`` per query, an :class:`Atomic`
@@ -20,9 +22,12 @@ from __future__ import annotations
 import enum
 import functools
 import re
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from types import GeneratorType
+from typing import Any, Final, TypeVar, cast
+
+from core.store.migrations import Dialect
 
 T = TypeVar("T")
 
@@ -64,9 +69,33 @@ class Atomic:
     op: Op[Any]
 
 
-Step = Query | Atomic
+@dataclass(frozen=True, slots=True)
+class Env:
+    """What the store running an operation answers to :data:`ENV`: its database's dialect,
+    and its clock (seconds since the epoch; a quarantined row's time)."""
+
+    dialect: Dialect
+    clock: Callable[[], float]
+
+
+class AskEnv:
+    """The step that asks the driver for its :class:`Env` (one value: :data:`ENV`)."""
+
+    __slots__ = ()
+
+
+ENV: Final = AskEnv()
+"""Yield it to receive the running store's :class:`Env`: ``env = yield ENV``."""
+
+Step = Query | Atomic | AskEnv
 Op = Generator[Step, Any, T]
 """A store operation: yields :data:`Step` values, receives their answers, returns ``T``."""
+
+
+def name_of(op: Op[Any]) -> str:
+    """The operation's name: its generator function's (the ``operation`` label of its
+    timing)."""
+    return cast("GeneratorType[Any, Any, Any]", op).__name__
 
 
 def count(sql: str, *args: Any) -> Query:

@@ -3,9 +3,9 @@
 Why this shape:
 
 - One connection for the store's whole life, owned by one thread (:class:`SqliteThread`).
-  Every store operation (:mod:`core.store.ops`, written once for both stores), a whole
+  Every store operation (:mod:`core.store.sql`, written once for both stores), a whole
   transaction included, is driven to its end in that thread in a single hop
-  (:func:`core.store.sqlite_run.drive`). Operations queue in the thread's order, so a
+  (:func:`core.store.sqlite_driver.drive`). Operations queue in the thread's order, so a
   transaction never interleaves with another coroutine's statements and no asyncio lock is
   needed.
 - Writes start with ``BEGIN IMMEDIATE``: the write lock is taken up front, so two connections
@@ -27,12 +27,13 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TypeVar
 
-from core.store import health, sqlite_run
-from core.store.base import Opening, StoreUnavailable, WriteUnknown
+from core.store import sqlite_driver
+from core.store import sqlite_health as health
+from core.store.errors import StoreUnavailable, WriteUnknown
 from core.store.migrations import MIGRATIONS, Dialect, Migration
+from core.store.runner import Opening, SqlStore
 from core.store.sql import Op
-from core.store.sql_store import SqlStore
-from core.store.thread import SqliteThread
+from core.store.sqlite_thread import SqliteThread
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +44,7 @@ SCHEMA_VERSION = len(MIGRATIONS)
 
 
 class SqliteStore(SqlStore):
-    """The :class:`~core.store.SessionStore` on one SQLite file.
+    """The store on one SQLite file.
 
     Open it with ``store = await SqliteStore.open(path)`` (then ``await store.close()``) or
     ``async with SqliteStore.open(path) as store:``. The parent directory is created if missing;
@@ -135,13 +136,13 @@ class SqliteStore(SqlStore):
 
         def step(conn: sqlite3.Connection, version: int) -> bool:
             # Re-read inside the write lock: another process may have migrated meanwhile.
-            if sqlite_run.user_version(conn) != version:
+            if sqlite_driver.user_version(conn) != version:
                 return False
             steps[version](conn)
             conn.execute(f"PRAGMA user_version = {version + 1}")  # an int, not input
             return True
 
-        current = await self._call(sqlite_run.user_version)
+        current = await self._call(sqlite_driver.user_version)
         await self._upgrade(
             current,
             len(steps),
@@ -167,7 +168,7 @@ class SqliteStore(SqlStore):
             if translated is None:
                 raise
             raise translated from error
-        except sqlite_run.CommitFailed as failed:
+        except sqlite_driver.CommitFailed as failed:
             at_commit = health.translate(failed.error, self._path)
             if at_commit is None:
                 raise failed.error from None
@@ -177,11 +178,12 @@ class SqliteStore(SqlStore):
 
     async def _write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``fn`` in one write transaction (``BEGIN IMMEDIATE``), in one hop."""
-        return await self._call(lambda conn: sqlite_run.transaction(conn, fn))
+        return await self._call(lambda conn: sqlite_driver.transaction(conn, fn))
 
     async def _drive(self, op: Op[T]) -> T:
         """Run the whole operation ``op`` in the connection's thread, in one hop."""
-        return await self._call(lambda conn: sqlite_run.drive(conn, op))
+        env = self._env
+        return await self._call(lambda conn: sqlite_driver.drive(conn, op, env))
 
     def _where(self) -> str:
         return str(self._path)

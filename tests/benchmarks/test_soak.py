@@ -8,7 +8,7 @@ from pathlib import Path
 from benchmarks.soak.boards import Grid, discord_grid, grid_of_moves, matrix_grid, shows_move
 from benchmarks.soak.ledger import Ack, Game, Ledger, Verdict, check
 from core.games import CONNECT_FOUR, TICTACTOE
-from core.store import Session, SqliteStore
+from core.store import Session, SqliteStore, sessions
 from tests.core.store.helpers import make_session, played
 
 ALICE_WINS = (0, 3, 1, 4, 2)  # alice (X) takes the top row; the bot (O) plays 3 and 4
@@ -47,10 +47,10 @@ def test_boards_are_read_as_players_see_them() -> None:
 async def _stored(path: Path, moves: tuple[int, ...]) -> Session:
     session = make_session(bob=None)
     async with SqliteStore.open(path) as store:
-        await store.create(session)
+        await store.run(sessions.create(session))
         for n in range(len(moves)):
             done = played(session, moves[n])
-            assert await store.update(done, expected_version=session.version)
+            assert await store.run(sessions.update(done, expected_version=session.version))
             session = done
     return session
 

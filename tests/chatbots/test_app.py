@@ -21,7 +21,7 @@ import pytest
 from chatbots.app import EXIT_CONFIG, EXIT_FAILED, EXIT_OK, Shutdown, run_adapters
 from chatbots.settings import KEY_NAMES
 from core.i18n import render
-from core.store import SqliteStore, Status
+from core.store import SqliteStore, Status, sessions
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "MTA5.fake-discord-token.value"
@@ -136,7 +136,7 @@ async def test_sigterm_stops_cleanly_and_keeps_the_game(tmp_path: Path) -> None:
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     async with SqliteStore.open(path) as store:
-        game = await store.live_game("console", "console", "ann")
+        game = await store.run(sessions.live_game("console", "console", "ann"))
     assert game is not None and game.status is Status.ACTIVE
     assert game.moves[0] == 4 and len(game.moves) == 2  # my move and the bot's
 

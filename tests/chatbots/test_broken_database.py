@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from chatbots.app import EXIT_FAILED
-from core.store import SqliteStore
+from core.store import SqliteStore, sessions
 from tests.chatbots.test_app import chatbots
 from tests.core.store.helpers import ROOT, make_session, read_only
 
@@ -40,7 +40,7 @@ def make_database(path: Path) -> None:
     async def fill() -> None:
         async with SqliteStore.open(path) as store:
             for number in range(200):
-                await store.create(make_session(alice=f"a{number}", bob=f"b{number}"))
+                await store.run(sessions.create(make_session(alice=f"a{number}", bob=f"b{number}")))
 
     asyncio.run(fill())
 

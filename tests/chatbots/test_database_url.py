@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from chatbots.settings import SettingsError, load_settings
-from core.store import Status
+from core.store import Status, sessions
 from tests.backends import Backends
 from tests.chatbots.test_app import chatbots
 
@@ -80,7 +80,7 @@ async def test_a_console_game_on_postgresql(backends: Backends, tmp_path: Path) 
         assert result.returncode == 0, result.stderr
         assert not (tmp_path / "db").exists()  # no SQLite file was made
         async with backend.open() as store:
-            game = await store.live_game("console", "console", "you")
+            game = await store.run(sessions.live_game("console", "console", "you"))
         assert game is not None and game.status is Status.ACTIVE and game.moves[0] == 4
 
 

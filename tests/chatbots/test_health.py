@@ -17,7 +17,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from chatbots.health import STORE_TIMEOUT, Connection, serving
 from chatbots.metrics import Metrics
 from chatbots.settings import SettingsError, load_settings
-from core.store import StoreUnavailable
+from core.store import StoreUnavailable, leases
 from tests.chatbots.test_app import environment
 
 Checks = Callable[[], Awaitable[None]]
@@ -231,7 +231,7 @@ async def test_healthz_and_metrics_say_which_leases_this_process_holds(tmp_path:
     async with SqliteStore.open(tmp_path / "db.sqlite3") as store:
         mine = Lease(store, "sweeper", ttl=5)
         theirs = Lease(store, "matrix-sync:@bot:example.org", ttl=5)
-        assert await store.acquire_lease(theirs.name, "another process", 5)
+        assert await store.run(leases.acquire_lease(theirs.name, "another process", 5))
         stop = asyncio.Event()
 
         async def work(ending: asyncio.Event) -> None:

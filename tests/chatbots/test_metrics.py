@@ -14,7 +14,7 @@ from chatbots.metrics import Metrics
 from core.ports import ServiceObserver
 from core.replies import Actor
 from core.sessions import GameService, ServiceSettings
-from core.store import SqliteStore, StoreUnavailable
+from core.store import SqliteStore, StoreUnavailable, sessions
 from core.workers.runner import RunnerLoad
 
 ALICE = Actor("test", "room", "alice", "Alice", "en")
@@ -82,7 +82,7 @@ async def test_a_whole_game_through_the_service_is_counted_exactly(store: Sqlite
         replies = await service.handle_move(ALICE, board.session_id, board.playable[0])
         board = replies[0].board
     assert board is not None
-    session = await store.get(board.session_id)
+    session = await store.run(sessions.get(board.session_id))
     assert session is not None and session.position().is_over
     await service.handle_move(ALICE, board.session_id, 0)  # after the end: an error
 

@@ -14,7 +14,7 @@ from chatbots.settings import load_settings
 from core.admin.keys import SETTING_NAMES
 from core.replies import Actor
 from core.sessions import GameService, ServiceSettings
-from core.store import SqliteStore
+from core.store import SqliteStore, sessions
 from tests.chatbots.test_app import chatbots
 
 
@@ -81,7 +81,7 @@ def test_stats_counts_games_per_platform(tmp_path: Path) -> None:
             for platform, user in (("discord", "a"), ("discord", "b"), ("matrix", "c")):
                 actor = Actor(platform, "room", user, user)
                 await svc.handle_text(actor, "/tres easy first")
-                game = await store.live_game(platform, "room", user)
+                game = await store.run(sessions.live_game(platform, "room", user))
                 assert game is not None
                 await svc.handle_move(actor, game.id, 4)
 
@@ -136,7 +136,7 @@ async def test_backup_while_games_are_played_holds_every_committed_move(tmp_path
                         actor, board.session_id, rng.choice(board.playable)
                     )
                     board = replies[0].board
-                    session = await store.get(board.session_id) if board else None
+                    session = await store.run(sessions.get(board.session_id)) if board else None
                     if session is not None:
                         committed[session.id] = session.moves
                     await asyncio.sleep(0)
@@ -157,7 +157,7 @@ async def test_backup_while_games_are_played_holds_every_committed_move(tmp_path
     for target, before in copies:
         async with SqliteStore.open(target) as copy:
             for session_id, moves in before.items():
-                kept = await copy.get(session_id)
+                kept = await copy.run(sessions.get(session_id))
                 assert kept is not None, session_id
                 assert kept.moves[: len(moves)] == moves
 

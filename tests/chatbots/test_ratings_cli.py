@@ -11,7 +11,7 @@ from pathlib import Path
 from chatbots.operator import backup_command, stats_command
 from chatbots.ratings_cli import rebuild_command
 from chatbots.settings import load_settings
-from core.store import SqliteStore
+from core.store import SqliteStore, links, ratings
 from tests.backends import Backend
 from tests.chatbots.test_app import chatbots
 from tests.core.store.helpers import NOW
@@ -52,8 +52,8 @@ async def test_stats_counts_ratings_and_a_backup_keeps_them(
 ) -> None:
     async with backend.open() as store:
         await games(store, 3)
-        await store.link_code("ABCDEFGH", "test", "p0", NOW + 600)
-        assert (await store.link("ABCDEFGH", "other", "q", NOW)).value == "linked"
+        await store.run(links.link_code("ABCDEFGH", "test", "p0", NOW + 600))
+        assert (await store.run(links.link("ABCDEFGH", "other", "q", NOW))).value == "linked"
     out = io.StringIO()
     assert await stats_command(settings_of(backend), out) == 0  # type: ignore[arg-type]
     assert "3 rated games, 2 linked accounts" in out.getvalue()
@@ -61,9 +61,13 @@ async def test_stats_counts_ratings_and_a_backup_keeps_them(
         copy = tmp_path / "copy.sqlite3"
         assert await asyncio.to_thread(backup_command, settings_of(backend), str(copy)) == 0  # type: ignore[arg-type]
         async with SqliteStore.open(copy) as kept, backend.open() as store:
-            assert await kept.stored_ratings() == await store.stored_ratings()
-            assert await kept.rating_log() == await store.rating_log()
-            assert await kept.rating_totals() == await store.rating_totals()
+            assert await kept.run(ratings.stored_ratings()) == await store.run(
+                ratings.stored_ratings()
+            )
+            assert await kept.run(ratings.rating_log()) == await store.run(ratings.rating_log())
+            assert await kept.run(ratings.rating_totals()) == await store.run(
+                ratings.rating_totals()
+            )
 
 
 def test_the_command_line_runs_it(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from core.store import postgres, sqlite_run
+from core.store import postgres, sqlite_driver
 from core.store.sql import Query
 from tests.backends import Kind
 
@@ -38,7 +38,7 @@ class DropAtCommit:
         self.fired = 0
         self.after: Callable[[], None] | None = None
         if kind == "sqlite":
-            monkeypatch.setattr(sqlite_run, "commit", self._sqlite_commit(sqlite_run.commit))
+            monkeypatch.setattr(sqlite_driver, "commit", self._sqlite_commit(sqlite_driver.commit))
         else:
             monkeypatch.setattr(postgres, "_query", self._pg_query(postgres._query))
 

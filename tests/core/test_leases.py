@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from core.leases import Lease, LeaseState, holder_id, surely_gone
-from core.store import SqliteStore
+from core.store import SqliteStore, kv, leases
 
 TTL = 0.6
 RUNNING: set[str] = set()  # the workers running now, across holders
@@ -95,15 +95,15 @@ async def test_a_holder_of_this_machine_that_no_longer_runs_is_not_waited_for(
     dead = f"{place}:{a_finished_pid()}:0badf00d"
     elsewhere = f"{socket.gethostname()}/1:{a_finished_pid()}:0badf00d"
     async with SqliteStore.open(tmp_path / "db.sqlite3") as store:
-        assert await store.acquire_lease("job", dead, 60.0)
+        assert await store.run(leases.acquire_lease("job", dead, 60.0))
         lease, work, stop = Lease(store, "job", ttl=60.0), Worker("new"), asyncio.Event()
         started = time.monotonic()
         task = asyncio.create_task(lease.run(work, stop))
         await until(lambda: bool(work.started), within=5.0)
         assert work.started[0] - started < 2.0  # not the minute the dead holder's lease had
-        assert (await store.lease_holder("job")).holder == lease.holder  # type: ignore[union-attr]
+        assert (await store.run(leases.lease_holder("job"))).holder == lease.holder  # type: ignore[union-attr]
 
-        assert await store.acquire_lease("other", elsewhere, 60.0)
+        assert await store.run(leases.acquire_lease("other", elsewhere, 60.0))
         waiting = Lease(store, "other", ttl=60.0)
         other_work, other_stop = Worker("other"), asyncio.Event()
         other_task = asyncio.create_task(waiting.run(other_work, other_stop))
@@ -118,12 +118,12 @@ async def test_a_waiting_lease_woken_after_a_release_takes_it_at_once(tmp_path: 
     """Without wake() the waiting holder would try again a third of a minute later."""
     async with SqliteStore.open(tmp_path / "db.sqlite3") as store:
         other = holder_id()
-        assert await store.acquire_lease("job", other, 60.0)
+        assert await store.run(leases.acquire_lease("job", other, 60.0))
         lease, work, stop = Lease(store, "job", ttl=60.0), Worker("waiting"), asyncio.Event()
         task = asyncio.create_task(lease.run(work, stop))
         await until(lambda: lease.state is LeaseState.STANDBY)
         await asyncio.sleep(0.2)  # it tried, found the lease held, and waits
-        await store.release_lease("job", other)
+        await store.run(leases.release_lease("job", other))
         released = time.monotonic()
         lease.wake()
         await until(lambda: bool(work.started), within=5.0)
@@ -152,7 +152,7 @@ async def test_one_holder_works_and_the_other_takes_over_after_a_clean_stop(
         task_b = asyncio.create_task(b.run(work_b, stop_b))
         await asyncio.sleep(TTL * 3)  # several renewals: a keeps it, b waits
         assert b.state is LeaseState.STANDBY and not work_b.started
-        assert (await one.lease_holder("job")).holder == a.holder  # type: ignore[union-attr]
+        assert (await one.run(leases.lease_holder("job"))).holder == a.holder  # type: ignore[union-attr]
 
         stop_a.set()
         await task_a
@@ -162,7 +162,7 @@ async def test_one_holder_works_and_the_other_takes_over_after_a_clean_stop(
         assert work_b.started[0] - work_a.ended[0] < TTL / 3 + 0.5
         stop_b.set()
         await task_b
-        assert await one.lease_holder("job") is None  # released at the clean stop
+        assert await one.run(leases.lease_holder("job")) is None  # released at the clean stop
     assert not work_a.overlap and not work_b.overlap
 
 
@@ -175,7 +175,7 @@ async def test_a_holder_whose_lease_was_taken_stops_at_its_next_renewal(tmp_path
         task = asyncio.create_task(a.run(work_a, stop))
         await until(lambda: bool(work_a.started))
         # As if this process had stalled past the expiry and another had taken the lease.
-        await store.kv_set("lease", "job", "someone-else", expires_at=time.time() + 60)
+        await store.run(kv.kv_set("lease", "job", "someone-else", expires_at=time.time() + 60))
         taken_at = time.monotonic()
         await until(lambda: bool(work_a.ended), within=TTL)
         assert work_a.ended[0] - taken_at <= TTL / 3 + 0.5  # the next renewal, a loaded machine
@@ -186,7 +186,7 @@ async def test_a_holder_whose_lease_was_taken_stops_at_its_next_renewal(tmp_path
         assert a.state is LeaseState.STANDBY
         stop.set()
         await task
-        holder = await store.lease_holder("job")
+        holder = await store.run(leases.lease_holder("job"))
         assert holder is not None and holder.holder == "someone-else"  # not released by a
 
 
@@ -220,5 +220,5 @@ async def test_work_that_fails_releases_the_lease_and_raises(tmp_path: Path) -> 
 
         with pytest.raises(RuntimeError, match="boom"):
             await lease.run(broken, asyncio.Event())
-        assert await store.lease_holder("job") is None
+        assert await store.run(leases.lease_holder("job")) is None
         assert lease.state is LeaseState.STOPPED

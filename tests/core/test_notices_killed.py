@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from core.ports import PlatformStyle
 from core.replies import Actor, Reply
 from core.sessions.openplay.relay import CLAIM
+from core.store import outbox, seeks
 from core.store.postgres import PostgresStore
 from core.store.sqlite import SqliteStore
 from tests.backends import AnyStore, Backend
@@ -70,7 +71,7 @@ async def _shown_once(store: AnyStore, clock: Clock, chat: str = BEN.chat_id) ->
     await passes(serving, other)
     assert set(chats.shown) | set(others.shown) == {chat}
     for platform in PLATFORMS:
-        assert await store.outbox_due(platform, clock() + CLAIM) == []
+        assert await store.run(outbox.outbox_due(platform, clock() + CLAIM)) == []
     return chats.shown[chat] + others.shown[chat]
 
 
@@ -100,7 +101,7 @@ async def test_an_expired_seeks_notice_survives_a_kill_after_the_commit(
     clock.advance(601)
     await _killed(backend, clock(), "pass")
     async with backend.open() as store:
-        assert await store.waiting_seeks(0) == []
+        assert await store.run(seeks.waiting_seeks(0)) == []
         [notice] = await _shown_once(store, clock)
         assert notice.text is not None and notice.text.key == "seek.expired"
         assert notice.text.render("en").startswith("Ben, nobody")

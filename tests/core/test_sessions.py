@@ -9,6 +9,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -22,9 +23,12 @@ from core.i18n.messages.game import MESSAGES
 from core.ports import PlatformStyle
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService, ServiceSettings, board_view
-from core.store import GameLimits, KvEntry, Session, SqliteStore, Status
-from core.store.outbox import OutboxItem
+from core.store import Session, SqliteStore, Status, sessions
+from core.store import stats as store_stats
+from core.store.sql import Op, name_of
 from tests.backends import AnyStore, Backend
+
+T = TypeVar("T")
 
 NOW = 1_700_000_000.0
 
@@ -87,7 +91,7 @@ def session_of(replies: Sequence[Reply]) -> str:
 
 
 async def stored(store: AnyStore, session_id: str) -> Session:
-    session = await store.get(session_id)
+    session = await store.run(sessions.get(session_id))
     assert session is not None
     return session
 
@@ -136,7 +140,7 @@ async def test_game_against_the_bot_to_the_end(store: AnyStore) -> None:
     position = session.position()
     if position.winner:
         assert {c.index for c in last.board.cells if c.winning} == set(position.winning_line)
-    stats = await store.player_stats("test", "alice")
+    stats = await store.run(store_stats.player_stats("test", "alice"))
     assert stats is not None and stats.games == 1
 
 
@@ -155,7 +159,7 @@ async def test_typed_moves_and_mistakes(store: AnyStore) -> None:
     svc = service(store)
     await svc.handle_text(ALICE, "/tres easy")
     assert error_key(await svc.handle_text(ALICE, "5")) is None
-    session = await store.live_game("test", "room", "alice")
+    session = await store.run(sessions.live_game("test", "room", "alice"))
     assert session is not None and session.moves[0] == 4
     assert error_key(await svc.handle_text(ALICE, "b2")) == "error.occupied"
     assert error_key(await svc.handle_text(ALICE, "10")) == "parse.cell_range"
@@ -179,7 +183,7 @@ async def test_full_column_and_off_board(store: AnyStore) -> None:
     session = await stored(store, session_id)
     # Fill column 1 by force (the store is the truth), then try it.
     full = replace(session, moves=(0, 0, 0, 0), version=9)
-    assert await store.update(full, expected_version=session.version)
+    assert await store.run(sessions.update(full, expected_version=session.version))
     assert error_key(await svc.handle_text(ALICE, "1")) == "error.column_full"
     assert error_key(await svc.handle_move(ALICE, session_id, 7)) == "error.off_board_column"
 
@@ -200,7 +204,7 @@ async def test_one_game_per_user_per_chat(store: AnyStore) -> None:
     ended = await svc.handle_text(ALICE, "/final")
     assert keys(ended) == ["game.ended"] and ended[0].board is not None
     assert ended[0].board.finished and not ended[0].board.playable
-    assert await store.live_game("test", "room", "alice") is None
+    assert await store.run(sessions.live_game("test", "room", "alice")) is None
     assert error_key(await svc.handle_text(ALICE, "/final")) == "error.nothing_to_end"
     assert error_key(await svc.handle_text(ALICE, "/tres")) is None
 
@@ -232,7 +236,7 @@ async def test_bot_move_lost_in_a_restart_is_played_on_next_access(store: AnySto
     session = await stored(store, session_id)
     # As if the process died after storing Alice's move, before the bot's.
     mid = replace(session, moves=(4,), version=session.version + 1)
-    assert await store.update(mid, expected_version=session.version)
+    assert await store.run(sessions.update(mid, expected_version=session.version))
     # A click names the board it was made on: the bot's move comes first, the click is refused.
     replies = await svc.handle_move(ALICE, session_id, 0, mid.version)
     assert error_key(replies) == "error.board_changed"
@@ -276,8 +280,8 @@ async def test_challenge_accept_and_play(store: AnyStore) -> None:
     assert isinstance(result, Text) and result.key == "game.won"
     assert result.params == {"player": "Alice", "mark": "X"}
     assert error_key(await svc.handle_move(BOB, session_id, 8)) == "error.game_over"
-    alice = await store.player_stats("test", "alice")
-    bob = await store.player_stats("test", "bob")
+    alice = await store.run(store_stats.player_stats("test", "alice"))
+    bob = await store.run(store_stats.player_stats("test", "bob"))
     assert alice is not None and alice.wins == 1 and bob is not None and bob.losses == 1
 
 
@@ -294,13 +298,13 @@ async def test_decline_and_withdraw(store: AnyStore) -> None:
     svc = service(store)
     session_id = session_of(await svc.handle_text(ALICE, "/quatre @bob"))
     assert keys(await svc.handle_text(BOB, "/decline")) == ["game.declined"]
-    assert await store.get(session_id) is None
+    assert await store.run(sessions.get(session_id)) is None
     assert error_key(await svc.handle_action(BOB, session_id, ActionKind.ACCEPT)) == (
         "error.no_such_game"
     )
     session_id = session_of(await svc.handle_text(ALICE, "/quatre @bob"))
     assert keys(await svc.handle_text(ALICE, "/final")) == ["game.withdrawn"]
-    assert await store.get(session_id) is None
+    assert await store.run(sessions.get(session_id)) is None
     assert error_key(await svc.handle_text(ALICE, "/tres @alice")) == "error.self_challenge"
 
 
@@ -354,7 +358,7 @@ async def test_game_expires_before_a_move(store: AnyStore) -> None:
     clock.now = session.expires_at
     replies = await svc.handle_move(ALICE, session_id, session.position().legal_moves()[0])
     assert error_key(replies) == "error.expired"
-    assert await store.get(session_id) is None
+    assert await store.run(sessions.get(session_id)) is None
     assert error_key(await svc.handle_move(ALICE, session_id, 0)) == "error.no_such_game"
     # An expired game does not block a new one.
     assert error_key(await svc.handle_text(ALICE, "/tres")) is None
@@ -382,7 +386,7 @@ async def test_challenge_expires(store: AnyStore) -> None:
     clock.advance(2)
     replies = await svc.handle_action(BOB, session_id, ActionKind.ACCEPT)
     assert error_key(replies) == "error.challenge_expired"
-    assert await store.get(session_id) is None
+    assert await store.run(sessions.get(session_id)) is None
     # By text too.
     await svc.handle_text(ALICE, "/tres @bob")
     clock.advance(121)
@@ -398,7 +402,7 @@ async def test_sweep(store: AnyStore) -> None:
     assert await svc.sweep() == 1
     clock.advance(86_400)
     assert await svc.sweep() == 1
-    assert await store.count_sessions() == 0
+    assert await store.run(store_stats.count_sessions()) == 0
 
 
 async def test_periodic_sweeper_runs(store: AnyStore) -> None:
@@ -417,10 +421,10 @@ async def test_periodic_sweeper_runs(store: AnyStore) -> None:
         await svc.handle_text(ALICE, "/tres @bob")
         clock.advance(11)
         for _ in range(200):
-            if await store.count_sessions() == 0:
+            if await store.run(store_stats.count_sessions()) == 0:
                 break
             await asyncio.sleep(0.01)
-        assert await store.count_sessions() == 0
+        assert await store.run(store_stats.count_sessions()) == 0
     finally:
         await svc.close()
     assert error_key(await svc.handle_text(ALICE, "/tres")) == "error.shutting_down"
@@ -444,14 +448,14 @@ async def test_bot_against_bot(store: AnyStore) -> None:
     stones = [sum(1 for c in b.cells if c.mark) for b in boards if b is not None]
     assert stones == list(range(len(stones)))
     # Nobody's stats change, and Alice is free to play.
-    assert await store.top("test", "room") == []
+    assert await store.run(store_stats.top("test", "room")) == []
     assert error_key(await svc.handle_text(ALICE, "/tres")) is None
     # Only who started a bots' game may ask for its rematch (which replaces the finished game):
     # another's press is answered privately, and the game stays for its owner's /review.
     session_id = last.board.session_id
     refused = await svc.handle_action(CAROL, session_id, ActionKind.REMATCH)
     assert error_key(refused) == "error.not_your_rematch" and refused[0].private
-    assert await store.get(session_id) is not None
+    assert await store.run(sessions.get(session_id)) is not None
     # Her game against the bot runs: the review says it is of the last finished one.
     assert keys(await svc.handle_text(ALICE, "/review")) == ["review.previous", "review.text"]
     # Its owner may (once her own game here has ended); once.
@@ -653,8 +657,11 @@ async def test_locked_database_gives_a_temporary_error(tmp_path: Path) -> None:
 class BrokenStore(SqliteStore):
     """A store whose ``get`` fails unexpectedly (a bug, a disk error...)."""
 
-    async def get(self, session_id: str) -> Session | None:
-        raise RuntimeError("disk on fire")
+    async def run(self, op: Op[T]) -> T:
+        if name_of(op) == "get":
+            op.close()
+            raise RuntimeError("disk on fire")
+        return await super().run(op)
 
 
 async def test_unexpected_errors_are_logged_and_apologised_for(
@@ -696,27 +703,12 @@ async def test_hard_in_a_thread_and_in_the_process_pool(tmp_path: Path) -> None:
 class SlowStore(SqliteStore):
     """Writes take a while, so a request is still in flight when the service closes."""
 
-    async def update(
-        self,
-        session: Session,
-        *,
-        expected_version: int,
-        receipt: KvEntry | None = None,
-        limits: GameLimits | None = None,
-        notices: Sequence[OutboxItem] = (),
-        now: float = 0.0,
-    ) -> bool:
+    async def run(self, op: Op[T]) -> T:
         import asyncio
 
-        await asyncio.sleep(0.1)
-        return await super().update(
-            session,
-            expected_version=expected_version,
-            receipt=receipt,
-            limits=limits,
-            notices=notices,
-            now=now,
-        )
+        if name_of(op) == "update":
+            await asyncio.sleep(0.1)
+        return await super().run(op)
 
 
 async def test_close_finishes_moves_in_flight(tmp_path: Path) -> None:

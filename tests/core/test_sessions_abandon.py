@@ -20,7 +20,7 @@ from core.ports import PlatformStyle
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService, ServiceSettings
 from core.sessions.play.model import Event, transition
-from core.store import Status
+from core.store import Status, departures, ratings, sessions, stats
 from tests.backends import AnyStore
 from tests.core.test_sessions import ALICE, BOB, CAROL, actor, keys, pvp, session_of, store, stored
 from tests.core.test_sessions_outcome import NOW, Recording
@@ -78,11 +78,11 @@ async def test_a_player_who_left_mid_game_loses_it_and_the_stayer_is_free(
     assert said.text is not None and said.text.key == "game.abandoned"
     assert said.text.params == {"player": "Bob", "winner": "Alice"}
     # No loss for the one who stayed; the one who left has one.
-    alice = await store.player_stats("test", "alice")
-    bob = await store.player_stats("test", "bob")
+    alice = await store.run(stats.player_stats("test", "alice"))
+    bob = await store.run(stats.player_stats("test", "bob"))
     assert alice is not None and (alice.wins, alice.losses, alice.draws) == (1, 0, 0)
     assert bob is not None and (bob.wins, bob.losses, bob.draws) == (0, 1, 0)
-    assert await store.rating_change_of(session_id) is None  # never rated
+    assert await store.run(ratings.rating_change_of(session_id)) is None  # never rated
     # The game takes no more moves, and Alice starts another at once.
     assert (await svc.handle_move(ALICE, session_id, 1))[-1].error
     assert len((await stored(store, session_id)).moves) == 2
@@ -97,10 +97,10 @@ async def test_a_game_left_before_any_move_counts_for_nobody(store: AnyStore) ->
     assert await svc.abandon_games("test", ["room"], "alice") == 1
     assert (await stored(store, session_id)).outcome == Outcome(Termination.ABANDONED)
     assert told.keys() == ["game.abandoned_nobody"]
-    assert await store.player_stats("test", "alice") is None
-    assert await store.player_stats("test", "bob") is None
+    assert await store.run(stats.player_stats("test", "alice")) is None
+    assert await store.run(stats.player_stats("test", "bob")) is None
     assert keys(await svc.handle_text(BOB, "/tres easy")) == ["game.started"]
-    assert (await store.live_game("test", "room", "bob")) is not None
+    assert (await store.run(sessions.live_game("test", "room", "bob"))) is not None
 
 
 async def test_a_chat_the_bot_left_ends_every_game_there_and_tells_nobody(
@@ -116,11 +116,11 @@ async def test_a_chat_the_bot_left_ends_every_game_there_and_tells_nobody(
     assert told.shown == []  # the bot cannot write there any more
     for session_id in (game, against_bot):
         assert (await stored(store, session_id)).outcome == Outcome(Termination.ABANDONED)
-    assert await store.challenge_for("test", "room", "dave") is None
-    assert await store.live_in_chats("test", ["room"]) == []
+    assert await store.run(sessions.challenge_for("test", "room", "dave")) is None
+    assert await store.run(departures.live_in_chats("test", ["room"])) == []
     # Nobody stayed to claim a result: no stats at all, not a draw.
     for user in ("alice", "bob", "erin"):
-        assert await store.player_stats("test", user) is None
+        assert await store.run(stats.player_stats("test", user)) is None
     assert (await stored(store, elsewhere)).status is Status.ACTIVE
 
 
@@ -138,7 +138,7 @@ async def test_a_challenge_whose_player_left_is_withdrawn_and_the_other_told(
         {"player": "Carol"},
     ]
     assert [a.user_id for a, _ in told.shown] == ["alice", "dave"]
-    assert await store.live_in_chats("test", ["room"]) == []
+    assert await store.run(departures.live_in_chats("test", ["room"])) == []
     assert keys(await svc.handle_text(ALICE, "/tres @carol")) == ["game.challenge"]
 
 
@@ -178,8 +178,8 @@ async def test_a_winning_move_racing_the_departure_gives_one_outcome(store: AnyS
         assert len(ended.moves) == (5 if ended.outcome.termination is Termination.WIN else 4)
     # Each game ended once: counted once, announced once.
     assert len(observer.finished) == 8
-    won = await store.player_stats("test", "alice")
-    lost = await store.player_stats("test", "bob")
+    won = await store.run(stats.player_stats("test", "alice"))
+    lost = await store.run(stats.player_stats("test", "bob"))
     assert won is not None and (won.wins, won.losses) == (8, 0)
     assert lost is not None and (lost.wins, lost.losses) == (0, 8)
 
@@ -219,7 +219,7 @@ async def test_every_stored_ending_shows_on_the_board_a_stale_click_brings(
     # However it ended (a clock, a departure, a resignation...), as the store keeps it.
     current = await stored(store, session_id)
     ended = transition(current, Event.STOP, now=NOW, ttl=3600.0, outcome=outcome)
-    assert await store.update(ended, expected_version=current.version)
+    assert await store.run(sessions.update(ended, expected_version=current.version))
     board, _ = await svc.handle_move(BOB, session_id, 4, seen)
     assert board.board is not None and board.board.finished and board.board.to_move is None
     assert board.board.status.key not in ("game.turn", "game.challenge_status")
@@ -308,7 +308,9 @@ async def test_a_server_of_many_channels_is_looked_up_in_parts(store: AnyStore) 
         session_of(await svc.handle_text(actor(f"p{n}", chat=chats[n]), "/tres easy"))
         for n in (0, 199, 200, 449)
     ]
-    found = await store.live_in_chats("test", [*chats, *chats])  # repeated ids are one
+    found = await store.run(
+        departures.live_in_chats("test", [*chats, *chats])
+    )  # repeated ids are one
     assert sorted(s.id for s in found) == sorted(games)
     assert await svc.abandon_games("test", chats) == 4
 
@@ -327,7 +329,7 @@ async def test_a_server_left_ends_its_games_in_chats_nobody_listed(store: AnySto
     listed = session_of(await svc.handle_text(at("carol", "channel"), "/tres easy"))
     elsewhere = session_of(await svc.handle_text(at("bob", "room", "s2"), "/tres easy"))
     direct = session_of(await svc.handle_text(at("bob", "dm", None), "/tres easy"))
-    found = await store.live_in_chats("test", ["channel", "thread"], server_id="s1")
+    found = await store.run(departures.live_in_chats("test", ["channel", "thread"], server_id="s1"))
     assert sorted(s.id for s in found) == sorted([in_thread, listed])  # each once
     assert sorted(await svc.live_chats("test", "s1")) == ["channel", "thread"]
     # Bob leaves the server: his game in the thread ends, Alice is told there.
@@ -359,7 +361,7 @@ async def test_an_open_game_is_found_by_the_server_of_either_seat(
     assert await svc.abandon_games("disc", [], "finn", server_id="s1") == 0
     assert await svc.abandon_games("disc", [], "erin", server_id="s2") == 0
     for server, chat in (("s1", "thread-e"), ("s2", "thread-f")):
-        found = await store.live_in_chats("disc", [], server_id=server)
+        found = await store.run(departures.live_in_chats("disc", [], server_id=server))
         assert [s.id for s in found] == [game.id]
         assert await svc.live_chats("disc", server) == [chat]  # its own chat there alone
     user = "finn" if left == "player" else None

@@ -16,7 +16,8 @@ from core.i18n import Text
 from core.ports import NullObserver, PlatformStyle
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService, ServiceSettings
-from core.store import Status
+from core.store import Status, sessions
+from core.store import settings as store_settings
 from tests.backends import AnyStore, Backend
 
 NOW = 1_700_000_000.0
@@ -109,7 +110,10 @@ async def test_a_member_who_is_not_an_admin_is_refused_and_nothing_changes(
     assert only(replies).private
     assert "Nothing was changed" in said(replies)
     assert "Nada foi alterado" in only(replies).text.render("pt")  # type: ignore[union-attr]
-    assert await store.settings_rows("discord", ["server:g1", "channel:games"]) == []
+    assert (
+        await store.run(store_settings.settings_rows("discord", ["server:g1", "channel:games"]))
+        == []
+    )
 
 
 # --- show, set, reset --------------------------------------------------------------------------
@@ -151,7 +155,7 @@ async def test_a_matrix_room_is_its_own_scope(svc: GameService, store: AnyStore)
     assert await settings(svc, ROOM_ADMIN, "channel games tres") == (
         "games is now tres for this room."
     )
-    rows = await store.settings_rows("matrix", ["chat:!r:x"])
+    rows = await store.run(store_settings.settings_rows("matrix", ["chat:!r:x"]))
     assert [(r.key, r.value, r.updated_by) for r in rows] == [("games", "tres", "@mod:x")]
     assert rows[0].updated_at == NOW
 
@@ -173,7 +177,7 @@ async def test_a_bad_value_names_the_key_and_changes_nothing(
     assert error(replies).key == "settings.bad_value"
     assert message in said(replies)
     assert "Nothing was changed" in said(replies)
-    assert await store.settings_rows("discord", ["server:g1"]) == []
+    assert await store.run(store_settings.settings_rows("discord", ["server:g1"])) == []
 
 
 async def test_an_unknown_key_is_a_parse_error_listing_the_keys(svc: GameService) -> None:
@@ -208,10 +212,10 @@ async def test_game_and_challenge_ttls_apply_to_new_games(
     await settings(svc, ADMIN, "game_ttl 600")
     await settings(svc, ADMIN, "challenge_ttl 30")
     await svc.handle_text(ALICE, "/tres")
-    game = await store.live_game("discord", "games", "alice")
+    game = await store.run(sessions.live_game("discord", "games", "alice"))
     assert game is not None and game.expires_at == NOW + 600
     await svc.handle_text(BOB, "/tres @carol")
-    challenge = await store.live_game("discord", "games", "bob")
+    challenge = await store.run(sessions.live_game("discord", "games", "bob"))
     assert challenge is not None and challenge.expires_at == NOW + 30
 
 
@@ -237,7 +241,7 @@ async def test_settings_refuse_new_games_with_a_clear_message(
     replies = await svc.handle_text(ALICE, command)
     assert error(replies).key == key
     assert only(replies).private
-    assert await store.live_game("discord", "games", "alice") is None
+    assert await store.run(sessions.live_game("discord", "games", "alice")) is None
 
 
 async def test_defaults_from_the_env_apply_where_admins_set_nothing(
@@ -279,7 +283,7 @@ async def test_buttons_in_a_chat_that_is_not_allowed_are_refused(
     await settings(svc, ADMIN, "allowed_chats lobby")
     replies = await svc.handle_action(BOB, challenge.session_id, ActionKind.ACCEPT)
     assert error(replies).key == "limits.chat_not_allowed"
-    stored = await store.get(challenge.session_id)
+    stored = await store.run(sessions.get(challenge.session_id))
     assert stored is not None and stored.status is Status.CHALLENGE
 
 
@@ -293,7 +297,7 @@ async def test_rematch_button_in_a_chat_that_is_not_allowed_is_refused(
     await settings(svc, ADMIN, "allowed_chats lobby")
     replies = await svc.handle_action(ALICE, board.session_id, ActionKind.REMATCH)
     assert error(replies).key == "limits.chat_not_allowed"
-    assert await store.get(board.session_id) is not None  # kept: no rematch happened
+    assert await store.run(sessions.get(board.session_id)) is not None  # kept: no rematch happened
 
 
 async def test_settings_never_break_a_running_game(
@@ -305,7 +309,7 @@ async def test_settings_never_break_a_running_game(
     await svc.handle_action(BOB, board, ActionKind.ACCEPT)
     for setting in ("games none", "pvp off", "allowed_chats lobby", "game_ttl 60", "clock 10s"):
         await settings(svc, ADMIN, setting)
-    session = await store.get(board)
+    session = await store.run(sessions.get(board))
     assert session is not None
     first = ALICE if session.seats[0].user_id == "alice" else BOB
     second = BOB if first is ALICE else ALICE
@@ -313,7 +317,7 @@ async def test_settings_never_break_a_running_game(
     for player, cell in ((first, 0), (second, 3), (first, 1), (second, 4), (first, 2)):
         replies = await svc.handle_move(player, board, cell)
         assert not any(r.error for r in replies), said(replies)
-    finished = await store.get(board)
+    finished = await store.run(sessions.get(board))
     assert finished is not None and finished.status is Status.FINISHED
     assert finished.expires_at == clock.now + 86400
 

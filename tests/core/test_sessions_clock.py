@@ -30,7 +30,7 @@ from core.i18n import LOCALES, render
 from core.ports import PlatformStyle
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService, ServiceSettings
-from core.store import Session, SqliteStore, Status
+from core.store import Session, SqliteStore, Status, sessions, stats
 from tests.backends import AnyStore, Backend
 from tests.core.test_sessions import ALICE, BOB, NOW, Clock, actor, error_key, keys, session_of
 
@@ -75,7 +75,7 @@ async def game(svc: GameService, start: str = "/tres @bob first", who: Actor = A
 
 
 async def get(store: AnyStore, session_id: str) -> Session:
-    session = await store.get(session_id)
+    session = await store.run(sessions.get(session_id))
     assert session is not None
     return session
 
@@ -151,7 +151,7 @@ async def test_a_clock_outside_the_chats_bounds_is_refused_naming_them(
     for locale in LOCALES:
         said = render("limits.clock_range", locale, **dict(replies[0].text.params))  # type: ignore[union-attr]
         assert "2h" in said and "10s" in said and "1h" in said, said
-    assert await store.count_sessions() == 0  # nothing was started
+    assert await store.run(stats.count_sessions()) == 0  # nothing was started
     assert error_key(await svc.handle_text(ALICE, "/tres @bob 1h")) is None
 
 
@@ -214,8 +214,8 @@ async def test_the_sweep_ends_a_game_whose_clock_ran_out(store: AnyStore) -> Non
     (result,) = [reply for _, reply in shown.replies if reply.board is None and not reply.mention]
     assert result.new_message and result.text == reply.board.status
     # In the stats of both, and the loser's board says so at the next click.
-    stats_alice = await store.player_stats("test", "alice")
-    stats_bob = await store.player_stats("test", "bob")
+    stats_alice = await store.run(stats.player_stats("test", "alice"))
+    stats_bob = await store.run(stats.player_stats("test", "bob"))
     assert stats_alice is not None and (stats_alice.wins, stats_alice.losses) == (1, 0)
     assert stats_bob is not None and (stats_bob.wins, stats_bob.losses) == (0, 1)
     assert error_key(await svc.handle_move(BOB, session_id, 0)) == "error.game_over"

@@ -29,6 +29,8 @@ from core.commands.values import GameKind
 from core.ports import KvEntry
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService, ServiceSettings
+from core.store import kv, sessions
+from core.store import settings as store_settings
 from tests.backends import AnyStore, Backend
 
 
@@ -102,7 +104,7 @@ async def test_a_nul_in_an_argument_challenges_the_cleaned_name(
 ) -> None:
     replies = await svc.handle_text(admin(), "/tres @b\x00ob")
     assert keys(replies) == ["game.challenge"]
-    challenge = await store.live_game("console", "c1", "u1")
+    challenge = await store.run(sessions.live_game("console", "c1", "u1"))
     assert challenge is not None and challenge.challenged == "bob"
 
 
@@ -112,7 +114,7 @@ async def test_a_display_name_is_stored_cleaned(
 ) -> None:
     replies = await svc.handle_text(admin(name=name), "/tres easy")
     assert keys(replies) == ["game.started"]
-    session = await store.live_game("console", "c1", "u1")
+    session = await store.run(sessions.live_game("console", "c1", "u1"))
     assert session is not None
     assert session.seats[0].name == stored
 
@@ -123,7 +125,7 @@ async def test_a_settings_value_is_stored_cleaned(
 ) -> None:
     replies = await svc.handle_text(admin(), f"/settings allowed_chats {value}")
     assert keys(replies) == ["settings.set"]
-    rows = await store.settings_rows("console", ["chat:c1"])
+    rows = await store.run(store_settings.settings_rows("console", ["chat:c1"]))
     assert [row.value for row in rows] == [stored]
     via_command = await svc.handle_command(admin(), Settings(key="allowed_chats", value=value))
     assert keys(via_command) == ["settings.set"]
@@ -135,7 +137,7 @@ async def test_a_nul_in_a_chat_id_answers_in_the_cleaned_chat(
     # It used to raise out of handle_text on PostgreSQL (reading the chat's language).
     replies = await svc.handle_text(admin(chat="c\x00x"), "/tres easy")
     assert keys(replies) == ["game.started"]
-    assert await store.live_game("console", "cx", "u1") is not None
+    assert await store.run(sessions.live_game("console", "cx", "u1")) is not None
 
 
 async def test_a_session_id_or_receipt_with_nul_is_answered(
@@ -146,7 +148,7 @@ async def test_a_session_id_or_receipt_with_nul_is_answered(
     assert keys(moved) == ["error.no_such_game"]
     pressed = await svc.handle_action(admin(), "s\ud800", ActionKind.REMATCH, receipt=receipt)
     assert keys(pressed) == ["error.no_such_game"]
-    assert await store.kv_get("events", "e\ufffd") is not None
+    assert await store.run(kv.kv_get("events", "e\ufffd")) is not None
 
 
 # --- anything at all ---------------------------------------------------------------------------

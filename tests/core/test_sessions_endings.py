@@ -9,16 +9,19 @@ import asyncio
 import random
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
+from typing import TypeVar, cast
 
 import pytest
 
 from core.ai import Level, choose_move
 from core.ai.review import GameReview, MoveReview, review_game
 from core.games import Position, Rules
-from core.ports import KvEntry, PlatformStyle
+from core.ports import PlatformStyle
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService, ServiceSettings
-from core.store import GameLimits, Session, Status
+from core.store import Session, Status, sessions
+from core.store import stats as store_stats
+from core.store.sql import Op, name_of
 from tests.backends import AnyStore, Backend
 from tests.core.runners import StubRunner
 from tests.core.store.helpers import ROOT, read_only
@@ -26,6 +29,8 @@ from tests.core.store.helpers import ROOT, read_only
 NOW = 1_700_000_000.0
 ALICE = Actor("test", "room", "alice", "Alice")
 BOB = Actor("test", "room", "bob", "Bob")
+
+T = TypeVar("T")
 
 
 def clock() -> float:
@@ -90,7 +95,7 @@ def text_keys(replies: Sequence[Reply]) -> list[str]:
 
 
 async def stored(store: AnyStore, session_id: str) -> Session:
-    session = await store.get(session_id)
+    session = await store.run(sessions.get(session_id))
     assert session is not None
     return session
 
@@ -112,8 +117,8 @@ async def test_final_after_a_move_is_a_resignation_that_counts(store: AnyStore) 
     ended = await stored(store, session_id)
     assert ended.status is Status.FINISHED and ended.winner is not None
     assert ended.seats[ended.winner - 1].user_id == mover.user_id
-    quitter_stats = await store.player_stats("test", quitter.user_id)
-    mover_stats = await store.player_stats("test", mover.user_id)
+    quitter_stats = await store.run(store_stats.player_stats("test", quitter.user_id))
+    mover_stats = await store.run(store_stats.player_stats("test", mover.user_id))
     assert quitter_stats is not None and (quitter_stats.wins, quitter_stats.losses) == (0, 1)
     assert mover_stats is not None and (mover_stats.wins, mover_stats.losses) == (1, 0)
     # The resigned game gives a rematch, like any finished game.
@@ -125,7 +130,7 @@ async def test_final_against_the_bot_counts_as_a_loss(store: AnyStore) -> None:
     await svc.handle_text(ALICE, "/tres easy")
     await svc.handle_text(ALICE, "5")
     assert text_keys(await svc.handle_text(ALICE, "/final")) == ["game.resigned"]
-    stats = await store.player_stats("test", "alice")
+    stats = await store.run(store_stats.player_stats("test", "alice"))
     assert stats is not None and (stats.wins, stats.losses, stats.draws) == (0, 1, 0)
 
 
@@ -135,11 +140,11 @@ async def test_final_before_any_move_or_on_a_challenge_records_nothing(
     svc = make(store)
     session_id = session_of(await svc.handle_text(ALICE, "/tres easy"))
     assert text_keys(await svc.handle_text(ALICE, "/final")) == ["game.ended"]
-    assert await store.get(session_id) is None
+    assert await store.run(sessions.get(session_id)) is None
     session_id = session_of(await svc.handle_text(ALICE, "/tres @bob"))
     assert text_keys(await svc.handle_text(ALICE, "/final")) == ["game.withdrawn"]
-    assert await store.get(session_id) is None
-    assert await store.player_stats("test", "alice") is None
+    assert await store.run(sessions.get(session_id)) is None
+    assert await store.run(store_stats.player_stats("test", "alice")) is None
 
 
 # --- bots' games ----------------------------------------------------------------------------
@@ -252,20 +257,15 @@ async def test_a_rematch_that_cannot_start_keeps_the_finished_game(
     await svc.handle_text(ALICE, "5")
     await svc.handle_text(ALICE, "/final")
     racing = await backend.open()  # a second store on the same database
-    swap = racing.swap
+    run = racing.run
 
-    async def racing_swap(
-        old: Session,
-        new: Session,
-        *,
-        receipt: KvEntry | None = None,
-        limits: GameLimits | None = None,
-    ) -> bool:
+    async def racing_run(op: Op[T]) -> T:
         """Between the service's check and its swap, the player starts another game."""
-        await make(store).handle_text(ALICE, "/tres easy")
-        return bool(await swap(old, new, receipt=receipt, limits=limits))
+        if name_of(op) == "swap":
+            await make(store).handle_text(ALICE, "/tres easy")
+        return cast(T, await run(op))
 
-    monkeypatch.setattr(racing, "swap", racing_swap)
+    monkeypatch.setattr(racing, "run", racing_run)
     try:
         replies = await make(racing).handle_action(ALICE, session_id, ActionKind.REMATCH)
     finally:
@@ -312,7 +312,7 @@ async def test_a_busy_ai_refuses_new_hard_games_but_never_a_running_one(
     runner.saturated = True
     replies = await svc.handle_text(BOB, "/tres hard")
     assert text_keys(replies) == ["error.ai_busy"]
-    assert await store.live_game("test", "room", "bob") is None
+    assert await store.run(sessions.live_game("test", "room", "bob")) is None
     assert text_keys(await svc.handle_text(BOB, "/tres medium")) == ["game.started"]
     replies = await svc.handle_text(ALICE, "5")  # the running HARD game still gets its move
     assert replies[0].board is not None and sum(c.mark != 0 for c in replies[0].board.cells) == 2

@@ -19,7 +19,8 @@ import pytest
 from core.ports import PlatformStyle
 from core.replies import Actor, Reply
 from core.sessions import GameService, ServiceSettings
-from core.store import SessionStore
+from core.store import sessions
+from core.store.port import Store
 from tests.backends import AnyStore, Backend
 from tests.core.faults import DropAtCommit
 from tests.core.test_sessions import ALICE, store
@@ -43,7 +44,7 @@ async def started(svc: GameService) -> str:
 
 def service(store: object, fate_wait: float = 5.0) -> GameService:
     return GameService(
-        cast(SessionStore, store),
+        cast(Store, store),
         settings=ServiceSettings(ai_workers=0, fate_wait=fate_wait),
         rng=random.Random(3),
         runner=Lowest(),
@@ -64,11 +65,11 @@ async def test_a_move_stored_as_the_connection_dropped_is_answered_as_saved(
         assert texts(replies) == [] and not any(r.error for r in replies)
         (board,) = replies
         assert sorted(stones(board)) == [35, 38]
-        stored = await store.get(session_id)
+        stored = await store.run(sessions.get(session_id))
         assert stored is not None and stored.moves == (3, 0)
         # Told the truth, the player plays on: his next move follows the bot's answer.
         again = await svc.handle_text(ALICE, "4")
-        stored = await store.get(session_id)
+        stored = await store.run(sessions.get(session_id))
         assert stored is not None and stored.moves == (3, 0, 3, 0), texts(again)
     finally:
         await svc.close()
@@ -85,11 +86,11 @@ async def test_a_move_lost_with_the_connection_is_answered_as_not_saved_once_rea
         replies = await svc.handle_text(ALICE, "4")
         assert drop.fired == 1
         assert texts(replies) == ["error.store_unavailable"]  # the truth: nothing changed
-        stored = await store.get(session_id)
+        stored = await store.run(sessions.get(session_id))
         assert stored is not None and stored.moves == ()
         # Played again, it is played once.
         await svc.handle_text(ALICE, "4")
-        stored = await store.get(session_id)
+        stored = await store.run(sessions.get(session_id))
         assert stored is not None and stored.moves == (3, 0)
     finally:
         await svc.close()
@@ -125,7 +126,7 @@ async def test_a_move_whose_fate_is_unknown_until_the_store_is_back_is_told_then
             await answered.wait()
         (board,) = published
         assert sorted(stones(board)) == [35, 38] and texts(published) == []
-        stored = await store.get(session_id)
+        stored = await store.run(sessions.get(session_id))
         assert stored is not None and stored.moves == (3, 0)
         assert board.board is not None and board.board.version == stored.version
     finally:

@@ -18,6 +18,7 @@ from core.games import Position
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService, ServiceSettings
 from core.store import Session, SqliteStore, Status
+from core.store import sessions as store_sessions
 
 USERS = ("alice", "bob", "carol")
 CHATS = ("c1", "c2")
@@ -178,7 +179,7 @@ async def _snapshot(store: SqliteStore) -> dict[str, Session]:
         db.close()
     sessions = {}
     for session_id in ids:
-        session = await store.get(session_id)
+        session = await store.run(store_sessions.get(session_id))
         assert session is not None
         sessions[session_id] = session
     return sessions

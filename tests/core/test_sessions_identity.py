@@ -12,6 +12,7 @@ import random
 from core.ports import PlatformStyle
 from core.replies import Actor
 from core.sessions import GameService, ServiceSettings
+from core.store import seeks, stats
 from tests.backends import AnyStore
 from tests.core.store.test_limit_races import stores
 from tests.core.test_sessions import Clock, error_key, keys, store
@@ -60,9 +61,9 @@ async def test_linking_two_waiting_seeks_keeps_the_older(store: AnyStore) -> Non
     clock.advance(1)
     assert keys(await svc.handle_text(ALICE_MX, "!seek tres rated")) == ["seek.queued"]
     await link(svc, ALICE, ALICE_MX)
-    assert len(await store.waiting_seeks(clock.now)) == 1
+    assert len(await store.run(seeks.waiting_seeks(clock.now))) == 1
     assert keys(await svc.handle_text(ALICE_MX, "!seek cancel")) == ["seek.cancelled"]
-    assert await store.waiting_seeks(clock.now) == []
+    assert await store.run(seeks.waiting_seeks(clock.now)) == []
 
 
 async def test_a_seek_goes_with_the_account_that_unlinks(store: AnyStore) -> None:
@@ -138,7 +139,7 @@ async def test_a_waiting_seek_keeps_its_players_cap(store: AnyStore) -> None:
     assert error_key(await svc.handle_text(elsewhere, "/tres easy")) is None
     assert keys(await svc.handle_text(ALICE, "/seek tres")) == ["seek.queued"]
     assert await svc.match_waiting() == 0
-    assert (await store.live_counts("disc", "dm-carol", "carol")).user == 1
+    assert (await store.run(stats.live_counts("disc", "dm-carol", "carol"))).user == 1
     # Her game over, she is under her cap again and the waiting seeks meet.
     assert error_key(await svc.handle_text(elsewhere, "/final")) is None
     assert await svc.match_waiting() == 1
@@ -232,7 +233,7 @@ async def test_a_person_at_her_cap_gets_one_game_from_a_burst_on_both_accounts(
     )
     await services[0].match_waiting()
     held = [
-        (await stores[0].live_counts(a.platform, a.chat_id, a.user_id)).user
+        (await stores[0].run(stats.live_counts(a.platform, a.chat_id, a.user_id))).user
         for a in (CAROL, CAROL_MX)
     ]
     assert sum(held) == 1, held

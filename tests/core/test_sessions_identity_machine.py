@@ -31,6 +31,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_stat
 from core.ports import PlatformStyle
 from core.replies import Actor, Reply
 from core.sessions import GameService, ServiceSettings
+from core.store import ratings, seeks, sessions, stats
 from tests.backends import AnyStore, Backend
 from tests.core.test_sessions import Clock, error_key, keys
 
@@ -124,7 +125,7 @@ class OnePlayer(RuleBasedStateMachine):
     async def _identities(self) -> dict[Account, str]:
         found = {}
         for account in self._everyone():
-            found[account] = (await self._store.player_ratings(*account))[0]
+            found[account] = (await self._store.run(ratings.player_ratings(*account)))[0]
         return found
 
     def _groups(self) -> dict[Account, frozenset[Account]]:
@@ -139,7 +140,7 @@ class OnePlayer(RuleBasedStateMachine):
         """The live games of this run's people (open games sit in their direct chats)."""
         found = set()
         for platform, user in self._everyone():
-            game = await self._store.live_game(platform, f"dm-{user}", user)
+            game = await self._store.run(sessions.live_game(platform, f"dm-{user}", user))
             if game is not None:
                 found.add(game.id)
         return found
@@ -150,7 +151,7 @@ class OnePlayer(RuleBasedStateMachine):
     def seek(self, who: tuple[str, int]) -> None:
         account = self._account(who)
         identity = self.identities[account]
-        waiting = self._wait(self._store.seek_of(identity))
+        waiting = self._wait(self._store.run(seeks.seek_of(identity)))
         replies = self._say(account, "seek tres casual")
         if waiting is not None:
             # Never a second seek (this account's game in this chat is said first).
@@ -162,7 +163,7 @@ class OnePlayer(RuleBasedStateMachine):
     def cancel(self, who: tuple[str, int]) -> None:
         account = self._account(who)
         identity = self.identities[account]
-        waiting = self._wait(self._store.seek_of(identity))
+        waiting = self._wait(self._store.run(seeks.seek_of(identity)))
         replies = self._say(account, "seek cancel")
         if waiting is None:
             assert error_key(replies) == "error.seek_none", replies
@@ -224,7 +225,7 @@ class OnePlayer(RuleBasedStateMachine):
         new, self.games = now - self.games, now
         groups = self.groups
         for session_id in new:
-            session = self._wait(self._store.get(session_id))
+            session = self._wait(self._store.run(sessions.get(session_id)))
             assert session is not None
             if any(seat.user_id is None for seat in session.seats):
                 continue  # a game with the bot
@@ -237,13 +238,13 @@ class OnePlayer(RuleBasedStateMachine):
 
     async def _live(self, account: Account) -> int:
         platform, user = account
-        return (await self._store.live_counts(platform, f"dm-{user}", user)).user
+        return (await self._store.run(stats.live_counts(platform, f"dm-{user}", user))).user
 
     @invariant()
     def every_seek_is_its_persons(self) -> None:
         if not hasattr(self, "groups"):
             return
-        for seek in self._wait(self._store.waiting_seeks(self.clock.now, limit=500)):
+        for seek in self._wait(self._store.run(seeks.waiting_seeks(self.clock.now, limit=500))):
             account = (seek.platform, seek.user_id)
             if account in self.identities:
                 assert self.identities[account] == seek.player, (account, seek.player)

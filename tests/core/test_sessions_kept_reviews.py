@@ -18,7 +18,8 @@ from core.games import CONNECT_FOUR, Position, Rules
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService, ServiceSettings
 from core.sessions.reviews.review import KEEP_NAMESPACE, KEEP_PLIES, decode, review_text
-from core.store import Session, Status, StoreUnavailable
+from core.store import Session, Status, StoreUnavailable, kv, sessions
+from core.store.sql import Op
 from tests.backends import AnyStore, Backend
 from tests.core.runners import StubRunner
 
@@ -91,7 +92,7 @@ def session_of(replies: Sequence[Reply]) -> str:
 
 
 async def stored(store: AnyStore, session_id: str) -> Session:
-    session = await store.get(session_id)
+    session = await store.run(sessions.get(session_id))
     assert session is not None
     return session
 
@@ -130,7 +131,7 @@ async def play(svc: GameService, store: AnyStore, moves: Sequence[int]) -> Sessi
 
 
 async def kept(store: AnyStore, session: Session) -> tuple[MoveReview, ...]:
-    value = await store.kv_get(KEEP_NAMESPACE, session.id)
+    value = await store.run(kv.kv_get(KEEP_NAMESPACE, session.id))
     return () if value is None else decode(value, session.moves)
 
 
@@ -233,9 +234,9 @@ async def test_nothing_is_kept_for_other_games(store: AnyStore) -> None:
     assert runner.calls == []
     for finished in (session_id, big):
         assert (await stored(store, finished)).status is Status.FINISHED
-        assert await store.kv_get(KEEP_NAMESPACE, finished) is None
+        assert await store.run(kv.kv_get(KEEP_NAMESPACE, finished)) is None
     await svc.handle_action(BOB, session_id, ActionKind.REVIEW)
-    assert await store.kv_get(KEEP_NAMESPACE, session_id) is None
+    assert await store.run(kv.kv_get(KEEP_NAMESPACE, session_id)) is None
 
 
 async def test_the_kept_review_goes_with_the_session(store: AnyStore) -> None:
@@ -243,27 +244,27 @@ async def test_the_kept_review_goes_with_the_session(store: AnyStore) -> None:
     svc = make(store, runner)
     session = await play(svc, store, long_game())
     await svc.kept_reviews_idle()
-    assert await store.kv_get(KEEP_NAMESPACE, session.id) is not None
-    assert await store.delete(session.id, expected_version=session.version)
-    assert await store.kv_get(KEEP_NAMESPACE, session.id) is None
+    assert await store.run(kv.kv_get(KEEP_NAMESPACE, session.id)) is not None
+    assert await store.run(sessions.delete(session.id, expected_version=session.version))
+    assert await store.run(kv.kv_get(KEEP_NAMESPACE, session.id)) is None
 
 
 async def test_a_store_that_cannot_keep_costs_nobody_their_review(
     store: AnyStore, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    original = store.kv_set
+    original = kv.kv_set
 
-    async def full_disk(namespace: str, *args: Any, **kwargs: Any) -> None:
+    def full_disk(namespace: str, *args: Any, **kwargs: Any) -> Op[None]:
         if namespace == KEEP_NAMESPACE:
             raise StoreUnavailable("chatbots.sqlite3", "database or disk is full")
-        await original(namespace, *args, **kwargs)
+        yield from original(namespace, *args, **kwargs)
 
-    monkeypatch.setattr(store, "kv_set", full_disk)
+    monkeypatch.setattr(kv, "kv_set", full_disk)
     runner = ReviewRunner()
     svc = make(store, runner)
     moves = long_game()
     session = await play(svc, store, moves)
-    assert await store.kv_get(KEEP_NAMESPACE, session.id) is None
+    assert await store.run(kv.kv_get(KEEP_NAMESPACE, session.id)) is None
     assert "not kept" in caplog.text
     runner.calls.clear()
     fresh = review_game(CONNECT_FOUR, moves)

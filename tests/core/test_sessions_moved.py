@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from core.ports import PlatformStyle
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService, ServiceSettings
-from core.store import Status
+from core.store import Status, sessions
 from tests.backends import AnyStore
 from tests.core.test_sessions import (
     ALICE,
@@ -36,7 +36,7 @@ async def test_a_game_carried_over_goes_on_in_the_new_chat_and_nowhere_else(
     moved = await stored(store, session_id)
     assert moved.chat_id == "new room" and len(moved.moves) == 1
     # The old room has no game of theirs any more; the new one has, and it plays on.
-    assert await store.live_game("test", "room", "bob") is None
+    assert await store.run(sessions.live_game("test", "room", "bob")) is None
     replies = await svc.handle_text(actor("bob", chat="new room"), "1")
     assert session_of(replies) == session_id
     assert len((await stored(store, session_id)).moves) == 2
@@ -65,7 +65,7 @@ async def test_an_open_challenge_is_carried_and_sent_again_to_the_challenged(
     assert again.text is not None and again.text.key == "game.challenge"
     assert again.actions == (ActionKind.ACCEPT, ActionKind.DECLINE)
     # Answered in the new room; the old room has no challenge left.
-    assert await store.challenge_for("test", "room", "bob") is None
+    assert await store.run(sessions.challenge_for("test", "room", "bob")) is None
     accepted = await svc.handle_text(actor("bob", chat="new room"), "/accept")
     assert session_of(accepted) == challenge and accepted[0].board is not None
 

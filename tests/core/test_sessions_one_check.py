@@ -7,17 +7,20 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import AsyncIterator
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import pytest
 
 from core.replies import Actor
 from core.sessions import GameService, ServiceSettings
-from core.store import SessionStore
+from core.store.port import Store
+from core.store.sql import Op, name_of
 from tests.backends import AnyStore, Backend
 
 ALICE = Actor("test", "room", "alice", "Alice")
 BOB = Actor("test", "room", "bob", "Bob")
+
+T = TypeVar("T")
 
 
 class CountingStore:
@@ -27,11 +30,14 @@ class CountingStore:
         self._store = store
         self.calls: Counter[str] = Counter()
 
-    def __getattr__(self, name: str) -> Any:
-        attribute = getattr(self._store, name)
+    async def run(self, op: Op[T]) -> T:
+        name = name_of(op)
         if name in ("get", "live_game", "update"):
             self.calls[name] += 1
-        return attribute
+        return await self._store.run(op)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
 
 
 @pytest.fixture
@@ -43,7 +49,7 @@ async def store(backend: Backend) -> AsyncIterator[AnyStore]:
 async def test_a_typed_move_reads_its_game_once_and_writes_once(store: AnyStore) -> None:
     counting = CountingStore(store)
     svc = GameService(
-        cast(SessionStore, counting),
+        cast(Store, counting),
         settings=ServiceSettings(ai_workers=0, limits=True),
         clock=lambda: 1_700_000_000.0,
         rng=random.Random(5),
@@ -66,7 +72,7 @@ async def test_a_typed_move_reads_its_game_once_and_writes_once(store: AnyStore)
 async def test_a_click_loads_its_game_once(store: AnyStore) -> None:
     counting = CountingStore(store)
     svc = GameService(
-        cast(SessionStore, counting),
+        cast(Store, counting),
         settings=ServiceSettings(ai_workers=0, limits=True),
         clock=lambda: 1_700_000_000.0,
         rng=random.Random(5),

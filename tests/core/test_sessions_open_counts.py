@@ -12,7 +12,7 @@ from core.ports import PlatformStyle
 from core.ratings import NEW
 from core.replies import ActionKind, Actor
 from core.sessions import GameService, ServiceSettings
-from core.store import PlatformTotals, SettingRow
+from core.store import PlatformTotals, SettingRow, sessions, settings, stats
 from core.store.models import OPEN_GAMES
 from tests.backends import AnyStore, Backend
 from tests.core.test_sessions import NOW, Clock, error_key, keys, store
@@ -46,14 +46,14 @@ async def test_an_open_game_counts_once_as_open_and_results_per_player(store: An
     [paired] = await svc.handle_text(BOB, "!seek connect4")
     assert paired.board is not None
     assert (OPEN_GAMES, "connect4") in observer.started
-    assert [t for t in await store.totals(0) if t.platform == OPEN_GAMES] == [
+    assert [t for t in await store.run(stats.totals(0)) if t.platform == OPEN_GAMES] == [
         PlatformTotals(OPEN_GAMES, live=1, finished=0, results=0, moves_since=0)
     ]
     first, second = (ALICE, BOB) if paired.board.players[0].user_id == "alice" else (BOB, ALICE)
     assert error_key(await svc.handle_text(first, "4")) is None
     assert keys(await svc.handle_text(second, "/final")) == ["game.resigned"]
     assert observer.finished[-1] == (OPEN_GAMES, "connect4")
-    totals = {t.platform: t for t in await store.totals(0)}
+    totals = {t.platform: t for t in await store.run(stats.totals(0))}
     assert totals[OPEN_GAMES] == PlatformTotals(OPEN_GAMES, 0, 1, 0, 1)
     # One result for each player, under the platform they played on.
     assert totals["disc"].results == 1 and totals["mx"].results == 1
@@ -72,14 +72,16 @@ async def test_each_seat_keeps_its_own_chats_server(backend: Backend) -> None:
     async with backend.open() as store:
         for server, language in (("server-a", "es"), ("server-c", "ca")):
             for key, value in (("language", language), ("open_play", "on")):
-                await store.setting_put(
-                    SettingRow("disc", f"server:{server}", key, value, NOW, "admin")
+                await store.run(
+                    settings.setting_put(
+                        SettingRow("disc", f"server:{server}", key, value, NOW, "admin")
+                    )
                 )
         svc, chats = counting_service(store, Recording())
         assert keys(await svc.handle_text(ANA, "/seek tres")) == ["seek.queued"]
         [paired] = await svc.handle_text(CY, "/seek tres")
         assert paired.board is not None
-        game = await store.get(paired.board.session_id)
+        game = await store.run(sessions.get(paired.board.session_id))
         assert game is not None
         home = ANA if game.chat_id == ANA.chat_id else CY
         away = CY if home is ANA else ANA
@@ -104,7 +106,7 @@ async def test_each_seat_keeps_its_own_chats_server(backend: Backend) -> None:
         # A rematch, offered from either chat, keeps each seat's server.
         offer = await svc.handle_action(other, game.id, ActionKind.REMATCH)
         assert keys(offer) == ["game.challenge"] and offer[0].session_id is not None
-        rematch = await store.get(offer[0].session_id)
+        rematch = await store.run(sessions.get(offer[0].session_id))
         assert rematch is not None and rematch.server_id == other.server_id
         for who in (ANA, CY):
             seat = rematch.seat_in(who.platform, who.chat_id, who.user_id)

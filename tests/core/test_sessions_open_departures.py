@@ -11,7 +11,7 @@ from core.games import Termination
 from core.ports import PlatformStyle
 from core.replies import Actor
 from core.sessions import GameService
-from core.store import Session, Status
+from core.store import Session, Status, sessions
 from tests.backends import AnyStore
 from tests.core.test_sessions import error_key, keys, store
 from tests.core.test_sessions_seek import ALICE, BOB, CAROL, Chats, open_service, paired
@@ -22,12 +22,12 @@ __all__ = ["store"]  # the fixture
 async def started(svc: GameService, chats: Chats, store: AnyStore) -> Session:
     """Alice (Discord) and Bob (Matrix) paired, the first move played."""
     session_id = await paired(svc, chats)
-    game = await store.get(session_id)
+    game = await store.run(sessions.get(session_id))
     assert game is not None
     first = ALICE if game.seats[0].user_id == ALICE.user_id else BOB
     assert error_key(await svc.handle_text(first, "1")) is None
     await svc.open_games_idle()
-    game = await store.get(session_id)
+    game = await store.run(sessions.get(session_id))
     assert game is not None and game.status is Status.ACTIVE
     return game
 
@@ -46,7 +46,7 @@ async def test_either_player_leaving_their_chat_ends_the_open_game(
     game = await started(svc, chats, store)
     gone, stayer = (ALICE, BOB) if leaver == "alice" else (BOB, ALICE)
     assert await svc.abandon_games(gone.platform, [gone.chat_id], gone.user_id) == 1
-    ended = await store.get(game.id)
+    ended = await store.run(sessions.get(game.id))
     assert ended is not None and ended.status is Status.FINISHED
     assert ended.outcome is not None and ended.outcome.termination is Termination.ABANDONED
     # The one who stayed wins (a move was played), wherever they sit.
@@ -76,7 +76,7 @@ async def test_a_chat_of_the_other_platform_with_the_same_id_ends_nothing(
     # A player leaving the other player's chat (never theirs in this game) ends nothing.
     assert await svc.abandon_games(ALICE.platform, [ALICE.chat_id], BOB.user_id) == 0
     assert await svc.abandon_games(BOB.platform, [BOB.chat_id], ALICE.user_id) == 0
-    still = await store.get(game.id)
+    still = await store.run(sessions.get(game.id))
     assert still is not None and still.status is Status.ACTIVE and still == game
 
 
@@ -86,7 +86,7 @@ async def test_the_bot_leaving_either_chat_ends_the_open_game(store: AnyStore, l
     game = await started(svc, chats, store)
     where = ALICE if left == "alice's chat" else BOB
     assert await svc.abandon_games(where.platform, [where.chat_id]) == 1
-    ended = await store.get(game.id)
+    ended = await store.run(sessions.get(game.id))
     assert (
         ended is not None
         and ended.outcome is not None
@@ -113,7 +113,7 @@ async def test_a_player_leaving_a_server_ends_only_the_games_they_sit_at_there(
     server = [ALICE.chat_id, "guild-1-other-channel"]
     assert await svc.abandon_games(CAROL.platform, server, CAROL.user_id) == 0
     assert await svc.abandon_games(CAROL.platform, [CAROL.chat_id], CAROL.user_id) == 1
-    ended = await store.get(board.board.session_id)
+    ended = await store.run(sessions.get(board.board.session_id))
     assert (
         ended is not None
         and ended.outcome is not None
@@ -137,9 +137,9 @@ async def test_a_click_out_of_turn_does_not_ask_the_wrong_server_for_the_opponen
     assert keys(await svc.handle_text(ALICE, "/seek tres")) == ["seek.queued"]
     [board] = await svc.handle_text(CAROL, "/seek tres")
     assert board.board is not None
-    game = await store.get(board.board.session_id)
+    game = await store.run(sessions.get(board.board.session_id))
     assert game is not None
     waiting = ALICE if game.seats[1].user_id == ALICE.user_id else CAROL
     assert error_key(await svc.handle_text(waiting, "5")) == "error.not_your_turn"
-    still = await store.get(game.id)
+    still = await store.run(sessions.get(game.id))
     assert still is not None and still.status is Status.ACTIVE

@@ -14,7 +14,7 @@ from core.games import Outcome, Termination
 from core.ports import NullObserver, PlatformStyle
 from core.replies import Actor, Reply
 from core.sessions import GameService, ServiceSettings
-from core.store import Session, Status
+from core.store import Session, Status, sessions, stats
 from tests.backends import AnyStore, Backend
 
 NOW = 1_700_000_000.0
@@ -62,7 +62,7 @@ def session_of(replies: Sequence[Reply]) -> str:
 
 
 async def stored(store: AnyStore, session_id: str) -> Session:
-    session = await store.get(session_id)
+    session = await store.run(sessions.get(session_id))
     assert session is not None
     return session
 
@@ -97,8 +97,8 @@ async def test_a_resignation_is_stored_counted_as_a_loss_and_announced_once(
     ended = await stored(store, session_id)
     assert ended.outcome == Outcome(Termination.RESIGNATION, 1)
     assert replies[0].board is not None and replies[0].board.status.key == "game.resigned"
-    bob = await store.player_stats("test", "bob")
-    alice = await store.player_stats("test", "alice")
+    bob = await store.run(stats.player_stats("test", "bob"))
+    alice = await store.run(stats.player_stats("test", "alice"))
     assert bob is not None and (bob.wins, bob.losses, bob.draws) == (0, 1, 0)
     assert alice is not None and (alice.wins, alice.losses, alice.draws) == (1, 0, 0)
     assert observer.finished == [("test", "tictactoe")]
@@ -112,7 +112,7 @@ async def test_a_game_ended_before_any_move_is_no_result(store: AnyStore) -> Non
     assert replies[0].text is not None and replies[0].text.key == "game.ended"
     # The deletion was a change: the board shown is one version on, so old buttons are stale.
     assert replies[0].board is not None and replies[0].board.version == 3
-    assert await store.get(session_id) is None
+    assert await store.run(sessions.get(session_id)) is None
     assert observer.finished == []
 
 
@@ -139,6 +139,6 @@ async def test_a_stopped_bots_game_is_stored_as_stopped_and_announced_once(
         assert observer.started == [("test", "connect4")]
         assert observer.finished == [("test", "connect4")]
         # Bots keep no stats.
-        assert await store.top("test", "room") == []
+        assert await store.run(stats.top("test", "room")) == []
     finally:
         await svc.close()

@@ -12,8 +12,9 @@ from core.i18n import Lines, Text
 from core.ports import PlatformStyle
 from core.replies import Actor, Reply
 from core.sessions import GameService
-from core.store import Seat
-from core.store.link_ops import CODES
+from core.store import Seat, kv, ratings, sessions
+from core.store import stats as store_stats
+from core.store.links import CODES
 from tests.backends import AnyStore
 from tests.core.store.helpers import make_session
 from tests.core.store.ratings_helpers import finished
@@ -43,8 +44,8 @@ async def test_a_game_between_people_is_rated_and_its_result_shows_the_change(
     svc = service(store)
     await pvp_game(svc, "/tres @bob first", ALICE_WINS[:-1])
     [last] = await svc.handle_text(ALICE, ALICE_WINS[-1][1])
-    alice = await store.rating_of("discord", "alice", "tictactoe")
-    bob = await store.rating_of("discord", "bob", "tictactoe")
+    alice = await store.run(ratings.rating_of("discord", "alice", "tictactoe"))
+    bob = await store.run(ratings.rating_of("discord", "bob", "tictactoe"))
     assert alice.games == 1 and alice.rating > 1500 > bob.rating
     # The result under the board, and the reply's text, carry both new ratings.
     assert last.board is not None and last.text == last.board.status
@@ -58,12 +59,12 @@ async def test_a_game_between_people_is_rated_and_its_result_shows_the_change(
 async def test_casual_games_and_chats_that_turned_rating_off_are_unrated(store: AnyStore) -> None:
     svc = service(store)
     await pvp_game(svc, "/tres @bob first casual", ALICE_WINS)
-    assert (await store.rating_of("discord", "alice", "tictactoe")).games == 0
+    assert (await store.run(ratings.rating_of("discord", "alice", "tictactoe"))).games == 0
     await svc.handle_text(ALICE_ADMIN, "/settings rated off")
     await pvp_game(svc, "/tres @bob first", ALICE_WINS)
-    assert (await store.rating_of("discord", "alice", "tictactoe")).games == 0
+    assert (await store.run(ratings.rating_of("discord", "alice", "tictactoe"))).games == 0
     # The results are counted all the same.
-    stats = await store.player_stats("discord", "alice")
+    stats = await store.run(store_stats.player_stats("discord", "alice"))
     assert stats is not None and stats.wins == 2
 
 
@@ -72,11 +73,11 @@ async def test_games_against_the_bot_are_unrated_and_resigning_is_a_loss(store: 
     await svc.handle_text(ALICE, "/tres easy")
     await svc.handle_text(ALICE, "5")
     await svc.handle_text(ALICE, "/final")
-    assert (await store.rating_of("discord", "alice", "tictactoe")).games == 0
+    assert (await store.run(ratings.rating_of("discord", "alice", "tictactoe"))).games == 0
     await pvp_game(svc, "/tres @bob first", ((ALICE, "1"), (BOB, "5")))
     await svc.handle_text(ALICE, "/final")
-    assert (await store.rating_of("discord", "alice", "tictactoe")).rating < 1500
-    assert (await store.rating_of("discord", "bob", "tictactoe")).rating > 1500
+    assert (await store.run(ratings.rating_of("discord", "alice", "tictactoe"))).rating < 1500
+    assert (await store.run(ratings.rating_of("discord", "bob", "tictactoe"))).rating > 1500
 
 
 async def test_a_clock_that_runs_out_is_a_rated_loss(store: AnyStore) -> None:
@@ -85,9 +86,9 @@ async def test_a_clock_that_runs_out_is_a_rated_loss(store: AnyStore) -> None:
     await pvp_game(svc, "/tres @bob first 1m", ((ALICE, "1"), (BOB, "5")))
     clock.advance(61)  # Alice, to move, runs out of time
     assert await svc.sweep_clocks() == 1
-    assert (await store.rating_of("discord", "alice", "tictactoe")).rating < 1500
-    assert (await store.rating_of("discord", "bob", "tictactoe")).rating > 1500
-    (logged,) = await store.rating_changes("discord:bob")
+    assert (await store.run(ratings.rating_of("discord", "alice", "tictactoe"))).rating < 1500
+    assert (await store.run(ratings.rating_of("discord", "bob", "tictactoe"))).rating > 1500
+    (logged,) = await store.run(ratings.rating_changes("discord:bob"))
     assert logged.won is True
 
 
@@ -103,11 +104,11 @@ async def _settled(
             server_id=server,
             seats=(Seat.person(user, name), Seat.person(f"{user}-o{n}", f"O{n}")),
         )
-        await store.create(game)
+        await store.run(sessions.create(game))
         # Four in a column for X: columns 0 and 1 in turn.
         won = Position.from_moves(CONNECT_FOUR, (0, 1, 0, 1, 0, 1, 0))
         done = replace(finished(game, 1, at=NOW), moves=won.moves, outcome=won.outcome)
-        assert await store.update(done, expected_version=game.version)
+        assert await store.run(sessions.update(done, expected_version=game.version))
 
 
 async def test_ladders_of_a_chat_a_server_and_everyone(store: AnyStore) -> None:
@@ -176,7 +177,7 @@ async def test_link_joins_two_platforms_and_refuses_bad_codes(store: AnyStore) -
     assert keys(linked) == ["ratings.linked"]
     assert linked[0].text is not None and linked[0].text.params["platform"] == "discord"
     assert error_key(await svc.handle_text(mia, f"!link {code}")) == "ratings.link.used"
-    identity, _ = await store.player_ratings("matrix", "@mia:x")
+    identity, _ = await store.run(ratings.player_ratings("matrix", "@mia:x"))
     assert identity == "discord:alice"
     # A code expires after ten minutes.
     late = await svc.handle_text(BOB, "/link")
@@ -187,7 +188,7 @@ async def test_link_joins_two_platforms_and_refuses_bad_codes(store: AnyStore) -
     # Unlink, once.
     assert keys(await svc.handle_text(mia, "!unlink")) == ["ratings.unlinked"]
     assert error_key(await svc.handle_text(mia, "!unlink")) == "ratings.not_linked"
-    assert await store.kv_get(CODES, code) is not None  # kept, to tell "used" from "wrong"
+    assert await store.run(kv.kv_get(CODES, code)) is not None  # kept, to tell "used" from "wrong"
     # Every refusal renders in every language with its parameters filled.
     for key in ("ratings.link.wrong", "ratings.link.expired", "ratings.link.used"):
         for locale in ("en", "ca", "es", "pt", "ru"):
@@ -217,7 +218,7 @@ async def test_a_direct_chat_gives_a_link_code_and_a_shared_room_refuses(
     assert text.params["prefix"] == "/"
     assert "/link " + code in text.render("en")
     assert keys(await svc.handle_text(ALICE, f"/link {code}")) == ["ratings.linked"]
-    identity, _ = await store.player_ratings("discord", "alice")
+    identity, _ = await store.run(ratings.player_ratings("discord", "alice"))
     assert identity == "matrix:@mia:x"
     # The refusal handed out no code: only the direct chat's code exists, and it is used.
     assert error_key(await svc.handle_text(BOB, f"/link {code}")) == "ratings.link.used"

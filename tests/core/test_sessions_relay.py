@@ -20,8 +20,9 @@ from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService
 from core.sessions.openplay.relay import CLAIM
 from core.sessions.views import board_reply
-from core.store.outbox import JsonValue, Kind, OutboxItem
-from core.store.seek_ops import decode_seek, seek_row
+from core.store import outbox, sessions
+from core.store.models import JsonValue, Kind, OutboxItem
+from core.store.seeks import decode_seek, seek_row
 from tests.backends import AnyStore
 from tests.core.test_sessions import (
     ALICE,
@@ -111,7 +112,7 @@ async def test_a_timeout_reaches_the_serving_process_once(store: AnyStore) -> No
     assert result.text == board.board.status
     assert result.text.render("en").startswith("Alice ran out of time. Bob wins.")
     assert "Ratings: Alice" in result.text.render("en")
-    stored = await store.get(session_id)
+    stored = await store.run(sessions.get(session_id))
     assert stored is not None and stored.outcome == Outcome(Termination.TIMEOUT, 2)
 
 
@@ -198,7 +199,7 @@ async def test_a_new_open_games_board_shown_elsewhere_has_its_pairing_line(
     # Ann moves before the serving process looks (after Ben if he plays first): her move
     # leaves the board due in Ben's room too, and the new game's board, shown there later, has
     # it: it comes once.
-    game = await store.get(str(answer.session_id))
+    game = await store.run(sessions.get(str(answer.session_id)))
     assert game is not None
     moves = [(ANN, pairing, "5")]
     if game.seats[0].user_id == BEN.user_id:
@@ -206,7 +207,7 @@ async def test_a_new_open_games_board_shown_elsewhere_has_its_pairing_line(
     for who, where, cell in moves:
         assert error_key(await where.handle_text(who, cell)) is None
         await where.open_games_idle()
-    moved = await store.get(game.id)
+    moved = await store.run(sessions.get(game.id))
     assert moved is not None and len(moved.moves) == len(moves)
     await passes(serving, pairing)
     await passes(serving, pairing)
@@ -264,7 +265,7 @@ async def test_a_chat_is_shown_what_it_is_told_in_order(store: AnyStore) -> None
     await svc.handle_text(ANN, "/seek tres")
     [answer] = await svc.handle_text(BEN, "!seek tres")
     await svc.open_games_idle()
-    game = await store.get(str(answer.session_id))
+    game = await store.run(sessions.get(str(answer.session_id)))
     assert game is not None
     first, second = (ANN, BEN) if game.seats[0].user_id == ANN.user_id else (BEN, ANN)
     shown.clear()
@@ -295,9 +296,9 @@ async def test_a_claim_whose_process_died_is_shown_by_another_once(store: AnySto
     clock = Clock()
     await expired_notice(store, clock)
     # A process claims the notice and dies before showing it (it never says it was shown).
-    [item] = await store.outbox_due("mx", clock())
+    [item] = await store.run(outbox.outbox_due("mx", clock()))
     assert item.id is not None
-    assert await store.outbox_take(item.id, clock(), clock() + CLAIM)
+    assert await store.run(outbox.outbox_take(item.id, clock(), clock() + CLAIM))
     serving, chats = process(store, clock, serves=True, platforms=("disc", "mx"))
     other, others = process(store, clock, serves=True, platforms=("disc", "mx"))
     await passes(serving, other)
@@ -307,7 +308,7 @@ async def test_a_claim_whose_process_died_is_shown_by_another_once(store: AnySto
     await passes(serving, other)
     [notice] = chats.shown[BEN.chat_id] + others.shown[BEN.chat_id]
     assert notice.text is not None and notice.text.key == "seek.expired"
-    assert await store.outbox_due("mx", clock() + CLAIM) == []
+    assert await store.run(outbox.outbox_due("mx", clock() + CLAIM)) == []
 
 
 async def test_a_publish_that_fails_leaves_the_item_for_a_later_pass(store: AnyStore) -> None:
@@ -337,7 +338,7 @@ async def test_a_publish_that_fails_leaves_the_item_for_a_later_pass(store: AnyS
 async def test_processes_passing_at_once_show_each_item_once(store: AnyStore) -> None:
     clock = Clock()
     await expired_notice(store, clock)
-    [item] = await store.outbox_due("mx", clock())
+    [item] = await store.run(outbox.outbox_due("mx", clock()))
     seek = decode_seek(cast(list[JsonValue], item.detail["seek"]))
     assert seek is not None
     # Forty notices in twenty chats, two each: three processes serving them pass at once.
@@ -346,7 +347,9 @@ async def test_processes_passing_at_once_show_each_item_once(store: AnyStore) ->
         detail: dict[str, JsonValue] = {
             "seek": list(seek_row(dataclasses.replace(seek, chat_id=chat, name=f"P{n}")))
         }
-        await store.outbox_put(OutboxItem(Kind.SEEK_EXPIRED, "mx", chat, detail=detail), 4e9)
+        await store.run(
+            outbox.outbox_put(OutboxItem(Kind.SEEK_EXPIRED, "mx", chat, detail=detail), 4e9)
+        )
     # One record of what all three showed, in the order their platforms took it.
     chats = Chats()
     serving = [service(store, clock) for _ in range(3)]

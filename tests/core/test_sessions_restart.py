@@ -16,7 +16,7 @@ from core.ai import Level
 from core.games import Position
 from core.replies import Actor, Reply
 from core.sessions import GameService, ServiceSettings
-from core.store import Session
+from core.store import Session, sessions
 from tests.backends import AnyStore, Backend
 from tests.core.runners import StubRunner
 
@@ -49,10 +49,10 @@ async def interrupted(store: AnyStore) -> tuple[GameService, Session]:
     )
     replies = await svc.handle_text(ALICE, "/tres easy first")
     assert replies[0].board is not None
-    session = await store.get(replies[0].board.session_id)
+    session = await store.run(sessions.get(replies[0].board.session_id))
     assert session is not None
     mid = replace(session, moves=(4,), version=session.version + 1)
-    assert await store.update(mid, expected_version=session.version)
+    assert await store.run(sessions.update(mid, expected_version=session.version))
     return svc, mid
 
 
@@ -64,7 +64,7 @@ async def test_a_typed_move_waits_for_the_bots_lost_move_and_is_played(store: An
     svc, mid = await interrupted(store)
     replies = await svc.handle_text(ALICE, "9")
     assert errors(replies) == []
-    after = await store.get(mid.id)
+    after = await store.run(sessions.get(mid.id))
     # The bot's lost move (cell 1), Alice's typed move (cell 9), the bot's answer (cell 2).
     assert after is not None and after.moves == (4, 0, 8, 1)
     assert replies[-1].board is not None and replies[-1].board.version == after.version
@@ -74,7 +74,7 @@ async def test_a_typed_move_the_bots_lost_move_took_is_refused(store: AnyStore) 
     svc, mid = await interrupted(store)
     replies = await svc.handle_text(ALICE, "1")  # cell 0: the bot takes it first
     assert errors(replies) == ["error.board_changed"]
-    after = await store.get(mid.id)
+    after = await store.run(sessions.get(mid.id))
     assert after is not None and after.moves == (4, 0)
 
 
@@ -84,5 +84,5 @@ async def test_a_click_on_the_board_before_the_bots_lost_move_is_not_played(
     svc, mid = await interrupted(store)
     replies = await svc.handle_move(ALICE, mid.id, 8, mid.version)
     assert errors(replies) == ["error.board_changed"]
-    after = await store.get(mid.id)
+    after = await store.run(sessions.get(mid.id))
     assert after is not None and after.moves == (4, 0)

@@ -14,7 +14,7 @@ from core.ports import PlatformStyle
 from core.replies import ActionKind, Actor, Reply
 from core.sessions import GameService
 from core.sessions.play.model import resigned
-from core.store import Status
+from core.store import Status, ratings, seeks, sessions, stats
 from tests.backends import AnyStore
 from tests.core.test_sessions import Clock, error_key, keys, service, store
 
@@ -82,7 +82,7 @@ async def test_a_discord_and_a_matrix_player_play_one_game_on_two_boards(
 ) -> None:
     svc, chats = open_service(store)
     session_id = await paired(svc, chats)
-    game = await store.get(session_id)
+    game = await store.run(sessions.get(session_id))
     assert game is not None and game.chats == (
         (game.platform, game.chat_id),
         next(c for c in game.chats if c != (game.platform, game.chat_id)),
@@ -101,11 +101,11 @@ async def test_a_discord_and_a_matrix_player_play_one_game_on_two_boards(
         theirs = chats.boards(other)[-1].board
         assert mine == theirs and mine is not None and len(mine.cells) == 42
         assert sum(1 for c in mine.cells if c.mark) == n + 1
-    final = await store.get(session_id)
+    final = await store.run(sessions.get(session_id))
     assert final is not None and final.status is Status.FINISHED and final.winner == 1
     # The result counts once for each player, in their own chat.
-    winner = await store.player_stats(first.platform, first.user_id, first.chat_id)
-    loser = await store.player_stats(second.platform, second.user_id, second.chat_id)
+    winner = await store.run(stats.player_stats(first.platform, first.user_id, first.chat_id))
+    loser = await store.run(stats.player_stats(second.platform, second.user_id, second.chat_id))
     assert winner is not None and (winner.wins, winner.games) == (1, 1)
     assert loser is not None and (loser.losses, loser.games) == (1, 1)
     # Only the game crossed: neither chat was shown the other's id.
@@ -117,7 +117,7 @@ async def test_a_discord_and_a_matrix_player_play_one_game_on_two_boards(
 async def test_final_and_rematch_from_either_chat_act_on_the_one_game(store: AnyStore) -> None:
     svc, chats = open_service(store)
     session_id = await paired(svc, chats)
-    game = await store.get(session_id)
+    game = await store.run(sessions.get(session_id))
     assert game is not None
     first = ALICE if game.seats[0].user_id == "alice" else BOB
     second = BOB if first is ALICE else ALICE
@@ -137,7 +137,7 @@ async def test_final_and_rematch_from_either_chat_act_on_the_one_game(store: Any
     # Typed in the other chat, /accept finds the offer made from the first one.
     accepted = await svc.handle_text(first, "!accept" if first is BOB else "/accept")
     assert keys(accepted) == ["game.accepted"]
-    rematch = await store.get(shown.session_id)
+    rematch = await store.run(sessions.get(shown.session_id))
     assert rematch is not None and rematch.status is Status.ACTIVE
     assert set(rematch.chats) == {(ALICE.platform, ALICE.chat_id), (BOB.platform, BOB.chat_id)}
     # Both play it from their own chats: typed moves find it there.
@@ -270,12 +270,12 @@ async def test_a_board_due_in_a_chat_another_process_serves_is_shown_there(
     assert keys(replies) == ["seek.paired"]
     await first.open_games_idle()
     assert first_chats.boards(BOB) == []
-    game = await store.live_game(ALICE.platform, ALICE.chat_id, ALICE.user_id)
+    game = await store.run(sessions.live_game(ALICE.platform, ALICE.chat_id, ALICE.user_id))
     assert game is not None
     if game.seats[0].user_id == ALICE.user_id:
         assert error_key(await first.handle_text(ALICE, "5")) is None
         await first.open_games_idle()
-    latest = await store.get(game.id)
+    latest = await store.run(sessions.get(game.id))
     assert latest is not None
     # The process that serves the room shows the newest board there, once.
     await second.match_waiting()
@@ -311,11 +311,14 @@ async def test_a_room_upgrade_carries_only_the_seat_that_sat_there(store: AnySto
     assert session_id is not None
     [carried] = await svc.carry_games_over("mx", BOB.chat_id, "!new:hs", [BOB.user_id])
     assert carried.session_id == session_id
-    moved = await store.get(session_id)
+    moved = await store.run(sessions.get(session_id))
     assert moved is not None
     assert set(moved.chats) == {(ALICE.platform, ALICE.chat_id), ("mx", "!new:hs")}
-    assert await store.live_game("mx", "!new:hs", BOB.user_id) is not None
-    assert await store.live_game(ALICE.platform, ALICE.chat_id, ALICE.user_id) is not None
+    assert await store.run(sessions.live_game("mx", "!new:hs", BOB.user_id)) is not None
+    assert (
+        await store.run(sessions.live_game(ALICE.platform, ALICE.chat_id, ALICE.user_id))
+        is not None
+    )
 
 
 async def test_an_open_game_changed_outside_a_request_is_shown_in_the_other_chat(
@@ -325,7 +328,7 @@ async def test_an_open_game_changed_outside_a_request_is_shown_in_the_other_chat
     await svc.handle_text(ALICE, "/seek tres")
     replies = await svc.handle_text(BOB, "!seek tres")
     await svc.open_games_idle()
-    game = await store.get(str(replies[0].session_id))
+    game = await store.run(sessions.get(str(replies[0].session_id)))
     assert game is not None
     home = ALICE if (ALICE.platform, ALICE.chat_id) == (game.platform, game.chat_id) else BOB
     away = BOB if home is ALICE else ALICE
@@ -344,7 +347,7 @@ async def test_an_open_game_changed_outside_a_request_is_shown_in_the_other_chat
 async def test_block_from_the_finished_boards_button(store: AnyStore) -> None:
     svc, chats = open_service(store)
     session_id = await paired(svc, chats)
-    game = await store.get(session_id)
+    game = await store.run(sessions.get(session_id))
     assert game is not None
     first = ALICE if game.seats[0].user_id == "alice" else BOB
     second = BOB if first is ALICE else ALICE
@@ -370,7 +373,7 @@ async def test_a_rematch_offer_names_the_commands_as_the_other_platform_types_th
     svc, chats = open_service(store)
     svc.register_platform(PlatformStyle("mx", prefix="!", publish=chats.publish))
     session_id = await paired(svc, chats)
-    game = await store.get(session_id)
+    game = await store.run(sessions.get(session_id))
     assert game is not None
     first = ALICE if game.seats[0].user_id == "alice" else BOB
     assert error_key(await svc.handle_text(first, "1")) is None
@@ -401,7 +404,7 @@ async def test_a_board_for_a_platform_this_process_does_not_run_waits_for_one_th
     [board] = on_matrix.boards(BOB)
     assert board.board is not None
     # A move on Matrix: the Discord process shows it on its next pass.
-    game = await store.get(board.board.session_id)
+    game = await store.run(sessions.get(board.board.session_id))
     assert game is not None
     mover, svc = (BOB, matrix_only) if game.seats[0].user_id == "bob" else (ALICE, discord_only)
     moved = await svc.handle_text(mover, "5")
@@ -425,7 +428,7 @@ async def test_an_open_game_runs_on_its_clock_reminds_and_times_out_in_both_chat
     replies = await svc.handle_text(BOB, "!seek tres 1m")
     assert keys(replies) == ["seek.paired"]
     await svc.open_games_idle()
-    game = await store.get(str(replies[0].session_id))
+    game = await store.run(sessions.get(str(replies[0].session_id)))
     assert game is not None and game.clock == 120.0  # who waited longer chose
     assert game.deadline == clock.now + 120.0
     first = ALICE if game.seats[0].user_id == "alice" else BOB
@@ -443,7 +446,7 @@ async def test_an_open_game_runs_on_its_clock_reminds_and_times_out_in_both_chat
     await svc.sweep_clocks()
     await svc.clocks_idle()
     await svc.open_games_idle()
-    ended = await store.get(game.id)
+    ended = await store.run(sessions.get(game.id))
     assert ended is not None and ended.status is Status.FINISHED and ended.winner == 2
     for player in (first, second):
         last = chats.boards(player)[-1].board
@@ -456,7 +459,7 @@ async def test_a_seeks_clock_keeps_to_the_chats_cap(store: AnyStore) -> None:
     assert error_key(await svc.handle_text(admin, "/settings max_clock 1m")) is None
     assert error_key(await svc.handle_text(ALICE, "/seek tres 5m")) == "limits.clock_range"
     assert keys(await svc.handle_text(ALICE, "/seek tres")) == ["seek.queued"]
-    waiting = await store.seek_of("disc:alice")
+    waiting = await store.run(seeks.seek_of("disc:alice"))
     assert waiting is not None and waiting.clock == 60.0  # open play's 2 minutes, capped
 
 
@@ -465,7 +468,7 @@ async def test_a_rated_open_game_rates_each_player_on_their_own_platform(
 ) -> None:
     svc, chats = open_service(store)
     session_id = await paired(svc, chats)
-    game = await store.get(session_id)
+    game = await store.run(sessions.get(session_id))
     assert game is not None and not game.casual
     first = ALICE if game.seats[0].user_id == "alice" else BOB
     second = BOB if first is ALICE else ALICE
@@ -474,8 +477,8 @@ async def test_a_rated_open_game_rates_each_player_on_their_own_platform(
     assert error_key(await svc.handle_text(second, "7")) is None
     assert error_key(await svc.handle_text(first, "4")) is None
     pool = "connect4"
-    winner = await store.rating_of(first.platform, first.user_id, pool)
-    loser = await store.rating_of(second.platform, second.user_id, pool)
+    winner = await store.run(ratings.rating_of(first.platform, first.user_id, pool))
+    loser = await store.run(ratings.rating_of(second.platform, second.user_id, pool))
     assert (winner.games, loser.games) == (1, 1) and winner.rating > loser.rating
     # Nobody was rated under the other's platform.
-    assert (await store.rating_of(second.platform, first.user_id, pool)).games == 0
+    assert (await store.run(ratings.rating_of(second.platform, first.user_id, pool))).games == 0

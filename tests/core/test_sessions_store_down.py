@@ -21,7 +21,8 @@ from core.games import Position
 from core.ports import PlatformStyle
 from core.replies import Actor, Reply
 from core.sessions import GameService, ServiceSettings
-from core.store import SessionStore, StoreUnavailable
+from core.store import StoreUnavailable, sessions
+from core.store.port import Store
 from tests.backends import AnyStore, Backend
 from tests.core.runners import StubRunner
 
@@ -76,7 +77,7 @@ async def test_a_move_saved_before_the_database_stopped_is_answered_when_it_is_b
     switched = Switched(store)
     runner = Held()
     svc = GameService(
-        cast(SessionStore, switched),
+        cast(Store, switched),
         settings=ServiceSettings(ai_workers=0),
         rng=random.Random(2),
         runner=runner,
@@ -107,7 +108,7 @@ async def test_a_move_saved_before_the_database_stopped_is_answered_when_it_is_b
             await answered.wait()
         last = published[-1].board
         assert last is not None and [c.index for c in last.cells if c.mark] == [0, 4]
-        stored = await store.get(session_id)
+        stored = await store.run(sessions.get(session_id))
         assert stored is not None and stored.moves == (4, 0)
         assert last.version == stored.version
     finally:

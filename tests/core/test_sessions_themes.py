@@ -11,6 +11,7 @@ import pytest
 from core.i18n import LOCALES
 from core.replies import Actor, Reply
 from core.sessions import GameService, ServiceSettings
+from core.store import settings
 from tests.backends import AnyStore, Backend
 
 
@@ -98,7 +99,7 @@ async def test_an_unknown_theme_is_refused_in_every_language_and_nothing_is_stor
         shown = reply.text.render(locale)
         assert "'neon'" in shown and "contrast" in shown
         assert locale == "en" or shown != english
-    assert await store.settings_rows("discord", ["player:alice"]) == []
+    assert await store.run(settings.settings_rows("discord", ["player:alice"])) == []
 
 
 async def test_a_theme_belongs_to_one_player_on_one_platform(svc: GameService) -> None:

@@ -11,6 +11,7 @@ from core.leases import LeaseState
 from core.replies import Actor
 from core.sessions import GameService, ServiceSettings
 from core.sessions.clocks.sweeper import SWEEPER_LEASE
+from core.store import leases, stats
 from tests.backends import AnyStore, Backend
 
 NOW = 1_000_000.0
@@ -38,11 +39,11 @@ async def test_only_the_lease_holder_sweeps_and_the_other_takes_over(backend: Ba
         await second.start()
         try:
             await first.handle_text(ALICE, "/tres @bob")
-            assert await first_store.count_sessions() == 1
+            assert await first_store.run(stats.count_sessions()) == 1
             await asyncio.sleep(SETTINGS.lease_ttl * 2)  # dozens of sweep intervals
             assert second.sweeper_lease.state is LeaseState.STANDBY
-            assert await first_store.count_sessions() == 1  # the standby did not sweep
-            holder = await first_store.lease_holder(SWEEPER_LEASE)
+            assert await first_store.run(stats.count_sessions()) == 1  # the standby did not sweep
+            holder = await first_store.run(leases.lease_holder(SWEEPER_LEASE))
             assert holder is not None and holder.holder == first.sweeper_lease.holder
 
             await first.close()  # releases the lease
@@ -51,11 +52,13 @@ async def test_only_the_lease_holder_sweeps_and_the_other_takes_over(backend: Ba
         finally:
             await first.close()
             await second.close()
-        assert await first_store.lease_holder(SWEEPER_LEASE) is None  # released at close
+        assert (
+            await first_store.run(leases.lease_holder(SWEEPER_LEASE)) is None
+        )  # released at close
 
 
 async def until_none_left(store: AnyStore, within: float = 10.0) -> None:
     deadline = time.monotonic() + within
-    while await store.count_sessions():
+    while await store.run(stats.count_sessions()):
         assert time.monotonic() < deadline, "the new holder did not sweep"
         await asyncio.sleep(0.02)

@@ -23,8 +23,8 @@ from adapters.discord.boards import BoardMessages
 from adapters.discord.ids import ActionId, MoveId, parse_custom_id
 from core.replies import ActionKind, Actor
 from core.sessions import GameService, ServiceSettings
-from core.store import SqliteStore
-from core.store.base import SchemaTooNew
+from core.store import SqliteStore, kv, schema, sessions, stats
+from core.store.errors import SchemaTooNew
 from core.store.migrations import MIGRATIONS
 from core.store.models import Status
 
@@ -158,10 +158,10 @@ def actor(user_id: str, name: str, chat_id: str = CHANNEL) -> Actor:
 
 
 async def test_every_game_stat_and_entry_survives(upgraded: SqliteStore) -> None:
-    assert await upgraded.schema_version() == LATEST
+    assert await upgraded.run(schema.schema_version()) == LATEST
 
     for old in OLD_SESSIONS:
-        session = await upgraded.get(old.id)
+        session = await upgraded.run(sessions.get(old.id))
         assert session is not None, old.id
         rules = session.rules
         assert (rules.rows, rules.cols, rules.k, int(rules.gravity)) == old.rules
@@ -177,22 +177,22 @@ async def test_every_game_stat_and_entry_survives(upgraded: SqliteStore) -> None
             assert (seat.user_id, seat.name) == (user, name)
             assert (seat.level.value if seat.level else None) == level
 
-    live = await upgraded.live_game("discord", CHANNEL, ANA)
+    live = await upgraded.run(sessions.live_game("discord", CHANNEL, ANA))
     assert live is not None and live.id == C4
-    challenge = await upgraded.challenge_for("discord", OTHER_CHANNEL, CY)
+    challenge = await upgraded.run(sessions.challenge_for("discord", OTHER_CHANNEL, CY))
     assert challenge is not None and challenge.id == TTT_CHALLENGE
-    done = await upgraded.last_finished("discord", CHANNEL, BO)
+    done = await upgraded.run(sessions.last_finished("discord", CHANNEL, BO))
     assert done is not None and done.id == TTT_DONE
 
-    ana = await upgraded.player_stats("discord", ANA, CHANNEL)
+    ana = await upgraded.run(stats.player_stats("discord", ANA, CHANNEL))
     assert ana is not None and (ana.wins, ana.losses, ana.draws) == (3, 1, 2)
-    bo_everywhere = await upgraded.player_stats("discord", BO)
+    bo_everywhere = await upgraded.run(stats.player_stats("discord", BO))
     assert bo_everywhere is not None
     assert (bo_everywhere.wins, bo_everywhere.losses, bo_everywhere.draws) == (3, 3, 2)
-    top = await upgraded.top("discord", CHANNEL)
+    top = await upgraded.run(stats.top("discord", CHANNEL))
     assert [(row.user_id, row.wins) for row in top] == [(ANA, 3), (BO, 1)]
 
-    assert await upgraded.kv_get("discord", f"board:{C4}") == BOARD_MESSAGE
+    assert await upgraded.run(kv.kv_get("discord", f"board:{C4}")) == BOARD_MESSAGE
     # The adapter still finds that board, with or without naming its channel.
 
     async def never_edited(channel_id: int, message_id: int, spec: object) -> bool:
@@ -202,7 +202,7 @@ async def test_every_game_stat_and_entry_survives(upgraded: SqliteStore) -> None
     where = (int(CHANNEL), int(BOARD_MESSAGE.partition(":")[2]))
     assert await boards.where(C4) == where
     assert await boards.where(C4, channel_id=int(CHANNEL)) == where
-    assert await upgraded.kv_get("matrix", "next_batch") == "s72594_4483_1934"
+    assert await upgraded.run(kv.kv_get("matrix", "next_batch")) == "s72594_4483_1934"
 
 
 async def test_games_from_before_the_upgrade_go_on(upgraded: SqliteStore) -> None:
@@ -216,7 +216,7 @@ async def test_games_from_before_the_upgrade_go_on(upgraded: SqliteStore) -> Non
             actor(ANA, "Ana"), button.session_id, button.move, button.version
         )
         assert not any(reply.error for reply in replies), replies
-        after = await upgraded.get(C4)
+        after = await upgraded.run(sessions.get(C4))
         assert after is not None
         assert after.moves[:5] == (3, 3, 2, 4, 4)
         assert len(after.moves) == 6  # the bot answered
@@ -227,7 +227,7 @@ async def test_games_from_before_the_upgrade_go_on(upgraded: SqliteStore) -> Non
             actor(ANA, "Ana"), button.session_id, button.move, button.version
         )
         assert any(reply.error for reply in replies)
-        assert await upgraded.get(C4) == after
+        assert await upgraded.run(sessions.get(C4)) == after
 
         # The old challenge is answered with its Accept button.
         accept = parse_custom_id(f"c4:act:{TTT_CHALLENGE}:0:accept")
@@ -236,7 +236,7 @@ async def test_games_from_before_the_upgrade_go_on(upgraded: SqliteStore) -> Non
             actor(CY, "Cy", OTHER_CHANNEL), accept.session_id, accept.action, accept.version
         )
         assert not any(reply.error for reply in replies), replies
-        accepted = await upgraded.get(TTT_CHALLENGE)
+        accepted = await upgraded.run(sessions.get(TTT_CHALLENGE))
         assert accepted is not None and accepted.status is Status.ACTIVE
     finally:
         await service.close()

@@ -14,7 +14,7 @@ import pytest
 
 from core.i18n import render
 from core.sessions import ServiceSettings
-from core.store import Status
+from core.store import Status, sessions
 from tests.e2e.discord_double import DiscordDouble, Json, Recorded, button_ids, buttons
 from tests.e2e.discord_harness import Harness, ManualClock, clock, double
 
@@ -97,7 +97,7 @@ async def test_a_group_dm_game_ends_on_time_without_a_message(
     # Swept here or by the loop: either way the game is over once this returns.
     await harness.service.sweep_clocks()
     await harness.service.clocks_idle()
-    session = await store.get(session_id)
+    session = await store.run(sessions.get(session_id))
     assert session is not None and session.status is Status.FINISHED
     # The bot is not a member of a group DM: it does not try to tell there (Discord would
     # refuse, and count the refusal against it); the next click shows the end.

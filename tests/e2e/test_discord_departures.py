@@ -13,7 +13,8 @@ import pytest
 from chatbots.app import EXIT_CONFIG
 from core.games import Outcome, Termination
 from core.i18n import render
-from core.store import Session, Status
+from core.store import Session, Status, departures, sessions
+from core.store import stats as store_stats
 from tests.e2e.bot_processes import start_bot
 from tests.e2e.discord_double import TOKEN, DiscordDouble, Json, button_ids, buttons
 from tests.e2e.discord_harness import Harness, double
@@ -58,7 +59,7 @@ async def game(double: DiscordDouble, alice: str, bob: str, channel: str = "game
 
 async def stored(harness: Harness, message: Json) -> Session:
     session_id = button_ids(message)[0].split(":")[2]
-    session = await harness.service.store.get(session_id)
+    session = await harness.service.store.run(sessions.get(session_id))
     assert session is not None
     return session
 
@@ -157,13 +158,15 @@ async def test_the_bot_removed_from_a_server_ends_every_game_there(
         ended = await until_ended(harness, double.messages[board_id])
         assert ended.outcome == Outcome(Termination.ABANDONED)  # nobody claims it
     chats = list(here.channels.values())
-    assert await harness.service.store.live_in_chats("discord", chats) == []
+    assert await harness.service.store.run(departures.live_in_chats("discord", chats)) == []
     assert (await stored(harness, double.messages[other.original_id])).status is Status.ACTIVE
     # The bot cannot write there any more, and does not try.
     assert not [r for r in double.requests[requests_before:] if r.kind.startswith("channel")]
     # Nobody has a loss, or a draw, from it.
     for name in ("alice", "bob", "carol", "dave"):
-        stats = await harness.service.store.player_stats("discord", double.user(name)["id"])
+        stats = await harness.service.store.run(
+            store_stats.player_stats("discord", double.user(name)["id"])
+        )
         assert stats is None
 
 

@@ -17,6 +17,7 @@ import pytest
 
 from adapters.matrix.render import KEYCAPS
 from core.i18n import render
+from core.store import departures
 from tests.e2e.synapse import (
     BOT,
     Player,
@@ -580,7 +581,7 @@ async def test_a_bots_game_is_one_board_edited_move_by_move_and_final_stops_one(
             lambda seen: is_edit_of(seen.source, original) and stones(seen) == 2,
             what="two moves played",
         )
-        [live] = await running.service.store.live_in_chats("matrix", [room])
+        [live] = await running.service.store.run(departures.live_in_chats("matrix", [room]))
         [game] = [task for task in asyncio.all_tasks() if task.get_name() == f"watch-{live.id}"]
         final_id, stopped = await move_by_text(server, alice, room, board, "!final")
         assert render("game.stopped", "en") in shown(stopped)

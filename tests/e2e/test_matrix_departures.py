@@ -16,7 +16,9 @@ from adapters.matrix.departures import Departure
 from adapters.matrix.transport import NioTransport
 from core.games import Outcome, Termination
 from core.i18n import render
-from core.store import Session, SessionStore, Status
+from core.store import Session, Status, departures, sessions
+from core.store import stats as store_stats
+from core.store.port import Store
 from tests.e2e.synapse import (
     BOT,
     PASSWORD,
@@ -81,7 +83,7 @@ async def test_a_player_who_leaves_mid_game_loses_it_and_the_other_plays_on(
         assert "m.relates_to" not in notice.source["content"]  # a message of its own
         [session] = await finished(running.service.store, room)
         assert session.outcome == Outcome(Termination.ABANDONED, 1)
-        stats = await running.service.store.player_stats("matrix", alice.user_id)
+        stats = await running.service.store.run(store_stats.player_stats("matrix", alice.user_id))
         assert stats is not None and (stats.wins, stats.losses) == (1, 0)
 
         # Alice is free at once: a new game starts.
@@ -107,13 +109,13 @@ async def test_the_bot_kicked_from_a_room_ends_its_games_there(
 
         store = running.service.store
         deadline = time.monotonic() + 20
-        while await store.live_in_chats("matrix", [room]):
+        while await store.run(departures.live_in_chats("matrix", [room])):
             assert time.monotonic() < deadline, "the games in the room did not end"
             await asyncio.sleep(0.05)
         [session] = await finished(store, room)
         assert session.outcome == Outcome(Termination.ABANDONED)  # nobody claims it
-        assert await store.player_stats("matrix", alice.user_id) is None
-        [kept] = await store.live_in_chats("matrix", [elsewhere])
+        assert await store.run(store_stats.player_stats("matrix", alice.user_id)) is None
+        [kept] = await store.run(departures.live_in_chats("matrix", [elsewhere]))
         assert kept.status is Status.ACTIVE
 
 
@@ -168,7 +170,7 @@ async def test_a_player_who_left_while_the_bot_was_away_loses_the_game_at_its_re
             assert "to move" not in shown(edit)
             [session] = await finished(running.service.store, room)
             assert session.outcome == Outcome(Termination.ABANDONED, 1)
-            assert await running.service.store.live_in_chats("matrix", [room]) == []
+            assert await running.service.store.run(departures.live_in_chats("matrix", [room])) == []
 
         notices = [
             seen
@@ -215,7 +217,7 @@ async def test_a_gappy_incremental_sync_names_the_member_who_left_in_the_gap(
         await client.close()
 
 
-async def finished(store: SessionStore, room: str) -> list[Session]:
+async def finished(store: Store, room: str) -> list[Session]:
     """The last finished game in ``room`` (the tests play one there)."""
-    last = await store.last_finished("matrix", room, None)
+    last = await store.run(sessions.last_finished("matrix", room, None))
     return [] if last is None else [last]

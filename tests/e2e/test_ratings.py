@@ -24,7 +24,7 @@ import nio
 
 from core.games import CONNECT_FOUR, Position
 from core.i18n import render
-from core.store import Seat, SqliteStore
+from core.store import Seat, SqliteStore, sessions
 from tests.core.store.helpers import make_session
 from tests.core.store.ratings_helpers import finished
 from tests.e2e.discord_double import TOKEN, DiscordDouble
@@ -48,9 +48,9 @@ async def settle(store: SqliteStore, platform: str, user: str, name: str, chat: 
             rules=CONNECT_FOUR,
             seats=(Seat.person(user, name), Seat.person(f"{user}-{n}", f"Rookie {n}")),
         )
-        await store.create(game)
+        await store.run(sessions.create(game))
         done = replace(finished(game, 1, at=time.time()), moves=won.moves, outcome=won.outcome)
-        assert await store.update(done, expected_version=game.version)
+        assert await store.run(sessions.update(done, expected_version=game.version))
 
 
 async def test_top_all_and_link_across_discord_and_matrix(

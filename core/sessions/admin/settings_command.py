@@ -19,6 +19,7 @@ from core.errors import UserError
 from core.i18n import Lines, Text
 from core.replies import Actor, Reply
 from core.sessions.context import Context
+from core.store import settings as store_settings
 from core.store.models import SettingRow
 
 OpenPlayChanged = Callable[[Actor, str], Awaitable[None]]
@@ -57,7 +58,9 @@ class Admin:
         # A change is answered with what now applies at the scope it changed.
         view = Place(place.platform, place.scopes[place.scopes.index(target) :])
         if command.reset:
-            await self._ctx.store.setting_delete(place.platform, target, key.name)
+            await self._ctx.store.run(
+                store_settings.setting_delete(place.platform, target, key.name)
+            )
             self._cache.invalidate()
             await self._changed_key(actor, key, target)
             effective = await self._resolve(view)
@@ -67,7 +70,7 @@ class Admin:
         row = SettingRow(
             place.platform, target, key.name, key.show(value), self._ctx.clock(), actor.user_id
         )
-        await self._ctx.store.setting_put(row)
+        await self._ctx.store.run(store_settings.setting_put(row))
         self._cache.invalidate()
         await self._changed_key(actor, key, target)
         return [self._reply(self._changed("settings.set", key, view, await self._resolve(view)))]
@@ -77,7 +80,7 @@ class Admin:
             await self._open_play_changed(actor, target)
 
     async def _resolve(self, view: Place) -> Effective:
-        rows = await self._ctx.store.settings_rows(view.platform, view.scopes)
+        rows = await self._ctx.store.run(store_settings.settings_rows(view.platform, view.scopes))
         return resolve(rows, view, self._ctx.settings.chat_defaults)
 
     def _written_value(self, actor: Actor, key: Key[Any], text: str) -> str:

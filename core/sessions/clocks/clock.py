@@ -5,7 +5,7 @@ Both run from the sweep (:meth:`GameService.sweep_clocks`, under the sweeper lea
 start-up, so a clock that ran out while the bot was down ends its game then). Each is a
 compare-and-set in the store: the end is :meth:`Context.update` on the version the sweep read
 (a move stored meanwhile wins, and the sweep finds the new deadline next time); a reminder is
-claimed by :meth:`SessionStore.take_reminder`, which one caller alone gets. A move that arrives
+claimed by :meth:`Store.take_reminder`, which one caller alone gets. A move that arrives
 after its deadline but before the sweep ends the game the same way (:func:`end_on_time`), so
 the deadline decides, not which process looks first.
 
@@ -36,8 +36,8 @@ from core.sessions.openplay.relay import Localize, Relay, Shown, reader_of
 from core.sessions.outages import REFUSED
 from core.sessions.play.model import timed_out
 from core.sessions.views import board_reply
-from core.store import Session, Status
-from core.store.outbox import Kind, OutboxItem
+from core.store import Session, Status, sessions
+from core.store.models import Kind, OutboxItem
 
 log = logging.getLogger("core.sessions")
 
@@ -96,12 +96,12 @@ class Clocks:
         # queue for the store as one burst rather than one by one behind everyone's moves.
         ended = 0
         while True:
-            ids = await self._ctx.store.due_clocks(self._ctx.clock(), BATCH)
+            ids = await self._ctx.store.run(sessions.due_clocks(self._ctx.clock(), BATCH))
             ended += sum(await self._each(self._end, ids))
             if len(ids) < BATCH:
                 break
         while True:
-            ids = await self._ctx.store.due_reminders(self._ctx.clock(), BATCH)
+            ids = await self._ctx.store.run(sessions.due_reminders(self._ctx.clock(), BATCH))
             await self._each(self._remind, ids)
             if len(ids) < BATCH:
                 break
@@ -123,7 +123,7 @@ class Clocks:
         return [result for result in results if isinstance(result, int)]
 
     async def _end(self, session_id: str) -> int:
-        session = await self._ctx.store.get(session_id)
+        session = await self._ctx.store.run(sessions.get(session_id))
         if session is None or not is_due(session, self._ctx.clock()):
             return 0  # a move came first: its new deadline is for a later sweep
         # Recorded as a request records its changes: the end is told here, in every chat of
@@ -151,7 +151,7 @@ class Clocks:
 
     async def _remind(self, session_id: str) -> int:
         ctx = self._ctx
-        session = await ctx.store.get(session_id)
+        session = await ctx.store.run(sessions.get(session_id))
         if (
             session is None
             or session.status is not Status.ACTIVE
@@ -164,8 +164,8 @@ class Clocks:
         to_move = session.position().to_move
         platform, chat_id = session.chat_of(to_move)
         item = OutboxItem(Kind.REMINDER, platform, chat_id, session.id, session.version, to_move)
-        left = await ctx.store.take_reminder(
-            session.id, session.version, notice=item, now=ctx.clock()
+        left = await ctx.store.run(
+            sessions.take_reminder(session.id, session.version, notice=item, now=ctx.clock())
         )
         if left is None:
             return 0

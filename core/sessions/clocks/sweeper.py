@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from core.leases import RELEASE_TIMEOUT, Lease
 from core.sessions.outages import REFUSED, Outages
 from core.sessions.settings import ServiceSettings
-from core.store import SessionStore
+from core.store.port import Store
 
 log = logging.getLogger("core.sessions")
 
@@ -27,7 +27,7 @@ class Sweeper:
 
     def __init__(
         self,
-        store: SessionStore,
+        store: Store,
         settings: ServiceSettings,
         outages: Outages,
         sweep_clocks: Callable[[], Awaitable[int]],

@@ -21,7 +21,7 @@ from core.i18n import Text
 from core.pairing.seeks import crossing_name
 from core.replies import Actor, Reply
 from core.sessions.context import Context
-from core.store import Session
+from core.store import Session, seeks
 
 RECENT_GAMES = 10
 """Open games ``/block`` looks at: the player's latest from this chat."""
@@ -101,8 +101,8 @@ class Blocks:
     async def _recent_opponents(self, actor: Actor) -> list[_Opponent]:
         """The other players of ``actor``'s latest open games in this chat, latest first, each
         once."""
-        games = await self._ctx.store.open_games_of(
-            actor.platform, actor.chat_id, actor.user_id, RECENT_GAMES
+        games = await self._ctx.store.run(
+            seeks.open_games_of(actor.platform, actor.chat_id, actor.user_id, RECENT_GAMES)
         )
         found: dict[tuple[str, str], _Opponent] = {}
         for game in games:
@@ -121,6 +121,6 @@ class Blocks:
         them = await self._identity(platform, user_id)
         if (platform, user_id) == (actor.platform, actor.user_id) or me == them:
             raise UserError("error.block_self")
-        added = await ctx.store.block(me, them, ctx.clock())
+        added = await ctx.store.run(seeks.block(me, them, ctx.clock()))
         key = "block.done" if added else "block.already"
         return [Reply(text=Text(key, {"player": player}), private=True)]

@@ -19,7 +19,7 @@ from core.sessions.openplay.open_games import noted, recording
 from core.sessions.openplay.relay import Relay, Shown, reader_of
 from core.sessions.views import board_reply
 from core.store import Session
-from core.store.outbox import Kind, OutboxItem
+from core.store.models import Kind, OutboxItem
 
 # Parameters that are commands to type: the other chat's platform has its own prefix.
 _TYPED = ("accept", "decline")

@@ -36,8 +36,9 @@ from typing import Any
 from core.ports import PlatformStyle
 from core.replies import Actor, Reply
 from core.sessions.context import Context
-from core.store import Session
-from core.store.outbox import KEPT, Kind, OutboxItem
+from core.store import Session, outbox, sessions
+from core.store.models import Kind, OutboxItem
+from core.store.models.outbox import KEPT
 
 log = logging.getLogger("core.sessions")
 
@@ -193,7 +194,7 @@ class Relay:
         style = self._serving(item.platform, item.chat_id)
         if style is None:
             try:
-                await self._ctx.store.outbox_put(item, self._ctx.clock() + KEPT)
+                await self._ctx.store.run(outbox.outbox_put(item, self._ctx.clock() + KEPT))
             except Exception:
                 log.exception("could not leave a %s for its chat's process", item.kind.value)
             return
@@ -238,7 +239,7 @@ class Relay:
         for style in list(self._ctx.styles.values()):
             if style.publish is None:
                 continue
-            for item in await store.outbox_due(style.platform, self._ctx.clock()):
+            for item in await store.run(outbox.outbox_due(style.platform, self._ctx.clock())):
                 if self._serving(item.platform, item.chat_id) is None:
                     continue
                 if item.kind not in self._renderers or item.id is None:
@@ -255,14 +256,14 @@ class Relay:
         store = self._ctx.store
         try:
             now = self._ctx.clock()
-            if not await store.outbox_take(item.id, now, now + CLAIM):
+            if not await store.run(outbox.outbox_take(item.id, now, now + CLAIM)):
                 # Another process serving that chat took it first, or is showing an older
                 # item of that chat.
                 return False
             if read and item.session_id is not None:
-                session = await store.get(item.session_id)
+                session = await store.run(sessions.get(item.session_id))
             shown = await self._show(style, item, session, None)
-            await store.outbox_done(item)
+            await store.run(outbox.outbox_done(item))
         except Exception:
             # Left claimed (or not yet): a pass shows it once the claim lapsed, and the
             # chat's later items wait for it.

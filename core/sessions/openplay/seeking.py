@@ -49,10 +49,10 @@ from core.sessions.openplay.relay import Relay, Shown, reader_of
 from core.sessions.outages import REFUSED
 from core.sessions.play.model import Event, new_session, transition
 from core.sessions.views import board_reply, game_name
-from core.store import AlreadyPlaying, Seat, Session, Status, new_session_id
-from core.store.outbox import Kind, OutboxItem
-from core.store.seek_base import AlreadySeeking, Paired, Queued, SeekResult
-from core.store.seek_ops import decode_seek
+from core.store import AlreadyPlaying, Seat, Session, Status, new_session_id, ratings
+from core.store import seeks as store_seeks
+from core.store.models import AlreadySeeking, Kind, OutboxItem, Paired, Queued, SeekResult
+from core.store.seeks import decode_seek
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +113,7 @@ class Matchmaker:
         await ctx.ensure_free(actor)
         rules = command.rules
         # One player across linked accounts (issue 23's /link), at their rating in this game.
-        identity, pools = await ctx.store.player_ratings(actor.platform, actor.user_id)
+        identity, pools = await ctx.store.run(ratings.player_ratings(actor.platform, actor.user_id))
         pool = pool_of(rules.rows, rules.cols, rules.k, rules.gravity)
         rating = next((p.rating for p in pools if p.pool == pool), Rating())
         now = ctx.clock()
@@ -172,8 +172,8 @@ class Matchmaker:
         ctx = self._ctx
         for attempt in range(_ATTEMPTS):
             try:
-                return await ctx.store.seek(
-                    seek, self._make, max_user_games=chat.max_games_per_user
+                return await ctx.store.run(
+                    store_seeks.seek(seek, self._make, max_user_games=chat.max_games_per_user)
                 )
             except AlreadyPlaying as error:
                 if error.user_id == actor.user_id or attempt == _ATTEMPTS - 1:
@@ -194,7 +194,9 @@ class Matchmaker:
 
     async def _cancel(self, actor: Actor) -> list[Reply]:
         ctx = self._ctx
-        gone = await ctx.store.cancel_seek(await self._identity(actor.platform, actor.user_id))
+        gone = await ctx.store.run(
+            store_seeks.cancel_seek(await self._identity(actor.platform, actor.user_id))
+        )
         if gone is None:
             raise UserError("error.seek_none", seek=f"{ctx.prefix(actor)}seek connect4")
         return [Reply(text=Text("seek.cancelled", {"game": game_name(gone.rules)}))]
@@ -202,7 +204,7 @@ class Matchmaker:
     async def _waiting(self, actor: Actor) -> list[Reply]:
         ctx = self._ctx
         now = ctx.clock()
-        waiting = await ctx.store.waiting_seeks(now, limit=500)
+        waiting = await ctx.store.run(store_seeks.waiting_seeks(now, limit=500))
         prefix = ctx.prefix(actor)
         if not waiting:
             text = Text("seek.list_empty", {"seek": f"{prefix}seek connect4"})
@@ -240,7 +242,7 @@ class Matchmaker:
 
     async def _identity(self, platform: str, user_id: str) -> str:
         """The player an account is: linked accounts are one (``/link``)."""
-        return (await self._ctx.store.player_ratings(platform, user_id))[0]
+        return (await self._ctx.store.run(ratings.player_ratings(platform, user_id)))[0]
 
     # --- making games ----------------------------------------------------------------------
 
@@ -346,7 +348,9 @@ class Matchmaker:
         ctx = self._ctx
         server = actor.server_id if source_of(scope) is Source.SERVER else None
         off: list[str] = []
-        for seek in await ctx.store.seeks_in(actor.platform, actor.chat_id, server):
+        for seek in await ctx.store.run(
+            store_seeks.seeks_in(actor.platform, actor.chat_id, server)
+        ):
             # A channel of a server is never a direct chat; the admin's own chat is as seen.
             where = Actor(
                 seek.platform,
@@ -359,7 +363,7 @@ class Matchmaker:
             if not self._open_play(where, await self._policy.chat(where)):
                 off.append(seek.id)
         # Their notices are left in the outbox with the withdrawal: shown from there.
-        await ctx.store.drop_seeks(off, ctx.clock())
+        await ctx.store.run(store_seeks.drop_seeks(off, ctx.clock()))
         await self._relay.deliver()
 
     async def _expired(self, item: OutboxItem, session: Session | None) -> Shown | None:
@@ -402,14 +406,14 @@ class Matchmaker:
         # every process, within a pass of the store's return: core.sessions.outages).
         await ctx.outages.settle()
         now = ctx.clock()
-        if not await ctx.store.any_seeks():
+        if not await ctx.store.run(store_seeks.any_seeks()):
             # An idle queue costs one read a second, never a write transaction.
             await self._relay.deliver()
             return 0
         # Their notices are left in the outbox in the same transaction: the deliver below
         # shows them.
-        await ctx.store.expire_seeks(now)
-        made = await ctx.store.pair_waiting(now, self._make)
+        await ctx.store.run(store_seeks.expire_seeks(now))
+        made = await ctx.store.run(store_seeks.pair_waiting(now, self._make))
         for paired in made:
             await self._opened(paired, here=None)
         await self._relay.deliver()

@@ -15,7 +15,7 @@ import time
 
 from core.sessions.context import Context
 from core.sessions.outages import REFUSED
-from core.store import Session
+from core.store import Session, sessions
 
 FIRST_LOOK = 0.1  # seconds before the first read back
 MOST_BETWEEN = 1.0  # seconds at most between two reads back
@@ -55,7 +55,7 @@ async def read_back(ctx: Context, session_id: str, seconds: float) -> Session | 
     while True:
         started = ctx.outages.now()
         try:
-            return await ctx.store.get(session_id)
+            return await ctx.store.run(sessions.get(session_id))
         except REFUSED as error:
             ctx.outages.refused(error, since=started, work="the read back of a move")
             if time.monotonic() + delay > ends:

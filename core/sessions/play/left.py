@@ -23,8 +23,8 @@ from core.sessions.openplay.open_games import recording
 from core.sessions.openplay.relay import Relay
 from core.sessions.play.model import Event, abandoned, check_removal
 from core.sessions.views import board_reply, board_view
-from core.store import Session, Status
-from core.store.outbox import Kind, OutboxItem
+from core.store import Session, Status, departures, sessions
+from core.store.models import Kind, OutboxItem
 
 log = logging.getLogger("core.sessions")
 
@@ -55,7 +55,9 @@ class Departures:
         process is not counted)."""
         ended = 0
         store = self._ctx.store
-        found_all = await store.live_in_chats(platform, chat_ids, user_id, server_id=server_id)
+        found_all = await store.run(
+            departures.live_in_chats(platform, chat_ids, user_id, server_id=server_id)
+        )
         left = {(platform, chat_id) for chat_id in chat_ids}
         if server_id is not None:  # every chat of the server is left, listed or not
             left.update(*(_in_server(found, platform, server_id) for found in found_all))
@@ -86,7 +88,9 @@ class Departures:
 
     async def live_chats(self, platform: str, server_id: str) -> list[str]:
         """The chats of ``server_id`` that show a live game or challenge, each once."""
-        found = await self._ctx.store.live_in_chats(platform, [], server_id=server_id)
+        found = await self._ctx.store.run(
+            departures.live_in_chats(platform, [], server_id=server_id)
+        )
         chats = (chat for session in found for chat in _in_server(session, platform, server_id))
         return list(dict.fromkeys(chat_id for _, chat_id in chats))
 
@@ -140,7 +144,7 @@ class Departures:
             replies = await self._end(current, _leaver(current, user_id, left))
             if replies is not None:
                 return replies
-            current = await self._ctx.store.get(current.id)
+            current = await self._ctx.store.run(sessions.get(current.id))
         return None
 
     async def _end(self, session: Session, leaver: int | None) -> list[Reply] | None:

@@ -9,13 +9,14 @@ from collections.abc import Awaitable, Callable, Sequence
 from core.i18n import Text
 from core.replies import Actor, Reply
 from core.sessions.views import board_reply
-from core.store import AlreadyPlaying, Session, SessionStore, Status
+from core.store import AlreadyPlaying, Session, Status, sessions
+from core.store.port import Store
 
 _TRIES = 3
 
 
 async def carry_games_over(
-    store: SessionStore, platform: str, old_chat_id: str, new_chat_id: str, users: Sequence[str]
+    store: Store, platform: str, old_chat_id: str, new_chat_id: str, users: Sequence[str]
 ) -> list[Session]:
     """Move the live games of ``users`` in ``old_chat_id`` to ``new_chat_id``.
 
@@ -35,12 +36,12 @@ async def carry_games_over(
         # A game that changed between the read and the move (a bots' game plays on) is read
         # again; one that keeps changing stays where it is.
         for _ in range(_TRIES):
-            session = await store.live_game(platform, old_chat_id, user_id)
+            session = await store.run(sessions.live_game(platform, old_chat_id, user_id))
             if session is None or session.status not in (Status.ACTIVE, Status.CHALLENGE):
                 break
             moved = _moved(session, platform, old_chat_id, new_chat_id)
             try:
-                if await store.swap(session, moved):
+                if await store.run(sessions.swap(session, moved)):
                     carried.append(moved)
                     break
             except AlreadyPlaying:

@@ -18,7 +18,7 @@ from core.sessions.context import Context
 from core.sessions.play.fate import Fate, fate_of, read_back
 from core.sessions.play.model import played
 from core.sessions.views import board_changed, board_reply
-from core.store import Session, Status, StoreBusy, StoreUnavailable, WriteUnknown
+from core.store import Session, Status, StoreBusy, StoreUnavailable, WriteUnknown, sessions
 
 log = logging.getLogger("core.sessions")
 
@@ -150,7 +150,7 @@ class Moves:
         except (StoreBusy, StoreUnavailable):
 
             async def later() -> list[Reply]:
-                found = await self._ctx.store.get(session.id)
+                found = await self._ctx.store.run(sessions.get(session.id))
                 return await self._told(actor, session, written, found)
 
             self._when_back(actor, session, later)
@@ -300,7 +300,7 @@ class Moves:
 
     async def stale(self, session: Session) -> list[Reply]:
         """The board changed under the player: show the current one and say so."""
-        current = await self._ctx.store.get(session.id)
+        current = await self._ctx.store.run(sessions.get(session.id))
         if current is None:
             raise UserError("error.no_such_game")
         return board_changed(current)
@@ -323,7 +323,7 @@ class Moves:
             if following is None:
                 # Someone else changed the game while the bot thought (a /final, a race with
                 # another process): what they stored is the board now.
-                reloaded = await self._ctx.store.get(current.id)
+                reloaded = await self._ctx.store.run(sessions.get(current.id))
                 if reloaded is None:
                     raise UserError("error.no_such_game")
                 return reloaded

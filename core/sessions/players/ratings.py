@@ -19,8 +19,9 @@ from core.ratings import PROVISIONAL_GAMES, format_delta, is_listed
 from core.replies import Actor, Reply
 from core.sessions.context import Context
 from core.sessions.views import game_name
-from core.store.link_ops import Linked
-from core.store.rating_ops import place_of_chat, place_of_server
+from core.store import kv, links, ratings
+from core.store.models import Linked
+from core.store.ratings import place_of_chat, place_of_server
 
 CODE_SECONDS = 600
 """How long a ``/link`` code works: long enough to switch to the other app, short enough that
@@ -54,7 +55,7 @@ class Ratings:
             Ladder.SERVER: place_of_server(actor.platform, actor.server_id or ""),
             Ladder.ALL: None,
         }[ladder]
-        rows = await ctx.store.ladder(place, pool, ctx.clock(), ctx.settings.top_size)
+        rows = await ctx.store.run(ratings.ladder(place, pool, ctx.clock(), ctx.settings.top_size))
         if not rows:
             empty = Text("ratings.top_empty", {"game": game, "games": PROVISIONAL_GAMES})
             return [*said, Reply(text=empty)]
@@ -94,7 +95,7 @@ class Ratings:
             ):
                 shown.append(reply)
                 continue
-            change = await self._ctx.store.rating_change_of(board.session_id)
+            change = await self._ctx.store.run(ratings.rating_change_of(board.session_id))
             if change is None:
                 shown.append(reply)
                 continue
@@ -115,7 +116,7 @@ class Ratings:
         """``/stats``' text: the player's results, then their ratings and last rated games if
         they have played any."""
         ctx = self._ctx
-        identity, pools = await ctx.store.player_ratings(actor.platform, user_id)
+        identity, pools = await ctx.store.run(ratings.player_ratings(actor.platform, user_id))
         if not pools:
             return results
         now = ctx.clock()
@@ -127,11 +128,13 @@ class Ratings:
                 "games": pool.rating.games,
             }
             if is_listed(pool.rating, pool.last_rated_at, now):
-                params["rank"] = await ctx.store.rating_rank(pool.pool, pool.rating.rating, now)
+                params["rank"] = await ctx.store.run(
+                    ratings.rating_rank(pool.pool, pool.rating.rating, now)
+                )
                 lines.append(Text("ratings.stats_line", params))
             else:
                 lines.append(Text("ratings.stats_line_unranked", params))
-        changes = await ctx.store.rating_changes(identity, RECENT_CHANGES)
+        changes = await ctx.store.run(ratings.rating_changes(identity, RECENT_CHANGES))
         shown = Lines(
             tuple(
                 Text(
@@ -160,17 +163,19 @@ class Ratings:
                 # player; a direct chat holds the person and the bot alone (adapters say so).
                 raise UserError("ratings.link_not_private", prefix=prefix)
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            await ctx.store.link_code(
-                code, actor.platform, actor.user_id, ctx.clock() + CODE_SECONDS
+            await ctx.store.run(
+                links.link_code(code, actor.platform, actor.user_id, ctx.clock() + CODE_SECONDS)
             )
             text = Text(
                 "ratings.link_code",
                 {"code": code, "prefix": _other_prefix(ctx, actor), "minutes": CODE_SECONDS // 60},
             )
             return [Reply(text=text, private=True)]
-        done = await ctx.store.link(command.code, actor.platform, actor.user_id, ctx.clock())
+        done = await ctx.store.run(
+            links.link(command.code, actor.platform, actor.user_id, ctx.clock())
+        )
         if done is Linked.LINKED:
-            identity, _ = await ctx.store.player_ratings(actor.platform, actor.user_id)
+            identity, _ = await ctx.store.run(ratings.player_ratings(actor.platform, actor.user_id))
             other = identity.partition(":")[0]
             return [Reply(text=Text("ratings.linked", {"platform": other}), private=True)]
         raise UserError(f"ratings.link.{done.value}", code=command.code, prefix=prefix)
@@ -179,17 +184,17 @@ class Ratings:
         """``/hide``: the player's identity (every account linked with this one) leaves the web
         pages or comes back to them (a kv row, :data:`core.pages.HIDDEN`, read by the pages)."""
         store = self._ctx.store
-        identity, _ = await store.player_ratings(actor.platform, actor.user_id)
+        identity, _ = await store.run(ratings.player_ratings(actor.platform, actor.user_id))
         if command.hidden:
-            await store.kv_set(HIDDEN, identity, "1")
+            await store.run(kv.kv_set(HIDDEN, identity, "1"))
             text = Text("ratings.hidden", {"prefix": self._ctx.prefix(actor)})
         else:
-            await store.kv_delete(HIDDEN, identity)
+            await store.run(kv.kv_delete(HIDDEN, identity))
             text = Text("ratings.unhidden")
         return [Reply(text=text, private=True)]
 
     async def unlink(self, actor: Actor) -> list[Reply]:
-        left = await self._ctx.store.unlink(actor.platform, actor.user_id)
+        left = await self._ctx.store.run(links.unlink(actor.platform, actor.user_id))
         if not left:
             raise UserError("ratings.not_linked")
         return [Reply(text=Text("ratings.unlinked", {"count": left}), private=True)]

@@ -8,6 +8,7 @@ from core.i18n import Text
 from core.replies import Actor, Reply
 from core.sessions.context import Context
 from core.sessions.players.ratings import Ratings
+from core.store import stats as store_stats
 
 
 class Results:
@@ -26,10 +27,10 @@ class Results:
         else:
             user_id = ctx.style(actor).user_id(actor, command.user)
             name = command.user.strip()
-        total = await ctx.store.player_stats(actor.platform, user_id)
+        total = await ctx.store.run(store_stats.player_stats(actor.platform, user_id))
         if total is None:
             return [Reply(text=Text("stats.none", {"player": name}))]
-        here = await ctx.store.player_stats(actor.platform, user_id, actor.chat_id)
+        here = await ctx.store.run(store_stats.player_stats(actor.platform, user_id, actor.chat_id))
         results = Text(
             "stats.player",
             {

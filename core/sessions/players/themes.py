@@ -21,7 +21,7 @@ from core.commands.settings import THEME_CHOICES
 from core.i18n import Text
 from core.replies import Actor, Reply
 from core.sessions.context import Context
-from core.store import StoreBusy, StoreUnavailable
+from core.store import StoreBusy, StoreUnavailable, settings
 from core.store.models import SettingRow
 
 log = logging.getLogger("core.sessions")
@@ -42,7 +42,7 @@ class Themes:
         store = self._ctx.store
         params = {"chat": chat.theme, "prefix": self._ctx.prefix(actor)}
         if command.reset:
-            await store.setting_delete(place.platform, place.scopes[0], _KEY.name)
+            await store.run(settings.setting_delete(place.platform, place.scopes[0], _KEY.name))
             self._cache.invalidate()
             return [_private(Text("theme.reset", params))]
         if command.theme is None:
@@ -53,8 +53,10 @@ class Themes:
             return [_private(Text("theme.shown", {**params, "theme": mine, "choices": choices}))]
         value = _KEY.show(_KEY.parse(command.theme))
         now = self._ctx.clock()
-        await store.setting_put(
-            SettingRow(place.platform, place.scopes[0], _KEY.name, value, now, actor.user_id)
+        await store.run(
+            settings.setting_put(
+                SettingRow(place.platform, place.scopes[0], _KEY.name, value, now, actor.user_id)
+            )
         )
         self._cache.invalidate()
         return [_private(Text("theme.set", {**params, "theme": value}))]

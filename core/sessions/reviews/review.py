@@ -35,7 +35,7 @@ from core.i18n import Lines, Param, Text
 from core.replies import Actor, Reply
 from core.sessions.context import Context
 from core.sessions.views import MARKS, game_name, status_text
-from core.store import Session, Status
+from core.store import Session, Status, kv, sessions
 
 log = logging.getLogger("core.sessions")
 
@@ -110,7 +110,7 @@ class KeptReviews:
         """What is kept of ``session``'s review (the review of its first moves, maybe all)."""
         if not keeps_review(session.rules):
             return ()
-        value = await self._ctx.store.kv_get(KEEP_NAMESPACE, session.id)
+        value = await self._ctx.store.run(kv.kv_get(KEEP_NAMESPACE, session.id))
         return () if value is None else decode(value, session.moves)
 
     def _start(self, session: Session, review: GameReview | None) -> None:
@@ -145,8 +145,8 @@ class KeptReviews:
                 )
                 if review is None:  # the runner was busy: a later step or /review makes up
                     return
-            await self._ctx.store.kv_set(
-                KEEP_NAMESPACE, session.id, encode(review), session_id=session.id
+            await self._ctx.store.run(
+                kv.kv_set(KEEP_NAMESPACE, session.id, encode(review), session_id=session.id)
             )
         except asyncio.CancelledError:
             raise
@@ -184,12 +184,16 @@ class Reviews:
                 here, or the chat has no finished game.
         """
         ctx = self._ctx
-        session = await ctx.store.last_finished(actor.platform, actor.chat_id, actor.user_id)
+        session = await ctx.store.run(
+            sessions.last_finished(actor.platform, actor.chat_id, actor.user_id)
+        )
         running = await ctx.live_game(actor) is not None
         if session is None:
             if running:
                 raise UserError("error.review_running")
-            session = await ctx.store.last_finished(actor.platform, actor.chat_id, None)
+            session = await ctx.store.run(
+                sessions.last_finished(actor.platform, actor.chat_id, None)
+            )
         if session is None:
             raise UserError("error.no_review", prefix=ctx.prefix(actor))
         reviewed = await self.review(session)

@@ -17,6 +17,7 @@ from core.games import TICTACTOE
 from core.i18n import render
 from core.sessions import GameService, ServiceSettings
 from core.store import SqliteStore
+from core.store import settings as store_settings
 
 
 @pytest.fixture
@@ -220,7 +221,12 @@ async def test_only_the_console_s_own_user_is_an_admin(service: GameService) -> 
     # Anyone can be named at the keyboard ("mallory: ..."); only the user who started the
     # console may change the settings.
     async def stored() -> set[str]:
-        return {row.key for row in await service.store.settings_rows("console", ["chat:console"])}
+        return {
+            row.key
+            for row in await service.store.run(
+                store_settings.settings_rows("console", ["chat:console"])
+            )
+        }
 
     output = await play(
         service, "mallory: /settings games none\n/as mallory\n/settings level hard\n"

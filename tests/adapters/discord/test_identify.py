@@ -7,9 +7,14 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
+from collections.abc import Callable
+from typing import TypeVar
 
 from adapters.discord.identify import IdentifyGate
+from core.store.sql import Op
 from tests.backends import Backend
+
+T = TypeVar("T")
 
 INTERVAL = 0.6  # seconds; Discord's is 5, the rule is the same
 
@@ -52,14 +57,18 @@ async def test_shards_of_different_buckets_go_together(backend: Backend) -> None
 class Unanswering:
     """A store whose database is gone (an edge that cannot be had otherwise on demand)."""
 
-    async def acquire_lease(self, name: str, holder: str, ttl: float) -> bool:
+    async def run(self, op: Op[T]) -> T:
+        op.close()
         raise ConnectionError("the database does not answer")
 
-    async def release_lease(self, name: str, holder: str) -> bool:
+    def time_operations(self, timer: Callable[[str, float], None] | None) -> None:
+        pass
+
+    async def check(self) -> None:
         raise ConnectionError("the database does not answer")
 
-    async def lease_holder(self, name: str) -> None:
-        raise ConnectionError("the database does not answer")
+    async def close(self) -> None:
+        pass
 
 
 async def test_a_store_that_does_not_answer_delays_a_shard_by_one_interval() -> None:

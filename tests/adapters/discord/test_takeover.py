@@ -15,7 +15,7 @@ import pytest
 
 from adapters.discord.takeover import ShardLeases, shard_lease_name
 from core.leases import holder_id
-from core.store import SqliteStore, StoreUnavailable
+from core.store import SqliteStore, StoreUnavailable, leases
 
 # Long enough that a renewal late by a busy machine's scheduling does not lose a lease (which
 # would be a takeover the test did not cause), short enough for a quick test.
@@ -123,10 +123,10 @@ async def test_each_process_runs_its_own_shards_and_adopts_none(stores: tuple[Cu
         await asyncio.sleep(3 * TTL)  # past the start-up grace: still nothing adopted
         assert a.leases.running == {0} and b.leases.running == {1}
         assert not a.leases.adopted and not b.leases.adopted
-        holder = await stores[0].lease_holder(shard_lease_name(COUNT, 0))
+        holder = await stores[0].run(leases.lease_holder(shard_lease_name(COUNT, 0)))
         assert holder is not None and holder.holder == a.leases.holder
     # A clean stop lets the shards go at once.
-    assert await stores[0].lease_holder(shard_lease_name(COUNT, 0)) is None
+    assert await stores[0].run(leases.lease_holder(shard_lease_name(COUNT, 0))) is None
     never_two_at_once(log)
 
 

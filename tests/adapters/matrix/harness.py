@@ -14,7 +14,8 @@ from adapters.matrix import MatrixAdapter, MatrixConfig
 from adapters.matrix.state import MatrixState
 from adapters.matrix.transport import MatrixError
 from core.sessions import GameService, ServiceSettings
-from core.store import SessionStore, SqliteStore
+from core.store import SqliteStore
+from core.store.port import Store
 from tests.adapters.matrix.fakes import BOT, FakeTransport, Sent
 
 ALICE = "@alice:example.org"
@@ -29,7 +30,7 @@ FAST = ServiceSettings(ai_workers=0, ai_warm_up=False)
 
 @asynccontextmanager
 async def serving(
-    path: Path, *, store: SessionStore | None = None, settings: ServiceSettings = FAST
+    path: Path, *, store: Store | None = None, settings: ServiceSettings = FAST
 ) -> AsyncIterator[GameService]:
     """The real service on the SQLite file ``path`` (or on ``store``, closed afterwards)."""
     opened = store if store is not None else await SqliteStore.open(path)

@@ -11,6 +11,7 @@ from adapters.matrix.departures import Departure, departure, gap_departures
 from core.games import Outcome, Termination
 from core.i18n import render
 from core.sessions import GameService
+from core.store import sessions
 from tests.adapters.matrix.fakes import FakeTransport, text
 from tests.adapters.matrix.harness import (
     ALICE,
@@ -171,5 +172,5 @@ async def test_a_departure_from_a_gap_ends_the_game_once(service: GameService) -
         fake.deliver((ROOM, text("$help", ALICE, "!help")))
         await fake.wait_sent(notice_to("$help"))
     assert len([sent for sent in fake.sent if sent.content.get("body") == said]) == 1
-    last = await service.store.last_finished("matrix", ROOM, None)
+    last = await service.store.run(sessions.last_finished("matrix", ROOM, None))
     assert last is not None and last.outcome == Outcome(Termination.ABANDONED, 1)

@@ -9,17 +9,19 @@ room keys cannot be arranged from outside).
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from adapters.matrix.state import HANDLED_KEPT_S
 from adapters.matrix.undecrypted import KEPT_S
 from core.sessions import GameService
-from core.store import GameLimits, KvEntry, Session, SqliteStore
-from core.store.outbox import OutboxItem
-from core.store.thread import SqliteThread
+from core.store import KvEntry, SqliteStore, kv, sessions
+from core.store.sql import Op, name_of
+from core.store.sqlite_thread import SqliteThread
 from tests.adapters.matrix.fakes import BOT, FakeTransport, encrypted, text
 from tests.adapters.matrix.harness import (
     ALICE,
@@ -33,6 +35,8 @@ from tests.adapters.matrix.harness import (
 )
 
 NAMESPACE = f"matrix:{BOT}"
+
+T = TypeVar("T")
 
 
 class Crash(BaseException):
@@ -50,25 +54,9 @@ class CrashAfterCommit(SqliteStore):
         super().__init__(db, path, clock=clock)
         self.crashed = asyncio.Event()
 
-    async def update(
-        self,
-        session: Session,
-        *,
-        expected_version: int,
-        receipt: KvEntry | None = None,
-        limits: GameLimits | None = None,
-        notices: Sequence[OutboxItem] = (),
-        now: float = 0.0,
-    ) -> bool:
-        applied = await super().update(
-            session,
-            expected_version=expected_version,
-            receipt=receipt,
-            limits=limits,
-            notices=notices,
-            now=now,
-        )
-        if self.armed:
+    async def run(self, op: Op[T]) -> T:
+        applied = await super().run(op)
+        if self.armed and name_of(op) == "update":
             self.armed = False
             self.crashed.set()
             raise Crash
@@ -92,7 +80,7 @@ async def test_a_crash_right_after_the_move_is_stored_never_plays_it_again(
             await asyncio.wait_for(store.crashed.wait(), 5)
         # The move is stored; its sync token is not (its handling never finished).
         assert await state(service).next_batch() == started
-        game = await service.store.live_game("matrix", ROOM, ALICE)
+        game = await service.store.run(sessions.live_game("matrix", ROOM, ALICE))
         assert game is not None and game.moves == (4,)
 
     # A new process on the same file; the homeserver sends the move again.
@@ -102,9 +90,9 @@ async def test_a_crash_right_after_the_move_is_stored_never_plays_it_again(
         async with running(service, again):
             await again.wait_sent(notice_to("$help"))
         assert not [s for s in again.sent if edit_of(board.event_id)(s) or notice_to("$m1")(s)]
-        game = await service.store.live_game("matrix", ROOM, ALICE)
+        game = await service.store.run(sessions.live_game("matrix", ROOM, ALICE))
         assert game is not None and game.moves == (4,)  # played once; the bot's answer was lost
-        assert await service.store.kv_get(NAMESPACE, "handled:$m1") == "1"
+        assert await service.store.run(kv.kv_get(NAMESPACE, "handled:$m1")) == "1"
 
 
 async def test_an_event_that_changes_nothing_gets_its_receipt_at_the_end(
@@ -115,26 +103,26 @@ async def test_an_event_that_changes_nothing_gets_its_receipt_at_the_end(
     fake.deliver((ROOM, text("$1", ALICE, "!help")))
     async with running(service, fake):
         await fake.wait_sent(notice_to("$1"))
-    assert await service.store.kv_get(NAMESPACE, "handled:$1") == "1"
+    assert await service.store.run(kv.kv_get(NAMESPACE, "handled:$1")) == "1"
 
 
 async def test_the_previous_versions_list_counts_in_the_first_sync_and_is_then_dropped(
     service: GameService,
 ) -> None:
     await state(service).set_next_batch("s0")
-    await service.store.kv_set(NAMESPACE, f"handled:{ROOM}", json.dumps(["$1"]))
+    await service.store.run(kv.kv_set(NAMESPACE, f"handled:{ROOM}", json.dumps(["$1"])))
     fake = FakeTransport()
     token = fake.deliver((ROOM, text("$1", ALICE, "!help")), (ROOM, text("$2", ALICE, "!help")))
     async with running(service, fake):
         await fake.wait_sent(notice_to("$2"))
         # The old list goes right after that sync's token is saved, which follows the notice.
         for _ in range(500):
-            if await service.store.kv_get(NAMESPACE, f"handled:{ROOM}") is None:
+            if await service.store.run(kv.kv_get(NAMESPACE, f"handled:{ROOM}")) is None:
                 break
             await asyncio.sleep(0.01)
     assert await state(service).next_batch() == token
     assert not [s for s in fake.sent if notice_to("$1")(s)]
-    assert await service.store.kv_get(NAMESPACE, f"handled:{ROOM}") is None
+    assert await service.store.run(kv.kv_get(NAMESPACE, f"handled:{ROOM}")) is None
 
 
 async def test_an_event_waiting_for_its_room_key_survives_a_restart(
@@ -191,17 +179,19 @@ class RecordingStore(SqliteStore):
         super().__init__(db, path, clock=clock)
         self.rows: list[KvEntry] = []
 
-    async def kv_set(
-        self,
-        namespace: str,
-        key: str,
-        value: str,
-        *,
-        session_id: str | None = None,
-        expires_at: float | None = None,
-    ) -> None:
-        self.rows.append(KvEntry(namespace, key, value, session_id, expires_at))
-        await super().kv_set(namespace, key, value, session_id=session_id, expires_at=expires_at)
+    async def run(self, op: Op[T]) -> T:
+        if name_of(op) == "kv_set":
+            called = inspect.getgeneratorlocals(op)  # its arguments: it has not started
+            self.rows.append(
+                KvEntry(
+                    called["namespace"],
+                    called["key"],
+                    called["value"],
+                    called["session_id"],
+                    called["expires_at"],
+                )
+            )
+        return await super().run(op)
 
 
 async def test_board_rows_go_with_their_game_and_receipts_expire(tmp_path: Path) -> None:
@@ -218,7 +208,7 @@ async def test_board_rows_go_with_their_game_and_receipts_expire(tmp_path: Path)
         async with running(service, fake, clock=lambda: 1000.0):
             [board] = await fake.wait_sent(is_board)
             await fake.wait_sent(notice_to("$h"))
-        game = await service.store.live_game("matrix", ROOM, ALICE)
+        game = await service.store.run(sessions.live_game("matrix", ROOM, ALICE))
         assert game is not None
     rows = {row.key: row for row in store.rows}
     assert rows[f"board:{game.id}"].session_id == game.id

@@ -14,6 +14,7 @@ from pathlib import Path
 from adapters.matrix import MatrixAdapter
 from core.leases import Lease, LeaseState
 from core.sessions import GameService
+from core.store import kv
 from tests.adapters.matrix.fakes import BOT, FakeTransport, text
 from tests.adapters.matrix.harness import ALICE, CONFIG, ROOM, Sleeps, edit_of, is_board, serving
 
@@ -91,7 +92,7 @@ async def test_an_adapter_whose_lease_is_taken_stops_syncing_at_once(tmp_path: P
         await until(lambda: a.adapter.ready.is_set())
         await a.fake.wait_until(lambda: len(a.fake.syncs) >= 2)  # a long poll is under way
         # As if this process had stalled past the expiry and another had taken the lease.
-        await service.store.kv_set("lease", LEASE, "another", expires_at=time.time() + 60)
+        await service.store.run(kv.kv_set("lease", LEASE, "another", expires_at=time.time() + 60))
         taken = time.monotonic()
         await until(lambda: a.fake.closed, within=TTL)
         assert time.monotonic() - taken <= TTL / 3 + 0.5  # at the next renewal (+ a loaded machine)
@@ -101,7 +102,7 @@ async def test_an_adapter_whose_lease_is_taken_stops_syncing_at_once(tmp_path: P
         assert len(a.fake.syncs) == syncs  # no sync without the lease
 
         # The other holder goes away: a takes the lease again and resumes from the token.
-        await service.store.kv_delete("lease", LEASE)
+        await service.store.run(kv.kv_delete("lease", LEASE))
         await a.fake.wait_until(lambda: len(a.fake.syncs) > syncs, within=TTL * 2)
         assert a.fake.syncs[syncs] == ("s1", False, True)
         assert a.lease.terms == 2

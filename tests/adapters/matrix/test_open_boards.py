@@ -7,7 +7,7 @@ from pathlib import Path
 
 from adapters.matrix.state import BoardRef, MatrixState
 from core.games import CONNECT_FOUR
-from core.store import Seat, SqliteStore, Status
+from core.store import Seat, SqliteStore, Status, sessions
 from core.store.models import Session
 from tests.adapters.matrix.fakes import BOT
 
@@ -33,7 +33,7 @@ def open_game() -> Session:
 
 async def test_each_room_of_an_open_game_keeps_its_own_board(tmp_path: Path) -> None:
     async with SqliteStore.open(tmp_path / "db.sqlite3") as store:
-        await store.create(open_game())
+        await store.run(sessions.create(open_game()))
         state = MatrixState(store, BOT)
         a, b = BoardRef("g1", "!a:x", "$ea"), BoardRef("g1", "!b:y", "$eb")
         await state.set_board(a, 0.0)

@@ -13,6 +13,7 @@ from adapters.matrix.state import BoardRef, Waiting
 from adapters.matrix.unshown import Unshown
 from core.replies import Actor, Reply
 from core.sessions import GameService
+from core.store import sessions
 from tests.adapters.matrix.fakes import FakeTransport, Sent
 from tests.adapters.matrix.harness import ALICE, ROOM, edit_of, is_board, no_relogin, state
 
@@ -88,7 +89,7 @@ async def test_a_board_whose_game_is_gone_is_forgotten(service: GameService) -> 
 
     session_id, _ = await stopped_while_answering(service, move)
     # Gone before the next start (an admin deleted it, or it expired and was swept).
-    assert await service.store.delete(session_id)
+    assert await service.store.run(sessions.delete(session_id))
     assert await next_start(service) == (0, [])
     assert await state(service).unshown() == []
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from core.games import Outcome, Position, Termination
-from core.store import Session, Status
+from core.store import Session, Status, sessions
 from tests.core.store.helpers import NOW, make_session
 
 # A game that X wins, one that O wins, and a draw, by their moves.
@@ -57,7 +57,7 @@ async def play(
     """Store a game between ``first`` and ``second`` (None: the bot) and finish it;
     ``changes`` are fields of the session (``casual``, ``server_id``, ``platform``)."""
     game = replace(make_session(alice=first, bob=second, chat=chat), **changes)
-    await store.create(game)
+    await store.run(sessions.create(game))
     done = finished(game, winner, at=at, termination=termination)
-    assert await store.update(done, expected_version=game.version)
+    assert await store.run(sessions.update(done, expected_version=game.version))
     return done

@@ -17,7 +17,8 @@ import pytest
 
 import core.store
 from core.games import Position
-from core.store import KvEntry, SqliteStore, Status
+from core.store import KvEntry, SqliteStore, Status, kv
+from core.store import sessions as store_sessions
 from tests.core.store.helpers import make_session, played, sql
 
 RACERS = 3
@@ -32,13 +33,15 @@ def _race(path: str, racer: int, start: multiprocessing.synchronize.Barrier) -> 
         async with SqliteStore.open(path, busy_timeout_ms=10_000) as store:
             start.wait(60)  # every racer has its store open: they start together
             while True:
-                session = await store.live_game("test", "big", "alice")
+                session = await store.run(store_sessions.live_game("test", "big", "alice"))
                 if session is None or session.status is Status.FINISHED:
                     return
                 position = Position.from_moves(session.rules, session.moves)
                 moved = played(session, rng.choice(position.legal_moves()))
                 stamp = KvEntry("race", str(moved.version), str(racer))
-                await store.update(moved, expected_version=session.version, receipt=stamp)
+                await store.run(
+                    store_sessions.update(moved, expected_version=session.version, receipt=stamp)
+                )
                 # A breath between moves, as between a player's clicks: on a busy machine the
                 # racer that got the CPU first could otherwise play the whole game alone.
                 await asyncio.sleep(0.001)
@@ -55,7 +58,7 @@ async def test_compare_and_set_across_processes(tmp_path: Path) -> None:
     async with SqliteStore.open(path) as store:
         # A 12x12 board (k=5) gives a long game: many rounds of racing for the same version.
         game = replace(make_session(chat="big"), rules=Rules(12, 12, 5))
-        await store.create(game)
+        await store.run(store_sessions.create(game))
     context = multiprocessing.get_context("spawn")  # no thread or loop copied by fork
     start = context.Barrier(RACERS)
     racers = [
@@ -67,7 +70,7 @@ async def test_compare_and_set_across_processes(tmp_path: Path) -> None:
         racer.join(120)
         assert racer.exitcode == 0
     async with SqliteStore.open(path) as store:
-        final = await store.get(game.id)
+        final = await store.run(store_sessions.get(game.id))
     assert final is not None
     assert final.status is Status.FINISHED  # the race ran to the end of the game
     # Every applied move made exactly one version and left exactly one receipt: none was lost
@@ -84,13 +87,13 @@ async def test_compare_and_set_across_processes(tmp_path: Path) -> None:
 async def test_close_lets_queued_work_finish_and_is_idempotent(tmp_path: Path) -> None:
     store = await SqliteStore.open(tmp_path / "db.sqlite3")
     sessions = [make_session(alice=f"a{n}", bob=f"b{n}") for n in range(50)]
-    writes = [asyncio.ensure_future(store.create(s)) for s in sessions]
+    writes = [asyncio.ensure_future(store.run(store_sessions.create(s))) for s in sessions]
     await asyncio.sleep(0)  # every create is queued on the thread now
     closers = [asyncio.ensure_future(store.close()) for _ in range(3)]
     await asyncio.gather(*writes, *closers)
     await store.close()
     with pytest.raises(RuntimeError, match="closed"):
-        await store.get(sessions[0].id)
+        await store.run(store_sessions.get(sessions[0].id))
     assert sql(tmp_path / "db.sqlite3", "SELECT count(*) FROM sessions") == [(50,)]
 
 
@@ -107,15 +110,15 @@ async def test_the_thread_ends_with_the_store(tmp_path: Path) -> None:
 async def test_a_cancelled_caller_does_not_break_the_store(tmp_path: Path) -> None:
     async with SqliteStore.open(tmp_path / "db.sqlite3") as store:
         session = make_session()
-        creating = asyncio.ensure_future(store.create(session))
+        creating = asyncio.ensure_future(store.run(store_sessions.create(session)))
         await asyncio.sleep(0)  # the create is queued on the thread, its caller waits
         creating.cancel()
         with pytest.raises(asyncio.CancelledError):
             await creating
         # The work was already queued: it ran (a write is never half done), and the thread
         # goes on serving.
-        assert await store.get(session.id) == session
-        assert await store.update(played(session, 4), expected_version=1)
+        assert await store.run(store_sessions.get(session.id)) == session
+        assert await store.run(store_sessions.update(played(session, 4), expected_version=1))
 
 
 async def test_errors_reach_the_caller_and_the_thread_goes_on(tmp_path: Path) -> None:
@@ -126,8 +129,8 @@ async def test_errors_reach_the_caller_and_the_thread_goes_on(tmp_path: Path) ->
 
         with pytest.raises(ZeroDivisionError, match="in the thread"):
             await store._call(broken)
-        await store.kv_set("ns", "k", "v")
-        assert await store.kv_get("ns", "k") == "v"
+        await store.run(kv.kv_set("ns", "k", "v"))
+        assert await store.run(kv.kv_get("ns", "k")) == "v"
 
 
 def test_no_aiosqlite_and_no_private_internals() -> None:
@@ -139,11 +142,11 @@ def test_no_aiosqlite_and_no_private_internals() -> None:
     # And nothing imports it on the way: open a store in a fresh interpreter.
     code = (
         "import asyncio, sys, tempfile\n"
-        "from core.store import SqliteStore\n"
+        "from core.store import SqliteStore, kv\n"
         "async def main():\n"
         "    with tempfile.TemporaryDirectory() as d:\n"
         "        async with SqliteStore.open(d + '/db.sqlite3') as store:\n"
-        "            await store.kv_set('a', 'b', 'c')\n"
+        "            await store.run(kv.kv_set('a', 'b', 'c'))\n"
         "asyncio.run(main())\n"
         "assert 'aiosqlite' not in sys.modules, 'aiosqlite was imported'\n"
     )

@@ -19,6 +19,9 @@ from core.store import (
     SqliteStore,
     StoreBusy,
     StoreUnavailable,
+    kv,
+    sessions,
+    stats,
 )
 from tests.core.store.helpers import ROOT, make_session, played, read_only, sql
 
@@ -36,7 +39,7 @@ async def make_database(path: Path, games: int = 0) -> None:
     checkpoints the WAL into the file, so damage done to the file is what SQLite reads."""
     async with SqliteStore.open(path) as store:
         for number in range(games):
-            await store.create(make_session(alice=f"a{number}", bob=f"b{number}"))
+            await store.run(sessions.create(make_session(alice=f"a{number}", bob=f"b{number}")))
 
 
 # --- at open -------------------------------------------------------------------------------------
@@ -142,45 +145,47 @@ async def test_a_lock_held_past_the_timeout_at_open(tmp_path: Path) -> None:
 async def test_a_full_disk_is_unavailable_and_writes_nothing(tmp_path: Path) -> None:
     async with SqliteStore.open(tmp_path / "db.sqlite3") as store:
         session = make_session()
-        await store.create(session)
+        await store.run(sessions.create(session))
         # SQLite's own quota: the file may not grow one page more, as on a full disk.
         pages = await store._call(lambda c: c.execute("PRAGMA page_count").fetchone()[0])
         await store._call(lambda c: c.execute(f"PRAGMA max_page_count = {int(pages)}"))
         big = replace(played(session, 4), chat_id="x" * 100_000)
         with pytest.raises(StoreUnavailable) as caught:
-            await store.update(big, expected_version=1)
+            await store.run(sessions.update(big, expected_version=1))
         assert_one_line(caught.value, store.path, "disk is full")
         with pytest.raises(StoreUnavailable):
-            await store.kv_set("ns", "big", "y" * 100_000)
-        assert await store.get(session.id) == session  # nothing of it was written
-        assert await store.kv_get("ns", "big") is None
+            await store.run(kv.kv_set("ns", "big", "y" * 100_000))
+        assert await store.run(sessions.get(session.id)) == session  # nothing of it was written
+        assert await store.run(kv.kv_get("ns", "big")) is None
         await store._call(lambda c: c.execute("PRAGMA max_page_count = 1073741823"))
-        assert await store.update(big, expected_version=1)  # and it recovers
+        assert await store.run(sessions.update(big, expected_version=1))  # and it recovers
 
 
 @pytest.mark.skipif(not ROOT, reason="needs chattr +i on an open file (root)")
 async def test_a_journal_that_turns_read_only_while_running(tmp_path: Path) -> None:
     async with SqliteStore.open(tmp_path / "db.sqlite3") as store:
         session = make_session()
-        await store.create(session)
+        await store.run(sessions.create(session))
         await store.check()
         # The disk refuses the journal's next write, as a failing or remounted disk would.
         with read_only(Path(f"{store.path}-wal")):
             with pytest.raises(StoreUnavailable) as caught:
-                await store.update(played(session, 4), expected_version=1)
+                await store.run(sessions.update(played(session, 4), expected_version=1))
             assert_one_line(caught.value, store.path, "I/O error")
             with pytest.raises(StoreUnavailable):
                 await store.check()
-            assert await store.get(session.id) == session  # reads still answer, unchanged
+            assert (
+                await store.run(sessions.get(session.id)) == session
+            )  # reads still answer, unchanged
         await store.check()
-        assert await store.update(played(session, 4), expected_version=1)
+        assert await store.run(sessions.update(played(session, 4), expected_version=1))
 
 
 async def test_check_on_a_healthy_and_a_closed_store(tmp_path: Path) -> None:
     store = await SqliteStore.open(tmp_path / "db.sqlite3")
     await store.check()
     await store.check()  # a no-op write: repeatable, changes nothing
-    assert await store.count_sessions() == 0
+    assert await store.run(stats.count_sessions()) == 0
     await store.close()
     with pytest.raises(StoreUnavailable, match="closed"):
         await store.check()

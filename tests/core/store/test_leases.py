@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from core.store import LeaseHolder
+from core.store import LeaseHolder, kv, leases, sessions
 from core.store.postgres import PostgresStore
 from tests.backends import Backend, Backends, PostgresBackend
 
@@ -22,7 +22,7 @@ ROUNDS = 40
 
 async def held_by(store: Any, name: str) -> str | None:
     """The holder of the lease, checking that it has about 30 s left."""
-    held = await store.lease_holder(name)
+    held = await store.run(leases.lease_holder(name))
     if held is None:
         return None
     assert isinstance(held, LeaseHolder) and 29 < held.expires_in <= 30
@@ -36,36 +36,36 @@ async def test_a_free_lease_is_taken_renewed_by_its_holder_and_refused_to_others
     backend: Backend,
 ) -> None:
     async with backend.open() as store:
-        assert await store.lease_holder("sync") is None
-        assert await store.acquire_lease("sync", "a", 30)
-        assert not await store.acquire_lease("sync", "b", 30)
-        assert await store.acquire_lease("sync", "a", 30)  # a renewal
-        held = await store.lease_holder("sync")
+        assert await store.run(leases.lease_holder("sync")) is None
+        assert await store.run(leases.acquire_lease("sync", "a", 30))
+        assert not await store.run(leases.acquire_lease("sync", "b", 30))
+        assert await store.run(leases.acquire_lease("sync", "a", 30))  # a renewal
+        held = await store.run(leases.lease_holder("sync"))
         assert isinstance(held, LeaseHolder) and held.holder == "a"
         assert 29 < held.expires_in <= 30
-        assert await store.acquire_lease("other", "b", 30)  # leases are independent
-        assert (await store.lease_holder("sync")) is not None
+        assert await store.run(leases.acquire_lease("other", "b", 30))  # leases are independent
+        assert (await store.run(leases.lease_holder("sync"))) is not None
 
 
 async def test_only_the_holder_releases_and_then_another_takes_it(backend: Backend) -> None:
     async with backend.open() as store:
-        assert await store.acquire_lease("sync", "a", 30)
-        assert not await store.release_lease("sync", "b")
+        assert await store.run(leases.acquire_lease("sync", "a", 30))
+        assert not await store.run(leases.release_lease("sync", "b"))
         assert await held_by(store, "sync") == "a"
-        assert await store.release_lease("sync", "a")
-        assert not await store.release_lease("sync", "a")  # already free
-        assert await store.lease_holder("sync") is None
-        assert await store.acquire_lease("sync", "b", 30)
+        assert await store.run(leases.release_lease("sync", "a"))
+        assert not await store.run(leases.release_lease("sync", "a"))  # already free
+        assert await store.run(leases.lease_holder("sync")) is None
+        assert await store.run(leases.acquire_lease("sync", "b", 30))
 
 
 async def test_an_expired_lease_is_free_for_anyone(backend: Backend) -> None:
     async with backend.open() as store:
-        assert await store.acquire_lease("sync", "a", 0.2)
-        assert not await store.acquire_lease("sync", "b", 30)
+        assert await store.run(leases.acquire_lease("sync", "a", 0.2))
+        assert not await store.run(leases.acquire_lease("sync", "b", 30))
         await asyncio.sleep(0.3)
-        assert await store.lease_holder("sync") is None
-        assert await store.acquire_lease("sync", "b", 30)
-        assert not await store.acquire_lease("sync", "a", 30)  # the old holder lost it
+        assert await store.run(leases.lease_holder("sync")) is None
+        assert await store.run(leases.acquire_lease("sync", "b", 30))
+        assert not await store.run(leases.acquire_lease("sync", "a", 30))  # the old holder lost it
         assert await held_by(store, "sync") == "b"
 
 
@@ -73,11 +73,11 @@ async def test_the_expiry_is_by_the_database_clock_and_the_sweep_leaves_leases_a
     backend: Backend,
 ) -> None:
     async with backend.open() as store:
-        assert await store.acquire_lease("sync", "a", 30)
+        assert await store.run(leases.acquire_lease("sync", "a", 30))
         # A sweeping process whose clock is a day ahead: it would think the lease expired.
-        await store.delete_expired(time.time() + 86_400)
+        await store.run(sessions.delete_expired(time.time() + 86_400))
         assert await held_by(store, "sync") == "a"
-        assert not await store.acquire_lease("sync", "b", 30)
+        assert not await store.run(leases.acquire_lease("sync", "b", 30))
         expires_at = await backend.sql(
             "SELECT expires_at FROM kv WHERE namespace = 'lease' AND key = 'sync'"
         )
@@ -89,9 +89,9 @@ async def test_a_row_without_expiry_in_the_lease_namespace_counts_as_free(
     backend: Backend,
 ) -> None:
     async with backend.open() as store:
-        await store.kv_set("lease", "sync", "someone")  # not written by a lease: no expiry
-        assert await store.lease_holder("sync") is None
-        assert await store.acquire_lease("sync", "a", 30)
+        await store.run(kv.kv_set("lease", "sync", "someone"))  # not written by a lease: no expiry
+        assert await store.run(leases.lease_holder("sync")) is None
+        assert await store.run(leases.acquire_lease("sync", "a", 30))
 
 
 @pytest.mark.parametrize(
@@ -103,7 +103,7 @@ async def test_bad_arguments_are_refused_and_write_nothing(
 ) -> None:
     async with backend.open() as store:
         with pytest.raises(ValueError, match="lease"):
-            await store.acquire_lease(name, holder, ttl)
+            await store.run(leases.acquire_lease(name, holder, ttl))
         assert await backend.sql("SELECT count(*) FROM kv") == [(0,)]
 
 
@@ -111,7 +111,7 @@ async def test_tasks_racing_for_a_free_lease_make_one_holder(backend: Backend) -
     async with backend.open() as store:
         for round_ in range(10):
             won = await asyncio.gather(
-                *(store.acquire_lease(f"r{round_}", f"h{n}", 30) for n in range(5))
+                *(store.run(leases.acquire_lease(f"r{round_}", f"h{n}", 30)) for n in range(5))
             )
             assert sum(won) == 1, won
 
@@ -129,8 +129,8 @@ def _racer(url: str, racer: int, start: multiprocessing.synchronize.Barrier, res
             for round_ in range(ROUNDS):
                 start.wait(60)
                 fresh, expired = await asyncio.gather(
-                    store.acquire_lease(f"fresh-{round_}", f"racer-{racer}", 30),
-                    store.acquire_lease(f"expired-{round_}", f"racer-{racer}", 30),
+                    store.run(leases.acquire_lease(f"fresh-{round_}", f"racer-{racer}", 30)),
+                    store.run(leases.acquire_lease(f"expired-{round_}", f"racer-{racer}", 30)),
                 )
                 results.put((round_, racer, fresh, expired))
 
@@ -149,7 +149,7 @@ async def test_processes_racing_for_a_lease_make_exactly_one_holder_every_round(
 ) -> None:
     async with pg.open() as store:
         for round_ in range(ROUNDS):
-            assert await store.acquire_lease(f"expired-{round_}", "dead", 0.001)
+            assert await store.run(leases.acquire_lease(f"expired-{round_}", "dead", 0.001))
     await asyncio.sleep(0.01)
     context = multiprocessing.get_context("spawn")  # no loop or pool copied by fork
     start = context.Barrier(RACERS)

@@ -10,7 +10,17 @@ from pathlib import Path
 from typing import Any
 
 from core.games import Outcome, Termination
-from core.store import SCHEMA_VERSION, Session, SettingRow, SqliteStore, Status
+from core.store import (
+    SCHEMA_VERSION,
+    Session,
+    SettingRow,
+    SqliteStore,
+    Status,
+    kv,
+    schema,
+    sessions,
+    settings,
+)
 from core.store.migrations import MIGRATIONS, STEPS
 from core.store.rows import SESSION_COLUMNS, session_row
 from tests.core.store.helpers import NOW, make_session, played, sql
@@ -66,7 +76,7 @@ async def test_a_v1_database_is_upgraded_and_keeps_every_row(tmp_path: Path) -> 
     before = {table: dump(path, table) for table in TABLES}
     assert all(before.values())
     async with SqliteStore.open(path) as store:
-        assert await store.schema_version() == SCHEMA_VERSION == len(STEPS)
+        assert await store.run(schema.schema_version()) == SCHEMA_VERSION == len(STEPS)
         # Every row is kept; the sessions table has more columns, empty on old rows (0 for the
         # casual flag).
         after = {table: dump(path, table) for table in TABLES}
@@ -76,18 +86,18 @@ async def test_a_v1_database_is_upgraded_and_keeps_every_row(tmp_path: Path) -> 
         # Old kv rows are tied to nothing and never expire.
         assert sql(path, "SELECT * FROM kv") == [("matrix", "next_batch", "s42", None, None)]
         for session_id in ids:
-            assert await store.get(session_id) is not None
-        live = await store.live_game("test", "c1", "bob")
+            assert await store.run(sessions.get(session_id)) is not None
+        live = await store.run(sessions.live_game("test", "c1", "bob"))
         assert live is not None and live.id == ids[0]
         assert sql(path, "SELECT count(*) FROM quarantine") == [(0,)]
         # The new columns work on the upgraded file.
-        await store.kv_set("matrix", f"board:{ids[0]}", "$e", session_id=ids[0])
-        assert await store.delete(ids[0])
-        assert await store.kv_get("matrix", f"board:{ids[0]}") is None
+        await store.run(kv.kv_set("matrix", f"board:{ids[0]}", "$e", session_id=ids[0]))
+        assert await store.run(sessions.delete(ids[0]))
+        assert await store.run(kv.kv_get("matrix", f"board:{ids[0]}")) is None
         # So does the settings table of step 3.
         row = SettingRow("matrix", "chat:!r:x", "level", "hard", NOW, "@admin:x")
-        await store.setting_put(row)
-        assert await store.settings_rows("matrix", ["chat:!r:x"]) == [row]
+        await store.run(settings.setting_put(row))
+        assert await store.run(settings.settings_rows("matrix", ["chat:!r:x"])) == [row]
     assert sql(path, "PRAGMA integrity_check") == [("ok",)]
     assert sql(path, "PRAGMA foreign_key_check") == []
 
@@ -98,7 +108,11 @@ async def test_two_stores_opening_a_v1_database_together_upgrade_it_once(tmp_pat
     # Each store has its own thread and connection: the two migrations really race.
     one, two = await asyncio.gather(SqliteStore.open(path), SqliteStore.open(path))
     try:
-        assert await one.schema_version() == await two.schema_version() == SCHEMA_VERSION
+        assert (
+            await one.run(schema.schema_version())
+            == await two.run(schema.schema_version())
+            == SCHEMA_VERSION
+        )
     finally:
         await one.close()
         await two.close()
@@ -131,7 +145,7 @@ async def test_games_finished_before_the_outcome_column_read_as_they_ended(
     async with SqliteStore.open(path) as store:
         outcomes = {}
         for session_id in (won.id, drawn.id, "resigned", "stopped"):
-            found = await store.get(session_id)
+            found = await store.run(sessions.get(session_id))
             assert found is not None
             outcomes[found.chat_id] = found.outcome
     assert outcomes == {

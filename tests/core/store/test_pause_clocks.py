@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from core.games import Outcome, Termination
-from core.store import Session, Status
+from core.store import Session, Status, outages, sessions
 from tests.backends import AnyStore, Backend
 from tests.core.store.helpers import NOW, make_session
 
@@ -27,7 +27,7 @@ def timed(
 
 
 async def stored(store: AnyStore, game: Session) -> Session:
-    found = await store.get(game.id)
+    found = await store.run(sessions.get(game.id))
     assert found is not None
     return found
 
@@ -48,8 +48,10 @@ async def test_the_clocks_that_ran_in_the_outage_move_by_it(store: AnyStore) -> 
     finished = make_session(alice="e", bob="f", status=Status.FINISHED, expires_at=NOW + 50)
     finished = replace(finished, outcome=resigned)
     for game in (long_ago, in_it, just_before, later, challenge, finished):
-        await store.create(game)
-    assert await store.pause_clocks(NOW, NOW + 40, GRACE) == 5  # all but the finished one
+        await store.run(sessions.create(game))
+    assert (
+        await store.run(outages.pause_clocks(NOW, NOW + 40, GRACE)) == 5
+    )  # all but the finished one
     assert (await stored(store, long_ago)).deadline == NOW - 100
     moved = await stored(store, in_it)
     assert (moved.deadline, moved.remind_at) == (NOW + 75, NOW + 63)  # by 40 s
@@ -59,13 +61,13 @@ async def test_the_clocks_that_ran_in_the_outage_move_by_it(store: AnyStore) -> 
     assert (await stored(store, challenge)).expires_at == NOW + 90
     assert (await stored(store, finished)).expires_at == NOW + 50
     # The same outage again (another process that saw it): nothing moves twice.
-    assert await store.pause_clocks(NOW + 10, NOW + 40, GRACE) == 0
+    assert await store.run(outages.pause_clocks(NOW + 10, NOW + 40, GRACE)) == 0
     assert (await stored(store, in_it)).deadline == NOW + 75
     # Seen from earlier by another process: only the earlier part is added.
-    assert await store.pause_clocks(NOW - 10, NOW + 40, GRACE) > 0
+    assert await store.run(outages.pause_clocks(NOW - 10, NOW + 40, GRACE)) > 0
     assert (await stored(store, in_it)).deadline == NOW + 85
     # A later outage is an outage of its own: what ran in it moves, the rest stays.
-    assert await store.pause_clocks(NOW + 1000, NOW + 1001, GRACE) > 0
+    assert await store.run(outages.pause_clocks(NOW + 1000, NOW + 1001, GRACE)) > 0
     assert (await stored(store, later)).deadline == NOW + 550
     assert (await stored(store, in_it)).expires_at == NOW + 3651
 

@@ -28,10 +28,14 @@ from core.store import (
     SettingRow,
     Status,
     StoreUnavailable,
+    kv,
+    schema,
+    settings,
 )
+from core.store import sessions as store_sessions
 from core.store.migrations import STEPS, Dialect, Step
-from core.store.pg_health import redact_url
 from core.store.postgres import PostgresStore
+from core.store.postgres_health import redact_url
 from core.store.rows import SESSION_COLUMNS, session_row
 from tests.backends import Backends, PostgresBackend
 from tests.core.store.helpers import NOW, make_session, played
@@ -65,11 +69,15 @@ def _racer(
                 expected = round_ + 1
                 session = None
                 while session is None or session.version != expected:
-                    session = await store.get(session_id)  # the last round's winner wrote it
+                    session = await store.run(
+                        store_sessions.get(session_id)
+                    )  # the last round's winner wrote it
                 moved = replace(session, version=expected + 1, updated_at=NOW + expected)
                 receipt = KvEntry("race", str(expected + 1), str(racer))
                 start.wait(60)
-                won = await store.update(moved, expected_version=expected, receipt=receipt)
+                won = await store.run(
+                    store_sessions.update(moved, expected_version=expected, receipt=receipt)
+                )
                 results.put((round_, racer, won))
 
     asyncio.run(race())
@@ -78,7 +86,7 @@ def _racer(
 async def test_compare_and_set_across_processes_exactly_one_wins(pg: PostgresBackend) -> None:
     async with pg.open() as store:
         game = make_session()
-        await store.create(game)
+        await store.run(store_sessions.create(game))
     context = multiprocessing.get_context("spawn")  # no loop or pool copied by fork
     start = context.Barrier(RACERS)
     results = context.Queue()
@@ -102,7 +110,7 @@ async def test_compare_and_set_across_processes_exactly_one_wins(pg: PostgresBac
     receipts = dict(await pg.sql("SELECT key, value FROM kv WHERE namespace = 'race'"))
     assert receipts == {str(r + 2): str(w[0]) for r, w in winners.items()}
     async with pg.open() as store:
-        final = await store.get(game.id)
+        final = await store.run(store_sessions.get(game.id))
     assert final is not None and final.version == ROUNDS + 1
 
 
@@ -112,13 +120,15 @@ async def test_sweepers_in_parallel_delete_and_count_each_session_once(
     async with pg.open() as store:
         for number in range(300):
             session = make_session(alice=f"a{number}", bob=f"b{number}", expires_at=NOW - 1)
-            await store.create(session)
-            await store.kv_set("m", f"board:{session.id}", "$e", session_id=session.id)
-            await store.kv_set("m", f"handled:{number}", "1", expires_at=NOW - 1)
-        await store.create(make_session(chat="kept"))
+            await store.run(store_sessions.create(session))
+            await store.run(kv.kv_set("m", f"board:{session.id}", "$e", session_id=session.id))
+            await store.run(kv.kv_set("m", f"handled:{number}", "1", expires_at=NOW - 1))
+        await store.run(store_sessions.create(make_session(chat="kept")))
     sweepers = [await pg.open() for _ in range(4)]  # a pool each: really concurrent
     try:
-        counts = await asyncio.gather(*(s.delete_expired(NOW) for s in sweepers))
+        counts = await asyncio.gather(
+            *(s.run(store_sessions.delete_expired(NOW)) for s in sweepers)
+        )
         assert sum(counts) == 300, counts
     finally:
         for sweeper in sweepers:
@@ -133,7 +143,7 @@ async def test_stores_opening_an_empty_database_together_migrate_it_once(
 ) -> None:
     stores = await asyncio.gather(*(pg.open() for _ in range(4)))
     try:
-        assert [await s.schema_version() for s in stores] == [SCHEMA_VERSION] * 4
+        assert [await s.run(schema.schema_version()) for s in stores] == [SCHEMA_VERSION] * 4
     finally:
         for store in stores:
             await store.close()
@@ -146,7 +156,7 @@ async def test_a_failing_migration_step_rolls_back_alone(pg: PostgresBackend) ->
     async with pg.open() as store:
         with pytest.raises(Exception, match="division by zero"):
             await store._migrate([*STEPS, ok, bad])
-        assert await store.schema_version() == SCHEMA_VERSION + 1
+        assert await store.run(schema.schema_version()) == SCHEMA_VERSION + 1
     names = await pg.sql(
         "SELECT table_name FROM information_schema.tables WHERE table_name LIKE 'extra_%'"
         " AND table_schema = $1",
@@ -186,7 +196,7 @@ async def test_a_server_that_is_not_there(tmp_path: Path) -> None:
 async def test_a_read_only_server_is_unavailable_and_writes_nothing(pg: PostgresBackend) -> None:
     async with pg.open() as store:
         game = make_session()
-        await store.create(game)
+        await store.run(store_sessions.create(game))
         with pytest.raises(StoreUnavailable, match="read-only"):
             await PostgresStore.open(f"{pg.where}&default_transaction_read_only=on")
         # At run time: the server turns read-only under a running store (as a standby does).
@@ -197,15 +207,15 @@ async def test_a_read_only_server_is_unavailable_and_writes_nothing(pg: Postgres
             with pytest.raises(StoreUnavailable, match="read-only"):
                 await store.check()
             with pytest.raises(StoreUnavailable, match="read-only"):
-                await store.update(replace(game, version=2), expected_version=1)
+                await store.run(store_sessions.update(replace(game, version=2), expected_version=1))
             with pytest.raises(StoreUnavailable, match="read-only"):
-                await store.kv_set("ns", "k", "v")
+                await store.run(kv.kv_set("ns", "k", "v"))
         finally:
             await pg.sql("ALTER SYSTEM RESET default_transaction_read_only")
             await pg.sql("SELECT pg_reload_conf()")
         await _until(lambda: _writable(pg))
-        assert await store.get(game.id) == game  # nothing was written
-        assert await store.kv_get("ns", "k") is None
+        assert await store.run(store_sessions.get(game.id)) == game  # nothing was written
+        assert await store.run(kv.kv_get("ns", "k")) is None
         await store.check()
 
 
@@ -214,7 +224,7 @@ async def test_a_dropped_connection_is_replaced(
 ) -> None:
     async with pg.open(pool_size=1) as store:
         game = make_session()
-        await store.create(game)
+        await store.run(store_sessions.create(game))
         await pg.sql(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
             " WHERE application_name = 'chatbots' AND pid <> pg_backend_pid()"
@@ -222,8 +232,10 @@ async def test_a_dropped_connection_is_replaced(
         # asyncpg may notice the server's notice before the next statement (then the pool
         # reconnects at once) or during it (then that one request is unavailable).
         with contextlib.suppress(StoreUnavailable):
-            await store.get(game.id)
-        assert await store.get(game.id) == game  # the pool made a new connection
+            await store.run(store_sessions.get(game.id))
+        assert (
+            await store.run(store_sessions.get(game.id)) == game
+        )  # the pool made a new connection
         await store.check()
 
 
@@ -233,7 +245,7 @@ async def test_closed_store_check_is_unavailable(pg: PostgresBackend) -> None:
     with pytest.raises(StoreUnavailable, match="closed"):
         await store.check()
     with pytest.raises(RuntimeError, match="closed"):
-        await store.get("x")
+        await store.run(store_sessions.get("x"))
 
 
 def test_redact_url() -> None:
@@ -248,10 +260,10 @@ def test_sqlite_users_never_import_asyncpg(tmp_path: Path) -> None:
     code = (
         "import asyncio, sys\n"
         "import core.store, core.store.postgres\n"
-        "from core.store import SqliteStore\n"
+        "from core.store import SqliteStore, kv\n"
         "async def main():\n"
         f"    async with SqliteStore.open({str(tmp_path / 'db.sqlite3')!r}) as store:\n"
-        "        await store.kv_set('a', 'b', 'c')\n"
+        "        await store.run(kv.kv_set('a', 'b', 'c'))\n"
         "asyncio.run(main())\n"
         "assert 'asyncpg' not in sys.modules, 'asyncpg was imported'\n"
     )
@@ -311,15 +323,15 @@ async def test_a_server_that_goes_away_is_unavailable() -> None:
     try:
         store = await PostgresStore.open(server.url(), connect_timeout=5)
         game = make_session()
-        await store.create(game)
+        await store.run(store_sessions.create(game))
         server.stop()
         with pytest.raises(StoreUnavailable) as caught:
-            await store.update(replace(game, version=2), expected_version=1)
+            await store.run(store_sessions.update(replace(game, version=2), expected_version=1))
         assert "\n" not in str(caught.value)
         with pytest.raises(StoreUnavailable):
             await store.check()
         with pytest.raises(StoreUnavailable):
-            await store.get(game.id)
+            await store.run(store_sessions.get(game.id))
         await asyncio.wait_for(store.close(), 10)
     finally:
         server.stop()
@@ -328,13 +340,13 @@ async def test_a_server_that_goes_away_is_unavailable() -> None:
 async def test_close_lets_started_work_finish_and_is_idempotent(pg: PostgresBackend) -> None:
     store = await pg.open(pool_size=3)  # most creates wait for a connection at close
     sessions = [make_session(alice=f"a{n}", bob=f"b{n}") for n in range(50)]
-    writes = [asyncio.ensure_future(store.create(s)) for s in sessions]
+    writes = [asyncio.ensure_future(store.run(store_sessions.create(s))) for s in sessions]
     await asyncio.sleep(0)  # every create has started
     closers = [asyncio.ensure_future(store.close()) for _ in range(3)]
     await asyncio.gather(*writes, *closers)
     await store.close()
     with pytest.raises(RuntimeError, match="closed"):
-        await store.get(sessions[0].id)
+        await store.run(store_sessions.get(sessions[0].id))
     assert await pg.sql("SELECT count(*) FROM sessions") == [(50,)]
 
 
@@ -342,21 +354,21 @@ async def test_a_cancelled_caller_leaves_all_or_nothing(pg: PostgresBackend) -> 
     async with pg.open() as store:
         for delay in (0.0, 0.001, 0.005, 0.02):
             session = make_session(alice=f"a{delay}", bob=f"b{delay}")
-            creating = asyncio.ensure_future(store.create(session))
+            creating = asyncio.ensure_future(store.run(store_sessions.create(session)))
             await asyncio.sleep(delay)
             creating.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await creating
             # Either the whole create committed (session and players) or none of it.
-            stored = await store.get(session.id)
+            stored = await store.run(store_sessions.get(session.id))
             players = await pg.sql("SELECT count(*) FROM players WHERE session_id = $1", session.id)
             assert (stored == session and players == [(2,)]) or (
                 stored is None and players == [(0,)]
             )
         # And the store goes on serving.
         game = make_session(chat="after")
-        await store.create(game)
-        assert await store.update(replace(game, version=2), expected_version=1)
+        await store.run(store_sessions.create(game))
+        assert await store.run(store_sessions.update(replace(game, version=2), expected_version=1))
 
 
 async def test_a_v1_database_is_upgraded_and_keeps_every_row(pg: PostgresBackend) -> None:
@@ -392,17 +404,17 @@ async def test_a_v1_database_is_upgraded_and_keeps_every_row(pg: PostgresBackend
     finally:
         await conn.close()
     async with pg.open() as store:
-        assert await store.schema_version() == SCHEMA_VERSION == len(STEPS)
-        assert await store.get(active.id) == active
-        assert await store.get(finished.id) == finished
-        assert await store.get(resigned.id) == resigned
-        live = await store.live_game("test", "c1", "bob")
+        assert await store.run(schema.schema_version()) == SCHEMA_VERSION == len(STEPS)
+        assert await store.run(store_sessions.get(active.id)) == active
+        assert await store.run(store_sessions.get(finished.id)) == finished
+        assert await store.run(store_sessions.get(resigned.id)) == resigned
+        live = await store.run(store_sessions.live_game("test", "c1", "bob"))
         assert live is not None and live.id == active.id
         assert await pg.sql("SELECT * FROM kv") == [("matrix", "next_batch", "s42", None, None)]
-        await store.kv_set("matrix", f"board:{active.id}", "$e", session_id=active.id)
-        assert await store.delete(active.id)
-        assert await store.kv_get("matrix", f"board:{active.id}") is None
+        await store.run(kv.kv_set("matrix", f"board:{active.id}", "$e", session_id=active.id))
+        assert await store.run(store_sessions.delete(active.id))
+        assert await store.run(kv.kv_get("matrix", f"board:{active.id}")) is None
         # Step 3's settings table works on the upgraded database.
         row = SettingRow("discord", "server:1", "level", "hard", NOW, "alice")
-        await store.setting_put(row)
-        assert await store.settings_rows("discord", ["server:1"]) == [row]
+        await store.run(settings.setting_put(row))
+        assert await store.run(settings.settings_rows("discord", ["server:1"])) == [row]

@@ -15,7 +15,7 @@ import pytest
 
 from core.replies import Actor
 from core.sessions import GameService, ServiceSettings
-from core.store import Session, Status
+from core.store import Session, Status, departures, kv, sessions
 from tests.backends import KINDS, AnyStore, Backend, Backends, Kind, SqliteBackend
 from tests.core.store.helpers import NOW, make_session, played
 
@@ -65,19 +65,21 @@ async def test_a_damaged_row_is_quarantined_once_and_frees_its_players(
         backend.open(clock=lambda: NOW + 5) as store,
     ):
         session = make_session()
-        await store.create(session)
-        await store.kv_set("matrix", f"board:{session.id}", "$e", session_id=session.id)
+        await store.run(sessions.create(session))
+        await store.run(kv.kv_set("matrix", f"board:{session.id}", "$e", session_id=session.id))
         neighbour = make_session(alice="carol", bob="dave")
-        await store.create(neighbour)
+        await store.run(sessions.create(neighbour))
         original = await backend.sql("SELECT * FROM sessions WHERE id = $1", session.id)
         await backend.sql(f"UPDATE sessions SET {change} WHERE id = $1", session.id)
         damaged = await backend.sql("SELECT * FROM sessions WHERE id = $1", session.id)
         assert damaged and damaged != original
 
         with caplog.at_level(logging.WARNING, logger="core.store"):
-            assert await store.get(session.id) is None
-            assert await store.get(session.id) is None  # asked again: nothing more to log
-            assert await store.live_game("test", "c1", "alice") is None
+            assert await store.run(sessions.get(session.id)) is None
+            assert (
+                await store.run(sessions.get(session.id)) is None
+            )  # asked again: nothing more to log
+            assert await store.run(sessions.live_game("test", "c1", "alice")) is None
 
         [(session_id, row, reason, at)] = await quarantined(backend)
         assert session_id == session.id and at == NOW + 5
@@ -86,18 +88,24 @@ async def test_a_damaged_row_is_quarantined_once_and_frees_its_players(
         [logged] = warnings(caplog)
         assert session.id in logged and reason in logged
         assert await backend.sql("SELECT * FROM players WHERE session_id = $1", session.id) == []
-        assert await store.kv_get("matrix", f"board:{session.id}") is None
+        assert await store.run(kv.kv_get("matrix", f"board:{session.id}")) is None
         # Its players start again; the game next door was not touched.
-        await store.create(make_session())
-        assert await store.get(neighbour.id) == neighbour
+        await store.run(sessions.create(make_session()))
+        assert await store.run(sessions.get(neighbour.id)) == neighbour
 
 
 Reader = Callable[[AnyStore, str], Awaitable[Session | None]]
 READERS: dict[str, tuple[Status, Reader]] = {
-    "get": (Status.ACTIVE, lambda s, session_id: s.get(session_id)),
-    "live_game": (Status.ACTIVE, lambda s, _: s.live_game("test", "c1", "bob")),
-    "challenge_for": (Status.CHALLENGE, lambda s, _: s.challenge_for("test", "c1", "bob")),
-    "last_finished": (Status.FINISHED, lambda s, _: s.last_finished("test", "c1", "alice")),
+    "get": (Status.ACTIVE, lambda s, session_id: s.run(sessions.get(session_id))),
+    "live_game": (Status.ACTIVE, lambda s, _: s.run(sessions.live_game("test", "c1", "bob"))),
+    "challenge_for": (
+        Status.CHALLENGE,
+        lambda s, _: s.run(sessions.challenge_for("test", "c1", "bob")),
+    ),
+    "last_finished": (
+        Status.FINISHED,
+        lambda s, _: s.run(sessions.last_finished("test", "c1", "alice")),
+    ),
 }
 
 
@@ -110,7 +118,7 @@ async def test_every_reader_quarantines(
         session = make_session(status=status)
         if status is Status.FINISHED:
             session = played(session, 0, 3, 1, 4, 2)
-        await store.create(session)
+        await store.run(sessions.create(session))
         assert await read(store, session.id) == session
         await backend.sql("UPDATE sessions SET x_level = 'godlike' WHERE id = $1", session.id)
         with caplog.at_level(logging.WARNING, logger="core.store"):
@@ -124,10 +132,10 @@ async def test_the_next_valid_row_is_found_behind_a_damaged_one(backend: Backend
         older = played(make_session(), 0, 3, 1, 4, 2)
         newer = played(make_session(), 4, 0, 8, 2, 1, 7, 6, 3, 5)  # a draw, finished later
         newer = replace(newer, updated_at=NOW + 10)
-        await store.create(older)
-        await store.create(newer)
+        await store.run(sessions.create(older))
+        await store.run(sessions.create(newer))
         await backend.sql("UPDATE sessions SET moves = 'zz' WHERE id = $1", newer.id)
-        found = await store.last_finished("test", "c1", "alice")
+        found = await store.run(sessions.last_finished("test", "c1", "alice"))
         assert found == older
         assert [q[0] for q in await quarantined(backend)] == [newer.id]
 
@@ -137,10 +145,10 @@ async def test_a_row_without_an_id_is_quarantined_by_rowid(tmp_path: Path) -> No
     backend = SqliteBackend(tmp_path / "db.sqlite3")
     async with backend.open() as store:
         session = played(make_session(), 0, 3, 1, 4, 2)
-        await store.create(session)
+        await store.run(sessions.create(session))
         # SQLite lets a TEXT PRIMARY KEY be NULL (a known quirk): the row is still found.
         await backend.sql("UPDATE sessions SET id = NULL WHERE id = $1", session.id)
-        assert await store.last_finished("test", "c1", "alice") is None
+        assert await store.run(sessions.last_finished("test", "c1", "alice")) is None
         [(session_id, row, reason, _)] = await quarantined(backend)
         assert session_id is None and row["id"] is None and "id must be text" in reason
         assert await backend.sql("SELECT count(*) FROM sessions") == [(0,)]
@@ -158,7 +166,7 @@ async def test_the_service_lets_the_player_start_again(backend: Backend) -> None
                 replies = await service.handle_text(alice, text, addressed=True)
                 assert replies and replies[0].text is not None
                 assert not (replies[0].error and replies[0].text.key == "error.internal"), text
-            game = await store.live_game("test", "c1", "alice")
+            game = await store.run(sessions.live_game("test", "c1", "alice"))
             assert game is not None and game.id != started[0].session_id
         finally:
             await service.close()
@@ -170,9 +178,11 @@ async def test_the_live_sessions_of_chats_skip_a_damaged_one(backend: Backend) -
         damaged = make_session()
         challenge = make_session(alice="erin", bob="frank", status=Status.CHALLENGE)
         for session in (kept, damaged, challenge):
-            await store.create(session)
+            await store.run(sessions.create(session))
         await backend.sql("UPDATE sessions SET moves = 'zz' WHERE id = $1", damaged.id)
-        found = await store.live_in_chats("test", ["c1", "c2", "c3"])
+        found = await store.run(departures.live_in_chats("test", ["c1", "c2", "c3"]))
         assert {s.id for s in found} == {kept.id, challenge.id}
         assert [q[0] for q in await quarantined(backend)] == [damaged.id]
-        assert await store.live_in_chats("test", ["c1", "c2"], "frank") == [challenge]
+        assert await store.run(departures.live_in_chats("test", ["c1", "c2"], "frank")) == [
+            challenge
+        ]

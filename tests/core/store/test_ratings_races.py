@@ -9,7 +9,7 @@ import multiprocessing
 import multiprocessing.synchronize
 
 from core.ratings import rebuild
-from core.store import SqliteStore
+from core.store import SqliteStore, ratings
 from core.store.postgres import PostgresStore
 from tests.backends import Backend
 from tests.core.store.helpers import NOW
@@ -53,10 +53,12 @@ async def test_simultaneous_finishes_of_one_player_lose_no_update(backend: Backe
         racer.join(180)
         assert racer.exitcode == 0
     async with backend.open() as store:
-        alice = await store.rating_of("test", "alice", "tictactoe")
+        alice = await store.run(ratings.rating_of("test", "alice", "tictactoe"))
         assert alice.games == RACERS * GAMES
         # Each change started from the rating the one before left: the log replays to it.
-        assert await store.stored_ratings() == rebuild(await store.rating_log())
+        assert await store.run(ratings.stored_ratings()) == rebuild(
+            await store.run(ratings.rating_log())
+        )
         befores = await backend.sql(
             "SELECT first_games FROM rating_changes WHERE first_identity = 'test:alice' ORDER BY id"
         )

@@ -19,10 +19,10 @@ import pytest
 from core.games import CONNECT_FOUR, TICTACTOE, Rules
 from core.pairing.seeks import SEEK_TTL, Seek
 from core.ratings import NEW
-from core.store import Seat, Session, Status, new_session_id
-from core.store.rating_ops import own_identity
-from core.store.seek_base import AlreadySeeking, Paired, Queued
-from core.store.seek_ops import SEEK_COLUMNS, decode_seek, seek_row
+from core.store import Seat, Session, Status, new_session_id, seeks, sessions, stats
+from core.store.models import AlreadySeeking, Paired, Queued
+from core.store.ratings import own_identity
+from core.store.seeks import SEEK_COLUMNS, decode_seek, seek_row
 from core.store.sqlite import SqliteStore
 from tests.backends import Backend
 from tests.core.store.helpers import NOW, make_session, played
@@ -95,20 +95,20 @@ def open_game(first: Seek, second: Seek) -> Session:
 async def test_a_seek_waits_then_the_next_compatible_one_pairs_it(backend: Backend) -> None:
     async with backend.open() as store:
         alice = make_seek("alice", chat="c1")
-        assert await store.seek(alice, open_game) == Queued(alice)
-        assert await store.seek_of(alice.player) == alice
+        assert await store.run(seeks.seek(alice, open_game)) == Queued(alice)
+        assert await store.run(seeks.seek_of(alice.player)) == alice
         bob = make_seek("bob", chat="m1", platform="other", at=NOW + 5)
-        paired = await store.seek(bob, open_game)
+        paired = await store.run(seeks.seek(bob, open_game))
         assert isinstance(paired, Paired) and paired.seeks == (alice, bob)
         game = paired.session
-        assert await store.get(game.id) == game
-        assert await store.waiting_seeks(NOW + 5) == []
+        assert await store.run(sessions.get(game.id)) == game
+        assert await store.run(seeks.waiting_seeks(NOW + 5)) == []
         # Each player finds the game in the chat they sought from, and only there.
-        found = await store.live_game("test", "c1", "alice")
+        found = await store.run(sessions.live_game("test", "c1", "alice"))
         assert found is not None and found.id == game.id
-        found = await store.live_game("other", "m1", "bob")
+        found = await store.run(sessions.live_game("other", "m1", "bob"))
         assert found is not None and found.id == game.id
-        assert await store.live_game("test", "c1", "bob") is None
+        assert await store.run(sessions.live_game("test", "c1", "bob")) is None
         assert game.chats == (("test", "c1"), ("other", "m1"))
         assert game.seat_in("other", "m1", "bob") == 2
         assert game.seat_in("test", "c1", "bob") is None
@@ -118,24 +118,24 @@ async def test_an_open_games_result_is_counted_in_each_players_own_chat(
     backend: Backend,
 ) -> None:
     async with backend.open() as store:
-        await store.seek(make_seek("alice", chat="c1"), open_game)
-        paired = await store.seek(make_seek("bob", chat="c2"), open_game)
+        await store.run(seeks.seek(make_seek("alice", chat="c1"), open_game))
+        paired = await store.run(seeks.seek(make_seek("bob", chat="c2"), open_game))
         assert isinstance(paired, Paired)
         game = paired.session
         finished = played(game, 0, 6, 1, 6, 2, 6, 3)
-        assert await store.update(finished, expected_version=game.version)
-        alice = await store.player_stats("test", "alice", "c1")
-        bob = await store.player_stats("test", "bob", "c2")
+        assert await store.run(sessions.update(finished, expected_version=game.version))
+        alice = await store.run(stats.player_stats("test", "alice", "c1"))
+        bob = await store.run(stats.player_stats("test", "bob", "c2"))
         assert alice is not None and bob is not None
         assert (alice.wins, bob.losses) == (1, 1)
-        assert await store.player_stats("test", "bob", "c1") is None
+        assert await store.run(stats.player_stats("test", "bob", "c1")) is None
         assert await backend.sql("SELECT count(*) FROM players") == [(0,)]
 
 
 async def test_seeks_that_do_not_fit_are_never_paired(backend: Backend) -> None:
     async with backend.open() as store:
         alice = make_seek("alice", rated=True, rating=1500)
-        assert isinstance(await store.seek(alice, open_game), Queued)
+        assert isinstance(await store.run(seeks.seek(alice, open_game)), Queued)
         misfits = [
             make_seek("alice", chat="c9"),  # herself, from another chat: already seeking
             make_seek("bob", rules=TICTACTOE, rated=True),  # another game
@@ -143,26 +143,30 @@ async def test_seeks_that_do_not_fit_are_never_paired(backend: Backend) -> None:
             make_seek("dave", rated=True, clock=600.0),  # a clock out of range
             make_seek("erin", rated=True, rating=2200),  # too far for a fresh window
         ]
-        results = [await store.seek(s, open_game) for s in misfits]
+        results = [await store.run(seeks.seek(s, open_game)) for s in misfits]
         assert results[0] == AlreadySeeking(alice)
         assert all(isinstance(r, Queued) for r in results[1:])
         assert await backend.sql("SELECT count(*) FROM sessions") == [(0,)]
         # A blocked player is not paired either way.
-        assert await store.block(own_identity("test", "frank"), alice.player, NOW)
-        assert not await store.block(own_identity("test", "frank"), alice.player, NOW)
-        assert await store.blocked(alice.player, own_identity("test", "frank"))
-        assert isinstance(await store.seek(make_seek("frank", rated=True), open_game), Queued)
-        assert len(await store.waiting_seeks(NOW)) == 6
+        assert await store.run(seeks.block(own_identity("test", "frank"), alice.player, NOW))
+        assert not await store.run(seeks.block(own_identity("test", "frank"), alice.player, NOW))
+        assert await store.run(seeks.blocked(alice.player, own_identity("test", "frank")))
+        assert isinstance(
+            await store.run(seeks.seek(make_seek("frank", rated=True), open_game)), Queued
+        )
+        assert len(await store.run(seeks.waiting_seeks(NOW))) == 6
 
 
 async def test_the_rating_window_widens_while_seeks_wait(backend: Backend) -> None:
     async with backend.open() as store:
-        await store.seek(make_seek("alice", rated=True, rating=1500), open_game)
-        await store.seek(make_seek("bob", rated=True, rating=1900, at=NOW + 1), open_game)
-        assert await store.pair_waiting(NOW + 2, open_game) == []
-        made = await store.pair_waiting(NOW + 60, open_game)
+        await store.run(seeks.seek(make_seek("alice", rated=True, rating=1500), open_game))
+        await store.run(
+            seeks.seek(make_seek("bob", rated=True, rating=1900, at=NOW + 1), open_game)
+        )
+        assert await store.run(seeks.pair_waiting(NOW + 2, open_game)) == []
+        made = await store.run(seeks.pair_waiting(NOW + 60, open_game))
         assert [tuple(s.user_id for s in p.seeks) for p in made] == [("alice", "bob")]
-        assert await store.pair_waiting(NOW + 61, open_game) == []
+        assert await store.run(seeks.pair_waiting(NOW + 61, open_game)) == []
 
 
 async def test_a_pass_pairs_each_waiting_seek_once(backend: Backend) -> None:
@@ -170,23 +174,25 @@ async def test_a_pass_pairs_each_waiting_seek_once(backend: Backend) -> None:
         # Queued without a partner each (as two processes may at one instant): a pass pairs.
         for n in range(21):
             await queue(backend, make_seek(f"p{n}", chat=f"c{n % 7}", at=NOW + n))
-        made = await store.pair_waiting(NOW + 30, open_game)
+        made = await store.run(seeks.pair_waiting(NOW + 30, open_game))
         assert len(made) == 10
         users = Counter(s.user_id for p in made for s in p.seeks)
         assert set(users.values()) == {1}
-        left = await store.waiting_seeks(NOW + 30)
+        left = await store.run(seeks.waiting_seeks(NOW + 30))
         assert [s.user_id for s in left] == ["p20"]
 
 
 async def test_a_seeker_busy_in_their_chat_is_left_waiting(backend: Backend) -> None:
     async with backend.open() as store:
         alice = make_seek("alice", chat="c1")
-        await store.seek(alice, open_game)
+        await store.run(seeks.seek(alice, open_game))
         # Alice started a game in her chat after seeking: nobody is paired with her there.
-        await store.create(make_session(alice="alice", bob="zed", chat="c1"))
-        assert isinstance(await store.seek(make_seek("bob", chat="c2"), open_game), Queued)
-        assert await store.pair_waiting(NOW + 10, open_game) == []
-        assert len(await store.waiting_seeks(NOW + 10)) == 2
+        await store.run(sessions.create(make_session(alice="alice", bob="zed", chat="c1")))
+        assert isinstance(
+            await store.run(seeks.seek(make_seek("bob", chat="c2"), open_game)), Queued
+        )
+        assert await store.run(seeks.pair_waiting(NOW + 10, open_game)) == []
+        assert len(await store.run(seeks.waiting_seeks(NOW + 10))) == 2
 
 
 async def test_expired_seeks_are_returned_once_and_cancel_takes_a_seek_out(
@@ -194,16 +200,16 @@ async def test_expired_seeks_are_returned_once_and_cancel_takes_a_seek_out(
 ) -> None:
     async with backend.open() as store:
         old = make_seek("alice", at=NOW - SEEK_TTL - 1)
-        await store.seek(old, open_game)
-        await store.seek(make_seek("bob", rules=TICTACTOE), open_game)
+        await store.run(seeks.seek(old, open_game))
+        await store.run(seeks.seek(make_seek("bob", rules=TICTACTOE), open_game))
         # The expired seek is not a partner any more.
-        assert isinstance(await store.seek(make_seek("carol"), open_game), Queued)
-        gone = await asyncio.gather(*(store.expire_seeks(NOW) for _ in range(3)))
+        assert isinstance(await store.run(seeks.seek(make_seek("carol"), open_game)), Queued)
+        gone = await asyncio.gather(*(store.run(seeks.expire_seeks(NOW)) for _ in range(3)))
         assert [s.user_id for batch in gone for s in batch] == ["alice"]
-        cancelled = await store.cancel_seek(own_identity("test", "bob"))
+        cancelled = await store.run(seeks.cancel_seek(own_identity("test", "bob")))
         assert cancelled is not None and cancelled.user_id == "bob"
-        assert await store.cancel_seek(own_identity("test", "bob")) is None
-        assert [s.user_id for s in await store.waiting_seeks(NOW)] == ["carol"]
+        assert await store.run(seeks.cancel_seek(own_identity("test", "bob"))) is None
+        assert [s.user_id for s in await store.run(seeks.waiting_seeks(NOW))] == ["carol"]
 
 
 async def test_a_damaged_seek_row_is_left_out(backend: Backend) -> None:
@@ -214,8 +220,10 @@ async def test_a_damaged_seek_row_is_left_out(backend: Backend) -> None:
             NOW,
             NOW + SEEK_TTL,
         )
-        assert await store.waiting_seeks(NOW) == []
-        assert isinstance(await store.seek(make_seek("bob", chat="c2"), open_game), Queued)
+        assert await store.run(seeks.waiting_seeks(NOW)) == []
+        assert isinstance(
+            await store.run(seeks.seek(make_seek("bob", chat="c2"), open_game)), Queued
+        )
 
 
 def test_a_seek_keeps_its_server_and_whole_rating_and_older_rows_still_decode() -> None:
@@ -255,13 +263,15 @@ def _seeker(
                 for n in range(number, SEEKS, PROCESSES)
             ]
             start.wait(60)
-            made = await asyncio.gather(*(store.seek(s, open_game) for s in mine))
+            made = await asyncio.gather(*(store.run(seeks.seek(s, open_game)) for s in mine))
             ids = [r.session.id for r in made if isinstance(r, Paired)]
             deadline = asyncio.get_running_loop().time() + 60
-            while await store.waiting_seeks(NOW + 10) and (
+            while await store.run(seeks.waiting_seeks(NOW + 10)) and (
                 asyncio.get_running_loop().time() < deadline
             ):
-                ids += [p.session.id for p in await store.pair_waiting(NOW + 10, open_game)]
+                ids += [
+                    p.session.id for p in await store.run(seeks.pair_waiting(NOW + 10, open_game))
+                ]
             results.put(ids)
 
     asyncio.run(run())
@@ -309,7 +319,7 @@ def _killed_while_pairing(kind: str, where: str, inside: multiprocessing.synchro
     async def run() -> None:
         opening = SqliteStore.open(where) if kind == "sqlite" else PostgresStore.open(where)
         async with opening as store:
-            await store.pair_waiting(NOW + 10, stuck)
+            await store.run(seeks.pair_waiting(NOW + 10, stuck))
 
     asyncio.run(run())
 
@@ -333,7 +343,7 @@ async def test_a_process_killed_mid_pairing_loses_no_seek_and_leaves_no_game(
     assert await backend.sql("SELECT count(*) FROM players") == [(0,)]
     async with backend.open() as store:
         assert await backend.sql("SELECT player FROM seeks ORDER BY player") == before
-        made = await store.pair_waiting(NOW + 10, open_game)
+        made = await store.run(seeks.pair_waiting(NOW + 10, open_game))
         assert made and all(isinstance(p, Paired) for p in made)
 
 
@@ -342,22 +352,22 @@ async def test_one_players_simultaneous_seeks_from_many_chats_queue_one(
 ) -> None:
     async with backend.open() as store:
         burst = [make_seek("alice", chat=f"c{n}", rules=TICTACTOE) for n in range(20)]
-        results = await asyncio.gather(*(store.seek(s, open_game) for s in burst))
+        results = await asyncio.gather(*(store.run(seeks.seek(s, open_game)) for s in burst))
         queued = [r for r in results if isinstance(r, Queued)]
         assert len(queued) == 1
         assert all(r == AlreadySeeking(queued[0].seek) for r in results if r not in queued)
-        assert len(await store.waiting_seeks(NOW)) == 1
+        assert len(await store.run(seeks.waiting_seeks(NOW))) == 1
 
 
 async def test_a_burst_of_seeks_pairs_everyone_once(backend: Backend) -> None:
     async with backend.open() as store:
         burst = [make_seek(f"p{n}", chat=f"c{n}", rules=TICTACTOE) for n in range(40)]
-        results = await asyncio.gather(*(store.seek(s, open_game) for s in burst))
+        results = await asyncio.gather(*(store.run(seeks.seek(s, open_game)) for s in burst))
         made = [r for r in results if isinstance(r, Paired)]
-        made += await store.pair_waiting(NOW + 1, open_game)
+        made += await store.run(seeks.pair_waiting(NOW + 1, open_game))
         players = Counter(s.user_id for p in made for s in p.seeks)
         assert len(made) == 20 and set(players.values()) == {1}
-        assert await store.waiting_seeks(NOW + 1) == []
+        assert await store.run(seeks.waiting_seeks(NOW + 1)) == []
 
 
 async def test_misfits_at_the_head_of_the_queue_never_block_younger_seeks(
@@ -370,6 +380,6 @@ async def test_misfits_at_the_head_of_the_queue_never_block_younger_seeks(
             await queue(backend, misfit)
         for name in ("ann", "bo"):
             await queue(backend, make_seek(name, rated=True, rating=1500.0, at=NOW + 20))
-        made = await store.pair_waiting(NOW + 30, open_game, batch=5)
+        made = await store.run(seeks.pair_waiting(NOW + 30, open_game, batch=5))
         assert [sorted(s.user_id for s in p.seeks) for p in made] == [["ann", "bo"]]
-        assert len(await store.waiting_seeks(NOW + 30)) == 12
+        assert len(await store.run(seeks.waiting_seeks(NOW + 30))) == 12

@@ -13,6 +13,7 @@ import pytest
 from core.store import (
     SCHEMA_VERSION,
     SqliteStore,
+    schema,
 )
 from tests.core.store.helpers import sql
 
@@ -26,7 +27,7 @@ async def test_open_creates_directory_and_sets_pragmas(tmp_path: Path) -> None:
     store = await SqliteStore.open(path, busy_timeout_ms=1234)
     try:
         assert path.exists()
-        assert await store.schema_version() == SCHEMA_VERSION
+        assert await store.run(schema.schema_version()) == SCHEMA_VERSION
         pragmas = {}
         for name in ("journal_mode", "synchronous", "foreign_keys", "busy_timeout"):
             # The store's own connection: busy_timeout and foreign_keys are per connection.
@@ -55,7 +56,7 @@ async def test_a_failing_migration_step_rolls_back_alone(tmp_path: Path) -> None
 
         with pytest.raises(RuntimeError, match="boom"):
             await store._migrate([*MIGRATIONS, step_ok, step_bad])
-        assert await store.schema_version() == SCHEMA_VERSION + 1
+        assert await store.run(schema.schema_version()) == SCHEMA_VERSION + 1
         names = sql(store.path, "SELECT name FROM sqlite_master WHERE name LIKE 'extra_%'")
         assert names == [("extra_one",)]
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from core.games import Outcome, Termination
-from core.store import Status
+from core.store import Status, schema, sessions
 from core.store.migrations import STEPS, TERMINATIONS, Dialect
 from core.store.rows import SESSION_COLUMNS, session_row
 from tests.backends import Backend, SqliteBackend
@@ -52,7 +52,7 @@ async def test_each_termination_is_stored_and_no_other(backend: Backend) -> None
         names = await backend.sql("SELECT name FROM terminations")
         assert sorted(name for (name,) in names) == sorted(t.value for t in Termination)
         game = make_session()
-        await store.create(game)
+        await store.run(sessions.create(game))
     update = "UPDATE sessions SET termination = $1 WHERE id = $2"
     for termination in Termination:
         await _run(backend, update, termination.value, game.id)
@@ -88,9 +88,9 @@ async def test_a_database_from_before_the_table_upgrades_in_place(backend: Backe
     root = "SELECT rootpage FROM sqlite_master WHERE name = 'sessions'"
     page = await backend.sql(root) if backend.kind == "sqlite" else None
     async with backend.open() as store:
-        assert await store.schema_version() == len(STEPS)
-        assert await store.get(resigned.id) == resigned
-        assert await store.get(won.id) == won
+        assert await store.run(schema.schema_version()) == len(STEPS)
+        assert await store.run(sessions.get(resigned.id)) == resigned
+        assert await store.run(sessions.get(won.id)) == won
     if backend.kind == "sqlite":
         assert await backend.sql(root) == page
         (declared,) = await backend.sql("SELECT sql FROM sqlite_master WHERE name = 'sessions'")

@@ -20,7 +20,7 @@ queue (of two, the older waits on; an account taken out takes its own seek along
 either way (an account taken out keeps every block the shared identity had: a blocked person
 cannot shed a block by unlinking), the player's own settings (``/theme``, per account: the
 root's, else the joining account's, copied to both), and the cooldown of the live-game limits
-(:mod:`core.store.limit_ops`, whose cap counts the live games of every account of the
+(:mod:`core.store.limits`, whose cap counts the live games of every account of the
 identity).
 
 Codes live in the kv table (namespace :data:`CODES`), one row per code, kept a day past their
@@ -29,43 +29,33 @@ expiry so that an expired or used code is told apart from a wrong one.
 
 from __future__ import annotations
 
-import enum
 import json
 
 from core.admin.scopes import PLAYER
 from core.ratings import Rating, merged
-from core.store import table_ops
-from core.store.base import KvEntry
-from core.store.limit_ops import NAMESPACE as LIMITS
-from core.store.limit_ops import stored_time, user_key
-from core.store.rating_ops import identities, own_identity
+from core.store import kv
+from core.store.limits import NAMESPACE as LIMITS
+from core.store.limits import stored_time, user_key
+from core.store.models.kv import KvEntry
+from core.store.models.ratings import Linked
+from core.store.ratings import identities, own_identity
 from core.store.sql import Atomic, Op, count, row, rows
 
 CODES = "link_code"
 _KEPT_AFTER_EXPIRY = 24 * 3600.0
 
 
-class Linked(enum.Enum):
-    """What ``/link CODE`` did."""
-
-    LINKED = "linked"
-    WRONG = "wrong"  # no such code
-    EXPIRED = "expired"
-    USED = "used"  # the code was redeemed already
-    SAME_PLATFORM = "same_platform"  # the code was made on this platform: use the other one
-    ALREADY = "already"  # both accounts are one identity already
-    LINKED_ELSEWHERE = "linked_elsewhere"  # this account is linked: /unlink first
-
-
-def put_code(code: str, platform: str, user_id: str, expires_at: float) -> Op[None]:
-    """Store a new code for ``(platform, user_id)``."""
+def link_code(code: str, platform: str, user_id: str, expires_at: float) -> Op[None]:
+    """Store a new one-time ``/link`` code for ``(platform, user_id)``, valid until
+    ``expires_at``."""
     value = json.dumps({"platform": platform, "user": user_id, "expires": expires_at})
     entry = KvEntry(CODES, code, value, expires_at=expires_at + _KEPT_AFTER_EXPIRY)
-    yield from table_ops.kv_set(entry)
+    yield from kv.put(entry)
 
 
-def redeem(code: str, platform: str, user_id: str, now: float) -> Op[Linked]:
-    """``/link CODE`` by ``(platform, user_id)``, in one transaction."""
+def link(code: str, platform: str, user_id: str, now: float) -> Op[Linked]:
+    """Redeem a ``/link`` code (one transaction): the account ``(platform, user_id)`` joins
+    the identity of the code's owner."""
     return Linked((yield Atomic(_redeem(code, platform, user_id, now))))
 
 
@@ -124,7 +114,7 @@ def _roots_others(identity: str) -> Op[bool]:
 
 def _merge(source: str, into: str, now: float) -> Op[None]:
     """Every rating of ``source`` goes into ``into`` (:func:`core.ratings.merged`), logged."""
-    # Both identities' rows, locked in identity order (as core.store.rating_ops does).
+    # Both identities' rows, locked in identity order (as core.store.ratings does).
     found = yield rows(
         "SELECT identity, pool, rating, deviation, games, last_rated_at, platform, name"
         " FROM ratings WHERE identity IN ($1, $2) ORDER BY identity, pool FOR UPDATE",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit, urlunsplit
 
-from core.store.base import StoreBusy, StoreError, StoreUnavailable
+from core.store.errors import StoreBusy, StoreError, StoreUnavailable
 
 # SQLSTATE classes and codes (https://www.postgresql.org/docs/current/errcodes-appendix.html).
 _BUSY = {

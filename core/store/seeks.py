@@ -28,13 +28,12 @@ from typing import Any
 from core.games import Rules
 from core.pairing.seeks import Seek, choose, pair_up
 from core.ratings.rating import START_DEVIATION, Rating
-from core.store import limit_ops, ops, outbox_ops
-from core.store.base import Limited
-from core.store.migrations import Dialect
-from core.store.models import Session
-from core.store.ops import Clock
-from core.store.outbox import KEPT, JsonValue, Kind, OutboxItem
-from core.store.seek_base import AlreadySeeking, MakeGame, Paired, Queued, SeekResult
+from core.store import limits, outbox
+from core.store.errors import Limited
+from core.store.models.outbox import KEPT, JsonValue, Kind, OutboxItem
+from core.store.models.seeks import AlreadySeeking, MakeGame, Paired, Queued, SeekResult
+from core.store.models.session import Session
+from core.store.sessions import create_in, get
 from core.store.sql import Atomic, Op, count, placeholders, row, rows, value
 
 log = logging.getLogger(__name__)
@@ -145,8 +144,9 @@ def _decoded(found: Sequence[Sequence[Any]]) -> list[Seek]:
 # --- a new seek ----------------------------------------------------------------------------------
 
 
-def seek(new: Seek, make: MakeGame, max_user_games: int | None) -> Op[SeekResult]:
-    """Pair ``new`` with a compatible waiting seek, or queue it (one transaction).
+def seek(new: Seek, make: MakeGame, *, max_user_games: int | None = None) -> Op[SeekResult]:
+    """Pair ``new`` with a compatible waiting seek (their game stored), or queue it (one
+    transaction).
 
     Raises:
         Limited: the player already has ``max_user_games`` live games (open games count).
@@ -191,7 +191,7 @@ def _seek(new: Seek, make: MakeGame, max_user_games: int | None) -> Op[SeekResul
             continue  # its player started a game meanwhile: it waits
         yield count("DELETE FROM seeks WHERE id = $1", other.id)
         session = make(other, new)
-        yield from ops._create(session, None, None)
+        yield from create_in(session)
         return (yield from _paired(session, (other, new), new.created_at, new))
     # Two seeks of one player at once (two chats, two processes): the second waits for the
     # first to commit, then finds it.
@@ -219,7 +219,7 @@ def _paired(
         for platform, chat_id in session.chats
         if (platform, chat_id) != answered
     ]
-    notices = yield from outbox_ops.notices(items, now + KEPT)
+    notices = yield from outbox.notices(items, now + KEPT)
     return Paired(session, seeks, notices)
 
 
@@ -240,11 +240,11 @@ def _blocks(players: Sequence[str], others: Sequence[str]) -> Op[set[tuple[str, 
 
 def _under_cap(s: Seek, now: float) -> Op[bool]:
     """Whether the seeker holds fewer live games than their cap (every account of their
-    identity), under the lock of their row of the limits (:mod:`core.store.limit_ops`)."""
+    identity), under the lock of their row of the limits (:mod:`core.store.limits`)."""
     if s.max_games is None:
         return True
-    yield from limit_ops.hold_player(s.player, now)
-    return (yield from limit_ops.live_games(s.player, s.platform, s.user_id)) < s.max_games
+    yield from limits.hold_player(s.player, now)
+    return (yield from limits.live_games(s.player, s.platform, s.user_id)) < s.max_games
 
 
 def _free(s: Seek) -> Op[bool]:
@@ -261,7 +261,7 @@ def _free(s: Seek) -> Op[bool]:
 # --- the queue -----------------------------------------------------------------------------------
 
 
-def pair_waiting(now: float, make: MakeGame, batch: int) -> Op[list[Paired]]:
+def pair_waiting(now: float, make: MakeGame, *, batch: int = 500) -> Op[list[Paired]]:
     """One pass: the oldest ``batch`` waiting seeks that no other process is pairing, paired
     among themselves (one transaction)."""
     made: list[Paired] = yield Atomic(_pair_waiting(now, make, batch))
@@ -305,12 +305,12 @@ def _pair_batch(waiting: list[Seek], now: float, make: MakeGame) -> Op[list[Pair
             continue
         yield count("DELETE FROM seeks WHERE id IN ($1, $2)", first.id, second.id)
         session = make(first, second)
-        yield from ops._create(session, None, None)
+        yield from create_in(session)
         made.append((yield from _paired(session, (first, second), now, None)))
     return made
 
 
-def expire(now: float) -> Op[list[Seek]]:
+def expire_seeks(now: float) -> Op[list[Seek]]:
     """Delete the seeks that expired by ``now``, each with its notice to its player left in
     the outbox in the same transaction; each is returned to exactly one caller (the one whose
     statement deleted it)."""
@@ -339,10 +339,10 @@ def _gone_notices(gone: Sequence[Seek], now: float, detail: dict[str, JsonValue]
         )
         for s in gone
     ]
-    yield from outbox_ops.notices(items, now + KEPT)
+    yield from outbox.notices(items, now + KEPT)
 
 
-def cancel(player: str) -> Op[Seek | None]:
+def cancel_seek(player: str) -> Op[Seek | None]:
     """Take the player's seek out of the queue; it, or None when none waits."""
     found = yield row(
         f"DELETE FROM seeks WHERE player = $1 RETURNING {_COLUMNS}", player, writes=True
@@ -382,11 +382,12 @@ def _drop_seeks(ids: Sequence[str], now: float) -> Op[list[Seek]]:
 
 
 def seek_of(player: str) -> Op[Seek | None]:
+    """The player's waiting seek, if any."""
     found = yield row(f"{_SELECT} WHERE player = $1", player)
     return None if found is None else decode_seek(found)
 
 
-def waiting(now: float, limit: int) -> Op[list[Seek]]:
+def waiting_seeks(now: float, limit: int = 50) -> Op[list[Seek]]:
     """The oldest waiting seeks (what ``/seek`` shows)."""
     found = yield rows(
         f"{_SELECT} WHERE expires_at > $1 ORDER BY created_at LIMIT {int(limit)}", now
@@ -402,9 +403,7 @@ def any_seeks() -> Op[bool]:
 # --- blocks --------------------------------------------------------------------------------------
 
 
-def open_games_of(
-    dialect: Dialect, platform: str, chat_id: str, user_id: str, limit: int, clock: Clock
-) -> Op[list[Session]]:
+def open_games_of(platform: str, chat_id: str, user_id: str, limit: int = 10) -> Op[list[Session]]:
     """The latest open games (still kept: live, or finished and not yet swept) in which
     ``user_id`` played from that chat, newest first: whom ``/block`` may mean there."""
     # The player's seat in the session's own chat, or in the seat's other chat: each part
@@ -425,7 +424,7 @@ def open_games_of(
     games: list[Session] = []
     for session_id, _ in found:
         # One at a time through the quarantine: a damaged row must not hide the others.
-        session = yield from ops.get(dialect, str(session_id), clock)
+        session = yield from get(str(session_id))
         if session is not None:
             games.append(session)
     return games

@@ -2,7 +2,7 @@
 PostgreSQL (see :mod:`core.store.sql`); the rules are :mod:`core.ratings`' (pure), this module
 only reads and writes them.
 
-- :func:`record` runs inside the transaction that finishes a game (``ops._record_result``), so
+- :func:`record` runs inside the transaction that finishes a game (``sessions._record_result``), so
   a result and its rating change are written together or not at all. Both players' rating rows
   are locked (``FOR UPDATE``, in identity order, so two games sharing players cannot deadlock)
   before they are read: two processes finishing games of one player at once apply both
@@ -10,13 +10,12 @@ only reads and writes them.
   changes of one player as they were applied (the order a rebuild replays).
 - Ladders read the partial index ``ratings_ladder`` in rating order; they never sort in Python
   (and the global ladder never sorts at all).
-- Linking: see :mod:`core.store.link_ops`.
+- Linking: see :mod:`core.store.links`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from core.ratings import (
     ACTIVE_SECONDS,
@@ -29,7 +28,8 @@ from core.ratings import (
     pool_of,
 )
 from core.ratings.rebuild import Key, apply
-from core.store.models import Session
+from core.store.models.ratings import LadderRow, PoolRating, RatingChangeRow
+from core.store.models.session import Session
 from core.store.sql import Op, count, many, placeholders, row, rows, value
 
 _LISTED = f"games >= {PROVISIONAL_GAMES}"
@@ -51,38 +51,6 @@ def place_of_chat(platform: str, chat_id: str) -> str:
 def place_of_server(platform: str, server_id: str) -> str:
     """The ladder of a Discord server (every channel of it)."""
     return f"{platform}:server:{server_id}"
-
-
-@dataclass(frozen=True, slots=True)
-class LadderRow:
-    """One listed player: their display name and platform (the latest they played under), and
-    their rating in the ladder's pool."""
-
-    identity: str
-    name: str
-    platform: str
-    rating: Rating
-
-
-@dataclass(frozen=True, slots=True)
-class PoolRating:
-    """A player's rating in one pool, and when their last rated game there ended."""
-
-    pool: str
-    rating: Rating
-    last_rated_at: float
-
-
-@dataclass(frozen=True, slots=True)
-class RatingChangeRow:
-    """One rated game of a player, as ``/stats`` shows it: the pool, when, the seat's result
-    (1 won, 0 lost, None drew) and the rating before and after."""
-
-    pool: str
-    at: float
-    won: bool | None
-    before: float
-    after: float
 
 
 # --- identities --------------------------------------------------------------------------------
@@ -245,7 +213,7 @@ def _lock(
 # --- ladders and a player's ratings ------------------------------------------------------------
 
 
-def ladder(place: str | None, pool: str, now: float, limit: int) -> Op[list[LadderRow]]:
+def ladder(place: str | None, pool: str, now: float, limit: int = 10) -> Op[list[LadderRow]]:
     """The listed players of a pool, best first: everyone (``place`` None), or those who played
     rated games in a chat or a server (:func:`place_of_chat`, :func:`place_of_server`)."""
     since = now - ACTIVE_SECONDS
@@ -301,7 +269,7 @@ def rating_of(platform: str, user_id: str, pool: str) -> Op[Rating]:
     return Rating() if found is None else Rating(float(found[0]), float(found[1]), int(found[2]))
 
 
-def rank(pool: str, rating: float, now: float) -> Op[int]:
+def rating_rank(pool: str, rating: float, now: float) -> Op[int]:
     """The place a listed rating holds on the pool's global ladder (1 for the best)."""
     above = yield value(
         f"SELECT count(*) FROM ratings WHERE pool = $1 AND {_LISTED} AND last_rated_at >= $2"
@@ -313,7 +281,7 @@ def rank(pool: str, rating: float, now: float) -> Op[int]:
     return int(above) + 1
 
 
-def recent_changes(identity: str, limit: int) -> Op[list[RatingChangeRow]]:
+def rating_changes(identity: str, limit: int = 5) -> Op[list[RatingChangeRow]]:
     """The identity's last rated games, newest first."""
     columns = "id, pool, at, winner"
     found = yield rows(
@@ -338,7 +306,7 @@ def recent_changes(identity: str, limit: int) -> Op[list[RatingChangeRow]]:
     ]
 
 
-def change_of(session_id: str) -> Op[RatingChange | None]:
+def rating_change_of(session_id: str) -> Op[RatingChange | None]:
     """Both players' ratings before and after the rated game ``session_id``, or None."""
     found = yield row(
         "SELECT first_rating, first_deviation, first_games, second_rating, second_deviation,"
@@ -362,7 +330,7 @@ def change_of(session_id: str) -> Op[RatingChange | None]:
 # --- the log, for rebuilds and audits ----------------------------------------------------------
 
 
-def log() -> Op[list[RatedResult | Merge]]:
+def rating_log() -> Op[list[RatedResult | Merge]]:
     """Every rated game and merge, in the order they were applied (ids)."""
     found = yield rows(
         "SELECT kind, pool, first_identity, second_identity, winner FROM rating_changes ORDER BY id"
@@ -375,7 +343,7 @@ def log() -> Op[list[RatedResult | Merge]]:
     ]
 
 
-def stored() -> Op[dict[Key, Rating]]:
+def stored_ratings() -> Op[dict[Key, Rating]]:
     """Every stored rating with at least one rated game, by (pool, identity)."""
     found = yield rows(
         "SELECT pool, identity, rating, deviation, games FROM ratings WHERE games > 0"
@@ -383,7 +351,7 @@ def stored() -> Op[dict[Key, Rating]]:
     return {(str(r[0]), str(r[1])): Rating(float(r[2]), float(r[3]), int(r[4])) for r in found}
 
 
-def totals() -> Op[tuple[int, int, int]]:
+def rating_totals() -> Op[tuple[int, int, int]]:
     """Ratings with a rated game, rated games, and linked accounts (``chatbots stats``)."""
     found = yield row(
         "SELECT (SELECT count(*) FROM ratings WHERE games > 0),"

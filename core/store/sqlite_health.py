@@ -15,7 +15,7 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from core.store.base import StoreBusy, StoreError, StoreUnavailable
+from core.store.errors import StoreBusy, StoreError, StoreUnavailable
 
 log = logging.getLogger("core.store")
 

@@ -1,4 +1,4 @@
-"""Running store operations (:mod:`core.store.ops`) on a ``sqlite3`` connection, in its thread.
+"""Driving store operations (:mod:`core.store.sql`) on a ``sqlite3`` connection, in its thread.
 
 The connection is in autocommit mode; transactions are explicit. :func:`drive` runs a whole
 operation, every statement and transaction of it, in the caller's thread, so
@@ -13,7 +13,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, TypeVar
 
-from core.store.sql import Atomic, Op, Query, Want, for_sqlite
+from core.store.sql import ENV, Atomic, Env, Op, Query, Want, for_sqlite
 
 log = logging.getLogger(__name__)
 
@@ -65,28 +65,31 @@ def user_version(conn: sqlite3.Connection) -> int:
     return int(row[0]) if row else 0
 
 
-def drive(conn: sqlite3.Connection, op: Op[T]) -> T:
+def drive(conn: sqlite3.Connection, op: Op[T], env: Env) -> T:
     """Run the operation ``op`` to its end on ``conn``; its result, or what it raised.
 
     An :class:`Atomic` group, or a writing query, outside a transaction gets one of its own;
-    inside one, it joins it.
+    inside one, it joins it. :data:`ENV` is answered with ``env``.
     """
     answer: Any = None
     try:
         while True:
             step = op.send(answer)
-            alone = not conn.in_transaction
-            if type(step) is Atomic:
-                inner = step.op
-                answer = (
-                    transaction(conn, partial(drive, op=inner)) if alone else drive(conn, inner)
-                )
-            else:
-                assert type(step) is Query
-                if step.writes and alone:
+            if type(step) is Query:
+                if step.writes and not conn.in_transaction:
                     answer = transaction(conn, partial(_run, query=step))
                 else:
                     answer = _run(conn, step)
+            elif type(step) is Atomic:
+                inner = step.op
+                answer = (
+                    drive(conn, inner, env)
+                    if conn.in_transaction
+                    else transaction(conn, partial(drive, op=inner, env=env))
+                )
+            else:
+                assert step is ENV
+                answer = env
     except StopIteration as stop:
         return stop.value  # type: ignore[no-any-return]
     finally:

@@ -1,18 +1,24 @@
 """The store's operations on sessions, each written once for SQLite and PostgreSQL (see
-:mod:`core.store.sql`; the other tables' are in :mod:`core.store.table_ops`).
+:mod:`core.store.sql`; the other tables' are in their features' modules: :mod:`core.store.kv`,
+:mod:`core.store.stats`, :mod:`core.store.seeks`, ...).
 
-Each public function is one whole operation of :class:`~core.store.SessionStore`, named as the
-method it serves (the name is also the ``operation`` label of its timing). Statements are in
-PostgreSQL's spelling; the few places where the databases really part take ``dialect``:
+Each public function is one whole operation, run by ``await store.run(sessions.get(id))``; its
+name is the ``operation`` label of its timing. Every one raises ``StoreBusy`` when the database
+stays locked and ``StoreUnavailable`` when it cannot be written or read (nothing was written in
+either case; :mod:`core.store.errors`). Every change to a session is a compare-and-set on its
+``version``: :func:`update`, :func:`delete` and :func:`swap` say whether they applied, so two
+clicks, tasks or processes can never both apply a move. A write's ``receipt`` is stored in the
+same transaction, iff it applies. Statements are in PostgreSQL's spelling; the few places where
+the databases really part ask the store for its dialect (:data:`~core.store.sql.ENV`):
 
 - a move that keeps the status is one statement on PostgreSQL (:func:`update`): a
   ``WITH ... UPDATE`` that also writes the receipt, which SQLite cannot write (and does not
   need: its operation is one hop however many statements it has);
 - a damaged row is found again by its ``rowid`` on SQLite (its id may be NULL there), by its
-  id on PostgreSQL (a primary key);
-- in :mod:`core.store.table_ops`, the leases read each database's own clock
-  (:mod:`core.store.lease_sql`), and the schema version is ``PRAGMA user_version`` on SQLite,
-  a table on PostgreSQL.
+  id on PostgreSQL (a primary key) (:mod:`core.store.quarantine`);
+- elsewhere, the leases read each database's own clock (:mod:`core.store.leases`), and the
+  schema version is ``PRAGMA user_version`` on SQLite, a table on PostgreSQL
+  (:mod:`core.store.schema`).
 
 PostgreSQL's concurrency, which SQLite (one writer at a time) never meets, is in the
 statements themselves, and :func:`core.store.sql.for_sqlite` drops it for SQLite:
@@ -29,57 +35,44 @@ statements themselves, and :func:`core.store.sql.for_sqlite` drops it for SQLite
 from __future__ import annotations
 
 import dataclasses
-import logging
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from core.store import lease_sql, limit_ops, outbox_ops, rating_ops, table_ops
-from core.store.base import AlreadyPlaying, GameLimits, KvEntry, StoreError
+from core.store import kv, leases, limits, outbox, ratings
+from core.store.errors import AlreadyPlaying
 from core.store.migrations import Dialect
-from core.store.models import Session, Status
-from core.store.outbox import KEPT, OutboxItem
+from core.store.models.kv import GameLimits, KvEntry
+from core.store.models.outbox import KEPT, OutboxItem
+from core.store.models.session import Session, Status
+from core.store.quarantine import load
 from core.store.rows import (
     PG_INSERT_SESSION,
-    PG_SELECT_SESSION,
     PG_UPDATE_SESSION,
-    SELECT_SESSION,
-    BadRow,
-    decode_session,
-    row_json,
     session_row,
     stats_rows,
 )
-from core.store.sql import Atomic, Op, count, many, row, rows, value
-
-log = logging.getLogger(__name__)
-
-Clock = Callable[[], float]
-
-_MAX_QUARANTINES_PER_READ = 100
-"""A read that keeps finding damaged rows gives up: something rewrites them as fast as we move
-them, and an error is better than a loop."""
-
-# A damaged row's handle (first column of the select) and how to find the row again by it.
-_SELECT = {Dialect.SQLITE: SELECT_SESSION, Dialect.POSTGRES: PG_SELECT_SESSION}
-_BY_HANDLE = {Dialect.SQLITE: "rowid = $1", Dialect.POSTGRES: "id = $1 FOR UPDATE"}
-
+from core.store.sql import ENV, Atomic, Op, count, many, row, rows, value
 
 # --- sessions ------------------------------------------------------------------------------------
 
 
-def create(session: Session, receipt: KvEntry | None, limits: GameLimits | None) -> Op[None]:
-    """Insert a session, its players rows, its result if finished, and the receipt, if it
-    keeps ``limits`` (:mod:`core.store.limit_ops`).
+def create(
+    session: Session, *, receipt: KvEntry | None = None, limits: GameLimits | None = None
+) -> Op[None]:
+    """Store a new session (its players rows, its result if finished, and the receipt), if it
+    keeps ``limits`` (:mod:`core.store.limits`).
 
     Raises:
         AlreadyPlaying: a live user of ``session`` plays another game in the chat.
         Limited: ``limits`` refuse it.
     """
-    yield Atomic(_create(session, receipt, limits))
+    yield Atomic(create_in(session, receipt, limits))
 
 
-def _create(session: Session, receipt: KvEntry | None, limits: GameLimits | None) -> Op[None]:
-    taken = [] if limits is None else (yield from limit_ops.check(limits, session))
+def create_in(
+    session: Session, receipt: KvEntry | None = None, game_limits: GameLimits | None = None
+) -> Op[None]:
+    """:func:`create` inside a transaction already open (a paired seek's game)."""
+    taken = [] if game_limits is None else (yield from limits.check(game_limits, session))
     yield count(PG_INSERT_SESSION, *session_row(session))
     yield from _set_players(session, new=True)
     if session.status is Status.FINISHED:
@@ -90,36 +83,49 @@ def _create(session: Session, receipt: KvEntry | None, limits: GameLimits | None
 
 
 def update(
-    dialect: Dialect,
     session: Session,
+    *,
     expected_version: int,
-    receipt: KvEntry | None,
-    limits: GameLimits | None,
-    notices: tuple[Sequence[OutboxItem], float] = ((), 0.0),
+    receipt: KvEntry | None = None,
+    limits: GameLimits | None = None,
+    notices: Sequence[OutboxItem] = (),
+    now: float = 0.0,
 ) -> Op[bool]:
-    """Compare-and-set a session on its version, with ``notices`` (the items, and the time
-    they are kept from) left in the outbox in the same transaction (see
-    ``SessionStore.update``)."""
+    """Replace the stored session if its version is still ``expected_version`` (and it keeps
+    ``limits``), leaving ``notices`` in the outbox in the same transaction (kept from ``now``:
+    what follows the change, told by the outbox's delivery). When the update moves the session
+    to ``FINISHED``, the result is added to the players' stats in the same transaction (so it
+    is counted exactly once).
+
+    Returns:
+        True if applied; False if the session changed meanwhile or is gone.
+
+    Raises:
+        AlreadyPlaying: a newly live user (an accepted challenge) has another live game.
+        Limited: ``limits`` refused it; nothing was written.
+    """
+    env = yield ENV
     # Most updates are a move that keeps the status: on PostgreSQL one statement, one round
     # trip, where a transaction would be three.
     if (
-        dialect is Dialect.POSTGRES
+        env.dialect is Dialect.POSTGRES
         and limits is None
-        and not notices[0]
+        and not notices
         and (yield from _update_in_place(session, expected_version, receipt))
     ):
         return True
-    return bool((yield Atomic(_update(session, expected_version, receipt, limits, notices))))
+    return bool((yield Atomic(_update(session, expected_version, receipt, limits, notices, now))))
 
 
 def _update(
     session: Session,
     expected_version: int,
     receipt: KvEntry | None,
-    limits: GameLimits | None,
-    notices: tuple[Sequence[OutboxItem], float] = ((), 0.0),
+    game_limits: GameLimits | None,
+    notices: Sequence[OutboxItem] = (),
+    now: float = 0.0,
 ) -> Op[bool]:
-    taken = [] if limits is None else (yield from limit_ops.check(limits, session))
+    taken = [] if game_limits is None else (yield from limits.check(game_limits, session))
     # FOR UPDATE: the status read here is the one the UPDATE replaces, whoever races us.
     before = yield value(
         "SELECT status FROM sessions WHERE id = $1 AND version = $2 FOR UPDATE",
@@ -141,8 +147,7 @@ def _update(
     for write in taken:  # noqa: UP028 (a list cannot take the answers the driver sends)
         yield write
     yield from _put_receipt(receipt)
-    items, now = notices
-    yield from outbox_ops.notices(items, now + KEPT)
+    yield from outbox.notices(notices, now + KEPT)
     return True
 
 
@@ -183,8 +188,11 @@ def _update_in_place(session: Session, expected_version: int, receipt: KvEntry |
     return bool(applied)
 
 
-def delete(session_id: str, expected_version: int | None, receipt: KvEntry | None) -> Op[bool]:
-    """Delete a session (at ``expected_version`` if given); players and kv rows go with it."""
+def delete(
+    session_id: str, *, expected_version: int | None = None, receipt: KvEntry | None = None
+) -> Op[bool]:
+    """Delete a session (at ``expected_version`` if given); players and kv rows go with it.
+    True if it was deleted."""
     return bool((yield Atomic(_delete(session_id, expected_version, receipt))))
 
 
@@ -201,10 +209,17 @@ def _delete(session_id: str, expected_version: int | None, receipt: KvEntry | No
 
 
 def swap(
-    old: Session, new: Session, receipt: KvEntry | None, limits: GameLimits | None
+    old: Session,
+    new: Session,
+    *,
+    receipt: KvEntry | None = None,
+    limits: GameLimits | None = None,
 ) -> Op[bool]:
     """Delete ``old`` at its version and create ``new`` (if it keeps ``limits``), in one
     transaction.
+
+    Returns:
+        True if done; False, with nothing written, if ``old`` changed meanwhile or is gone.
 
     Raises:
         AlreadyPlaying: as :func:`create`; the transaction rolls back, ``old`` stays.
@@ -214,9 +229,9 @@ def swap(
 
 
 def _swap(
-    old: Session, new: Session, receipt: KvEntry | None, limits: GameLimits | None
+    old: Session, new: Session, receipt: KvEntry | None, game_limits: GameLimits | None
 ) -> Op[bool]:
-    taken = [] if limits is None else (yield from limit_ops.check(limits, new))
+    taken = [] if game_limits is None else (yield from limits.check(game_limits, new))
     if new.id == old.id and new.remind_at is not None:
         # The same game moved (a room upgrade): a reminder taken since ``old`` was read
         # (take_reminder keeps the version) stays taken.
@@ -229,20 +244,21 @@ def _swap(
             new = dataclasses.replace(new, remind_at=None)
     if not (yield from _delete(old.id, old.version, None)):
         return False
-    yield from _create(new, receipt, None)
+    yield from create_in(new, receipt, None)
     if new.id == old.id:
         # What waits to be shown about the game follows it to its new chat.
         for before, after in {(old.chat_of(n), new.chat_of(n)) for n in (1, 2)}:
             if before != after:
-                yield from outbox_ops.moved(old.id, before, after)
+                yield from outbox.moved(old.id, before, after)
     for write in taken:  # noqa: UP028 (a list cannot take the answers the driver sends)
         yield write
     return True
 
 
 def delete_expired(now: float) -> Op[int]:
-    """Sweep expired sessions (with their players and kv rows) and expired kv rows; safe to run
-    in several processes at once (see the module's notes)."""
+    """Delete every session whose ``expires_at`` is at or before ``now``, with its kv rows, and
+    every kv row whose own ``expires_at`` has passed; safe to run in several processes at once
+    (see the module's notes). Returns how many sessions were deleted."""
     return int((yield Atomic(_delete_expired(now))))
 
 
@@ -254,16 +270,17 @@ def _delete_expired(now: float) -> Op[int]:
     )
     yield count(
         "DELETE FROM kv WHERE (namespace, key) IN (SELECT namespace, key FROM kv"
-        f" WHERE expires_at <= $1 AND {lease_sql.SWEEP_SPARES} FOR UPDATE SKIP LOCKED)",
+        f" WHERE expires_at <= $1 AND {leases.SWEEP_SPARES} FOR UPDATE SKIP LOCKED)",
         now,
     )
-    yield from outbox_ops.expire(now)
+    yield from outbox.expire(now)
     return int(swept)
 
 
 def due_clocks(now: float, limit: int) -> Op[list[str]]:
-    """Running games whose clock ran out (``SessionStore.due_clocks``): the deadline's partial
-    index gives them in order, a few entries read."""
+    """Ids of at most ``limit`` running games whose clock ran out at or before ``now``, the
+    earliest first: the deadline's partial index gives them in order, a few entries read.
+    Ending one is a compare-and-set (:func:`update`), so a move racing it gives one outcome."""
     found = yield rows(
         "SELECT id FROM sessions WHERE deadline <= $1 ORDER BY deadline LIMIT $2", now, limit
     )
@@ -271,7 +288,7 @@ def due_clocks(now: float, limit: int) -> Op[list[str]]:
 
 
 def due_reminders(now: float, limit: int) -> Op[list[str]]:
-    """Running games whose player to move is due a reminder (``SessionStore.due_reminders``)."""
+    """Ids of at most ``limit`` running games whose player to move is due a reminder."""
     found = yield rows(
         "SELECT id FROM sessions WHERE remind_at <= $1 ORDER BY remind_at LIMIT $2", now, limit
     )
@@ -279,10 +296,13 @@ def due_reminders(now: float, limit: int) -> Op[list[str]]:
 
 
 def take_reminder(
-    session_id: str, version: int, notice: OutboxItem | None, now: float
+    session_id: str, version: int, *, notice: OutboxItem | None = None, now: float = 0.0
 ) -> Op[tuple[OutboxItem, ...] | None]:
-    """Clear a due reminder at ``version``, with ``notice`` left in the outbox in the same
-    transaction: one caller of several processes gets what was left (the others None)."""
+    """Claim the reminder of ``session_id`` at ``version``, for exactly one caller of every
+    process (None for the others), while the move it is about is still the one to play (the
+    version is not bumped: the board's buttons stay valid). ``notice`` (the reminder to show)
+    is left in the outbox in the same transaction (kept from ``now``); what was left, with its
+    id."""
     left: tuple[OutboxItem, ...] | None = yield Atomic(
         _take_reminder(session_id, version, notice, now)
     )
@@ -300,7 +320,7 @@ def _take_reminder(
     )
     if taken != 1:
         return None
-    left: tuple[OutboxItem, ...] = yield from outbox_ops.notices(
+    left: tuple[OutboxItem, ...] = yield from outbox.notices(
         [] if notice is None else [notice], now + KEPT
     )
     return left
@@ -364,65 +384,7 @@ def _record_result(session: Session) -> Op[None]:
             for result in stats_rows(session)
         ],
     )
-    yield from rating_ops.record(session)
-
-
-# --- loading, with quarantine ----------------------------------------------------------------
-
-
-def load(dialect: Dialect, where: str, *params: Any, clock: Clock) -> Op[Session | None]:
-    """The first session of ``SELECT ... WHERE <where>``, quarantining rows that do not load.
-
-    A damaged row is moved to the ``quarantine`` table (its players and kv rows go with it) and
-    the query runs again, so the caller sees the next valid row, or None.
-
-    Raises:
-        StoreError: damaged rows keep coming back (more than a hundred in one read).
-    """
-    sql = f"{_SELECT[dialect]} WHERE {where}"
-    for _ in range(_MAX_QUARANTINES_PER_READ):
-        found = yield row(sql, *params)
-        if found is None:
-            return None
-        try:
-            return decode_session(found)
-        except BadRow:
-            moved = yield Atomic(_quarantine(dialect, found[0], clock))
-            # Logged after COMMIT, by the one connection whose transaction moved the row: once.
-            if moved is not None:
-                log.warning(
-                    "session quarantined, it cannot be loaded: session=%s reason=%s", *moved
-                )
-    raise StoreError(f"more than {_MAX_QUARANTINES_PER_READ} damaged sessions in one read")
-
-
-def _quarantine(dialect: Dialect, handle: Any, clock: Clock) -> Op[tuple[str, str] | None]:
-    """Move the session row found by ``handle`` to ``quarantine`` if it still does not load.
-
-    Returns:
-        ``(session id, reason)`` if this call moved it; None if it is gone or loads now.
-    """
-    found = yield row(f"{_SELECT[dialect]} WHERE {_BY_HANDLE[dialect]}", handle)
-    if found is None:
-        return None  # someone else moved or deleted it meanwhile
-    try:
-        decode_session(found)
-    except BadRow as bad:
-        reason = str(bad)
-    else:
-        return None  # repaired meanwhile
-    session_id = found[1] if isinstance(found[1], str) else None
-    yield count(
-        "INSERT INTO quarantine (session_id, row, reason, quarantined_at) VALUES ($1, $2, $3, $4)",
-        session_id,
-        row_json(found, handle=dialect is Dialect.SQLITE),
-        reason,
-        clock(),
-    )
-    yield count(
-        f"DELETE FROM sessions WHERE {_BY_HANDLE[dialect].removesuffix(' FOR UPDATE')}", handle
-    )
-    return str(session_id), reason
+    yield from ratings.record(session)
 
 
 # A game shown in the chat ($1, $2): its own, or a seat's other one (an open game).
@@ -432,57 +394,55 @@ _IN_CHAT = (
 )
 
 
-def get(dialect: Dialect, session_id: str, clock: Clock) -> Op[Session | None]:
-    return load(dialect, "id = $1", session_id, clock=clock)
+def get(session_id: str) -> Op[Session | None]:
+    """The session, or None when there is none with that id (or it could not be loaded)."""
+    return (yield from load("id = $1", session_id))
 
 
-def live_game(
-    dialect: Dialect, platform: str, chat_id: str, user_id: str, clock: Clock
-) -> Op[Session | None]:
-    return load(
-        dialect,
-        "id = (SELECT session_id FROM players"
-        " WHERE platform = $1 AND chat_id = $2 AND user_id = $3)",
-        platform,
-        chat_id,
-        user_id,
-        clock=clock,
+def live_game(platform: str, chat_id: str, user_id: str) -> Op[Session | None]:
+    """The user's live game in the chat (active, or a challenge they sent), if any."""
+    return (
+        yield from load(
+            "id = (SELECT session_id FROM players"
+            " WHERE platform = $1 AND chat_id = $2 AND user_id = $3)",
+            platform,
+            chat_id,
+            user_id,
+        )
     )
 
 
-def challenge_for(
-    dialect: Dialect, platform: str, chat_id: str, user_id: str, clock: Clock
-) -> Op[Session | None]:
-    return load(
-        dialect,
-        f"{_IN_CHAT} AND status = $3 AND challenged = $4 ORDER BY created_at DESC LIMIT 1",
-        platform,
-        chat_id,
-        Status.CHALLENGE.value,
-        user_id,
-        clock=clock,
+def challenge_for(platform: str, chat_id: str, user_id: str) -> Op[Session | None]:
+    """The latest pending challenge addressed to the user in the chat, if any."""
+    return (
+        yield from load(
+            f"{_IN_CHAT} AND status = $3 AND challenged = $4 ORDER BY created_at DESC LIMIT 1",
+            platform,
+            chat_id,
+            Status.CHALLENGE.value,
+            user_id,
+        )
     )
 
 
-def last_finished(
-    dialect: Dialect, platform: str, chat_id: str, user_id: str | None, clock: Clock
-) -> Op[Session | None]:
+def last_finished(platform: str, chat_id: str, user_id: str | None) -> Op[Session | None]:
+    """The most recently finished game in the chat that the user played or started (any
+    user's when ``user_id`` is None), if any."""
     # A user's games are the ones they sat at or started (watching two bots included).
-    return load(
-        dialect,
-        f"{_IN_CHAT} AND status = $4 AND ($3::text IS NULL"
-        " OR x_user = $3 OR o_user = $3 OR challenger = $3)"
-        " ORDER BY updated_at DESC LIMIT 1",
-        platform,
-        chat_id,
-        user_id,
-        Status.FINISHED.value,
-        clock=clock,
+    return (
+        yield from load(
+            f"{_IN_CHAT} AND status = $4 AND ($3::text IS NULL"
+            " OR x_user = $3 OR o_user = $3 OR challenger = $3)"
+            " ORDER BY updated_at DESC LIMIT 1",
+            platform,
+            chat_id,
+            user_id,
+            Status.FINISHED.value,
+        )
     )
 
 
 def _put_receipt(receipt: KvEntry | None) -> Op[None]:
-    """:func:`~core.store.table_ops.kv_set` when there is a receipt (inside the change's
-    transaction)."""
+    """:func:`core.store.kv.put` when there is a receipt (inside the change's transaction)."""
     if receipt is not None:
-        yield from table_ops.kv_set(receipt)
+        yield from kv.put(receipt)

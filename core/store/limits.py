@@ -7,7 +7,7 @@ its scope, so the checks of one scope run one after another:
 - the player's row ``limits/cooldown:<identity>`` (its value: when their cooldown ends; linked
   accounts are one identity, an account nobody linked is ``<platform>:<user>``) guards their
   live-game cap (the live games of every account of the identity) and their cooldown; pairing
-  two seeks (:mod:`core.store.seek_ops`) locks both seekers' rows the same way;
+  two seeks (:mod:`core.store.seeks`) locks both seekers' rows the same way;
 - the chat's row ``limits/window:<platform>:<chat>`` (its value: the times of the chat's boards
   in the last minute) guards the chat's live-game cap and its boards per minute.
 
@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import math
 
-from core.store.base import GameLimits, Limited, whole_seconds
-from core.store.models import Session
-from core.store.rating_ops import identities
+from core.store.errors import Limited, whole_seconds
+from core.store.models.kv import GameLimits
+from core.store.models.session import Session
+from core.store.ratings import identities
 from core.store.sql import Op, Query, count, value
-from core.store.table_ops import LIVE
+from core.store.stats import LIVE
 
 NAMESPACE = "limits"
 WINDOW = 60.0

@@ -1,5 +1,5 @@
 """The store operation that gives live games back the time a store outage took from them
-(:meth:`~core.store.SessionStore.pause_clocks`; why, in :mod:`core.sessions.outages`).
+(``pause_clocks``; why, in :mod:`core.sessions.outages`).
 
 Several processes see the same outage, each from the moment it noticed: the span paused last
 is remembered in one kv row, and each process pauses only what its own view adds to it (time

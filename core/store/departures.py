@@ -1,5 +1,5 @@
 """The live sessions of chats and servers left (``GameService.abandon_games``), written once for
-SQLite and PostgreSQL (see :mod:`core.store.ops`).
+SQLite and PostgreSQL (see :mod:`core.store.sessions`).
 
 A chat is found by the session's own chat and by a seat's own (an open game shows in two
 chats); a Discord server by the server each of those chats stored: the session's
@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core.store import table_ops
-from core.store.migrations import Dialect
-from core.store.models import Session, Status
-from core.store.ops import Clock, get
+from core.store.models.session import Session, Status
+from core.store.sessions import get
 from core.store.sql import Op, rows
+from core.store.stats import LIVE
 
 _CHATS_PER_QUERY = 200
 """Chat ids per statement of :func:`live_in_chats` (a server's channels may be many; both
@@ -23,11 +22,10 @@ databases bound the number of parameters)."""
 
 
 def live_in_chats(
-    dialect: Dialect,
     platform: str,
     chat_ids: Sequence[str],
-    user_id: str | None,
-    clock: Clock,
+    user_id: str | None = None,
+    *,
     server_id: str | None = None,
 ) -> Op[list[Session]]:
     """The live sessions (games and challenges) shown in ``chat_ids`` and, with ``server_id``,
@@ -46,15 +44,15 @@ def live_in_chats(
     found_at: dict[str, float] = {}  # each once
     if server_id is not None:
         # The session's own chat in that server: the partial index sessions_server (its
-        # predicate is table_ops.LIVE); a seat's own chat there: the seat's chat index.
+        # predicate is stats.LIVE); a seat's own chat there: the seat's chat index.
         found = yield rows(
             f"SELECT id, created_at FROM sessions WHERE platform = $2 AND server_id = $3"
-            f" AND {table_ops.LIVE} AND {theirs}"
+            f" AND {LIVE} AND {theirs}"
             " UNION SELECT id, created_at FROM sessions WHERE x_platform = $2"
-            f" AND x_chat IS NOT NULL AND x_server = $3 AND {table_ops.LIVE}"
+            f" AND x_chat IS NOT NULL AND x_server = $3 AND {LIVE}"
             " AND ($1::text IS NULL OR x_user = $1)"
             " UNION SELECT id, created_at FROM sessions WHERE o_platform = $2"
-            f" AND o_chat IS NOT NULL AND o_server = $3 AND {table_ops.LIVE}"
+            f" AND o_chat IS NOT NULL AND o_server = $3 AND {LIVE}"
             " AND ($1::text IS NULL OR o_user = $1)",
             user_id,
             platform,
@@ -85,7 +83,7 @@ def live_in_chats(
     sessions: list[Session] = []
     for session_id in ids:
         # One at a time through the quarantine: a damaged row must not hide the others.
-        session = yield from get(dialect, session_id, clock)
+        session = yield from get(session_id)
         if session is not None and session.status in (Status.CHALLENGE, Status.ACTIVE):
             sessions.append(session)
     return sessions
