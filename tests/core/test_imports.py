@@ -14,7 +14,10 @@ ROOT = Path(__file__).resolve().parents[2]
 # The pure packages: rules, players and parsing, with no I/O at all (no network, store, event
 # loop, processes or thread pools: the AI's processes are core.workers'), and numba only once
 # the solver is first used.
-PURE = ("core.games", "core.ai", "core.commands", "core.pictures")
+PURE = (
+    *("core.games", "core.ai", "core.commands", "core.pictures"),
+    *("core.pairing", "core.tournaments"),
+)
 # values and tables without I/O that the pure packages share with the rest of core
 PURE_MAY_USE = (
     *PURE,
@@ -25,6 +28,7 @@ PURE_MAY_USE = (
     "core.admin.keys",
     "core.admin.scopes",
     "core.admin.durations",
+    "core.ratings",  # matchmaking's rating window (core.pairing.seeks) starts at their deviation
 )
 NOT_IN_PURE = (
     *("discord", "nio", "aiohttp", "socket", "ssl", "selectors"),  # network
