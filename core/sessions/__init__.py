@@ -2,11 +2,11 @@
 
 - ``service``: the façade (entry points, lifetime); ``dispatch``: text and commands to their
   parts;
-- ``model``: a session's status transitions in one table (pure);
-- ``challenges``: new games, challenges, rematch, ``/final``;
-- ``moves``: a player's move and the bot's answer; ``watch``: bots' games people watch;
-- ``stats``: ``/stats`` and ``/top``; ``views``: boards and replies;
-- ``requests``: accounting, error -> reply, receipts, one log line per request;
+- ``play/``: status transitions (``model``, pure), challenges, moves, watched bots' games,
+  departures and moved chats; ``clocks/``, ``openplay/``, ``reviews/``, ``admin/``,
+  ``players/`` (``/stats``, ``/top``, ``/link``, ``/hide``, ``/theme``); ``views``: boards and
+  replies;
+- ``requests``: accounting, error -> reply, receipts, one log line per request; ``outages``;
 - ``context``: the dependencies and lookups every part shares; ``settings``: ServiceSettings.
 """
 
