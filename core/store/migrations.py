@@ -490,6 +490,36 @@ TERMINATIONS = Step(
 # pairing a waiting seek checks it (core.store.limits). NULL: no cap, as rows written before.
 SEEK_CAPS = Step("seek caps", ("ALTER TABLE seeks ADD COLUMN max_games INTEGER",))
 
+# Board locations (core/store/boards.py): where each game's board message is, one row per
+# platform, game and chat, the same for every platform where each adapter kept kv rows of its
+# own. Tied to the session as kv rows are (deleted with it); found back from a message by the
+# index. Discord's rows (``board:<session>:<channel>`` -> message, tied to their session) are
+# copied, so that boards posted before the upgrade are still edited; their time is unknown
+# (a game of one channel has one row, so their order does not matter).
+BOARDS = Step(
+    "boards",
+    (
+        """
+        CREATE TABLE boards (
+            platform    TEXT NOT NULL,
+            session_id  TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+            chat_id     TEXT NOT NULL,
+            message_id  TEXT NOT NULL,
+            version     INTEGER,
+            detail      TEXT NOT NULL,
+            placed      {REAL} NOT NULL,
+            PRIMARY KEY (platform, session_id, chat_id)
+        ){WITHOUT_ROWID}
+        """,
+        "CREATE INDEX boards_message ON boards (platform, message_id)",
+        "INSERT INTO boards (platform, session_id, chat_id, message_id, version, detail, placed)"
+        " SELECT 'discord', session_id, substr(key, length(session_id) + 8), value, NULL, '',"
+        " {NOW} FROM kv WHERE namespace = 'discord' AND session_id IS NOT NULL"
+        " AND substr(key, 1, length(session_id) + 7) = 'board:' || session_id || ':'"
+        " AND length(key) > length(session_id) + 7",
+    ),
+)
+
 STEPS: Sequence[Step] = (
     V1_INITIAL,
     V2_KV_LIFETIMES_AND_QUARANTINE,
@@ -504,6 +534,7 @@ STEPS: Sequence[Step] = (
     OUTBOX_CLAIMS,
     TERMINATIONS,
     SEEK_CAPS,
+    BOARDS,
 )
 """Step ``i`` upgrades version ``i`` to ``i + 1``, in every dialect."""
 

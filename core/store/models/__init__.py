@@ -3,9 +3,10 @@ them are the store's feature modules, such as :mod:`core.store.sessions`).
 
 ``session`` (sessions, seats, stats and settings rows, counts), ``kv`` (key-value rows, a
 lease's holder, the limits a new game keeps), ``seeks`` (the matchmaking queue's answers),
-``outbox`` (its items), ``ratings`` (ladders, ratings, links).
+``boards`` (where a board is shown), ``outbox`` (its items), ``ratings`` (ladders, ratings, links).
 """
 
+from core.store.models.boards import BoardLocation
 from core.store.models.kv import GameLimits, KvEntry, LeaseHolder
 from core.store.models.outbox import SHOWS_THE_BOARD, JsonValue, Kind, OutboxItem
 from core.store.models.ratings import LadderRow, Linked, PoolRating, RatingChangeRow
@@ -27,6 +28,7 @@ __all__ = [
     "OPEN_GAMES",
     "SHOWS_THE_BOARD",
     "AlreadySeeking",
+    "BoardLocation",
     "GameLimits",
     "JsonValue",
     "Kind",

@@ -296,6 +296,7 @@ OPERATIONS = [
     "leases",
     "seeks",
     "outbox",
+    "boards",
     "ratings",
     "links",
     "schema",

@@ -1,0 +1,107 @@
+"""Board locations on both stores: stored, looked up by chat and by message, replaced,
+forgotten, deleted with their game; a board of a game that is gone is not stored; two stores
+saving the two boards of one open game at once lose neither; and the schema step that copies
+Discord's kv rows over."""
+
+from __future__ import annotations
+
+import asyncio
+
+from core.store import boards, kv, schema, sessions
+from core.store.migrations import BOARDS, STEPS, Dialect
+from core.store.models import BoardLocation
+from tests.backends import Backend
+from tests.core.store.helpers import NOW, make_session
+
+
+async def test_a_board_is_stored_found_replaced_and_forgotten(backend: Backend) -> None:
+    async with backend.open() as store:
+        game = make_session()
+        await store.run(sessions.create(game))
+        first = BoardLocation("mx", game.id, "!a", "$one", version=1, detail="picture")
+        second = BoardLocation("mx", game.id, "!b", "$two")
+        assert await store.run(boards.put_board(first, NOW))
+        assert await store.run(boards.put_board(second, NOW + 1))
+        assert await store.run(boards.board_at("mx", game.id, "!a")) == first
+        assert await store.run(boards.board_at("other", game.id, "!a")) is None
+        assert await store.run(boards.board_by_message("mx", "$two")) == second
+        assert await store.run(boards.board_by_message("other", "$two")) is None
+        assert await store.run(boards.boards_of("mx", game.id)) == [first, second]
+        # A new message in the first chat replaces its board and keeps it first.
+        moved = BoardLocation("mx", game.id, "!a", "$three", version=4)
+        assert await store.run(boards.put_board(moved, NOW + 2))
+        assert await store.run(boards.boards_of("mx", game.id)) == [moved, second]
+        assert await store.run(boards.board_by_message("mx", "$one")) is None
+        assert await store.run(boards.forget_board("mx", game.id, "!b"))
+        assert not await store.run(boards.forget_board("mx", game.id, "!b"))
+        assert await store.run(boards.boards_of("mx", game.id)) == [moved]
+
+
+async def test_boards_go_with_their_game_and_a_gone_game_gets_none(backend: Backend) -> None:
+    async with backend.open() as store:
+        game = make_session()
+        await store.run(sessions.create(game))
+        board = BoardLocation("discord", game.id, "10", "20")
+        assert await store.run(boards.put_board(board, NOW))
+        assert await store.run(sessions.delete(game.id))
+        assert await store.run(boards.boards_of("discord", game.id)) == []
+        assert not await store.run(boards.put_board(board, NOW))
+        assert await store.run(boards.board_by_message("discord", "20")) is None
+
+
+async def test_two_stores_saving_the_two_boards_of_an_open_game_lose_neither(
+    backend: Backend,
+) -> None:
+    async with backend.open() as one, backend.open() as two:
+        games = [make_session(alice=f"a{n}", bob=f"b{n}") for n in range(10)]
+        for game in games:
+            await one.run(sessions.create(game))
+        await asyncio.gather(
+            *(
+                store.run(boards.put_board(BoardLocation("discord", game.id, chat, chat), NOW))
+                for game in games
+                for store, chat in ((one, "1"), (two, "2"))
+            )
+        )
+        for game in games:
+            found = await two.run(boards.boards_of("discord", game.id))
+            assert sorted(board.chat_id for board in found) == ["1", "2"]
+
+
+async def test_the_step_copies_discords_board_rows(backend: Backend) -> None:
+    """A database at the version before the step, with Discord's board rows: each channel's
+    row becomes a board location (other rows stay where they were)."""
+    before = list(STEPS).index(BOARDS)
+    dialect = Dialect.SQLITE if backend.kind == "sqlite" else Dialect.POSTGRES
+    for step in STEPS[:before]:
+        for statement in step.sql(dialect):
+            await backend.sql(statement)
+    await backend.set_schema_version(before)
+    game = make_session()
+    await backend.sql(
+        "INSERT INTO sessions (id, platform, chat_id, rows, cols, k, gravity, x_user, x_name,"
+        " o_user, o_name, moves, status, version, created_at, updated_at, expires_at)"
+        " VALUES ($1, 'discord', '10', 3, 3, 3, 0, 'alice', 'Alice', 'bob', 'Bob', '',"
+        " 'active', 4, 0, 0, 4e9)",
+        game.id,
+    )
+    for key, value in ((f"board:{game.id}:10", "100"), (f"board:{game.id}:11", "110")):
+        await backend.sql(
+            "INSERT INTO kv (namespace, key, value, session_id) VALUES ('discord', $1, $2, $3)",
+            key,
+            value,
+            game.id,
+        )
+    await backend.sql(
+        "INSERT INTO kv (namespace, key, value, session_id) VALUES ('discord', $1, 'x', $2)",
+        f"reach:{game.id}",
+        game.id,
+    )
+    async with backend.open() as store:
+        assert await store.run(schema.schema_version()) == len(STEPS)
+        found = await store.run(boards.boards_of("discord", game.id))
+        assert sorted((board.chat_id, board.message_id) for board in found) == [
+            ("10", "100"),
+            ("11", "110"),
+        ]
+        assert await store.run(kv.kv_get("discord", f"reach:{game.id}")) == "x"
