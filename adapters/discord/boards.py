@@ -2,14 +2,14 @@
 
 A game's board is one message in each channel that shows it (an open game between two
 channels has two): posted when the game starts, then edited move by move. Which message that
-is lives in the store, one row per channel (``discord`` / ``board:<session>:<channel>`` ->
-``message``, deleted with its game), so a restart keeps editing the same message. A row per
-channel, never one row of the game read, changed and written back: two processes saving the
-two channels' boards of an open game at the same instant would lose one. Rows written before
-(``board:<session>`` -> ``channel:message``, one pair per channel separated by commas) are
-still read. Edits that come without an interaction (``/move`` and ``/final`` typed anywhere
-in the channel, the moves of a watched bots' game) go through the channel's message endpoint:
-an interaction token expires after 15 minutes, a channel message can be edited for good.
+is lives in the store's board locations (:mod:`core.store.boards`, platform ``discord``, one
+row per channel, deleted with its game), so a restart keeps editing the same message; a board
+known to be a Components V2 picture says so in its row (:data:`PICTURE`). Rows of an older
+release (``discord`` / ``board:<session>`` -> ``channel:message``, one pair per channel
+separated by commas, in the key-value table) are still read. Edits that come without an
+interaction (``/move`` and ``/final`` typed anywhere in the channel, the moves of a watched
+bots' game) go through the channel's message endpoint: an interaction token expires after 15
+minutes, a channel message can be edited for good.
 
 Edits of one board are applied in order and never backwards: a board older than the one shown
 (a bots' game's move that arrives after ``/final`` stopped it) is dropped. The boards shown
@@ -29,17 +29,20 @@ import asyncio
 import collections
 import contextlib
 import logging
+import time
 import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from adapters.discord.layout import MessageSpec
 from core.ports import Store
-from core.store import kv
+from core.store import boards, kv
+from core.store.models import BoardLocation
 
 log = logging.getLogger(__name__)
 
-KV_NAMESPACE = "discord"  # store.kv_*: where each session's board message is
+KV_NAMESPACE = "discord"  # the adapter's kv rows, and its boards' platform
+PICTURE = "v2"  # a board location's detail: the message is a Components V2 picture board
 _RECENT = 10_000  # boards kept in memory (a few hundred bytes each)
 
 EditMessage = Callable[[int, int, MessageSpec], Awaitable[bool]]
@@ -56,13 +59,8 @@ class _Shown:
     stored: bool = False  # this process stored this message as the board's row
 
 
-def board_key(session_id: str, channel_id: int) -> str:
-    """The key of a session's board message in a channel, in :data:`KV_NAMESPACE`."""
-    return f"{old_board_key(session_id)}:{channel_id}"
-
-
 def old_board_key(session_id: str) -> str:
-    """The key of the one row that held all of a session's boards (rows stored before)."""
+    """The key of the one kv row that held all of a session's boards (an older release)."""
     return f"board:{session_id}"
 
 
@@ -74,18 +72,6 @@ def parse_boards(value: str | None) -> dict[int, int]:
         channel, _, message = part.partition(":")
         if channel.isdigit() and message.isdigit():
             found[int(channel)] = int(message)
-    return found
-
-
-def stored_boards(session_id: str, rows: dict[str, str]) -> dict[int, int]:
-    """Channel id to message id, from a session's rows in :data:`KV_NAMESPACE` (a channel's
-    own row wins over an old row that named the same channel)."""
-    found = parse_boards(rows.get(old_board_key(session_id)))
-    prefix = f"{old_board_key(session_id)}:"
-    for key, value in rows.items():
-        channel = key.removeprefix(prefix)
-        if key.startswith(prefix) and channel.isdigit() and value.isdigit():
-            found[int(channel)] = int(value)
     return found
 
 
@@ -122,14 +108,7 @@ class BoardMessages:
             if shown is None or shown.message_id != message_id:
                 shown = _Shown(channel_id, message_id)
             if not shown.stored:
-                await self._store.run(
-                    kv.kv_set(
-                        KV_NAMESPACE,
-                        board_key(session_id, channel_id),
-                        str(message_id),
-                        session_id=session_id,
-                    )
-                )
+                await self._save(session_id, shown, version)
                 shown.stored = True
             self._keep(session_id, shown, version)
         posted = self._posted.get(session_id)
@@ -213,10 +192,29 @@ class BoardMessages:
         # Perhaps a picture board (Discord keeps the flag): drawn as one, and known from now.
         if not await self._edit_message(*where, spec(True)):
             return False
+        self._picture(session_id)
+        shown = self._recent.get(session_id, {}).get(where[0])
+        if shown is not None and shown.message_id == where[1]:
+            # Known from the next start too (the row keeps the message it names).
+            await self._save(session_id, shown, None)
+        return True
+
+    async def _save(self, session_id: str, shown: _Shown, version: int | None) -> None:
+        detail = PICTURE if session_id in self._pictures else ""
+        location = BoardLocation(
+            KV_NAMESPACE,
+            session_id,
+            str(shown.channel_id),
+            str(shown.message_id),
+            version if version is not None or shown.version < 0 else shown.version,
+            detail,
+        )
+        await self._store.run(boards.put_board(location, time.time()))
+
+    def _picture(self, session_id: str) -> None:
         self._pictures[session_id] = None
         while len(self._pictures) > _RECENT:
             self._pictures.popitem(last=False)
-        return True
 
     async def _lookup(self, session_id: str, channel_id: int | None) -> tuple[int, int] | None:
         shown = self._recent.get(session_id, {})
@@ -227,19 +225,20 @@ class BoardMessages:
             return channel_id, shown[channel_id].message_id
         store = self._store
         if channel_id is None:
-            # A game of one channel, found without naming it: its only row.
-            rows = await store.run(kv.kv_of_session(KV_NAMESPACE, session_id))
-            found = stored_boards(session_id, rows)
-            if not found:
-                # Rows older than kv's session column are tied to no session.
-                found = parse_boards(
-                    await store.run(kv.kv_get(KV_NAMESPACE, old_board_key(session_id)))
-                )
-            return next(iter(found.items()), None)
-        message = await store.run(kv.kv_get(KV_NAMESPACE, board_key(session_id, channel_id)))
-        if message is not None and message.isdigit():
-            return channel_id, int(message)
+            # A game of one channel, found without naming it: its only board.
+            found = await store.run(boards.boards_of(KV_NAMESPACE, session_id))
+        else:
+            at = await store.run(boards.board_at(KV_NAMESPACE, session_id, str(channel_id)))
+            found = [] if at is None else [at]
+        for location in found:
+            if location.chat_id.isdigit() and location.message_id.isdigit():
+                if location.detail == PICTURE:
+                    self._picture(session_id)
+                return int(location.chat_id), int(location.message_id)
+        # Rows of an older release, in the key-value table.
         old = parse_boards(await store.run(kv.kv_get(KV_NAMESPACE, old_board_key(session_id))))
+        if channel_id is None:
+            return next(iter(old.items()), None)
         message_id = old.get(channel_id)
         return None if message_id is None else (channel_id, message_id)
 

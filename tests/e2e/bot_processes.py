@@ -124,6 +124,8 @@ async def wait_boards_stored(sql: SqlRunner, *, within: float) -> None:
     deadline = time.monotonic() + within
     statement = (
         "SELECT count(*) FROM sessions WHERE status = 'active' AND NOT EXISTS"
+        " (SELECT 1 FROM boards WHERE boards.session_id = sessions.id)"
+        " AND NOT EXISTS"
         " (SELECT 1 FROM kv WHERE kv.session_id = sessions.id AND kv.key LIKE 'board:%')"
     )
     while (await sql(statement))[0][0]:

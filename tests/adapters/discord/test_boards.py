@@ -7,9 +7,10 @@ import inspect
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar, cast
 
-from adapters.discord.boards import KV_NAMESPACE, BoardMessages, board_key, old_board_key
+from adapters.discord.boards import KV_NAMESPACE, PICTURE, BoardMessages, old_board_key
 from adapters.discord.layout import MessageSpec, PictureSpec
 from core.store import kv, sessions
+from core.store.models import BoardLocation
 from core.store.sql import Op, name_of
 from tests.backends import Backend
 from tests.core.store.helpers import make_session
@@ -18,10 +19,12 @@ T = TypeVar("T")
 
 
 class GameStore:
-    """The key-value part of a store that, like the real one, forgets a game's rows with it."""
+    """The board locations and key-value rows of a store that, like the real one, forgets a
+    game's rows with it."""
 
     def __init__(self) -> None:
         self.rows: dict[tuple[str, str], tuple[str, str | None]] = {}
+        self.boards: dict[tuple[str, str], BoardLocation] = {}  # (session, channel)
 
     async def run(self, op: Op[T]) -> T:
         """A kv operation answered from memory, by its name and arguments (never started)."""
@@ -57,15 +60,20 @@ class GameStore:
     async def kv_delete(self, namespace: str, key: str) -> None:
         self.rows.pop((namespace, key), None)
 
-    async def kv_of_session(self, namespace: str, session_id: str) -> dict[str, str]:
-        return {
-            key: value
-            for (space, key), (value, session) in sorted(self.rows.items())
-            if space == namespace and session == session_id
-        }
+    async def put_board(self, location: BoardLocation, placed: float) -> bool:
+        assert location.platform == KV_NAMESPACE
+        self.boards[(location.session_id, location.chat_id)] = location
+        return True
+
+    async def board_at(self, platform: str, session_id: str, chat_id: str) -> BoardLocation | None:
+        return self.boards.get((session_id, chat_id))
+
+    async def boards_of(self, platform: str, session_id: str) -> list[BoardLocation]:
+        return [board for (session, _), board in self.boards.items() if session == session_id]
 
     def game_deleted(self, session_id: str) -> None:
         self.rows = {k: row for k, row in self.rows.items() if row[1] != session_id}
+        self.boards = {k: board for k, board in self.boards.items() if k[0] != session_id}
 
 
 class Channel:
@@ -86,7 +94,7 @@ async def test_a_board_row_belongs_to_its_game() -> None:
     store = GameStore()
     boards = BoardMessages(store, Channel().edit)
     await boards.remember("g1", 10, 20, version=1)
-    assert store.rows[(KV_NAMESPACE, board_key("g1", 10))] == ("20", "g1")
+    assert store.boards[("g1", "10")] == BoardLocation(KV_NAMESPACE, "g1", "10", "20", 1)
 
 
 async def test_a_restart_finds_the_board_in_the_store() -> None:
@@ -170,17 +178,9 @@ class CountingStore(GameStore):
         super().__init__()
         self.writes = 0
 
-    async def kv_set(
-        self,
-        namespace: str,
-        key: str,
-        value: str,
-        *,
-        session_id: str | None = None,
-        expires_at: float | None = None,
-    ) -> None:
+    async def put_board(self, location: BoardLocation, placed: float) -> bool:
         self.writes += 1
-        await super().kv_set(namespace, key, value, session_id=session_id, expires_at=expires_at)
+        return await super().put_board(location, placed)
 
 
 async def test_pressing_the_same_board_again_writes_no_row() -> None:
@@ -192,7 +192,7 @@ async def test_pressing_the_same_board_again_writes_no_row() -> None:
     # Another message becomes the board (a board posted again): that row is written.
     await boards.remember("g1", 10, 21, version=6)
     assert store.writes == 2
-    assert store.rows[(KV_NAMESPACE, board_key("g1", 10))] == ("21", "g1")
+    assert store.boards[("g1", "10")].message_id == "21"
     assert await boards.where("g1") == (10, 21)
     assert await BoardMessages(store, Channel().edit).where("g1") == (10, 21)
 
@@ -203,8 +203,8 @@ async def test_an_open_game_has_a_board_in_each_channel_and_each_edit_finds_its_
     boards = BoardMessages(store, channel.edit)
     await boards.remember("g1", 10, 20, version=1)
     await boards.remember("g1", 11, 21, version=1)
-    assert store.rows[(KV_NAMESPACE, board_key("g1", 10))] == ("20", "g1")
-    assert store.rows[(KV_NAMESPACE, board_key("g1", 11))] == ("21", "g1")
+    assert store.boards[("g1", "10")].message_id == "20"
+    assert store.boards[("g1", "11")].message_id == "21"
     assert await boards.edit("g1", MessageSpec("a"), version=2, channel_id=11)
     assert await boards.edit("g1", MessageSpec("b"), version=2, channel_id=10)
     assert channel.edits == [(11, 21, "a"), (10, 20, "b")]
@@ -277,11 +277,16 @@ async def test_a_picture_board_is_drawn_as_one_again() -> None:
         picture = PictureSpec(b"png", "b.png") if keep_picture else None
         return MessageSpec(f"board {len(asked)}", picture=picture)
 
-    boards = BoardMessages(GameStore(), edit)
+    store = GameStore()
+    boards = BoardMessages(store, edit)
     await boards.remember("g1", 10, 20, version=1)
     assert await boards.edit("g1", draw, version=2)
     assert await boards.edit("g1", draw, version=3)
     assert asked == [False, True, True]
+    # The row says so: after a restart it is drawn as a picture at once.
+    assert store.boards[("g1", "10")].detail == PICTURE
+    assert await BoardMessages(store, edit).edit("g1", draw, version=4)
+    assert asked == [False, True, True, True]
     await boards.remember("g2", 10, 21, version=1)
     assert await boards.edit("g2", draw, version=2)  # a plain board stays plain
-    assert asked[-1] is False and channel.edits[-1] == (10, 21, "board 4")
+    assert asked[-1] is False and channel.edits[-1] == (10, 21, "board 5")
