@@ -5,13 +5,12 @@ Everything is under the namespace ``matrix:<bot user id>``, so two bots can shar
 - ``next_batch``: the sync token up to which every event has been handled;
 - ``credentials``: access token and device id from a password login (a restart reuses the
   device, and with it the encryption keys);
-- ``board:<session id>`` and ``event:<event id>``: a session's board message (the original
-  event, which every edit points at) and the way back from a reaction's target; both are tied
-  to the session, so the store deletes them with the game;
-- ``posted:<session id>``: the same board message, not tied to the session and kept for
-  :data:`POSTED_KEPT_S`: a game ended before its first move (``!final`` right after the start)
-  is deleted with its ``board:`` row, and its board must still be edited to say so, by
-  whichever process handles the ``!final``;
+- ``posted:<session id> <room id>``: a board's place (its board location, platform
+  ``matrix:<bot user id>``, is in the store's :mod:`core.store.boards`, deleted with its game),
+  not tied to the session and kept for :data:`POSTED_KEPT_S`, written in the board location's
+  transaction: a game ended before its first move (``!final`` right after the start) is
+  deleted with its board location, and its board must still be edited to say so, by whichever
+  process handles the ``!final``;
 - ``handled:<event id>``: the receipt of an event the service handled, written in the same
   transaction as the first change it made (alone when it made none); it expires after
   :data:`HANDLED_KEPT_S`;
@@ -36,7 +35,8 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from core.ports import KvEntry, Store
-from core.store import kv
+from core.store import boards, kv
+from core.store.models import BoardLocation
 
 HANDLED_KEPT_S = 3 * 86400.0
 """How long a receipt outlives its event. An event comes back only in a sync from a token saved
@@ -150,56 +150,42 @@ class MatrixState:
 
     async def board(self, session_id: str, room_id: str | None = None) -> BoardRef | None:
         """The board of ``session_id``; in ``room_id`` when given (an open game between two
-        rooms has a board in each: the second one's row is ``board:<session> <room>``). The
-        first one is found shortly after its game was deleted too (``posted:<session>``)."""
-        ref = _board(await self._store.run(kv.kv_get(self._namespace, f"board:{session_id}")))
-        if ref is None:
-            ref = _board(await self._store.run(kv.kv_get(self._namespace, f"posted:{session_id}")))
-        if room_id is None or (ref is not None and ref.room_id == room_id):
-            return ref
+        rooms has a board in each), else its first. A room's board is found shortly after its
+        game was deleted too (``posted:<session> <room>``)."""
+        if room_id is None:
+            found = await self._store.run(boards.boards_of(self._namespace, session_id))
+            return _ref(found[0]) if found else None
+        at = await self._store.run(boards.board_at(self._namespace, session_id, room_id))
+        if at is not None:
+            return _ref(at)
         return _board(
-            await self._store.run(kv.kv_get(self._namespace, _in_room(session_id, room_id)))
+            await self._store.run(kv.kv_get(self._namespace, _posted(session_id, room_id)))
         )
 
     async def board_at(self, event_id: str, room_id: str | None = None) -> BoardRef | None:
-        """The board whose original event is ``event_id`` (a reaction's target)."""
-        session_id = await self._store.run(kv.kv_get(self._namespace, f"event:{event_id}"))
-        return None if session_id is None else await self.board(session_id, room_id)
+        """The board whose original event is ``event_id`` (a reaction's target), in
+        ``room_id`` when given."""
+        at = await self._store.run(boards.board_by_message(self._namespace, event_id))
+        if at is None or (room_id is not None and at.chat_id != room_id):
+            return None
+        return _ref(at)
 
     async def set_board(self, ref: BoardRef, now: float) -> None:
         """Remember the board of ``ref.session_id`` in ``ref.room_id`` (until its game is
-        deleted; the first room's also until :data:`POSTED_KEPT_S` after ``now``, seconds
-        since the epoch)."""
-        session = ref.session_id
-        first = await self.board(session)
-        key = f"board:{session}"
-        if first is not None and first.room_id != ref.room_id:
-            key = _in_room(session, ref.room_id)
-        old = first if key == f"board:{session}" else await self.board(session, ref.room_id)
-        if old is not None and old.event_id != ref.event_id:
-            await self._store.run(kv.kv_delete(self._namespace, f"event:{old.event_id}"))
-        value = json.dumps(asdict(ref))
-        if key == f"board:{session}":
-            await self._store.run(
-                kv.kv_set(
-                    self._namespace, f"posted:{session}", value, expires_at=now + POSTED_KEPT_S
-                )
-            )
-        await self._store.run(kv.kv_set(self._namespace, key, value, session_id=session))
-        await self._store.run(
-            kv.kv_set(self._namespace, f"event:{ref.event_id}", session, session_id=session)
+        deleted, and also until :data:`POSTED_KEPT_S` after ``now``, seconds since the
+        epoch): one transaction."""
+        location = BoardLocation(self._namespace, ref.session_id, ref.room_id, ref.event_id)
+        posted = KvEntry(
+            self._namespace,
+            _posted(ref.session_id, ref.room_id),
+            json.dumps(asdict(ref)),
+            expires_at=now + POSTED_KEPT_S,
         )
+        await self._store.run(boards.put_board(location, now, kept=posted))
 
     async def forget_board(self, ref: BoardRef) -> None:
-        await self._store.run(kv.kv_delete(self._namespace, f"event:{ref.event_id}"))
-        first = await self.board(ref.session_id)
-        if first is not None and first.room_id == ref.room_id:
-            await self._store.run(kv.kv_delete(self._namespace, f"board:{ref.session_id}"))
-            await self._store.run(kv.kv_delete(self._namespace, f"posted:{ref.session_id}"))
-        else:
-            await self._store.run(
-                kv.kv_delete(self._namespace, _in_room(ref.session_id, ref.room_id))
-            )
+        await self._store.run(boards.forget_board(self._namespace, ref.session_id, ref.room_id))
+        await self._store.run(kv.kv_delete(self._namespace, _posted(ref.session_id, ref.room_id)))
 
     async def unshown(self) -> list[Waiting]:
         """The boards whose newest edit was queued and not delivered."""
@@ -299,8 +285,12 @@ def _strings(raw: str | None) -> list[str]:
     return [item for item in loaded if isinstance(item, str)] if isinstance(loaded, list) else []
 
 
-def _in_room(session_id: str, room_id: str) -> str:
-    return f"board:{session_id} {room_id}"
+def _posted(session_id: str, room_id: str) -> str:
+    return f"posted:{session_id} {room_id}"
+
+
+def _ref(location: BoardLocation) -> BoardRef:
+    return BoardRef(location.session_id, location.chat_id, location.message_id)
 
 
 def _board(raw: str | None) -> BoardRef | None:

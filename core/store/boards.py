@@ -12,8 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from core.store import kv
 from core.store.models.boards import BoardLocation
-from core.store.sql import Op, count, row, rows
+from core.store.models.kv import KvEntry
+from core.store.sql import Atomic, Op, count, row, rows
 
 _COLUMNS = "platform, session_id, chat_id, message_id, version, detail"
 
@@ -61,15 +63,22 @@ def board_by_message(platform: str, message_id: str) -> Op[BoardLocation | None]
     return None if found is None else _location(found)
 
 
-def put_board(location: BoardLocation, placed: float) -> Op[bool]:
+def put_board(location: BoardLocation, placed: float, *, kept: KvEntry | None = None) -> Op[bool]:
     """Store (or replace) the board of its game in its chat, posted at ``placed`` (seconds
-    since the epoch; a replaced board keeps its first time, so the first chat stays first).
-    One statement: the message's index comes with the row. False when the game is gone (no
-    row is stored).
+    since the epoch; a replaced board keeps its first time, so the first chat stays first),
+    with ``kept``, a kv row of the adapter's, in the same transaction (Matrix's copy of the
+    place that outlives a game deleted before its first move). The message's index comes with
+    the row. False when the game is gone (no board is stored; ``kept`` is).
 
     As :func:`core.store.kv.put`, the session's existence is tested in the same statement and
     ``FOR KEY SHARE`` holds its row until the insert commits: a concurrent delete either ran
     first (nothing is stored) or waits (the row then goes with it)."""
+    return bool((yield Atomic(_put_board(location, placed, kept))))
+
+
+def _put_board(location: BoardLocation, placed: float, kept: KvEntry | None) -> Op[bool]:
+    if kept is not None:
+        yield from kv.put(kept)
     stored = yield count(
         f"INSERT INTO boards ({_COLUMNS}, placed)"
         " SELECT $1, $2, $3, $4, $5::integer, $6, $7::double precision"

@@ -20,6 +20,7 @@ from adapters.matrix.state import HANDLED_KEPT_S
 from adapters.matrix.undecrypted import KEPT_S
 from core.sessions import GameService
 from core.store import KvEntry, SqliteStore, kv, sessions
+from core.store.models import BoardLocation
 from core.store.sql import Op, name_of
 from core.store.sqlite_thread import SqliteThread
 from tests.adapters.matrix.fakes import BOT, FakeTransport, encrypted, text
@@ -178,8 +179,14 @@ class RecordingStore(SqliteStore):
     ) -> None:
         super().__init__(db, path, clock=clock)
         self.rows: list[KvEntry] = []
+        self.boards: list[BoardLocation] = []
 
     async def run(self, op: Op[T]) -> T:
+        if name_of(op) == "put_board":
+            called = inspect.getgeneratorlocals(op)
+            self.boards.append(called["location"])
+            if called["kept"] is not None:
+                self.rows.append(called["kept"])
         if name_of(op) == "kv_set":
             called = inspect.getgeneratorlocals(op)  # its arguments: it has not started
             self.rows.append(
@@ -211,7 +218,12 @@ async def test_board_rows_go_with_their_game_and_receipts_expire(tmp_path: Path)
         game = await service.store.run(sessions.live_game("matrix", ROOM, ALICE))
         assert game is not None
     rows = {row.key: row for row in store.rows}
-    assert rows[f"board:{game.id}"].session_id == game.id
-    assert rows[f"event:{board.event_id}"].session_id == game.id
+    [location] = store.boards
+    assert (location.session_id, location.chat_id, location.message_id) == (
+        game.id,
+        ROOM,
+        board.event_id,
+    )
+    assert rows[f"posted:{game.id} {ROOM}"].session_id is None
     assert rows["handled:$h"].expires_at == 1000.0 + HANDLED_KEPT_S
     assert rows["next_batch"].session_id is None and rows["next_batch"].expires_at is None

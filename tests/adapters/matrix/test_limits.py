@@ -200,7 +200,7 @@ async def test_final_before_any_move_edits_a_board_another_process_posted(
     assert "alice ended the game" in str(edit.content["m.new_content"]["body"])
     assert not [s for s in ending.sent if is_board(s)]
     # Once shown, the board's place is forgotten, copy included.
-    assert await state(service).board(ref.session_id) is None
+    assert await state(service).board(ref.session_id, ref.room_id) is None
 
 
 async def test_a_new_term_remembers_the_rate_limit_and_seeds_no_keycaps(

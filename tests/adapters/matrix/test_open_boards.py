@@ -37,7 +37,7 @@ async def test_each_room_of_an_open_game_keeps_its_own_board(tmp_path: Path) -> 
         state = MatrixState(store, BOT)
         a, b = BoardRef("g1", "!a:x", "$ea"), BoardRef("g1", "!b:y", "$eb")
         await state.set_board(a, 0.0)
-        await state.set_board(b, 0.0)
+        await state.set_board(b, 1.0)
         assert await state.board("g1", "!a:x") == a
         assert await state.board("g1", "!b:y") == b
         assert await state.board("g1") == a  # a game of one room: its one board
@@ -54,3 +54,17 @@ async def test_each_room_of_an_open_game_keeps_its_own_board(tmp_path: Path) -> 
         assert await state.board("g1", "!b:y") == b2
         await state.forget_board(b2)
         assert await state.board("g1", "!b:y") is None
+
+
+async def test_a_board_is_found_shortly_after_its_game_was_deleted(tmp_path: Path) -> None:
+    # A game ended before its first move is deleted with its board location: the copy kept
+    # with it still says where its board is, so that it is edited to say so.
+    async with SqliteStore.open(tmp_path / "db.sqlite3") as store:
+        await store.run(sessions.create(open_game()))
+        state = MatrixState(store, BOT)
+        b = BoardRef("g1", "!b:y", "$eb")
+        await state.set_board(b, 0.0)
+        assert await store.run(sessions.delete("g1"))
+        assert await state.board("g1", "!b:y") == b
+        assert await state.board("g1", "!a:x") is None
+        assert await state.board_at("$eb") is None  # a reaction's target: the game is gone

@@ -1,11 +1,12 @@
 """Board locations on both stores: stored, looked up by chat and by message, replaced,
 forgotten, deleted with their game; a board of a game that is gone is not stored; two stores
 saving the two boards of one open game at once lose neither; and the schema step that copies
-Discord's kv rows over."""
+the adapters' kv rows over."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 
 from core.store import boards, kv, schema, sessions
 from core.store.migrations import BOARDS, STEPS, Dialect
@@ -68,9 +69,9 @@ async def test_two_stores_saving_the_two_boards_of_an_open_game_lose_neither(
             assert sorted(board.chat_id for board in found) == ["1", "2"]
 
 
-async def test_the_step_copies_discords_board_rows(backend: Backend) -> None:
-    """A database at the version before the step, with Discord's board rows: each channel's
-    row becomes a board location (other rows stay where they were)."""
+async def test_the_step_copies_the_adapters_board_rows(backend: Backend) -> None:
+    """A database at the version before the step, with Discord's and Matrix's board rows:
+    each becomes a board location (other rows stay where they were)."""
     before = list(STEPS).index(BOARDS)
     dialect = Dialect.SQLITE if backend.kind == "sqlite" else Dialect.POSTGRES
     for step in STEPS[:before]:
@@ -92,11 +93,23 @@ async def test_the_step_copies_discords_board_rows(backend: Backend) -> None:
             value,
             game.id,
         )
-    await backend.sql(
-        "INSERT INTO kv (namespace, key, value, session_id) VALUES ('discord', $1, 'x', $2)",
-        f"reach:{game.id}",
-        game.id,
-    )
+    matrix = "matrix:@bot:x"
+    first = json.dumps({"session_id": game.id, "room_id": "!a:x", "event_id": "$ea"})
+    second = json.dumps({"session_id": game.id, "room_id": "!b:y", "event_id": "$eb"})
+    for namespace, key, value in (
+        ("discord", f"reach:{game.id}", "x"),
+        (matrix, "event:$ea", game.id),
+        (matrix, f"board:{game.id} !b:y", second),
+        (matrix, f"board:{game.id}", first),
+        (matrix, f"board:{game.id} !c:z", "{damaged"),
+    ):
+        await backend.sql(
+            "INSERT INTO kv (namespace, key, value, session_id) VALUES ($1, $2, $3, $4)",
+            namespace,
+            key,
+            value,
+            game.id,
+        )
     async with backend.open() as store:
         assert await store.run(schema.schema_version()) == len(STEPS)
         found = await store.run(boards.boards_of("discord", game.id))
@@ -105,3 +118,9 @@ async def test_the_step_copies_discords_board_rows(backend: Backend) -> None:
             ("11", "110"),
         ]
         assert await store.run(kv.kv_get("discord", f"reach:{game.id}")) == "x"
+        # Matrix's: the first room first, the damaged row left out.
+        assert await store.run(boards.boards_of(matrix, game.id)) == [
+            BoardLocation(matrix, game.id, "!a:x", "$ea"),
+            BoardLocation(matrix, game.id, "!b:y", "$eb"),
+        ]
+        assert await store.run(boards.board_by_message(matrix, "$eb")) is not None
