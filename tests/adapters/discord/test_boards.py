@@ -10,7 +10,7 @@ from typing import Any, TypeVar, cast
 from adapters.discord.boards import KV_NAMESPACE, PICTURE, BoardMessages, old_board_key
 from adapters.discord.layout import MessageSpec, PictureSpec
 from core.store import kv, sessions
-from core.store.models import BoardLocation
+from core.store.models import BoardLocation, KvEntry
 from core.store.sql import Op, name_of
 from tests.backends import Backend
 from tests.core.store.helpers import make_session
@@ -60,8 +60,10 @@ class GameStore:
     async def kv_delete(self, namespace: str, key: str) -> None:
         self.rows.pop((namespace, key), None)
 
-    async def put_board(self, location: BoardLocation, placed: float) -> bool:
-        assert location.platform == KV_NAMESPACE
+    async def put_board(
+        self, location: BoardLocation, placed: float, kept: KvEntry | None = None
+    ) -> bool:
+        assert location.platform == KV_NAMESPACE and kept is None
         self.boards[(location.session_id, location.chat_id)] = location
         return True
 
@@ -178,9 +180,11 @@ class CountingStore(GameStore):
         super().__init__()
         self.writes = 0
 
-    async def put_board(self, location: BoardLocation, placed: float) -> bool:
+    async def put_board(
+        self, location: BoardLocation, placed: float, kept: KvEntry | None = None
+    ) -> bool:
         self.writes += 1
-        return await super().put_board(location, placed)
+        return await super().put_board(location, placed, kept)
 
 
 async def test_pressing_the_same_board_again_writes_no_row() -> None:
