@@ -17,6 +17,8 @@ import pytest
 from core.ai import Level
 from core.games import TICTACTOE, Position
 from core.store import Seat, Session, Status, new_session_id
+from core.store.migrations import STEPS, Dialect, Step
+from tests.backends import Backend
 
 NOW = 1_000_000.0
 
@@ -102,3 +104,24 @@ def read_only(path: Path) -> Iterator[None]:
         yield
     finally:
         chattr("-i", path)
+
+
+async def before_step(backend: Backend, step: Step) -> str:
+    """Bring ``backend``'s fresh database to the version before ``step`` (the steps' shared
+    statements), with one active tic-tac-toe game between alice and bob in chat ``c1``, as
+    rows of that version: the game's id."""
+    before = list(STEPS).index(step)
+    dialect = Dialect.SQLITE if backend.kind == "sqlite" else Dialect.POSTGRES
+    for earlier in STEPS[:before]:
+        for statement in earlier.sql(dialect):
+            await backend.sql(statement)
+    await backend.set_schema_version(before)
+    game_id = new_session_id()
+    await backend.sql(
+        "INSERT INTO sessions (id, platform, chat_id, rows, cols, k, gravity, x_user, x_name,"
+        " o_user, o_name, moves, status, version, created_at, updated_at, expires_at)"
+        " VALUES ($1, 'test', 'c1', 3, 3, 3, 0, 'alice', 'Alice', 'bob', 'Bob', '', 'active',"
+        " 4, 0, 0, 4e9)",
+        game_id,
+    )
+    return game_id

@@ -9,10 +9,10 @@ import asyncio
 import json
 
 from core.store import boards, kv, schema, sessions
-from core.store.migrations import BOARDS, STEPS, Dialect
+from core.store.migrations import BOARDS, STEPS
 from core.store.models import BoardLocation
 from tests.backends import Backend
-from tests.core.store.helpers import NOW, make_session
+from tests.core.store.helpers import NOW, before_step, make_session
 
 
 async def test_a_board_is_stored_found_replaced_and_forgotten(backend: Backend) -> None:
@@ -72,55 +72,42 @@ async def test_two_stores_saving_the_two_boards_of_an_open_game_lose_neither(
 async def test_the_step_copies_the_adapters_board_rows(backend: Backend) -> None:
     """A database at the version before the step, with Discord's and Matrix's board rows:
     each becomes a board location (other rows stay where they were)."""
-    before = list(STEPS).index(BOARDS)
-    dialect = Dialect.SQLITE if backend.kind == "sqlite" else Dialect.POSTGRES
-    for step in STEPS[:before]:
-        for statement in step.sql(dialect):
-            await backend.sql(statement)
-    await backend.set_schema_version(before)
-    game = make_session()
-    await backend.sql(
-        "INSERT INTO sessions (id, platform, chat_id, rows, cols, k, gravity, x_user, x_name,"
-        " o_user, o_name, moves, status, version, created_at, updated_at, expires_at)"
-        " VALUES ($1, 'discord', '10', 3, 3, 3, 0, 'alice', 'Alice', 'bob', 'Bob', '',"
-        " 'active', 4, 0, 0, 4e9)",
-        game.id,
-    )
-    for key, value in ((f"board:{game.id}:10", "100"), (f"board:{game.id}:11", "110")):
+    game_id = await before_step(backend, BOARDS)
+    for key, value in ((f"board:{game_id}:10", "100"), (f"board:{game_id}:11", "110")):
         await backend.sql(
             "INSERT INTO kv (namespace, key, value, session_id) VALUES ('discord', $1, $2, $3)",
             key,
             value,
-            game.id,
+            game_id,
         )
     matrix = "matrix:@bot:x"
-    first = json.dumps({"session_id": game.id, "room_id": "!a:x", "event_id": "$ea"})
-    second = json.dumps({"session_id": game.id, "room_id": "!b:y", "event_id": "$eb"})
+    first = json.dumps({"session_id": game_id, "room_id": "!a:x", "event_id": "$ea"})
+    second = json.dumps({"session_id": game_id, "room_id": "!b:y", "event_id": "$eb"})
     for namespace, key, value in (
-        ("discord", f"reach:{game.id}", "x"),
-        (matrix, "event:$ea", game.id),
-        (matrix, f"board:{game.id} !b:y", second),
-        (matrix, f"board:{game.id}", first),
-        (matrix, f"board:{game.id} !c:z", "{damaged"),
+        ("discord", f"reach:{game_id}", "x"),
+        (matrix, "event:$ea", game_id),
+        (matrix, f"board:{game_id} !b:y", second),
+        (matrix, f"board:{game_id}", first),
+        (matrix, f"board:{game_id} !c:z", "{damaged"),
     ):
         await backend.sql(
             "INSERT INTO kv (namespace, key, value, session_id) VALUES ($1, $2, $3, $4)",
             namespace,
             key,
             value,
-            game.id,
+            game_id,
         )
     async with backend.open() as store:
         assert await store.run(schema.schema_version()) == len(STEPS)
-        found = await store.run(boards.boards_of("discord", game.id))
+        found = await store.run(boards.boards_of("discord", game_id))
         assert sorted((board.chat_id, board.message_id) for board in found) == [
             ("10", "100"),
             ("11", "110"),
         ]
-        assert await store.run(kv.kv_get("discord", f"reach:{game.id}")) == "x"
+        assert await store.run(kv.kv_get("discord", f"reach:{game_id}")) == "x"
         # Matrix's: the first room first, the damaged row left out.
-        assert await store.run(boards.boards_of(matrix, game.id)) == [
-            BoardLocation(matrix, game.id, "!a:x", "$ea"),
-            BoardLocation(matrix, game.id, "!b:y", "$eb"),
+        assert await store.run(boards.boards_of(matrix, game_id)) == [
+            BoardLocation(matrix, game_id, "!a:x", "$ea"),
+            BoardLocation(matrix, game_id, "!b:y", "$eb"),
         ]
         assert await store.run(boards.board_by_message(matrix, "$eb")) is not None

@@ -12,10 +12,10 @@ import dataclasses
 import time
 
 from core.store import outbox, schema, sessions
-from core.store.migrations import RELAY, STEPS, Dialect
+from core.store.migrations import RELAY, STEPS
 from core.store.models import JsonValue, Kind, OutboxItem
 from tests.backends import Backend
-from tests.core.store.helpers import NOW, make_session
+from tests.core.store.helpers import NOW, before_step, make_session
 
 LATER = NOW + 3600
 CLAIM = 60.0
@@ -200,28 +200,15 @@ async def test_the_step_brings_the_boards_due_over(backend: Backend) -> None:
     """A database at the version before the outbox's step, with a board due in
     ``open_boards``: the step moves it to the outbox and drops the table (and the steps after
     it, if any, run as usual)."""
-    before = list(STEPS).index(RELAY)
-    dialect = Dialect.SQLITE if backend.kind == "sqlite" else Dialect.POSTGRES
-    for step in STEPS[:before]:
-        for statement in step.sql(dialect):
-            await backend.sql(statement)
-    await backend.set_schema_version(before)
-    game = make_session()
-    await backend.sql(
-        "INSERT INTO sessions (id, platform, chat_id, rows, cols, k, gravity, x_user, x_name,"
-        " o_user, o_name, moves, status, version, created_at, updated_at, expires_at)"
-        " VALUES ($1, 'test', 'c1', 3, 3, 3, 0, 'alice', 'Alice', 'bob', 'Bob', '', 'active',"
-        " 4, 0, 0, 4e9)",
-        game.id,
-    )
-    await backend.sql("INSERT INTO open_boards VALUES ('mx', '!room', $1, 4)", game.id)
+    game_id = await before_step(backend, RELAY)
+    await backend.sql("INSERT INTO open_boards VALUES ('mx', '!room', $1, 4)", game_id)
     async with backend.open() as store:
         assert await store.run(schema.schema_version()) == len(STEPS)
         [item] = await store.run(outbox.outbox_due("mx", NOW))
     assert (item.kind, item.chat_id, item.session_id, item.version) == (
         Kind.BOARD,
         "!room",
-        game.id,
+        game_id,
         4,
     )
     [(left,)] = await backend.sql("SELECT expires_at FROM outbox")
