@@ -1,7 +1,8 @@
-"""Key-value rows: adapter state in the store (board message ids, sync tokens, handled
-events), one value under ``(namespace, key)``, optionally tied to a session (deleted with it)
-or expiring (the sweep, :func:`core.store.sessions.delete_expired`, removes it). Leases are
-kv rows too (:mod:`core.store.leases`)."""
+"""Key-value rows: adapter state in the store (sync tokens, handled events, logins; where a
+board is shown has its own table, :mod:`core.store.boards`), one value under
+``(namespace, key)``, optionally tied to a session (deleted with it) or expiring (the sweep,
+:func:`core.store.sessions.delete_expired`, removes it). Leases are kv rows too
+(:mod:`core.store.leases`)."""
 
 from __future__ import annotations
 

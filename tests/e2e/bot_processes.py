@@ -125,8 +125,6 @@ async def wait_boards_stored(sql: SqlRunner, *, within: float) -> None:
     statement = (
         "SELECT count(*) FROM sessions WHERE status = 'active' AND NOT EXISTS"
         " (SELECT 1 FROM boards WHERE boards.session_id = sessions.id)"
-        " AND NOT EXISTS"
-        " (SELECT 1 FROM kv WHERE kv.session_id = sessions.id AND kv.key LIKE 'board:%')"
     )
     while (await sql(statement))[0][0]:
         if time.monotonic() > deadline:
