@@ -79,8 +79,10 @@ async def test_processes_pausing_one_outage_at_once_move_each_clock_once(
     try:
         games = [timed(NOW + 35 + n) for n in range(20)]
         for game in games:
-            await stores[0].create(game)
-        moved = await asyncio.gather(*(s.pause_clocks(NOW, NOW + 40, GRACE) for s in stores))
+            await stores[0].run(sessions.create(game))
+        moved = await asyncio.gather(
+            *(s.run(outages.pause_clocks(NOW, NOW + 40, GRACE)) for s in stores)
+        )
         assert sorted(moved) == [0, 0, 0, 20]
         for n, game in enumerate(games):
             assert (await stored(stores[0], game)).deadline == NOW + 75 + n
