@@ -28,6 +28,10 @@ Timing, and why it is safe:
   by a compare-and-delete on its holder id, so a process that took it meanwhile keeps it. A
   holder elsewhere (another machine or container) is always waited for: its pid means nothing
   here.
+
+While the store does not answer, a lease logs one line when that starts and one when it
+answers again (as the service's loops do, :mod:`core.sessions.outages`), not one per try: a
+waiting lease tries every ``ttl / 3`` seconds and a holder's renewals every second.
 """
 
 from __future__ import annotations
@@ -147,6 +151,8 @@ class Lease:
         self._state = LeaseState.STOPPED
         self._valid_until = 0.0
         self._wake = asyncio.Event()
+        self._unanswered_since: float | None = None
+        """When the store stopped answering this lease's tries (None: it answers)."""
         self.terms = 0
         """How many times this process took the lease (health, tests)."""
 
@@ -208,8 +214,21 @@ class Lease:
         try:
             taken = await self._store.run(leases.acquire_lease(self.name, self.holder, self.ttl))
         except Exception as error:
-            log.warning("lease %s: the store did not answer (%s)", self.name, error)
+            if self._unanswered_since is None:
+                self._unanswered_since = sent
+                log.warning(
+                    "lease %s: the store did not answer (%s); trying again until it does",
+                    self.name,
+                    error,
+                )
             return None
+        if self._unanswered_since is not None:
+            log.warning(
+                "lease %s: the store answers again after %.1f s",
+                self.name,
+                self._clock() - self._unanswered_since,
+            )
+            self._unanswered_since = None
         if taken:
             self._valid_until = sent + self.ttl
         return taken

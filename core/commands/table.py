@@ -64,6 +64,7 @@ from core.commands.values import (
     SeekAction,
     Start,
     Stats,
+    Unblock,
     VsUser,
 )
 from core.games.rules import MAX_SIDE, MIN_K
@@ -222,15 +223,24 @@ def _build_seek(typed: str, args: Sequence[str]) -> Command:
 
 
 def _build_block(typed: str, args: Sequence[str]) -> Command:
+    return _blocking(Block, typed, args)
+
+
+def _build_unblock(typed: str, args: Sequence[str]) -> Command:
+    return _blocking(Unblock, typed, args)
+
+
+def _blocking(made: type[Block | Unblock], typed: str, args: Sequence[str]) -> Command:
+    """``/block`` or ``/unblock``: they name a player the same way."""
     if not args:
-        return Block()  # the latest opponent of an open game played here
+        return made()  # the latest opponent of an open game played here
     if len(args) == 1 and is_mention(args[0]):
-        return Block(args[0])
+        return made(args[0])
     mention = next((arg for arg in args if is_mention(arg)), None)
     if mention is not None:
-        # A mention among other words: not a name either; say what /block takes.
+        # A mention among other words: not a name either; say what the command takes.
         raise CommandError("parse.bad_option", command=typed, option=mention, usage=_BLOCK)
-    return Block(None, " ".join(args))  # a recent opponent's name, as the board showed it
+    return made(None, " ".join(args))  # a recent opponent's name, as the board showed it
 
 
 # The table. Order is the order of /help.
@@ -319,6 +329,16 @@ COMMANDS: tuple[CommandSpec, ...] = (
             Option("name", about="help.option.block_name"),
         ),
         _build_block,
+    ),
+    CommandSpec(
+        "unblock",
+        (),
+        _BLOCK,
+        (
+            Option("player", type=OptionType.USER, about="help.option.unblock_player"),
+            Option("name", about="help.option.block_name"),
+        ),
+        _build_unblock,
     ),
     CommandSpec(
         "settings",

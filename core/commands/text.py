@@ -41,6 +41,7 @@ from core.commands.values import (
     Start,
     Stats,
     Top,
+    Unblock,
     Unlink,
     VsBot,
     VsUser,
@@ -191,6 +192,10 @@ def format_command(command: Command, prefix: str = "/") -> str:
             return f"{prefix}block {user}"
         case Block(name=name):
             return " ".join([f"{prefix}block", *([name] if name else [])])
+        case Unblock(user=str() as user):
+            return f"{prefix}unblock {user}"
+        case Unblock(name=name):
+            return " ".join([f"{prefix}unblock", *([name] if name else [])])
         case Top(ladder=ladder, game=game):
             words = [] if ladder is Ladder.CHAT else [ladder.value]
             return " ".join([f"{prefix}top", *words, *([game.word] if game else [])])

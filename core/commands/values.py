@@ -256,6 +256,15 @@ class Block:
     name: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Unblock:
+    """``/unblock @player``, ``/unblock NAME`` or ``/unblock`` alone: undo a :class:`Block` of
+    the same player (named as ``/block`` names them, with the same attributes)."""
+
+    user: str | None = None
+    name: str | None = None
+
+
 Command = (
     Start
     | Help
@@ -270,6 +279,7 @@ Command = (
     | MoveText
     | Seek
     | Block
+    | Unblock
     | Link
     | Unlink
     | Hide

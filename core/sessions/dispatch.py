@@ -29,6 +29,7 @@ from core.commands import (
     Start,
     Stats,
     Top,
+    Unblock,
     Unlink,
     help_text,
     parse,
@@ -202,7 +203,7 @@ class Dispatch:
                 return await self._themes.choose(actor, command, await self._policy.chat(actor))
             case Seek():
                 return await self._matchmaker.command(actor, command)
-            case Block():
+            case Block() | Unblock():
                 return await self._matchmaker.block(actor, command)
             case Help(topic=topic):
                 locale = normalize_locale(actor.locale or ctx.settings.default_locale)

@@ -442,6 +442,27 @@ def block(player: str, blocked: str, now: float) -> Op[bool]:
     return bool(added)
 
 
+def unblock(player: Sequence[str], blocked: Sequence[str]) -> Op[bool]:
+    """``player`` may meet ``blocked`` again; False if there was no block to remove.
+
+    Each side is given in every form of identity its blocks may be stored under (the account's
+    linked identity and its own): ``/link`` carries blocks to the shared identity, ``/unlink``
+    copies them to the account's own, and a block left under a form the account no longer has
+    would come back with the next ``/unlink``.
+    """
+    players, others = list(dict.fromkeys(player)), list(dict.fromkeys(blocked))
+    if not players or not others:
+        return False
+    n = len(players)
+    removed = yield count(
+        f"DELETE FROM blocks WHERE player IN ({placeholders(1, n)})"
+        f" AND blocked IN ({placeholders(n + 1, len(others))})",
+        *players,
+        *others,
+    )
+    return bool(removed)
+
+
 def blocked(a: str, b: str) -> Op[bool]:
     """Whether either of two players blocked the other."""
     found = yield value(

@@ -40,6 +40,7 @@ from core.commands import (
     Start,
     Stats,
     Top,
+    Unblock,
     Unlink,
     VsBot,
     VsUser,
@@ -76,6 +77,7 @@ BARE: dict[str, Command] = {
     "settings": Settings(),
     "seek": Seek(),
     "block": Block(),
+    "unblock": Unblock(),
     "theme": PersonalTheme(),
 }
 
@@ -109,6 +111,7 @@ def test_table_has_the_design_commands_and_aliases() -> None:
         "settings": (),
         "seek": (),
         "block": (),
+        "unblock": (),
         "theme": (),
     }
 
@@ -713,3 +716,14 @@ def test_block_names_a_player_a_recent_opponent_or_no_one() -> None:
     assert parse("/block") == Block()  # the latest opponent of an open game here
     error = parse_error("!block @bob please")
     assert (error.key, error.params["option"]) == ("parse.bad_option", "@bob")
+
+
+def test_unblock_names_a_player_as_block_does() -> None:
+    assert parse("!unblock @bob:example.org") == Unblock("@bob:example.org")
+    assert parse("!unblock Bo  Smith") == Unblock(None, "Bo Smith")
+    assert parse("/unblock") == Unblock()
+    error = parse_error("/unblock @bob please")
+    assert (error.key, error.params["option"]) == ("parse.bad_option", "@bob")
+    assert error.params["command"] == "/unblock"
+    for command in (Unblock("@bob"), Unblock(None, "Bo Smith"), Unblock()):
+        assert parse(format_command(command, "/")) == command

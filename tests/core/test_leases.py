@@ -1,10 +1,12 @@
 """core.leases: work that runs in one holder at a time, on a real SQLite store shared by two
 stores (as two processes would share it): the takeover after a clean stop, a lost lease ending
-the work at once, a store that stops answering, and work that fails."""
+the work at once, a store that stops answering (its outage logged in two lines), and work that
+fails."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import re
 import socket
@@ -17,6 +19,9 @@ import pytest
 
 from core.leases import Lease, LeaseState, holder_id, surely_gone
 from core.store import SqliteStore, kv, leases
+from tests.core.test_sessions_outage import Outage, opened, outage
+
+__all__ = ["outage"]  # the fixture
 
 TTL = 0.6
 RUNNING: set[str] = set()  # the workers running now, across holders
@@ -222,3 +227,36 @@ async def test_work_that_fails_releases_the_lease_and_raises(tmp_path: Path) -> 
             await lease.run(broken, asyncio.Event())
         assert await store.run(leases.lease_holder("job")) is None
         assert lease.state is LeaseState.STOPPED
+
+
+async def test_a_store_outage_is_logged_once_when_it_starts_and_once_when_it_ends(
+    outage: Outage, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A real outage (SQLite locked, PostgreSQL stopped): the holder's renewals fail, it lets
+    the lease go, and waits, failing try after try; two lines for all of it."""
+    caplog.set_level(logging.INFO, logger="core.leases")
+    async with opened(outage) as store:
+        tries: list[str] = []
+        store.time_operations(lambda name, _: tries.append(name))
+        lease, work, stop = Lease(store, "job", ttl=TTL), Worker("a"), asyncio.Event()
+        task = asyncio.create_task(lease.run(work, stop))
+        try:
+            await until(lambda: bool(work.started))
+            await outage.begin()
+            await until(lambda: bool(work.ended), within=30.0)
+            failed = tries.count("acquire_lease")
+            await until(lambda: tries.count("acquire_lease") >= failed + 6, within=60.0)
+            assert lease.state is LeaseState.STANDBY
+            await outage.end()
+            await until(lambda: len(work.started) == 2, within=60.0)
+        finally:
+            stop.set()
+            await task
+    mine = [r for r in caplog.records if r.name == "core.leases"]
+    lines = [r.getMessage() for r in mine if r.levelno >= logging.WARNING]
+    # The outage's two lines, and between them the loss of the lease (an event of its own).
+    assert len(lines) == 3, lines
+    assert lines[0].startswith("lease job: the store did not answer (")
+    assert lines[1] == "lease job: lost, the store did not answer in time"
+    assert lines[2].startswith("lease job: the store answers again after ")
+    assert not [r for r in mine if r.exc_info]

@@ -87,3 +87,42 @@ async def test_a_mention_still_blocks_a_player_of_the_blockers_platform(
     assert keys(await svc.handle_text(ALICE, "/block @carol")) == ["block.done"]
     assert keys(await svc.handle_text(CAROL, "/seek tres")) == ["seek.queued"]
     assert keys(await svc.handle_text(BOB, "!seek tres")) == ["seek.paired"]
+
+
+async def test_unblock_lets_the_two_meet_again_and_says_when_there_was_no_block(
+    store: AnyStore,
+) -> None:
+    clock = Clock()
+    svc, _ = open_service(store, clock)
+    not_blocked = await svc.handle_text(ALICE, "/unblock @carol")
+    assert keys(not_blocked) == ["unblock.not_blocked"]
+    assert blocked_player(not_blocked) == "@carol"
+    assert error_key(await svc.handle_text(ALICE, "/unblock @alice")) == "error.unblock_self"
+    assert keys(await svc.handle_text(ALICE, "/block @carol")) == ["block.done"]
+    await never_paired(svc, clock, ALICE, CAROL)
+    assert keys(await svc.handle_text(ALICE, "/unblock @carol")) == ["unblock.done"]
+    assert keys(await svc.handle_text(ALICE, "/unblock @carol")) == ["unblock.not_blocked"]
+    clock.advance(60)
+    assert keys(await svc.handle_text(ALICE, "/seek tres")) == ["seek.queued"]
+    [paired] = await svc.handle_text(CAROL, "/seek tres")
+    assert paired.board is not None
+    assert {p.user_id for p in paired.board.players} == {"alice", "carol"}
+
+
+async def test_unblock_names_a_recent_opponent_of_the_other_platform(store: AnyStore) -> None:
+    clock = Clock()
+    svc, _ = open_service(store, clock)
+    replies = await svc.handle_text(ALICE, "/unblock")
+    assert error_key(replies) == "error.unblock_no_opponent"
+    assert replies[0].text is not None and replies[0].text.params["block"] == "/unblock"
+    await play_and_end(svc, clock, ALICE, BOB)
+    await play_and_end(svc, clock, ALICE, DAVE)
+    assert error_key(await svc.handle_text(ALICE, "/unblock bob")) == "error.unblock_ambiguous"
+    assert error_key(await svc.handle_text(ALICE, "/unblock Robert")) == "error.unblock_unknown"
+    # Bob, on Matrix, blocks Alice of Discord by her board name, and takes it back the same way.
+    assert keys(await svc.handle_text(BOB, "!block alice")) == ["block.done"]
+    await never_paired(svc, clock, ALICE, BOB)
+    undone = await svc.handle_text(BOB, "!unblock Alice")
+    assert keys(undone) == ["unblock.done"]
+    assert blocked_player(undone) == Text("block.opponent", {"name": "Alice", "platform": "Disc"})
+    await play_and_end(svc, clock, BOB, ALICE)

@@ -129,6 +129,25 @@ async def test_a_blocker_keeps_her_blocks_through_link_and_unlink(store: AnyStor
     assert await blocked_pair_meets(svc, ALICE, DAN)
 
 
+async def test_an_unblock_after_link_carried_the_block_holds_through_unlink(
+    store: AnyStore,
+) -> None:
+    clock = Clock()
+    svc, _ = linking_service(store, clock)
+    assert keys(await svc.handle_text(ALICE, "/block @carol")) == ["block.done"]
+    # Carol's Discord account joins her Matrix identity: the block is the identity's now.
+    await link(svc, CAROL_MX, CAROL)
+    assert keys(await svc.handle_text(ALICE, "/unblock @carol")) == ["unblock.done"]
+    assert await blocked_pair_meets(svc, ALICE, CAROL)
+    assert await blocked_pair_meets(svc, ALICE, CAROL_MX)
+    # Taken out again, neither of her accounts finds the block back.
+    assert keys(await svc.handle_text(CAROL, "/unlink")) == ["ratings.unlinked"]
+    assert await blocked_pair_meets(svc, ALICE, CAROL)
+    assert await blocked_pair_meets(svc, ALICE, CAROL_MX)
+    clock.advance(60)  # a minute later: the rate limits are not what this is about
+    assert keys(await svc.handle_text(ALICE, "/unblock @carol")) == ["unblock.not_blocked"]
+
+
 async def test_a_waiting_seek_keeps_its_players_cap(store: AnyStore) -> None:
     svc, _ = linking_service(store)
     admin = dataclasses.replace(CAROL, is_admin=True)

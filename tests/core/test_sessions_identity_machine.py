@@ -1,18 +1,20 @@
 """One player is one player, whatever a person does with ``/link``, ``/unlink``, ``/seek``,
-``/seek cancel``, ``/block``, a game with the bot and ``/final``, in any order (issue 32): a
-hypothesis state machine drives the service as players would, on both stores, and after every
-step checks that
+``/seek cancel``, ``/block``, ``/unblock``, a game with the bot and ``/final``, in any order
+(issue 32): a hypothesis state machine drives the service as players would, on both stores, and
+after every step checks that
 
-- nobody was paired with himself, nor with someone who blocked him (or whom he blocked);
+- nobody was paired with himself, nor with someone who blocked him (or whom he blocked) and did
+  not unblock since;
 - nobody who was given a game holds more live games than his cap;
 - every seek in the queue is its person's, so ``/seek cancel`` from any of his accounts finds
   it (and the cancel step checks that it does).
 
 Blocks are followed in the test by account: a block of one person by another holds between
 every account of each at that moment, is taken on by an account that joins either of them
-(``/link``), is dropped when the two become one, and is kept by an account taken out
-(``/unlink``). Identities are read from the store (the rules of linking are tested on their
-own in test_sessions_ratings.py).
+(``/link``), is dropped when the two become one, is kept by an account taken out
+(``/unlink``), and is gone between every account of each when one unblocks the other (the
+unblock step checks that the answer says whether there was one). Identities are read from the
+store (the rules of linking are tested on their own in test_sessions_ratings.py).
 """
 
 from __future__ import annotations
@@ -181,6 +183,21 @@ class OnePlayer(RuleBasedStateMachine):
             return
         assert keys(replies) in (["block.done"], ["block.already"]), replies
         self.blocks |= {(a, b) for a in groups[account] for b in groups[target]}
+
+    @rule(who=accounts, whom=st.integers(0, PEOPLE - 1))
+    def unblock(self, who: tuple[str, int], whom: int) -> None:
+        account = self._account(who)
+        target = self._account((who[0], whom))
+        groups = self.groups
+        replies = self._say(account, f"unblock @{target[1]}")
+        if error_key(replies) == "error.unblock_self":
+            assert target in groups[account]
+            return
+        undone = {(a, b) for a in groups[account] for b in groups[target]}
+        # The answer says whether there was a block to undo, as the blocks followed here say.
+        expected = "unblock.done" if undone & self.blocks else "unblock.not_blocked"
+        assert keys(replies) == [expected], replies
+        self.blocks -= undone
 
     @rule(giver=accounts, taker=accounts)
     def link(self, giver: tuple[str, int], taker: tuple[str, int]) -> None:

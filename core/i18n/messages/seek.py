@@ -1,4 +1,5 @@
-"""Texts of matchmaking: ``/seek``, the queue, open games between two chats, ``/block``.
+"""Texts of matchmaking: ``/seek``, the queue, open games between two chats, ``/block`` and
+``/unblock``.
 
 ``{game}`` is a game's name (``game.name.*``), ``{mode}`` is ``seek.rated`` or ``seek.casual``,
 ``{clock}`` a time per move as people read it (``2 min``), ``{x}`` and ``{o}`` a player as the
@@ -27,6 +28,13 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "es": "Evita a un jugador.",
         "pt": "Evite um jogador.",
         "ru": "Избегать игрока.",
+    },
+    "help.unblock": {
+        "en": "Meet a blocked player again.",
+        "ca": "Torna a trobar un jugador blocat.",
+        "es": "Vuelve a encontrar a un jugador bloqueado.",
+        "pt": "Volte a encontrar um jogador bloqueado.",
+        "ru": "Снова встречать заблокированного игрока.",
     },
     "help.option.mode": {
         "en": "Rated (paired by rating) or casual",
@@ -85,6 +93,13 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "es": "Un jugador de este servidor a bloquear.",
         "pt": "Um jogador deste servidor a bloquear.",
         "ru": "Игрок этого сервера, которого заблокировать.",
+    },
+    "help.option.unblock_player": {
+        "en": "A player of this server to unblock.",
+        "ca": "Un jugador d'aquest servidor a desblocar.",
+        "es": "Un jugador de este servidor a desbloquear.",
+        "pt": "Um jogador deste servidor a desbloquear.",
+        "ru": "Игрок этого сервера, которого разблокировать.",
     },
     "help.option.block_name": {
         "en": "Or a recent opponent's name as their board showed it (neither: your latest).",
@@ -253,6 +268,48 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "es": "No puedes bloquearte a ti mismo.",
         "pt": "Você não pode bloquear a si mesmo.",
         "ru": "Нельзя заблокировать самого себя.",
+    },
+    "unblock.done": {
+        "en": "You may be paired with {player} again.",
+        "ca": "Et podem tornar a emparellar amb {player}.",
+        "es": "Te podemos volver a emparejar con {player}.",
+        "pt": "Podemos voltar a emparelhar você com {player}.",
+        "ru": "{player} снова может попасть с вами в пару.",
+    },
+    "unblock.not_blocked": {
+        "en": "You had not blocked {player}: nothing to undo.",
+        "ca": "No havies blocat {player}: no hi ha res a desfer.",
+        "es": "No habías bloqueado a {player}: no hay nada que deshacer.",
+        "pt": "Você não tinha bloqueado {player}: não há nada a desfazer.",
+        "ru": "Этот игрок не был заблокирован: {player}. Отменять нечего.",
+    },
+    "error.unblock_no_opponent": {
+        "en": "You have played no open game from this chat lately. To unblock a player of this chat, name them: {block} @player.",
+        "ca": "No has jugat cap partida oberta des d'aquest xat últimament. Per desblocar un jugador d'aquest xat, anomena'l: {block} @jugador.",
+        "es": "No has jugado ninguna partida abierta desde este chat últimamente. Para desbloquear a un jugador de este chat, nómbralo: {block} @jugador.",
+        "pt": "Você não jogou nenhuma partida aberta deste chat ultimamente. Para desbloquear um jogador deste chat, nomeie-o: {block} @jogador.",
+        "ru": "В последнее время вы не играли открытых партий из этого чата. Чтобы разблокировать игрока этого чата, укажите его: {block} @игрок.",
+    },
+    "error.unblock_unknown": {
+        "en": "None of your recent opponents in open games from this chat is called {player}. Type {block} alone to unblock your latest opponent, or {block} @player for a player of this chat.",
+        "ca": "Cap dels teus rivals recents en partides obertes des d'aquest xat no es diu {player}. Escriu només {block} per desblocar el teu últim rival, o {block} @jugador per a un jugador d'aquest xat.",
+        "es": "Ninguno de tus rivales recientes en partidas abiertas desde este chat se llama {player}. Escribe solo {block} para desbloquear a tu último rival, o {block} @jugador para un jugador de este chat.",
+        "pt": "Nenhum dos seus rivais recentes em partidas abertas deste chat se chama {player}. Escreva só {block} para desbloquear o seu último rival, ou {block} @jogador para um jogador deste chat.",
+        "ru": "Ни одного из ваших недавних соперников в открытых партиях из этого чата не зовут {player}. Введите просто {block}, чтобы разблокировать последнего соперника, или {block} @игрок для игрока этого чата.",
+    },
+    "error.unblock_ambiguous": {
+        "en": "More than one of your recent opponents is called {player}. Type {block} alone right after a game with them to unblock that game's opponent.",
+        "ca": "Més d'un dels teus rivals recents es diu {player}. Escriu només {block} just després d'una partida amb ell per desblocar el rival d'aquella partida.",
+        "es": "Más de uno de tus rivales recientes se llama {player}. Escribe solo {block} justo después de una partida con él para desbloquear al rival de esa partida.",
+        "pt": "Mais de um dos seus rivais recentes se chama {player}. Escreva só {block} logo após uma partida com ele para desbloquear o rival dessa partida.",
+        "ru": "Так зовут нескольких ваших недавних соперников: {player}. Введите просто {block} сразу после партии с ним, чтобы разблокировать соперника этой партии.",
+    },
+    "error.unblock_self": {
+        "en": "You cannot block yourself, so there is nothing to unblock.",
+        "ca": "No et pots blocar a tu mateix, així que no hi ha res a desblocar.",
+        "es": "No puedes bloquearte a ti mismo, así que no hay nada que desbloquear.",
+        "pt": "Você não pode bloquear a si mesmo, então não há nada a desbloquear.",
+        "ru": "Нельзя заблокировать самого себя, так что и разблокировать нечего.",
     },
 }
 

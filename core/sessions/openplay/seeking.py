@@ -1,5 +1,5 @@
-"""Matchmaking: ``/seek``, ``/block``, the passes over the queue, and open games (one game
-shown in two chats).
+"""Matchmaking: ``/seek``, ``/block``, ``/unblock``, the passes over the queue, and open games
+(one game shown in two chats).
 
 The queue lives in the store (:mod:`core.store.seek_ops`); the rules of who meets whom are
 pure (:mod:`core.pairing.seeks`). A seek that finds a partner at once makes the game in the same
@@ -27,7 +27,7 @@ from collections import Counter
 
 from core.admin.keys import Effective
 from core.admin.scopes import Source, source_of
-from core.commands import Block, SeekAction
+from core.commands import Block, SeekAction, Unblock
 from core.commands import Seek as SeekCommand
 from core.errors import UserError
 from core.i18n import Lines, Text
@@ -232,8 +232,8 @@ class Matchmaker:
             )
         return [Reply(text=Text("seek.list", {"lines": Lines(tuple(lines))}), private=True)]
 
-    async def block(self, actor: Actor, command: Block) -> list[Reply]:
-        """``/block``: see :mod:`core.sessions.openplay.blocking`."""
+    async def block(self, actor: Actor, command: Block | Unblock) -> list[Reply]:
+        """``/block`` and ``/unblock``: see :mod:`core.sessions.openplay.blocking`."""
         return await self._blocks.command(actor, command)
 
     async def block_opponent(self, actor: Actor, session: Session) -> list[Reply]:

@@ -157,6 +157,31 @@ async def test_seeks_that_do_not_fit_are_never_paired(backend: Backend) -> None:
         assert len(await store.run(seeks.waiting_seeks(NOW))) == 6
 
 
+async def test_an_unblock_removes_the_block_in_every_form_and_the_two_meet_again(
+    backend: Backend,
+) -> None:
+    async with backend.open() as store:
+        alice, frank = own_identity("test", "alice"), own_identity("test", "frank")
+        # Frank's account is linked to another identity; a block of his own form is left too
+        # (an /unlink copies blocks there), and one from Alice's own form.
+        linked = own_identity("other", "frank")
+        for player, blocked in ((frank, alice), (linked, alice), (frank, "test:carol")):
+            assert await store.run(seeks.block(player, blocked, NOW))
+        assert await store.run(seeks.block(alice, frank, NOW))
+        assert await store.run(seeks.unblock((linked, frank), (alice,)))
+        assert not await store.run(seeks.blocked(alice, linked))
+        # Only Frank's blocks of Alice: hers of him and his of Carol stay.
+        assert await backend.sql("SELECT player, blocked FROM blocks ORDER BY player") == [
+            (alice, frank),
+            (frank, "test:carol"),
+        ]
+        assert not await store.run(seeks.unblock((frank,), (alice, linked)))  # none left
+        assert await store.run(seeks.unblock((alice,), (frank,)))
+        assert isinstance(await store.run(seeks.seek(make_seek("alice"), open_game)), Queued)
+        assert isinstance(await store.run(seeks.seek(make_seek("frank"), open_game)), Paired)
+        assert not await store.run(seeks.unblock((), (alice,)))
+
+
 async def test_the_rating_window_widens_while_seeks_wait(backend: Backend) -> None:
     async with backend.open() as store:
         await store.run(seeks.seek(make_seek("alice", rated=True, rating=1500), open_game))
