@@ -19,11 +19,12 @@ from typing import Protocol
 from core.commands import Command
 from core.leases import Lease, LeaseState
 from core.replies import ActionKind, Actor, Reply
-from core.store.models import KvEntry
+from core.store.models import BoardLocation, KvEntry
 from core.store.port import Store
 
 __all__ = [
     "SHUTDOWN",
+    "BoardLocation",
     "GameServicePort",
     "KvEntry",
     "Lease",

@@ -35,9 +35,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from adapters.discord.layout import MessageSpec
-from core.ports import Store
+from core.ports import BoardLocation, Store
 from core.store import boards, kv
-from core.store.models import BoardLocation
 
 log = logging.getLogger(__name__)
 

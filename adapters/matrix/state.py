@@ -34,9 +34,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from core.ports import KvEntry, Store
+from core.ports import BoardLocation, KvEntry, Store
 from core.store import boards, kv
-from core.store.models import BoardLocation
 
 HANDLED_KEPT_S = 3 * 86400.0
 """How long a receipt outlives its event. An event comes back only in a sync from a token saved

@@ -139,6 +139,7 @@ ADAPTERS_MAY_IMPORT = (
     "core.replies",
     "core.store.port",  # Store, for type hints
     "core.store.kv",  # adapter state: operations run by the store
+    "core.store.boards",  # where boards are shown: operations run by the store
     "core.store.leases",
 )
 
