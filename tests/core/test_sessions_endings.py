@@ -162,6 +162,23 @@ class Screen:
         self.changed.set()
 
 
+async def shown_up_to(screen: Screen, version: int) -> None:
+    """Until the board at ``version`` is published: the store has the game's end before the
+    board that shows it goes out, so reading the store alone races the last publish."""
+
+    def shown() -> bool:
+        last = screen.shown[-1].board if screen.shown else None
+        return last is not None and last.version >= version
+
+    async def wait() -> None:
+        while not shown():
+            screen.changed.clear()
+            if not shown():
+                await screen.changed.wait()
+
+    await asyncio.wait_for(wait(), 10)
+
+
 async def finished(store: AnyStore, session_id: str) -> Session:
     for _ in range(400):
         session = await stored(store, session_id)
@@ -183,6 +200,7 @@ async def test_a_watched_game_is_played_at_a_pace_on_one_board(store: AnyStore) 
     assert text_keys(await svc.handle_text(ALICE, "/tres easy")) == ["error.already_playing"]
     ended = await finished(store, session_id)
     elapsed = asyncio.get_running_loop().time() - started
+    await shown_up_to(screen, ended.version)
     assert len(screen.shown) == len(ended.moves)  # one board update per move
     assert all(r.board is not None and not r.new_message for r in screen.shown)
     assert {r.session_id for r in screen.shown} == {session_id}
@@ -217,6 +235,7 @@ async def test_a_watched_game_stops_at_its_time_cap(store: AnyStore) -> None:
     session_id = session_of(await svc.handle_text(ALICE, "/ratlla 9x9 5 bot easy"))
     ended = await finished(store, session_id)
     assert ended.winner is None and 0 < len(ended.moves) < 10
+    await shown_up_to(screen, ended.version)
     assert screen.shown[-1].board is not None and screen.shown[-1].board.finished
     await svc.close()
 
