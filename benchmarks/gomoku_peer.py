@@ -9,7 +9,8 @@ evaluation from its internal config, no network weights) and plays it through th
 
 For each Rapfi setting (1 s a move, 100 ms a move, depth 6, depth 8) it plays the 10 openings
 of :data:`OPENINGS` with both colours (20 games; ``--quick``: 2 openings, 4 games) and prints
-the score, the game lengths and the time per move of both sides.
+the score, the game lengths and the time per move of both sides. ``RAPFI_SETTINGS`` picks some
+settings by key (``1s``, ``100ms``, ``depth6``, ``depth8``; comma-separated).
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ from core.games import Position, Rules
 GOMOKU = Rules(15, 15, 5)
 BUDGET = 1.0
 SOURCE_VARIABLE = "RAPFI_SOURCE"
+# Which settings to play, by their keys (below), comma-separated; all when unset.
+SETTINGS_VARIABLE = "RAPFI_SETTINGS"
 BUILD_FOLDER = "build-chatbots-bench"
 
 # Three-stone openings (row, col): black on the centre, white next to it (direct) or diagonal
@@ -56,6 +59,7 @@ class Setting:
     """How Rapfi is limited: milliseconds a move (0: none) and a depth (0: none)."""
 
     label: str
+    key: str
     turn_ms: int = 0
     max_depth: int = 0
 
@@ -68,10 +72,10 @@ class Setting:
 
 
 SETTINGS = (
-    Setting("1 s a move", turn_ms=1000),
-    Setting("100 ms a move", turn_ms=100),
-    Setting("depth 6", max_depth=6),
-    Setting("depth 8", max_depth=8),
+    Setting("1 s a move", "1s", turn_ms=1000),
+    Setting("100 ms a move", "100ms", turn_ms=100),
+    Setting("depth 6", "depth6", max_depth=6),
+    Setting("depth 8", "depth8", max_depth=8),
 )
 
 
@@ -329,7 +333,16 @@ def main(quick: bool) -> None:
     print(f"Rapfi built in {time.perf_counter() - started:.0f} s: {binary}")
     warm_up()
     openings = range(2 if quick else len(OPENINGS))
+    wanted = os.environ.get(SETTINGS_VARIABLE, "")
+    keys = {key.strip() for key in wanted.split(",") if key.strip()}
+    unknown = keys - {setting.key for setting in SETTINGS}
+    if unknown:
+        choices = ", ".join(setting.key for setting in SETTINGS)
+        print(f"unknown {SETTINGS_VARIABLE} {sorted(unknown)}: choose from {choices}")
+        return
     for setting in SETTINGS:
+        if keys and setting.key not in keys:
+            continue
         games: list[Game] = []
         # cwd without a config.toml: Rapfi then uses its internal (classic) configuration
         with GomocupEngine([str(binary)], cwd=binary.parent) as engine:

@@ -22,6 +22,7 @@ import time
 
 from core.ai.exact_free import exact_move, table_move
 from core.ai.heuristic import windows
+from core.ai.proof_search import ProofSearch, shortest_win
 from core.ai.threat_search import ROOT_WIDTH, Board, DeadlinePassed, Search
 from core.games import Position
 from core.games.bitboard import iter_bits
@@ -38,6 +39,11 @@ THREAT_SHARE = 0.4
 # opponent's win lets it through (Rapfi's wins by fours ran to 9 fours; refuting a 9-four
 # attack by a move that allows an 11-four one is no refutation).
 VCF_DEPTH = 16
+# Our moves the opponent's forced wins by fours and threes are read to, as if we passed and
+# after each candidate reply; and the proof-number search's expansions for one such question
+# (a hopeless one otherwise takes the whole budget from the other candidates).
+VCT_DEPTH = 6
+NODES_PER_PROOF = 400
 # How deep a lost position's defence reads the opponent's forced wins (see _swindle).
 SWINDLE_DEPTH = 6
 
@@ -72,6 +78,7 @@ def hard_move(p: Position, deadline: float) -> int:
         centre = max(range(rules.cells), key=lambda c: table.centrality[geo.cell_bits[c]])
         return centre
     search = Search(table, board, started + THREAT_SHARE * budget)
+    proof = ProofSearch(search)
     candidates = 0
     for bit in iter_bits(board.occupied):
         candidates |= table.near[bit]
@@ -83,7 +90,7 @@ def hard_move(p: Position, deadline: float) -> int:
         if found >= 0:
             return geo.cell_of_bit(found)
         if search.threat_search(other, VCF_DEPTH, False) < 0:
-            found = search.threat_search(player, 5, True)
+            found = shortest_win(proof, player)
             if found >= 0:
                 return geo.cell_of_bit(found)
     except DeadlinePassed:
@@ -92,11 +99,11 @@ def hard_move(p: Position, deadline: float) -> int:
     # The opponent's forced wins, as if we passed: keep only the moves that refute them.
     search.set_deadline(started + (THREAT_SHARE + 0.15) * budget)
     try:
-        for threes, depth in ((False, VCF_DEPTH), (True, 4)):
+        for threes, depth in ((False, VCF_DEPTH), (True, VCT_DEPTH)):
             search.threat_memo.clear()
-            if search.threat_search(other, depth, threes) < 0:
+            if not _wins(search, proof, other, depth, threes):
                 continue
-            refuting = _refutations(search, player, moves, candidates, depth, threes)
+            refuting = _refutations(search, proof, player, moves, candidates, depth, threes)
             if not refuting:
                 # Lost against best play; most opponents are not that good.
                 return geo.cell_of_bit(_swindle(search, player, candidates, deadline))
@@ -110,8 +117,22 @@ def hard_move(p: Position, deadline: float) -> int:
     return geo.cell_of_bit(best)
 
 
+def _wins(search: Search, proof: ProofSearch, attacker: int, depth: int, threes: bool) -> bool:
+    """Whether ``attacker`` (to move) wins by fours within ``depth`` of them, or (``threes``)
+    by fours and threes, proven by the proof-number search."""
+    if threes:
+        return proof.prove(attacker, NODES_PER_PROOF, depth) >= 0
+    return search.threat_search(attacker, depth, False) >= 0
+
+
 def _refutations(
-    search: Search, player: int, moves: list[int], candidates: int, depth: int, threes: bool
+    search: Search,
+    proof: ProofSearch,
+    player: int,
+    moves: list[int],
+    candidates: int,
+    depth: int,
+    threes: bool,
 ) -> list[int]:
     """The moves (among ``moves``, our fours and the cells near the threat) after which the
     opponent no longer has a forced win of this kind. Out of time, those found so far, else
@@ -128,7 +149,7 @@ def _refutations(
         board.play(bit, player)
         try:
             # After a four of ours he must answer it first; threat_win handles that forced reply.
-            if search.threat_search(other, depth, threes) < 0:
+            if not _wins(search, proof, other, depth, threes):
                 refuting.append(bit)
         except DeadlinePassed:
             # Keeping every move then would throw away what was proven: a move shown to let
