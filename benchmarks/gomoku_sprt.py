@@ -184,6 +184,12 @@ def main(quick: bool) -> None:
                     for ours_first in (True, False):
                         results.append(play(rules, opening, ours_first, base, budget))
                     ratio = llr(results, elo0, elo1)
+                    if len(results) % 10 == 0:
+                        print(
+                            f"  {len(results)} games: {results.count(1)}/{results.count(0)}"
+                            f"/{results.count(-1)}, LLR {ratio:.2f}",
+                            flush=True,
+                        )
                     if not lower < ratio < upper or len(results) >= cap:
                         break
                 wins, losses = results.count(1), results.count(-1)

@@ -12,8 +12,9 @@ Three tools, tried in order until one answers:
    (live k-windows, counted incrementally) and candidate moves near the stones.
 
 Every search checks the clock every few hundred nodes and gives back the best move found so far.
-Tool 1 lives in :mod:`core.ai.exact_free`, tools 2 and 3 in :mod:`core.ai.threat_search`; this
-module chooses among them and defends lost positions.
+Tool 1 lives in :mod:`core.ai.exact_free`, tools 2 and 3 in :mod:`core.ai.threat_search` (wins
+by fours and threes proven by :mod:`core.ai.proof_search`); this module chooses among them and
+defends lost positions.
 """
 
 from __future__ import annotations
