@@ -399,6 +399,11 @@ def get(session_id: str) -> Op[Session | None]:
     return (yield from load("id = $1", session_id))
 
 
+def by_public_id(public_id: str) -> Op[Session | None]:
+    """The session whose web page is ``public_id`` (:attr:`Session.public_id`), or None."""
+    return (yield from load("public_id = $1", public_id))
+
+
 def live_game(platform: str, chat_id: str, user_id: str) -> Op[Session | None]:
     """The user's live game in the chat (active, or a challenge they sent), if any."""
     return (
