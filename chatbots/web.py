@@ -37,7 +37,9 @@ async def serving_pages(
     host, port = settings.web_host, settings.web_port
     async with contextlib.AsyncExitStack() as stack:
         try:
-            url = await stack.enter_async_context(serving(WebPages(Pages(store)), host, port))
+            url = await stack.enter_async_context(
+                serving(WebPages(Pages(store), public_url=settings.public_url), host, port)
+            )
         except OSError as error:
             log.error(
                 "web: cannot listen on WEB_HOST=%s WEB_PORT=%d: %s",

@@ -17,7 +17,9 @@ import jinja2
 from aiohttp import web
 
 from adapters.web.limits import AddressLimiter, client_address
+from adapters.web.live import STREAMS_PER_ADDRESS, LivePages
 from core.pages import GAMES, SETTLED_GAMES, Pages
+from core.pages.feed import LiveFeed
 
 log = logging.getLogger("chatbots.web")
 
@@ -39,7 +41,7 @@ _ERRORS = {
     429: ("Too many requests", "Wait a few seconds, then load the page again."),
     500: ("Something went wrong", "The page could not be made just now; try again soon."),
 }
-STATIC = {"style.css": "text/css", "icon.svg": "image/svg+xml"}
+STATIC = {"style.css": "text/css", "icon.svg": "image/svg+xml", "live.js": "text/javascript"}
 """The files the pages load, shipped in the package (``static/``), read once."""
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -50,9 +52,20 @@ class WebPages:
     Args:
         pages: where the pages' values come from.
         limiter: the rate limit per client address.
+        public_url: the address people reach the pages at (``PUBLIC_URL``), if set.
+        streams_per_address: the live pages' event streams an address may hold open.
+        feed: the live games' feed (:class:`core.pages.feed.LiveFeed`; a new one by default).
     """
 
-    def __init__(self, pages: Pages, limiter: AddressLimiter | None = None) -> None:
+    def __init__(
+        self,
+        pages: Pages,
+        limiter: AddressLimiter | None = None,
+        *,
+        public_url: str | None = None,
+        streams_per_address: int = STREAMS_PER_ADDRESS,
+        feed: LiveFeed | None = None,
+    ) -> None:
         self._pages = pages
         self._limiter = limiter or AddressLimiter()
         self._templates = jinja2.Environment(
@@ -67,6 +80,15 @@ class WebPages:
         self._templates.globals["settled"] = SETTLED_GAMES
         folder = resources.files("adapters.web") / "static"
         self._static = {name: ((folder / name).read_bytes(), kind) for name, kind in STATIC.items()}
+        self.live = LivePages(
+            pages.live,
+            self._templates,
+            self._client,
+            HEADERS,
+            public_url=public_url,
+            streams_per_address=streams_per_address,
+            feed=feed,
+        )
 
     def app(self) -> web.Application:
         """A new application serving the pages."""
@@ -76,6 +98,7 @@ class WebPages:
         app.router.add_get("/ladder/{game}/{platform}/{place}", self._local_ladder)
         app.router.add_get("/player/{identity}", self._player)
         app.router.add_get("/static/{name}", self._file)
+        self.live.add_routes(app)
         return app
 
     @web.middleware
