@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -26,7 +25,15 @@ from tests.e2e.discord_harness import Harness, clock, double, harness
 from tests.e2e.synapse import Player, SynapseServer, running_bot, synapse_server
 from tests.e2e.test_discord import board_of, enabled
 from tests.e2e.test_matrix import first_empty, move_by_text, open_room, shown, start_game
-from tests.e2e.test_web_browser import DESKTOP, PHONE, Watched, _free_port, _screenshot, browser
+from tests.e2e.test_web_browser import (
+    DESKTOP,
+    PHONE,
+    Watched,
+    _free_port,
+    _screenshot,
+    browser,
+    pages_process,
+)
 from tests.e2e.test_web_browser import chromium as chromium
 
 __all__ = ["browser", "chromium", "clock", "double", "harness", "synapse_server"]  # fixtures
@@ -37,36 +44,12 @@ how long it does take)."""
 
 
 @asynccontextmanager
-async def pages_process(folder: Path, database: Path) -> AsyncIterator[str]:
-    """``python -m chatbots run`` serving the pages of ``database`` (its console idle); yields
-    their address."""
+async def pages_of(folder: Path, database: Path) -> AsyncIterator[str]:
+    """Another process serving the pages of ``database``; yields their address."""
     await asyncio.to_thread(folder.mkdir, parents=True, exist_ok=True)
     env = environment(folder, WEB_PORT=str(_free_port())) | {"DATABASE_PATH": str(database)}
-    bot = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "chatbots",
-        "run",
-        cwd=folder,
-        env=env,
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.DEVNULL,
-    )
-    assert bot.stdin is not None and bot.stdout is not None
-    try:
-        url = ""
-        while not url:
-            line = (await asyncio.wait_for(bot.stdout.readline(), 60)).decode()
-            assert line, "the pages' process ended before serving its pages"
-            url = line.removeprefix("pages at ").strip() if line.startswith("pages at") else ""
+    async with pages_process(folder, env) as url:
         yield url
-        bot.stdin.close()  # the console's input ends: the process stops
-        assert await asyncio.wait_for(bot.wait(), 30) == 0
-    finally:
-        if bot.returncode is None:
-            bot.kill()
-            await bot.wait()
 
 
 def live_game(database: Path, platform: str) -> tuple[str, int]:
@@ -141,7 +124,7 @@ async def test_a_live_page_follows_a_game_played_on_discord(
         assert sent.callback["type"] == 7, sent.requests
         return bool(enabled(double.messages[board_id]))
 
-    async with pages_process(tmp_path / "pages", harness.db_path) as site:
+    async with pages_of(tmp_path / "pages", harness.db_path) as site:
         await watch_the_game(browser, site, harness.db_path, "discord", play, "discord", DESKTOP)
 
 
@@ -161,5 +144,5 @@ async def test_a_live_page_follows_a_game_played_on_matrix(
             body = shown(edit)
             return not ("wins!" in body or "draw." in body)  # the board's status line
 
-        async with pages_process(tmp_path / "pages", database) as site:
+        async with pages_of(tmp_path / "pages", database) as site:
             await watch_the_game(browser, site, database, "matrix", play, "matrix", PHONE)
