@@ -123,7 +123,7 @@ def board_words(board: BoardView, players: tuple[str, str]) -> str:
         cells = [cell_name(rules, c.index) for c in board.cells if c.mark == mark]
         who = f"{MARKS[mark]} ({players[mark - 1]})"
         parts.append(f"{who} on {', '.join(cells)}" if cells else f"{who} has no piece yet")
-    text = f"{game_title(rules)} board, {size}: {'; '.join(parts)}."
+    text = f"{game_title(rules)}. The board, {size}: {'; '.join(parts)}."
     line = [cell_name(rules, c.index) for c in board.cells if c.winning]
     return f"{text} The winning line: {', '.join(line)}." if line else text
 

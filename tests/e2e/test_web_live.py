@@ -12,14 +12,18 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 from playwright.async_api import Browser
 
+from core.store import SqliteStore
 from core.store.rows import decode_moves
 from tests.chatbots.test_app import environment
+from tests.core.pages.test_live import ALICE, BOB, challenge
+from tests.core.test_sessions import Clock, service
 from tests.e2e.discord_double import DiscordDouble
 from tests.e2e.discord_harness import Harness, clock, double, harness
 from tests.e2e.synapse import Player, SynapseServer, running_bot, synapse_server
@@ -146,3 +150,44 @@ async def test_a_live_page_follows_a_game_played_on_matrix(
 
         async with pages_of(tmp_path / "pages", database) as site:
             await watch_the_game(browser, site, database, "matrix", play, "matrix", PHONE)
+
+
+async def test_the_biggest_board_fits_a_phone_and_the_page_works_without_javascript(
+    browser: Browser, tmp_path: Path
+) -> None:
+    database = tmp_path / "db" / "games.sqlite3"
+    await asyncio.to_thread(database.parent.mkdir)
+    async with await SqliteStore.open(database) as store:
+        svc = service(store, Clock(time.time()))  # the pages' process sweeps clocks by now
+        await challenge(svc, ALICE, BOB, "/ratlla 25x25 5")
+        for who, cell in ((ALICE, "m13"), (BOB, "y25"), (ALICE, "a1")):
+            await svc.handle_text(who, cell)
+    public_id, _ = live_game(database, "discord")
+    async with pages_of(tmp_path / "pages", database) as site:
+        for javascript in (True, False):
+            context = await browser.new_context(
+                viewport=PHONE,  # type: ignore[arg-type]
+                java_script_enabled=javascript,
+            )
+            try:
+                watched = Watched(await context.new_page())
+                page = watched.page
+                await page.goto(f"{site}live/{public_id}")
+                overflow = await page.evaluate(
+                    "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+                )
+                assert overflow <= 0, f"the 25x25 board overflows a phone by {overflow} px"
+                assert await page.locator("table.board td").count() == 625
+                status = await page.locator("#live .status strong").inner_text()
+                assert status == "Bobevil (O) to move.", status
+                clock = await page.locator("#live .status time").inner_text()
+                assert clock.startswith("in " if javascript else "at "), clock
+                assert await page.locator("#reload").is_visible() is not javascript
+                assert "X (Alice) on a1, m13; O (Bobevil) on y25" in (
+                    await page.locator("#board-text").inner_text()
+                )
+                assert watched.errors == []
+                assert all(u.startswith(site) for u in watched.requests), watched.requests
+                await _screenshot(page, f"live-phone-25x25-{'js' if javascript else 'plain'}")
+            finally:
+                await context.close()

@@ -48,7 +48,7 @@ async def test_a_game_as_its_live_page_shows_it(store: AnyStore) -> None:
     assert live.status == "Bobevil (O) to move." and live.to_move == "O"
     assert live.moves == ("4", "4", "5") and live.columns[0] == "1"
     assert live.text == (
-        "Connect Four 6x7 board, 7 columns and 6 rows, row 1 at the top:"
+        "Connect Four 6x7. The board, 7 columns and 6 rows, row 1 at the top:"
         " X (Alice) on column 4 row 6, column 5 row 6; O (Bobevil) on column 4 row 5."
     )
     # Nothing names the chat, the server, a user id or the short id that buttons carry.
