@@ -17,6 +17,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from PIL import Image
 
 from adapters.web import HEADERS, AddressLimiter, WebPages
+from adapters.web.live import KEPT, _Kept
 from core.pages import Pages
 from core.pages.feed import LiveFeed
 from core.replies import Actor
@@ -276,3 +277,26 @@ async def test_the_home_page_links_the_games_it_lists(site: Site) -> None:
     body = await (await site.client.get("/")).text()
     assert "<h2>Live games</h2>" in body
     assert f'<a href="/live/{game.public_id}"><bdi>Alice</bdi> vs <bdi>Bobevil</bdi></a>' in body
+
+
+async def test_an_open_stream_is_one_request_for_the_rate_limit(tmp_path: Path) -> None:
+    async for site in open_site(tmp_path / "g.sqlite3"):
+        game = await challenge(site.svc, ALICE, BOB)
+    async with await SqliteStore.open(tmp_path / "g.sqlite3") as store:
+        pages = Pages(store, Clock())
+        web = WebPages(pages, AddressLimiter(2, 1), feed=LiveFeed(pages.live, poll=0.01))
+        async with (
+            TestClient(TestServer(web.app())) as client,
+            client.get(f"/live/{game.public_id}/events") as stream,
+        ):
+            assert await next_event(stream) is not None
+            # The stream stays open and costs nothing more: one request is left.
+            assert (await client.get(f"/live/{game.public_id}")).status == 200
+            assert (await client.get(f"/live/{game.public_id}")).status == 429
+
+
+def test_what_is_drawn_is_kept_within_bounds() -> None:
+    kept = _Kept()
+    for version in range(KEPT + 10):
+        kept.keep(("g", version), b"x")
+    assert len(kept) == KEPT and ("g", 0) not in kept and ("g", KEPT + 9) in kept

@@ -193,3 +193,28 @@ async def test_the_home_page_lists_only_games_of_public_servers_and_rooms(
     assert listed[1].players == ("Alice", ANONYMOUS)
     await svc.handle_text(BOB, "/final")  # a finished game is no longer live
     assert [e.path for e in (await pages.home()).live] == [f"/live/{room.public_id}"]
+
+
+class FailingOnce(LiveReads):
+    """The store's reads, the first poll of the versions refused (a store that is down)."""
+
+    failed = 0
+
+    async def versions(self, public_ids: tuple[str, ...]) -> dict[str, int]:
+        if not self.failed:
+            self.failed += 1
+            raise ConnectionError("the store is down")
+        return await super().versions(public_ids)
+
+
+async def test_a_poll_the_store_refuses_is_tried_again(store: AnyStore) -> None:
+    svc = service(store)
+    game = await challenge(svc, ALICE, BOB)
+    reads = FailingOnce(store)
+    feed = LiveFeed(reads, poll=0.01)
+    watch = aiter(feed.watch(game.public_id))
+    await _first(watch)
+    await svc.handle_text(ALICE, "4")
+    moved = await anext(watch)
+    assert reads.failed == 1 and moved is not None and moved.moves == ("4",)
+    await feed.close()
