@@ -31,13 +31,17 @@ class Kind(enum.Enum):
     """The reminder to the player of ``seat`` to move, while the game is at ``version``."""
     SEEK_EXPIRED = "seek_expired"
     """A seek that waited too long (``detail["seek"]``: its row; no game)."""
+    ABANDONED = "abandoned"
+    """A game ended, or a challenge withdrawn, because a player (or the bot) left a chat: its
+    board edited to its end and why; a withdrawn challenge, gone from the store, is said from
+    ``detail`` (who left, and who reads it there)."""
 
 
 KEPT = 86_400.0
 """Seconds an item waits in the outbox for a process that serves its chat; then it goes (the
 sweep): nothing runs that platform, or syncs that account, for a day."""
 
-SHOWS_THE_BOARD = frozenset({Kind.PAIRED, Kind.TIMEOUT})
+SHOWS_THE_BOARD = frozenset({Kind.PAIRED, Kind.TIMEOUT, Kind.ABANDONED})
 """Kinds that show the game's whole board: an older board item of that chat goes with them."""
 
 
