@@ -10,12 +10,21 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from core.i18n import render
 from core.sessions import ServiceSettings
 from core.store import Status, sessions
-from tests.e2e.discord_double import DiscordDouble, Json, Recorded, button_ids, buttons
+from tests.e2e.discord_double import (
+    TOKEN,
+    DiscordDouble,
+    Guild,
+    Json,
+    Recorded,
+    button_ids,
+    buttons,
+)
 from tests.e2e.discord_harness import Harness, ManualClock, clock, double
 
 __all__ = ["clock", "double"]  # fixtures
@@ -42,9 +51,11 @@ def created(double: DiscordDouble) -> list[Recorded]:
     return [r for r in double.requests if r.kind == "channel_create"]
 
 
-async def accepted_game(double: DiscordDouble, clock: str, group: str | None = None) -> int:
+async def accepted_game(
+    double: DiscordDouble, clock: str, group: str | None = None, guild: Guild | None = None
+) -> int:
     challenge = await double.slash(
-        "tres", {"opponent": "bob", "clock": clock}, user="alice", group=group
+        "tres", {"opponent": "bob", "clock": clock}, user="alice", group=group, guild=guild
     )
     message_id = challenge.original_id
     assert message_id is not None
@@ -106,3 +117,31 @@ async def test_a_group_dm_game_ends_on_time_without_a_message(
     # The bot goes on serving.
     again = await double.slash("tres", {"level": "easy"}, user="carol")
     assert again.original_id is not None and not again.ephemeral()
+
+
+async def test_a_server_only_users_installed_gets_no_reminder_or_timeout_message(
+    harness: Harness, double: DiscordDouble, clock: ManualClock
+) -> None:
+    theirs = double.add_guild("theirs", installed=False)
+    board_id = await accepted_game(double, "10s", guild=theirs)
+    store = harness._store
+    assert store is not None
+    (session_id,) = {c.split(":")[2] for c in button_ids(double.messages[board_id])}
+    clock.advance(9)  # the reminder is due
+    await harness.service.sweep_clocks()
+    await harness.service.clocks_idle()
+    clock.advance(2)  # and the timeout
+    await harness.service.sweep_clocks()
+    await harness.service.clocks_idle()
+    session = await store.run(sessions.get(session_id))
+    assert session is not None and session.status is Status.FINISHED
+    # The bot is not a member there: the interactions said so, and it made no channel
+    # request, which the double (as Discord) refuses and counts against it.
+    assert not [r for r in double.requests if r.path.startswith("/channels/")]
+    assert double.invalid_requests == 0
+    async with aiohttp.ClientSession() as http:
+        url = f"{double.api_base_url}/channels/{theirs.channel_id}/messages"
+        headers = {"Authorization": f"Bot {TOKEN}"}
+        async with http.post(url, json={"content": "hi"}, headers=headers) as refused:
+            assert refused.status == 403
+    assert double.invalid_requests == 1
