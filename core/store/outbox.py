@@ -27,7 +27,9 @@ log = logging.getLogger(__name__)
 
 _COLUMNS = "platform, chat_id, kind, session_id, version, seat, detail, expires_at"
 _INSERT = f"INSERT INTO outbox ({_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
-_SELECT = "SELECT id, platform, chat_id, kind, session_id, version, seat, detail FROM outbox"
+_SELECT = (
+    "SELECT id, platform, chat_id, kind, session_id, version, seat, detail, posted FROM outbox"
+)
 _SHOWING_THE_BOARD = ", ".join(f"'{kind.value}'" for kind in sorted(SHOWS_THE_BOARD, key=str))
 
 
@@ -104,11 +106,14 @@ def notices(items: Sequence[OutboxItem], expires_at: float) -> Op[tuple[OutboxIt
 def _decoded(found: Sequence[Any]) -> OutboxItem | None:
     """A row back to an item; None for one that does not make one (a kind this version does
     not know, written by a newer one, is left for it)."""
-    id_, platform, chat_id, kind, session_id, version, seat, detail = found
+    id_, platform, chat_id, kind, session_id, version, seat, detail, posted = found
     try:
         decoded = json.loads(detail)
         if not isinstance(decoded, dict):
             raise ValueError("detail is not an object")
+        messages = [] if posted is None else json.loads(posted)
+        if not isinstance(messages, list):
+            raise ValueError("posted is not a list")
         return OutboxItem(
             kind=Kind(kind),
             platform=str(platform),
@@ -118,6 +123,7 @@ def _decoded(found: Sequence[Any]) -> OutboxItem | None:
             seat=None if seat is None else int(seat),
             detail=decoded,
             id=int(id_),
+            posted=tuple(str(message) for message in messages),
         )
     except (TypeError, ValueError):
         return None
@@ -170,6 +176,16 @@ def outbox_take(item_id: int, now: float, until: float) -> Op[bool]:
         until,
     )
     return bool(claimed == 1)
+
+
+def outbox_posted(item_id: int, posted: Sequence[str]) -> Op[None]:
+    """The claimed item's messages were posted as ``posted`` (the platform's ids, in order):
+    kept until it is done, so that a later try edits them rather than posting again."""
+    yield count(
+        "UPDATE outbox SET posted = $2 WHERE id = $1",
+        item_id,
+        json.dumps(list(posted), separators=(",", ":")),
+    )
 
 
 def outbox_done(item: OutboxItem) -> Op[None]:

@@ -15,7 +15,10 @@ import pytest
 
 from core.i18n import render
 from core.sessions import ServiceSettings
-from core.store import Status, sessions
+from core.sessions.openplay.relay import CLAIM
+from core.store import Status, StoreUnavailable, outbox, sessions
+from core.store.models import OutboxItem
+from core.store.sql import Op
 from tests.e2e.discord_double import (
     TOKEN,
     DiscordDouble,
@@ -145,3 +148,41 @@ async def test_a_server_only_users_installed_gets_no_reminder_or_timeout_message
         async with http.post(url, json={"content": "hi"}, headers=headers) as refused:
             assert refused.status == 403
     assert double.invalid_requests == 1
+
+
+async def test_a_reminder_shown_again_after_a_crash_edits_its_message(
+    harness: Harness, double: DiscordDouble, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The process that shows the reminder dies after Discord took it, before the outbox item
+    # is done: the store refuses that delete once, and the claim lapses as a dead process's.
+    done = outbox.outbox_done
+    refused: list[OutboxItem] = []
+
+    def outbox_done(item: OutboxItem) -> Op[None]:
+        if not refused:
+            refused.append(item)
+            raise StoreUnavailable("test database", "the process died")
+        return done(item)
+
+    monkeypatch.setattr(outbox, "outbox_done", outbox_done)
+    await accepted_game(double, "10m")
+    alice = double.user("alice")["id"]
+    clock.advance(481)  # a fifth of ten minutes is left: Alice is reminded
+    await double.wait_for(lambda: bool(created(double)))
+    await harness.service.clocks_idle()
+    assert refused
+    (reminder,) = created(double)
+    assert reminder.body["content"].startswith(f"<@{alice}> Alice, it is your move.")
+    clock.advance(CLAIM + 1)  # the claim lapsed: the next pass shows it again
+
+    def edited() -> list[Recorded]:
+        return [r for r in double.requests if r.kind == "channel_edit"]
+
+    await double.wait_for(lambda: bool(edited()))
+    # One notice: the message the first try posted, edited to the reminder as it now stands.
+    assert len(created(double)) == 1
+    (again,) = edited()
+    assert again.path.endswith(f"/messages/{reminder.message_id}")
+    assert again.body["content"].startswith(f"<@{alice}> Alice, it is your move.")
+    assert again.body["content"].endswith("Time left: 58 seconds.")
+    assert double.invalid_requests == 0

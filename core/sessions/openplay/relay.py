@@ -22,7 +22,10 @@ A notice that follows a stored change (a pairing's board in the other chats, an 
 notice) is not told from memory: the store's operation leaves it in the outbox in the change's
 own transaction, so a process killed between the commit and the send loses none, and the
 process that made the change shows its items at once (:meth:`Relay.show_now`), claimed and
-deleted as :meth:`Relay.deliver` does.
+deleted as :meth:`Relay.deliver` does. The messages an item's showing posted are kept on the
+item (their platform ids, :class:`~core.ports.Posting`) before it is deleted: an item shown
+again because its process died in between edits them, and reads as one notice, where the
+platform can edit.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any
 
-from core.ports import PlatformStyle
+from core.ports import PlatformStyle, posting_again
 from core.replies import Actor, Reply
 from core.sessions.context import Context
 from core.store import Session, outbox, sessions
@@ -295,7 +298,14 @@ class Relay:
                 return False
             if read and item.session_id is not None:
                 session = await store.run(sessions.get(item.session_id))
-            shown = await self._show(style, item, session, replies)
+            with posting_again(item.posted) as posting:
+                try:
+                    shown = await self._show(style, item, session, replies)
+                finally:
+                    # Kept before the item is done (and when the platform took a part of it
+                    # only): a try after a crash edits these rather than posting again.
+                    if posting.posted and posting.posted != list(item.posted):
+                        await store.run(outbox.outbox_posted(item.id, posting.posted))
             await store.run(outbox.outbox_done(item))
         except Exception:
             # Left claimed (or not yet): a pass shows it once the claim lapsed, and the

@@ -57,6 +57,8 @@ class OutboxItem:
         seat: the seat (1 or 2) it is for, if one: whose chat and whose mention.
         detail: what the game itself does not say (the seeks of a pairing), plain values.
         id: the store's id (None until stored).
+        posted: the platform's ids of the messages an earlier try posted for it (it was shown,
+            and its process died before it was done): shown again, it edits them.
     """
 
     kind: Kind
@@ -67,3 +69,4 @@ class OutboxItem:
     seat: int | None = None
     detail: Mapping[str, JsonValue] = field(default_factory=dict)
     id: int | None = None
+    posted: tuple[str, ...] = ()
