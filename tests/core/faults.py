@@ -19,8 +19,9 @@ from typing import Any
 
 import pytest
 
-from core.store import postgres, sqlite_driver
-from core.store.sql import Query
+from core.store import StoreUnavailable, outbox, postgres, sqlite_driver
+from core.store.models import OutboxItem
+from core.store.sql import Op, Query
 from tests.backends import Kind
 
 SQLITE_IOERR = 10
@@ -121,3 +122,20 @@ class DropAtCommit:
             )
 
         return hooked
+
+
+def outbox_done_refused_once(monkeypatch: pytest.MonkeyPatch) -> list[OutboxItem]:
+    """The store refuses the next delete of a shown outbox item (``outbox.outbox_done``), as a
+    process that died after showing it never deletes it: its claim lapses, and a later pass
+    shows it again. The item refused, once it was."""
+    done = outbox.outbox_done
+    refused: list[OutboxItem] = []
+
+    def outbox_done(item: OutboxItem) -> Op[None]:
+        if not refused:
+            refused.append(item)
+            raise StoreUnavailable("test database", "the process died")
+        return done(item)
+
+    monkeypatch.setattr(outbox, "outbox_done", outbox_done)
+    return refused

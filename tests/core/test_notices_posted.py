@@ -13,10 +13,9 @@ import pytest
 from core.ports import PlatformStyle, posting
 from core.replies import Actor, Reply
 from core.sessions.openplay.relay import CLAIM
-from core.store import StoreUnavailable, outbox
-from core.store.models import OutboxItem
-from core.store.sql import Op
+from core.store import outbox
 from tests.backends import AnyStore
+from tests.core.faults import outbox_done_refused_once
 from tests.core.test_sessions import Clock, keys, service, store
 from tests.core.test_sessions_relay import BEN, passes
 
@@ -53,16 +52,7 @@ async def test_a_notice_shown_again_is_handed_the_messages_it_posted(
     platform = Platform()
     svc = service(store, clock)
     svc.register_platform(PlatformStyle("mx", publish=platform.publish))
-    done = outbox.outbox_done
-    refused: list[OutboxItem] = []
-
-    def outbox_done(item: OutboxItem) -> Op[None]:
-        if not refused:
-            refused.append(item)
-            raise StoreUnavailable("test database", "the process died")
-        return done(item)
-
-    monkeypatch.setattr(outbox, "outbox_done", outbox_done)
+    refused = outbox_done_refused_once(monkeypatch)
     assert keys(await svc.handle_text(BEN, "!seek tres")) == ["seek.queued"]
     clock.advance(601)  # the seek expires: its notice is left in the outbox and shown
     await passes(svc)

@@ -51,6 +51,21 @@ def service(store: object, fate_wait: float = 5.0) -> GameService:
     )
 
 
+def down_at_commit(
+    backend: Backend, store: AnyStore, monkeypatch: pytest.MonkeyPatch
+) -> tuple[DropAtCommit, Switched, GameService]:
+    """A service whose database stops as the next armed write commits, and stays down (until
+    the test sets ``down`` back)."""
+    drop = DropAtCommit(backend.kind, monkeypatch)
+    switched = Switched(store)
+
+    def stop() -> None:
+        switched.down = True
+
+    drop.after = stop
+    return drop, switched, service(switched, fate_wait=0.2)
+
+
 async def test_a_move_stored_as_the_connection_dropped_is_answered_as_saved(
     backend: Backend, store: AnyStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -99,9 +114,7 @@ async def test_a_move_lost_with_the_connection_is_answered_as_not_saved_once_rea
 async def test_a_move_whose_fate_is_unknown_until_the_store_is_back_is_told_then(
     backend: Backend, store: AnyStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    drop = DropAtCommit(backend.kind, monkeypatch)
-    switched = Switched(store)
-    svc = service(switched, fate_wait=0.2)
+    drop, switched, svc = down_at_commit(backend, store, monkeypatch)
     published: list[Reply] = []
     answered = asyncio.Event()
 
@@ -110,11 +123,6 @@ async def test_a_move_whose_fate_is_unknown_until_the_store_is_back_is_told_then
         answered.set()
 
     svc.register_platform(PlatformStyle("test", publish=publish))
-
-    def stop() -> None:
-        switched.down = True  # the database stops as the move commits, and stays down
-
-    drop.after = stop
     try:
         session_id = await started(svc)
         drop.arm(committed=True)
@@ -164,41 +172,30 @@ async def _status(store: AnyStore) -> Status | None:
     return None if found is None else found.status
 
 
+@pytest.mark.parametrize("committed", [True, False], ids=["stored", "lost"])
 @pytest.mark.parametrize("write", list(WRITES))
-async def test_a_write_stored_as_the_connection_dropped_is_answered_as_done(
-    backend: Backend, store: AnyStore, monkeypatch: pytest.MonkeyPatch, write: str
+async def test_a_write_whose_connection_dropped_is_answered_as_read_back(
+    backend: Backend, store: AnyStore, monkeypatch: pytest.MonkeyPatch, write: str, committed: bool
 ) -> None:
     drop = DropAtCommit(backend.kind, monkeypatch)
     svc = service(store)
-    try:
-        who, line = await _set_up(svc, write)
-        drop.arm(committed=True)
-        replies = await svc.handle_text(who, line)
-        assert drop.fired == 1
-        # Read back, found stored: answered as done, never "nothing changed".
-        assert texts(replies) == [WRITES[write][2]] and not any(r.error for r in replies)
-        assert await _status(store) is WRITES[write][3]
-    finally:
-        await svc.close()
-
-
-@pytest.mark.parametrize("write", list(WRITES))
-async def test_a_write_lost_with_the_connection_is_answered_as_nothing_changed(
-    backend: Backend, store: AnyStore, monkeypatch: pytest.MonkeyPatch, write: str
-) -> None:
-    drop = DropAtCommit(backend.kind, monkeypatch)
-    svc = service(store)
+    _, _, done, after = WRITES[write]
     try:
         who, line = await _set_up(svc, write)
         before = await _status(store)
-        drop.arm(committed=False)
+        drop.arm(committed=committed)
         replies = await svc.handle_text(who, line)
         assert drop.fired == 1
+        if committed:
+            # Read back, found stored: answered as done, never "nothing changed".
+            assert texts(replies) == [done] and not any(r.error for r in replies)
+            assert await _status(store) is after
+            return
         assert texts(replies) == ["error.store_unavailable"]  # the truth: nothing changed
         assert await _status(store) is before
         # Sent again, it is done once.
-        assert texts(await svc.handle_text(who, line)) == [WRITES[write][2]]
-        assert await _status(store) is WRITES[write][3]
+        assert texts(await svc.handle_text(who, line)) == [done]
+        assert await _status(store) is after
     finally:
         await svc.close()
 
@@ -206,14 +203,7 @@ async def test_a_write_lost_with_the_connection_is_answered_as_nothing_changed(
 async def test_a_write_whose_fate_is_unknown_while_the_store_is_down_says_so(
     backend: Backend, store: AnyStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    drop = DropAtCommit(backend.kind, monkeypatch)
-    switched = Switched(store)
-    svc = service(switched, fate_wait=0.2)
-
-    def stop() -> None:
-        switched.down = True  # the database stops as the accept commits, and stays down
-
-    drop.after = stop
+    drop, switched, svc = down_at_commit(backend, store, monkeypatch)
     try:
         who, line = await _set_up(svc, "accept")
         drop.arm(committed=True)

@@ -16,9 +16,8 @@ import pytest
 from core.i18n import render
 from core.sessions import ServiceSettings
 from core.sessions.openplay.relay import CLAIM
-from core.store import Status, StoreUnavailable, outbox, sessions
-from core.store.models import OutboxItem
-from core.store.sql import Op
+from core.store import Status, sessions
+from tests.core.faults import outbox_done_refused_once
 from tests.e2e.discord_double import (
     TOKEN,
     DiscordDouble,
@@ -47,6 +46,13 @@ async def harness(
         yield running
     finally:
         await running.stop()
+
+
+async def swept(harness: Harness, clock: ManualClock, seconds: float) -> None:
+    """``seconds`` later, the clocks swept (here or by the loop: done once this returns)."""
+    clock.advance(seconds)
+    await harness.service.sweep_clocks()
+    await harness.service.clocks_idle()
 
 
 def created(double: DiscordDouble) -> list[Recorded]:
@@ -107,10 +113,7 @@ async def test_a_group_dm_game_ends_on_time_without_a_message(
     store = harness._store
     assert store is not None
     (session_id,) = {c.split(":")[2] for c in button_ids(double.messages[board_id])}
-    clock.advance(11)
-    # Swept here or by the loop: either way the game is over once this returns.
-    await harness.service.sweep_clocks()
-    await harness.service.clocks_idle()
+    await swept(harness, clock, 11)  # the game is over once this returns
     session = await store.run(sessions.get(session_id))
     assert session is not None and session.status is Status.FINISHED
     # The bot is not a member of a group DM: it does not try to tell there (Discord would
@@ -130,12 +133,8 @@ async def test_a_server_only_users_installed_gets_no_reminder_or_timeout_message
     store = harness._store
     assert store is not None
     (session_id,) = {c.split(":")[2] for c in button_ids(double.messages[board_id])}
-    clock.advance(9)  # the reminder is due
-    await harness.service.sweep_clocks()
-    await harness.service.clocks_idle()
-    clock.advance(2)  # and the timeout
-    await harness.service.sweep_clocks()
-    await harness.service.clocks_idle()
+    await swept(harness, clock, 9)  # the reminder is due
+    await swept(harness, clock, 2)  # and the timeout
     session = await store.run(sessions.get(session_id))
     assert session is not None and session.status is Status.FINISHED
     # The bot is not a member there: the interactions said so, and it made no channel
@@ -155,16 +154,7 @@ async def test_a_reminder_shown_again_after_a_crash_edits_its_message(
 ) -> None:
     # The process that shows the reminder dies after Discord took it, before the outbox item
     # is done: the store refuses that delete once, and the claim lapses as a dead process's.
-    done = outbox.outbox_done
-    refused: list[OutboxItem] = []
-
-    def outbox_done(item: OutboxItem) -> Op[None]:
-        if not refused:
-            refused.append(item)
-            raise StoreUnavailable("test database", "the process died")
-        return done(item)
-
-    monkeypatch.setattr(outbox, "outbox_done", outbox_done)
+    refused = outbox_done_refused_once(monkeypatch)
     await accepted_game(double, "10m")
     alice = double.user("alice")["id"]
     clock.advance(481)  # a fifth of ten minutes is left: Alice is reminded
