@@ -560,6 +560,15 @@ PUBLIC_IDS = Step(
     ),
 )
 
+# An outbox item's messages once posted (core/store/outbox.py: outbox_posted), a JSON list of the
+# platform's message ids, kept until the item is done: shown again after a crash (its claim
+# lapsed), the notice edits them rather than posting again. NULL: nothing posted yet.
+OUTBOX_POSTED = Step(
+    "outbox posted",
+    ("ALTER TABLE outbox ADD COLUMN posted TEXT",),
+)
+
+
 STEPS: Sequence[Step] = (
     V1_INITIAL,
     V2_KV_LIFETIMES_AND_QUARANTINE,
@@ -576,6 +585,7 @@ STEPS: Sequence[Step] = (
     SEEK_CAPS,
     BOARDS,
     PUBLIC_IDS,
+    OUTBOX_POSTED,
 )
 """Step ``i`` upgrades version ``i`` to ``i + 1``, in every dialect."""
 
