@@ -11,7 +11,6 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, TypeVar
-from urllib.parse import quote
 
 from core.admin.keys import Effective
 from core.admin.scopes import CHAT, SERVER
@@ -22,6 +21,7 @@ from core.i18n import render
 from core.pages import ops
 from core.pages.chart import chart
 from core.pages.names import shown_name
+from core.pages.paths import player_path
 from core.pages.views import (
     HomePage,
     LadderEntry,
@@ -68,11 +68,6 @@ def pool_title(pool: str) -> str:
     return shown[:1].upper() + shown[1:]
 
 
-def player_path(identity: str) -> str:
-    """The address of a player's page (the identity quoted whole: a Matrix id holds ``:``)."""
-    return "/player/" + quote(identity, safe="")
-
-
 def _game(word: str) -> GameKind | None:
     """The game ``word`` names, as ``/top`` takes it; None for a word it does not take."""
     try:
@@ -92,6 +87,11 @@ class Pages:
     def __init__(self, store: SqlStore, clock: Callable[[], float] = time.time) -> None:
         self._store = store
         self._clock = clock
+
+    @property
+    def store(self) -> SqlStore:
+        """The store the pages read (the game pages' reads share it)."""
+        return self._store
 
     async def home(self) -> HomePage:
         """The top of every game's ladder."""
