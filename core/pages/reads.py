@@ -21,7 +21,7 @@ from core.i18n import render
 from core.pages import ops
 from core.pages.chart import chart
 from core.pages.names import shown_name
-from core.pages.paths import player_path
+from core.pages.paths import game_path, player_path
 from core.pages.views import (
     HomePage,
     LadderEntry,
@@ -30,8 +30,8 @@ from core.pages.views import (
     PlayerPool,
     RecentGame,
 )
+from core.store import archive, settings
 from core.store import ratings as store_ratings
-from core.store import settings
 from core.store.ratings import place_of_chat, place_of_server
 
 if TYPE_CHECKING:
@@ -162,6 +162,8 @@ class Pages:
                     chart(ratings),
                 )
             )
+        pages = await self._store.run(archive.recent_pages(identity, RECENT))
+        linked = {(pool, at): public_id for pool, at, public_id in pages if public_id}
         recent = tuple(
             RecentGame(
                 datetime.fromtimestamp(c.at, UTC).strftime("%Y-%m-%d"),
@@ -169,6 +171,7 @@ class Pages:
                 "drew" if c.won is None else "won" if c.won else "lost",
                 round(c.before),
                 round(c.after),
+                game_path(linked[c.pool, c.at]) if (c.pool, c.at) in linked else None,
             )
             for c in changes[:RECENT]
         )

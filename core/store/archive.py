@@ -114,6 +114,24 @@ def keep_analysis(public_id: str, analysis: str) -> Op[bool]:
     return bool(kept)
 
 
+def recent_pages(identity: str, limit: int) -> Op[list[tuple[str, float, str | None]]]:
+    """The identity's last ``limit`` rated games, newest first, as ``ratings.rating_changes``
+    lists them: each one's pool, time, and its game's public id where the archive lists it
+    (else None)."""
+    seat = (
+        "SELECT r.id, r.pool, r.at, a.public_id FROM rating_changes r LEFT JOIN archive a"
+        " ON a.session_id = r.session_id AND a.finished_at = r.at AND a.listed = 1"
+        " WHERE r.{}_identity = $1 AND r.kind = 'game' ORDER BY r.id DESC LIMIT $2"
+    )
+    found = yield rows(
+        f"SELECT * FROM ({seat.format('first')}) AS x UNION ALL"
+        f" SELECT * FROM ({seat.format('second')}) AS o ORDER BY id DESC LIMIT $2",
+        identity,
+        limit,
+    )
+    return [(str(r[1]), float(r[2]), _text(r[3])) for r in found]
+
+
 def listed_games(played: Sequence[tuple[str, float]]) -> Op[dict[tuple[str, float], str]]:
     """The public ids of the listed archived games among ``played`` (a rating log's session
     ids and times), by ``(session id, time)``."""
