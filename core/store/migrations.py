@@ -569,6 +569,44 @@ OUTBOX_POSTED = Step(
 )
 
 
+# The archive of finished games (issue 33's game pages): one row per game, keyed by its public
+# id, written in the transaction that finishes it (core/store/archive.py) and never tied to
+# the session, so the expiry sweep leaves it. Each seat's name, identity (a person's, as the
+# ratings know them) and level (the bot's); whether the game was rated and may be listed (never
+# one from a direct chat or a room the store cannot tell public); the solver's analysis once
+# computed. ``archive_session`` joins a rating log row (session id, time) to its game.
+ARCHIVE = Step(
+    "archive",
+    (
+        """
+        CREATE TABLE archive (
+            public_id   TEXT PRIMARY KEY,
+            session_id  TEXT NOT NULL,
+            rows        INTEGER NOT NULL,
+            cols        INTEGER NOT NULL,
+            k           INTEGER NOT NULL,
+            gravity     INTEGER NOT NULL CHECK (gravity IN (0, 1)),
+            x_name      TEXT NOT NULL,
+            x_identity  TEXT,
+            x_level     TEXT,
+            o_name      TEXT NOT NULL,
+            o_identity  TEXT,
+            o_level     TEXT,
+            moves       TEXT NOT NULL,
+            termination TEXT NOT NULL REFERENCES terminations (name),
+            winner      INTEGER CHECK (winner IN (1, 2)),
+            rated       INTEGER NOT NULL CHECK (rated IN (0, 1)),
+            clock       {REAL},
+            started_at  {REAL} NOT NULL,
+            finished_at {REAL} NOT NULL,
+            listed      INTEGER NOT NULL CHECK (listed IN (0, 1)),
+            analysis    TEXT
+        ){WITHOUT_ROWID}
+        """,
+        "CREATE INDEX archive_session ON archive (session_id, finished_at)",
+    ),
+)
+
 STEPS: Sequence[Step] = (
     V1_INITIAL,
     V2_KV_LIFETIMES_AND_QUARANTINE,
@@ -586,6 +624,7 @@ STEPS: Sequence[Step] = (
     BOARDS,
     PUBLIC_IDS,
     OUTBOX_POSTED,
+    ARCHIVE,
 )
 """Step ``i`` upgrades version ``i`` to ``i + 1``, in every dialect."""
 
