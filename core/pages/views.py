@@ -60,13 +60,15 @@ class PlayerPool:
 @dataclass(frozen=True, slots=True)
 class RecentGame:
     """One rated game of a player, newest first: when (``YYYY-MM-DD``, UTC), the game's title,
-    ``won``, ``lost`` or ``drew``, and the rating before and after (rounded)."""
+    ``won``, ``lost`` or ``drew``, the rating before and after (rounded), and the address of
+    the game's page where it may be linked (None: a game from a direct chat or a room)."""
 
     date: str
     title: str
     result: str
     before: int
     after: int
+    path: str | None = None
 
     @property
     def change(self) -> str:

@@ -560,6 +560,53 @@ PUBLIC_IDS = Step(
     ),
 )
 
+# An outbox item's messages once posted (core/store/outbox.py: outbox_posted), a JSON list of the
+# platform's message ids, kept until the item is done: shown again after a crash (its claim
+# lapsed), the notice edits them rather than posting again. NULL: nothing posted yet.
+OUTBOX_POSTED = Step(
+    "outbox posted",
+    ("ALTER TABLE outbox ADD COLUMN posted TEXT",),
+)
+
+
+# The archive of finished games (issue 33's game pages): one row per game, keyed by its public
+# id, written in the transaction that finishes it (core/store/archive.py) and never tied to
+# the session, so the expiry sweep leaves it. Each seat's name, identity (a person's, as the
+# ratings know them) and level (the bot's); whether the game was rated and may be listed (never
+# one from a direct chat or a room the store cannot tell public); the solver's analysis once
+# computed. ``archive_session`` joins a rating log row (session id, time) to its game.
+ARCHIVE = Step(
+    "archive",
+    (
+        """
+        CREATE TABLE archive (
+            public_id   TEXT PRIMARY KEY,
+            session_id  TEXT NOT NULL,
+            rows        INTEGER NOT NULL,
+            cols        INTEGER NOT NULL,
+            k           INTEGER NOT NULL,
+            gravity     INTEGER NOT NULL CHECK (gravity IN (0, 1)),
+            x_name      TEXT NOT NULL,
+            x_identity  TEXT,
+            x_level     TEXT,
+            o_name      TEXT NOT NULL,
+            o_identity  TEXT,
+            o_level     TEXT,
+            moves       TEXT NOT NULL,
+            termination TEXT NOT NULL REFERENCES terminations (name),
+            winner      INTEGER CHECK (winner IN (1, 2)),
+            rated       INTEGER NOT NULL CHECK (rated IN (0, 1)),
+            clock       {REAL},
+            started_at  {REAL} NOT NULL,
+            finished_at {REAL} NOT NULL,
+            listed      INTEGER NOT NULL CHECK (listed IN (0, 1)),
+            analysis    TEXT
+        ){WITHOUT_ROWID}
+        """,
+        "CREATE INDEX archive_session ON archive (session_id, finished_at)",
+    ),
+)
+
 STEPS: Sequence[Step] = (
     V1_INITIAL,
     V2_KV_LIFETIMES_AND_QUARANTINE,
@@ -576,6 +623,8 @@ STEPS: Sequence[Step] = (
     SEEK_CAPS,
     BOARDS,
     PUBLIC_IDS,
+    OUTBOX_POSTED,
+    ARCHIVE,
 )
 """Step ``i`` upgrades version ``i`` to ``i + 1``, in every dialect."""
 

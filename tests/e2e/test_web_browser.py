@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -43,10 +43,25 @@ DESKTOP = {"width": 1280, "height": 900}
 async def site(tmp_path: Path) -> AsyncIterator[str]:
     """The real application serving the pages of a season of rated games; yields their
     address (``http://127.0.0.1:PORT/``). The games end a day ago, so the ladders list them."""
+
+    async def fill(store: SqliteStore, clock: Clock) -> None:
+        await season(service(store, clock), clock.advance)
+
+    async with serving_app(tmp_path, fill) as url:
+        yield url
+
+
+@asynccontextmanager
+async def serving_app(
+    tmp_path: Path, fill: Callable[[SqliteStore, Clock], Awaitable[None]]
+) -> AsyncIterator[str]:
+    """The real application (``python -m chatbots run``, one AI worker) serving the pages of
+    the bot's database once ``fill`` played its games (twelve days ago by ``clock``); yields
+    their address."""
     clock = Clock(time.time() - 12 * DAY)
     (tmp_path / "db").mkdir()
     async with await SqliteStore.open(tmp_path / "db" / "games.sqlite3") as store:  # the bot's
-        await season(service(store, clock), clock.advance)
+        await fill(store, clock)
     async with pages_process(tmp_path, environment(tmp_path, WEB_PORT=str(_free_port()))) as url:
         yield url
 

@@ -95,7 +95,7 @@ async def watch_the_game(
             playing = await play()
             _, moves = live_game(database, platform)
             await page.wait_for_function(
-                "n => document.querySelectorAll('#live .moves li').length >= n",
+                "n => document.querySelectorAll('#live .live-moves li').length >= n",
                 arg=moves,
                 timeout=WAIT_MS,
             )

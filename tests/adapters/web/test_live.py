@@ -95,7 +95,7 @@ async def test_the_page_works_without_javascript_and_says_what_the_board_holds(
     assert "<h1><bdi>Alice</bdi> (X) vs <bdi>Bobevil</bdi> (O)</h1>" in body
     assert "<strong>Bobevil (O) to move.</strong>" in body
     assert 'aria-labelledby="board-text"' in body and "X (Alice) on column 4 row 6" in body
-    assert '<ol class="moves"><li>1. X 4</li></ol>' in body
+    assert '<ol class="live-moves"><li>1. X 4</li></ol>' in body
     assert body.count('<td class="x last">X</td>') == 1
     assert f'<a href="/live/{game.public_id}">Reload</a>' in body
     assert f'data-events="/live/{game.public_id}/events"' in body
