@@ -94,7 +94,7 @@ async def test_the_page_works_without_javascript_and_says_what_the_board_holds(
     assert '<meta name="robots" content="noindex, nofollow">' in body
     assert "<h1><bdi>Alice</bdi> (X) vs <bdi>Bobevil</bdi> (O)</h1>" in body
     assert "<strong>Bobevil (O) to move.</strong>" in body
-    assert 'aria-labelledby="board-text"' in body and "X (Alice) on column 4 row 6" in body
+    assert 'aria-labelledby="board-text"' in body and "From the bottom up, column 4: X." in body
     assert '<ol class="live-moves"><li>1. X 4</li></ol>' in body
     assert body.count('<td class="x last">X</td>') == 1
     assert f'<a href="/live/{game.public_id}">Reload</a>' in body
@@ -193,7 +193,7 @@ async def test_a_hidden_player_stays_anonymous_on_the_page_and_the_stream(site: 
         await site.svc.handle_text(ALICE, "3")
         shown = await next_event(stream)
         assert shown is not None and "anonymous (O) to move." in shown.data
-        assert "Bob" not in shown.data and "O (anonymous)" in shown.data
+        assert "Bob" not in shown.data and "O is anonymous" in shown.data
 
 
 async def test_a_declined_challenge_says_it_is_gone(site: Site) -> None:
