@@ -31,6 +31,9 @@ class Kind(enum.Enum):
     """The reminder to the player of ``seat`` to move, while the game is at ``version``."""
     SEEK_EXPIRED = "seek_expired"
     """A seek that waited too long (``detail["seek"]``: its row; no game)."""
+    EVENT = "event"
+    """A tournament's notice (``detail["event"]``: its id, ``detail["notice"]``: which: a
+    reminder, a cancellation, a new game with its board, the final standings)."""
 
 
 KEPT = 86_400.0
