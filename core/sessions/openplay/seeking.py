@@ -69,6 +69,15 @@ def _rating_text(seek: Seek) -> str:
     return Rating(seek.rating, seek.deviation, seek.games).display()
 
 
+def open_play_on(actor: Actor, chat: Effective) -> bool:
+    """Whether the actor's chat plays with other chats (seeks, open tournaments): off in servers
+    and rooms unless an admin turned it on; on in a direct chat with the bot unless one turned
+    it off."""
+    if chat.sources["open_play"] is Source.DEFAULT:
+        return actor.direct
+    return bool(chat.open_play)
+
+
 class Matchmaker:
     """``/seek``, ``/block`` and the queue's passes; see the module docstring.
 
@@ -182,11 +191,7 @@ class Matchmaker:
 
     @staticmethod
     def _open_play(actor: Actor, chat: Effective) -> bool:
-        # Off in servers and rooms unless an admin turned it on; on in a direct chat with the
-        # bot unless one turned it off.
-        if chat.sources["open_play"] is Source.DEFAULT:
-            return actor.direct
-        return bool(chat.open_play)
+        return open_play_on(actor, chat)
 
     @staticmethod
     def _mode(rated: bool) -> Text:
