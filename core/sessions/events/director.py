@@ -30,9 +30,8 @@ from core.sessions.context import Context
 from core.sessions.events.table import table
 from core.sessions.openplay.relay import Relay
 from core.sessions.outages import REFUSED
-from core.sessions.play.model import Event as Change
-from core.sessions.play.model import new_session, transition
-from core.store import AlreadyPlaying, Seat, Session, Status, events, new_session_id, seeks
+from core.sessions.play.model import agreed_game
+from core.store import AlreadyPlaying, Session, events, new_session_id, seeks
 from core.store.events import Advance
 from core.store.models import Kind, OutboxItem
 from core.store.models.events import (
@@ -170,34 +169,18 @@ class Director:
     ) -> Session:
         """A pairing's game: an ordinary game on the event's clock, shown in each player's
         own chat (an open game when they joined from two), as open play makes one."""
-        away = (o.platform, o.chat_id) != (x.platform, x.chat_id)
-        seats = (
-            Seat.person(x.user_id, x.name),
-            Seat(
-                o.name,
-                o.user_id,
-                platform=o.platform if away else None,
-                chat_id=o.chat_id if away else None,
-                server_id=o.server_id if away else None,
-            ),
-        )
-        ttl = self._ctx.settings.game_ttl
-        offered = new_session(
-            platform=x.platform,
-            chat_id=x.chat_id,
-            seats=seats,
+        game = agreed_game(
+            x,
+            o,
             rules=event.rules,
-            status=Status.CHALLENGE,
             now=now,
-            ttl=ttl,
+            ttl=self._ctx.settings.game_ttl,
             challenger=x.user_id,
             challenged=o.user_id,
             clock=event.clock,
             casual=not event.rated,
-            server_id=x.server_id,
         )
-        offered = dataclasses.replace(offered, id=pairing.session_id)
-        return transition(offered, Change.ACCEPT, now=now, ttl=ttl)
+        return dataclasses.replace(game, id=pairing.session_id)
 
     # --- an arena ------------------------------------------------------------------------
 
