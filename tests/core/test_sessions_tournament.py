@@ -101,8 +101,13 @@ async def test_a_swiss_event_of_two_chats_is_played_to_its_end(store: AnyStore) 
     assert sum(scores) == 4 and scores[-1] == 2  # four games, one player won both
     for chat in (("disc", "chan-1"), ("mx", "!room:hs")):
         assert any(r.text is not None and r.text.key == "event.final" for r in chats.shown[chat])
-    table = await svc.handle_text(CID, f"/tournament {ident}")
-    assert keys(table) == ["event.table"]
+    [table] = await svc.handle_text(CID, f"/tournament {ident}")
+    assert table.text is not None and table.text.key == "event.table"
+    said = table.text.render("en").split("\n")
+    assert said[0].startswith(f"Tournament {ident}: Swiss, tic-tac-toe, 2 rounds, 1 minute")
+    assert said[1] == "Over. Final standings:"
+    assert said[2].startswith("1. ") and said[2].split(":")[1].strip().startswith("2 (")
+    assert {line.split(". ")[1].split(":")[0] for line in said[2:]} == {"Ann", "Ben", "Cid", "Dot"}
 
 
 async def test_an_event_with_fewer_than_two_players_is_cancelled(store: AnyStore) -> None:

@@ -62,7 +62,7 @@ class Tournaments:
         for made in await store.run(events.chat_events(actor.platform, actor.chat_id)):
             if made.live:
                 raise UserError(
-                    "event.one_here", name=made.name, show=f"{ctx.prefix(actor)}tournament"
+                    "event.one_here", tournament=made.name, show=f"{ctx.prefix(actor)}tournament"
                 )
         now = ctx.clock()
         fmt = Format(command.format)
@@ -126,7 +126,7 @@ class Tournaments:
         if (actor.platform, actor.chat_id) != (event.platform, event.chat_id):
             chat = await self._policy.seek(actor, event.rules)
             if not event.open:
-                raise UserError("event.closed_elsewhere", name=event.name)
+                raise UserError("event.closed_elsewhere", tournament=event.name)
             if not open_play_on(actor, chat):
                 raise UserError("limits.open_play_off", prefix=ctx.prefix(actor))
         identity, pools = await ctx.store.run(ratings.player_ratings(actor.platform, actor.user_id))
@@ -145,15 +145,15 @@ class Tournaments:
         )
         joined = await ctx.store.run(events.join(entrant))
         if joined is Joined.ALREADY:
-            raise UserError("event.twice", name=event.name)
+            raise UserError("event.twice", tournament=event.name)
         if joined is Joined.CLOSED:
             now = await ctx.store.run(events.get_event(event.id))
             if now is not None and now.status is EventStatus.RUNNING:
-                raise UserError("event.no_late_join", name=event.name)
-            raise UserError("event.over", name=event.name)
+                raise UserError("event.no_late_join", tournament=event.name)
+            raise UserError("event.over", tournament=event.name)
         count = len(await ctx.store.run(events.players(event.id)))
         key = "event.back" if joined is Joined.BACK else "event.joined"
-        text = Text(key, {"player": actor.display_name, "name": event.name, "count": count})
+        text = Text(key, {"player": actor.display_name, "tournament": event.name, "count": count})
         return [Reply(text=text)]
 
     async def _leave(self, actor: Actor, event_id: str | None) -> list[Reply]:
@@ -162,9 +162,9 @@ class Tournaments:
         identity = (await ctx.store.run(ratings.player_ratings(actor.platform, actor.user_id)))[0]
         leaving = await ctx.store.run(events.leave(event.id, identity, ctx.clock()))
         if leaving.left is Left.NOT_IN:
-            raise UserError("event.not_in", name=event.name)
+            raise UserError("event.not_in", tournament=event.name)
         replies = [
-            Reply(text=Text("event.left", {"player": actor.display_name, "name": event.name}))
+            Reply(text=Text("event.left", {"player": actor.display_name, "tournament": event.name}))
         ]
         if leaving.playing is not None:
             replies += await self._resign(actor, leaving.playing)

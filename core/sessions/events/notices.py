@@ -33,7 +33,7 @@ def describe(event: Event) -> Text:
     return Text(
         f"event.format.{event.format.value}",
         {
-            "name": event.name,
+            "tournament": event.name,
             "game": game_name(event.rules),
             "span": length if event.format is not Format.ROUNDROBIN else "",
             "clock": clock_words(event.clock),
@@ -51,7 +51,7 @@ def lines(rows: list[Row], mine: str | None = None) -> Lines:
                 "event.line",
                 {
                     "rank": r.rank,
-                    "name": r.player.name,
+                    "player": r.player.name,
                     "points": points_text(r.points),
                     "tiebreak": points_text(round(r.tiebreak, 1)),
                     "left": Text("event.withdrawn") if r.player.withdrawn else "",
@@ -102,9 +102,11 @@ class Notices:
         elif notice == "started":
             text = Text("event.started", {"event": about, "join": join})
         elif notice == "cancelled":
-            text = Text("event.cancelled", {"name": event.name})
+            text = Text("event.cancelled", {"tournament": event.name})
         elif notice == "standings":
-            text = Text("event.final", {"name": event.name, "lines": await self.standings(event)})
+            text = Text(
+                "event.final", {"tournament": event.name, "lines": await self.standings(event)}
+            )
         else:
             return None
         return reader, [Reply(text=text)]
@@ -119,7 +121,7 @@ class Notices:
         text = Text(
             "event.game",
             {
-                "name": event.name,
+                "tournament": event.name,
                 "round": round_ if isinstance(round_, int) else event.round,
                 "x": session.seats[0].name,
                 "o": session.seats[1].name,
