@@ -131,7 +131,7 @@ class GameService:
         self._other_chats = OtherChats(self._ctx, self._relay)
         self._requests.around = self._other_chats.mirrored
         self._matchmaker = Matchmaker(self._ctx, self._policy, self._relay)
-        self._departures = Departures(self._ctx, self._annotated, self._relay)
+        self._departures = Departures(self._ctx, self._relay)
         self._clocks = Clocks(self._ctx, self._annotated, self._relay)
         notices = Notices(self._ctx, self._relay)
         self.director = Director(self._ctx, self._relay)
