@@ -40,6 +40,7 @@ from core.commands import (
     Start,
     Stats,
     Top,
+    Tournament,
     Unblock,
     Unlink,
     VsBot,
@@ -79,6 +80,7 @@ BARE: dict[str, Command] = {
     "block": Block(),
     "unblock": Unblock(),
     "theme": PersonalTheme(),
+    "tournament": Tournament(),
 }
 
 
@@ -112,6 +114,7 @@ def test_table_has_the_design_commands_and_aliases() -> None:
         "seek": (),
         "block": (),
         "unblock": (),
+        "tournament": (),
         "theme": (),
     }
 
