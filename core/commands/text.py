@@ -33,6 +33,8 @@ from core.commands.values import (
     Link,
     MoveText,
     NotACommand,
+    Puzzle,
+    PuzzleAsk,
     Rematch,
     Review,
     Seek,
@@ -207,6 +209,8 @@ def format_command(command: Command, prefix: str = "/") -> str:
             return " ".join([f"{prefix}settings", *_settings_words(command)])
         case Hide(hidden=False):
             return f"{prefix}hide off"
+        case Puzzle(ask=ask) if ask is not PuzzleAsk.TODAY:
+            return f"{prefix}puzzle {ask.value}"
         case _:
             return f"{prefix}{_NAMES[type(command)]}"
 
@@ -274,6 +278,7 @@ _NAMES: dict[type, str] = {
     Link: "link",
     Unlink: "unlink",
     Hide: "hide",
+    Puzzle: "puzzle",
 }
 
 

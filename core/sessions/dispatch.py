@@ -22,6 +22,7 @@ from core.commands import (
     MoveText,
     NotACommand,
     PersonalTheme,
+    Puzzle,
     Rematch,
     Review,
     Seek,
@@ -48,6 +49,7 @@ from core.sessions.play.moves import Moves, Unplayable
 from core.sessions.players.ratings import Ratings
 from core.sessions.players.stats import Results
 from core.sessions.players.themes import Themes
+from core.sessions.puzzles.solving import Puzzles
 from core.sessions.reviews.review import Reviews
 from core.store import Session, sessions
 
@@ -70,6 +72,7 @@ class Dispatch:
         admin: Admin,
         themes: Themes,
         matchmaker: Matchmaker,
+        puzzles: Puzzles,
     ) -> None:
         self._ctx = ctx
         self._policy = policy
@@ -82,6 +85,7 @@ class Dispatch:
         self._admin = admin
         self._themes = themes
         self._matchmaker = matchmaker
+        self._puzzles = puzzles
 
     async def text(self, actor: Actor, text: str, addressed: bool) -> list[Reply]:
         """A chat message: a command, a move as text, or chatter (answered with nothing)."""
@@ -116,10 +120,16 @@ class Dispatch:
             sessions.live_game(actor.platform, actor.chat_id, actor.user_id)
         )
         if session is None:
-            if not explicit:
+            # No game here: the move may answer the speaker's puzzle (one still going, or, said
+            # to the bot, one over).
+            attempt = await self._puzzles.current(actor)
+            puzzle = attempt is not None and (explicit or not attempt.finished)
+            if not explicit and not puzzle:
                 return []
             if not admitted and (limited := await self._policy.admit(actor)) is not None:
                 return limited
+            if attempt is not None and puzzle:
+                return await self._puzzles.typed(actor, attempt, move)
             raise UserError("error.no_game", prefix=self._ctx.prefix(actor))
         session = await self._ctx.check_expiry(session)
 
@@ -195,6 +205,8 @@ class Dispatch:
                 return await self._ratings.unlink(actor)
             case Hide():
                 return await self._ratings.hide(actor, command)
+            case Puzzle():
+                return await self._puzzles.command(actor, command)
             case Review():
                 return await self._reviews.last(actor)
             case Settings():

@@ -69,6 +69,8 @@ from core.sessions.play.watch import Watcher
 from core.sessions.players.ratings import Ratings
 from core.sessions.players.stats import Results
 from core.sessions.players.themes import Themes
+from core.sessions.puzzles.board import parse_board
+from core.sessions.puzzles.solving import Puzzles
 from core.sessions.requests import Requests
 from core.sessions.reviews.review import KeptReviews, Reviews
 from core.sessions.settings import ServiceSettings
@@ -128,6 +130,7 @@ class GameService:
         self._other_chats = OtherChats(self._ctx, self._relay)
         self._requests.around = self._other_chats.mirrored
         self._matchmaker = Matchmaker(self._ctx, self._policy, self._relay)
+        self._puzzles = Puzzles(self._ctx, self._policy)
         self._departures = Departures(self._ctx, self._annotated, self._relay)
         self._clocks = Clocks(self._ctx, self._annotated, self._relay)
         self._dispatch = Dispatch(
@@ -142,6 +145,7 @@ class GameService:
             admin=Admin(self._ctx, cache, self._matchmaker.open_play_changed),
             themes=self._themes,
             matchmaker=self._matchmaker,
+            puzzles=self._puzzles,
         )
         self._sweeper = Sweeper(
             store, self.settings, self._ctx.outages, self.sweep_clocks, self.sweep
@@ -278,6 +282,8 @@ class GameService:
         actor, session_id, receipt = clean(actor), clean(session_id), clean(receipt)
 
         async def run() -> list[Reply]:
+            if parse_board(session_id) is not None:
+                return await self._puzzles.clicked(actor, session_id, move, version)
             session = await self._ctx.load(session_id, actor)
             if not isinstance(move, int) or isinstance(move, bool):
                 # A move is a cell or column number; anything else is off the board.
@@ -302,6 +308,10 @@ class GameService:
 
         async def run() -> list[Reply]:
             nonlocal allowed
+            if parse_board(session_id) is not None:
+                refused = await self._puzzles.picked(actor, session_id, version)
+                allowed = refused is None
+                return refused or []
             session = await self._ctx.load(session_id, actor)
             try:
                 self._moves.check_turn(actor, session, version)

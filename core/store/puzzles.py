@@ -116,6 +116,13 @@ def current_attempt(platform: str, chat_id: str, user_id: str) -> Op[StoredAttem
     return None if found is None else _attempt(found)
 
 
+def attempt_at(platform: str, user_id: str, puzzle_id: str) -> Op[StoredAttempt | None]:
+    """The user's identity's attempt at ``puzzle_id``, or None if they never tried it."""
+    identity = (yield from identities(platform, (user_id,)))[user_id]
+    found = yield row(f"{_ATTEMPT} WHERE identity = $1 AND puzzle_id = $2", identity, puzzle_id)
+    return None if found is None else _attempt(found)
+
+
 def attempt_of(attempt_id: str) -> Op[StoredAttempt | None]:
     found = yield row(f"{_ATTEMPT} WHERE id = $1", attempt_id)
     return None if found is None else _attempt(found)

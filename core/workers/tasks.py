@@ -22,8 +22,17 @@ from core.workers.orphans import Parent, die_with_parent
 
 if TYPE_CHECKING:
     from core.ai.review import GameReview, MoveReview
+    from core.puzzles.answer import Answer, Attempt
 
-__all__ = ["RulesArgs", "args_of", "review_in_worker", "think", "worker_init", "worker_ready"]
+__all__ = [
+    "RulesArgs",
+    "args_of",
+    "puzzle_answer",
+    "review_in_worker",
+    "think",
+    "worker_init",
+    "worker_ready",
+]
 
 RulesArgs = tuple[int, int, int, bool]
 """A :class:`Rules` as picklable values: rows, columns, k, gravity."""
@@ -88,6 +97,13 @@ def review_in_worker(
     rows, cols, k, gravity = rules
     deadline = time.perf_counter() + seconds
     return review_game(Rules(rows, cols, k, gravity=gravity), moves, deadline=deadline, known=known)
+
+
+def puzzle_answer(attempt: Attempt, move: int) -> Answer:
+    """``core.puzzles.answer.answer`` (in a worker process or a thread)."""
+    from core.puzzles.answer import answer
+
+    return answer(attempt, move)
 
 
 def args_of(position: Position) -> tuple[RulesArgs, tuple[int, ...]]:
