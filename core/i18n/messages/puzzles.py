@@ -38,6 +38,35 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "pt": "Problemas provados pelo solucionador: o do dia, os pontuados, as sequências.",
         "ru": "Задачи, доказанные решателем: задача дня, рейтинговые задачи, серии.",
     },
+    # Discord's names of the slash command's choices.
+    "discord.choice.topic.puzzles": {
+        "en": "puzzles",
+        "ca": "problemes",
+        "es": "problemas",
+        "pt": "problemas",
+        "ru": "задачи",
+    },
+    "discord.choice.ask.next": {
+        "en": "next: a rated puzzle",
+        "ca": "next: un problema puntuat",
+        "es": "next: un problema puntuado",
+        "pt": "next: um problema pontuado",
+        "ru": "next: рейтинговая задача",
+    },
+    "discord.choice.ask.stats": {
+        "en": "stats: your rating and streak",
+        "ca": "stats: la teva puntuació i ratxa",
+        "es": "stats: tu puntuación y racha",
+        "pt": "stats: a sua pontuação e sequência",
+        "ru": "stats: ваш рейтинг и серия",
+    },
+    "discord.choice.ask.top": {
+        "en": "top: the best solvers",
+        "ca": "top: els millors",
+        "es": "top: los mejores",
+        "pt": "top: os melhores",
+        "ru": "top: лучшие решатели",
+    },
     # --- the board's line ----------------------------------------------------------------------
     "puzzle.status.win": {
         "en": "Puzzle {id}: {mark} to play and win in {moves:puzzle.count.moves}.",

@@ -54,15 +54,15 @@ def task(attempt: Attempt) -> Text:
 
 
 def puzzle_board(
-    board: str, attempt: Attempt, version: int, player: str, status: Text
+    board: str, attempt: Attempt, version: int, player: PlayerView, status: Text
 ) -> BoardView:
     """The board ``board`` (an id) of ``attempt`` (its ``version``: answers so far),
     ``player`` on the side to move at the puzzle's start, the solver on the other."""
     position = attempt.position
     running = not attempt.finished and not position.is_over
     playable = position.legal_moves() if running else ()
-    you, solver = PlayerView(player, None, None), PlayerView(SOLVER, None, "hard")
-    players = (you, solver) if attempt.puzzle.side_to_move == 1 else (solver, you)
+    solver = PlayerView(SOLVER, None, "hard")
+    players = (player, solver) if attempt.puzzle.side_to_move == 1 else (solver, player)
     return BoardView(
         session_id=board,
         version=version,

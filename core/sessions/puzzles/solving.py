@@ -21,7 +21,7 @@ from core.puzzles.answer import Attempt, Verdict
 from core.puzzles.puzzle import Puzzle as PuzzleValue
 from core.puzzles.streak import day_number, utc_day
 from core.ratings import PROVISIONAL_GAMES, Rating
-from core.replies import Actor, Reply
+from core.replies import Actor, PlayerView, Reply
 from core.sessions.admin.policy import Policy
 from core.sessions.context import Context
 from core.sessions.play.moves import check_legal, off_board
@@ -265,13 +265,13 @@ class Puzzles:
                 else board.failed(puzzle, move, answer.reply, written)
             )
             view = board.puzzle_board(
-                board.attempt_board(stored.id), answer.attempt, version, actor.display_name, line
+                board.attempt_board(stored.id), answer.attempt, version, _player(actor), line
             )
             return [Reply(text=line, board=view, session_id=view.session_id, version=version)]
         assert answer.reply is not None  # the attempt goes on: the solver answered
         line = board.going(answer.attempt, answer.reply)
         view = board.puzzle_board(
-            board.attempt_board(stored.id), answer.attempt, version, actor.display_name, line
+            board.attempt_board(stored.id), answer.attempt, version, _player(actor), line
         )
         return [Reply(board=view, session_id=view.session_id, version=version)]
 
@@ -296,7 +296,7 @@ class Puzzles:
         status = self._over(actor, stored).text if stored.finished else board.task(attempt)
         assert status is not None
         view = board.puzzle_board(
-            board.attempt_board(stored.id), attempt, stored.version, actor.display_name, status
+            board.attempt_board(stored.id), attempt, stored.version, _player(actor), status
         )
         return Reply(
             text=text,
@@ -310,6 +310,10 @@ class Puzzles:
         key = "puzzle.over." + ("solved" if stored.status is AttemptStatus.SOLVED else "failed")
         text = Text(key, {"prefix": self._ctx.prefix(actor)})
         return Reply(text=text, session_id=None, private=True, error=True)
+
+
+def _player(actor: Actor) -> PlayerView:
+    return PlayerView(actor.display_name, actor.user_id, None)
 
 
 class _Refused(UserError):
