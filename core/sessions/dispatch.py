@@ -120,15 +120,16 @@ class Dispatch:
             sessions.live_game(actor.platform, actor.chat_id, actor.user_id)
         )
         if session is None:
-            # No game here: the move may answer the speaker's puzzle (one still going, or, said
-            # to the bot, one over).
+            # No game here: the move may answer the speaker's puzzle (one still going; said to
+            # the bot, also one over, or the day's puzzle posted in this chat).
             attempt = await self._puzzles.current(actor)
-            puzzle = attempt is not None and (explicit or not attempt.finished)
-            if not explicit and not puzzle:
+            if not explicit and (attempt is None or attempt.finished):
                 return []
             if not admitted and (limited := await self._policy.admit(actor)) is not None:
                 return limited
-            if attempt is not None and puzzle:
+            if explicit:
+                attempt = await self._puzzles.said_to(actor, attempt)
+            if attempt is not None:
                 return await self._puzzles.typed(actor, attempt, move)
             raise UserError("error.no_game", prefix=self._ctx.prefix(actor))
         session = await self._ctx.check_expiry(session)

@@ -70,6 +70,7 @@ from core.sessions.players.ratings import Ratings
 from core.sessions.players.stats import Results
 from core.sessions.players.themes import Themes
 from core.sessions.puzzles.board import parse_board
+from core.sessions.puzzles.daily import DailyPosts
 from core.sessions.puzzles.solving import Puzzles
 from core.sessions.requests import Requests
 from core.sessions.reviews.review import KeptReviews, Reviews
@@ -131,6 +132,7 @@ class GameService:
         self._requests.around = self._other_chats.mirrored
         self._matchmaker = Matchmaker(self._ctx, self._policy, self._relay)
         self._puzzles = Puzzles(self._ctx, self._policy)
+        self._daily = DailyPosts(self._ctx, self._relay)
         self._departures = Departures(self._ctx, self._annotated, self._relay)
         self._clocks = Clocks(self._ctx, self._annotated, self._relay)
         self._dispatch = Dispatch(
@@ -186,6 +188,7 @@ class GameService:
         started = time.perf_counter()
         await self.runner.start()
         self._sweeper.start()
+        self._daily.start()
         duration = (time.perf_counter() - started) * 1000
         self._matchmaker.start()
         log.info(
@@ -207,6 +210,7 @@ class GameService:
         await self._kept.close()
         await self._matchmaker.close()
         await self._sweeper.close()
+        await self._daily.close()
         await self._relay.close()  # after the last pass and sweep: what they had to say
         await self.runner.close()
 
@@ -221,6 +225,11 @@ class GameService:
     async def match_waiting(self) -> int:
         """One matchmaking pass now (``start`` runs one a second); the games made."""
         return await self._matchmaker.pass_once()
+
+    async def post_daily_puzzles(self) -> int:
+        """One look for chats due their daily puzzle now (``start`` looks every minute while
+        this process holds the lease); how many posts this process left."""
+        return await self._daily.post_due()
 
     async def open_games_idle(self) -> None:
         """Wait until open games' boards in their other chats are shown (tests)."""

@@ -10,17 +10,22 @@
   (:func:`core.puzzles.rating.after_attempt`), both rows locked, player first, then puzzle.
 - Everything is keyed by identity, so a ``/link`` carries it (:func:`carried`, called by
   :mod:`core.store.links`).
+- A chat's daily post is claimed for the day and left in the outbox in one transaction
+  (:func:`post_daily`): one item per chat and day, however many processes try.
 """
 
 from __future__ import annotations
 
+import datetime
 import json
 from collections.abc import Sequence
 from typing import Any
 
 from core.puzzles.rating import after_attempt, of_difficulty
-from core.puzzles.streak import Streak
+from core.puzzles.streak import Streak, day_number
 from core.ratings import PROVISIONAL_GAMES, Rating, merged
+from core.store import outbox
+from core.store.models.outbox import Kind, OutboxItem
 from core.store.models.puzzles import (
     AttemptStatus,
     PuzzlePlayer,
@@ -302,6 +307,48 @@ def carried(source: str, into: str) -> Op[None]:
         into,
     )
     yield count("UPDATE puzzle_attempts SET identity = $2 WHERE identity = $1", source, into)
+
+
+def daily_chats() -> Op[list[tuple[str, str, int]]]:
+    """(platform, chat id, hour UTC) of every chat whose ``daily_puzzle`` setting is an hour,
+    set for that channel or room itself (a Discord server's value names no channel)."""
+    found = yield rows(
+        "SELECT platform, scope, value FROM settings WHERE key = 'daily_puzzle'"
+        " AND (scope LIKE 'channel:%' OR scope LIKE 'chat:%')"
+    )
+    chats = []
+    for platform, scope, hour in found:
+        if str(hour).isdigit():
+            chats.append((str(platform), str(scope).partition(":")[2], int(hour)))
+    return chats
+
+
+def post_daily(
+    platform: str, chat_id: str, day: datetime.date, now: float, expires_at: float
+) -> Op[OutboxItem | None]:
+    """The chat's post of ``day``'s puzzle, left in the outbox with its claim in one
+    transaction (with its id, for the caller to show at once); None when it was left before,
+    by this process or another."""
+    item: OutboxItem | None = yield Atomic(_post(platform, chat_id, day, now, expires_at))
+    return item
+
+
+def _post(
+    platform: str, chat_id: str, day: datetime.date, now: float, expires_at: float
+) -> Op[OutboxItem | None]:
+    if not (yield from claim_post(platform, chat_id, day_number(day), now)):
+        return None
+    item = OutboxItem(Kind.DAILY_PUZZLE, platform, chat_id, detail={"day": day.isoformat()})
+    (left,) = yield from outbox.notices((item,), expires_at)
+    return left
+
+
+def posted_on(platform: str, chat_id: str) -> Op[int | None]:
+    """The day (a day number) the chat's daily puzzle was last posted, or None."""
+    found = yield row(
+        "SELECT day FROM puzzle_posts WHERE platform = $1 AND chat_id = $2", platform, chat_id
+    )
+    return None if found is None else int(found[0])
 
 
 def claim_post(platform: str, chat_id: str, day: int, now: float) -> Op[bool]:

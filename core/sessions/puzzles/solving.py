@@ -146,6 +146,20 @@ class Puzzles:
             puzzles.current_attempt(actor.platform, actor.chat_id, actor.user_id)
         )
 
+    async def said_to(self, actor: Actor, current: StoredAttempt | None) -> StoredAttempt | None:
+        """The attempt a move said to the bot answers: ``current``, unless today's puzzle was
+        posted in this chat and ``current`` is over and another (or there is none): then the
+        actor's attempt at today's, begun now if need be."""
+        ctx = self._ctx
+        today = utc_day(ctx.clock())
+        puzzle = daily(today)
+        if current is not None and (not current.finished or current.puzzle_id == puzzle.id):
+            return current
+        posted = await ctx.store.run(puzzles.posted_on(actor.platform, actor.chat_id))
+        if posted != day_number(today):
+            return current
+        return await ctx.store.run(self._start(actor, puzzle))
+
     async def typed(self, actor: Actor, stored: StoredAttempt, move: MoveText) -> list[Reply]:
         """A move typed in the chat of the actor's current puzzle (``stored``)."""
         puzzle = self._puzzle(stored)

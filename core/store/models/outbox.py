@@ -31,6 +31,9 @@ class Kind(enum.Enum):
     """The reminder to the player of ``seat`` to move, while the game is at ``version``."""
     SEEK_EXPIRED = "seek_expired"
     """A seek that waited too long (``detail["seek"]``: its row; no game)."""
+    DAILY_PUZZLE = "daily_puzzle"
+    """The day's puzzle posted in a chat that asked for it (``detail["day"]``: the UTC date;
+    no game)."""
 
 
 KEPT = 86_400.0
