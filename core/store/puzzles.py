@@ -33,6 +33,7 @@ from core.store.models.puzzles import (
     StoredAttempt,
 )
 from core.store.ratings import identities
+from core.store.rows import BadRow, decode_moves
 from core.store.sql import Atomic, Op, count, row, rows
 
 _ATTEMPT = (
@@ -307,6 +308,23 @@ def carried(source: str, into: str) -> Op[None]:
         into,
     )
     yield count("UPDATE puzzle_attempts SET identity = $2 WHERE identity = $1", source, into)
+
+
+def finished_connect_four(limit: int) -> Op[list[tuple[int, ...]]]:
+    """The moves of the ``limit`` latest finished 6x7 Connect Four games (the archive that
+    ``chatbots puzzles generate --archive`` looks for mistakes in)."""
+    found = yield rows(
+        "SELECT moves FROM sessions WHERE status = 'finished' AND rows = 6 AND cols = 7"
+        " AND k = 4 AND gravity = 1 ORDER BY updated_at DESC, id LIMIT $1",
+        limit,
+    )
+    games = []
+    for (moves,) in found:
+        try:
+            games.append(decode_moves(moves))
+        except BadRow:
+            continue  # a damaged row: not a game to learn from
+    return games
 
 
 def daily_chats() -> Op[list[tuple[str, str, int]]]:

@@ -338,6 +338,21 @@ class PoolRunner:
 
         return await self._queued(run, PUZZLE_SECONDS, False, inline, 0)
 
+    async def batch(self, fn: Callable[..., T], *args: Any, seconds: float) -> T | None:
+        """``fn(*args)``, work nobody waits for (an operator's command, such as generating
+        puzzles), in a worker after every search, within ``seconds`` (and the grace); None
+        when it did not finish. Without workers, in a thread."""
+        if self._pool is None:
+            return await asyncio.to_thread(fn, *args)
+
+        async def nothing() -> None:
+            return None
+
+        async def run(limit: float) -> T | None:
+            return await self._in_pool(fn, args, limit + self._grace, nothing)
+
+        return await self._queued(run, seconds, False, nothing, 2)
+
     async def _review(self, args: tuple[Any, ...], priority: int) -> GameReview | None:
         if self._pool is None:
             return await asyncio.to_thread(review_in_worker, *args)
