@@ -12,12 +12,11 @@ limits: this process shows its own chats' posts at once, the others' are shown b
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime
 import logging
 
 from core.i18n import Text
-from core.leases import RELEASE_TIMEOUT, Lease
+from core.leases import Held, Lease, wait_or_set
 from core.puzzles.answer import Attempt
 from core.puzzles.streak import utc_day
 from core.replies import Actor, PlayerView, Reply
@@ -46,27 +45,15 @@ class DailyPosts:
     def __init__(self, ctx: Context, relay: Relay) -> None:
         self._ctx = ctx
         self._relay = relay
-        self._task: asyncio.Task[None] | None = None
-        self._stop = asyncio.Event()
-        self.lease = Lease(ctx.store, LEASE, ttl=ctx.settings.lease_ttl)
+        lease = Lease(ctx.store, LEASE, ttl=ctx.settings.lease_ttl)
+        self._held = Held(lease, self._while_held, "daily-puzzle")
         relay.renders(Kind.DAILY_PUZZLE, self._render)
 
     def start(self) -> None:
-        if self._task is None:
-            self._stop.clear()
-            self._task = asyncio.create_task(
-                self.lease.run(self._while_held, self._stop), name="daily-puzzle"
-            )
+        self._held.start()
 
     async def close(self) -> None:
-        if self._task is None:
-            return
-        self._stop.set()
-        await asyncio.wait({self._task}, timeout=RELEASE_TIMEOUT + 1.0)
-        self._task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._task
-        self._task = None
+        await self._held.close()
 
     async def _while_held(self, ending: asyncio.Event) -> None:
         while not ending.is_set():
@@ -77,8 +64,7 @@ class DailyPosts:
                 self._ctx.outages.refused(error, since=started, work="the daily puzzle")
             except Exception:
                 log.exception("daily puzzle post failed", extra={"action": "daily_puzzle"})
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(ending.wait(), INTERVAL)
+            await wait_or_set(ending, INTERVAL)
 
     async def post_due(self) -> int:
         """Leave today's post for every chat due it and not posted today; how many were left

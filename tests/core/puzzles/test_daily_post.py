@@ -130,3 +130,32 @@ async def test_a_move_said_to_the_bot_answers_the_post(backend: Backend) -> None
         elsewhere = Actor("test", "other-room", "bob", "Bob")
         refused = await svc.handle_text(elsewhere, f"/{puzzle.solution + 1}")
         assert [r.text.key for r in refused if r.text] == ["error.no_game"]
+
+
+async def test_the_lease_holder_posts_when_the_services_start(backend: Backend) -> None:
+    clock = Clock(at(9, 5))
+    async with backend.open() as first_store, backend.open() as second_store:
+        await daily_at(first_store, "test", "room", "9")
+        posts = Posts()
+        shown = asyncio.Event()
+        style = posts.style("test")
+        publish = style.publish
+        assert publish is not None
+
+        async def told(actor: Actor, replies: Sequence[Reply]) -> None:
+            await publish(actor, replies)
+            shown.set()
+
+        services = []
+        for store in (first_store, second_store):
+            svc = GameService(store, settings=ServiceSettings(ai_workers=0), clock=clock)
+            svc.register_platform(PlatformStyle("test", publish=told))
+            services.append(svc)
+        await asyncio.gather(*(svc.start() for svc in services))
+        try:
+            await asyncio.wait_for(shown.wait(), 30)
+            again = await asyncio.gather(*(svc.post_daily_puzzles() for svc in services))
+            assert again == [0, 0]
+        finally:
+            await asyncio.gather(*(svc.close() for svc in services))
+        assert [(p, c) for p, c, _ in posts.shown] == [("test", "room")]
