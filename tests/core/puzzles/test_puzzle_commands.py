@@ -282,3 +282,29 @@ async def solve_or_fail(
     stored = await store.run(puzzles.attempt_at(who.platform, who.user_id, puzzle.id))
     assert stored is not None and stored.status is AttemptStatus.SOLVED
     return replies
+
+
+async def test_a_picture_boards_first_pick_is_answered_as_the_answer_would_be(
+    store: AnyStore,
+) -> None:
+    svc = service(store, Clock())
+    await svc.handle_text(ALICE, "/puzzle")
+    puzzle = daily(DAY)
+    mine = await board_of(store, ALICE, puzzle)
+    assert await svc.handle_pick(ALICE, mine, 0) is None  # hers, as it stands: go on
+    refused = await svc.handle_pick(BOB, mine, 0)
+    assert refused is not None and keys(refused) == ["puzzle.not_yours"]
+    stale = await svc.handle_pick(ALICE, mine, 3)
+    assert stale is not None and keys(stale) == ["puzzle.stale"]
+
+
+async def test_a_vcf_is_answered_by_a_typed_coordinate(store: AnyStore) -> None:
+    svc = service(store, Clock())
+    puzzle = shipped.vcf()[0]
+    await store.run(puzzles.start_attempt("vcfattempt01", "test", "room", "alice", puzzle.id, 1.0))
+    row, col = divmod(puzzle.solution, puzzle.rules.cols)
+    typed = f"{'abcdefghijklmno'[col]}{row + 1}"
+    (reply,) = await svc.handle_text(ALICE, typed)
+    assert reply.board is not None and reply.board.session_id == "pz-vcfattempt01"
+    assert reply.board.status.key == "puzzle.going"  # a four: the forced block follows
+    assert reply.board.rules == puzzle.rules and len(reply.board.cells) == 225
