@@ -133,7 +133,7 @@ class GameService:
         self._matchmaker = Matchmaker(self._ctx, self._policy, self._relay)
         self._puzzles = Puzzles(self._ctx, self._policy)
         self._daily = DailyPosts(self._ctx, self._relay)
-        self._departures = Departures(self._ctx, self._annotated, self._relay)
+        self._departures = Departures(self._ctx, self._relay)
         self._clocks = Clocks(self._ctx, self._annotated, self._relay)
         self._dispatch = Dispatch(
             self._ctx,

@@ -311,11 +311,12 @@ def carried(source: str, into: str) -> Op[None]:
 
 
 def finished_connect_four(limit: int) -> Op[list[tuple[int, ...]]]:
-    """The moves of the ``limit`` latest finished 6x7 Connect Four games (the archive that
-    ``chatbots puzzles generate --archive`` looks for mistakes in)."""
+    """The moves of the ``limit`` latest finished 6x7 Connect Four games of the archive
+    (:mod:`core.store.archive`), where ``chatbots puzzles generate --archive`` looks for
+    mistakes."""
     found = yield rows(
-        "SELECT moves FROM sessions WHERE status = 'finished' AND rows = 6 AND cols = 7"
-        " AND k = 4 AND gravity = 1 ORDER BY updated_at DESC, id LIMIT $1",
+        "SELECT moves FROM archive WHERE rows = 6 AND cols = 7 AND k = 4 AND gravity = 1"
+        " ORDER BY finished_at DESC, public_id LIMIT $1",
         limit,
     )
     games = []
