@@ -4,9 +4,9 @@ process pool: forked from the fork server, niced), written to ``OUT`` in the shi
 
 From seeded random play (``--seed``; ``--vcf`` for five-in-a-row VCF puzzles on 15x15; each
 worker plays its own seed), or from the archive (``--archive``): the finished 6x7 Connect Four
-games of :mod:`core.store.archive`, the positions just after a player's mistake. Every puzzle written is a
-fact the solver proved (:mod:`core.puzzles.facts`). Exit 0 when any puzzle was made, 1 when none
-was (or the database failed), 2 on bad arguments.
+games of :mod:`core.store.archive`, the positions just after a player's mistake. Every puzzle
+written is a fact the solver proved (:mod:`core.puzzles.facts`). Exit 0 when any puzzle was
+made, 1 when none was (or the database failed), 2 on bad arguments.
 """
 
 from __future__ import annotations
