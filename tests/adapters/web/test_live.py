@@ -162,6 +162,9 @@ async def test_the_stream_follows_the_game_to_its_end(site: Site) -> None:
             shown = event
         assert shown.data.count('class="x win') == 3 and "Alice (X) wins!" in shown.data
         assert f'<a href="/game/{game.public_id}">' in shown.data
+        # The link the end shows leads to the game's page, and that page no longer sends here.
+        archived = await site.client.get(f"/game/{game.public_id}", allow_redirects=False)
+        assert archived.status == 200
         end = await next_event(stream)
         assert end is not None and end.name == "end"
         assert await next_event(stream) is None  # the stream is closed
@@ -172,6 +175,12 @@ async def test_the_stream_follows_the_game_to_its_end(site: Site) -> None:
             "end",
             "",
         ]
+
+
+async def test_the_game_page_of_a_game_being_played_sends_here(site: Site) -> None:
+    game = await challenge(site.svc, ALICE, BOB)
+    sent = await site.client.get(f"/game/{game.public_id}", allow_redirects=False)
+    assert sent.status == 303 and sent.headers["Location"] == f"/live/{game.public_id}"
 
 
 async def test_a_browser_that_comes_back_is_not_sent_what_it_has(site: Site) -> None:
