@@ -177,7 +177,7 @@ class ProofSearch:
         if doubles:
             return [doubles.bit_length() - 1]  # two fives at once next: the child is proven
         fours = board.four_makers(attacker)
-        return iter_bits(fours) + self.search._three_makers(attacker, fours)
+        return iter_bits(fours) + self.search.three_makers(attacker, fours)
 
     def _replies(self, attacker: int) -> list[int]:
         """The defender's replies that are not lost at once (the caller has ruled out a win

@@ -222,7 +222,7 @@ class Search:
             fours = board.four_makers(attacker)
             candidates = iter_bits(fours)
             if threes:
-                candidates += self._three_makers(attacker, fours)
+                candidates += self.three_makers(attacker, fours)
         for bit in candidates:
             board.play(bit, attacker)
             try:
@@ -236,7 +236,7 @@ class Search:
             self.threat_memo[key] = (found, depth)
         return found
 
-    def _three_makers(self, attacker: int, exclude: int) -> list[int]:
+    def three_makers(self, attacker: int, exclude: int) -> list[int]:
         """Cells (not in ``exclude``, the attacker's four makers) where a stone of ``attacker``
         creates a double point: the best few, by pattern value."""
         board = self.board
@@ -296,7 +296,7 @@ class Search:
         return False
 
     def _three_makers_by_trial(self, attacker: int, near: int) -> list[int]:
-        """:meth:`_three_makers` when he already has a double point: each cell tried on the
+        """:meth:`three_makers` when he already has a double point: each cell tried on the
         board (any cell then keeps one; the fours are tried first anyway)."""
         board = self.board
         found: list[tuple[int, int]] = []

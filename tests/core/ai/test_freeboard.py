@@ -151,7 +151,7 @@ def test_three_makers_are_the_cells_that_make_a_double_point(data: st.DataObject
         near |= table.near[bit]
     near &= ~board.occupied & ~fours
     expected = search._three_makers_by_trial(attacker, near)
-    assert search._three_makers(attacker, fours) == expected
+    assert search.three_makers(attacker, fours) == expected
 
 
 # -- forced wins and blocks on big boards --------------------------------------------------------
