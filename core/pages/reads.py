@@ -11,7 +11,6 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, TypeVar
-from urllib.parse import quote
 
 from core.admin.keys import Effective
 from core.admin.scopes import CHAT, SERVER
@@ -20,6 +19,7 @@ from core.commands.ratings import build_top
 from core.games import CONNECT_FOUR, TICTACTOE, kinds
 from core.i18n import render
 from core.pages import ops
+from core.pages.addresses import player_path
 from core.pages.chart import chart
 from core.pages.names import shown_name
 from core.pages.views import (
@@ -66,11 +66,6 @@ def pool_title(pool: str) -> str:
     key, params = kinds.pool_title(pool)
     shown = render(key, "en", **params)
     return shown[:1].upper() + shown[1:]
-
-
-def player_path(identity: str) -> str:
-    """The address of a player's page (the identity quoted whole: a Matrix id holds ``:``)."""
-    return "/player/" + quote(identity, safe="")
 
 
 def _game(word: str) -> GameKind | None:

@@ -201,6 +201,13 @@ MESSAGES: dict[str, Mapping[str, str]] = {
         "pt": "se a classificação deste servidor (ou sala) tem uma página web própria (on/off; a global tem sempre)",
         "ru": "есть ли у рейтинга этого сервера (или комнаты) своя веб-страница (on/off; у общего она есть всегда)",
     },
+    "settings.key.web_links": {
+        "en": "whether boards, /review, /stats and /top here link to the web pages (on/off; only where the bot has them)",
+        "ca": "si els taulers, /review, /stats i /top d'aquí enllacen a les pàgines web (on/off; només si el bot en té)",
+        "es": "si los tableros, /review, /stats y /top de aquí enlazan a las páginas web (on/off; solo si el bot las tiene)",
+        "pt": "se os tabuleiros, /review, /stats e /top daqui ligam às páginas web (on/off; só se o bot as tiver)",
+        "ru": "давать ли под досками, /review, /stats и /top ссылки на веб-страницы (on/off; если они у бота есть)",
+    },
     "settings.key.open_play": {
         "en": "whether players here can /seek opponents from other chats (on/off; on in DMs)",
         "ca": "si els jugadors d'aquí poden fer /seek de rivals d'altres xats (on/off; on en privat)",

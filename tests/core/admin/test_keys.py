@@ -41,6 +41,7 @@ VALUES: dict[str, st.SearchStrategy[Any]] = {
     "rated": st.booleans(),
     "open_play": st.booleans(),
     "public_ladder": st.booleans(),
+    "web_links": st.booleans(),
     "level": st.sampled_from(list(Level)),
     "language": st.sampled_from(LOCALES),
     "theme": st.sampled_from(["auto", *THEMES]),
