@@ -32,12 +32,14 @@ async def serving_pages(
         yield None
         return
     from adapters.web import WebPages, serving
+    from adapters.web.limits import proxies
     from core.pages import Pages
 
     host, port = settings.web_host, settings.web_port
     async with contextlib.AsyncExitStack() as stack:
         try:
-            url = await stack.enter_async_context(serving(WebPages(Pages(store)), host, port))
+            pages = WebPages(Pages(store), trusted_proxies=proxies(settings.web_trusted_proxies))
+            url = await stack.enter_async_context(serving(pages, host, port))
         except OSError as error:
             log.error(
                 "web: cannot listen on WEB_HOST=%s WEB_PORT=%d: %s",

@@ -16,7 +16,7 @@ from typing import Any
 import jinja2
 from aiohttp import web
 
-from adapters.web.limits import AddressLimiter, client_address
+from adapters.web.limits import LOOPBACK, AddressLimiter, Network, client_address
 from core.pages import GAMES, SETTLED_GAMES, Pages
 
 log = logging.getLogger("chatbots.web")
@@ -50,11 +50,19 @@ class WebPages:
     Args:
         pages: where the pages' values come from.
         limiter: the rate limit per client address.
+        trusted_proxies: the reverse proxies whose ``X-Forwarded-For`` names the client
+            (``WEB_TRUSTED_PROXIES``; by default one on this machine).
     """
 
-    def __init__(self, pages: Pages, limiter: AddressLimiter | None = None) -> None:
+    def __init__(
+        self,
+        pages: Pages,
+        limiter: AddressLimiter | None = None,
+        trusted_proxies: tuple[Network, ...] = LOOPBACK,
+    ) -> None:
         self._pages = pages
         self._limiter = limiter or AddressLimiter()
+        self._trusted = trusted_proxies
         self._templates = jinja2.Environment(
             loader=jinja2.PackageLoader("adapters.web", "templates"),
             autoescape=True,
@@ -100,9 +108,9 @@ class WebPages:
         response.headers.update(HEADERS)
         return response
 
-    @staticmethod
-    def _client(request: web.Request) -> str:
-        return client_address(request.remote, request.headers.get("X-Forwarded-For"))
+    def _client(self, request: web.Request) -> str:
+        forwarded = request.headers.get("X-Forwarded-For")
+        return client_address(request.remote, forwarded, self._trusted)
 
     def _render(self, template: str, status: int = 200, **values: Any) -> web.Response:
         text = self._templates.get_template(template).render(**values)
