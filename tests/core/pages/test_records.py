@@ -40,9 +40,12 @@ LOG_RECORD = (
 """Each rating row's kept record, then the record its rating log counts."""
 
 
-async def kept_and_counted(sql: object) -> list[tuple[object, ...]]:
-    rows = await sql(LOG_RECORD)  # type: ignore[operator]
-    return [tuple(row) for row in rows]
+async def kept_and_counted(backend: Backend) -> list[tuple[str, str, int, int, int, int, int, int]]:
+    """Each rating row: identity, pool, its kept record, the record its log counts."""
+    return [
+        (str(r[0]), str(r[1]), *(int(v) for v in r[2:8]))  # type: ignore[misc]
+        for r in await backend.sql(LOG_RECORD)
+    ]
 
 
 async def test_the_kept_record_is_the_logs_after_games_and_a_link(
@@ -66,8 +69,8 @@ async def test_the_kept_record_is_the_logs_after_games_and_a_link(
     for result in results[:3]:
         await rated_game(svc, CAROL, DAN, result)
         clock.advance(DAY)
-    rows = await kept_and_counted(backend.sql)
-    assert len(rows) >= 3 and sum(int(r[2]) + int(r[3]) + int(r[4]) for r in rows) > 10
+    rows = await kept_and_counted(backend)
+    assert len(rows) >= 3 and sum(r[2] + r[3] + r[4] for r in rows) > 10
     for row in rows:
         assert row[2:5] == row[5:8], row
     alice = next(r for r in rows if r[0] == "disc:alice")
@@ -102,8 +105,8 @@ async def test_the_step_counts_the_records_of_games_stored_before_it(backend: Ba
         )
     async with backend.open() as opened:
         assert await opened.run(schema_version()) == len(STEPS)
-    rows = await kept_and_counted(backend.sql)
-    kept = {(r[0], r[1]): tuple(int(v) for v in r[2:5]) for r in rows}
+    rows = await kept_and_counted(backend)
+    kept = {(r[0], r[1]): r[2:5] for r in rows}
     assert kept == {
         ("a", "connect4"): (0, 1, 0),
         ("a", "tictactoe"): (1, 2, 1),
