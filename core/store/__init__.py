@@ -43,6 +43,7 @@ from core.store.models import (
     SettingRow,
     StatsRow,
     Status,
+    new_public_id,
     new_session_id,
 )
 from core.store.port import Store
@@ -69,5 +70,6 @@ __all__ = [
     "StoreError",
     "StoreUnavailable",
     "WriteUnknown",
+    "new_public_id",
     "new_session_id",
 ]

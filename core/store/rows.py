@@ -51,6 +51,7 @@ SESSION_COLUMNS = (
     "o_chat",
     "x_server",
     "o_server",
+    "public_id",
 )
 _COLUMN_LIST = ", ".join(SESSION_COLUMNS)
 
@@ -154,6 +155,7 @@ def session_row(s: Session) -> tuple[Any, ...]:
         o.chat_id,
         x.server_id,
         o.server_id,
+        s.public_id,
     )
 
 
@@ -181,6 +183,7 @@ _KINDS: dict[str, _Kind] = dict(
             _WHOLE,  # casual
             *(_TEXT_OR_NONE,) * 4,  # x_platform, x_chat, o_platform, o_chat
             *(_TEXT_OR_NONE,) * 2,  # x_server, o_server
+            _TEXT,  # public_id
         ),
         strict=True,
     )
@@ -336,6 +339,7 @@ def decode_session(row: Sequence[Any]) -> Session:
         remind_at=None if remind_at is None else float(remind_at),
         server_id=server_id,
         casual=casual == 1,
+        public_id=away[6],
     )
 
 

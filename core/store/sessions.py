@@ -37,7 +37,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from core.store import kv, leases, limits, outbox, ratings
+from core.store import archive, kv, leases, limits, outbox, ratings
 from core.store.errors import AlreadyPlaying
 from core.store.migrations import Dialect
 from core.store.models.kv import GameLimits, KvEntry
@@ -391,8 +391,8 @@ def _chat_of_user(session: Session, user_id: str) -> tuple[str, str]:
 
 
 def _record_result(session: Session) -> Op[None]:
-    """Add a finished game to its players' stats and, if rated, its rating change (inside the
-    finishing transaction: both are written, or neither)."""
+    """Add a finished game to its players' stats and, if rated, its rating change, and archive
+    it for its web page (inside the finishing transaction: all are written, or none)."""
     yield many(
         "INSERT INTO stats (platform, chat_id, user_id, name, wins, losses, draws,"
         " updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
@@ -406,6 +406,7 @@ def _record_result(session: Session) -> Op[None]:
         ],
     )
     yield from ratings.record(session)
+    yield from archive.archive_in(session)
 
 
 # A game shown in the chat ($1, $2): its own, or a seat's other one (an open game).
@@ -418,6 +419,11 @@ _IN_CHAT = (
 def get(session_id: str) -> Op[Session | None]:
     """The session, or None when there is none with that id (or it could not be loaded)."""
     return (yield from load("id = $1", session_id))
+
+
+def by_public_id(public_id: str) -> Op[Session | None]:
+    """The session whose web page is ``public_id`` (:attr:`Session.public_id`), or None."""
+    return (yield from load("public_id = $1", public_id))
 
 
 def live_game(platform: str, chat_id: str, user_id: str) -> Op[Session | None]:

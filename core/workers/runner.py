@@ -108,12 +108,15 @@ class AiRunner(Protocol):
         seconds: float,
         known: Sequence[MoveReview] = (),
         background: bool = False,
+        every_best: bool = False,
     ) -> GameReview | None:
         """``core.ai.review.review_game`` of a game, within ``seconds``; None when it cannot be
         solved exactly in that time.
 
         Args:
             known: the review of the game's first moves, found earlier (not searched again).
+            every_best: the optimal moves of every position, not only of the mistakes (the
+                web page's "only move").
             background: nobody waits (a review kept ahead of the request): after every other
                 search, one at a time, in a worker process only, and None at once when searches
                 are waiting or there are no workers.
@@ -285,9 +288,10 @@ class PoolRunner:
         seconds: float,
         known: Sequence[MoveReview] = (),
         background: bool = False,
+        every_best: bool = False,
     ) -> GameReview | None:
         shape = (rules.rows, rules.cols, rules.k, rules.gravity)
-        args = (shape, tuple(moves), seconds, tuple(known))
+        args = (shape, tuple(moves), seconds, tuple(known), every_best)
         if not background:
             return await self._review(args, 0)  # a person asked and waits: never shortened
         # Work nobody waits for must never delay a move: it holds at most one worker, and is

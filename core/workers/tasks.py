@@ -81,13 +81,15 @@ def review_in_worker(
     moves: tuple[int, ...],
     seconds: float,
     known: tuple[MoveReview, ...] = (),
+    every_best: bool = False,
 ) -> GameReview | None:
     """``review_game`` from picklable arguments (in a worker process or a thread)."""
     from core.ai.review import review_game
 
     rows, cols, k, gravity = rules
     deadline = time.perf_counter() + seconds
-    return review_game(Rules(rows, cols, k, gravity=gravity), moves, deadline=deadline, known=known)
+    shape = Rules(rows, cols, k, gravity=gravity)
+    return review_game(shape, moves, deadline=deadline, known=known, every_best=every_best)
 
 
 def args_of(position: Position) -> tuple[RulesArgs, tuple[int, ...]]:

@@ -31,6 +31,7 @@ class StubRunner:
         seconds: float,
         known: Sequence[MoveReview] = (),
         background: bool = False,
+        every_best: bool = False,
     ) -> GameReview | None:
         """No review: the tests that look at reviews give their runner its own."""
         return None

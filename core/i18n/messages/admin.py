@@ -195,11 +195,11 @@ MESSAGES: dict[str, Mapping[str, str]] = {
         "ru": "можно ли вызывать друг друга на игру (on/off)",
     },
     "settings.key.public_ladder": {
-        "en": "whether this server's (or room's) ladder has a web page of its own (on/off; the global ladder always has one)",
-        "ca": "si la classificació d'aquest servidor (o sala) té una pàgina web pròpia (on/off; la global sempre en té)",
-        "es": "si la clasificación de este servidor (o sala) tiene una página web propia (on/off; la global siempre la tiene)",
-        "pt": "se a classificação deste servidor (ou sala) tem uma página web própria (on/off; a global tem sempre)",
-        "ru": "есть ли у рейтинга этого сервера (или комнаты) своя веб-страница (on/off; у общего она есть всегда)",
+        "en": "whether this server's (or room's) ladder has a web page of its own and its games in progress are listed on the home page (on/off; the global ladder always has one)",
+        "ca": "si la classificació d'aquest servidor (o sala) té una pàgina web pròpia i les seves partides en curs surten a la pàgina d'inici (on/off; la global sempre en té)",
+        "es": "si la clasificación de este servidor (o sala) tiene una página web propia y sus partidas en curso aparecen en la página de inicio (on/off; la global siempre la tiene)",
+        "pt": "se a classificação deste servidor (ou sala) tem uma página web própria e as suas partidas em curso aparecem na página inicial (on/off; a global tem sempre)",
+        "ru": "есть ли у рейтинга этого сервера (или комнаты) своя веб-страница и видны ли его текущие партии на главной странице (on/off; у общего она есть всегда)",
     },
     "settings.key.open_play": {
         "en": "whether players here can /seek opponents from other chats (on/off; on in DMs)",

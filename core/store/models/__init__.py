@@ -20,6 +20,7 @@ from core.store.models.session import (
     SettingRow,
     StatsRow,
     Status,
+    new_public_id,
     new_session_id,
     replay,
 )
@@ -50,6 +51,7 @@ __all__ = [
     "SettingRow",
     "StatsRow",
     "Status",
+    "new_public_id",
     "new_session_id",
     "replay",
 ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 import secrets
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from core.ai.levels import Level
 from core.games import Outcome, Position, Rules, Variant
@@ -95,6 +95,13 @@ def replay(rules: Rules, moves: tuple[int, ...]) -> Position:
     return position
 
 
+def new_public_id() -> str:
+    """A game's public id: 128 random bits (32 hex digits) for the address of its web page,
+    which is unlisted, so the id is its only protection; never the session's short id, which
+    travels in every button."""
+    return secrets.token_hex(16)
+
+
 def new_session_id() -> str:
     """A short, random, URL-safe id (8 characters, 48 bits: fits a Discord ``custom_id``)."""
     return secrets.token_urlsafe(6)
@@ -122,6 +129,8 @@ class Session:
         casual: never rated (the ``casual`` start option, or a chat whose ``rated`` setting
             was off when the game started); other games are rated as ``core.ratings.is_rated``
             decides when they end.
+        public_id: the game's unguessable id on the web pages (:func:`new_public_id`): each
+            game has its own (a rematch is a new session), kept when it is archived.
     """
 
     id: str
@@ -143,6 +152,7 @@ class Session:
     remind_at: float | None = None
     server_id: str | None = None
     casual: bool = False
+    public_id: str = field(default_factory=new_public_id)
 
     @property
     def winner(self) -> int | None:

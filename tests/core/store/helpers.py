@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
+from unittest.mock import ANY
 
 import pytest
 
@@ -125,3 +126,9 @@ async def before_step(backend: Backend, step: Step) -> str:
         game_id,
     )
     return game_id
+
+
+def upgraded(session: Session) -> Session:
+    """``session`` as an upgrade from before step ``public ids`` reads it back: with whatever
+    public id that step drew for it (random; the tests check its form on their own)."""
+    return replace(session, public_id=ANY)

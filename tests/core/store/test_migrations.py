@@ -4,6 +4,7 @@ kept; kv rows then get lifetimes. SQLite only (PostgreSQL's upgrade: test_postgr
 from __future__ import annotations
 
 import asyncio
+import re
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
@@ -78,11 +79,19 @@ async def test_a_v1_database_is_upgraded_and_keeps_every_row(tmp_path: Path) -> 
     async with SqliteStore.open(path) as store:
         assert await store.run(schema.schema_version()) == SCHEMA_VERSION == len(STEPS)
         # Every row is kept; the sessions table has more columns, empty on old rows (0 for the
-        # casual flag).
+        # casual flag), but for the public id each game is given.
         after = {table: dump(path, table) for table in TABLES}
         n = len(before["sessions"][0])
-        after["sessions"] = [row[:n] for row in after["sessions"] if set(row[n:]) <= {None, 0}]
+        public = SESSION_COLUMNS.index("public_id")
+        after["sessions"] = [
+            row[:n]
+            for row in after["sessions"]
+            if set(row[n:public] + row[public + 1 :]) <= {0, None}
+        ]
         assert after == before
+        public_ids = [row[0] for row in sql(path, "SELECT public_id FROM sessions")]
+        assert len(set(public_ids)) == 3
+        assert all(re.fullmatch("[0-9a-f]{32}", public_id) for public_id in public_ids)
         # Old kv rows are tied to nothing and never expire.
         assert sql(path, "SELECT * FROM kv") == [("matrix", "next_batch", "s42", None, None)]
         for session_id in ids:

@@ -38,7 +38,7 @@ from core.store.postgres import PostgresStore
 from core.store.postgres_health import redact_url
 from core.store.rows import SESSION_COLUMNS, session_row
 from tests.backends import Backends, PostgresBackend
-from tests.core.store.helpers import NOW, make_session, played
+from tests.core.store.helpers import NOW, make_session, played, upgraded
 from tests.pg import PostgresServer
 from tests.processes import descendants, running
 
@@ -405,9 +405,11 @@ async def test_a_v1_database_is_upgraded_and_keeps_every_row(pg: PostgresBackend
         await conn.close()
     async with pg.open() as store:
         assert await store.run(schema.schema_version()) == SCHEMA_VERSION == len(STEPS)
-        assert await store.run(store_sessions.get(active.id)) == active
-        assert await store.run(store_sessions.get(finished.id)) == finished
-        assert await store.run(store_sessions.get(resigned.id)) == resigned
+        assert await store.run(store_sessions.get(active.id)) == upgraded(active)
+        assert await store.run(store_sessions.get(finished.id)) == upgraded(finished)
+        assert await store.run(store_sessions.get(resigned.id)) == upgraded(resigned)
+        public_ids = {row[0] for row in await pg.sql("SELECT public_id FROM sessions")}
+        assert len(public_ids) == 3 and all(len(p) == 32 and int(p, 16) >= 0 for p in public_ids)
         live = await store.run(store_sessions.live_game("test", "c1", "bob"))
         assert live is not None and live.id == active.id
         assert await pg.sql("SELECT * FROM kv") == [("matrix", "next_batch", "s42", None, None)]

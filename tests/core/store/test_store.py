@@ -300,6 +300,7 @@ OPERATIONS = [
     "ratings",
     "links",
     "schema",
+    "archive",
 ]
 """The store's feature modules: each public ``Op`` function of them is an operation."""
 
@@ -385,3 +386,20 @@ def test_every_operation_is_a_generator_function_named_as_its_timing_label() -> 
                 assert name not in found, f"{name}: {found[name]} and {feature}"
                 found[name] = feature
     assert set(found) >= TODAY, TODAY - set(found)
+
+
+async def test_a_game_is_found_by_its_public_id_and_a_rematch_has_its_own(backend: Backend) -> None:
+    async with backend.open() as store:
+        game = make_session()
+        rematch = make_session(chat="c2")
+        assert game.public_id != rematch.public_id and len(game.public_id) == 32
+        await store.run(sessions.create(game))
+        await store.run(sessions.create(rematch))
+        assert await store.run(sessions.by_public_id(game.public_id)) == game
+        assert await store.run(sessions.by_public_id(rematch.public_id)) == rematch
+        # The short id that buttons carry is not an address, nor is a prefix of the public one.
+        assert await store.run(sessions.by_public_id(game.id)) is None
+        assert await store.run(sessions.by_public_id(game.public_id[:-1])) is None
+        moved = played(game, 4)
+        assert await store.run(sessions.update(moved, expected_version=game.version))
+        assert await store.run(sessions.by_public_id(game.public_id)) == moved
