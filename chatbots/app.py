@@ -293,7 +293,7 @@ async def serve(
                                 )
                             )
                             await listening.enter_async_context(
-                                serving_pages(settings, store, stdout or sys.stdout)
+                                serving_pages(settings, store, stdout or sys.stdout, service.runner)
                             )
                         except OSError:
                             # Logged by serving() in one line naming the address and why; a

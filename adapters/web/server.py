@@ -16,8 +16,12 @@ from typing import Any
 import jinja2
 from aiohttp import web
 
+from adapters.web.game import GameRoutes
 from adapters.web.limits import LOOPBACK, AddressLimiter, Network, client_address
+from adapters.web.live import STREAMS_PER_ADDRESS, LivePages
 from core.pages import GAMES, SETTLED_GAMES, Pages
+from core.pages.feed import LiveFeed
+from core.pages.games import GamePages
 
 log = logging.getLogger("chatbots.web")
 
@@ -39,7 +43,12 @@ _ERRORS = {
     429: ("Too many requests", "Wait a few seconds, then load the page again."),
     500: ("Something went wrong", "The page could not be made just now; try again soon."),
 }
-STATIC = {"style.css": "text/css", "icon.svg": "image/svg+xml"}
+STATIC = {
+    "style.css": "text/css",
+    "icon.svg": "image/svg+xml",
+    "game.js": "text/javascript",
+    "live.js": "text/javascript",
+}
 """The files the pages load, shipped in the package (``static/``), read once."""
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -50,6 +59,10 @@ class WebPages:
     Args:
         pages: where the pages' values come from.
         limiter: the rate limit per client address.
+        games: the finished games' reads (None: the games kept, without the solver's workers).
+        public_url: ``PUBLIC_URL``, for the absolute addresses of link previews.
+        streams_per_address: the live pages' event streams an address may hold open.
+        feed: the live games' feed (:class:`core.pages.feed.LiveFeed`; a new one by default).
         trusted_proxies: the reverse proxies whose ``X-Forwarded-For`` names the client
             (``WEB_TRUSTED_PROXIES``; by default one on this machine).
     """
@@ -58,11 +71,17 @@ class WebPages:
         self,
         pages: Pages,
         limiter: AddressLimiter | None = None,
+        *,
+        games: GamePages | None = None,
+        public_url: str | None = None,
+        streams_per_address: int = STREAMS_PER_ADDRESS,
+        feed: LiveFeed | None = None,
         trusted_proxies: tuple[Network, ...] = LOOPBACK,
     ) -> None:
         self._pages = pages
         self._limiter = limiter or AddressLimiter()
         self._trusted = trusted_proxies
+        self._games = GameRoutes(games or GamePages(pages.store), self._render, public_url)
         self._templates = jinja2.Environment(
             loader=jinja2.PackageLoader("adapters.web", "templates"),
             autoescape=True,
@@ -75,6 +94,15 @@ class WebPages:
         self._templates.globals["settled"] = SETTLED_GAMES
         folder = resources.files("adapters.web") / "static"
         self._static = {name: ((folder / name).read_bytes(), kind) for name, kind in STATIC.items()}
+        self.live = LivePages(
+            pages.live,
+            self._templates,
+            self._client,
+            HEADERS,
+            public_url=public_url,
+            streams_per_address=streams_per_address,
+            feed=feed,
+        )
 
     def app(self) -> web.Application:
         """A new application serving the pages."""
@@ -83,7 +111,9 @@ class WebPages:
         app.router.add_get("/ladder/{game}", self._ladder)
         app.router.add_get("/ladder/{game}/{platform}/{place}", self._local_ladder)
         app.router.add_get("/player/{identity}", self._player)
+        self._games.add(app.router)
         app.router.add_get("/static/{name}", self._file)
+        self.live.add_routes(app)
         return app
 
     @web.middleware

@@ -444,6 +444,9 @@ class Effective:
     public_ladder = Key(Switch(), False)
     # Links to the web pages under boards, /review, /stats and /top: only where PUBLIC_URL is.
     web_links = Key(Switch(), True)
+    # Puzzles (core/sessions/puzzles): /puzzle next here, and the hour (UTC) of the daily post.
+    puzzles = Key(Switch(), True)
+    daily_puzzle = Key(Cap(0, 23), None)
 
     def allows_chat(self, chat_id: str) -> bool:
         """Games may start in ``chat_id`` (no list: everywhere)."""

@@ -13,7 +13,7 @@ from core.ai.engine import Engine, SearchTimeout, engine_for, lock
 from core.games.position import Position
 from core.games.rules import Rules
 
-__all__ = ["OPENING_PLIES", "MoveScores", "game_scores"]
+__all__ = ["OPENING_PLIES", "MoveScores", "game_scores", "with_every_best"]
 
 # game_scores keeps the scores it found for positions with up to this many stones: every game
 # passes through a few of them, and the first plies are the slowest to analyse (tens of ms each)
@@ -89,6 +89,35 @@ def game_scores(
             p = p.play(move)
             score = -after
         return found
+
+
+def with_every_best(
+    rules: Rules,
+    moves: Sequence[int],
+    scores: Sequence[MoveScores],
+    *,
+    deadline: float | None = None,
+) -> list[MoveScores]:
+    """``scores`` (exact, of the game ``moves``, as :func:`game_scores` found them, maybe kept
+    from earlier) with the optimal moves of every position where they lack them: the values
+    are not searched again, only each position's other moves.
+
+    Raises:
+        SearchTimeout: the deadline passed first.
+    """
+    limit = math.inf if deadline is None else deadline
+    found = []
+    p = Position.start(rules)
+    with lock:
+        engine = engine_for(rules)
+        engine.start(engine.table.next_generation())
+        for move, scored in zip(moves, scores, strict=False):
+            best = scored.best or _optimal_moves(
+                engine, p, move, scored.before, scored.after, limit
+            )
+            found.append(MoveScores(scored.before, scored.after, best))
+            p = p.play(move)
+    return found
 
 
 def _cached_score(engine: Engine, p: Position, generation: int, deadline: float) -> int:

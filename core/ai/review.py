@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from core.ai import analysis, book, exact_free, solver
@@ -60,9 +60,9 @@ class MoveReview:
         before: the exact score (docs/design.md) of the position for the mover, before the move.
         after: the exact score for the mover once the move is played (== ``before`` when the
             move is optimal, lower otherwise).
-        best: where the move is a mistake, the optimal moves of the position, ascending;
-            otherwise empty (finding them costs a search per move, and only a mistake shows
-            them).
+        best: where the move is a mistake (or for every move, when the review was asked for
+            ``every_best``), the optimal moves of the position, ascending; otherwise empty
+            (finding them costs a search per move, and only a mistake shows them in /review).
         mistake: what the move threw away, None if it kept the result (a slower win or a faster
             loss is no mistake here: ``after < before`` still shows it).
     """
@@ -102,6 +102,7 @@ def review_game(
     *,
     deadline: float | None = None,
     known: Sequence[MoveReview] = (),
+    every_best: bool = False,
 ) -> GameReview | None:
     """The exact value of every move of a game.
 
@@ -114,6 +115,9 @@ def review_game(
         known: the review of the game's first moves, found earlier (while the game went on);
             the moves it shares with ``moves`` are not searched again. The result is the same
             as without it: every value is exact.
+        every_best: find the optimal moves of every position, not only where a mistake was
+            made (the web page marks a move that was the only optimal one); the values of
+            ``known`` still serve, its positions are searched for their other moves alone.
 
     Returns:
         The review, or None when the game cannot be solved exactly (:func:`can_review`) or not
@@ -125,17 +129,20 @@ def review_game(
     if not can_review(rules):
         return None
     game = Position.from_moves(rules, moves)  # IllegalMove before any search
+    needs_best = _always if every_best else _is_mistake
     if rules == TICTACTOE:
-        scores = _table_scores(game)
+        scores = _table_scores(game, needs_best)
     else:
         try:
             scores = analysis.game_scores(
                 rules,
                 game.moves,
-                needs_best=_is_mistake,
+                needs_best=needs_best,
                 deadline=deadline,
                 known=_shared(game.moves, known),
             )
+            if every_best:  # the moves known from earlier may lack their best moves
+                scores = analysis.with_every_best(rules, game.moves, scores, deadline=deadline)
         except solver.SearchTimeout:
             return None
     if deadline is not None and time.perf_counter() > deadline:
@@ -188,6 +195,10 @@ def describe(score: int, rules: Rules, stones: int) -> tuple[Result, int]:
     return (Result.WIN if score > 0 else Result.LOSS), before_last - stones + 1
 
 
+def _always(before: int, after: int) -> bool:
+    return True
+
+
 def _is_mistake(before: int, after: int) -> bool:
     return _mistake(before, after) is not None
 
@@ -202,9 +213,11 @@ def _mistake(before: int, after: int) -> Mistake | None:
     return None
 
 
-def _table_scores(game: Position) -> list[analysis.MoveScores]:
+def _table_scores(
+    game: Position, needs_best: Callable[[int, int], bool]
+) -> list[analysis.MoveScores]:
     """Tic-tac-toe from the complete table: the value of every move, and the optimal moves
-    where the move was a mistake."""
+    where ``needs_best`` asks for them."""
     rules = game.rules
     geo = geometry(rules)
     found = []
@@ -224,9 +237,7 @@ def _table_scores(game: Position) -> list[analysis.MoveScores]:
                     rules, theirs, mine | 1 << geo.cell_bits[candidate]
                 )
         score, after = max(values.values()), values[move]
-        best = (
-            tuple(m for m, v in values.items() if v == score) if _is_mistake(score, after) else ()
-        )
+        best = tuple(m for m, v in values.items() if v == score) if needs_best(score, after) else ()
         found.append(analysis.MoveScores(score, after, best))
         p = p.play(move)
     return found

@@ -1,31 +1,11 @@
-"""The web pages' addresses, in one place: the paths the pages are served at (the contract
-between the chat's links and ``adapters/web``) and, under ``PUBLIC_URL``, the whole addresses
-that the chat's replies link to (:mod:`core.sessions.players.weblinks`)."""
+"""The pages' whole addresses under ``PUBLIC_URL``, which the chats' replies link to
+(:mod:`core.sessions.players.weblinks`); the paths themselves are :mod:`core.pages.paths`'."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from urllib.parse import quote
 
-
-def game_path(public_id: str) -> str:
-    """A game's page (finished or not): its unguessable public id, never its short id."""
-    return "/game/" + quote(public_id, safe="")
-
-
-def live_path(public_id: str) -> str:
-    """A running game's page for spectators, updated as its moves are played."""
-    return "/live/" + quote(public_id, safe="")
-
-
-def ladder_path(game: str) -> str:
-    """A game's global ladder, the game named as ``/top`` takes it (``tres``, ``quatre``)."""
-    return "/ladder/" + quote(game, safe="")
-
-
-def player_path(identity: str) -> str:
-    """The address of a player's page (the identity quoted whole: a Matrix id holds ``:``)."""
-    return "/player/" + quote(identity, safe="")
+from core.pages.paths import game_path, ladder_path, live_path, player_path
 
 
 @dataclass(frozen=True, slots=True)

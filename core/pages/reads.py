@@ -1,4 +1,4 @@
-"""The pages' reads of the store, all here: the one module of the pages that calls the store.
+"""The pages' reads of the store, all here but the live games' (:mod:`core.pages.live`).
 
 Each page is one or two operations: the home page a ladder per game, a ladder page one ladder
 (the store's ``ladder``, the one ``/top all`` reads, and who of it hid themselves), a player page
@@ -19,9 +19,10 @@ from core.commands.ratings import build_top
 from core.games import CONNECT_FOUR, TICTACTOE, kinds
 from core.i18n import render
 from core.pages import ops
-from core.pages.addresses import player_path
 from core.pages.chart import chart
+from core.pages.live import LiveReads
 from core.pages.names import shown_name
+from core.pages.paths import game_path, player_path
 from core.pages.views import (
     HomePage,
     LadderEntry,
@@ -30,8 +31,8 @@ from core.pages.views import (
     PlayerPool,
     RecentGame,
 )
+from core.store import archive, settings
 from core.store import ratings as store_ratings
-from core.store import settings
 from core.store.ratings import place_of_chat, place_of_server
 
 if TYPE_CHECKING:
@@ -87,11 +88,18 @@ class Pages:
     def __init__(self, store: SqlStore, clock: Callable[[], float] = time.time) -> None:
         self._store = store
         self._clock = clock
+        self.live = LiveReads(store)
+        """The live pages' reads."""
+
+    @property
+    def store(self) -> SqlStore:
+        """The store the pages read (the game pages' reads share it)."""
+        return self._store
 
     async def home(self) -> HomePage:
-        """The top of every game's ladder."""
+        """The top of every game's ladder, and the live games that may be listed."""
         ladders = [await self._ladder(kind, HOME_SIZE) for kind in GAMES]
-        return HomePage(tuple(ladders))
+        return HomePage(tuple(ladders), await self.live.listed())
 
     async def ladder(self, word: str) -> LadderPage | None:
         """A game's global ladder, the game named as ``/top`` takes it (``tres``,
@@ -157,6 +165,8 @@ class Pages:
                     chart(ratings),
                 )
             )
+        pages = await self._store.run(archive.recent_pages(identity, RECENT))
+        linked = {(pool, at): public_id for pool, at, public_id in pages if public_id}
         recent = tuple(
             RecentGame(
                 datetime.fromtimestamp(c.at, UTC).strftime("%Y-%m-%d"),
@@ -164,6 +174,7 @@ class Pages:
                 "drew" if c.won is None else "won" if c.won else "lost",
                 round(c.before),
                 round(c.after),
+                game_path(linked[c.pool, c.at]) if (c.pool, c.at) in linked else None,
             )
             for c in changes[:RECENT]
         )

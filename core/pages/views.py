@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.pages.chart import Chart
+from core.pages.live import LiveEntry
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,9 +36,11 @@ class LadderPage:
 
 @dataclass(frozen=True, slots=True)
 class HomePage:
-    """The top of each game's ladder."""
+    """The top of each game's ladder, and the games being played that may be listed (the
+    latest moved first; see :meth:`core.pages.live.LiveReads.listed`)."""
 
     ladders: tuple[LadderPage, ...]
+    live: tuple[LiveEntry, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,13 +60,15 @@ class PlayerPool:
 @dataclass(frozen=True, slots=True)
 class RecentGame:
     """One rated game of a player, newest first: when (``YYYY-MM-DD``, UTC), the game's title,
-    ``won``, ``lost`` or ``drew``, and the rating before and after (rounded)."""
+    ``won``, ``lost`` or ``drew``, the rating before and after (rounded), and the address of
+    the game's page where it may be linked (None: a game from a direct chat or a room)."""
 
     date: str
     title: str
     result: str
     before: int
     after: int
+    path: str | None = None
 
     @property
     def change(self) -> str:

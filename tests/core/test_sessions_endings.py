@@ -56,6 +56,7 @@ class HeldRunner(StubRunner):
         seconds: float,
         known: Sequence[MoveReview] = (),
         background: bool = False,
+        every_best: bool = False,
     ) -> GameReview | None:
         return review_game(rules, moves, known=known)
 

@@ -50,6 +50,7 @@ class ReviewRunner(StubRunner):
         seconds: float,
         known: Sequence[MoveReview] = (),
         background: bool = False,
+        every_best: bool = False,
     ) -> GameReview | None:
         if background and self.busy:
             return None

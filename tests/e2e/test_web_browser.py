@@ -12,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -42,17 +43,40 @@ DESKTOP = {"width": 1280, "height": 900}
 async def site(tmp_path: Path) -> AsyncIterator[str]:
     """The real application serving the pages of a season of rated games; yields their
     address (``http://127.0.0.1:PORT/``). The games end a day ago, so the ladders list them."""
+
+    async def fill(store: SqliteStore, clock: Clock) -> None:
+        await season(service(store, clock), clock.advance)
+
+    async with serving_app(tmp_path, fill) as url:
+        yield url
+
+
+@asynccontextmanager
+async def serving_app(
+    tmp_path: Path, fill: Callable[[SqliteStore, Clock], Awaitable[None]]
+) -> AsyncIterator[str]:
+    """The real application (``python -m chatbots run``, one AI worker) serving the pages of
+    the bot's database once ``fill`` played its games (twelve days ago by ``clock``); yields
+    their address."""
     clock = Clock(time.time() - 12 * DAY)
     (tmp_path / "db").mkdir()
     async with await SqliteStore.open(tmp_path / "db" / "games.sqlite3") as store:  # the bot's
-        await season(service(store, clock), clock.advance)
-    env = environment(tmp_path, WEB_PORT=str(_free_port()))
+        await fill(store, clock)
+    async with pages_process(tmp_path, environment(tmp_path, WEB_PORT=str(_free_port()))) as url:
+        yield url
+
+
+@asynccontextmanager
+async def pages_process(folder: Path, env: dict[str, str]) -> AsyncIterator[str]:
+    """``python -m chatbots run`` in ``folder`` with ``env`` (``WEB_PORT`` set, no platform:
+    its console waits on a pipe) until the block ends, when its input ends and it must stop
+    cleanly; yields the pages' address (``http://127.0.0.1:PORT/``)."""
     bot = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         "chatbots",
         "run",
-        cwd=tmp_path,
+        cwd=folder,
         env=env,
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,

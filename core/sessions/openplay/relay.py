@@ -1,8 +1,11 @@
 """What a process has to show in a chat with nobody's request to answer: a clock's timeout and
-reminder, an expired seek's notice, an open game's board in its other chat. It goes to the
-chat through the platform's :attr:`~core.ports.PlatformStyle.publish` when this process serves
-that chat, and through the store's outbox (:mod:`core.store.outbox`) to the process that does
-otherwise: a Matrix room whose account another process syncs (``PlatformStyle.serves``), or a
+reminder, an expired seek's notice, a departure, an open game's board in its other chat. Each
+is a notice that follows a stored change, and is not told from memory: the store's operation
+leaves it in the outbox (:mod:`core.store.outbox`) in the change's own transaction, so a
+process killed between the commit and the send loses none. The process that made the change
+shows its items at once where it serves their chat (:meth:`Relay.show_now`,
+:meth:`Relay.show_board`, :meth:`Relay.deliver_soon`); the others wait for the process that
+does: a Matrix room whose account another process syncs (``PlatformStyle.serves``), or a
 platform this process does not run at all.
 
 What is left in the store is neutral (:class:`~core.store.outbox.OutboxItem`: what, where,
@@ -15,14 +18,9 @@ shown and deleted once its platform took it, so it is shown once whatever the nu
 processes serving parts of the work, and still shown when the process that claimed it died or
 could not reach the chat (by the next pass after its claim lapsed: at least once). What one
 process tells one chat is shown there in the order told (an older board never after a newer).
-A platform that cannot reach the chat with a message this process told itself loses only that
-message (logged): the game is in the store, its board shows it at the next look.
-
-A notice that follows a stored change (a pairing's board in the other chats, an expired seek's
-notice) is not told from memory: the store's operation leaves it in the outbox in the change's
-own transaction, so a process killed between the commit and the send loses none, and the
-process that made the change shows its items at once (:meth:`Relay.show_now`), claimed and
-deleted as :meth:`Relay.deliver` does.
+The messages an item's showing posted are kept on the item (their platform ids,
+:class:`~core.ports.Posting`) before it is deleted: an item shown again because its process
+died in between edits them, and reads as one notice, where the platform can edit.
 """
 
 from __future__ import annotations
@@ -33,12 +31,12 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any
 
-from core.ports import PlatformStyle
+from core.ports import PlatformStyle, posting_again
 from core.replies import Actor, Reply
 from core.sessions.context import Context
 from core.store import Session, outbox, sessions
 from core.store.models import Kind, OutboxItem
-from core.store.models.outbox import KEPT
+from core.store.models.outbox import SHOWS_THE_BOARD
 
 log = logging.getLogger("core.sessions")
 
@@ -107,19 +105,6 @@ class Relay:
         """Items of ``kind`` are shown as ``render`` builds them."""
         self._renderers[kind] = render
 
-    def tell(
-        self,
-        item: OutboxItem,
-        session: Session | None = None,
-        *,
-        replies: Sequence[Reply] | None = None,
-    ) -> None:
-        """Show ``item`` in its chat, in a task of its own: as its kind renders it from
-        ``session`` (the game as the caller has it), or as ``replies`` where the caller has
-        more to show than the item says (a request's answer); in a chat this process does not
-        serve, the item alone is left for the process that does."""
-        self._in_turn(item, self._tell(item, session, replies))
-
     def show_now(self, items: Sequence[OutboxItem], session: Session | None = None) -> None:
         """Show at once, each in a task of its own, the ``items`` this process has just left in
         the outbox with its change (their ids set), in the chats it serves: claimed, shown from
@@ -129,7 +114,34 @@ class Relay:
         for item in items:
             style = self._serving(item.platform, item.chat_id)
             if style is not None and item.id is not None:
-                self._in_turn(item, self._claimed(style, item, session))
+                # One that shows the whole board holds back the boards of later changes until
+                # it is claimed (outbox.outbox_put): it shows the game as it then stands.
+                read = item.kind in SHOWS_THE_BOARD
+                self._in_turn(item, self._claimed(style, item, session, read=read))
+
+    def show_board(self, session: Session, seat: int, replies: Sequence[Reply]) -> None:
+        """Show ``replies`` (a change to the open game ``session``) in the chat of seat
+        ``seat``, in a task of its own, through the board item the change left there in its
+        transaction (:func:`core.sessions.openplay.open_games.other_boards`): claimed, shown
+        and deleted as :meth:`show_now` does. In a chat this process does not serve, or with
+        no item left (another process showed it, or an item that shows the whole board holds
+        it back), the item is for a pass, which shows the board as it then stands."""
+        platform, chat_id = session.chat_of(seat)
+        style = self._serving(platform, chat_id)
+        if style is None:
+            return
+        where = OutboxItem(Kind.BOARD, platform, chat_id, session.id, session.version, seat)
+
+        async def show() -> None:
+            try:
+                item = await self._ctx.store.run(outbox.board_of(platform, chat_id, session.id))
+            except Exception:
+                log.exception("could not read a board to show in its chat")
+                return
+            if item is not None and item.id is not None and style is not None:
+                await self._claimed(style, item, session, replies=replies)
+
+        self._in_turn(where, show())
 
     def deliver_soon(self) -> None:
         """:meth:`deliver` in a task of its own, soon: the items this process has just left
@@ -188,22 +200,6 @@ class Relay:
             return None
         return style
 
-    async def _tell(
-        self, item: OutboxItem, session: Session | None, replies: Sequence[Reply] | None
-    ) -> None:
-        style = self._serving(item.platform, item.chat_id)
-        if style is None:
-            try:
-                await self._ctx.store.run(outbox.outbox_put(item, self._ctx.clock() + KEPT))
-            except Exception:
-                log.exception("could not leave a %s for its chat's process", item.kind.value)
-            return
-        try:
-            await self._show(style, item, session, replies)
-        except Exception:
-            # One message lost (the chat cannot be reached): the game is in the store.
-            log.exception("could not show a %s in its chat", item.kind.value)
-
     async def _show(
         self,
         style: PlatformStyle,
@@ -248,10 +244,16 @@ class Relay:
         return shown
 
     async def _claimed(
-        self, style: PlatformStyle, item: OutboxItem, session: Session | None, *, read: bool = False
+        self,
+        style: PlatformStyle,
+        item: OutboxItem,
+        session: Session | None,
+        *,
+        read: bool = False,
+        replies: Sequence[Reply] | None = None,
     ) -> bool:
         """Claim the stored ``item``, show it (from ``session``, or the game read again when
-        ``read``) and delete it; whether it showed something."""
+        ``read``; as ``replies`` where given) and delete it; whether it showed something."""
         assert item.id is not None
         store = self._ctx.store
         try:
@@ -262,7 +264,14 @@ class Relay:
                 return False
             if read and item.session_id is not None:
                 session = await store.run(sessions.get(item.session_id))
-            shown = await self._show(style, item, session, None)
+            with posting_again(item.posted) as posting:
+                try:
+                    shown = await self._show(style, item, session, replies)
+                finally:
+                    # Kept before the item is done (and when the platform took a part of it
+                    # only): a try after a crash edits these rather than posting again.
+                    if posting.posted and posting.posted != list(item.posted):
+                        await store.run(outbox.outbox_posted(item.id, posting.posted))
             await store.run(outbox.outbox_done(item))
         except Exception:
             # Left claimed (or not yet): a pass shows it once the claim lapsed, and the

@@ -159,6 +159,12 @@ async def test_a_player_page_shows_the_chart_and_no_chat(client: Client) -> None
     assert "Tic-tac-toe" in body and "won" in body
     for secret in ("c1", "g1"):  # the chat's and the server's ids
         assert f">{secret}<" not in body and f'"{secret}"' not in body
+    # Her games in a Discord server's channel link their pages; each page is there.
+    linked = re.findall(r'<a href="(/game/[0-9a-f]{32})">', body)
+    assert linked
+    for path in linked:
+        game = await client.get(path)
+        assert game.status == 200 and "Alice" in await game.text()
 
 
 async def test_the_rate_limit_answers_429_with_retry_after_per_address(

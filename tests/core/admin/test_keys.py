@@ -42,6 +42,8 @@ VALUES: dict[str, st.SearchStrategy[Any]] = {
     "open_play": st.booleans(),
     "public_ladder": st.booleans(),
     "web_links": st.booleans(),
+    "puzzles": st.booleans(),
+    "daily_puzzle": st.none() | st.integers(0, 23),
     "level": st.sampled_from(list(Level)),
     "language": st.sampled_from(LOCALES),
     "theme": st.sampled_from(["auto", *THEMES]),

@@ -173,3 +173,26 @@ async def test_a_matrix_rooms_ladder_has_a_page_while_its_admins_want_one(store:
     assert [(e.name, e.platform) for e in ladder.entries] == [("Mia", "matrix"), ("Max", "matrix")]
     assert ladder.entries[0].path == "/player/matrix%3A%40mia%3Ax"
     assert await pages.local_ladder("tres", "matrix", "!other:x") is None
+
+
+async def test_recent_games_link_their_pages_where_they_may_be_listed(store: AnyStore) -> None:
+    from core.pages.games import GamePages
+    from core.store.models.archive import ArchivedGame
+
+    clock = Clock()
+    await _season(store, clock)  # in a Discord server's channel: listed
+    svc = service(store, clock)
+    carol = Actor("discord", "dm", "carol", "Carol")  # a chat without a server: never listed
+    alice_here = replace(ALICE, chat_id="dm", server_id=None)
+    await rated_game(svc, alice_here, carol, "x")
+    page = await Pages(store, clock).player("discord:alice")
+    assert page is not None
+    assert page.recent[0].path is None  # the game with Carol
+    paths = [g.path for g in page.recent[1:]]
+    assert all(path is not None and path.startswith("/game/") for path in paths)
+    assert len(set(paths)) == len(paths)
+    # Each link leads to that game: the newest listed one is the draw.
+    assert paths[0] is not None
+    game = await GamePages(store).archived(paths[0].removeprefix("/game/"))
+    assert isinstance(game, ArchivedGame) and game.outcome.winner is None
+    assert [s.identity for s in game.seats] == ["discord:alice", "discord:bob"]

@@ -9,10 +9,12 @@ import random
 from dataclasses import replace
 
 from core.i18n import Text
-from core.pages.addresses import Addresses, game_path, ladder_path, live_path, player_path
+from core.pages.addresses import Addresses
+from core.pages.paths import game_path, ladder_path, live_path, player_path
 from core.replies import Actor, Reply, WebLink
 from core.sessions import GameService, ServiceSettings
 from core.store import sessions
+from core.store.archive import archived
 from tests.backends import AnyStore
 from tests.core.pages.games import DAY, rated_game
 from tests.core.test_sessions import Clock, store
@@ -71,6 +73,7 @@ async def test_boards_review_stats_and_top_link_the_pages(store: AnyStore) -> No
     assert moved.board.public_id == public_id
     assert [(r.board is not None, urls([r])) for r in end] == [(True, [AT.game(public_id)])]
     assert end[0].links[0].label == Text("links.game")
+    assert await store.run(archived(public_id)) is not None  # the page it links is there
 
     review = await svc.handle_text(BOB, "/review")
     assert urls(review) == [AT.game(public_id)]

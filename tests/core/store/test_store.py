@@ -300,6 +300,7 @@ OPERATIONS = [
     "ratings",
     "links",
     "schema",
+    "archive",
 ]
 """The store's feature modules: each public ``Op`` function of them is an operation."""
 

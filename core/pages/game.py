@@ -1,0 +1,444 @@
+"""A finished game's page as plain values, pure: the archived game, who of its players hid
+themselves, and the solver's review in; every position of the game, its moves with their
+verdicts, the text alternative of each board and the text export out.
+
+The verdicts are the solver's, exact (tic-tac-toe and standard Connect Four,
+:func:`has_verdicts`): after each move, what its player can force (win, draw or loss, and in
+how many moves, counting both sides' as ``/review`` does), "only move" where every other
+legal move would have scored less, and "mistake" where the move dropped the result (a won
+game to a draw or a loss, a draw to a loss). Other boards say "unknown": no proof is claimed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from core.ai.review import MoveReview, Result, describe, reviewed_move
+from core.games import CONNECT_FOUR, TICTACTOE, Position, Rules, Termination
+from core.games.kinds import GameKind
+from core.games.rules import COLUMN_LETTERS
+from core.i18n import render
+from core.pages.names import shown_name
+from core.store.models.archive import ArchivedGame
+
+ANONYMOUS = "anonymous"
+"""A player who hid themselves (``/hide``), on a game's page."""
+MARKS = ("X", "O")
+"""The seats' marks as the pages write them (the first player is X), never by colour alone."""
+_MISTAKES = {
+    "win_to_draw": "mistake: a win thrown to a draw",
+    "win_to_loss": "mistake: a win thrown to a loss",
+    "draw_to_loss": "mistake: a draw thrown to a loss",
+}
+
+
+def has_verdicts(rules: Rules) -> bool:
+    """Whether a game of ``rules`` gets the solver's exact verdicts on its page."""
+    return rules in (TICTACTOE, CONNECT_FOUR)
+
+
+def game_title(rules: Rules) -> str:
+    """The game's name, as the chats name it, in English and starting with a capital."""
+    key, params = GameKind.of(rules).title(rules)
+    shown = render(key, "en", **params)
+    return shown[:1].upper() + shown[1:]
+
+
+def move_label(rules: Rules, move: int) -> str:
+    """A move as players type it: a column number under gravity, else a coordinate (``b2``)."""
+    if rules.gravity:
+        return str(move + 1)
+    row, col = divmod(move, rules.cols)
+    return f"{COLUMN_LETTERS[col]}{row + 1}"
+
+
+def cell_name(rules: Rules, cell: int) -> str:
+    """A cell's coordinate: its column letter and row number from the top (``b2``), as the
+    boards' edges show them."""
+    row, col = divmod(cell, rules.cols)
+    return f"{COLUMN_LETTERS[col]}{row + 1}"
+
+
+def encode_review(moves: Sequence[MoveReview]) -> str:
+    """The review kept with an archived game: ``[move, before, after, [best...]]`` per move
+    (``/review``'s kept form), every position's optimal moves included."""
+    return json.dumps(
+        [[m.move, m.before, m.after, list(m.best)] for m in moves], separators=(",", ":")
+    )
+
+
+def decode_review(value: str, moves: Sequence[int]) -> tuple[MoveReview, ...] | None:
+    """The review of ``moves`` in ``value``; None unless it covers every move (a value that
+    cannot be read is computed again)."""
+    try:
+        found = tuple(
+            reviewed_move(ply, int(move), int(before), int(after), [int(m) for m in best])
+            for ply, (move, before, after, best) in enumerate(json.loads(value))
+        )
+    except (ValueError, TypeError):
+        return None
+    if tuple(m.move for m in found) != tuple(moves):
+        return None
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The solver's word on one move, for its player.
+
+    Attributes:
+        result: ``win``, ``draw``, ``loss`` (what the player can force after the move), or
+            ``unknown`` where no proof is at hand.
+        text: the same in words, with the moves left ("win in 7 moves").
+        only: the move was the only optimal one of its position (other moves scored less).
+        mistake: what the move threw away, in words, or None.
+        best: where it was a mistake, the optimal moves as players type them ("4, 5").
+    """
+
+    result: str
+    text: str
+    only: bool = False
+    mistake: str | None = None
+    best: str = ""
+
+    @property
+    def words(self) -> str:
+        """The whole verdict in one line ("win in 7 moves, only move")."""
+        parts = [self.text]
+        if self.only:
+            parts.append("only move")
+        if self.mistake is not None:
+            parts.append(self.mistake + (f" (best: {self.best})" if self.best else ""))
+        return ", ".join(parts)
+
+
+UNKNOWN = Verdict("unknown", "unknown")
+
+
+@dataclass(frozen=True, slots=True)
+class Ply:
+    """One move of the game: its number (1 for the first), the mark that played it, the move
+    as players type it, the cell it filled, and its verdict."""
+
+    number: int
+    mark: str
+    move: str
+    cell: int
+    verdict: Verdict
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One cell of a board shown: its mark (``""``, ``X``, ``O``), and whether it holds the
+    move just played or lies on the winning line."""
+
+    mark: str
+    last: bool
+    winning: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A player as the page shows them: name (``anonymous`` for a hidden player), mark, and
+    the address of their player page (None for the bot, a hidden player, or a casual game)."""
+
+    name: str
+    mark: str
+    path: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class GamePage:
+    """A finished game's page at one of its positions.
+
+    Attributes:
+        public_id: the game's address (``/game/<public_id>``).
+        title: the game's name ("Connect Four 6x7").
+        seats: X, then O.
+        result: how it ended, in words.
+        score: ``1-0``, ``0-1``, ``1/2-1/2``, or ``*`` (ended without a result).
+        rated: whether it changed the players' ratings.
+        clock: the clock in words ("60 s per move"), or "none".
+        started, finished: UTC, ``YYYY-MM-DD HH:MM``.
+        plies: every move, in order.
+        ply: the position shown: the moves played so far (0 for the empty board).
+        board: the board at ``ply``, row by row from the top.
+        columns: the column headers (letters; numbers under gravity).
+        description: the board shown, in words (its text alternative).
+        final: the final board, in words (the preview picture's alternative).
+        verdicts: ``exact``, ``pending`` (computed on a later visit) or ``none`` (a board the
+            solver cannot prove).
+    """
+
+    public_id: str
+    title: str
+    rules: Rules
+    seats: tuple[Seat, Seat]
+    result: str
+    score: str
+    rated: bool
+    clock: str
+    started: str
+    finished: str
+    plies: tuple[Ply, ...]
+    ply: int
+    board: tuple[tuple[Cell, ...], ...]
+    columns: tuple[str, ...]
+    description: str
+    final: str
+    verdicts: str
+
+    @property
+    def shown(self) -> Ply | None:
+        """The move that led to the position shown (None at the start)."""
+        return self.plies[self.ply - 1] if self.ply else None
+
+
+def game_page(
+    game: ArchivedGame,
+    hidden: frozenset[str],
+    review: Sequence[MoveReview] | None,
+    ply: int | None,
+    player_path: dict[str, str],
+) -> GamePage:
+    """The page of ``game`` at ``ply`` (clamped to the game; None: its end).
+
+    Args:
+        hidden: the identities that hid themselves (``/hide``).
+        review: the solver's review of every move (None: not at hand); its ``best`` must list
+            every position's optimal moves for "only move" (a ``/review`` kept in the chats
+            lists them for mistakes alone, and then no move is called the only one).
+        player_path: the address of each identity's player page.
+    """
+    rules = game.rules
+    seats = tuple(
+        Seat(ANONYMOUS, mark, None)
+        if seat.identity is not None and seat.identity in hidden
+        else Seat(
+            shown_name(seat.name),
+            mark,
+            player_path.get(seat.identity) if game.rated and seat.identity else None,
+        )
+        for seat, mark in zip(game.seats, MARKS, strict=True)
+    )
+    positions = [Position.start(rules)]
+    for move in game.moves:
+        positions.append(positions[-1].play(move))
+    verdicts = _verdicts(rules, game.moves, review, positions)
+    plies = tuple(
+        Ply(
+            n + 1,
+            MARKS[n % 2],
+            move_label(rules, move),
+            _filled(positions[n], positions[n + 1]),
+            verdicts[n],
+        )
+        for n, move in enumerate(game.moves)
+    )
+    shown = len(game.moves) if ply is None else max(0, min(ply, len(game.moves)))
+    position = positions[shown]
+    last = plies[shown - 1].cell if shown else None
+    winning = frozenset(position.winning_line)
+    board = tuple(
+        tuple(
+            Cell(
+                ("", *MARKS)[position.cell(row, col)],
+                row * rules.cols + col == last,
+                row * rules.cols + col in winning,
+            )
+            for col in range(rules.cols)
+        )
+        for row in range(rules.rows)
+    )
+    columns = tuple(str(c + 1) if rules.gravity else COLUMN_LETTERS[c] for c in range(rules.cols))
+    state = "none" if not has_verdicts(rules) else "pending" if review is None else "exact"
+    return GamePage(
+        public_id=game.public_id,
+        title=game_title(rules),
+        rules=rules,
+        seats=(seats[0], seats[1]),
+        result=result_words(game, (seats[0].name, seats[1].name)),
+        score=score(game),
+        rated=game.rated,
+        clock="none" if game.clock is None else f"{_seconds(game.clock)} per move",
+        started=_when(game.started_at),
+        finished=_when(game.finished_at),
+        plies=plies,
+        ply=shown,
+        board=board,
+        columns=columns,
+        description=describe_board(rules, position),
+        final=describe_board(rules, positions[-1]),
+        verdicts=state,
+    )
+
+
+def describe_board(rules: Rules, position: Position) -> str:
+    """The board in words, naming every piece: by column from the bottom under gravity
+    ("column 4: X, O"), else by coordinate ("X on a1, b2; O on c3"). The page's script
+    (``adapters/web/static/game.js``) writes the same words for the boards it shows."""
+    if rules.gravity:
+        columns = []
+        for col in range(rules.cols):
+            stack = [
+                MARKS[position.cell(row, col) - 1]
+                for row in reversed(range(rules.rows))
+                if position.cell(row, col)
+            ]
+            if stack:
+                columns.append(f"column {col + 1}: {', '.join(stack)}")
+        if not columns:
+            return "An empty board."
+        return "From the bottom up, " + "; ".join(columns) + "."
+    marks: tuple[list[str], list[str]] = ([], [])
+    for cell in range(rules.cells):
+        row, col = divmod(cell, rules.cols)
+        mark = position.cell(row, col)
+        if mark:
+            marks[mark - 1].append(cell_name(rules, cell))
+    if not any(marks):
+        return "An empty board."
+    parts = [f"{mark} on {', '.join(cells)}" for mark, cells in zip(MARKS, marks, strict=True)]
+    return "; ".join(part for part, cells in zip(parts, marks, strict=True) if cells) + "."
+
+
+def result_words(game: ArchivedGame, names: tuple[str, str]) -> str:
+    """How the game ended, in words ("Alice (X) won: four in a row")."""
+    outcome = game.outcome
+    winner = None if outcome.winner is None else names[outcome.winner - 1]
+    loser = None if outcome.winner is None else names[2 - outcome.winner]
+    mark = "" if outcome.winner is None else f" ({MARKS[outcome.winner - 1]})"
+    match outcome.termination:
+        case Termination.WIN:
+            return f"{winner}{mark} won: {game.rules.k} in a row."
+        case Termination.DRAW:
+            return "A draw: the board is full."
+        case Termination.RESIGNATION:
+            return f"{loser} resigned; {winner}{mark} won."
+        case Termination.TIMEOUT:
+            return f"{loser} ran out of time; {winner}{mark} won."
+        case Termination.ABANDONED:
+            if winner is None:
+                return "Abandoned, without a result."
+            return f"{loser} left the game; {winner}{mark} won."
+        case _:
+            return "Stopped, without a result."
+
+
+def score(game: ArchivedGame) -> str:
+    """The result as the export writes it: ``1-0``, ``0-1``, ``1/2-1/2`` (a draw on the
+    board), ``*`` (ended without a result)."""
+    outcome = game.outcome
+    if outcome.winner is not None:
+        return "1-0" if outcome.winner == 1 else "0-1"
+    return "1/2-1/2" if outcome.termination is Termination.DRAW else "*"
+
+
+def _verdicts(
+    rules: Rules,
+    moves: Sequence[int],
+    review: Sequence[MoveReview] | None,
+    positions: Sequence[Position],
+) -> list[Verdict]:
+    if review is None or not has_verdicts(rules) or len(review) != len(moves):
+        return [UNKNOWN] * len(moves)
+    found = []
+    for reviewed, position in zip(review, positions, strict=False):
+        result, plies = describe(reviewed.after, rules, reviewed.ply)
+        if result is Result.DRAW:
+            text = "draw"
+        else:
+            text = f"{result.value} in {plies} move{'' if plies == 1 else 's'}"
+        only = (
+            reviewed.best == (reviewed.move,)
+            and len(position.legal_moves()) > 1
+            and reviewed.mistake is None
+        )
+        mistake = None if reviewed.mistake is None else _MISTAKES[reviewed.mistake.value]
+        best = (
+            ", ".join(move_label(rules, m) for m in reviewed.best)
+            if reviewed.mistake is not None
+            else ""
+        )
+        found.append(Verdict(result.value, text, only, mistake, best))
+    return found
+
+
+def _filled(before: Position, after: Position) -> int:
+    """The cell the move from ``before`` to ``after`` filled."""
+    cell = after.last_cell
+    if cell is None:  # pragma: no cover - a move always fills a cell
+        raise ValueError(f"no move between {before!r} and {after!r}")
+    return cell
+
+
+def _when(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M")
+
+
+def _seconds(seconds: float) -> str:
+    """A clock's time per move in words: "45 s", "2 min", "1 h 30 min", "1 d"."""
+    whole = round(seconds)
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
+        if whole >= size and whole % size == 0:
+            return f"{whole // size} {unit}"
+    if whole >= 3600:
+        return f"{whole // 3600} h {whole % 3600 // 60} min"
+    if whole >= 60:
+        return f"{whole // 60} min {whole % 60} s"
+    return f"{whole} s"
+
+
+def export(page: GamePage, url: str) -> str:
+    """The game as text (docs/web.md, "The text export"): tag lines, then the moves numbered
+    by turn, each followed by its verdict in braces where the solver has one."""
+    x, o = page.seats
+    tags = [
+        ("Game", page.title),
+        ("Rules", _rules_words(page.rules)),
+        ("X", x.name),
+        ("O", o.name),
+        ("Result", page.score),
+        ("Ending", page.result),
+        ("Rated", "yes" if page.rated else "no"),
+        ("Clock", page.clock),
+        ("Started", page.started + " UTC"),
+        ("Finished", page.finished + " UTC"),
+        ("Page", url),
+    ]
+    lines = [f'[{name} "{_quoted(value)}"]' for name, value in tags]
+    moves: list[str] = []
+    for ply in page.plies:
+        if ply.number % 2 == 1:
+            moves.append(f"{(ply.number + 1) // 2}.")
+        moves.append(ply.move)
+        if ply.verdict.result != "unknown":
+            moves.append("{" + ply.verdict.words + "}")
+    moves.append(page.score)
+    return "\n".join([*lines, "", *_wrapped(moves, 79)]) + "\n"
+
+
+def _rules_words(rules: Rules) -> str:
+    drop = "pieces drop down the columns" if rules.gravity else "pieces go on any free cell"
+    return f"{rules.rows} rows, {rules.cols} columns, {rules.k} in a row wins, {drop}"
+
+
+def _quoted(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _wrapped(words: Sequence[str], width: int) -> list[str]:
+    lines: list[str] = []
+    line = ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    if line:
+        lines.append(line)
+    return lines

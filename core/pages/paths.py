@@ -1,0 +1,35 @@
+"""The pages' addresses, written in this one module (the pages link them, and the chats may)."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+
+def player_path(identity: str) -> str:
+    """The address of a player's page (the identity quoted whole: a Matrix id holds ``:``)."""
+    return "/player/" + quote(identity, safe="")
+
+
+def ladder_path(game: str) -> str:
+    """The address of a game's global ladder, the game named as ``/top`` takes it (``tres``)."""
+    return "/ladder/" + quote(game, safe="")
+
+
+def game_path(public_id: str) -> str:
+    """The address of a finished game's page (``Session.public_id``)."""
+    return f"/game/{public_id}"
+
+
+def game_picture_path(public_id: str) -> str:
+    """The address of a finished game's picture (its link preview's ``og:image``)."""
+    return f"/game/{public_id}.png"
+
+
+def game_text_path(public_id: str) -> str:
+    """The address of a finished game's text export."""
+    return f"/game/{public_id}.txt"
+
+
+def live_path(public_id: str) -> str:
+    """The address of a game in progress' live page (``Session.public_id``)."""
+    return f"/live/{public_id}"
