@@ -14,10 +14,11 @@ from adapters.discord.layout import MAX_PER_ROW, MAX_ROWS, board_message, text_m
 from adapters.discord.picture_layout import build_layout
 from adapters.discord.views import build_view
 from adapters.discord.weblinks import MAX_LABEL, with_links
-from core.games import CONNECT_FOUR, TICTACTOE, Position, Rules
+from core.games import CONNECT_FOUR, TICTACTOE, Rules
 from core.i18n import Text
 from core.replies import ActionKind, WebLink
 from tests.boards import board_of as board
+from tests.boards import picked_board
 from tests.e2e import discord_v2 as v2
 
 GAME = WebLink(Text("links.game"), "https://games.example.org/game/" + "ab" * 16)
@@ -106,19 +107,9 @@ def test_links_fit_every_board(
     count: int,
 ) -> None:
     rules = Rules(rows_, cols, min(4, max(rows_, cols)), gravity=gravity)
-    position = Position.start(rules)
-    moves: list[int] = []
-    for pick in picks:
-        if position.is_over:
-            break
-        legal = position.legal_moves()
-        move = legal[pick % len(legal)]
-        position = position.play(move)
-        moves.append(move)
     links = (GAME, PLAYER, GAME, PLAYER)[:count]
-    spec = with_links(
-        board_message(board(rules, moves), "en", actions=actions, theme=theme), links, "en"
-    )
+    shown_board = picked_board(rules, picks)
+    spec = with_links(board_message(shown_board, "en", actions=actions, theme=theme), links, "en")
     shown = [b.url for b in spec.buttons if b.url is not None]
     # Every link is shown: as buttons, or written under the text.
     assert shown == [link.url for link in links] or GAME.url in spec.content

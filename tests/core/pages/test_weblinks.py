@@ -43,6 +43,20 @@ async def last_public_id(store: AnyStore, chat: str = "c1") -> str:
     return game.public_id
 
 
+async def every_reply(svc: GameService) -> list[Reply]:
+    """A game between Alice and Bob move by move, then ``/review``, ``/stats`` and ``/top``:
+    every reply that could link a page."""
+    await svc.handle_text(ALICE, "/tres @bob first")
+    replies = await svc.handle_text(BOB, "/accept")
+    for n, cell in enumerate(("1", "4", "2", "5", "3")):
+        replies += await svc.handle_text(ALICE if n % 2 == 0 else BOB, cell)
+    replies += await svc.handle_text(BOB, "/review")
+    replies += await svc.handle_text(BOB, "/stats @alice")
+    replies += await svc.handle_text(ALICE, "/top all tres")
+    assert len(replies) >= 9 and replies[-1].text is not None
+    return replies
+
+
 def test_the_addresses_are_the_pages_paths_under_public_url() -> None:
     public_id = "0123456789abcdef0123456789abcdef"
     assert AT.game(public_id) == f"{URL}/game/{public_id}" == URL + game_path(public_id)
@@ -121,15 +135,7 @@ async def test_web_links_off_removes_every_link(store: AnyStore) -> None:
     await rated_game(svc, ALICE, BOB, "x")
     answer = await svc.handle_text(ADMIN, "/settings web_links off")
     assert answer[0].text is not None and "web_links" in answer[0].text.render("en")
-    await svc.handle_text(ALICE, "/tres @bob first")
-    await svc.handle_text(BOB, "/accept")
-    replies = []
-    for n, cell in enumerate(("1", "4", "2", "5", "3")):
-        replies += await svc.handle_text(ALICE if n % 2 == 0 else BOB, cell)
-    replies += await svc.handle_text(BOB, "/review")
-    replies += await svc.handle_text(BOB, "/stats @alice")
-    replies += await svc.handle_text(ALICE, "/top all tres")
-    assert replies and urls(replies) == []
+    assert urls(await every_reply(svc)) == []
     await svc.handle_text(ADMIN, "/settings web_links on")
     assert urls(await svc.handle_text(BOB, "/review")) == [AT.game(await last_public_id(store))]
 
@@ -137,15 +143,7 @@ async def test_web_links_off_removes_every_link(store: AnyStore) -> None:
 async def test_nothing_links_without_public_url(store: AnyStore) -> None:
     clock = Clock()
     svc = linked(store, clock, public_url=None)
-    replies = []
-    await svc.handle_text(ALICE, "/tres @bob first")
-    await svc.handle_text(BOB, "/accept")
-    for n, cell in enumerate(("1", "4", "2", "5", "3")):
-        replies += await svc.handle_text(ALICE if n % 2 == 0 else BOB, cell)
-    replies += await svc.handle_text(BOB, "/review")
-    replies += await svc.handle_text(BOB, "/stats @alice")
-    replies += await svc.handle_text(ALICE, "/top all tres")
-    assert replies and urls(replies) == []
+    assert urls(await every_reply(svc)) == []
 
 
 async def test_a_game_ended_before_its_first_move_links_nothing(store: AnyStore) -> None:
