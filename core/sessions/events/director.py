@@ -193,14 +193,11 @@ class Director:
                 return True  # the games begun in time are played to their end
             await self._finish(event, players, now)
             return False
+        waiting = [p for p in players if not p.withdrawn and p.player not in busy]
+        if len(waiting) < 2:
+            return True  # every second of a busy event: no table to rank
         ranks = {row.player.player: row.rank for row in table(event, players, games, [])}
-        free = [
-            FreePlayer(p.player, ranks.get(p.player, len(players)), p.rating)
-            for p in players
-            if not p.withdrawn and p.player not in busy
-        ]
-        if len(free) < 2:
-            return True
+        free = [FreePlayer(p.player, ranks.get(p.player, len(players)), p.rating) for p in waiting]
         last: dict[str, str] = {}
         firsts: dict[str, int] = {}
         for g in games:
