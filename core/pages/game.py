@@ -22,6 +22,7 @@ from core.games.kinds import GameKind
 from core.games.rules import COLUMN_LETTERS
 from core.i18n import render
 from core.pages.names import shown_name
+from core.sessions.reviews.review import move_label
 from core.store.models.archive import ArchivedGame
 
 ANONYMOUS = "anonymous"
@@ -45,14 +46,6 @@ def game_title(rules: Rules) -> str:
     key, params = GameKind.of(rules).title(rules)
     shown = render(key, "en", **params)
     return shown[:1].upper() + shown[1:]
-
-
-def move_label(rules: Rules, move: int) -> str:
-    """A move as players type it: a column number under gravity, else a coordinate (``b2``)."""
-    if rules.gravity:
-        return str(move + 1)
-    row, col = divmod(move, rules.cols)
-    return f"{COLUMN_LETTERS[col]}{row + 1}"
 
 
 def cell_name(rules: Rules, cell: int) -> str:

@@ -28,6 +28,8 @@ from core.store.models.archive import ArchivedGame
 if TYPE_CHECKING:
     from core.store.runner import SqlStore
 
+__all__ = ["RECENT", "Analyse", "ArchivedGame", "GamePages", "Live"]
+
 log = logging.getLogger("chatbots.web")
 
 Analyse = Callable[[Rules, tuple[int, ...], tuple[MoveReview, ...]], Awaitable[GameReview | None]]
