@@ -11,9 +11,11 @@ registers, never as code in core that tests the platform's name.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import itertools
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from core.commands import Command
@@ -31,10 +33,63 @@ __all__ = [
     "LeaseState",
     "NullObserver",
     "PlatformStyle",
+    "Posting",
     "ServiceObserver",
     "ShutdownDeadlines",
     "Store",
 ]
+
+
+@dataclass(slots=True)
+class Posting:
+    """The new messages one :attr:`PlatformStyle.publish` posts, for a notice of the outbox
+    (:mod:`core.sessions.openplay.relay`), which keeps them until the notice is done: shown
+    again after a crash between the post and that (its claim lapsed), the notice edits the
+    messages its earlier try posted rather than posting them a second time, where the
+    platform can edit (Discord, Matrix; the console prints again).
+
+    The adapter asks :meth:`again` before each new message it would post, and tells
+    :meth:`note` the platform's id of each message it posted or edited so; :func:`posting`
+    is the one of the publish running (None outside the outbox's notices).
+
+    Attributes:
+        earlier: the ids an earlier try posted, in the order posted, not yet edited.
+        posted: the ids of this try's messages, in order.
+    """
+
+    earlier: list[str] = field(default_factory=list)
+    posted: list[str] = field(default_factory=list)
+
+    def again(self) -> str | None:
+        """The id of the message an earlier try posted in the place of the next new one (to
+        be edited instead), or None: post it."""
+        return self.earlier.pop(0) if self.earlier else None
+
+    def note(self, message_id: str) -> None:
+        """The next new message is ``message_id`` on the platform (posted, or edited)."""
+        self.posted.append(message_id)
+
+
+_POSTING: contextvars.ContextVar[Posting | None] = contextvars.ContextVar(
+    "chatbots_posting", default=None
+)
+
+
+def posting() -> Posting | None:
+    """The :class:`Posting` of the publish running in this context, if it shows a notice."""
+    return _POSTING.get()
+
+
+@contextlib.contextmanager
+def posting_again(earlier: Sequence[str]) -> Iterator[Posting]:
+    """A :class:`Posting` for the publishes inside the block (and the tasks they start),
+    ``earlier`` the ids an earlier try posted."""
+    current = Posting(list(earlier))
+    token = _POSTING.set(current)
+    try:
+        yield current
+    finally:
+        _POSTING.reset(token)
 
 
 def _written_user(actor: Actor, written: str) -> str:

@@ -43,6 +43,7 @@ SLOW: tuple[str, ...] = (
     "tests/adapters/discord/test_identify.py",
     "tests/adapters/discord/test_takeover.py",
     "tests/adapters/matrix/test_lease.py",
+    "tests/core/puzzles/test_shipped.py",
     # Single tests of otherwise fast files.
     "tests/core/games/test_position.py::test_tictactoe_perft",
     "tests/core/games/test_position.py::test_tictactoe_outcomes_by_kind",
@@ -66,6 +67,19 @@ SLOW: tuple[str, ...] = (
     "tests/core/store/test_limit_races.py::test_the_users_cap_holds_across_processes",
     "tests/core/pictures/test_picture.py::test_every_board_from_3x3_to_25x25_renders_in_every_theme",
     "tests/core/test_sessions_kept_reviews.py::test_a_store_that_cannot_keep_costs_nobody_their_review",
+    "tests/core/ai/test_solver.py::test_best_move_exact_on_small_boards",
+    "tests/core/ai/test_players.py::test_every_level_plays_a_legal_move",
+    "tests/core/puzzles/test_puzzles.py::test_the_generator_is_deterministic_and_its_puzzles_are_facts",
+    "tests/core/puzzles/test_puzzles.py::test_a_hold_accepts_only_the_move_that_does_not_lose",
+    "tests/core/puzzles/test_vcf.py::test_the_vcf_generator_is_deterministic_and_its_puzzles_are_proven",
+    "tests/core/pictures/test_picture.py::test_a_caption_adds_the_players_and_the_line_under_the_board",
+    "tests/chatbots/test_web_settings.py::test_run_",
+    "tests/chatbots/test_web_settings.py::test_check_prints_the_three_and_refuses_a_bad_one",
+    "tests/chatbots/test_listen_errors.py::test_run_on_a_port_in_use_says_so_in_one_line_and_exits_2",
+    "tests/chatbots/test_operator.py::test_settings_read_write_and_reset_a_scope",
+    "tests/chatbots/test_operator.py::test_settings_refuse_bad_input_clearly_and_change_nothing",
+    "tests/core/store/test_ratings_store.py::test_rebuild_equals_the_live_ratings_after_1000_random",
+    "tests/core/store/test_limit_races.py::test_100_new_users_with_20_commands_each_get_their_bursts",
 )
 """Where the slow tests are: a file or folder (ending in ``.py`` or ``/``) or the start of a
 test's id."""

@@ -180,7 +180,9 @@ class ConsoleAdapter:
         return True
 
     async def _publish(self, actor: Actor, replies: Sequence[Reply]) -> None:
-        # The moves of a bots' game, as they are played.
+        # The moves of a bots' game, as they are played. A notice of the outbox shown again
+        # after a crash (core.ports.Posting) is printed again: a terminal cannot edit a line
+        # printed before, and the one reader sees both, the second after a restart.
         for reply in replies:
             self._show(reply, reply.locale or actor.locale)
 

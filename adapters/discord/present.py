@@ -22,8 +22,9 @@ import discord
 from adapters.discord.boards import BoardMessages
 from adapters.discord.ids import ActionId, ComponentId
 from adapters.discord.layout import MAX_CONTENT, MessageSpec, board_message, text_message
-from adapters.discord.picture_layout import send_kwargs
+from adapters.discord.picture_layout import edit_kwargs, send_kwargs
 from adapters.discord.responder import Responder
+from core.ports import posting
 from core.replies import Reply
 
 log = logging.getLogger(__name__)
@@ -69,13 +70,27 @@ class ChannelOutlet:
         return self._channel_id
 
     async def send(self, spec: MessageSpec, ephemeral: bool) -> int | None:
-        """Post ``spec``; a private one is dropped (no interaction to show it to)."""
+        """Post ``spec``; a private one is dropped (no interaction to show it to). A notice
+        shown again after a crash (:func:`core.ports.posting`) edits the message its earlier
+        try posted in this place instead, so that it reads as one notice."""
         if ephemeral:
             log.info("a private reply outside an interaction was not shown: %r", spec.content)
             return None
         channel = self._client.get_partial_messageable(self._channel_id)
-        message = await channel.send(**send_kwargs(spec))
-        return message.id
+        current = posting()
+        earlier = None if current is None else current.again()
+        message_id: int | None = None
+        if earlier is not None:
+            try:
+                await channel.get_partial_message(int(earlier)).edit(**edit_kwargs(spec))
+                message_id = int(earlier)
+            except discord.NotFound:
+                log.info("message %s to show again is gone: posted anew", earlier)
+        if message_id is None:
+            message_id = (await channel.send(**send_kwargs(spec))).id
+        if current is not None:
+            current.note(str(message_id))
+        return message_id
 
 
 class Presenter:

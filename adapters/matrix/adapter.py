@@ -48,7 +48,15 @@ from adapters.matrix.state import MatrixState
 from adapters.matrix.transport import Invite, MatrixError, NioTransport, SyncBatch, Transport
 from adapters.matrix.undecrypted import Undecrypted
 from adapters.matrix.waits import either, until
-from core.ports import SHUTDOWN, GameServicePort, Lease, LeaseState, PlatformStyle
+from core.ports import (
+    SHUTDOWN,
+    GameServicePort,
+    Lease,
+    LeaseState,
+    PlatformStyle,
+    Posting,
+    posting,
+)
 from core.replies import Actor, Reply
 
 log = logging.getLogger(__name__)
@@ -73,6 +81,7 @@ class _Publish:
 
     replies: Sequence[Reply]
     shown: asyncio.Future[None]
+    posting: Posting | None = None  # a notice of the outbox: see core.ports.Posting
 
 
 _Job = Incoming | _Join | _Publish | Departure
@@ -380,7 +389,7 @@ class MatrixAdapter:
             await self._service.abandon_games(PLATFORM, [job.room_id], job.user_id)
         elif isinstance(job, _Publish):
             try:
-                await self._output.apply(room_id, job.replies, reply_to=None)
+                await self._output.apply(room_id, job.replies, reply_to=None, posting=job.posting)
             finally:
                 if not job.shown.done():
                     job.shown.set_result(None)
@@ -399,7 +408,8 @@ class MatrixAdapter:
         shown: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._publishing.add(shown)
         try:
-            self._rooms.put(actor.chat_id, _Publish(tuple(replies), shown), None)
+            job = _Publish(tuple(replies), shown, posting())
+            self._rooms.put(actor.chat_id, job, None)
             await shown
         finally:
             self._publishing.discard(shown)

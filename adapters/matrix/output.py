@@ -6,7 +6,9 @@ room's send queue (:mod:`adapters.matrix.sender`), so a room's boards change in 
 is answered by one event, the board's edit: the status line (and the result, and what to type
 next) lives in the board. A board that is older than the one already shown for its game is not
 shown: the moves of a bots' game are published from a task of their own, and the move that
-``!final`` overtook must not cover the ended board.
+``!final`` overtook must not cover the ended board. A notice of the outbox shown again after a
+crash (:class:`~core.ports.Posting`) replaces the events its earlier try posted (``m.replace``)
+rather than posting them again.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from adapters.matrix.render import (
 from adapters.matrix.sender import Sender
 from adapters.matrix.state import BoardRef, MatrixState
 from adapters.matrix.unshown import Unshown
-from core.ports import GameServicePort
+from core.ports import GameServicePort, Posting
 from core.replies import ActionKind, BoardView, Reply
 
 log = logging.getLogger(__name__)
@@ -81,12 +83,15 @@ class Output:
         reply_to: str | None,
         addressee: str | None = None,
         mention: str | None = None,
+        posting: Posting | None = None,
     ) -> None:
         """Show ``replies`` in order; texts reply to ``reply_to`` and name ``addressee``.
 
         A text meant for one person (:attr:`~core.replies.Reply.mention`: a challenge, a
         reminder) is an ``m.text`` that mentions them; ``mention`` names that person for a
-        reply that does not (kept for callers of the previous version)."""
+        reply that does not (kept for callers of the previous version). With ``posting`` (a
+        notice of the outbox), each new event is sent before the next and noted there, and
+        one its earlier try posted is edited instead."""
         for reply in replies:
             locale = reply.locale or self._locale
             SHOWN.set(reply)  # how its board is drawn (pictures.uploaded)
@@ -109,13 +114,36 @@ class Output:
                 text = f"{addressee}: {text}"
             if board is not None and reply.new_message:
                 # A new board carries its announcement: one event, where the players look.
-                await self._show_board(room_id, board, locale, new=True, intro=text or None)
+                await self._show_board(
+                    room_id, board, locale, new=True, intro=text or None, posting=posting
+                )
             elif text and (person := reply.mention or _challenged(reply, mention)):
                 # Default push rules silence notices: a challenge, a clock's reminder must
                 # reach its person.
-                self._sender.send(room_id, mention_content(text, person, reply_to))
+                content = mention_content(text, person, reply_to)
+                if posting is None:
+                    self._sender.send(room_id, content)
+                else:
+                    await self._post(room_id, content, posting)
+            elif text and posting is not None:
+                await self._post(room_id, notice_content(text, reply_to), posting)
             elif text:
                 self.notice(room_id, text, reply_to)
+
+    async def _post(
+        self, room_id: str, content: Mapping[str, Any], posting: Posting
+    ) -> tuple[str, bool]:
+        """Send ``content`` as a new event, or edit the one an earlier try of the notice posted
+        in its place; its event id, and whether it was new."""
+        earlier = posting.again()
+        if earlier is None:
+            event_id = await self._sender.send(room_id, content)
+        else:
+            # Always an edit of the original event, never of an edit.
+            await self._sender.edit(room_id, earlier, edit_content(earlier, dict(content)))
+            event_id = earlier
+        posting.note(event_id)
+        return event_id, earlier is None
 
     async def _show_board(
         self,
@@ -126,8 +154,10 @@ class Output:
         new: bool,
         note: str | None = None,
         intro: str | None = None,
+        posting: Posting | None = None,
     ) -> bool:
-        """Post or edit the board; False when a newer board of its game is already shown."""
+        """Post or edit the board; False when a newer board of its game is already shown.
+        ``posting``: a new board of a notice (see :meth:`apply`)."""
         # A room whose board_style is picture: uploaded first, so that no wait comes between
         # the order check below and the queueing (adapters/matrix/pictures.py).
         picture = await uploaded(self._sender.transport(), room_id, board, locale)
@@ -140,8 +170,12 @@ class Output:
         # open game has a board in each of its rooms.
         ref = None if new else await self._state.board(board.session_id, room_id)
         if ref is None or ref.room_id != room_id:
+            fresh = True
             try:
-                event_id = await self._sender.send(room_id, shown_as(content, picture))
+                if posting is None:
+                    event_id = await self._sender.send(room_id, shown_as(content, picture))
+                else:
+                    event_id, fresh = await self._post(room_id, shown_as(content, picture), posting)
             except (
                 Exception
             ) as error:  # refused for good (logged by the sender too), or the token died
@@ -149,7 +183,7 @@ class Output:
                 return True
             ref = BoardRef(board.session_id, room_id, event_id)
             await self._state.set_board(ref, self._clock())
-            if self._add_keycaps and board.playable:
+            if self._add_keycaps and board.playable and fresh:
                 for key in keycaps_for(board.rules):
                     self._sender.courtesy(room_id, reaction_content(event_id, key))
         else:

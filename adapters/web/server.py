@@ -18,7 +18,9 @@ from aiohttp import web
 
 from adapters.web.game import GameRoutes
 from adapters.web.limits import AddressLimiter, client_address
+from adapters.web.live import STREAMS_PER_ADDRESS, LivePages
 from core.pages import GAMES, SETTLED_GAMES, Pages
+from core.pages.feed import LiveFeed
 from core.pages.games import GamePages
 
 log = logging.getLogger("chatbots.web")
@@ -45,6 +47,7 @@ STATIC = {
     "style.css": "text/css",
     "icon.svg": "image/svg+xml",
     "game.js": "text/javascript",
+    "live.js": "text/javascript",
 }
 """The files the pages load, shipped in the package (``static/``), read once."""
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -58,6 +61,8 @@ class WebPages:
         limiter: the rate limit per client address.
         games: the finished games' reads (None: the games kept, without the solver's workers).
         public_url: ``PUBLIC_URL``, for the absolute addresses of link previews.
+        streams_per_address: the live pages' event streams an address may hold open.
+        feed: the live games' feed (:class:`core.pages.feed.LiveFeed`; a new one by default).
     """
 
     def __init__(
@@ -67,6 +72,8 @@ class WebPages:
         *,
         games: GamePages | None = None,
         public_url: str | None = None,
+        streams_per_address: int = STREAMS_PER_ADDRESS,
+        feed: LiveFeed | None = None,
     ) -> None:
         self._pages = pages
         self._limiter = limiter or AddressLimiter()
@@ -83,6 +90,15 @@ class WebPages:
         self._templates.globals["settled"] = SETTLED_GAMES
         folder = resources.files("adapters.web") / "static"
         self._static = {name: ((folder / name).read_bytes(), kind) for name, kind in STATIC.items()}
+        self.live = LivePages(
+            pages.live,
+            self._templates,
+            self._client,
+            HEADERS,
+            public_url=public_url,
+            streams_per_address=streams_per_address,
+            feed=feed,
+        )
 
     def app(self) -> web.Application:
         """A new application serving the pages."""
@@ -93,6 +109,7 @@ class WebPages:
         app.router.add_get("/player/{identity}", self._player)
         self._games.add(app.router)
         app.router.add_get("/static/{name}", self._file)
+        self.live.add_routes(app)
         return app
 
     @web.middleware

@@ -11,6 +11,7 @@ from core.admin.durations import (
     looks_like_duration,
 )
 from core.admin.keys import SETTING_NAMES
+from core.commands.puzzles import PUZZLE_CHOICES, PUZZLE_SYNTAX, build_puzzle
 from core.commands.ratings import (
     GAME_CHOICES,
     HIDE_CHOICES,
@@ -42,6 +43,9 @@ from core.commands.starts import (
     start_builder,
 )
 from core.commands.topics import HELP_TOPICS
+from core.commands.tournaments import ACTIONS as TOURNAMENT_ACTIONS
+from core.commands.tournaments import SYNTAX as TOURNAMENT_SYNTAX
+from core.commands.tournaments import build_tournament
 from core.commands.values import (
     _BOT,
     _CASUAL,
@@ -309,6 +313,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("link", (), LINK_SYNTAX, (Option("code"),), build_link),
     CommandSpec("unlink", (), "", (), build_unlink),
     CommandSpec("hide", (), HIDE_SYNTAX, (Option("state", HIDE_CHOICES),), build_hide),
+    CommandSpec("puzzle", (), PUZZLE_SYNTAX, (Option("ask", PUZZLE_CHOICES),), build_puzzle),
     CommandSpec(
         "seek",
         (),
@@ -339,6 +344,21 @@ COMMANDS: tuple[CommandSpec, ...] = (
             Option("name", about="help.option.block_name"),
         ),
         _build_unblock,
+    ),
+    CommandSpec(
+        "tournament",
+        (),
+        TOURNAMENT_SYNTAX,
+        (
+            Option("action", TOURNAMENT_ACTIONS, about="help.option.tournament_action"),
+            Option("event", about="help.option.tournament_event"),
+            Option("game", GAME_CHOICES),
+            Option("length", about="help.option.tournament_length"),
+            Option("clock"),
+            Option("start", about="help.option.tournament_start"),
+            Option("mode", tuple(_RATED)),
+        ),
+        build_tournament,
     ),
     CommandSpec(
         "settings",

@@ -163,6 +163,22 @@ class Hide:
     hidden: bool = True
 
 
+class PuzzleAsk(enum.Enum):
+    """What ``/puzzle`` asks for."""
+
+    TODAY = "today"  # the day's puzzle, the same everywhere
+    NEXT = "next"  # a rated puzzle near the player's puzzle rating
+    STATS = "stats"  # the player's puzzle rating, count solved and streak
+    TOP = "top"  # the best solvers
+
+
+@dataclass(frozen=True, slots=True)
+class Puzzle:
+    """``/puzzle [next|stats|top]``."""
+
+    ask: PuzzleAsk = PuzzleAsk.TODAY
+
+
 @dataclass(frozen=True, slots=True)
 class Review:
     """Every move of the last finished game here, with its exact value and the mistakes."""
@@ -265,6 +281,42 @@ class Unblock:
     name: str | None = None
 
 
+class TournamentAction(enum.Enum):
+    """What ``/tournament`` does."""
+
+    CREATE = "create"  # an admin makes an event in the chat
+    JOIN = "join"
+    LEAVE = "leave"
+    SHOW = "show"  # the standings (``/tournament`` alone)
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    """``/tournament arena|swiss|roundrobin GAME [rounds or duration] [clock] [start]
+    [rated|casual]``, ``/tournament join|leave [ID]``, ``/tournament [ID]``: events.
+
+    Attributes:
+        format: ``arena``, ``swiss`` or ``roundrobin`` (CREATE only).
+        length: rounds (Swiss) or seconds (an arena's duration), as given; None: the default.
+        clock: seconds a move may take, as given; None: the default.
+        start_in: seconds from now to the start (``+30m``); ``start_at``: the UTC time of
+            day (``18:30``), the next one; neither: the default.
+        rated: True or False as said; None: rated where the chat allows it.
+        event_id: the event named (JOIN, LEAVE, SHOW); None: the chat's, or the player's.
+    """
+
+    action: TournamentAction = TournamentAction.SHOW
+    format: str | None = None
+    kind: GameKind | None = None
+    rules: Rules | None = None
+    length: float | None = None
+    clock: float | None = None
+    start_in: float | None = None
+    start_at: tuple[int, int] | None = None
+    rated: bool | None = None
+    event_id: str | None = None
+
+
 Command = (
     Start
     | Help
@@ -284,6 +336,8 @@ Command = (
     | Unlink
     | Hide
     | PersonalTheme
+    | Tournament
+    | Puzzle
 )
 
 

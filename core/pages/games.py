@@ -31,7 +31,7 @@ from core.pages.paths import player_path
 from core.pages.threats import threat_verdicts
 from core.sessions.reviews.review import KEEP_NAMESPACE, decode
 from core.store import Status, archive, kv, sessions
-from core.store.models.archive import ArchivedGame
+from core.store.models.archive import ArchivedGame as ArchivedGame  # the pages show it
 
 if TYPE_CHECKING:
     from core.store.runner import SqlStore

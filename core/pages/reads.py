@@ -20,6 +20,7 @@ from core.games import CONNECT_FOUR, TICTACTOE, kinds
 from core.i18n import render
 from core.pages import ops
 from core.pages.chart import chart
+from core.pages.live import LiveReads
 from core.pages.names import shown_name
 from core.pages.paths import game_path, player_path
 from core.pages.views import (
@@ -87,6 +88,8 @@ class Pages:
     def __init__(self, store: SqlStore, clock: Callable[[], float] = time.time) -> None:
         self._store = store
         self._clock = clock
+        self.live = LiveReads(store)
+        """The live pages' reads."""
 
     @property
     def store(self) -> SqlStore:
@@ -94,9 +97,9 @@ class Pages:
         return self._store
 
     async def home(self) -> HomePage:
-        """The top of every game's ladder."""
+        """The top of every game's ladder, and the live games that may be listed."""
         ladders = [await self._ladder(kind, HOME_SIZE) for kind in GAMES]
-        return HomePage(tuple(ladders))
+        return HomePage(tuple(ladders), await self.live.listed())
 
     async def ladder(self, word: str) -> LadderPage | None:
         """A game's global ladder, the game named as ``/top`` takes it (``tres``,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.pages.chart import Chart
+from core.pages.live import LiveEntry
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,9 +36,11 @@ class LadderPage:
 
 @dataclass(frozen=True, slots=True)
 class HomePage:
-    """The top of each game's ladder."""
+    """The top of each game's ladder, and the games being played that may be listed (the
+    latest moved first; see :meth:`core.pages.live.LiveReads.listed`)."""
 
     ladders: tuple[LadderPage, ...]
+    live: tuple[LiveEntry, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

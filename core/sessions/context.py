@@ -19,7 +19,7 @@ from core.admin.keys import Effective
 from core.errors import UserError
 from core.ports import KvEntry, PlatformStyle, ServiceObserver
 from core.replies import Actor
-from core.sessions.openplay.open_games import noted
+from core.sessions.openplay.open_games import noted, other_boards
 from core.sessions.outages import Outages
 from core.sessions.settings import ServiceSettings
 from core.sessions.views import game_name
@@ -117,7 +117,7 @@ class Context:
                 expected_version=expected_version,
                 receipt=_take_receipt(),
                 limits=limits,
-                notices=notices,
+                notices=(*notices, *other_boards(session, followed=True)),
                 now=self.clock(),
             )
         )
@@ -134,9 +134,17 @@ class Context:
         for follower in self.followers:
             follower(session)
 
-    async def delete(self, session: Session) -> bool:
+    async def delete(self, session: Session, notices: Sequence[OutboxItem] = ()) -> bool:
+        """Delete ``session`` at its version, with ``notices`` left in the outbox in the same
+        transaction; whether it was."""
         deleted = await self.store.run(
-            sessions.delete(session.id, expected_version=session.version, receipt=_take_receipt())
+            sessions.delete(
+                session.id,
+                expected_version=session.version,
+                receipt=_take_receipt(),
+                notices=(*notices, *other_boards(session)),
+                now=self.clock(),
+            )
         )
         if deleted:
             noted(session)  # an open game's other chat is told it ended
@@ -147,7 +155,14 @@ class Context:
     ) -> bool:
         try:
             return await self.store.run(
-                sessions.swap(old, new, receipt=_take_receipt(), limits=limits)
+                sessions.swap(
+                    old,
+                    new,
+                    receipt=_take_receipt(),
+                    limits=limits,
+                    notices=other_boards(new),
+                    now=self.clock(),
+                )
             )
         except AlreadyPlaying as error:
             raise await self.already_playing_error(actor, error) from None

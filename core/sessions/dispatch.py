@@ -22,6 +22,7 @@ from core.commands import (
     MoveText,
     NotACommand,
     PersonalTheme,
+    Puzzle,
     Rematch,
     Review,
     Seek,
@@ -29,6 +30,7 @@ from core.commands import (
     Start,
     Stats,
     Top,
+    Tournament,
     Unblock,
     Unlink,
     help_text,
@@ -41,6 +43,7 @@ from core.replies import Actor, Reply
 from core.sessions.admin.policy import Policy
 from core.sessions.admin.settings_command import Admin
 from core.sessions.context import Context
+from core.sessions.events.command import Tournaments
 from core.sessions.openplay.seeking import Matchmaker
 from core.sessions.play.challenges import Challenges
 from core.sessions.play.left import Departures
@@ -48,6 +51,7 @@ from core.sessions.play.moves import Moves, Unplayable
 from core.sessions.players.ratings import Ratings
 from core.sessions.players.stats import Results
 from core.sessions.players.themes import Themes
+from core.sessions.puzzles.solving import Puzzles
 from core.sessions.reviews.review import Reviews
 from core.store import Session, sessions
 
@@ -70,6 +74,8 @@ class Dispatch:
         admin: Admin,
         themes: Themes,
         matchmaker: Matchmaker,
+        tournaments: Tournaments,
+        puzzles: Puzzles,
     ) -> None:
         self._ctx = ctx
         self._policy = policy
@@ -82,6 +88,8 @@ class Dispatch:
         self._admin = admin
         self._themes = themes
         self._matchmaker = matchmaker
+        self._tournaments = tournaments
+        self._puzzles = puzzles
 
     async def text(self, actor: Actor, text: str, addressed: bool) -> list[Reply]:
         """A chat message: a command, a move as text, or chatter (answered with nothing)."""
@@ -116,10 +124,17 @@ class Dispatch:
             sessions.live_game(actor.platform, actor.chat_id, actor.user_id)
         )
         if session is None:
-            if not explicit:
+            # No game here: the move may answer the speaker's puzzle (one still going; said to
+            # the bot, also one over, or the day's puzzle posted in this chat).
+            attempt = await self._puzzles.current(actor)
+            if not explicit and (attempt is None or attempt.finished):
                 return []
             if not admitted and (limited := await self._policy.admit(actor)) is not None:
                 return limited
+            if explicit:
+                attempt = await self._puzzles.said_to(actor, attempt)
+            if attempt is not None:
+                return await self._puzzles.typed(actor, attempt, move)
             raise UserError("error.no_game", prefix=self._ctx.prefix(actor))
         session = await self._ctx.check_expiry(session)
 
@@ -195,6 +210,8 @@ class Dispatch:
                 return await self._ratings.unlink(actor)
             case Hide():
                 return await self._ratings.hide(actor, command)
+            case Puzzle():
+                return await self._puzzles.command(actor, command)
             case Review():
                 return await self._reviews.last(actor)
             case Settings():
@@ -203,6 +220,8 @@ class Dispatch:
                 return await self._themes.choose(actor, command, await self._policy.chat(actor))
             case Seek():
                 return await self._matchmaker.command(actor, command)
+            case Tournament():
+                return await self._tournaments.command(actor, command)
             case Block() | Unblock():
                 return await self._matchmaker.block(actor, command)
             case Help(topic=topic):

@@ -27,6 +27,9 @@ log = logging.getLogger(__name__)
 
 _COLUMNS = "platform, chat_id, kind, session_id, version, seat, detail, expires_at"
 _INSERT = f"INSERT INTO outbox ({_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+_SELECT = (
+    "SELECT id, platform, chat_id, kind, session_id, version, seat, detail, posted FROM outbox"
+)
 _SHOWING_THE_BOARD = ", ".join(f"'{kind.value}'" for kind in sorted(SHOWS_THE_BOARD, key=str))
 
 
@@ -46,21 +49,25 @@ def _row(item: OutboxItem, expires_at: float) -> tuple[Any, ...]:
 def outbox_put(item: OutboxItem, expires_at: float) -> Op[None]:
     """Leave ``item``."""
     if item.kind is Kind.BOARD:
-        # Not while an item that shows the whole board waits unclaimed: it shows the game as
-        # it stands when it is taken, which is after this change (a claimed one may have read
-        # the game before it, so the board goes after it).
-        yield count(
-            f"INSERT INTO outbox ({_COLUMNS}) SELECT $1, $2, $3, $4, $5::integer, $6::integer,"
-            " $7, $8::double precision WHERE NOT EXISTS (SELECT 1 FROM outbox"
-            " WHERE platform = $1 AND chat_id = $2 AND session_id = $4"
-            f" AND kind IN ({_SHOWING_THE_BOARD}) AND claimed_until IS NULL)"
-            " ON CONFLICT (platform, chat_id, session_id) WHERE kind = 'board'"
-            " DO UPDATE SET version = excluded.version, expires_at = excluded.expires_at"
-            " WHERE excluded.version > outbox.version",
-            *_row(item, expires_at),
-        )
+        yield from _put_board(item, expires_at)
         return
     yield Atomic(_put(item, expires_at))
+
+
+def _put_board(item: OutboxItem, expires_at: float) -> Op[None]:
+    # Not while an item that shows the whole board waits unclaimed: it shows the game as it
+    # stands when it is taken, which is after this change (a claimed one may have read the
+    # game before it, so the board goes after it).
+    yield count(
+        f"INSERT INTO outbox ({_COLUMNS}) SELECT $1, $2, $3, $4, $5::integer, $6::integer,"
+        " $7, $8::double precision WHERE NOT EXISTS (SELECT 1 FROM outbox"
+        " WHERE platform = $1 AND chat_id = $2 AND session_id = $4"
+        f" AND kind IN ({_SHOWING_THE_BOARD}) AND claimed_until IS NULL)"
+        " ON CONFLICT (platform, chat_id, session_id) WHERE kind = 'board'"
+        " DO UPDATE SET version = excluded.version, expires_at = excluded.expires_at"
+        " WHERE excluded.version > outbox.version",
+        *_row(item, expires_at),
+    )
 
 
 def _put(item: OutboxItem, expires_at: float) -> Op[int]:
@@ -83,11 +90,14 @@ def _put(item: OutboxItem, expires_at: float) -> Op[int]:
 def notices(items: Sequence[OutboxItem], expires_at: float) -> Op[tuple[OutboxItem, ...]]:
     """Leave the notices that follow a change, inside the change's own transaction: a process
     that dies after the commit leaves them for the next pass (a chat of another process, or its
-    own after a restart); the items, with their ids, for the caller to show at once. A part of
-    other operations (sessions, seeks), not one of its own."""
+    own after a restart); the items, with their ids, for the caller to show at once (a board
+    item, one per chat and game, is moved on rather than added, and found by :func:`board_of`).
+    A part of other operations (sessions, seeks), not one of its own."""
     left = []
     for item in items:
-        assert item.kind is not Kind.BOARD, "a board item is moved on, not left as a notice"
+        if item.kind is Kind.BOARD:
+            yield from _put_board(item, expires_at)
+            continue
         item_id = yield from _put(item, expires_at)
         left.append(dataclasses.replace(item, id=item_id))
     return tuple(left)
@@ -96,11 +106,14 @@ def notices(items: Sequence[OutboxItem], expires_at: float) -> Op[tuple[OutboxIt
 def _decoded(found: Sequence[Any]) -> OutboxItem | None:
     """A row back to an item; None for one that does not make one (a kind this version does
     not know, written by a newer one, is left for it)."""
-    id_, platform, chat_id, kind, session_id, version, seat, detail = found
+    id_, platform, chat_id, kind, session_id, version, seat, detail, posted = found
     try:
         decoded = json.loads(detail)
         if not isinstance(decoded, dict):
             raise ValueError("detail is not an object")
+        messages = [] if posted is None else json.loads(posted)
+        if not isinstance(messages, list):
+            raise ValueError("posted is not a list")
         return OutboxItem(
             kind=Kind(kind),
             platform=str(platform),
@@ -110,17 +123,28 @@ def _decoded(found: Sequence[Any]) -> OutboxItem | None:
             seat=None if seat is None else int(seat),
             detail=decoded,
             id=int(id_),
+            posted=tuple(str(message) for message in messages),
         )
     except (TypeError, ValueError):
         return None
+
+
+def board_of(platform: str, chat_id: str, session_id: str) -> Op[OutboxItem | None]:
+    """The board item of ``session_id`` due in that chat (claimed or not), if any."""
+    found = yield row(
+        f"{_SELECT} WHERE platform = $1 AND chat_id = $2 AND session_id = $3 AND kind = 'board'",
+        platform,
+        chat_id,
+        session_id,
+    )
+    return None if found is None else _decoded(found)
 
 
 def outbox_due(platform: str, now: float, limit: int = 100) -> Op[list[OutboxItem]]:
     """The oldest items of ``platform`` not claimed: the index on
     the platform and id gives them in order, a few entries read (none when nothing is due)."""
     found = yield rows(
-        "SELECT id, platform, chat_id, kind, session_id, version, seat, detail FROM outbox"
-        " WHERE platform = $1 AND expires_at > $2"
+        f"{_SELECT} WHERE platform = $1 AND expires_at > $2"
         f" AND (claimed_until IS NULL OR claimed_until <= $2) ORDER BY id LIMIT {int(limit)}",
         platform,
         now,
@@ -152,6 +176,16 @@ def outbox_take(item_id: int, now: float, until: float) -> Op[bool]:
         until,
     )
     return bool(claimed == 1)
+
+
+def outbox_posted(item_id: int, posted: Sequence[str]) -> Op[None]:
+    """The claimed item's messages were posted as ``posted`` (the platform's ids, in order):
+    kept until it is done, so that a later try edits them rather than posting again."""
+    yield count(
+        "UPDATE outbox SET posted = $2 WHERE id = $1",
+        item_id,
+        json.dumps(list(posted), separators=(",", ":")),
+    )
 
 
 def outbox_done(item: OutboxItem) -> Op[None]:

@@ -37,7 +37,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from core.store import archive, kv, leases, limits, outbox, ratings
+from core.store import archive, event_results, kv, leases, limits, outbox, ratings
 from core.store.errors import AlreadyPlaying
 from core.store.migrations import Dialect
 from core.store.models.kv import GameLimits, KvEntry
@@ -189,14 +189,26 @@ def _update_in_place(session: Session, expected_version: int, receipt: KvEntry |
 
 
 def delete(
-    session_id: str, *, expected_version: int | None = None, receipt: KvEntry | None = None
+    session_id: str,
+    *,
+    expected_version: int | None = None,
+    receipt: KvEntry | None = None,
+    notices: Sequence[OutboxItem] = (),
+    now: float = 0.0,
 ) -> Op[bool]:
-    """Delete a session (at ``expected_version`` if given); players and kv rows go with it.
-    True if it was deleted."""
-    return bool((yield Atomic(_delete(session_id, expected_version, receipt))))
+    """Delete a session (at ``expected_version`` if given); players and kv rows go with it,
+    and ``notices`` are left in the outbox in the same transaction (kept from ``now``). True if
+    it was deleted."""
+    return bool((yield Atomic(_delete(session_id, expected_version, receipt, notices, now))))
 
 
-def _delete(session_id: str, expected_version: int | None, receipt: KvEntry | None) -> Op[bool]:
+def _delete(
+    session_id: str,
+    expected_version: int | None,
+    receipt: KvEntry | None,
+    notices: Sequence[OutboxItem] = (),
+    now: float = 0.0,
+) -> Op[bool]:
     deleted = yield count(
         "DELETE FROM sessions WHERE id = $1 AND ($2::integer IS NULL OR version = $2)",
         session_id,
@@ -205,6 +217,7 @@ def _delete(session_id: str, expected_version: int | None, receipt: KvEntry | No
     if deleted != 1:
         return False
     yield from _put_receipt(receipt)
+    yield from outbox.notices(notices, now + KEPT)
     return True
 
 
@@ -214,9 +227,11 @@ def swap(
     *,
     receipt: KvEntry | None = None,
     limits: GameLimits | None = None,
+    notices: Sequence[OutboxItem] = (),
+    now: float = 0.0,
 ) -> Op[bool]:
     """Delete ``old`` at its version and create ``new`` (if it keeps ``limits``), in one
-    transaction.
+    transaction, with ``notices`` left in the outbox (kept from ``now``).
 
     Returns:
         True if done; False, with nothing written, if ``old`` changed meanwhile or is gone.
@@ -225,11 +240,16 @@ def swap(
         AlreadyPlaying: as :func:`create`; the transaction rolls back, ``old`` stays.
         Limited: as :func:`create`; ``old`` stays.
     """
-    return bool((yield Atomic(_swap(old, new, receipt, limits))))
+    return bool((yield Atomic(_swap(old, new, receipt, limits, notices, now))))
 
 
 def _swap(
-    old: Session, new: Session, receipt: KvEntry | None, game_limits: GameLimits | None
+    old: Session,
+    new: Session,
+    receipt: KvEntry | None,
+    game_limits: GameLimits | None,
+    notices: Sequence[OutboxItem],
+    now: float,
 ) -> Op[bool]:
     taken = [] if game_limits is None else (yield from limits.check(game_limits, new))
     if new.id == old.id and new.remind_at is not None:
@@ -252,6 +272,7 @@ def _swap(
                 yield from outbox.moved(old.id, before, after)
     for write in taken:  # noqa: UP028 (a list cannot take the answers the driver sends)
         yield write
+    yield from outbox.notices(notices, now + KEPT)
     return True
 
 
@@ -370,8 +391,9 @@ def _chat_of_user(session: Session, user_id: str) -> tuple[str, str]:
 
 
 def _record_result(session: Session) -> Op[None]:
-    """Add a finished game to its players' stats and, if rated, its rating change, and archive
-    it for its web page (inside the finishing transaction: all are written, or none)."""
+    """Add a finished game to its players' stats and, if rated, its rating change, archive it
+    for its web page, and a tournament game's result to its event (inside the finishing
+    transaction: all are written, or none)."""
     yield many(
         "INSERT INTO stats (platform, chat_id, user_id, name, wins, losses, draws,"
         " updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
@@ -386,6 +408,7 @@ def _record_result(session: Session) -> Op[None]:
     )
     yield from ratings.record(session)
     yield from archive.archive_in(session)
+    yield from event_results.record(session)
 
 
 # A game shown in the chat ($1, $2): its own, or a seat's other one (an open game).

@@ -195,6 +195,6 @@ class SqliteStore(SqlStore):
 
 def _configure(conn: sqlite3.Connection, busy_timeout_ms: int) -> None:
     conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")  # an int
-    conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA foreign_keys = ON")

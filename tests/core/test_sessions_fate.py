@@ -19,11 +19,11 @@ import pytest
 from core.ports import PlatformStyle
 from core.replies import Actor, Reply
 from core.sessions import GameService, ServiceSettings
-from core.store import sessions
+from core.store import Status, sessions
 from core.store.port import Store
 from tests.backends import AnyStore, Backend
 from tests.core.faults import DropAtCommit
-from tests.core.test_sessions import ALICE, store
+from tests.core.test_sessions import ALICE, BOB, store
 from tests.core.test_sessions import keys as texts
 from tests.core.test_sessions_restart import Lowest
 from tests.core.test_sessions_store_down import Switched
@@ -49,6 +49,21 @@ def service(store: object, fate_wait: float = 5.0) -> GameService:
         rng=random.Random(3),
         runner=Lowest(),
     )
+
+
+def down_at_commit(
+    backend: Backend, store: AnyStore, monkeypatch: pytest.MonkeyPatch
+) -> tuple[DropAtCommit, Switched, GameService]:
+    """A service whose database stops as the next armed write commits, and stays down (until
+    the test sets ``down`` back)."""
+    drop = DropAtCommit(backend.kind, monkeypatch)
+    switched = Switched(store)
+
+    def stop() -> None:
+        switched.down = True
+
+    drop.after = stop
+    return drop, switched, service(switched, fate_wait=0.2)
 
 
 async def test_a_move_stored_as_the_connection_dropped_is_answered_as_saved(
@@ -99,9 +114,7 @@ async def test_a_move_lost_with_the_connection_is_answered_as_not_saved_once_rea
 async def test_a_move_whose_fate_is_unknown_until_the_store_is_back_is_told_then(
     backend: Backend, store: AnyStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    drop = DropAtCommit(backend.kind, monkeypatch)
-    switched = Switched(store)
-    svc = service(switched, fate_wait=0.2)
+    drop, switched, svc = down_at_commit(backend, store, monkeypatch)
     published: list[Reply] = []
     answered = asyncio.Event()
 
@@ -110,11 +123,6 @@ async def test_a_move_whose_fate_is_unknown_until_the_store_is_back_is_told_then
         answered.set()
 
     svc.register_platform(PlatformStyle("test", publish=publish))
-
-    def stop() -> None:
-        switched.down = True  # the database stops as the move commits, and stays down
-
-    drop.after = stop
     try:
         session_id = await started(svc)
         drop.arm(committed=True)
@@ -129,5 +137,78 @@ async def test_a_move_whose_fate_is_unknown_until_the_store_is_back_is_told_then
         stored = await store.run(sessions.get(session_id))
         assert stored is not None and stored.moves == (3, 0)
         assert board.board is not None and board.board.version == stored.version
+    finally:
+        await svc.close()
+
+
+# --- the other writes of a game: a challenge made, accepted, declined; /final ----------------
+
+# Each: what sets it up (lines of (player, text)), the line whose write drops, the answer when
+# it was stored, and the game's status then (None: gone).
+WRITES = {
+    "challenge": ([], (ALICE, "/tres @bob"), "game.challenge", Status.CHALLENGE),
+    "accept": ([(ALICE, "/tres @bob")], (BOB, "/accept"), "game.accepted", Status.ACTIVE),
+    "decline": ([(ALICE, "/tres @bob")], (BOB, "/decline"), "game.declined", None),
+    "final": (
+        [(ALICE, "/tres @bob"), (BOB, "/accept"), (ALICE, "5")],
+        (ALICE, "/final"),
+        "game.resigned",
+        Status.FINISHED,
+    ),
+}
+
+
+async def _set_up(svc: GameService, write: str) -> tuple[Actor, str]:
+    lines, (who, line), _, _ = WRITES[write]
+    for player, text in lines:
+        assert not any(r.error for r in await svc.handle_text(player, text)), text
+    return who, line
+
+
+async def _status(store: AnyStore) -> Status | None:
+    """The status of Alice's game in the room (live, else the last finished); None: none."""
+    live = await store.run(sessions.live_game("test", "room", "alice"))
+    found = live or await store.run(sessions.last_finished("test", "room", "alice"))
+    return None if found is None else found.status
+
+
+@pytest.mark.parametrize("committed", [True, False], ids=["stored", "lost"])
+@pytest.mark.parametrize("write", list(WRITES))
+async def test_a_write_whose_connection_dropped_is_answered_as_read_back(
+    backend: Backend, store: AnyStore, monkeypatch: pytest.MonkeyPatch, write: str, committed: bool
+) -> None:
+    drop = DropAtCommit(backend.kind, monkeypatch)
+    svc = service(store)
+    _, _, done, after = WRITES[write]
+    try:
+        who, line = await _set_up(svc, write)
+        before = await _status(store)
+        drop.arm(committed=committed)
+        replies = await svc.handle_text(who, line)
+        assert drop.fired == 1
+        if committed:
+            # Read back, found stored: answered as done, never "nothing changed".
+            assert texts(replies) == [done] and not any(r.error for r in replies)
+            assert await _status(store) is after
+            return
+        assert texts(replies) == ["error.store_unavailable"]  # the truth: nothing changed
+        assert await _status(store) is before
+        # Sent again, it is done once.
+        assert texts(await svc.handle_text(who, line)) == [done]
+        assert await _status(store) is after
+    finally:
+        await svc.close()
+
+
+async def test_a_write_whose_fate_is_unknown_while_the_store_is_down_says_so(
+    backend: Backend, store: AnyStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    drop, switched, svc = down_at_commit(backend, store, monkeypatch)
+    try:
+        who, line = await _set_up(svc, "accept")
+        drop.arm(committed=True)
+        assert texts(await svc.handle_text(who, line)) == ["error.change_unknown"]
+        switched.down = False
+        assert await _status(store) is Status.ACTIVE
     finally:
         await svc.close()

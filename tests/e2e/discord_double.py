@@ -23,7 +23,10 @@ failed"), as on Discord, which does not keep interactions for a later session.
 The double keeps every message the bot creates or edits (``messages``), so a test sees what a
 player would, and records every request (``requests``). It enforces Discord's rules that the
 bot must respect: one callback per interaction, within 3 seconds (later ones get ``10062 Unknown
-interaction``), and a command must have been synced before it can be used.
+interaction``), and a command must have been synced before it can be used. Where the bot is not
+a member (a group DM, a server it was removed from, a server where only users installed the
+app: ``add_guild(installed=False)``), every channel request is refused with 403 Missing Access
+and counted in ``invalid_requests``, as Discord counts it against the bot.
 """
 
 from __future__ import annotations
@@ -221,6 +224,10 @@ class DiscordDouble:
         self.guilds: dict[str, Guild] = {}
         # Servers the bot was removed from: their channels refuse it (Missing Access).
         self.left_guilds: set[str] = set()
+        # Servers where only users installed the app (add_guild(installed=False)): the bot is
+        # not a member, so it hears of them through interactions alone, and every channel
+        # request there is refused (Missing Access), and counted against it.
+        self.user_installed: set[str] = set()
         # Who left which server (by name): GET of the member answers Unknown Member.
         self.left_members: dict[str, set[str]] = {}
         self._channel_guilds: dict[str, Guild] = {}
@@ -312,12 +319,20 @@ class DiscordDouble:
         return (int(guild_id) >> 22) % (count or self.shard_count)
 
     def add_guild(
-        self, name: str, *, shard: int | None = None, channels: int = 1, roles: int = 1
+        self,
+        name: str,
+        *,
+        shard: int | None = None,
+        channels: int = 1,
+        roles: int = 1,
+        installed: bool = True,
     ) -> Guild:
         """A new server with a channel ``games`` (and ``channels - 1`` others: ``general``,
         then ``room-3``, ``room-4``...; ``roles`` roles
         counting @everyone); with ``shard``, one whose events go to that shard of
-        :attr:`shard_count`."""
+        :attr:`shard_count`. Not ``installed``: only its members installed the app, each for
+        themselves (see :attr:`user_installed`); its interactions are authorized by the
+        user's install alone."""
         guild_id = self.snowflake()
         if shard is not None:
             if not 0 <= shard < self.shard_count:
@@ -337,6 +352,8 @@ class DiscordDouble:
         self.guilds[guild.id] = guild
         for channel_id in guild.channels.values():
             self._channel_guilds[channel_id] = guild
+        if not installed:
+            self.user_installed.add(guild.id)
         return guild
 
     def guild_of_channel(self, channel_id: str) -> Guild | None:
@@ -723,6 +740,8 @@ class DiscordDouble:
                 "context": 0,
                 "authorizing_integration_owners": {"0": place.id},
             }
+            if place.id in self.user_installed:
+                payload["authorizing_integration_owners"] = {"1": person["id"]}
         return payload
 
     async def send_interaction(self, payload: Json, *, wait: bool = True) -> Sent:
@@ -907,7 +926,11 @@ class DiscordDouble:
         session = Session(ws, shard, count, uuid.uuid4().hex, intents=int(data.get("intents", 0)))
         self._sessions[session.id] = session
         self._live[shard] = session
-        mine = [g for g in self.guilds.values() if self.shard_of(g.id, count) == shard]
+        mine = [
+            g
+            for g in self.guilds.values()
+            if self.shard_of(g.id, count) == shard and g.id not in self.user_installed
+        ]
         ready = {
             "v": 10,
             "user": self.bot_user,
@@ -1022,14 +1045,19 @@ class DiscordDouble:
         guild = self._channel_guilds.get(channel)
         if guild is None or channel not in guild.channels.values():
             return 404, {"code": 10003, "message": "Unknown Channel"}
-        if guild.id in self.left_guilds:
+        if not self._bot_in(guild.id):
             return 403, {"code": 50001, "message": "Missing Access"}
         return 200, self.threads.get(channel) or self._channel_payload(guild, channel)
+
+    def _bot_in(self, guild_id: str) -> bool:
+        """Whether the bot is a member of the server: not removed from it, and installed there
+        by the server rather than by its users alone."""
+        return guild_id not in self.left_guilds and guild_id not in self.user_installed
 
     def _guild_member(self, guild_id: str, user_id: str) -> tuple[int, Any]:
         """GET /guilds/{guild}/members/{user}: needs no privileged intent, only the bot in the
         server; everyone is a member of the double's servers until they leave."""
-        if guild_id not in self.guilds or guild_id in self.left_guilds:
+        if guild_id not in self.guilds or not self._bot_in(guild_id):
             return 404, {"code": 10004, "message": "Unknown Guild"}
         user = next((u for u in self.users.values() if u["id"] == user_id), None)
         if user is None or user["username"] in self.left_members.get(guild_id, set()):
@@ -1174,7 +1202,7 @@ class DiscordDouble:
         self, method: str, channel: str, which: str | None, body: Any, record: Recorded
     ) -> tuple[int, Any]:
         guild = self._channel_guilds.get(channel)
-        if channel in self.group_dms or (guild is not None and guild.id in self.left_guilds):
+        if channel in self.group_dms or (guild is not None and not self._bot_in(guild.id)):
             # A bot that is not a member of a channel gets Missing Access for all of it.
             record.kind = "channel_refused"
             return 403, {"code": 50001, "message": "Missing Access"}

@@ -10,12 +10,23 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from core.i18n import render
 from core.sessions import ServiceSettings
+from core.sessions.openplay.relay import CLAIM
 from core.store import Status, sessions
-from tests.e2e.discord_double import DiscordDouble, Json, Recorded, button_ids, buttons
+from tests.core.faults import outbox_done_refused_once
+from tests.e2e.discord_double import (
+    TOKEN,
+    DiscordDouble,
+    Guild,
+    Json,
+    Recorded,
+    button_ids,
+    buttons,
+)
 from tests.e2e.discord_harness import Harness, ManualClock, clock, double
 
 __all__ = ["clock", "double"]  # fixtures
@@ -37,14 +48,23 @@ async def harness(
         await running.stop()
 
 
+async def swept(harness: Harness, clock: ManualClock, seconds: float) -> None:
+    """``seconds`` later, the clocks swept (here or by the loop: done once this returns)."""
+    clock.advance(seconds)
+    await harness.service.sweep_clocks()
+    await harness.service.clocks_idle()
+
+
 def created(double: DiscordDouble) -> list[Recorded]:
     """Messages the bot posted in a channel by itself (not answering an interaction)."""
     return [r for r in double.requests if r.kind == "channel_create"]
 
 
-async def accepted_game(double: DiscordDouble, clock: str, group: str | None = None) -> int:
+async def accepted_game(
+    double: DiscordDouble, clock: str, group: str | None = None, guild: Guild | None = None
+) -> int:
     challenge = await double.slash(
-        "tres", {"opponent": "bob", "clock": clock}, user="alice", group=group
+        "tres", {"opponent": "bob", "clock": clock}, user="alice", group=group, guild=guild
     )
     message_id = challenge.original_id
     assert message_id is not None
@@ -93,10 +113,7 @@ async def test_a_group_dm_game_ends_on_time_without_a_message(
     store = harness._store
     assert store is not None
     (session_id,) = {c.split(":")[2] for c in button_ids(double.messages[board_id])}
-    clock.advance(11)
-    # Swept here or by the loop: either way the game is over once this returns.
-    await harness.service.sweep_clocks()
-    await harness.service.clocks_idle()
+    await swept(harness, clock, 11)  # the game is over once this returns
     session = await store.run(sessions.get(session_id))
     assert session is not None and session.status is Status.FINISHED
     # The bot is not a member of a group DM: it does not try to tell there (Discord would
@@ -106,3 +123,56 @@ async def test_a_group_dm_game_ends_on_time_without_a_message(
     # The bot goes on serving.
     again = await double.slash("tres", {"level": "easy"}, user="carol")
     assert again.original_id is not None and not again.ephemeral()
+
+
+async def test_a_server_only_users_installed_gets_no_reminder_or_timeout_message(
+    harness: Harness, double: DiscordDouble, clock: ManualClock
+) -> None:
+    theirs = double.add_guild("theirs", installed=False)
+    board_id = await accepted_game(double, "10s", guild=theirs)
+    store = harness._store
+    assert store is not None
+    (session_id,) = {c.split(":")[2] for c in button_ids(double.messages[board_id])}
+    await swept(harness, clock, 9)  # the reminder is due
+    await swept(harness, clock, 2)  # and the timeout
+    session = await store.run(sessions.get(session_id))
+    assert session is not None and session.status is Status.FINISHED
+    # The bot is not a member there: the interactions said so, and it made no channel
+    # request, which the double (as Discord) refuses and counts against it.
+    assert not [r for r in double.requests if r.path.startswith("/channels/")]
+    assert double.invalid_requests == 0
+    async with aiohttp.ClientSession() as http:
+        url = f"{double.api_base_url}/channels/{theirs.channel_id}/messages"
+        headers = {"Authorization": f"Bot {TOKEN}"}
+        async with http.post(url, json={"content": "hi"}, headers=headers) as refused:
+            assert refused.status == 403
+    assert double.invalid_requests == 1
+
+
+async def test_a_reminder_shown_again_after_a_crash_edits_its_message(
+    harness: Harness, double: DiscordDouble, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The process that shows the reminder dies after Discord took it, before the outbox item
+    # is done: the store refuses that delete once, and the claim lapses as a dead process's.
+    refused = outbox_done_refused_once(monkeypatch)
+    await accepted_game(double, "10m")
+    alice = double.user("alice")["id"]
+    clock.advance(481)  # a fifth of ten minutes is left: Alice is reminded
+    await double.wait_for(lambda: bool(created(double)))
+    await harness.service.clocks_idle()
+    assert refused
+    (reminder,) = created(double)
+    assert reminder.body["content"].startswith(f"<@{alice}> Alice, it is your move.")
+    clock.advance(CLAIM + 1)  # the claim lapsed: the next pass shows it again
+
+    def edited() -> list[Recorded]:
+        return [r for r in double.requests if r.kind == "channel_edit"]
+
+    await double.wait_for(lambda: bool(edited()))
+    # One notice: the message the first try posted, edited to the reminder as it now stands.
+    assert len(created(double)) == 1
+    (again,) = edited()
+    assert again.path.endswith(f"/messages/{reminder.message_id}")
+    assert again.body["content"].startswith(f"<@{alice}> Alice, it is your move.")
+    assert again.body["content"].endswith("Time left: 58 seconds.")
+    assert double.invalid_requests == 0

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from core.i18n import render
 from core.sessions import ServiceSettings
 from tests.e2e.discord_double import DiscordDouble, Json, Sent, button_ids, buttons
@@ -128,6 +130,11 @@ async def test_bots_games_and_settings_are_refused_clearly(
     assert watch.ephemeral() == [render("discord.bots_need_the_bot", "en")]
     seek = await double.slash("seek", {"game": "quatre"}, user="alice", group=group)
     assert seek.ephemeral() == [render("discord.open_play_needs_the_bot", "en")]
+    # A tournament posts its games and standings in the chats that take part.
+    event = await double.slash(
+        "tournament", {"action": "join", "event": "abc"}, user="alice", group=group
+    )
+    assert event.ephemeral() == [render("event.no_post", "en")]
     settings = await double.slash(
         "settings", {"key": "games", "value": "none"}, user="alice", group=group, granted=True
     )
@@ -148,10 +155,18 @@ async def test_a_server_without_external_apps_gets_no_half_visible_game(
     assert start.original_id is not None and not start.ephemeral()
 
 
+@pytest.mark.parametrize("installed", [True, False])
 async def test_a_server_that_did_not_install_the_bot_plays_through_interactions(
-    harness: Harness, double: DiscordDouble
+    harness: Harness, double: DiscordDouble, installed: bool
 ) -> None:
-    challenge = await double.slash("tres", {"opponent": "bob"}, user="alice", user_install=True)
+    # Installed by the server too, or only by its users: there the double refuses every
+    # channel request, and counts it.
+    theirs = (
+        double.guilds[double.guild_id] if installed else double.add_guild("theirs", installed=False)
+    )
+    challenge = await double.slash(
+        "tres", {"opponent": "bob"}, user="alice", user_install=True, guild=theirs
+    )
     answered_without_the_channel(double, challenge)
     message_id = challenge.original_id
     assert message_id is not None
@@ -160,7 +175,7 @@ async def test_a_server_that_did_not_install_the_bot_plays_through_interactions(
     answered_without_the_channel(double, accepted)
     assert accepted.callback["type"] == 7
     assert accepted.payload["authorizing_integration_owners"] == {"1": double.user("alice")["id"]}
-    final = await double.slash("final", user="alice", user_install=True)
+    final = await double.slash("final", user="alice", user_install=True, guild=theirs)
     answered_without_the_channel(double, final)
 
 

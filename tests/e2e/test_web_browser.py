@@ -62,13 +62,21 @@ async def serving_app(
     (tmp_path / "db").mkdir()
     async with await SqliteStore.open(tmp_path / "db" / "games.sqlite3") as store:  # the bot's
         await fill(store, clock)
-    env = environment(tmp_path, WEB_PORT=str(_free_port()))
+    async with pages_process(tmp_path, environment(tmp_path, WEB_PORT=str(_free_port()))) as url:
+        yield url
+
+
+@asynccontextmanager
+async def pages_process(folder: Path, env: dict[str, str]) -> AsyncIterator[str]:
+    """``python -m chatbots run`` in ``folder`` with ``env`` (``WEB_PORT`` set, no platform:
+    its console waits on a pipe) until the block ends, when its input ends and it must stop
+    cleanly; yields the pages' address (``http://127.0.0.1:PORT/``)."""
     bot = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         "chatbots",
         "run",
-        cwd=tmp_path,
+        cwd=folder,
         env=env,
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,

@@ -53,6 +53,28 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
             " чуть позже."
         ),
     },
+    "error.change_unknown": {
+        "en": (
+            "The database stopped while this was being saved, so I can't tell yet whether it"
+            " was. Look at the game again once the database is back."
+        ),
+        "ca": (
+            "La base de dades s'ha aturat mentre es desava, així que encara no sé si s'ha desat."
+            " Torna a mirar la partida quan la base de dades torni."
+        ),
+        "es": (
+            "La base de datos se detuvo mientras se guardaba, así que aún no sé si se guardó."
+            " Vuelve a mirar la partida cuando vuelva la base de datos."
+        ),
+        "pt": (
+            "O banco de dados parou enquanto isto era salvo, então ainda não sei se foi salvo."
+            " Olhe o jogo de novo quando o banco de dados voltar."
+        ),
+        "ru": (
+            "База данных остановилась во время сохранения, поэтому я пока не знаю, сохранилось"
+            " ли это. Посмотрите на игру снова, когда база данных заработает."
+        ),
+    },
     "error.ai_busy": {
         "en": (
             "The bot is very busy right now. Try level medium ({prefix}tres medium), or try"

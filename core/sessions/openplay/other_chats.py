@@ -59,7 +59,7 @@ class OtherChats:
         in its other chat as the actor's own chat shows it."""
 
         async def run() -> list[Reply]:
-            with recording() as changed:
+            with recording(home=(actor.platform, actor.chat_id)) as changed:
                 replies = await work()
             if changed:
                 self._mirror(actor, changed, replies)
@@ -97,12 +97,11 @@ class OtherChats:
 
     def publish(self, session: Session, seat: int, replies: list[Reply]) -> None:
         """Show ``replies`` in the chat of seat ``seat``, in a task of its own (the request's
-        answer does not wait for another platform); a process that serves that chat is left
-        the board alone, which it shows as it then stands."""
+        answer does not wait for another platform), through the board item the change left
+        there; a process that serves that chat shows the board as it then stands."""
         platform, chat_id = session.chat_of(seat)
-        item = OutboxItem(Kind.BOARD, platform, chat_id, session.id, session.version, seat)
         prefix = self._ctx.style(Actor(platform, chat_id, "", "")).prefix
-        self._relay.tell(item, session, replies=[_with_prefix(r, prefix) for r in replies])
+        self._relay.show_board(session, seat, [_with_prefix(r, prefix) for r in replies])
 
     async def _board(self, item: OutboxItem, session: Session | None) -> Shown | None:
         reader = None if session is None else reader_of(self._ctx, item, session)

@@ -22,7 +22,10 @@ A notice that follows a stored change (a pairing's board in the other chats, an 
 notice) is not told from memory: the store's operation leaves it in the outbox in the change's
 own transaction, so a process killed between the commit and the send loses none, and the
 process that made the change shows its items at once (:meth:`Relay.show_now`), claimed and
-deleted as :meth:`Relay.deliver` does.
+deleted as :meth:`Relay.deliver` does. The messages an item's showing posted are kept on the
+item (their platform ids, :class:`~core.ports.Posting`) before it is deleted: an item shown
+again because its process died in between edits them, and reads as one notice, where the
+platform can edit.
 """
 
 from __future__ import annotations
@@ -33,12 +36,12 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any
 
-from core.ports import PlatformStyle
+from core.ports import PlatformStyle, posting_again
 from core.replies import Actor, Reply
 from core.sessions.context import Context
 from core.store import Session, outbox, sessions
 from core.store.models import Kind, OutboxItem
-from core.store.models.outbox import KEPT
+from core.store.models.outbox import KEPT, SHOWS_THE_BOARD
 
 log = logging.getLogger("core.sessions")
 
@@ -129,7 +132,34 @@ class Relay:
         for item in items:
             style = self._serving(item.platform, item.chat_id)
             if style is not None and item.id is not None:
-                self._in_turn(item, self._claimed(style, item, session))
+                # One that shows the whole board holds back the boards of later changes until
+                # it is claimed (outbox.outbox_put): it shows the game as it then stands.
+                read = item.kind in SHOWS_THE_BOARD
+                self._in_turn(item, self._claimed(style, item, session, read=read))
+
+    def show_board(self, session: Session, seat: int, replies: Sequence[Reply]) -> None:
+        """Show ``replies`` (a change to the open game ``session``) in the chat of seat
+        ``seat``, in a task of its own, through the board item the change left there in its
+        transaction (:func:`core.sessions.openplay.open_games.other_boards`): claimed, shown
+        and deleted as :meth:`show_now` does. In a chat this process does not serve, or with
+        no item left (another process showed it, or an item that shows the whole board holds
+        it back), the item is for a pass, which shows the board as it then stands."""
+        platform, chat_id = session.chat_of(seat)
+        style = self._serving(platform, chat_id)
+        if style is None:
+            return
+        where = OutboxItem(Kind.BOARD, platform, chat_id, session.id, session.version, seat)
+
+        async def show() -> None:
+            try:
+                item = await self._ctx.store.run(outbox.board_of(platform, chat_id, session.id))
+            except Exception:
+                log.exception("could not read a board to show in its chat")
+                return
+            if item is not None and item.id is not None and style is not None:
+                await self._claimed(style, item, session, replies=replies)
+
+        self._in_turn(where, show())
 
     def deliver_soon(self) -> None:
         """:meth:`deliver` in a task of its own, soon: the items this process has just left
@@ -248,10 +278,16 @@ class Relay:
         return shown
 
     async def _claimed(
-        self, style: PlatformStyle, item: OutboxItem, session: Session | None, *, read: bool = False
+        self,
+        style: PlatformStyle,
+        item: OutboxItem,
+        session: Session | None,
+        *,
+        read: bool = False,
+        replies: Sequence[Reply] | None = None,
     ) -> bool:
         """Claim the stored ``item``, show it (from ``session``, or the game read again when
-        ``read``) and delete it; whether it showed something."""
+        ``read``; as ``replies`` where given) and delete it; whether it showed something."""
         assert item.id is not None
         store = self._ctx.store
         try:
@@ -262,7 +298,14 @@ class Relay:
                 return False
             if read and item.session_id is not None:
                 session = await store.run(sessions.get(item.session_id))
-            shown = await self._show(style, item, session, None)
+            with posting_again(item.posted) as posting:
+                try:
+                    shown = await self._show(style, item, session, replies)
+                finally:
+                    # Kept before the item is done (and when the platform took a part of it
+                    # only): a try after a crash edits these rather than posting again.
+                    if posting.posted and posting.posted != list(item.posted):
+                        await store.run(outbox.outbox_posted(item.id, posting.posted))
             await store.run(outbox.outbox_done(item))
         except Exception:
             # Left claimed (or not yet): a pass shows it once the claim lapsed, and the

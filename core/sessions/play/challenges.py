@@ -16,6 +16,7 @@ from core.replies import ActionKind, Actor, Reply
 from core.sessions.admin.policy import Policy
 from core.sessions.context import Context
 from core.sessions.openplay.open_games import noted
+from core.sessions.play.fate import settled
 from core.sessions.play.model import (
     Event,
     check_removal,
@@ -85,7 +86,7 @@ class Challenges:
                 bot = Seat.bot(level)
                 seats = (me, bot) if self._starter_first(command.first) else (bot, me)
                 session = self._new(actor, seats, command.rules, Status.ACTIVE, chat)
-                await ctx.create(actor, session, limits)
+                await self._create(actor, session, limits)
                 replies = await self._opened(session, "game.started")
             case VsUser(user, name):
                 assert challenged is not None
@@ -102,16 +103,26 @@ class Challenges:
                     command.clock,
                     command.casual,
                 )
-                await ctx.create(actor, session, limits)
+                await self._create(actor, session, limits)
                 replies = [self._challenge_reply(actor, session)]
             case BotVsBot(first_level, second_level):
                 self._refuse_when_busy(actor, (first_level, second_level))
                 await ctx.ensure_free(actor)
                 seats = (Seat.bot(first_level), Seat.bot(second_level))
                 session = self._new(actor, seats, command.rules, Status.ACTIVE, chat)
-                await ctx.create(actor, session, limits)
+                await self._create(actor, session, limits)
                 replies = await self._watcher.watch(actor, session)
         return replies
+
+    async def _create(self, actor: Actor, session: Session, limits: GameLimits) -> None:
+        """Store the new ``session``; a write whose answer was lost is read back first
+        (:func:`~core.sessions.play.fate.settled`)."""
+
+        async def create() -> bool:
+            await self._ctx.create(actor, session, limits)
+            return True
+
+        await settled(self._ctx, create, session, session, new=True)
 
     def _refuse_when_busy(self, actor: Actor, levels: tuple[Level, ...]) -> None:
         # A full AI queue refuses new HARD games; moves of games already running still queue.
@@ -209,7 +220,12 @@ class Challenges:
         now, ttl = ctx.now_and_ttl(Status.ACTIVE, chat)
         accepted = transition(session, Event.ACCEPT, now=now, ttl=ttl, seats=(seats[0], seats[1]))
         try:
-            applied = await ctx.update(accepted, expected_version=session.version, limits=limits)
+            applied = await settled(
+                ctx,
+                lambda: ctx.update(accepted, expected_version=session.version, limits=limits),
+                session,
+                accepted,
+            )
         except AlreadyPlaying as error:
             raise await ctx.already_playing_error(actor, error) from None
         if not applied:
@@ -241,7 +257,7 @@ class Challenges:
 
     async def _removed(self, session: Session, event: Event, text: Text) -> list[Reply]:
         check_removal(session, event)
-        if not await self._ctx.delete(session):
+        if not await settled(self._ctx, lambda: self._ctx.delete(session), session, None):
             return await self._moves.stale(session)
         return [Reply(text=text, session_id=session.id, version=session.version + 1)]
 
@@ -335,13 +351,15 @@ class Challenges:
         elif not session.moves:
             check_removal(session, Event.ABANDON)
             text = Text("game.ended", {**name, "game": game_name(session.rules)})
-            if not await ctx.delete(session):
+            if not await settled(ctx, lambda: ctx.delete(session), session, None):
                 return await self._moves.stale(session)
             view = board_view(session, ended=text)
             return [Reply(text=text, board=view, session_id=session.id, version=view.version)]
         else:
             ended = resigned(session, seat, now=now, ttl=ttl)
             text = Text("game.resigned", {**name, "winner": session.seats[2 - seat].name})
-        if not await ctx.update(ended, expected_version=session.version):
+        if not await settled(
+            ctx, lambda: ctx.update(ended, expected_version=session.version), session, ended
+        ):
             return await self._moves.stale(session)
         return [board_reply(ended, text=text)]

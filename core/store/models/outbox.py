@@ -31,13 +31,23 @@ class Kind(enum.Enum):
     """The reminder to the player of ``seat`` to move, while the game is at ``version``."""
     SEEK_EXPIRED = "seek_expired"
     """A seek that waited too long (``detail["seek"]``: its row; no game)."""
+    ABANDONED = "abandoned"
+    """A game ended, or a challenge withdrawn, because a player (or the bot) left a chat: its
+    board edited to its end and why; a withdrawn challenge, gone from the store, is said from
+    ``detail`` (who left, and who reads it there)."""
+    EVENT = "event"
+    """A tournament's notice (``detail["event"]``: its id, ``detail["notice"]``: which: a
+    reminder, a cancellation, a new game with its board, the final standings)."""
+    DAILY_PUZZLE = "daily_puzzle"
+    """The day's puzzle posted in a chat that asked for it (``detail["day"]``: the UTC date;
+    no game)."""
 
 
 KEPT = 86_400.0
 """Seconds an item waits in the outbox for a process that serves its chat; then it goes (the
 sweep): nothing runs that platform, or syncs that account, for a day."""
 
-SHOWS_THE_BOARD = frozenset({Kind.PAIRED, Kind.TIMEOUT})
+SHOWS_THE_BOARD = frozenset({Kind.PAIRED, Kind.TIMEOUT, Kind.ABANDONED})
 """Kinds that show the game's whole board: an older board item of that chat goes with them."""
 
 
@@ -53,6 +63,8 @@ class OutboxItem:
         seat: the seat (1 or 2) it is for, if one: whose chat and whose mention.
         detail: what the game itself does not say (the seeks of a pairing), plain values.
         id: the store's id (None until stored).
+        posted: the platform's ids of the messages an earlier try posted for it (it was shown,
+            and its process died before it was done): shown again, it edits them.
     """
 
     kind: Kind
@@ -63,3 +75,4 @@ class OutboxItem:
     seat: int | None = None
     detail: Mapping[str, JsonValue] = field(default_factory=dict)
     id: int | None = None
+    posted: tuple[str, ...] = ()
