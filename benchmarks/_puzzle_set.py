@@ -1,4 +1,6 @@
-"""Make the shipped puzzle set: ``python -m benchmarks._puzzle_set [--vcf] SEED COUNT OUT``.
+"""Make the shipped puzzle set: ``python -m benchmarks._puzzle_set [--vcf] SEED COUNT OUT``;
+``python -m benchmarks._puzzle_set lines OUT`` makes the shipped puzzles' proven lines
+(:mod:`core.puzzles.lines`, ``data/lines.csv``).
 
 Runs :func:`core.puzzles.generate.generate` with ``SEED`` until ``COUNT`` Connect Four puzzles
 are kept, each (theme, N) up to its quota so that the set spreads over N and holds rather than
@@ -12,8 +14,10 @@ from __future__ import annotations
 
 import collections
 import sys
+import time
 
 from core.ai import solver
+from core.puzzles import lines, shipped
 from core.puzzles.generate import generate, generate_vcf
 from core.puzzles.puzzle import Puzzle, Theme, to_line
 
@@ -36,7 +40,23 @@ def make_set(seed: int, count: int, *, free: bool = False) -> list[Puzzle]:
     return sorted(kept, key=lambda p: p.id)
 
 
+def make_lines(out: str) -> None:
+    made = []
+    started = time.perf_counter()
+    for n, puzzle in enumerate(shipped.every(), start=1):
+        line = lines.line_of(puzzle)
+        if line is not None:
+            made.append(lines.to_line(puzzle, line))
+        print(n, len(made), f"{time.perf_counter() - started:.0f} s", flush=True)
+    with open(out, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(sorted(made)) + "\n")
+
+
 def main(argv: list[str]) -> None:
+    if argv[0] == "lines":
+        solver.warm_up()
+        make_lines(argv[1])
+        return
     free = argv[0] == "--vcf"
     seed, count, out = int(argv[free]), int(argv[free + 1]), argv[free + 2]
     solver.warm_up()

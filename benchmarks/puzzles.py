@@ -3,8 +3,11 @@ takes (p50/p99), and how long the solver's full check of the shipped set takes.
 
 ``python -m benchmarks puzzles [--quick]``. The generator runs from seed 1 for a fixed time
 (quick: 20 s, else 60 s) in this process, the solver warmed up first. An answer check is
-:func:`core.puzzles.answer.answer` on a shipped puzzle's start: the right first move (then the
-longest defence is searched) and a wrong one (then the refutation), every puzzle of both sets.
+:func:`core.puzzles.answer.answer` on a shipped puzzle's start: the right first move (on the
+puzzle's stored line: :mod:`core.puzzles.lines`), the same searched by the solver as any move
+off the line is (then the longest defence is searched), and a wrong one (then the refutation),
+every puzzle of both sets. Without ``--quick``, every stored line is also found again by the
+solver and compared (a few minutes).
 The full check is :func:`core.puzzles.facts.verify` on every shipped puzzle, as the suite does.
 """
 
@@ -15,7 +18,7 @@ import time
 
 from benchmarks.book import fmt, percentile
 from core.ai import solver
-from core.puzzles import shipped
+from core.puzzles import lines, shipped
 from core.puzzles.answer import Attempt, answer
 from core.puzzles.facts import verify
 from core.puzzles.generate import generate
@@ -36,12 +39,16 @@ def generation(seconds: float) -> None:
 
 
 def answers(name: str, puzzles: tuple[Puzzle, ...]) -> None:
-    times: dict[str, list[float]] = {"right": [], "wrong": []}
+    times: dict[str, list[float]] = {"right": [], "right, searched": [], "wrong": []}
     for puzzle in puzzles:
         wrong = next(m for m in puzzle.position.legal_moves() if m != puzzle.solution)
-        for kind, move in (("right", puzzle.solution), ("wrong", wrong)):
+        for kind, move, known in (
+            ("right", puzzle.solution, True),
+            ("right, searched", puzzle.solution, False),
+            ("wrong", wrong, True),
+        ):
             started = time.perf_counter()
-            answer(Attempt(puzzle), move)
+            answer(Attempt(puzzle), move, known_line=known)
             times[kind].append(time.perf_counter() - started)
     for kind, taken in times.items():
         print(
@@ -60,9 +67,21 @@ def full_check() -> None:
     print(f"full check of the shipped set: {len(puzzles)} puzzles in {elapsed:.1f} s")
 
 
+def lines_check() -> None:
+    every = shipped.every()
+    started = time.perf_counter()
+    wrong = [
+        p.id for p in every if lines.known(p) is not None and lines.known(p) != lines.line_of(p)
+    ]
+    elapsed = time.perf_counter() - started
+    print(f"lines check: {len(every)} puzzles in {elapsed:.0f} s, {len(wrong)} differ: {wrong}")
+
+
 def main(quick: bool) -> None:
     solver.warm_up()
     answers("Connect Four", shipped.connect_four())
     answers("VCF", shipped.vcf())
     full_check()
+    if not quick:
+        lines_check()
     generation(20.0 if quick else 60.0)

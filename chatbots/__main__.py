@@ -7,6 +7,8 @@ commands (:mod:`chatbots.operator`).
     chatbots backup PATH         a consistent copy of the SQLite database, while the bot runs
     chatbots stats               games per platform, live games, moves today
     chatbots ratings rebuild     recompute every rating from the stored results and compare
+    chatbots puzzles generate COUNT OUT [--vcf] [--seed N] [--archive] [--minutes M]
+                                 more puzzles, made on the AI workers, written to OUT
     chatbots --env-file F run    read settings from F instead of ./.env
     chatbots --version           the installed release
 
@@ -59,7 +61,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     ratings.add_argument(
         "action", choices=("rebuild",), help="rebuild: recompute every rating and compare"
     )
+    made = commands.add_parser("puzzles", help="puzzles (see core/puzzles/data/README.txt)")
+    made.add_argument("action", choices=("generate",), help="generate: make more puzzles")
+    made.add_argument("count", type=int, metavar="COUNT", help="how many puzzles at most")
+    made.add_argument("out", metavar="OUT", help="the file to write them to")
+    made.add_argument("--vcf", action="store_true", help="VCF puzzles on 15x15 (five in a row)")
+    made.add_argument("--seed", type=int, default=1, help="the games' seed (default 1)")
+    made.add_argument(
+        "--archive", action="store_true", help="from the finished games in the database"
+    )
+    made.add_argument("--minutes", type=float, default=10.0, help="time limit (default 10)")
     args = parser.parse_args(argv)
+    if args.command == "puzzles" and (
+        args.count < 1 or args.minutes <= 0 or (args.archive and args.vcf)
+    ):
+        parser.error("COUNT and --minutes must be above 0, and --archive is Connect Four only")
 
     env_file = args.env_file if args.env_file is not None else ".env"
     try:
@@ -80,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _bad_settings(error)
         print(describe(settings))
         return 0
-    if args.command in ("settings", "backup", "stats", "ratings"):
+    if args.command in ("settings", "backup", "stats", "ratings", "puzzles"):
         return _operator(settings, args)
     try:
         return asyncio.run(serve(settings))
@@ -104,6 +120,20 @@ def _operator(settings: Settings, args: argparse.Namespace) -> int:
         from chatbots.ratings_cli import rebuild_command
 
         return asyncio.run(rebuild_command(settings))
+    if args.command == "puzzles":
+        from chatbots.puzzles_cli import generate_command
+
+        return asyncio.run(
+            generate_command(
+                settings,
+                args.count,
+                args.out,
+                vcf=args.vcf,
+                seed=args.seed,
+                archive=args.archive,
+                minutes=args.minutes,
+            )
+        )
     return asyncio.run(operator.stats_command(settings))
 
 

@@ -323,6 +323,37 @@ class Lease:
             log.info("lease %s: released by %s", self.name, self.holder)
 
 
+class Held:
+    """``work`` run in a task of its own while this process holds ``lease``, from
+    :meth:`start` to :meth:`close` (the sweeper, the daily puzzle post)."""
+
+    def __init__(self, lease: Lease, work: Work, name: str) -> None:
+        self.lease = lease
+        self._work = work
+        self._name = name
+        self._task: asyncio.Task[None] | None = None
+        self._stop = asyncio.Event()
+
+    def start(self) -> None:
+        if self._task is None:
+            self._stop.clear()
+            self._task = asyncio.create_task(
+                self.lease.run(self._work, self._stop), name=self._name
+            )
+
+    async def close(self) -> None:
+        if self._task is None:
+            return
+        # Stopped rather than cancelled, so that the lease is released and another process
+        # takes the work at once; cancelled if the store does not let it go in time.
+        self._stop.set()
+        await asyncio.wait({self._task}, timeout=RELEASE_TIMEOUT + 1.0)
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        self._task = None
+
+
 async def wait_or_set(event: asyncio.Event, seconds: float) -> None:
     """Sleep ``seconds``, or less if ``event`` is set meanwhile."""
     with contextlib.suppress(TimeoutError):

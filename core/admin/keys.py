@@ -442,6 +442,9 @@ class Effective:
     # on while nobody set it (core/sessions/openplay/seeking.py reads the source).
     open_play = Key(Switch(), False)
     public_ladder = Key(Switch(), False)
+    # Puzzles (core/sessions/puzzles): /puzzle next here, and the hour (UTC) of the daily post.
+    puzzles = Key(Switch(), True)
+    daily_puzzle = Key(Cap(0, 23), None)
 
     def allows_chat(self, chat_id: str) -> bool:
         """Games may start in ``chat_id`` (no list: everywhere)."""

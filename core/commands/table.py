@@ -11,6 +11,7 @@ from core.admin.durations import (
     looks_like_duration,
 )
 from core.admin.keys import SETTING_NAMES
+from core.commands.puzzles import PUZZLE_CHOICES, PUZZLE_SYNTAX, build_puzzle
 from core.commands.ratings import (
     GAME_CHOICES,
     HIDE_CHOICES,
@@ -312,6 +313,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("link", (), LINK_SYNTAX, (Option("code"),), build_link),
     CommandSpec("unlink", (), "", (), build_unlink),
     CommandSpec("hide", (), HIDE_SYNTAX, (Option("state", HIDE_CHOICES),), build_hide),
+    CommandSpec("puzzle", (), PUZZLE_SYNTAX, (Option("ask", PUZZLE_CHOICES),), build_puzzle),
     CommandSpec(
         "seek",
         (),

@@ -34,6 +34,8 @@ from core.commands.values import (
     Link,
     MoveText,
     NotACommand,
+    Puzzle,
+    PuzzleAsk,
     Rematch,
     Review,
     Seek,
@@ -211,6 +213,8 @@ def format_command(command: Command, prefix: str = "/") -> str:
             return " ".join([f"{prefix}settings", *_settings_words(command)])
         case Hide(hidden=False):
             return f"{prefix}hide off"
+        case Puzzle(ask=ask) if ask is not PuzzleAsk.TODAY:
+            return f"{prefix}puzzle {ask.value}"
         case _:
             return f"{prefix}{_NAMES[type(command)]}"
 
@@ -278,6 +282,7 @@ _NAMES: dict[type, str] = {
     Link: "link",
     Unlink: "unlink",
     Hide: "hide",
+    Puzzle: "puzzle",
 }
 
 

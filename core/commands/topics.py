@@ -16,6 +16,7 @@ HELP_TOPICS: dict[str, tuple[str, ...]] = {
     "play": WORDS,
     "game": ("accept", "decline", "rematch", "final", "review"),
     "seek": ("seek", "block", "unblock", "tournament"),
+    "puzzles": ("puzzle",),
     "ratings": ("stats", "top", "link", "unlink", "hide"),
     "settings": ("settings", "theme", "help"),
 }

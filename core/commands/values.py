@@ -163,6 +163,22 @@ class Hide:
     hidden: bool = True
 
 
+class PuzzleAsk(enum.Enum):
+    """What ``/puzzle`` asks for."""
+
+    TODAY = "today"  # the day's puzzle, the same everywhere
+    NEXT = "next"  # a rated puzzle near the player's puzzle rating
+    STATS = "stats"  # the player's puzzle rating, count solved and streak
+    TOP = "top"  # the best solvers
+
+
+@dataclass(frozen=True, slots=True)
+class Puzzle:
+    """``/puzzle [next|stats|top]``."""
+
+    ask: PuzzleAsk = PuzzleAsk.TODAY
+
+
 @dataclass(frozen=True, slots=True)
 class Review:
     """Every move of the last finished game here, with its exact value and the mistakes."""
@@ -321,6 +337,7 @@ Command = (
     | Hide
     | PersonalTheme
     | Tournament
+    | Puzzle
 )
 
 

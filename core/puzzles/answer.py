@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from core.ai import solver
 from core.games.position import Position
-from core.puzzles import vcf
+from core.puzzles import lines, vcf
 from core.puzzles.facts import moves_to_win, score
 from core.puzzles.puzzle import Puzzle, Theme
 
@@ -52,8 +52,12 @@ class Answer:
     attempt: Attempt  # the attempt after the move and the reply
 
 
-def answer(attempt: Attempt, move: int) -> Answer:
+def answer(attempt: Attempt, move: int, *, known_line: bool = True) -> Answer:
     """Check ``move``, the player's next move in ``attempt``.
+
+    A move on the puzzle's proven line (:mod:`core.puzzles.lines`; ``known_line``) is answered
+    from it, without a search: the line is what this function answers there. Any other move is
+    checked by the solver.
 
     Raises:
         ValueError: the attempt is already over (solved or failed).
@@ -61,9 +65,16 @@ def answer(attempt: Attempt, move: int) -> Answer:
     """
     if attempt.finished:
         raise ValueError("the puzzle is over")
+    line = lines.known(attempt.puzzle) if known_line else None
+    played = (*attempt.played, move)
+    if line is not None and len(line) > len(played) and line[: len(played)] == played:
+        # On the line: legal, not yet the win, and its reply known (no position is built).
+        known = line[len(played)]
+        verdict = Verdict.SOLVED if attempt.puzzle.theme is Theme.HOLD else Verdict.GOING
+        finished = verdict is Verdict.SOLVED
+        return Answer(verdict, known, Attempt(attempt.puzzle, (*played, known), finished))
     before = attempt.position
     child = before.play(move)
-    played = (*attempt.played, move)
     if child.winner is not None:
         return Answer(Verdict.SOLVED, None, Attempt(attempt.puzzle, played, finished=True))
     if attempt.puzzle.theme is Theme.VCF:

@@ -96,6 +96,31 @@ def generate(
             yield puzzle
 
 
+def from_games(games: Iterator[tuple[int, ...]] | list[tuple[int, ...]]) -> Iterator[Puzzle]:
+    """The puzzles in played Connect Four games (the archive): each position just after a
+    mistake (a move that threw its player's verdict away) whose best move is unique."""
+    seen: set[Position] = set()
+    for moves in games:
+        try:
+            game = Position.from_moves(CONNECT_FOUR, moves)
+        except ValueError:
+            continue  # not a 6x7 Connect Four game after all
+        before = Position.start(CONNECT_FOUR)
+        for move in game.moves:
+            after = before.play(move)
+            if len(after.moves) >= MIN_STONES and not after.is_over and after not in seen:
+                seen.add(after)
+                try:
+                    mistake = _mistake(before, after, time.perf_counter() + POSITION_BUDGET)
+                except SearchTimeout:
+                    mistake = False
+                if mistake:
+                    puzzle = puzzle_of(after, time.perf_counter() + POSITION_BUDGET)
+                    if puzzle is not None:
+                        yield puzzle
+            before = after
+
+
 VCF_MIN_STONES = 10
 VCF_BUDGET = 0.2  # the threat search's time per position
 
@@ -134,4 +159,4 @@ def generate_vcf(seed: int, *, rules: Rules = vcf.FREE_15) -> Iterator[Puzzle]:
         yield make(theme, rules, after.moves, depth, solution, rating)
 
 
-__all__ = ["Theme", "games", "generate", "generate_vcf", "puzzle_of"]
+__all__ = ["Theme", "from_games", "games", "generate", "generate_vcf", "puzzle_of"]

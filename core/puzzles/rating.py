@@ -9,7 +9,12 @@ from core.ratings.rating import START_DEVIATION, Rating, RatingChange, rate
 
 def starting(puzzle: Puzzle) -> Rating:
     """A puzzle's rating before anyone tried it: its difficulty, as uncertain as a new player."""
-    return Rating(float(puzzle.difficulty), START_DEVIATION, 0)
+    return of_difficulty(puzzle.difficulty)
+
+
+def of_difficulty(difficulty: int) -> Rating:
+    """The rating a puzzle of ``difficulty`` starts with."""
+    return Rating(float(difficulty), START_DEVIATION, 0)
 
 
 def after_attempt(player: Rating, puzzle: Rating, solved: bool) -> RatingChange:

@@ -45,3 +45,18 @@ def daily(day: datetime.date, puzzles: tuple[Puzzle, ...]) -> Puzzle:
         raise ValueError("no puzzles to choose from")
     digest = hashlib.sha256(f"daily:{day.isoformat()}".encode()).digest()
     return puzzles[int.from_bytes(digest[:8], "big") % len(puzzles)]
+
+
+@functools.cache
+def _index() -> dict[str, Puzzle]:
+    return {puzzle.id: puzzle for puzzle in (*connect_four(), *vcf())}
+
+
+def by_id(puzzle_id: str) -> Puzzle | None:
+    """The shipped puzzle of ``puzzle_id`` (either set), or None."""
+    return _index().get(puzzle_id)
+
+
+def every() -> tuple[Puzzle, ...]:
+    """Both shipped sets: the puzzles ``/puzzle next`` chooses from."""
+    return (*connect_four(), *vcf())

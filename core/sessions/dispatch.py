@@ -22,6 +22,7 @@ from core.commands import (
     MoveText,
     NotACommand,
     PersonalTheme,
+    Puzzle,
     Rematch,
     Review,
     Seek,
@@ -50,6 +51,7 @@ from core.sessions.play.moves import Moves, Unplayable
 from core.sessions.players.ratings import Ratings
 from core.sessions.players.stats import Results
 from core.sessions.players.themes import Themes
+from core.sessions.puzzles.solving import Puzzles
 from core.sessions.reviews.review import Reviews
 from core.store import Session, sessions
 
@@ -73,6 +75,7 @@ class Dispatch:
         themes: Themes,
         matchmaker: Matchmaker,
         tournaments: Tournaments,
+        puzzles: Puzzles,
     ) -> None:
         self._ctx = ctx
         self._policy = policy
@@ -86,6 +89,7 @@ class Dispatch:
         self._themes = themes
         self._matchmaker = matchmaker
         self._tournaments = tournaments
+        self._puzzles = puzzles
 
     async def text(self, actor: Actor, text: str, addressed: bool) -> list[Reply]:
         """A chat message: a command, a move as text, or chatter (answered with nothing)."""
@@ -120,10 +124,17 @@ class Dispatch:
             sessions.live_game(actor.platform, actor.chat_id, actor.user_id)
         )
         if session is None:
-            if not explicit:
+            # No game here: the move may answer the speaker's puzzle (one still going; said to
+            # the bot, also one over, or the day's puzzle posted in this chat).
+            attempt = await self._puzzles.current(actor)
+            if not explicit and (attempt is None or attempt.finished):
                 return []
             if not admitted and (limited := await self._policy.admit(actor)) is not None:
                 return limited
+            if explicit:
+                attempt = await self._puzzles.said_to(actor, attempt)
+            if attempt is not None:
+                return await self._puzzles.typed(actor, attempt, move)
             raise UserError("error.no_game", prefix=self._ctx.prefix(actor))
         session = await self._ctx.check_expiry(session)
 
@@ -199,6 +210,8 @@ class Dispatch:
                 return await self._ratings.unlink(actor)
             case Hide():
                 return await self._ratings.hide(actor, command)
+            case Puzzle():
+                return await self._puzzles.command(actor, command)
             case Review():
                 return await self._reviews.last(actor)
             case Settings():

@@ -72,6 +72,9 @@ from core.sessions.play.watch import Watcher
 from core.sessions.players.ratings import Ratings
 from core.sessions.players.stats import Results
 from core.sessions.players.themes import Themes
+from core.sessions.puzzles.board import parse_board
+from core.sessions.puzzles.daily import DailyPosts
+from core.sessions.puzzles.solving import Puzzles
 from core.sessions.requests import Requests
 from core.sessions.reviews.review import KeptReviews, Reviews
 from core.sessions.settings import ServiceSettings
@@ -131,6 +134,8 @@ class GameService:
         self._other_chats = OtherChats(self._ctx, self._relay)
         self._requests.around = self._other_chats.mirrored
         self._matchmaker = Matchmaker(self._ctx, self._policy, self._relay)
+        self._puzzles = Puzzles(self._ctx, self._policy)
+        self._daily = DailyPosts(self._ctx, self._relay)
         self._departures = Departures(self._ctx, self._relay)
         self._clocks = Clocks(self._ctx, self._annotated, self._relay)
         notices = Notices(self._ctx, self._relay)
@@ -150,6 +155,7 @@ class GameService:
             themes=self._themes,
             matchmaker=self._matchmaker,
             tournaments=Tournaments(self._ctx, self._policy, notices),
+            puzzles=self._puzzles,
         )
         self._sweeper = Sweeper(
             store, self.settings, self._ctx.outages, self.sweep_clocks, self.sweep
@@ -190,6 +196,7 @@ class GameService:
         started = time.perf_counter()
         await self.runner.start()
         self._sweeper.start()
+        self._daily.start()
         duration = (time.perf_counter() - started) * 1000
         self._matchmaker.start()
         self._directors.start()
@@ -213,6 +220,7 @@ class GameService:
         await self._matchmaker.close()
         await self._directors.close()
         await self._sweeper.close()
+        await self._daily.close()
         await self._relay.close()  # after the last pass and sweep: what they had to say
         await self.runner.close()
 
@@ -227,6 +235,11 @@ class GameService:
     async def match_waiting(self) -> int:
         """One matchmaking pass now (``start`` runs one a second); the games made."""
         return await self._matchmaker.pass_once()
+
+    async def post_daily_puzzles(self) -> int:
+        """One look for chats due their daily puzzle now (``start`` looks every minute while
+        this process holds the lease); how many posts this process left."""
+        return await self._daily.post_due()
 
     async def open_games_idle(self) -> None:
         """Wait until open games' boards in their other chats are shown (tests)."""
@@ -288,6 +301,8 @@ class GameService:
         actor, session_id, receipt = clean(actor), clean(session_id), clean(receipt)
 
         async def run() -> list[Reply]:
+            if parse_board(session_id) is not None:
+                return await self._puzzles.clicked(actor, session_id, move, version)
             session = await self._ctx.load(session_id, actor)
             if not isinstance(move, int) or isinstance(move, bool):
                 # A move is a cell or column number; anything else is off the board.
@@ -312,6 +327,10 @@ class GameService:
 
         async def run() -> list[Reply]:
             nonlocal allowed
+            if parse_board(session_id) is not None:
+                refused = await self._puzzles.picked(actor, session_id, version)
+                allowed = refused is None
+                return refused or []
             session = await self._ctx.load(session_id, actor)
             try:
                 self._moves.check_turn(actor, session, version)

@@ -64,13 +64,32 @@ def board_view(session: Session, *, ended: Text | None = None) -> BoardView:
     position = session.position()
     running = session.status is Status.ACTIVE and not position.is_over and ended is None
     rules = position.rules
+    playable = position.legal_moves() if running else ()
+    return BoardView(
+        session_id=session.id,
+        version=session.version if ended is None else session.version + 1,
+        rules=rules,
+        cells=board_cells(position, playable),
+        playable=playable,
+        players=(_player_view(session.seats[0]), _player_view(session.seats[1])),
+        to_move=position.to_move if running else None,
+        finished=not running and session.status is not Status.CHALLENGE,
+        status=ended if ended is not None else status_text(session, position),
+        deadline=session.deadline if running else None,
+        starter=session.challenger,
+    )
+
+
+def board_cells(position: Position, playable: tuple[int, ...]) -> tuple[CellView, ...]:
+    """The cells of ``position`` as adapters draw them, row-major; on a free board the cells of
+    ``playable`` are clickable."""
+    rules = position.rules
     winning = frozenset(position.winning_line)
     last = position.last_cell
-    playable = position.legal_moves() if running else ()
-    free = frozenset(playable) if running and not rules.gravity else frozenset()
+    free = frozenset(playable) if not rules.gravity else frozenset()
     first, second = position.stones
     # Straight from the bitboards: Position.cell() per cell costs a geometry lookup each.
-    cells = tuple(
+    return tuple(
         CellView(
             index=index,
             row=index // rules.cols,
@@ -81,19 +100,6 @@ def board_view(session: Session, *, ended: Text | None = None) -> BoardView:
             last=index == last,
         )
         for index, bit in enumerate(position.geometry.cell_bits)
-    )
-    return BoardView(
-        session_id=session.id,
-        version=session.version if ended is None else session.version + 1,
-        rules=rules,
-        cells=cells,
-        playable=playable,
-        players=(_player_view(session.seats[0]), _player_view(session.seats[1])),
-        to_move=position.to_move if running else None,
-        finished=not running and session.status is not Status.CHALLENGE,
-        status=ended if ended is not None else status_text(session, position),
-        deadline=session.deadline if running else None,
-        starter=session.challenger,
     )
 
 

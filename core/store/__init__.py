@@ -3,9 +3,10 @@ run by the store: ``await store.run(sessions.get(session_id))``.
 
 Operations by feature: ``sessions`` (games and challenges), ``departures`` (the live games of
 chats left), ``stats``, ``settings``, ``kv`` (adapter state), ``leases``, ``seeks`` (the
-matchmaking queue), ``outbox``, ``ratings``, ``links``, ``limits`` (checked inside a game's
-write), ``schema`` (its version, the health check). What they keep and answer: ``models``;
-their errors: ``errors``. The machinery: ``sql`` (the steps an operation yields), ``runner``
+matchmaking queue), ``outbox``, ``ratings``, ``links``, ``puzzles`` (attempts, puzzle
+ratings, streaks, daily posts), ``limits`` (checked inside a game's write), ``schema`` (its
+version, the health check). What they keep and answer: ``models``; their errors: ``errors``.
+The machinery: ``sql`` (the steps an operation yields), ``runner``
 (:class:`~core.store.runner.SqlStore`: ``run``, the timer, the schema upgrade loop), ``port``
 (:class:`~core.store.port.Store`, what callers hold), ``rows`` (sessions to rows and back),
 ``migrations`` (both dialects); SQLite: ``sqlite``, ``sqlite_driver`` (operations driven in the

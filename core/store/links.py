@@ -21,7 +21,7 @@ either way (an account taken out keeps every block the shared identity had: a bl
 cannot shed a block by unlinking), the player's own settings (``/theme``, per account: the
 root's, else the joining account's, copied to both), and the cooldown of the live-game limits
 (:mod:`core.store.limits`, whose cap counts the live games of every account of the
-identity).
+identity), and the puzzle rating, count, streak and attempts (:func:`core.store.puzzles.carried`).
 
 Codes live in the kv table (namespace :data:`CODES`), one row per code, kept a day past their
 expiry so that an expired or used code is told apart from a wrong one.
@@ -33,7 +33,7 @@ import json
 
 from core.admin.scopes import PLAYER
 from core.ratings import Rating, merged
-from core.store import kv
+from core.store import kv, puzzles
 from core.store.limits import NAMESPACE as LIMITS
 from core.store.limits import stored_time, user_key
 from core.store.models.kv import KvEntry
@@ -96,6 +96,7 @@ def _redeem(code: str, platform: str, user_id: str, now: float) -> Op[Linked]:
     )
     yield from _merge(mine, root, now)
     yield from _carry(mine, root)
+    yield from puzzles.carried(mine, root)
     yield from _share_own_settings((owner_platform, owner), (platform, user_id))
     made["used"] = True
     yield count(

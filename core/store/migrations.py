@@ -689,6 +689,69 @@ EVENTS = Step(
     ),
 )
 
+# Puzzles (issue 35, core/store/puzzles.py): a player's puzzle rating, count and streak (one row
+# per identity, so a link carries it), each puzzle's own rating (a row once someone tried it;
+# before, its difficulty), the attempts (a person tries a puzzle once: the unique key; the
+# latest one of a user in a chat is their current puzzle, its moves kept so an answer survives
+# a restart), and the day each chat's daily puzzle was last posted.
+PUZZLES = Step(
+    "puzzles",
+    (
+        """
+        CREATE TABLE puzzle_players (
+            identity    TEXT PRIMARY KEY,
+            rating      {REAL} NOT NULL,
+            deviation   {REAL} NOT NULL,
+            attempts    INTEGER NOT NULL,
+            solved      INTEGER NOT NULL,
+            streak      INTEGER NOT NULL,
+            best_streak INTEGER NOT NULL,
+            streak_day  INTEGER,
+            platform    TEXT NOT NULL,
+            name        TEXT NOT NULL,
+            last_at     {REAL} NOT NULL
+        ){WITHOUT_ROWID}
+        """,
+        "CREATE INDEX puzzle_players_ladder ON puzzle_players (rating DESC) WHERE attempts >= 10",
+        """
+        CREATE TABLE puzzle_ratings (
+            puzzle_id   TEXT PRIMARY KEY,
+            rating      {REAL} NOT NULL,
+            deviation   {REAL} NOT NULL,
+            attempts    INTEGER NOT NULL,
+            solved      INTEGER NOT NULL
+        ){WITHOUT_ROWID}
+        """,
+        """
+        CREATE TABLE puzzle_attempts (
+            id          TEXT PRIMARY KEY,
+            identity    TEXT NOT NULL,
+            puzzle_id   TEXT NOT NULL,
+            platform    TEXT NOT NULL,
+            chat_id     TEXT NOT NULL,
+            user_id     TEXT NOT NULL,
+            played      TEXT NOT NULL,
+            status      TEXT NOT NULL CHECK (status IN ('going', 'solved', 'failed')),
+            version     INTEGER NOT NULL,
+            started_at  {REAL} NOT NULL,
+            updated_at  {REAL} NOT NULL,
+            UNIQUE (identity, puzzle_id)
+        )
+        """,
+        "CREATE INDEX puzzle_attempts_chat ON puzzle_attempts"
+        " (platform, chat_id, user_id, started_at)",
+        """
+        CREATE TABLE puzzle_posts (
+            platform    TEXT NOT NULL,
+            chat_id     TEXT NOT NULL,
+            day         INTEGER NOT NULL,
+            posted_at   {REAL} NOT NULL,
+            PRIMARY KEY (platform, chat_id)
+        ){WITHOUT_ROWID}
+        """,
+    ),
+)
+
 STEPS: Sequence[Step] = (
     V1_INITIAL,
     V2_KV_LIFETIMES_AND_QUARANTINE,
@@ -708,6 +771,7 @@ STEPS: Sequence[Step] = (
     OUTBOX_POSTED,
     ARCHIVE,
     EVENTS,
+    PUZZLES,
 )
 """Step ``i`` upgrades version ``i`` to ``i + 1``, in every dialect."""
 

@@ -18,6 +18,8 @@ it a fake. :class:`PoolRunner` is the real one:
 - A worker that hangs past its deadline, or a pool that breaks, costs one MEDIUM move: the
   player still gets an answer, and a broken pool is replaced.
 - EASY is answered inline (a random choice); MEDIUM, and HARD without a pool, in a thread.
+- Puzzles: a player's answer is checked by the solver (the longest defence, or the
+  refutation) like a person's move, first in the queue; without workers, in a thread.
 - Reviews: a person's ``/review`` goes first like a person's move; a review kept ahead of the
   request (nobody waits) goes last, one at a time, and only to the pool when nothing waits.
 """
@@ -41,10 +43,18 @@ from core.ai.players import choose_move
 from core.games import Position, Rules
 from core.workers import server
 from core.workers.orphans import Parent
-from core.workers.tasks import args_of, review_in_worker, think, worker_init, worker_ready
+from core.workers.tasks import (
+    args_of,
+    puzzle_answer,
+    review_in_worker,
+    think,
+    worker_init,
+    worker_ready,
+)
 
 if TYPE_CHECKING:
     from core.ai.review import GameReview, MoveReview
+    from core.puzzles.answer import Answer, Attempt
 
 __all__ = ["AiRunner", "PoolRunner", "RunnerLoad"]
 
@@ -55,6 +65,9 @@ T = TypeVar("T")
 MIN_BUDGET = 0.02
 """Seconds a HARD search gets however long the queue (the opening book and the threat search
 still answer well in that time; the benchmark ``ai_load`` measures what is lost)."""
+PUZZLE_SECONDS = 5.0
+"""How long a puzzle answer's check may take in a worker before it is checked in a thread
+instead (it takes milliseconds; the solver's refutation has a budget of its own)."""
 QUEUE_PER_WORKER = 32
 """HARD searches that may wait per worker before new HARD games are refused."""
 
@@ -120,6 +133,15 @@ class AiRunner(Protocol):
             background: nobody waits (a review kept ahead of the request): after every other
                 search, one at a time, in a worker process only, and None at once when searches
                 are waiting or there are no workers.
+        """
+        ...
+
+    async def answer_puzzle(self, attempt: Attempt, move: int) -> Answer:
+        """``core.puzzles.answer.answer``: the player's ``move`` in ``attempt`` checked by the
+        solver, and the bot's reply (a person waits).
+
+        Raises:
+            IllegalMove: the move is not legal there (checked before anything is queued).
         """
         ...
 
@@ -305,6 +327,35 @@ class PoolRunner:
             return await self._review(args, 2)
         finally:
             self._background = False
+
+    async def answer_puzzle(self, attempt: Attempt, move: int) -> Answer:
+        attempt.position.play(move)  # an illegal move is refused here, not in a worker
+        if self._pool is None:
+            return await asyncio.to_thread(puzzle_answer, attempt, move)
+
+        async def inline() -> Answer:
+            # A worker hung or died: the answer is still checked, in a thread.
+            return await asyncio.to_thread(puzzle_answer, attempt, move)
+
+        async def run(limit: float) -> Answer:
+            return await self._in_pool(puzzle_answer, (attempt, move), limit + self._grace, inline)
+
+        return await self._queued(run, PUZZLE_SECONDS, False, inline, 0)
+
+    async def batch(self, fn: Callable[..., T], *args: Any, seconds: float) -> T | None:
+        """``fn(*args)``, work nobody waits for (an operator's command, such as generating
+        puzzles), in a worker after every search, within ``seconds`` (and the grace); None
+        when it did not finish. Without workers, in a thread."""
+        if self._pool is None:
+            return await asyncio.to_thread(fn, *args)
+
+        async def nothing() -> None:
+            return None
+
+        async def run(limit: float) -> T | None:
+            return await self._in_pool(fn, args, limit + self._grace, nothing)
+
+        return await self._queued(run, seconds, False, nothing, 2)
 
     async def _review(self, args: tuple[Any, ...], priority: int) -> GameReview | None:
         if self._pool is None:

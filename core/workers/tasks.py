@@ -22,8 +22,19 @@ from core.workers.orphans import Parent, die_with_parent
 
 if TYPE_CHECKING:
     from core.ai.review import GameReview, MoveReview
+    from core.puzzles.answer import Answer, Attempt
 
-__all__ = ["RulesArgs", "args_of", "review_in_worker", "think", "worker_init", "worker_ready"]
+__all__ = [
+    "RulesArgs",
+    "args_of",
+    "generate_puzzles",
+    "puzzle_answer",
+    "puzzles_from_games",
+    "review_in_worker",
+    "think",
+    "worker_init",
+    "worker_ready",
+]
 
 RulesArgs = tuple[int, int, int, bool]
 """A :class:`Rules` as picklable values: rows, columns, k, gravity."""
@@ -90,6 +101,40 @@ def review_in_worker(
     deadline = time.perf_counter() + seconds
     shape = Rules(rows, cols, k, gravity=gravity)
     return review_game(shape, moves, deadline=deadline, known=known, every_best=every_best)
+
+
+def puzzle_answer(attempt: Attempt, move: int) -> Answer:
+    """``core.puzzles.answer.answer`` (in a worker process or a thread)."""
+    from core.puzzles.answer import answer
+
+    return answer(attempt, move)
+
+
+def generate_puzzles(seed: int, count: int, vcf: bool, seconds: float) -> list[str]:
+    """Up to ``count`` new puzzles (none of the shipped sets) from games seeded with ``seed``
+    (VCF on 15x15 when ``vcf``, else Connect Four), within ``seconds``: their lines
+    (``core.puzzles.puzzle.to_line``)."""
+    from core.puzzles import shipped
+    from core.puzzles.generate import generate, generate_vcf
+    from core.puzzles.puzzle import to_line
+
+    deadline = time.perf_counter() + seconds
+    made: list[str] = []
+    for puzzle in generate_vcf(seed) if vcf else generate(seed):
+        if shipped.by_id(puzzle.id) is None:
+            made.append(to_line(puzzle))
+        if len(made) >= count or time.perf_counter() >= deadline:
+            break
+    return made
+
+
+def puzzles_from_games(games: tuple[tuple[int, ...], ...]) -> list[str]:
+    """The puzzles found in played Connect Four games (``core.puzzles.generate.from_games``):
+    their lines."""
+    from core.puzzles.generate import from_games
+    from core.puzzles.puzzle import to_line
+
+    return [to_line(puzzle) for puzzle in from_games(list(games))]
 
 
 def args_of(position: Position) -> tuple[RulesArgs, tuple[int, ...]]:

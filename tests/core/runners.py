@@ -6,7 +6,9 @@ from collections.abc import Sequence
 
 from core.ai.review import GameReview, MoveReview
 from core.games import Rules
+from core.puzzles.answer import Answer, Attempt
 from core.workers.runner import RunnerLoad
+from core.workers.tasks import puzzle_answer
 
 
 class StubRunner:
@@ -35,3 +37,8 @@ class StubRunner:
     ) -> GameReview | None:
         """No review: the tests that look at reviews give their runner its own."""
         return None
+
+    async def answer_puzzle(self, attempt: Attempt, move: int) -> Answer:
+        """The real check, inline: puzzles are what these tests look at, not the workers."""
+        attempt.position.play(move)
+        return puzzle_answer(attempt, move)

@@ -33,6 +33,8 @@ from core.commands import (
     MoveText,
     NotACommand,
     PersonalTheme,
+    Puzzle,
+    PuzzleAsk,
     Rematch,
     Review,
     Seek,
@@ -81,6 +83,7 @@ BARE: dict[str, Command] = {
     "unblock": Unblock(),
     "theme": PersonalTheme(),
     "tournament": Tournament(),
+    "puzzle": Puzzle(),
 }
 
 
@@ -116,6 +119,7 @@ def test_table_has_the_design_commands_and_aliases() -> None:
         "unblock": (),
         "tournament": (),
         "theme": (),
+        "puzzle": (),
     }
 
 
@@ -730,3 +734,24 @@ def test_unblock_names_a_player_as_block_does() -> None:
     assert error.params["command"] == "/unblock"
     for command in (Unblock("@bob"), Unblock(None, "Bo Smith"), Unblock()):
         assert parse(format_command(command, "/")) == command
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("/puzzle", Puzzle()),
+        ("!puzzle next", Puzzle(PuzzleAsk.NEXT)),
+        ("/puzzle STATS", Puzzle(PuzzleAsk.STATS)),
+        ("/puzzle top", Puzzle(PuzzleAsk.TOP)),
+    ],
+)
+def test_puzzle_takes_one_word_and_writes_it_back(text: str, expected: Command) -> None:
+    assert parse(text) == expected
+    assert parse(format_command(expected)) == expected
+
+
+@pytest.mark.parametrize("text", ["/puzzle today", "/puzzle next top"])
+def test_puzzle_names_a_word_it_does_not_take(text: str) -> None:
+    error = parse_error(text)
+    assert error.key == "parse.bad_option"
+    assert error.params["usage"] == "[next|stats|top]"

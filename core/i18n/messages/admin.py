@@ -201,6 +201,20 @@ MESSAGES: dict[str, Mapping[str, str]] = {
         "pt": "se a classificação deste servidor (ou sala) tem uma página web própria e as suas partidas em curso aparecem na página inicial (on/off; a global tem sempre)",
         "ru": "есть ли у рейтинга этого сервера (или комнаты) своя веб-страница и видны ли его текущие партии на главной странице (on/off; у общего она есть всегда)",
     },
+    "settings.key.puzzles": {
+        "en": "whether players can ask for rated puzzles here with /puzzle next (on/off)",
+        "ca": "si els jugadors poden demanar problemes puntuats aquí amb /puzzle next (on/off)",
+        "es": "si los jugadores pueden pedir problemas puntuados aquí con /puzzle next (on/off)",
+        "pt": "se os jogadores podem pedir problemas pontuados aqui com /puzzle next (on/off)",
+        "ru": "можно ли здесь получать рейтинговые задачи командой /puzzle next (on/off)",
+    },
+    "settings.key.daily_puzzle": {
+        "en": "the hour of the day (UTC, 0 to 23) when the daily puzzle is posted here, or none",
+        "ca": "l'hora del dia (UTC, de 0 a 23) en què es publica aquí el problema del dia, o none",
+        "es": "la hora del día (UTC, de 0 a 23) en que se publica aquí el problema del día, o none",
+        "pt": "a hora do dia (UTC, de 0 a 23) em que o problema do dia é publicado aqui, ou none",
+        "ru": "час (UTC, от 0 до 23), когда здесь публикуется задача дня, или none",
+    },
     "settings.key.open_play": {
         "en": "whether players here can /seek opponents from other chats (on/off; on in DMs)",
         "ca": "si els jugadors d'aquí poden fer /seek de rivals d'altres xats (on/off; on en privat)",

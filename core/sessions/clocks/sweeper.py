@@ -10,7 +10,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from core.leases import RELEASE_TIMEOUT, Lease
+from core.leases import Held, Lease
 from core.sessions.outages import REFUSED, Outages
 from core.sessions.settings import ServiceSettings
 from core.store.port import Store
@@ -37,29 +37,15 @@ class Sweeper:
         self._outages = outages
         self._sweep_clocks = sweep_clocks
         self._sweep_expired = sweep_expired
-        self._task: asyncio.Task[None] | None = None
-        self._stop = asyncio.Event()
         self.lease = Lease(store, SWEEPER_LEASE, ttl=settings.lease_ttl)
         """Held while this process is the one that sweeps (health and metrics read it)."""
+        self._held = Held(self.lease, self._while_held, "session-sweeper")
 
     def start(self) -> None:
-        if self._task is None:
-            self._stop.clear()
-            self._task = asyncio.create_task(
-                self.lease.run(self._while_held, self._stop), name="session-sweeper"
-            )
+        self._held.start()
 
     async def close(self) -> None:
-        if self._task is None:
-            return
-        # Stopped rather than cancelled, so that the lease is released and another process
-        # sweeps at once; cancelled if the store does not let it go in time.
-        self._stop.set()
-        await asyncio.wait({self._task}, timeout=RELEASE_TIMEOUT + 1.0)
-        self._task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._task
-        self._task = None
+        await self._held.close()
 
     async def _while_held(self, ending: asyncio.Event) -> None:
         """Sweep until ``ending`` is set (the lease lost or the service closing). Clocks first,

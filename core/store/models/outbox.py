@@ -38,6 +38,9 @@ class Kind(enum.Enum):
     EVENT = "event"
     """A tournament's notice (``detail["event"]``: its id, ``detail["notice"]``: which: a
     reminder, a cancellation, a new game with its board, the final standings)."""
+    DAILY_PUZZLE = "daily_puzzle"
+    """The day's puzzle posted in a chat that asked for it (``detail["day"]``: the UTC date;
+    no game)."""
 
 
 KEPT = 86_400.0

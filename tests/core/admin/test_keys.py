@@ -41,6 +41,8 @@ VALUES: dict[str, st.SearchStrategy[Any]] = {
     "rated": st.booleans(),
     "open_play": st.booleans(),
     "public_ladder": st.booleans(),
+    "puzzles": st.booleans(),
+    "daily_puzzle": st.none() | st.integers(0, 23),
     "level": st.sampled_from(list(Level)),
     "language": st.sampled_from(LOCALES),
     "theme": st.sampled_from(["auto", *THEMES]),

@@ -1,0 +1,103 @@
+"""The daily post: the day's puzzle in every chat whose ``daily_puzzle`` setting is an hour
+(UTC), once that hour has come, once a day.
+
+One process at a time looks for chats due (while it holds the :data:`LEASE`), and each post is
+claimed for the chat and day and left in the outbox in one transaction
+(:func:`core.store.puzzles.post_daily`): a chat gets one post a day however many processes look,
+even two at once while a lease changes hands. The outbox then shows it through the process that
+serves the chat (:class:`~core.sessions.openplay.relay.Relay`), after the platform's own rate
+limits: this process shows its own chats' posts at once, the others' are shown by their next pass.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import logging
+
+from core.i18n import Text
+from core.leases import Held, Lease, wait_or_set
+from core.puzzles.answer import Attempt
+from core.puzzles.streak import utc_day
+from core.replies import Actor, PlayerView, Reply
+from core.sessions.context import Context
+from core.sessions.openplay.relay import Relay, Shown
+from core.sessions.outages import REFUSED
+from core.sessions.puzzles import board
+from core.sessions.puzzles.solving import daily
+from core.store import Session, puzzles
+from core.store.models import Kind, OutboxItem
+from core.store.models.outbox import KEPT
+
+log = logging.getLogger("core.sessions")
+
+LEASE = "daily-puzzle"
+"""The lease whose holder looks for chats due their daily post."""
+INTERVAL = 60.0
+"""Seconds between two looks: a post comes within a minute of its hour."""
+ANYONE = PlayerView("?", "", None)
+"""The daily post's seat for the player: whoever answers (not a bot)."""
+
+
+class DailyPosts:
+    """Posts the day's puzzle where it is due; see the module docstring."""
+
+    def __init__(self, ctx: Context, relay: Relay) -> None:
+        self._ctx = ctx
+        self._relay = relay
+        lease = Lease(ctx.store, LEASE, ttl=ctx.settings.lease_ttl)
+        self._held = Held(lease, self._while_held, "daily-puzzle")
+        relay.renders(Kind.DAILY_PUZZLE, self._render)
+
+    def start(self) -> None:
+        self._held.start()
+
+    async def close(self) -> None:
+        await self._held.close()
+
+    async def _while_held(self, ending: asyncio.Event) -> None:
+        while not ending.is_set():
+            started = self._ctx.outages.now()
+            try:
+                await self.post_due()
+            except REFUSED as error:
+                self._ctx.outages.refused(error, since=started, work="the daily puzzle")
+            except Exception:
+                log.exception("daily puzzle post failed", extra={"action": "daily_puzzle"})
+            await wait_or_set(ending, INTERVAL)
+
+    async def post_due(self) -> int:
+        """Leave today's post for every chat due it and not posted today; how many were left
+        (this process shows the ones of its own chats at once)."""
+        ctx = self._ctx
+        now = ctx.clock()
+        today = utc_day(now)
+        hour = datetime.datetime.fromtimestamp(now, datetime.UTC).hour
+        left = 0
+        for platform, chat_id, due in await ctx.store.run(puzzles.daily_chats()):
+            if due > hour:
+                continue
+            item = await ctx.store.run(
+                puzzles.post_daily(platform, chat_id, today, now, now + KEPT)
+            )
+            if item is not None:
+                left += 1
+                self._relay.show_now((item,))
+        return left
+
+    async def _render(self, item: OutboxItem, session: Session | None) -> Shown | None:
+        """The day's board, anyone's to answer, with its line; None once the day is over."""
+        day = item.detail.get("day")
+        if not isinstance(day, str) or day != utc_day(self._ctx.clock()).isoformat():
+            return None  # shown late (no process served the chat that day): not news
+        puzzle = daily(datetime.date.fromisoformat(day))
+        attempt = Attempt(puzzle)
+        view = board.puzzle_board(
+            board.daily_board(puzzle), attempt, 0, ANYONE, board.task(attempt)
+        )
+        reader = Actor(
+            item.platform, item.chat_id, "", "", locale=self._ctx.settings.default_locale
+        )
+        text = Text("puzzle.daily", {"date": day})
+        reply = Reply(text=text, board=view, new_message=True, session_id=view.session_id)
+        return reader, [reply]
