@@ -30,8 +30,11 @@ async def service(tmp_path: Path) -> AsyncIterator[GameService]:
     await store.close()
 
 
-async def play(service: GameService, script: str, locale: str = "en") -> str:
-    """Runs the console over ``script`` to its end of input; returns what it printed."""
+async def play(
+    service: GameService, script: str, locale: str = "en", *, seconds: float = 10.0
+) -> str:
+    """Runs the console over ``script`` to its end of input (within ``seconds``); returns what
+    it printed."""
     reader = asyncio.StreamReader()
     reader.feed_data(script.encode())
     reader.feed_eof()
@@ -39,7 +42,7 @@ async def play(service: GameService, script: str, locale: str = "en") -> str:
     console = ConsoleAdapter(
         service, stdin=reader, stdout=out, user_id="ann", locale=locale, welcome=False
     )
-    await asyncio.wait_for(console.run(asyncio.Event()), 10)
+    await asyncio.wait_for(console.run(asyncio.Event()), seconds)
     return out.getvalue()
 
 
