@@ -303,6 +303,14 @@ class GameBot(discord.Client, DepartureEvents):
                 # An open game's board here is edited from the other chat's moves: only a
                 # member of the chat can.
                 raise UserError("discord.open_play_needs_the_bot")
+            if (
+                spec.name == "tournament"
+                and options.get("action")
+                and reach_of(interaction) is Reach.INTERACTIONS
+            ):
+                # An event posts its games, reminders and standings in the chats that take
+                # part: the bot must be a member to post here.
+                raise UserError("event.no_post")
             command = command_from_options(
                 spec,
                 options,

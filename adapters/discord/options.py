@@ -79,6 +79,10 @@ def command_from_options(
         # The same words as typed, so the same checks and answers: /seek quatre rated 2m.
         words = [str(options[name]) for name in ("game", "mode", "clock") if options.get(name)]
         return spec.build("/seek", words)
+    if spec.name == "tournament":
+        # The same words as typed: /tournament arena connect4 1h 2m, /tournament join ID.
+        names = ("action", "event", "game", "length", "clock", "start", "mode")
+        return spec.build("/tournament", [str(options[n]) for n in names if options.get(n)])
     if spec.name == "block":
         player = options.get("player")
         if isinstance(player, discord.abc.User):

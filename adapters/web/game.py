@@ -16,9 +16,8 @@ from aiohttp import web
 
 from core.pages import game as game_values
 from core.pages import game_picture
-from core.pages.games import GamePages, Live
+from core.pages.games import ArchivedGame, GamePages, Live
 from core.pages.paths import game_path, game_picture_path, game_text_path
-from core.store.models.archive import ArchivedGame
 
 PUBLIC_ID = "{public_id:[0-9a-f]{32}}"
 PICTURES = 256

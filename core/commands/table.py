@@ -43,6 +43,9 @@ from core.commands.starts import (
     start_builder,
 )
 from core.commands.topics import HELP_TOPICS
+from core.commands.tournaments import ACTIONS as TOURNAMENT_ACTIONS
+from core.commands.tournaments import SYNTAX as TOURNAMENT_SYNTAX
+from core.commands.tournaments import build_tournament
 from core.commands.values import (
     _BOT,
     _CASUAL,
@@ -341,6 +344,21 @@ COMMANDS: tuple[CommandSpec, ...] = (
             Option("name", about="help.option.block_name"),
         ),
         _build_unblock,
+    ),
+    CommandSpec(
+        "tournament",
+        (),
+        TOURNAMENT_SYNTAX,
+        (
+            Option("action", TOURNAMENT_ACTIONS, about="help.option.tournament_action"),
+            Option("event", about="help.option.tournament_event"),
+            Option("game", GAME_CHOICES),
+            Option("length", about="help.option.tournament_length"),
+            Option("clock"),
+            Option("start", about="help.option.tournament_start"),
+            Option("mode", tuple(_RATED)),
+        ),
+        build_tournament,
     ),
     CommandSpec(
         "settings",

@@ -10,6 +10,7 @@ from core.admin.durations import show_duration
 from core.commands.starts import is_digits
 from core.commands.table import _BY_NAME, COMMANDS, find_command
 from core.commands.topics import HELP_TOPICS, TOPIC_NOTES
+from core.commands.tournaments import tournament_words
 from core.commands.values import (
     _BOT,
     _CASUAL,
@@ -43,6 +44,7 @@ from core.commands.values import (
     Start,
     Stats,
     Top,
+    Tournament,
     Unblock,
     Unlink,
     VsBot,
@@ -190,6 +192,8 @@ def format_command(command: Command, prefix: str = "/") -> str:
             return f"{prefix}stats {user}"
         case Seek():
             return " ".join([f"{prefix}seek", *_seek_words(command)])
+        case Tournament():
+            return " ".join([f"{prefix}tournament", *tournament_words(command)])
         case Block(user=str() as user):
             return f"{prefix}block {user}"
         case Block(name=name):

@@ -15,7 +15,7 @@ __all__ = ["HELP_TOPICS", "TOPIC_NOTES"]
 HELP_TOPICS: dict[str, tuple[str, ...]] = {
     "play": WORDS,
     "game": ("accept", "decline", "rematch", "final", "review"),
-    "seek": ("seek", "block", "unblock"),
+    "seek": ("seek", "block", "unblock", "tournament"),
     "puzzles": ("puzzle",),
     "ratings": ("stats", "top", "link", "unlink", "hide"),
     "settings": ("settings", "theme", "help"),

@@ -281,6 +281,42 @@ class Unblock:
     name: str | None = None
 
 
+class TournamentAction(enum.Enum):
+    """What ``/tournament`` does."""
+
+    CREATE = "create"  # an admin makes an event in the chat
+    JOIN = "join"
+    LEAVE = "leave"
+    SHOW = "show"  # the standings (``/tournament`` alone)
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    """``/tournament arena|swiss|roundrobin GAME [rounds or duration] [clock] [start]
+    [rated|casual]``, ``/tournament join|leave [ID]``, ``/tournament [ID]``: events.
+
+    Attributes:
+        format: ``arena``, ``swiss`` or ``roundrobin`` (CREATE only).
+        length: rounds (Swiss) or seconds (an arena's duration), as given; None: the default.
+        clock: seconds a move may take, as given; None: the default.
+        start_in: seconds from now to the start (``+30m``); ``start_at``: the UTC time of
+            day (``18:30``), the next one; neither: the default.
+        rated: True or False as said; None: rated where the chat allows it.
+        event_id: the event named (JOIN, LEAVE, SHOW); None: the chat's, or the player's.
+    """
+
+    action: TournamentAction = TournamentAction.SHOW
+    format: str | None = None
+    kind: GameKind | None = None
+    rules: Rules | None = None
+    length: float | None = None
+    clock: float | None = None
+    start_in: float | None = None
+    start_at: tuple[int, int] | None = None
+    rated: bool | None = None
+    event_id: str | None = None
+
+
 Command = (
     Start
     | Help
@@ -300,6 +336,7 @@ Command = (
     | Unlink
     | Hide
     | PersonalTheme
+    | Tournament
     | Puzzle
 )
 

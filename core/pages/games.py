@@ -23,7 +23,7 @@ from core.pages.game import GamePage, decode_review, encode_review, game_page, h
 from core.pages.paths import player_path
 from core.sessions.reviews.review import KEEP_NAMESPACE, decode
 from core.store import Status, archive, kv, sessions
-from core.store.models.archive import ArchivedGame
+from core.store.models.archive import ArchivedGame as ArchivedGame  # the pages show it
 
 if TYPE_CHECKING:
     from core.store.runner import SqlStore

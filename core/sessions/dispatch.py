@@ -30,6 +30,7 @@ from core.commands import (
     Start,
     Stats,
     Top,
+    Tournament,
     Unblock,
     Unlink,
     help_text,
@@ -42,6 +43,7 @@ from core.replies import Actor, Reply
 from core.sessions.admin.policy import Policy
 from core.sessions.admin.settings_command import Admin
 from core.sessions.context import Context
+from core.sessions.events.command import Tournaments
 from core.sessions.openplay.seeking import Matchmaker
 from core.sessions.play.challenges import Challenges
 from core.sessions.play.left import Departures
@@ -72,6 +74,7 @@ class Dispatch:
         admin: Admin,
         themes: Themes,
         matchmaker: Matchmaker,
+        tournaments: Tournaments,
         puzzles: Puzzles,
     ) -> None:
         self._ctx = ctx
@@ -85,6 +88,7 @@ class Dispatch:
         self._admin = admin
         self._themes = themes
         self._matchmaker = matchmaker
+        self._tournaments = tournaments
         self._puzzles = puzzles
 
     async def text(self, actor: Actor, text: str, addressed: bool) -> list[Reply]:
@@ -216,6 +220,8 @@ class Dispatch:
                 return await self._themes.choose(actor, command, await self._policy.chat(actor))
             case Seek():
                 return await self._matchmaker.command(actor, command)
+            case Tournament():
+                return await self._tournaments.command(actor, command)
             case Block() | Unblock():
                 return await self._matchmaker.block(actor, command)
             case Help(topic=topic):

@@ -58,6 +58,9 @@ from core.sessions.clocks.clock import Clocks
 from core.sessions.clocks.sweeper import Sweeper
 from core.sessions.context import Context
 from core.sessions.dispatch import Dispatch
+from core.sessions.events.command import Tournaments
+from core.sessions.events.director import Director, Directors
+from core.sessions.events.notices import Notices
 from core.sessions.openplay.other_chats import OtherChats
 from core.sessions.openplay.relay import Relay
 from core.sessions.openplay.seeking import Matchmaker
@@ -135,6 +138,10 @@ class GameService:
         self._daily = DailyPosts(self._ctx, self._relay)
         self._departures = Departures(self._ctx, self._relay)
         self._clocks = Clocks(self._ctx, self._annotated, self._relay)
+        notices = Notices(self._ctx, self._relay)
+        self.director = Director(self._ctx, self._relay)
+        """Steps tournaments (tests step it with their own clock; :meth:`start` runs it)."""
+        self._directors = Directors(self._ctx, self.director)
         self._dispatch = Dispatch(
             self._ctx,
             policy=self._policy,
@@ -147,6 +154,7 @@ class GameService:
             admin=Admin(self._ctx, cache, self._matchmaker.open_play_changed),
             themes=self._themes,
             matchmaker=self._matchmaker,
+            tournaments=Tournaments(self._ctx, self._policy, notices),
             puzzles=self._puzzles,
         )
         self._sweeper = Sweeper(
@@ -191,6 +199,7 @@ class GameService:
         self._daily.start()
         duration = (time.perf_counter() - started) * 1000
         self._matchmaker.start()
+        self._directors.start()
         log.info(
             "service started: ai_workers=%d duration_ms=%.0f",
             self.runner.load().workers,
@@ -209,6 +218,7 @@ class GameService:
         await self._moves.close()
         await self._kept.close()
         await self._matchmaker.close()
+        await self._directors.close()
         await self._sweeper.close()
         await self._daily.close()
         await self._relay.close()  # after the last pass and sweep: what they had to say

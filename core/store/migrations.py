@@ -607,6 +607,88 @@ ARCHIVE = Step(
     ),
 )
 
+# Tournaments (core/store/events.py; issue 34): an event, its players (by identity: linked
+# accounts are one), its pairings with their results, and its byes. A game's result reaches
+# its pairing in the transaction that finishes the game (core/store/event_results.py), found
+# by the session's id (unique); no reference to sessions: a finished game is swept, its
+# pairing stays. The live events' partial index is what the directors read every pass.
+EVENTS = Step(
+    "events",
+    (
+        """
+        CREATE TABLE events (
+            id          TEXT PRIMARY KEY,
+            format      TEXT NOT NULL CHECK (format IN ('arena', 'swiss', 'roundrobin')),
+            rows        INTEGER NOT NULL,
+            cols        INTEGER NOT NULL,
+            k           INTEGER NOT NULL,
+            gravity     INTEGER NOT NULL CHECK (gravity IN (0, 1)),
+            length      {REAL} NOT NULL,
+            clock       {REAL} NOT NULL,
+            rated       INTEGER NOT NULL CHECK (rated IN (0, 1)),
+            open        INTEGER NOT NULL CHECK (open IN (0, 1)),
+            starts_at   {REAL} NOT NULL,
+            platform    TEXT NOT NULL,
+            chat_id     TEXT NOT NULL,
+            server_id   TEXT,
+            created_by  TEXT NOT NULL,
+            name        TEXT NOT NULL,
+            status      TEXT NOT NULL
+                        CHECK (status IN ('scheduled', 'running', 'finished', 'cancelled')),
+            round       INTEGER NOT NULL,
+            version     INTEGER NOT NULL,
+            reminded    INTEGER NOT NULL CHECK (reminded IN (0, 1)),
+            created_at  {REAL} NOT NULL
+        )
+        """,
+        "CREATE INDEX events_live ON events (starts_at) WHERE status IN ('scheduled', 'running')",
+        "CREATE INDEX events_chat ON events (platform, chat_id, created_at)",
+        """
+        CREATE TABLE event_players (
+            event_id    TEXT NOT NULL REFERENCES events (id) ON DELETE CASCADE,
+            player      TEXT NOT NULL,
+            platform    TEXT NOT NULL,
+            user_id     TEXT NOT NULL,
+            chat_id     TEXT NOT NULL,
+            server_id   TEXT,
+            name        TEXT NOT NULL,
+            rating      {REAL} NOT NULL,
+            score       {REAL} NOT NULL,
+            joined      INTEGER NOT NULL,
+            withdrawn   INTEGER NOT NULL CHECK (withdrawn IN (0, 1)),
+            berserk     INTEGER NOT NULL CHECK (berserk IN (0, 1)),
+            PRIMARY KEY (event_id, player)
+        ){WITHOUT_ROWID}
+        """,
+        "CREATE INDEX event_players_user ON event_players (platform, user_id)",
+        """
+        CREATE TABLE event_games (
+            seq         {AUTO_ID},
+            event_id    TEXT NOT NULL REFERENCES events (id) ON DELETE CASCADE,
+            round       INTEGER NOT NULL,
+            session_id  TEXT NOT NULL UNIQUE,
+            x           TEXT NOT NULL,
+            o           TEXT NOT NULL,
+            started     INTEGER NOT NULL CHECK (started IN (0, 1)),
+            x_score     {REAL},
+            o_score     {REAL},
+            plies       INTEGER NOT NULL,
+            finished_at {REAL}
+        )
+        """,
+        "CREATE INDEX event_games_event ON event_games (event_id, seq)",
+        """
+        CREATE TABLE event_byes (
+            event_id    TEXT NOT NULL REFERENCES events (id) ON DELETE CASCADE,
+            round       INTEGER NOT NULL,
+            player      TEXT NOT NULL,
+            points      {REAL} NOT NULL,
+            PRIMARY KEY (event_id, round, player)
+        ){WITHOUT_ROWID}
+        """,
+    ),
+)
+
 # Puzzles (issue 35, core/store/puzzles.py): a player's puzzle rating, count and streak (one row
 # per identity, so a link carries it), each puzzle's own rating (a row once someone tried it;
 # before, its difficulty), the attempts (a person tries a puzzle once: the unique key; the
@@ -688,6 +770,7 @@ STEPS: Sequence[Step] = (
     PUBLIC_IDS,
     OUTBOX_POSTED,
     ARCHIVE,
+    EVENTS,
     PUZZLES,
 )
 """Step ``i`` upgrades version ``i`` to ``i + 1``, in every dialect."""

@@ -223,6 +223,11 @@ def _paired(
     return Paired(session, seeks, notices)
 
 
+def blocks_among(players: Sequence[str]) -> Op[set[tuple[str, str]]]:
+    """The blocks between any two of ``players`` (a tournament's field; either way)."""
+    return (yield from _blocks(players, players))
+
+
 def _blocks(players: Sequence[str], others: Sequence[str]) -> Op[set[tuple[str, str]]]:
     """The blocks between any of ``players`` and any of ``others`` (either way)."""
     everyone = list(dict.fromkeys([*players, *others]))

@@ -37,7 +37,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from core.store import archive, kv, leases, limits, outbox, ratings
+from core.store import archive, event_results, kv, leases, limits, outbox, ratings
 from core.store.errors import AlreadyPlaying
 from core.store.migrations import Dialect
 from core.store.models.kv import GameLimits, KvEntry
@@ -391,8 +391,9 @@ def _chat_of_user(session: Session, user_id: str) -> tuple[str, str]:
 
 
 def _record_result(session: Session) -> Op[None]:
-    """Add a finished game to its players' stats and, if rated, its rating change, and archive
-    it for its web page (inside the finishing transaction: all are written, or none)."""
+    """Add a finished game to its players' stats and, if rated, its rating change, archive it
+    for its web page, and a tournament game's result to its event (inside the finishing
+    transaction: all are written, or none)."""
     yield many(
         "INSERT INTO stats (platform, chat_id, user_id, name, wins, losses, draws,"
         " updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
@@ -407,6 +408,7 @@ def _record_result(session: Session) -> Op[None]:
     )
     yield from ratings.record(session)
     yield from archive.archive_in(session)
+    yield from event_results.record(session)
 
 
 # A game shown in the chat ($1, $2): its own, or a seat's other one (an open game).

@@ -42,6 +42,7 @@ from core.commands import (
     Start,
     Stats,
     Top,
+    Tournament,
     Unblock,
     Unlink,
     VsBot,
@@ -81,6 +82,7 @@ BARE: dict[str, Command] = {
     "block": Block(),
     "unblock": Unblock(),
     "theme": PersonalTheme(),
+    "tournament": Tournament(),
     "puzzle": Puzzle(),
 }
 
@@ -115,6 +117,7 @@ def test_table_has_the_design_commands_and_aliases() -> None:
         "seek": (),
         "block": (),
         "unblock": (),
+        "tournament": (),
         "theme": (),
         "puzzle": (),
     }

@@ -130,6 +130,11 @@ async def test_bots_games_and_settings_are_refused_clearly(
     assert watch.ephemeral() == [render("discord.bots_need_the_bot", "en")]
     seek = await double.slash("seek", {"game": "quatre"}, user="alice", group=group)
     assert seek.ephemeral() == [render("discord.open_play_needs_the_bot", "en")]
+    # A tournament posts its games and standings in the chats that take part.
+    event = await double.slash(
+        "tournament", {"action": "join", "event": "abc"}, user="alice", group=group
+    )
+    assert event.ephemeral() == [render("event.no_post", "en")]
     settings = await double.slash(
         "settings", {"key": "games", "value": "none"}, user="alice", group=group, granted=True
     )

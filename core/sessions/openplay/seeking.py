@@ -47,9 +47,9 @@ from core.sessions.context import Context
 from core.sessions.openplay.blocking import Blocks
 from core.sessions.openplay.relay import Relay, Shown, reader_of
 from core.sessions.outages import REFUSED
-from core.sessions.play.model import Event, new_session, transition
+from core.sessions.play.model import agreed_game
 from core.sessions.views import board_reply, game_name
-from core.store import AlreadyPlaying, Seat, Session, Status, new_session_id, ratings
+from core.store import AlreadyPlaying, Session, new_session_id, ratings
 from core.store import seeks as store_seeks
 from core.store.models import AlreadySeeking, Kind, OutboxItem, Paired, Queued, SeekResult
 from core.store.seeks import decode_seek
@@ -67,6 +67,15 @@ def _rating_text(seek: Seek) -> str:
     """A player's rating on the pairing line, as ``/stats`` and result lines show it ("1500?"
     while provisional)."""
     return Rating(seek.rating, seek.deviation, seek.games).display()
+
+
+def open_play_on(actor: Actor, chat: Effective) -> bool:
+    """Whether the actor's chat plays with other chats (seeks, open tournaments): off in servers
+    and rooms unless an admin turned it on; on in a direct chat with the bot unless one turned
+    it off."""
+    if chat.sources["open_play"] is Source.DEFAULT:
+        return actor.direct
+    return bool(chat.open_play)
 
 
 class Matchmaker:
@@ -182,11 +191,7 @@ class Matchmaker:
 
     @staticmethod
     def _open_play(actor: Actor, chat: Effective) -> bool:
-        # Off in servers and rooms unless an admin turned it on; on in a direct chat with the
-        # bot unless one turned it off.
-        if chat.sources["open_play"] is Source.DEFAULT:
-            return actor.direct
-        return bool(chat.open_play)
+        return open_play_on(actor, chat)
 
     @staticmethod
     def _mode(rated: bool) -> Text:
@@ -254,35 +259,17 @@ class Matchmaker:
         """
         ctx = self._ctx
         x, o = (first, second) if ctx.rng.random() < 0.5 else (second, first)
-        away = (o.platform, o.chat_id) != (x.platform, x.chat_id)
-        seats = (
-            Seat.person(x.user_id, x.name),
-            Seat(
-                o.name,
-                o.user_id,
-                platform=o.platform if away else None,
-                chat_id=o.chat_id if away else None,
-                server_id=o.server_id if away else None,
-            ),
-        )
-        now = ctx.clock()
-        # Born as a challenge both accepted by seeking: the accepting transition starts the
-        # first player's clock, as for any game between people.
-        offered = new_session(
-            platform=x.platform,
-            chat_id=x.chat_id,
-            seats=seats,
+        return agreed_game(
+            x,
+            o,
             rules=first.rules,
-            status=Status.CHALLENGE,
-            now=now,
+            now=ctx.clock(),
             ttl=ctx.settings.game_ttl,
             challenger=first.user_id,
             challenged=second.user_id,
             clock=game_clock(first, second),
             casual=not first.rated,
-            server_id=x.server_id,
         )
-        return transition(offered, Event.ACCEPT, now=now, ttl=ctx.settings.game_ttl)
 
     async def _opened(self, paired: Paired, *, here: Actor | None) -> list[Reply]:
         """Show a new open game: its board posted in both chats (the one of ``here`` answered

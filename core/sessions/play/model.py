@@ -12,6 +12,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import Protocol
 
 from core.games import Outcome, Position, Rules, Termination
 from core.store import Seat, Session, Status, new_session_id
@@ -190,3 +191,62 @@ def new_session(
         server_id=server_id,
         casual=casual,
     )
+
+
+class Placed(Protocol):
+    """A person and the chat they play from (a seek, a tournament's player)."""
+
+    @property
+    def platform(self) -> str: ...
+    @property
+    def chat_id(self) -> str: ...
+    @property
+    def server_id(self) -> str | None: ...
+    @property
+    def user_id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+
+
+def agreed_game(
+    x: Placed,
+    o: Placed,
+    *,
+    rules: Rules,
+    now: float,
+    ttl: float,
+    challenger: str,
+    challenged: str,
+    clock: float | None,
+    casual: bool,
+) -> Session:
+    """A game two people both asked for (a paired seek, a tournament's pairing), ``x`` first:
+    the session belongs to ``x``'s chat and ``o``'s seat sits in its own chat when it is
+    another one (an open game). Born as a challenge both accepted: the accepting transition
+    starts the first player's clock, as for any game between people."""
+    away = (o.platform, o.chat_id) != (x.platform, x.chat_id)
+    seats = (
+        Seat.person(x.user_id, x.name),
+        Seat(
+            o.name,
+            o.user_id,
+            platform=o.platform if away else None,
+            chat_id=o.chat_id if away else None,
+            server_id=o.server_id if away else None,
+        ),
+    )
+    offered = new_session(
+        platform=x.platform,
+        chat_id=x.chat_id,
+        seats=seats,
+        rules=rules,
+        status=Status.CHALLENGE,
+        now=now,
+        ttl=ttl,
+        challenger=challenger,
+        challenged=challenged,
+        clock=clock,
+        casual=casual,
+        server_id=x.server_id,
+    )
+    return transition(offered, Event.ACCEPT, now=now, ttl=ttl)

@@ -35,6 +35,9 @@ class Kind(enum.Enum):
     """A game ended, or a challenge withdrawn, because a player (or the bot) left a chat: its
     board edited to its end and why; a withdrawn challenge, gone from the store, is said from
     ``detail`` (who left, and who reads it there)."""
+    EVENT = "event"
+    """A tournament's notice (``detail["event"]``: its id, ``detail["notice"]``: which: a
+    reminder, a cancellation, a new game with its board, the final standings)."""
     DAILY_PUZZLE = "daily_puzzle"
     """The day's puzzle posted in a chat that asked for it (``detail["day"]``: the UTC date;
     no game)."""

@@ -1,0 +1,310 @@
+"""Tournaments through the service, on both stores, with a fake clock: a Swiss event of four
+players from two chats of two platforms played to its end (pairings shown in each player's
+own chat, results, standings in every chat that took part); an arena of 100 players (no
+player in two games at once, nobody paired with himself or a block, every score by the streak
+rules); an event with fewer than two players cancelled; two directors stepping one event at
+once; a director killed between a pairing and its games; and the answers to bad input."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Sequence
+
+import pytest
+
+from core.replies import Actor, Reply
+from core.sessions import GameService, ServiceSettings
+from core.store import events, leases, seeks, sessions
+from core.store.models.events import EventGame, EventStatus
+from core.tournaments.arena import ArenaGame, Outcome, sheet
+from tests.backends import AnyStore, Backend
+from tests.core.test_sessions import NOW, Clock, error_key, keys, service, store
+from tests.core.test_sessions_seek import open_service
+
+__all__ = ["store"]  # the fixture
+
+ADMIN = Actor("disc", "chan-1", "ann", "Ann", direct=True, is_admin=True)
+BEN = Actor("disc", "chan-1", "ben", "Ben", direct=True)
+CID = Actor("mx", "!room:hs", "cid", "Cid", direct=True)
+DOT = Actor("mx", "!room:hs", "dot", "Dot", direct=True)
+EVE = Actor("mx", "!other:hs", "eve", "Eve", direct=True)
+
+X_WINS = (1, 4, 2, 5, 3)
+O_WINS = (1, 4, 2, 5, 9, 6)
+DRAW = (1, 5, 9, 3, 7, 4, 6, 8, 2)
+
+
+def event_id(replies: Sequence[Reply]) -> str:
+    [reply] = replies
+    assert reply.text is not None and reply.text.key == "event.created", replies
+    join = str(reply.text.params["join"])
+    return join.rsplit(" ", 1)[1]
+
+
+async def play(
+    svc: GameService, players: dict[str, Actor], game: EventGame, moves: Sequence[int]
+) -> None:
+    """Play ``moves`` (1-based cells) in the pairing's game, each by its player from his chat."""
+    session = await svc.store.run(sessions.get(game.session_id))
+    assert session is not None
+    seats = [players[seat.user_id or ""] for seat in session.seats]
+    for n, cell in enumerate(moves):
+        replies = await svc.handle_text(seats[n % 2], str(cell))
+        assert error_key(replies) is None, replies
+
+
+def accounts(*actors: Actor) -> dict[str, Actor]:
+    return {a.user_id: a for a in actors}
+
+
+async def test_a_swiss_event_of_two_chats_is_played_to_its_end(store: AnyStore) -> None:
+    clock = Clock()
+    svc, chats = open_service(store, clock)
+    made = await svc.handle_text(ADMIN, "/tournament swiss tictactoe 2 60s +10m casual")
+    ident = event_id(made)
+    for who in (ADMIN, BEN, CID, DOT):
+        assert keys(await svc.handle_text(who, f"/tournament join {ident}")) == ["event.joined"]
+    assert error_key(await svc.handle_text(BEN, "/tournament join")) == "event.twice"
+    assert keys(await svc.handle_text(ADMIN, "/tournament")) == ["event.table"]
+    clock.advance(601)
+    assert await svc.director.step(ident)
+    await svc.open_games_idle()
+    assert (
+        error_key(await svc.handle_text(EVE, f"/tournament join {ident}")) == "event.no_late_join"
+    )
+    everyone = accounts(ADMIN, BEN, CID, DOT)
+    for number in (1, 2):
+        games = [g for g in await store.run(events.games(ident)) if g.round == number]
+        assert len(games) == 2 and all(g.started for g in games)
+        assert {p for g in games for p in (g.x, g.o)} == {
+            f"{a.platform}:{a.user_id}" for a in everyone.values()
+        }
+        # Each player was shown his game in his own chat, under the pairing line.
+        for game in games:
+            session = await store.run(sessions.get(game.session_id))
+            assert session is not None
+            for seat in (1, 2):
+                shown = chats.shown[session.chat_of(seat)]
+                assert any(r.text is not None and r.text.key == "event.game" for r in shown)
+                assert any(
+                    r.board is not None and r.board.session_id == game.session_id for r in shown
+                )
+        for game in games:
+            await play(svc, everyone, game, X_WINS)
+        assert await svc.director.step(ident) is (number == 1)
+        await svc.open_games_idle()
+    event = await store.run(events.get_event(ident))
+    assert event is not None and event.status is EventStatus.FINISHED and event.round == 2
+    scores = sorted(p.score for p in await store.run(events.players(ident)))
+    assert sum(scores) == 4 and scores[-1] == 2  # four games, one player won both
+    for chat in (("disc", "chan-1"), ("mx", "!room:hs")):
+        assert any(r.text is not None and r.text.key == "event.final" for r in chats.shown[chat])
+    [table] = await svc.handle_text(CID, f"/tournament {ident}")
+    assert table.text is not None and table.text.key == "event.table"
+    said = table.text.render("en").split("\n")
+    assert said[0].startswith(f"Tournament {ident}: Swiss, tic-tac-toe, 2 rounds, 1 minute")
+    assert said[1] == "Over. Final standings:"
+    assert said[2].startswith("1. ") and said[2].split(":")[1].strip().startswith("2 (")
+    assert {line.split(". ")[1].split(":")[0] for line in said[2:]} == {"Ann", "Ben", "Cid", "Dot"}
+
+
+async def test_an_event_with_fewer_than_two_players_is_cancelled(store: AnyStore) -> None:
+    clock = Clock()
+    svc, chats = open_service(store, clock)
+    ident = event_id(await svc.handle_text(ADMIN, "/tournament arena connect4 30m"))
+    await svc.handle_text(CID, f"/tournament join {ident}")
+    clock.advance(300)  # the reminder, in every chat that takes part
+    assert await svc.director.step(ident)
+    clock.advance(301)
+    assert not await svc.director.step(ident)
+    await svc.open_games_idle()
+    for chat in (("disc", "chan-1"), ("mx", "!room:hs")):
+        said = [r.text.key for r in chats.shown[chat] if r.text is not None]
+        assert said == ["event.reminder", "event.cancelled"]
+    event = await store.run(events.get_event(ident))
+    assert event is not None and event.status is EventStatus.CANCELLED
+
+
+async def test_bad_input_gets_a_clear_answer(store: AnyStore) -> None:
+    svc, _ = open_service(store, Clock())
+    assert error_key(await svc.handle_text(BEN, "/tournament arena")) == "event.admins_only"
+    assert error_key(await svc.handle_text(ADMIN, "/tournament arena 5m")) == "parse.event_duration"
+    assert error_key(await svc.handle_text(ADMIN, "/tournament swiss 40")) == "parse.event_rounds"
+    assert error_key(await svc.handle_text(ADMIN, "/tournament swiss 3 1s")) == "parse.clock_range"
+    assert error_key(await svc.handle_text(ADMIN, "/tournament swiss +9d")) == "parse.event_start"
+    assert error_key(await svc.handle_text(ADMIN, "/tournament")) == "event.none"
+    assert error_key(await svc.handle_text(ADMIN, "/tournament join nope")) == "event.unknown"
+    ident = event_id(await svc.handle_text(ADMIN, "/tournament swiss"))
+    assert error_key(await svc.handle_text(ADMIN, "/tournament arena")) == "event.one_here"
+    assert error_key(await svc.handle_text(BEN, "/tournament leave")) == "event.not_in"
+    await svc.handle_text(BEN, "/tournament join")
+    assert keys(await svc.handle_text(BEN, f"/tournament leave {ident}")) == ["event.left"]
+
+
+async def test_leaving_mid_game_resigns_it(store: AnyStore) -> None:
+    clock = Clock()
+    svc, _ = open_service(store, clock)
+    ident = event_id(await svc.handle_text(ADMIN, "/tournament swiss tictactoe 3"))
+    for who in (ADMIN, CID):
+        await svc.handle_text(who, "/tournament join " + ident)
+    clock.advance(601)
+    await svc.director.step(ident)
+    [game] = await store.run(events.games(ident))
+    replies = await svc.handle_text(CID, "/tournament leave")
+    assert keys(replies) == ["event.left", "game.resigned"]
+    session = await store.run(sessions.get(game.session_id))
+    assert session is not None and session.winner is not None
+    scores = {p.player: p.score for p in await store.run(events.players(ident))}
+    assert scores == {"disc:ann": 1.0, "mx:cid": 0.0}
+    # Round 2 has one player: his bye, then round 3's, then the end.
+    steps = 0
+    while await svc.director.step(ident):
+        steps += 1
+        assert steps < 5
+    scores = {p.player: p.score for p in await store.run(events.players(ident))}
+    assert scores == {"disc:ann": 3.0, "mx:cid": 0.0}
+
+
+async def test_two_directors_stepping_at_once_pair_once(backend: Backend) -> None:
+    async with backend.open() as one, backend.open() as two:
+        clock = Clock()
+        first, second = service(one, clock), service(two, clock, seed=8)
+        ident = event_id(await first.handle_text(ADMIN, "/tournament arena tictactoe 30m"))
+        people = [Actor("test", f"c{n % 3}", f"p{n}", f"P{n}", direct=True) for n in range(12)]
+        for who in people:
+            await first.handle_text(who, f"/tournament join {ident}")
+        clock.advance(601)
+        for _ in range(4):
+            await asyncio.gather(first.director.step(ident), second.director.step(ident))
+        games = await one.run(events.games(ident))
+        live = [p for g in games if not g.done for p in (g.x, g.o)]
+        assert len(live) == len(set(live)) == 12
+        assert all(g.started for g in games)
+
+
+class DiesAfterPairing:
+    """A store whose process dies right after a pairing's commit: its games are never
+    written by it."""
+
+    def __init__(self, store: AnyStore) -> None:
+        self._store = store
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._store, name)
+
+    async def run(self, op: object) -> object:
+        if getattr(op, "__name__", "") == "start_game":
+            op.close()  # type: ignore[attr-defined]
+            raise asyncio.CancelledError  # killed
+        return await self._store.run(op)  # type: ignore[arg-type]
+
+
+async def test_a_director_killed_between_pairing_and_games_loses_nothing(
+    store: AnyStore,
+) -> None:
+    clock = Clock()
+    svc, _ = open_service(store, clock)
+    ident = event_id(await svc.handle_text(ADMIN, "/tournament swiss tictactoe 3"))
+    for who in (ADMIN, BEN, CID, DOT):
+        await svc.handle_text(who, f"/tournament join {ident}")
+    clock.advance(601)
+    dying = service(DiesAfterPairing(store), clock)  # type: ignore[arg-type]
+    with pytest.raises(asyncio.CancelledError):
+        await dying.director.step(ident)
+    paired = await store.run(events.games(ident))
+    assert len(paired) == 2 and not any(g.started for g in paired)
+    # The next director (another process, or this one restarted) writes the games, once, and
+    # shows them in their chats.
+    after, chats = open_service(store, clock)
+    assert await after.director.step(ident)
+    assert await after.director.step(ident)
+    await after.open_games_idle()
+    games = await store.run(events.games(ident))
+    assert [g.session_id for g in games] == [g.session_id for g in paired]
+    assert all(g.started for g in games)
+    for game in games:
+        session = await store.run(sessions.get(game.session_id))
+        assert session is not None
+        for seat in (1, 2):
+            shown = chats.shown[session.chat_of(seat)]
+            boards = [r for r in shown if r.board and r.board.session_id == game.session_id]
+            assert len(boards) == 1 and boards[0].new_message
+
+
+async def test_one_process_directs_an_event_under_its_lease(backend: Backend) -> None:
+    async with backend.open() as one, backend.open() as two:
+        settings = ServiceSettings(ai_workers=0, lease_ttl=0.6)
+        first = GameService(one, settings=settings, clock=lambda: NOW + 3600)
+        second = GameService(two, settings=settings, clock=lambda: NOW + 3600)
+        maker = service(one, Clock())
+        ident = event_id(await maker.handle_text(ADMIN, "/tournament arena tictactoe 2h"))
+        people = [Actor("test", f"c{n % 3}", f"p{n}", f"P{n}", direct=True) for n in range(12)]
+        for who in people:
+            await maker.handle_text(who, f"/tournament join {ident}")
+        await first.start()
+        await second.start()
+        try:
+            games: list[EventGame] = []
+            deadline = time.monotonic() + 20
+            while len(games) < 6:
+                assert time.monotonic() < deadline, "no wave in time"
+                await asyncio.sleep(0.05)
+                games = await one.run(events.games(ident))
+            holder = await one.run(leases.lease_holder(f"event:{ident}"))
+            assert holder is not None
+            live = [p for g in games if not g.done for p in (g.x, g.o)]
+            assert len(games) == 6 and len(live) == len(set(live)) == 12
+        finally:
+            await first.close()
+            await second.close()
+        assert await one.run(leases.lease_holder(f"event:{ident}")) is None  # released
+
+
+async def test_an_arena_of_100_players(store: AnyStore) -> None:
+    """Driven through the service with a fake clock, each game played move by move."""
+    clock = Clock()
+    svc, _ = open_service(store, clock)
+    rng = random.Random(34)
+    ident = event_id(await svc.handle_text(ADMIN, "/tournament arena tictactoe 10m 60s +1m"))
+    people = [Actor("disc", f"chan-{n % 7}", f"u{n}", f"U{n}", direct=True) for n in range(100)]
+    everyone = accounts(*people)
+    ids = [f"disc:{p.user_id}" for p in people]
+    blocks = {(ids[n], ids[n + 1]) for n in range(0, 100, 10)}
+    for a, b in blocks:
+        assert await store.run(seeks.block(a, b, clock()))
+    for who in people:
+        assert keys(await svc.handle_text(who, f"/tournament join {ident}")) == ["event.joined"]
+    clock.advance(61)
+    waves = 0
+    while await svc.director.step(ident):
+        games = await store.run(events.games(ident))
+        live = [g for g in games if not g.done]
+        playing = [p for g in live for p in (g.x, g.o)]
+        assert len(playing) == len(set(playing)), "a player in two games at once"
+        for g in games:
+            assert g.x != g.o and (g.x, g.o) not in blocks and (g.o, g.x) not in blocks
+        # Half the games end each minute, each with a drawn result.
+        for game in live[: max(1, len(live) // 2)]:
+            await play(svc, everyone, game, rng.choice((X_WINS, O_WINS, DRAW)))
+        clock.advance(60)
+        waves += 1
+        assert waves < 100
+    games = await store.run(events.games(ident))
+    assert len(games) > 150 and all(g.done for g in games)
+    for player in await store.run(events.players(ident)):
+        mine = sorted(
+            (g for g in games if player.player in (g.x, g.o)),
+            key=lambda g: (g.finished_at or 0.0, g.seq),
+        )
+        results = []
+        for g in mine:
+            points = g.x_score if g.x == player.player else g.o_score
+            outcome = (
+                Outcome.WIN if points == 1 else Outcome.DRAW if points == 0.5 else Outcome.LOSS
+            )
+            results.append(ArenaGame(outcome, g.plies))
+        assert player.score == sheet(results).total, player
+    event = await store.run(events.get_event(ident))
+    assert event is not None and event.status is EventStatus.FINISHED
