@@ -1,11 +1,13 @@
-"""The web pages' cost on SQLite: the home page, a ladder page and player pages, served by the
-real aiohttp application over 127.0.0.1 (each request timed from the client: the store's
-reads, the templates and HTTP), beside the pages' store reads alone.
+"""The web pages' cost on SQLite: the home page, a ladder page, player pages and game pages,
+served by the real aiohttp application over 127.0.0.1 (each request timed from the client: the
+store's reads, the templates and HTTP), beside the pages' store reads alone; and a game's
+``og:image`` drawn cold (a game whose picture nobody asked for yet).
 
 ``python -m benchmarks web_pages [--quick]``: 10,000 rated players in tic-tac-toe and Connect
-Four, all listed, and 100,000 rated games in the rating log (1,000 and 10,000 with
-``--quick``), written straight into the tables; one player of them has 5,000 of those games,
-the heaviest player page. Prints p50 and p99 in milliseconds.
+Four, all listed, and 100,000 rated games in the rating log and the archive of finished games
+(each with its review kept, as after its first visit) (1,000 and 10,000 with ``--quick``),
+written straight into the tables; one player of them has 5,000 of those games, the heaviest
+player page. Prints p50 and p99 in milliseconds.
 """
 
 from __future__ import annotations
@@ -23,8 +25,16 @@ from aiohttp import web
 
 from adapters.web import AddressLimiter, WebPages
 from benchmarks.ratings_store import _timed  # p50 and p99 of an awaitable, after a warm-up
+from core.ai import Level, choose_move
+from core.ai.review import review_game
+from core.games import CONNECT_FOUR, TICTACTOE, Position, Rules
 from core.pages import Pages
+from core.pages.game import encode_review
+from core.pages.game_picture import game_png
+from core.pages.games import GamePages
 from core.store import SqliteStore
+from core.store.models.archive import ArchivedGame
+from core.store.rows import encode_moves
 from core.store.sql import for_sqlite
 
 PLAYERS = 10_000
@@ -45,6 +55,36 @@ _CHANGE = (
     " second_rating_after, second_deviation_after)"
     " VALUES ('game', $1, $2, $3, $4, $5, $6, 'win', $7, 80, 20, $8, 80, 20, $9, 80, $10, 80)"
 )
+
+
+_ARCHIVED = (
+    "INSERT INTO archive (public_id, session_id, rows, cols, k, gravity, x_name, x_identity,"
+    " x_level, o_name, o_identity, o_level, moves, termination, winner, rated, clock,"
+    " started_at, finished_at, listed, analysis) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL,"
+    " $9, $10, NULL, $11, $12, $13, 1, 120, $14, $15, 1, $16)"
+)
+KINDS = 8
+"""Distinct games of each kind the archive repeats (each reviewed once, here)."""
+
+
+def _games(rules: Rules, rng: random.Random) -> list[tuple[tuple[int, ...], str, int | None, str]]:
+    """Games of ``rules`` between MEDIUM players, each with its moves, how it ended, its winner
+    and its review as the archive keeps it."""
+    found = []
+    for _ in range(KINDS):
+        p = Position.start(rules)
+        while not p.is_over:
+            p = p.play(choose_move(p, Level.MEDIUM, rng=rng))
+        review = review_game(rules, p.moves, every_best=True)
+        assert review is not None and p.outcome is not None
+        found.append(
+            (p.moves, p.outcome.termination.value, p.outcome.winner, encode_review(review.moves))
+        )
+    return found
+
+
+def public_id(game: int) -> str:
+    return f"{game:032x}"
 
 
 def _fill(path: Path, players: int, games: int, rng: random.Random) -> None:
@@ -90,6 +130,35 @@ def _fill(path: Path, players: int, games: int, rng: random.Random) -> None:
                 )
             )
         db.executemany(for_sqlite(_CHANGE), rows)
+        played = {
+            "tictactoe": (TICTACTOE, _games(TICTACTOE, rng)),
+            "connect4": (CONNECT_FOUR, _games(CONNECT_FOUR, rng)),
+        }
+        archived = []
+        for g, (session, pool, at, first, second, *_) in enumerate(rows):
+            rules, kinds = played[pool]
+            moves, ending, winner, review = kinds[g % KINDS]
+            archived.append(
+                (
+                    public_id(g),
+                    session,
+                    rules.rows,
+                    rules.cols,
+                    rules.k,
+                    int(rules.gravity),
+                    f"Player {first}",
+                    first,
+                    f"Player {second}",
+                    second,
+                    encode_moves(moves),
+                    ending,
+                    winner,
+                    at - 600,
+                    at,
+                    review,
+                )
+            )
+        db.executemany(for_sqlite(_ARCHIVED), archived)
     db.execute("ANALYZE")
     db.close()
 
@@ -106,7 +175,8 @@ async def _run(folder: Path, quick: bool) -> list[str]:
     lines = [f"  {players:,} rated players in 2 games, {games:,} rated games (SQLite)"]
     async with await SqliteStore.open(path) as store:
         pages = Pages(store, lambda: NOW)
-        app = WebPages(pages, AddressLimiter(10**9, 10**9)).app()
+        games_read = GamePages(store)
+        app = WebPages(pages, AddressLimiter(10**9, 10**9), games=games_read).app()
         runner = web.AppRunner(app, access_log=None)
         await runner.setup()
         site = web.TCPSite(runner, "127.0.0.1", 0)
@@ -122,6 +192,23 @@ async def _run(folder: Path, quick: bool) -> list[str]:
 
                 def player() -> str:
                     return f"/player/discord%3Au{rng.randrange(1, players)}"
+
+                def a_game() -> str:
+                    return public_id(rng.randrange(games))
+
+                async def game_read() -> None:
+                    found = await games_read.archived(a_game())
+                    assert isinstance(found, ArchivedGame)
+                    await games_read.page(found, None)
+
+                # Each picture asked for once: never drawn before (its caption holds its names).
+                cold = iter(range(games))
+                alone = iter(reversed(range(games)))
+
+                async def picture_alone() -> None:
+                    found = await games_read.archived(public_id(next(alone)))
+                    assert isinstance(found, ArchivedGame)
+                    game_png(found, await games_read.page(found, None, reviewed=False))
 
                 cases: list[tuple[str, Callable[[], Awaitable[Any]], Callable[[], Awaitable[Any]]]]
                 cases = [
@@ -140,6 +227,22 @@ async def _run(folder: Path, quick: bool) -> list[str]:
                         f"the heaviest player page ({HEAVY_GAMES:,} games)",
                         lambda: get("/player/discord%3Au0"),
                         lambda: pages.player("discord:u0"),
+                    ),
+                    (
+                        "a game page (random, its review kept)",
+                        lambda: get(f"/game/{a_game()}"),
+                        game_read,
+                    ),
+                    (
+                        "a game page at a move (?ply=5)",
+                        lambda: get(f"/game/{a_game()}?ply=5"),
+                        game_read,
+                    ),
+                    ("a game's text export", lambda: get(f"/game/{a_game()}.txt"), game_read),
+                    (
+                        "a game's og:image, cold (drawn for the first time)",
+                        lambda: get(f"/game/{public_id(next(cold))}.png"),
+                        picture_alone,
                     ),
                 ]
                 for label, served, read in cases:

@@ -17,7 +17,7 @@ from aiohttp import web
 from core.pages import game as game_values
 from core.pages import game_picture
 from core.pages.games import ArchivedGame, GamePages, Live
-from core.pages.paths import game_path, game_picture_path, game_text_path
+from core.pages.paths import game_path, game_picture_path, game_text_path, live_path
 
 PUBLIC_ID = "{public_id:[0-9a-f]{32}}"
 PICTURES = 256
@@ -69,7 +69,7 @@ class GameRoutes:
         found = await self._game(request)
         if isinstance(found, Live):
             # Returned, not raised: the server's guard turns raised answers into error pages.
-            return web.Response(status=303, headers={"Location": f"/live/{found.public_id}"})
+            return web.Response(status=303, headers={"Location": live_path(found.public_id)})
         page = await self._games.page(found, _ply(request.query.get("ply")))
         origin = self._origin(request)
         return self._render(

@@ -21,7 +21,8 @@ import jinja2
 from aiohttp import web
 
 from core.pages.feed import LiveFeed
-from core.pages.live import LiveGame, LiveReads, live_path
+from core.pages.live import LiveGame, LiveReads
+from core.pages.paths import live_path
 from core.pictures import board_png
 
 log = logging.getLogger("chatbots.web")

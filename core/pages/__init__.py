@@ -1,6 +1,6 @@
 """What the web pages show, as plain values (:mod:`core.pages.views`), read from the store by
-one module (:mod:`core.pages.reads`, the pages' only caller of the store). No HTML and no
-network here: ``adapters/web`` draws these values."""
+:mod:`core.pages.reads` (and, for the games in progress, :mod:`core.pages.live`, followed by
+:mod:`core.pages.feed`). No HTML and no network here: ``adapters/web`` draws these values."""
 
 from core.pages.chart import Chart, chart
 from core.pages.names import NAME_LENGTH, shown_name

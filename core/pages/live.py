@@ -11,11 +11,11 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
-from core.games import GameKind, Rules
 from core.games.rules import COLUMN_LETTERS
-from core.i18n import render
 from core.pages import live_ops
+from core.pages.game import ANONYMOUS, cell_name, describe_board, game_title
 from core.pages.names import shown_name
+from core.pages.paths import live_path
 from core.replies import BoardView, PlayerView
 from core.sessions.reviews.review import move_label
 from core.sessions.views import board_view
@@ -24,8 +24,6 @@ from core.store.models.session import Session, Status
 if TYPE_CHECKING:
     from core.store.runner import SqlStore
 
-ANONYMOUS = "anonymous"
-"""A player who hid themselves (``/hide``), wherever a live page names them."""
 MARKS = ("", "X", "O")
 LISTED = 10
 """Live games the home page lists at most."""
@@ -90,40 +88,12 @@ class LiveEntry:
     path: str
 
 
-def live_path(public_id: str) -> str:
-    """The address of a game's live page."""
-    return f"/live/{public_id}"
-
-
-def game_title(rules: Rules) -> str:
-    """The game's name in English, with a capital (``Tic-tac-toe``, ``Connect Four 6x7``)."""
-    key, params = GameKind.of(rules).title(rules)
-    shown = render(key, "en", **params)
-    return shown[:1].upper() + shown[1:]
-
-
-def cell_name(rules: Rules, index: int) -> str:
-    """A cell in words: ``b2`` on a free board (as players type it), ``column 4, row 6`` (from
-    the top) on a gravity board, whose players type columns."""
-    row, col = divmod(index, rules.cols)
-    if rules.gravity:
-        return f"column {col + 1} row {row + 1}"
-    return move_label(rules, index)
-
-
-def board_words(board: BoardView, players: tuple[str, str]) -> str:
-    """The board's text alternative: where each player's pieces are, and the winning line."""
-    rules = board.rules
-    if rules.gravity:
-        size = f"{rules.cols} columns and {rules.rows} rows, row 1 at the top"
-    else:
-        size = f"columns a to {move_label(rules, rules.cols - 1)[0]}, rows 1 to {rules.rows}"
-    parts = []
-    for mark in (1, 2):
-        cells = [cell_name(rules, c.index) for c in board.cells if c.mark == mark]
-        who = f"{MARKS[mark]} ({players[mark - 1]})"
-        parts.append(f"{who} on {', '.join(cells)}" if cells else f"{who} has no piece yet")
-    text = f"{game_title(rules)}. The board, {size}: {'; '.join(parts)}."
+def board_words(session: Session, board: BoardView, players: tuple[str, str]) -> str:
+    """The board's text alternative: who plays which mark, every piece as the game pages name
+    them (:func:`core.pages.game.describe_board`), and the winning line."""
+    rules = session.rules
+    who = f"{game_title(rules)}: X is {players[0]}, O is {players[1]}."
+    text = f"{who} {describe_board(rules, session.position())}"
     line = [cell_name(rules, c.index) for c in board.cells if c.winning]
     return f"{text} The winning line: {', '.join(line)}." if line else text
 
@@ -165,7 +135,7 @@ def live_game(session: Session, hidden: frozenset[int]) -> LiveGame:
         state=state,
         deadline=board.deadline,
         moves=tuple(move_label(session.rules, m) for m in session.moves),
-        text=board_words(board, names),
+        text=board_words(session, board, names),
     )
 
 

@@ -23,3 +23,8 @@ def game_picture_path(public_id: str) -> str:
 def game_text_path(public_id: str) -> str:
     """The address of a finished game's text export."""
     return f"/game/{public_id}.txt"
+
+
+def live_path(public_id: str) -> str:
+    """The address of a game in progress' live page (``Session.public_id``)."""
+    return f"/live/{public_id}"

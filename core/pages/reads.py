@@ -1,4 +1,4 @@
-"""The pages' reads of the store, all here: the one module of the pages that calls the store.
+"""The pages' reads of the store, all here but the live games' (:mod:`core.pages.live`).
 
 Each page is one or two operations: the home page a ladder per game, a ladder page one ladder
 (the store's ``ladder``, the one ``/top all`` reads, and who of it hid themselves), a player page

@@ -30,11 +30,8 @@ async def service(tmp_path: Path) -> AsyncIterator[GameService]:
     await store.close()
 
 
-async def play(
-    service: GameService, script: str, locale: str = "en", *, seconds: float = 10.0
-) -> str:
-    """Runs the console over ``script`` to its end of input (within ``seconds``); returns what
-    it printed."""
+async def play(service: GameService, script: str, locale: str = "en") -> str:
+    """Runs the console over ``script`` to its end of input; returns what it printed."""
     reader = asyncio.StreamReader()
     reader.feed_data(script.encode())
     reader.feed_eof()
@@ -42,7 +39,9 @@ async def play(
     console = ConsoleAdapter(
         service, stdin=reader, stdout=out, user_id="ann", locale=locale, welcome=False
     )
-    await asyncio.wait_for(console.run(asyncio.Event()), seconds)
+    # No timeout of its own: a hang is failed by the suite's (pyproject's `timeout`), and a
+    # tighter one failed a puzzle's answer, checked by the solver, on a loaded machine.
+    await console.run(asyncio.Event())
     return out.getvalue()
 
 

@@ -94,7 +94,7 @@ async def test_the_page_works_without_javascript_and_says_what_the_board_holds(
     assert '<meta name="robots" content="noindex, nofollow">' in body
     assert "<h1><bdi>Alice</bdi> (X) vs <bdi>Bobevil</bdi> (O)</h1>" in body
     assert "<strong>Bobevil (O) to move.</strong>" in body
-    assert 'aria-labelledby="board-text"' in body and "X (Alice) on column 4 row 6" in body
+    assert 'aria-labelledby="board-text"' in body and "From the bottom up, column 4: X." in body
     assert '<ol class="live-moves"><li>1. X 4</li></ol>' in body
     assert body.count('<td class="x last">X</td>') == 1
     assert f'<a href="/live/{game.public_id}">Reload</a>' in body
@@ -162,6 +162,9 @@ async def test_the_stream_follows_the_game_to_its_end(site: Site) -> None:
             shown = event
         assert shown.data.count('class="x win') == 3 and "Alice (X) wins!" in shown.data
         assert f'<a href="/game/{game.public_id}">' in shown.data
+        # The link the end shows leads to the game's page, and that page no longer sends here.
+        archived = await site.client.get(f"/game/{game.public_id}", allow_redirects=False)
+        assert archived.status == 200
         end = await next_event(stream)
         assert end is not None and end.name == "end"
         assert await next_event(stream) is None  # the stream is closed
@@ -172,6 +175,12 @@ async def test_the_stream_follows_the_game_to_its_end(site: Site) -> None:
             "end",
             "",
         ]
+
+
+async def test_the_game_page_of_a_game_being_played_sends_here(site: Site) -> None:
+    game = await challenge(site.svc, ALICE, BOB)
+    sent = await site.client.get(f"/game/{game.public_id}", allow_redirects=False)
+    assert sent.status == 303 and sent.headers["Location"] == f"/live/{game.public_id}"
 
 
 async def test_a_browser_that_comes_back_is_not_sent_what_it_has(site: Site) -> None:
@@ -193,7 +202,7 @@ async def test_a_hidden_player_stays_anonymous_on_the_page_and_the_stream(site: 
         await site.svc.handle_text(ALICE, "3")
         shown = await next_event(stream)
         assert shown is not None and "anonymous (O) to move." in shown.data
-        assert "Bob" not in shown.data and "O (anonymous)" in shown.data
+        assert "Bob" not in shown.data and "O is anonymous" in shown.data
 
 
 async def test_a_declined_challenge_says_it_is_gone(site: Site) -> None:

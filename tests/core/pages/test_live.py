@@ -10,7 +10,8 @@ from dataclasses import replace
 
 from core.pages import Pages
 from core.pages.feed import LiveFeed
-from core.pages.live import ANONYMOUS, LiveGame, LiveReads
+from core.pages.game import ANONYMOUS
+from core.pages.live import LiveGame, LiveReads
 from core.replies import Actor
 from core.sessions import GameService
 from core.store import Session, sessions
@@ -48,8 +49,8 @@ async def test_a_game_as_its_live_page_shows_it(store: AnyStore) -> None:
     assert live.status == "Bobevil (O) to move." and live.to_move == "O"
     assert live.moves == ("4", "4", "5") and live.columns[0] == "1"
     assert live.text == (
-        "Connect Four 6x7. The board, 7 columns and 6 rows, row 1 at the top:"
-        " X (Alice) on column 4 row 6, column 5 row 6; O (Bobevil) on column 4 row 5."
+        "Connect Four 6x7: X is Alice, O is Bobevil."
+        " From the bottom up, column 4: X, O; column 5: X."
     )
     # Nothing names the chat, the server, a user id or the short id that buttons carry.
     assert [(p.user_id, p.level) for p in live.board.players] == [(None, None)] * 2
@@ -68,8 +69,10 @@ async def test_a_finished_game_shows_its_result_and_winning_line(store: AnyStore
     assert live is not None and live.finished and live.to_move is None
     assert live.status == "Alice (X) wins!"
     assert live.moves == ("a1", "a2", "b1", "b2", "c1") and live.columns == ("a", "b", "c")
-    assert live.text.endswith("The winning line: a1, b1, c1.")
-    assert "columns a to c, rows 1 to 3" in live.text
+    assert live.text == (
+        "Tic-tac-toe: X is Alice, O is Bobevil. X on a1, b1, c1; O on a2, b2."
+        " The winning line: a1, b1, c1."
+    )
 
 
 async def test_a_hidden_player_is_anonymous_everywhere_on_the_page(store: AnyStore) -> None:
