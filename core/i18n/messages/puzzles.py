@@ -97,11 +97,11 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "ru": "Верно! Решатель защищается ходом {reply}. {task}",
     },
     "puzzle.solved": {
-        "en": "Solved! Puzzle rating {rating} ({delta}) · streak: {streak:puzzle.count.days}",
-        "ca": "Resolt! Puntuació de problemes {rating} ({delta}) · ratxa: {streak:puzzle.count.days}",
-        "es": "¡Resuelto! Puntuación de problemas {rating} ({delta}) · racha: {streak:puzzle.count.days}",
-        "pt": "Resolvido! Pontuação de problemas {rating} ({delta}) · sequência: {streak:puzzle.count.days}",
-        "ru": "Решено! Рейтинг задач {rating} ({delta}) · серия: {streak:puzzle.count.days}",
+        "en": "Solved! Puzzle rating {rating} ({delta}) · streak: {streak:game.count.days}",
+        "ca": "Resolt! Puntuació de problemes {rating} ({delta}) · ratxa: {streak:game.count.days}",
+        "es": "¡Resuelto! Puntuación de problemas {rating} ({delta}) · racha: {streak:game.count.days}",
+        "pt": "Resolvido! Pontuação de problemas {rating} ({delta}) · sequência: {streak:game.count.days}",
+        "ru": "Решено! Рейтинг задач {rating} ({delta}) · серия: {streak:game.count.days}",
     },
     "puzzle.failed.win": {
         "en": "Failed: {move} does not win in time.{refutation} The solution was {solution}. Puzzle rating {rating} ({delta})",
@@ -140,11 +140,11 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "ru": "{name}, вот рейтинговая задача (рейтинг задач {rating}).",
     },
     "puzzle.stats": {
-        "en": "{name}: puzzle rating {rating} · solved {solved} of {tried} · streak: {streak:puzzle.count.days} (best: {best:puzzle.count.days})",
-        "ca": "{name}: puntuació de problemes {rating} · resolts {solved} de {tried} · ratxa: {streak:puzzle.count.days} (millor: {best:puzzle.count.days})",
-        "es": "{name}: puntuación de problemas {rating} · resueltos {solved} de {tried} · racha: {streak:puzzle.count.days} (mejor: {best:puzzle.count.days})",
-        "pt": "{name}: pontuação de problemas {rating} · resolvidos {solved} de {tried} · sequência: {streak:puzzle.count.days} (melhor: {best:puzzle.count.days})",
-        "ru": "{name}: рейтинг задач {rating} · решено {solved} из {tried} · серия: {streak:puzzle.count.days} (лучшая: {best:puzzle.count.days})",
+        "en": "{name}: puzzle rating {rating} · solved {solved} of {tried} · streak: {streak:game.count.days} (best: {best:game.count.days})",
+        "ca": "{name}: puntuació de problemes {rating} · resolts {solved} de {tried} · ratxa: {streak:game.count.days} (millor: {best:game.count.days})",
+        "es": "{name}: puntuación de problemas {rating} · resueltos {solved} de {tried} · racha: {streak:game.count.days} (mejor: {best:game.count.days})",
+        "pt": "{name}: pontuação de problemas {rating} · resolvidos {solved} de {tried} · sequência: {streak:game.count.days} (melhor: {best:game.count.days})",
+        "ru": "{name}: рейтинг задач {rating} · решено {solved} из {tried} · серия: {streak:game.count.days} (лучшая: {best:game.count.days})",
     },
     "puzzle.stats_none": {
         "en": "{name} has not finished a puzzle yet: try {prefix}puzzle.",
@@ -261,18 +261,6 @@ PLURALS: Mapping[str, Mapping[str, Mapping[str, str]]] = {
             "few": "{count} задачи",
             "many": "{count} задач",
             "other": "{count} задачи",
-        },
-    },
-    "puzzle.count.days": {
-        "en": {"one": "{count} day", "other": "{count} days"},
-        "ca": {"one": "{count} dia", "many": "{count} de dies", "other": "{count} dies"},
-        "es": {"one": "{count} día", "many": "{count} de días", "other": "{count} días"},
-        "pt": {"one": "{count} dia", "many": "{count} de dias", "other": "{count} dias"},
-        "ru": {
-            "one": "{count} день",
-            "few": "{count} дня",
-            "many": "{count} дней",
-            "other": "{count} дня",
         },
     },
 }
