@@ -69,11 +69,11 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     },
     # --- the board's line ----------------------------------------------------------------------
     "puzzle.status.win": {
-        "en": "Puzzle {id}: {mark} to play and win in {moves:puzzle.count.moves}.",
-        "ca": "Problema {id}: juguen les {mark} i guanyen en {moves:puzzle.count.moves}.",
-        "es": "Problema {id}: juegan las {mark} y ganan en {moves:puzzle.count.moves}.",
-        "pt": "Problema {id}: jogam as {mark} e ganham em {moves:puzzle.count.moves}.",
-        "ru": "Задача {id}: ход {mark}, выигрыш за {moves:puzzle.count.moves}.",
+        "en": "Puzzle {id}: {mark} to play and win in {moves:review.count.plies}.",
+        "ca": "Problema {id}: juguen les {mark} i guanyen en {moves:review.count.plies}.",
+        "es": "Problema {id}: juegan las {mark} y ganan en {moves:review.count.plies}.",
+        "pt": "Problema {id}: jogam as {mark} e ganham em {moves:review.count.plies}.",
+        "ru": "Задача {id}: ход {mark}, выигрыш за {moves:review.count.plies}.",
     },
     "puzzle.status.hold": {
         "en": "Puzzle {id}: {mark} to play; find the only move that does not lose.",
@@ -83,11 +83,11 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "ru": "Задача {id}: ход {mark}; найдите единственный ход, который не проигрывает.",
     },
     "puzzle.status.vcf": {
-        "en": "Puzzle {id}: {mark} to play and win by fours in {moves:puzzle.count.moves}.",
-        "ca": "Problema {id}: juguen les {mark} i guanyen amb quatres en {moves:puzzle.count.moves}.",
-        "es": "Problema {id}: juegan las {mark} y ganan con cuatros en {moves:puzzle.count.moves}.",
-        "pt": "Problema {id}: jogam as {mark} e ganham com quatros em {moves:puzzle.count.moves}.",
-        "ru": "Задача {id}: ход {mark}, выигрыш четвёрками за {moves:puzzle.count.moves}.",
+        "en": "Puzzle {id}: {mark} to play and win by fours in {moves:review.count.plies}.",
+        "ca": "Problema {id}: juguen les {mark} i guanyen amb quatres en {moves:review.count.plies}.",
+        "es": "Problema {id}: juegan las {mark} y ganan con cuatros en {moves:review.count.plies}.",
+        "pt": "Problema {id}: jogam as {mark} e ganham com quatros em {moves:review.count.plies}.",
+        "ru": "Задача {id}: ход {mark}, выигрыш четвёрками за {moves:review.count.plies}.",
     },
     "puzzle.going": {
         "en": "Right! The solver defends with {reply}. {task}",
@@ -227,18 +227,6 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
 }
 
 PLURALS: Mapping[str, Mapping[str, Mapping[str, str]]] = {
-    "puzzle.count.moves": {
-        "en": {"one": "{count} move", "other": "{count} moves"},
-        "ca": {"one": "{count} jugada", "many": "{count} de jugades", "other": "{count} jugades"},
-        "es": {"one": "{count} jugada", "many": "{count} de jugadas", "other": "{count} jugadas"},
-        "pt": {"one": "{count} lance", "many": "{count} de lances", "other": "{count} lances"},
-        "ru": {
-            "one": "{count} ход",
-            "few": "{count} хода",
-            "many": "{count} ходов",
-            "other": "{count} хода",
-        },
-    },
     "puzzle.count.puzzles": {
         "en": {"one": "{count} puzzle", "other": "{count} puzzles"},
         "ca": {
