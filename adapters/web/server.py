@@ -16,6 +16,7 @@ from typing import Any
 import jinja2
 from aiohttp import web
 
+from adapters.web.events import EventRoutes
 from adapters.web.game import GameRoutes
 from adapters.web.limits import AddressLimiter, client_address
 from adapters.web.live import STREAMS_PER_ADDRESS, LivePages
@@ -78,6 +79,7 @@ class WebPages:
         self._pages = pages
         self._limiter = limiter or AddressLimiter()
         self._games = GameRoutes(games or GamePages(pages.store), self._render, public_url)
+        self._events = EventRoutes(pages.store, self._render, public_url)
         self._templates = jinja2.Environment(
             loader=jinja2.PackageLoader("adapters.web", "templates"),
             autoescape=True,
@@ -108,6 +110,7 @@ class WebPages:
         app.router.add_get("/ladder/{game}/{platform}/{place}", self._local_ladder)
         app.router.add_get("/player/{identity}", self._player)
         self._games.add(app.router)
+        self._events.add(app.router)
         app.router.add_get("/static/{name}", self._file)
         self.live.add_routes(app)
         return app

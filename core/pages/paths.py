@@ -28,3 +28,13 @@ def game_text_path(public_id: str) -> str:
 def live_path(public_id: str) -> str:
     """The address of a game in progress' live page (``Session.public_id``)."""
     return f"/live/{public_id}"
+
+
+def event_path(public_id: str) -> str:
+    """The address of a tournament's page (``Event.public_id``)."""
+    return f"/event/{public_id}"
+
+
+def event_picture_path(public_id: str) -> str:
+    """The address of a tournament's picture (its link preview's ``og:image``)."""
+    return f"/event/{public_id}.png"
