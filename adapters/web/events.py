@@ -11,7 +11,7 @@ from aiohttp import web
 
 from adapters.web.game import PUBLIC_ID, THEME_COLOR, Render
 from core.pages.event import EventPage, event_page
-from core.pages.event_picture import event_png
+from core.pages import event_picture
 from core.pages.paths import event_path, event_picture_path
 from core.store.runner import SqlStore
 
@@ -61,7 +61,7 @@ class EventRoutes:
         # Keyed by the whole page: a result, a hidden player or a new round draws it again.
         body = self._pictures.get(page)
         if body is None:
-            body = await asyncio.to_thread(event_png, page)
+            body = await asyncio.to_thread(event_picture.event_png, page)
             self._pictures[page] = body
             if len(self._pictures) > PICTURES:
                 self._pictures.popitem(last=False)
