@@ -10,8 +10,8 @@ import collections
 from aiohttp import web
 
 from adapters.web.game import PUBLIC_ID, THEME_COLOR, Render
-from core.pages.event import EventPage, event_page
 from core.pages import event_picture
+from core.pages.event import EventPage, event_page
 from core.pages.paths import event_path, event_picture_path
 from core.store.runner import SqlStore
 
