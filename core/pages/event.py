@@ -26,6 +26,11 @@ if TYPE_CHECKING:
     from core.store.runner import SqlStore
 
 FORMATS = {Format.ARENA: "Arena", Format.SWISS: "Swiss", Format.ROUNDROBIN: "Round robin"}
+TIEBREAKS = {
+    True: (("Perf.", "Performance"),),
+    False: (("BH", "Buchholz"), ("SB", "Sonneborn-Berger")),
+}
+"""The tie-breaks' columns, by whether the event is an arena: short titles fit a phone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +72,7 @@ class EventPage:
     Attributes:
         listed: made in a Discord server (the archive's rule for a game): the page may be
             indexed; any other event's page is reached by its address alone.
-        tiebreaks: the tie-breaks' column titles, in order.
+        tiebreaks: the tie-breaks' column titles, in order: (short, in full).
     """
 
     public_id: str
@@ -81,7 +86,7 @@ class EventPage:
     span: str
     rated: bool
     listed: bool
-    tiebreaks: tuple[str, ...]
+    tiebreaks: tuple[tuple[str, str], ...]
     standings: tuple[StandingRow, ...]
     rounds: tuple[EventRound, ...]
 
@@ -162,7 +167,7 @@ async def event_page(store: SqlStore, public_id: str) -> EventPage | None:
         span=_span(event),
         rated=event.rated,
         listed=event.server_id is not None,
-        tiebreaks=("Performance",) if arena else ("Buchholz", "Sonneborn-Berger"),
+        tiebreaks=TIEBREAKS[arena],
         standings=standings,
         rounds=rounds,
     )

@@ -48,7 +48,8 @@ async def test_the_event_page_shows_standings_and_rounds(
         assert response.headers[name] == value
     assert "<h1>Tic-tac-toe: swiss tournament</h1>" in body
     assert "Running: round 2 of 3" in body and "1 min per move" in body
-    assert '<th scope="col">Buchholz</th><th scope="col">Sonneborn-Berger</th>' in body
+    assert '<abbr title="Buchholz">BH</abbr>' in body
+    assert '<abbr title="Sonneborn-Berger">SB</abbr>' in body
     assert '<td>1</td><td><a href="/player/test%3Aann"><bdi>Ann</bdi></a></td><td>1</td>' in body
     assert f'<a href="/game/{stored.finished}">1-0</a>' in body
     assert f'<a href="/live/{stored.live}">playing</a>' in body
