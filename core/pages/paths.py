@@ -38,3 +38,13 @@ def event_path(public_id: str) -> str:
 def event_picture_path(public_id: str) -> str:
     """The address of a tournament's picture (its link preview's ``og:image``)."""
     return f"/event/{public_id}.png"
+
+
+def puzzle_path(puzzle_id: str) -> str:
+    """The address of a puzzle's page (its id: puzzles are public)."""
+    return f"/puzzle/{puzzle_id}"
+
+
+def puzzle_picture_path(puzzle_id: str) -> str:
+    """The address of a puzzle's picture (its position; never the solution)."""
+    return f"/puzzle/{puzzle_id}.png"
