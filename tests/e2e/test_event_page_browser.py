@@ -1,7 +1,8 @@
-"""An event's page in Debian's Chromium against the real application: a finished Swiss event
-(its standings, its rounds and their links), at a desktop's and a phone's width; no request
-leaves 127.0.0.1, the browser logs no console error, nothing overflows, the preview's picture
-loads, and screenshots are kept and checked not blank."""
+"""An event's page and a puzzle's page in Debian's Chromium against the real application: a
+finished Swiss event (its standings, its rounds and their links), today's puzzle and its
+solution by its link, at a desktop's and a phone's width; no request leaves 127.0.0.1, the
+browser logs no console error, nothing overflows, the preview's picture loads, and screenshots
+are kept and checked not blank."""
 
 from __future__ import annotations
 
@@ -78,5 +79,34 @@ async def test_the_event_page_in_chromium(
         picture = await page.request.get(event + ".png")
         assert picture.status == 200 and picture.headers["content-type"] == "image/png"
         assert len(await picture.body()) > 1000
+    finally:
+        await context.close()
+
+
+@pytest.mark.parametrize(("viewport", "width"), [(DESKTOP, "desktop"), (PHONE, "phone")])
+async def test_todays_puzzle_in_chromium(
+    event: str, browser: Browser, viewport: dict[str, int], width: str
+) -> None:
+    site = event.split("event/")[0]
+    context = await browser.new_context(viewport=viewport)  # type: ignore[arg-type]
+    try:
+        watched = Watched(await context.new_page())
+        page = watched.page
+        response = await page.goto(site + "puzzle/today")
+        assert response is not None and response.status == 200
+        assert (await page.locator("h1").inner_text()).endswith("puzzle of the day")
+        assert await page.locator("#solution").count() == 0
+        assert "From the bottom up" in await page.locator("#board-text").inner_text()
+        overflow = await page.evaluate(
+            "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        assert overflow <= 0, f"the puzzle page overflows the {width}'s width by {overflow} px"
+        await _screenshot(page, f"{width}-puzzle")
+        await page.get_by_role("link", name="Show the solution").click()
+        assert page.url.endswith("?solution=1")
+        assert " plays column " in await page.locator("#solution").inner_text()
+        await _screenshot(page, f"{width}-puzzle-solution")
+        assert not watched.errors, watched.errors
+        assert all(url.startswith("http://127.0.0.1:") for url in watched.requests)
     finally:
         await context.close()
