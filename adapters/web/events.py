@@ -13,7 +13,7 @@ from adapters.web.game import PUBLIC_ID, THEME_COLOR, Render
 from core.pages import event_picture
 from core.pages.event import EventPage, event_page
 from core.pages.paths import event_path, event_picture_path
-from core.store.runner import SqlStore
+from core.store.port import Store
 
 PICTURES = 128
 """Pictures kept (a few KB each); a new result draws a new one, the old one ages out."""
@@ -28,7 +28,7 @@ class EventRoutes:
         public_url: ``PUBLIC_URL`` for the previews' absolute addresses; None: the request's.
     """
 
-    def __init__(self, store: SqlStore, render: Render, public_url: str | None) -> None:
+    def __init__(self, store: Store, render: Render, public_url: str | None) -> None:
         self._store = store
         self._render = render
         self._public_url = public_url

@@ -15,7 +15,7 @@ from adapters.web.game import THEME_COLOR, Render
 from core.pages import puzzle as puzzle_values
 from core.pages.paths import puzzle_path, puzzle_picture_path
 from core.pages.puzzle import PuzzlePage
-from core.store.runner import SqlStore
+from core.store.port import Store
 
 PUZZLE_ID = "{puzzle_id:[0-9a-f]{10}}"
 PICTURES = 256
@@ -34,7 +34,7 @@ class PuzzleRoutes:
     """
 
     def __init__(
-        self, store: SqlStore, render: Render, public_url: str | None, now: Now | None = None
+        self, store: Store, render: Render, public_url: str | None, now: Now | None = None
     ) -> None:
         self._store = store
         self._render = render

@@ -23,7 +23,7 @@ from core.store.models.events import Event, EventGame, EventStatus, Format
 from core.store.sql import Op, placeholders, rows
 
 if TYPE_CHECKING:
-    from core.store.runner import SqlStore
+    from core.store.port import Store
 
 FORMATS = {Format.ARENA: "Arena", Format.SWISS: "Swiss", Format.ROUNDROBIN: "Round robin"}
 TIEBREAKS = {
@@ -112,7 +112,7 @@ def game_ids(session_ids: Sequence[str]) -> Op[dict[str, tuple[str, bool]]]:
     return found
 
 
-async def event_page(store: SqlStore, public_id: str) -> EventPage | None:
+async def event_page(store: Store, public_id: str) -> EventPage | None:
     """The page of the event ``public_id``; None when there is none."""
     event = await store.run(events.event_by_public_id(public_id))
     if event is None:

@@ -24,7 +24,7 @@ from core.sessions.reviews.review import move_label
 from core.store.sql import Op, row
 
 if TYPE_CHECKING:
-    from core.store.runner import SqlStore
+    from core.store.port import Store
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +76,7 @@ def today_puzzle(now: datetime.datetime) -> Puzzle:
 
 
 async def puzzle_page(
-    store: SqlStore, puzzle_id: str, *, solution: bool, now: datetime.datetime
+    store: Store, puzzle_id: str, *, solution: bool, now: datetime.datetime
 ) -> PuzzlePage | None:
     """The page of the shipped puzzle ``puzzle_id``; None when there is none."""
     puzzle = shipped.by_id(puzzle_id)
