@@ -4,12 +4,10 @@ per state of the table and kept). Any other id is the pages' one 404."""
 
 from __future__ import annotations
 
-import asyncio
-import collections
-
 from aiohttp import web
 
 from adapters.web.game import PUBLIC_ID, THEME_COLOR, Render
+from adapters.web.kept import KeptPictures
 from core.pages import event_picture
 from core.pages.event import EventPage, event_page
 from core.pages.paths import event_path, event_picture_path
@@ -32,7 +30,7 @@ class EventRoutes:
         self._store = store
         self._render = render
         self._public_url = public_url
-        self._pictures: collections.OrderedDict[EventPage, bytes] = collections.OrderedDict()
+        self._pictures = KeptPictures(PICTURES, max_age=300)
 
     def add(self, router: web.UrlDispatcher) -> None:
         """Route the event pages."""
@@ -59,14 +57,4 @@ class EventRoutes:
     async def picture(self, request: web.Request) -> web.Response:
         page = await self._page(request)
         # Keyed by the whole page: a result, a hidden player or a new round draws it again.
-        body = self._pictures.get(page)
-        if body is None:
-            body = await asyncio.to_thread(event_picture.event_png, page)
-            self._pictures[page] = body
-            if len(self._pictures) > PICTURES:
-                self._pictures.popitem(last=False)
-        else:
-            self._pictures.move_to_end(page)
-        response = web.Response(body=body, content_type="image/png")
-        response.headers["Cache-Control"] = "public, max-age=300"
-        return response
+        return await self._pictures.answer(page, lambda: event_picture.event_png(page))

@@ -4,14 +4,13 @@ and ``.png`` (the position for link previews, drawn once and kept). Any other id
 
 from __future__ import annotations
 
-import asyncio
-import collections
 import datetime
 from collections.abc import Callable
 
 from aiohttp import web
 
 from adapters.web.game import THEME_COLOR, Render
+from adapters.web.kept import KeptPictures
 from core.pages import puzzle as puzzle_values
 from core.pages.paths import puzzle_path, puzzle_picture_path
 from core.pages.puzzle import PuzzlePage
@@ -40,7 +39,7 @@ class PuzzleRoutes:
         self._render = render
         self._public_url = public_url
         self._now = now or (lambda: datetime.datetime.now(datetime.UTC))
-        self._pictures: collections.OrderedDict[str, bytes] = collections.OrderedDict()
+        self._pictures = KeptPictures(PICTURES, max_age=86400)
 
     def add(self, router: web.UrlDispatcher) -> None:
         """Route the puzzle pages."""
@@ -75,14 +74,4 @@ class PuzzleRoutes:
 
     async def picture(self, request: web.Request) -> web.Response:
         page = await self._page(request, request.match_info["puzzle_id"], False)
-        body = self._pictures.get(page.id)
-        if body is None:
-            body = await asyncio.to_thread(puzzle_values.puzzle_png, page)
-            self._pictures[page.id] = body
-            if len(self._pictures) > PICTURES:
-                self._pictures.popitem(last=False)
-        else:
-            self._pictures.move_to_end(page.id)
-        response = web.Response(body=body, content_type="image/png")
-        response.headers["Cache-Control"] = "public, max-age=86400"
-        return response
+        return await self._pictures.answer(page.id, lambda: puzzle_values.puzzle_png(page))
