@@ -20,6 +20,7 @@ from core.pages.paths import game_path, live_path, player_path
 from core.sessions.events.table import table
 from core.store import events
 from core.store.models.events import Event, EventGame, EventStatus, Format
+from core.store.public_play import chat_in_public, public_places
 from core.store.sql import Op, placeholders, rows
 
 if TYPE_CHECKING:
@@ -70,8 +71,8 @@ class EventPage:
     """An event's page.
 
     Attributes:
-        listed: made in a Discord server (the archive's rule for a game): the page may be
-            indexed; any other event's page is reached by its address alone.
+        listed: made in a public place (:mod:`core.store.public_play`, the rule for games):
+            the page may be indexed; any other event's page is reached by its address alone.
         tiebreaks: the tie-breaks' column titles, in order: (short, in full).
     """
 
@@ -122,6 +123,7 @@ async def event_page(store: Store, public_id: str) -> EventPage | None:
     byes = await store.run(events.byes(event.id))
     hidden = await store.run(ops.page_hidden(tuple(p.player for p in players)))
     ids = await store.run(game_ids([g.session_id for g in games if g.started]))
+    public = await store.run(public_places())
 
     def name(identity: str) -> str:
         if identity in hidden:
@@ -166,7 +168,7 @@ async def event_page(store: Store, public_id: str) -> EventPage | None:
         clock=f"{clock_words(event.clock)} per move",
         span=_span(event),
         rated=event.rated,
-        listed=event.server_id is not None,
+        listed=chat_in_public(event.platform, event.chat_id, event.server_id, public),
         tiebreaks=TIEBREAKS[arena],
         standings=standings,
         rounds=rounds,

@@ -25,13 +25,16 @@ def public_places() -> Op[Places]:
     return frozenset((str(r[0]), str(r[1])) for r in found if key.parse(str(r[2])))
 
 
+def chat_in_public(platform: str, chat_id: str, server_id: str | None, public: Places) -> bool:
+    """Whether the chat ``chat_id`` (of Discord server ``server_id``, if any) is public."""
+    if platform == "discord":
+        return server_id is not None and (platform, SERVER + server_id) in public
+    return (platform, CHAT + chat_id) in public
+
+
 def seat_in_public(session: Session, seat: int, public: Places) -> bool:
     """Whether seat ``seat`` (1 or 2) of ``session`` plays in a public place."""
-    platform, chat = session.chat_of(seat)
-    if platform == "discord":
-        server = session.server_of(seat)
-        return server is not None and (platform, SERVER + server) in public
-    return (platform, CHAT + chat) in public
+    return chat_in_public(*session.chat_of(seat), session.server_of(seat), public)
 
 
 def played_in_public(session: Session, public: Places) -> bool:

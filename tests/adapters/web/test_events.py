@@ -18,7 +18,7 @@ from PIL import Image
 
 from adapters.web import HEADERS, AddressLimiter, WebPages
 from core.pages import HIDDEN, Pages, event_picture
-from core.store import SqliteStore, kv
+from core.store import SettingRow, SqliteStore, kv, settings
 from tests.adapters.web.test_game import DISCORD, tags
 from tests.core.pages.events import swiss_event
 
@@ -76,6 +76,9 @@ async def test_a_hidden_player_is_anonymous(store: SqliteStore, client: Client) 
 
 async def test_a_listed_event_may_be_indexed(store: SqliteStore, client: Client) -> None:
     stored = await swiss_event(store, server_id="s1")
+    assert "noindex" in await (await client.get(f"/event/{stored.event.public_id}")).text()
+    public = SettingRow("test", "chat:c1", "public_ladder", "on", 0.0, "admin")
+    await store.run(settings.setting_put(public))
     body = await (await client.get(f"/event/{stored.event.public_id}")).text()
     assert "robots" not in body
 

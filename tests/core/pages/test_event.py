@@ -9,7 +9,7 @@ from core.pages import HIDDEN
 from core.pages.event import event_page
 from core.pages.game import ANONYMOUS
 from core.pages.paths import game_path, live_path, player_path
-from core.store import events, kv
+from core.store import SettingRow, events, kv, settings
 from tests.backends import Backend
 from tests.core.pages.events import swiss_event
 
@@ -58,6 +58,10 @@ async def test_an_event_is_found_by_its_public_id_only(backend: Backend) -> None
         assert len(stored.event.public_id) == 32 and stored.event.public_id != stored.event.id
         assert await event_page(store, stored.event.id) is None
         assert await event_page(store, "0" * 32) is None
+        page = await event_page(store, stored.event.public_id)
+        assert page is not None and not page.listed  # its chat did not make play public
+        public = SettingRow("test", "chat:c1", "public_ladder", "on", 0.0, "admin")
+        await store.run(settings.setting_put(public))
         page = await event_page(store, stored.event.public_id)
         assert page is not None and page.listed
         again = await store.run(events.get_event("ev1"))
