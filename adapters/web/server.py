@@ -16,9 +16,11 @@ from typing import Any
 import jinja2
 from aiohttp import web
 
+from adapters.web.events import EventRoutes
 from adapters.web.game import GameRoutes
-from adapters.web.limits import AddressLimiter, client_address
+from adapters.web.limits import LOOPBACK, AddressLimiter, Network, client_address
 from adapters.web.live import STREAMS_PER_ADDRESS, LivePages
+from adapters.web.puzzles import PuzzleRoutes
 from core.pages import GAMES, SETTLED_GAMES, Pages
 from core.pages.feed import LiveFeed
 from core.pages.games import GamePages
@@ -63,6 +65,8 @@ class WebPages:
         public_url: ``PUBLIC_URL``, for the absolute addresses of link previews.
         streams_per_address: the live pages' event streams an address may hold open.
         feed: the live games' feed (:class:`core.pages.feed.LiveFeed`; a new one by default).
+        trusted_proxies: the reverse proxies whose ``X-Forwarded-For`` names the client
+            (``WEB_TRUSTED_PROXIES``; by default one on this machine).
     """
 
     def __init__(
@@ -74,10 +78,14 @@ class WebPages:
         public_url: str | None = None,
         streams_per_address: int = STREAMS_PER_ADDRESS,
         feed: LiveFeed | None = None,
+        trusted_proxies: tuple[Network, ...] = LOOPBACK,
     ) -> None:
         self._pages = pages
         self._limiter = limiter or AddressLimiter()
+        self._trusted = trusted_proxies
         self._games = GameRoutes(games or GamePages(pages.store), self._render, public_url)
+        self._events = EventRoutes(pages.store, self._render, public_url)
+        self._puzzles = PuzzleRoutes(pages.store, self._render, public_url)
         self._templates = jinja2.Environment(
             loader=jinja2.PackageLoader("adapters.web", "templates"),
             autoescape=True,
@@ -108,6 +116,8 @@ class WebPages:
         app.router.add_get("/ladder/{game}/{platform}/{place}", self._local_ladder)
         app.router.add_get("/player/{identity}", self._player)
         self._games.add(app.router)
+        self._events.add(app.router)
+        self._puzzles.add(app.router)
         app.router.add_get("/static/{name}", self._file)
         self.live.add_routes(app)
         return app
@@ -134,9 +144,9 @@ class WebPages:
         response.headers.update(HEADERS)
         return response
 
-    @staticmethod
-    def _client(request: web.Request) -> str:
-        return client_address(request.remote, request.headers.get("X-Forwarded-For"))
+    def _client(self, request: web.Request) -> str:
+        forwarded = request.headers.get("X-Forwarded-For")
+        return client_address(request.remote, forwarded, self._trusted)
 
     def _render(self, template: str, status: int = 200, **values: Any) -> web.Response:
         text = self._templates.get_template(template).render(**values)

@@ -6,7 +6,8 @@ The verdicts are the solver's, exact (tic-tac-toe and standard Connect Four,
 :func:`has_verdicts`): after each move, what its player can force (win, draw or loss, and in
 how many moves, counting both sides' as ``/review`` does), "only move" where every other
 legal move would have scored less, and "mistake" where the move dropped the result (a won
-game to a draw or a loss, a draw to a loss). Other boards say "unknown": no proof is claimed.
+game to a draw or a loss, a draw to a loss). Other boards show what threats prove
+(:mod:`core.pages.threats`) and "unknown" elsewhere: no verdict is claimed without a proof.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from core.games.kinds import GameKind
 from core.games.rules import COLUMN_LETTERS
 from core.i18n import render
 from core.pages.names import shown_name
+from core.sessions.reviews.review import move_label
 from core.store.models.archive import ArchivedGame
 
 ANONYMOUS = "anonymous"
@@ -45,14 +47,6 @@ def game_title(rules: Rules) -> str:
     key, params = GameKind.of(rules).title(rules)
     shown = render(key, "en", **params)
     return shown[:1].upper() + shown[1:]
-
-
-def move_label(rules: Rules, move: int) -> str:
-    """A move as players type it: a column number under gravity, else a coordinate (``b2``)."""
-    if rules.gravity:
-        return str(move + 1)
-    row, col = divmod(move, rules.cols)
-    return f"{COLUMN_LETTERS[col]}{row + 1}"
 
 
 def cell_name(rules: Rules, cell: int) -> str:
@@ -169,8 +163,8 @@ class GamePage:
         columns: the column headers (letters; numbers under gravity).
         description: the board shown, in words (its text alternative).
         final: the final board, in words (the preview picture's alternative).
-        verdicts: ``exact``, ``pending`` (computed on a later visit) or ``none`` (a board the
-            solver cannot prove).
+        verdicts: ``exact``, ``pending`` (computed on a later visit), ``threats`` (a board the
+            solver cannot settle: what threats prove) or ``none`` (nothing proven).
     """
 
     public_id: str
@@ -203,6 +197,7 @@ def game_page(
     review: Sequence[MoveReview] | None,
     ply: int | None,
     player_path: dict[str, str],
+    threats: Sequence[Verdict] | None = None,
 ) -> GamePage:
     """The page of ``game`` at ``ply`` (clamped to the game; None: its end).
 
@@ -212,6 +207,8 @@ def game_page(
             every position's optimal moves for "only move" (a ``/review`` kept in the chats
             lists them for mistakes alone, and then no move is called the only one).
         player_path: the address of each identity's player page.
+        threats: on a board without the solver's verdicts, each move's as far as threats
+            prove it (:func:`core.pages.threats.threat_verdicts`); None: every one unknown.
     """
     rules = game.rules
     seats = tuple(
@@ -227,7 +224,12 @@ def game_page(
     positions = [Position.start(rules)]
     for move in game.moves:
         positions.append(positions[-1].play(move))
-    verdicts = _verdicts(rules, game.moves, review, positions)
+    if has_verdicts(rules):
+        verdicts = _verdicts(rules, game.moves, review, positions)
+    elif threats is not None and len(threats) == len(game.moves):
+        verdicts = list(threats)
+    else:
+        verdicts = [UNKNOWN] * len(game.moves)
     plies = tuple(
         Ply(
             n + 1,
@@ -254,7 +256,10 @@ def game_page(
         for row in range(rules.rows)
     )
     columns = tuple(str(c + 1) if rules.gravity else COLUMN_LETTERS[c] for c in range(rules.cols))
-    state = "none" if not has_verdicts(rules) else "pending" if review is None else "exact"
+    if has_verdicts(rules):
+        state = "pending" if review is None else "exact"
+    else:
+        state = "none" if threats is None else "threats"
     return GamePage(
         public_id=game.public_id,
         title=game_title(rules),
@@ -263,9 +268,9 @@ def game_page(
         result=result_words(game, (seats[0].name, seats[1].name)),
         score=score(game),
         rated=game.rated,
-        clock="none" if game.clock is None else f"{_seconds(game.clock)} per move",
-        started=_when(game.started_at),
-        finished=_when(game.finished_at),
+        clock="none" if game.clock is None else f"{clock_words(game.clock)} per move",
+        started=utc_minute(game.started_at),
+        finished=utc_minute(game.finished_at),
         plies=plies,
         ply=shown,
         board=board,
@@ -343,7 +348,7 @@ def _verdicts(
     review: Sequence[MoveReview] | None,
     positions: Sequence[Position],
 ) -> list[Verdict]:
-    if review is None or not has_verdicts(rules) or len(review) != len(moves):
+    if review is None or len(review) != len(moves):
         return [UNKNOWN] * len(moves)
     found = []
     for reviewed, position in zip(review, positions, strict=False):
@@ -375,11 +380,12 @@ def _filled(before: Position, after: Position) -> int:
     return cell
 
 
-def _when(seconds: float) -> str:
+def utc_minute(seconds: float) -> str:
+    """A time as the pages show it, in UTC to the minute: "2026-11-28 10:30"."""
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M")
 
 
-def _seconds(seconds: float) -> str:
+def clock_words(seconds: float) -> str:
     """A clock's time per move in words: "45 s", "2 min", "1 h 30 min", "1 d"."""
     whole = round(seconds)
     for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):

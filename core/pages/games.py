@@ -19,14 +19,24 @@ from typing import TYPE_CHECKING
 from core.ai.review import GameReview, MoveReview
 from core.games import Rules
 from core.pages import ops
-from core.pages.game import GamePage, decode_review, encode_review, game_page, has_verdicts
+from core.pages.game import (
+    GamePage,
+    Verdict,
+    decode_review,
+    encode_review,
+    game_page,
+    has_verdicts,
+)
 from core.pages.paths import player_path
+from core.pages.threats import threat_verdicts
 from core.sessions.reviews.review import KEEP_NAMESPACE, decode
 from core.store import Status, archive, kv, sessions
 from core.store.models.archive import ArchivedGame as ArchivedGame  # the pages show it
 
 if TYPE_CHECKING:
     from core.store.runner import SqlStore
+
+__all__ = ["RECENT", "Analyse", "ArchivedGame", "GamePages", "Live"]
 
 log = logging.getLogger("chatbots.web")
 
@@ -64,6 +74,7 @@ class GamePages:
         self._recent: collections.OrderedDict[str, tuple[MoveReview, ...]] = (
             collections.OrderedDict()
         )
+        self._threats: collections.OrderedDict[str, tuple[Verdict, ...]] = collections.OrderedDict()
 
     async def archived(self, public_id: str) -> ArchivedGame | Live | None:
         """The finished game ``public_id``; :class:`Live` while it is played; else None (no
@@ -83,7 +94,21 @@ class GamePages:
         hidden = await self._store.run(ops.page_hidden(identities))
         paths = {identity: player_path(identity) for identity in identities}
         review = await self.review(game) if reviewed else None
-        return game_page(game, hidden, review, ply, paths)
+        proven = await self.threats(game) if reviewed else None
+        return game_page(game, hidden, review, ply, paths, proven)
+
+    async def threats(self, game: ArchivedGame) -> tuple[Verdict, ...] | None:
+        """What threats prove on a board without the solver's verdicts (None on the others),
+        found in a thread once and kept in memory (the last :data:`RECENT` games)."""
+        if has_verdicts(game.rules):
+            return None
+        found = self._threats.get(game.public_id)
+        if found is None:
+            found = await asyncio.to_thread(threat_verdicts, game.rules, game.moves)
+            self._threats[game.public_id] = found
+            if len(self._threats) > RECENT:
+                self._threats.popitem(last=False)
+        return found
 
     async def review(self, game: ArchivedGame) -> Sequence[MoveReview] | None:
         """The solver's review of ``game``'s moves (see the module), or None."""

@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING, Literal
 
 from core.games.rules import COLUMN_LETTERS
 from core.pages import live_ops
-from core.pages.game import ANONYMOUS, cell_name, describe_board, game_title, move_label
+from core.pages.game import ANONYMOUS, cell_name, describe_board, game_title
 from core.pages.names import shown_name
 from core.pages.paths import live_path
 from core.replies import BoardView, PlayerView
+from core.sessions.reviews.review import move_label
 from core.sessions.views import board_view
 from core.store.models.session import Session, Status
 

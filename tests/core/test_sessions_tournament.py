@@ -308,3 +308,25 @@ async def test_an_arena_of_100_players(store: AnyStore) -> None:
         assert player.score == sheet(results).total, player
     event = await store.run(events.get_event(ident))
     assert event is not None and event.status is EventStatus.FINISHED
+
+
+async def test_a_game_quit_before_a_move_is_unplayed_and_may_be_paired_again(
+    store: AnyStore,
+) -> None:
+    """/final before any move deletes a game: its pairing ends with nothing for either side,
+    which keeps neither the standings' tie-breaks nor the two players apart."""
+    clock = Clock()
+    svc, _ = open_service(store, clock)
+    ident = event_id(await svc.handle_text(ADMIN, "/tournament swiss tictactoe 2"))
+    for who in (ADMIN, CID):
+        await svc.handle_text(who, f"/tournament join {ident}")
+    clock.advance(601)
+    assert await svc.director.step(ident)
+    [first] = await store.run(events.games(ident))
+    assert keys(await svc.handle_text(CID, "/final")) == ["game.ended"]
+    assert await svc.director.step(ident)
+    games = await store.run(events.games(ident))
+    assert [(g.round, g.x_score, g.o_score) for g in games[:1]] == [(1, 0.0, 0.0)]
+    [again] = games[1:]
+    assert again.round == 2 and {again.x, again.o} == {first.x, first.o}
+    assert {p.score for p in await store.run(events.players(ident))} == {0.0}

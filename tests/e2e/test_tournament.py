@@ -59,13 +59,15 @@ def said_in(room: str, words: str) -> Callable[[Seen], bool]:
     return lambda seen: seen.room_id == room and words in shown(seen)
 
 
-def board_of(double: DiscordDouble, session_id: str) -> int | None:
-    """The Discord message that shows the game's board (its cell buttons name the game)."""
+def board_of(double: DiscordDouble, session_id: str, version: int) -> int | None:
+    """The Discord message that shows the game's board at ``version`` (its cell buttons name
+    the game and the version they play on: a move from the other chat edits it)."""
+    shown = f":move:{session_id}:{version}:"
     return next(
         (
             message_id
             for message_id, message in double.messages.items()
-            if any(f":move:{session_id}:" in str(b.get("custom_id", "")) for b in buttons(message))
+            if any(shown in str(b.get("custom_id", "")) for b in buttons(message))
         ),
         None,
     )
@@ -142,7 +144,7 @@ async def test_a_swiss_event_of_discord_and_matrix_players(
                             player, room = rooms[mover]
                             await player.say(room, str(move + 1))
                         else:
-                            shows = functools.partial(board_of, double, session_id)
+                            shows = functools.partial(board_of, double, session_id, 2 + n)
                             await double.wait_for(lambda: shows() is not None, 20)  # noqa: B023
                             board = shows()
                             assert board is not None

@@ -8,7 +8,8 @@
   const list = document.getElementById("moves");
   if (!replay || !board || !list) return;
   const total = Number(replay.dataset.plies);
-  const links = Array.from(list.querySelectorAll("a[data-ply]"));
+  // links[n] shows the board after n moves (links[0], hidden, the empty board).
+  const links = Array.from(list.querySelectorAll("li > a"));
   const cells = Array.from(board.querySelectorAll("td[data-i]"));
   const byIndex = new Map(cells.map((td) => [Number(td.dataset.i), td]));
   // The winning line as the server drew it at the end: shown again at the last move.
@@ -42,6 +43,13 @@
     return parts.join("; ") + ".";
   }
 
+  // The status line, as the server writes it: the move, and its verdict where one is known.
+  function words(n) {
+    if (n === 0) return links[0].dataset.words;
+    const verdict = links[n].parentElement.querySelector(".verdict");
+    return "Move " + n + ": " + links[n].textContent + (verdict ? ": " + verdict.textContent : "");
+  }
+
   function show(next) {
     ply = Math.max(0, Math.min(total, next));
     for (const td of cells) {
@@ -49,21 +57,22 @@
       td.className = "";
     }
     const marks = new Map();
-    for (const link of links.slice(1, ply + 1)) {
-      const td = byIndex.get(Number(link.dataset.cell));
-      td.textContent = link.dataset.mark;
-      td.classList.add("m" + link.dataset.mark);
-      marks.set(Number(link.dataset.cell), link.dataset.mark);
+    for (let n = 1; n <= ply; n++) {
+      const cell = Number(links[n].dataset.cell);
+      const mark = n % 2 === 1 ? "X" : "O";
+      const td = byIndex.get(cell);
+      td.textContent = mark;
+      td.classList.add("m" + mark);
+      marks.set(cell, mark);
     }
     if (ply > 0) byIndex.get(Number(links[ply].dataset.cell)).classList.add("last");
     if (ply === total) for (const i of winning) byIndex.get(i).classList.add("win");
-    for (const link of links) {
-      const here = Number(link.dataset.ply) === ply;
-      link.parentElement.classList.toggle("current", here);
-      if (here) link.setAttribute("aria-current", "step");
+    links.forEach((link, n) => {
+      link.parentElement.classList.toggle("current", n === ply);
+      if (n === ply) link.setAttribute("aria-current", "step");
       else link.removeAttribute("aria-current");
-    }
-    status.textContent = links[ply].dataset.words;
+    });
+    status.textContent = words(ply);
     text.textContent = describe(marks);
     const steps = { first: 0, back: Math.max(0, ply - 1), forward: Math.min(total, ply + 1), end: total };
     for (const a of replay.querySelectorAll("a[data-step]")) a.href = "?ply=" + steps[a.dataset.step];
@@ -75,7 +84,7 @@
     if (!link || event.ctrlKey || event.metaKey || event.shiftKey) return;
     const steps = { first: 0, back: ply - 1, forward: ply + 1, end: total };
     if (link.dataset.step !== undefined) show(steps[link.dataset.step]);
-    else if (link.dataset.ply !== undefined) show(Number(link.dataset.ply));
+    else if (links.includes(link)) show(links.indexOf(link));
     else return;
     event.preventDefault();
   });

@@ -193,14 +193,11 @@ class Director:
                 return True  # the games begun in time are played to their end
             await self._finish(event, players, now)
             return False
+        waiting = [p for p in players if not p.withdrawn and p.player not in busy]
+        if len(waiting) < 2:
+            return True  # every second of a busy event: no table to rank
         ranks = {row.player.player: row.rank for row in table(event, players, games, [])}
-        free = [
-            FreePlayer(p.player, ranks.get(p.player, len(players)), p.rating)
-            for p in players
-            if not p.withdrawn and p.player not in busy
-        ]
-        if len(free) < 2:
-            return True
+        free = [FreePlayer(p.player, ranks.get(p.player, len(players)), p.rating) for p in waiting]
         last: dict[str, str] = {}
         firsts: dict[str, int] = {}
         for g in games:
@@ -267,8 +264,12 @@ class Director:
                 SwissPlayer(p.player, p.rating, p.joined, number if p.withdrawn else None)
                 for p in players
             ]
+            # A game that ended with nothing for either side was not played: it scores neither
+            # and does not keep its two players apart (FIDE's unplayed games).
             history = [
-                SwissGame(g.round, g.x, g.o, float(g.x_score or 0.0)) for g in games if g.done
+                SwissGame(g.round, g.x, g.o, float(g.x_score or 0.0))
+                for g in games
+                if g.done and (g.x_score or g.o_score)
             ]
             before = [Bye(b.round, b.player, b.points, allocated=True) for b in byes]
             swiss = pair_round(field, history, before, number, event.rounds)

@@ -1,8 +1,11 @@
 """What a process has to show in a chat with nobody's request to answer: a clock's timeout and
-reminder, an expired seek's notice, an open game's board in its other chat. It goes to the
-chat through the platform's :attr:`~core.ports.PlatformStyle.publish` when this process serves
-that chat, and through the store's outbox (:mod:`core.store.outbox`) to the process that does
-otherwise: a Matrix room whose account another process syncs (``PlatformStyle.serves``), or a
+reminder, an expired seek's notice, a departure, an open game's board in its other chat. Each
+is a notice that follows a stored change, and is not told from memory: the store's operation
+leaves it in the outbox (:mod:`core.store.outbox`) in the change's own transaction, so a
+process killed between the commit and the send loses none. The process that made the change
+shows its items at once where it serves their chat (:meth:`Relay.show_now`,
+:meth:`Relay.show_board`, :meth:`Relay.deliver_soon`); the others wait for the process that
+does: a Matrix room whose account another process syncs (``PlatformStyle.serves``), or a
 platform this process does not run at all.
 
 What is left in the store is neutral (:class:`~core.store.outbox.OutboxItem`: what, where,
@@ -15,17 +18,9 @@ shown and deleted once its platform took it, so it is shown once whatever the nu
 processes serving parts of the work, and still shown when the process that claimed it died or
 could not reach the chat (by the next pass after its claim lapsed: at least once). What one
 process tells one chat is shown there in the order told (an older board never after a newer).
-A platform that cannot reach the chat with a message this process told itself loses only that
-message (logged): the game is in the store, its board shows it at the next look.
-
-A notice that follows a stored change (a pairing's board in the other chats, an expired seek's
-notice) is not told from memory: the store's operation leaves it in the outbox in the change's
-own transaction, so a process killed between the commit and the send loses none, and the
-process that made the change shows its items at once (:meth:`Relay.show_now`), claimed and
-deleted as :meth:`Relay.deliver` does. The messages an item's showing posted are kept on the
-item (their platform ids, :class:`~core.ports.Posting`) before it is deleted: an item shown
-again because its process died in between edits them, and reads as one notice, where the
-platform can edit.
+The messages an item's showing posted are kept on the item (their platform ids,
+:class:`~core.ports.Posting`) before it is deleted: an item shown again because its process
+died in between edits them, and reads as one notice, where the platform can edit.
 """
 
 from __future__ import annotations
@@ -41,7 +36,7 @@ from core.replies import Actor, Reply
 from core.sessions.context import Context
 from core.store import Session, outbox, sessions
 from core.store.models import Kind, OutboxItem
-from core.store.models.outbox import KEPT, SHOWS_THE_BOARD
+from core.store.models.outbox import SHOWS_THE_BOARD
 
 log = logging.getLogger("core.sessions")
 
@@ -109,19 +104,6 @@ class Relay:
     def renders(self, kind: Kind, render: Render) -> None:
         """Items of ``kind`` are shown as ``render`` builds them."""
         self._renderers[kind] = render
-
-    def tell(
-        self,
-        item: OutboxItem,
-        session: Session | None = None,
-        *,
-        replies: Sequence[Reply] | None = None,
-    ) -> None:
-        """Show ``item`` in its chat, in a task of its own: as its kind renders it from
-        ``session`` (the game as the caller has it), or as ``replies`` where the caller has
-        more to show than the item says (a request's answer); in a chat this process does not
-        serve, the item alone is left for the process that does."""
-        self._in_turn(item, self._tell(item, session, replies))
 
     def show_now(self, items: Sequence[OutboxItem], session: Session | None = None) -> None:
         """Show at once, each in a task of its own, the ``items`` this process has just left in
@@ -217,22 +199,6 @@ class Relay:
         if style.serves is not None and not style.serves(chat_id):
             return None
         return style
-
-    async def _tell(
-        self, item: OutboxItem, session: Session | None, replies: Sequence[Reply] | None
-    ) -> None:
-        style = self._serving(item.platform, item.chat_id)
-        if style is None:
-            try:
-                await self._ctx.store.run(outbox.outbox_put(item, self._ctx.clock() + KEPT))
-            except Exception:
-                log.exception("could not leave a %s for its chat's process", item.kind.value)
-            return
-        try:
-            await self._show(style, item, session, replies)
-        except Exception:
-            # One message lost (the chat cannot be reached): the game is in the store.
-            log.exception("could not show a %s in its chat", item.kind.value)
 
     async def _show(
         self,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 from core.admin.keys import Effective
 from core.ai import Level
@@ -29,6 +30,9 @@ from core.sessions.play.moves import Moves
 from core.sessions.play.watch import Watcher
 from core.sessions.views import board_reply, board_view, game_name
 from core.store import AlreadyPlaying, GameLimits, Seat, Session, Status
+
+FINAL_TRIES = 3
+"""How many times ``/final`` reads its game again when a move beat its write to the store."""
 
 
 def _named(session: Session, actor: Actor) -> str:
@@ -335,31 +339,45 @@ class Challenges:
 
     async def final(self, actor: Actor) -> list[Reply]:
         """End the actor's game here: a challenge is withdrawn, a game with no move yet just
-        ends, a watched bots' game stops, and any other game is a resignation (a loss)."""
+        ends, a watched bots' game stops, and any other game is a resignation (a loss).
+
+        What the player asked for does not depend on the board, so a move that lands between
+        the read and the write (a watched bots' game moves every moment) does not refuse it:
+        the game is read again and ended as it stands, a few times before "the board changed".
+        """
         ctx = self._ctx
-        session = await ctx.live_game(actor)
-        if session is None:
-            raise UserError("error.nothing_to_end", prefix=ctx.prefix(actor))
-        name = {"player": actor.display_name}
-        if session.status is Status.CHALLENGE:
-            return await self._removed(session, Event.WITHDRAW, Text("game.withdrawn", name))
-        seat = session.seat_of(actor.user_id)
-        now, ttl = ctx.now_and_ttl(Status.FINISHED, kept=session)
-        if seat is None:  # the watcher of a bots' game
-            ended = stopped(session, now=now, ttl=ttl)
-            text = Text("game.watch_stopped", name)
-        elif not session.moves:
-            check_removal(session, Event.ABANDON)
-            text = Text("game.ended", {**name, "game": game_name(session.rules)})
-            if not await settled(ctx, lambda: ctx.delete(session), session, None):
-                return await self._moves.stale(session)
-            view = board_view(session, ended=text)
-            return [Reply(text=text, board=view, session_id=session.id, version=view.version)]
-        else:
-            ended = resigned(session, seat, now=now, ttl=ttl)
-            text = Text("game.resigned", {**name, "winner": session.seats[2 - seat].name})
-        if not await settled(
-            ctx, lambda: ctx.update(ended, expected_version=session.version), session, ended
-        ):
-            return await self._moves.stale(session)
-        return [board_reply(ended, text=text)]
+        lost: Session | None = None
+        for _ in range(FINAL_TRIES):
+            session = await ctx.live_game(actor)
+            if session is None:
+                if lost is not None:  # ended meanwhile, by the move that beat us to it
+                    return await self._moves.stale(lost)
+                raise UserError("error.nothing_to_end", prefix=ctx.prefix(actor))
+            name = {"player": actor.display_name}
+            if session.status is Status.CHALLENGE:
+                return await self._removed(session, Event.WITHDRAW, Text("game.withdrawn", name))
+            seat = session.seat_of(actor.user_id)
+            now, ttl = ctx.now_and_ttl(Status.FINISHED, kept=session)
+            if seat is None:  # the watcher of a bots' game
+                ended = stopped(session, now=now, ttl=ttl)
+                text = Text("game.watch_stopped", name)
+            elif not session.moves:
+                check_removal(session, Event.ABANDON)
+                text = Text("game.ended", {**name, "game": game_name(session.rules)})
+                if await settled(ctx, partial(ctx.delete, session), session, None):
+                    view = board_view(session, ended=text)
+                    return [
+                        Reply(text=text, board=view, session_id=session.id, version=view.version)
+                    ]
+                lost = session
+                continue
+            else:
+                ended = resigned(session, seat, now=now, ttl=ttl)
+                text = Text("game.resigned", {**name, "winner": session.seats[2 - seat].name})
+            if await settled(
+                ctx, partial(ctx.update, ended, expected_version=session.version), session, ended
+            ):
+                return [board_reply(ended, text=text)]
+            lost = session
+        assert lost is not None
+        return await self._moves.stale(lost)

@@ -39,7 +39,9 @@ async def play(service: GameService, script: str, locale: str = "en") -> str:
     console = ConsoleAdapter(
         service, stdin=reader, stdout=out, user_id="ann", locale=locale, welcome=False
     )
-    await asyncio.wait_for(console.run(asyncio.Event()), 10)
+    # No timeout of its own: a hang is failed by the suite's (pyproject's `timeout`), and a
+    # tighter one failed a puzzle's answer, checked by the solver, on a loaded machine.
+    await console.run(asyncio.Event())
     return out.getvalue()
 
 

@@ -116,7 +116,7 @@ async def test_every_move_is_a_link_that_works_without_javascript(
         body = await (await client.get(f"/game/{public_id}?ply={ply}")).text()
         assert body.count('class="mX') + body.count('class="mO') == ply
         if ply:
-            assert f'href="?ply={ply}" data-ply="{ply}"' in body
+            assert f'<li class="current"><a href="?ply={ply}"' in body
             assert f'<p id="status" class="status" aria-live="polite">Move {ply}:' in body
         else:
             assert "The start: no move yet.</p>" in body
@@ -217,3 +217,42 @@ async def test_a_running_game_is_sent_to_its_live_page_and_the_rest_is_one_404(
         response = await client.get(path, allow_redirects=False)
         assert response.status == 404, path
         assert await response.text() == plain
+
+
+async def test_the_longest_game_on_the_biggest_board_weighs_under_100_kb(
+    store: SqliteStore, client: Client
+) -> None:
+    import random
+
+    rules = Rules(25, 25, 25)  # a line of 25 is rare: the whole board is played
+    cells = list(range(rules.cells))
+    random.Random(5).shuffle(cells)
+    moves: list[int] = []
+    position = Position.start(rules)
+    for cell in cells:
+        if position.is_over:
+            break
+        position = position.play(cell)
+        moves.append(cell)
+    assert len(moves) > 600
+    public_id = await finish(store, tuple(moves), rules)
+    for path in (f"/game/{public_id}", f"/game/{public_id}?ply=300"):
+        response = await client.get(path)
+        body = await response.read()
+        assert response.status == 200 and len(body) < 100_000, len(body)
+    assert "No solver settles this board" in body.decode()
+
+
+async def test_other_boards_show_what_threats_prove(store: SqliteStore, client: Client) -> None:
+    # 4 in a row on 7x7: X's third stone in the row leaves two ends open.
+    public_id = await finish(store, (23, 0, 24, 6, 25, 22, 26), Rules(7, 7, 4))
+    body = await (await client.get(f"/game/{public_id}?ply=5")).text()
+    assert "No solver settles this board" in body
+    assert (
+        '<p id="status" class="status" aria-live="polite">Move 5: X e4:'
+        " win in 3 moves (two threats: one can be blocked)</p>"
+    ) in body
+    assert "loss in 2 moves (the opponent completes a line)" in body  # O's block at b4
+    assert "Move 7: X f4: win in 1 move" not in body  # not the move shown
+    text = await (await client.get(f"/game/{public_id}.txt")).text()
+    assert "4. f4 {win in 1 move} 1-0" in " ".join(text.split())
