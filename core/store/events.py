@@ -35,13 +35,15 @@ from core.store.sql import Atomic, Op, count, many, row, rows
 
 _EVENT = (
     "id, format, rows, cols, k, gravity, length, clock, rated, open, starts_at, platform,"
-    " chat_id, server_id, created_by, name, status, round, version, reminded, created_at"
+    " chat_id, server_id, created_by, name, status, round, version, reminded, created_at, berserk"
 )
 _PLAYER = (
     "event_id, player, platform, user_id, chat_id, server_id, name, rating, score, joined,"
     " withdrawn, berserk"
 )
-_GAME = "event_id, round, session_id, x, o, seq, started, x_score, o_score, plies, finished_at"
+_GAME = (
+    "event_id, round, session_id, x, o, seq, started, x_score, o_score, plies, finished_at, berserk"
+)
 
 
 def _event_row(e: Event) -> tuple[Any, ...]:
@@ -68,6 +70,7 @@ def _event_row(e: Event) -> tuple[Any, ...]:
         e.version,
         int(e.reminded),
         e.created_at,
+        int(e.berserk),
     )
 
 
@@ -75,7 +78,9 @@ def _event(found: Sequence[Any]) -> Event:
     (id_, fmt, rows_, cols, k, gravity, length, clock, rated, open_, starts_at, platform) = found[
         :12
     ]
-    (chat_id, server_id, created_by, name, status, round_, version, reminded, created) = found[12:]
+    (chat_id, server_id, created_by, name, status, round_, version, reminded, created) = found[
+        12:21
+    ]
     return Event(
         id=str(id_),
         format=Format(fmt),
@@ -95,6 +100,7 @@ def _event(found: Sequence[Any]) -> Event:
         version=int(version),
         reminded=bool(reminded),
         created_at=float(created),
+        berserk=bool(found[21]),
     )
 
 
@@ -118,7 +124,7 @@ def _player(found: Sequence[Any]) -> EventPlayer:
 
 
 def _game(found: Sequence[Any]) -> EventGame:
-    event_id, round_, session_id, x, o, seq, started, x_score, o_score, plies, finished = found
+    event_id, round_, session_id, x, o, seq, started, x_score, o_score, plies, finished = found[:11]
     return EventGame(
         event_id=str(event_id),
         round=int(round_),
@@ -131,6 +137,7 @@ def _game(found: Sequence[Any]) -> EventGame:
         o_score=None if o_score is None else float(o_score),
         plies=int(plies),
         finished_at=None if finished is None else float(finished),
+        berserk=int(found[11]),
     )
 
 
@@ -140,7 +147,7 @@ def _game(found: Sequence[Any]) -> EventGame:
 def create_event(event: Event) -> Op[None]:
     """Store a new event."""
     yield count(
-        f"INSERT INTO events ({_EVENT}) VALUES ({', '.join(f'${i}' for i in range(1, 22))})",
+        f"INSERT INTO events ({_EVENT}) VALUES ({', '.join(f'${i}' for i in range(1, 23))})",
         *_event_row(event),
     )
 

@@ -41,6 +41,7 @@ class Event:
         round: the round being played (0 before the start); an arena's waves.
         version: bumped by every change the director makes (a compare-and-set).
         reminded: whether the reminder before the start went out.
+        berserk: its players may go berserk (an arena's option): half the clock, +1 for a win.
     """
 
     id: str
@@ -61,6 +62,7 @@ class Event:
     version: int = 1
     reminded: bool = False
     created_at: float = 0.0
+    berserk: bool = False
 
     @property
     def ends_at(self) -> float:
@@ -112,6 +114,8 @@ class EventGame:
         x_score, o_score: points of the game (1, 0.5, 0); None while it is played. Both 0 when
             it ended with no result (its game went without a winner).
         plies: the moves it lasted.
+        berserk: the seats that went berserk, a bit each (1 ``x``, 2 ``o``; written with its
+            result).
     """
 
     event_id: str
@@ -125,6 +129,7 @@ class EventGame:
     o_score: float | None = None
     plies: int = 0
     finished_at: float | None = None
+    berserk: int = 0
 
     @property
     def done(self) -> bool:
