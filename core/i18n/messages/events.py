@@ -16,18 +16,18 @@ from collections.abc import Mapping
 
 MESSAGES: Mapping[str, Mapping[str, str]] = {
     "help.tournament": {
-        "en": "Tournaments: arena, Swiss, round robin; join, leave, standings.",
-        "ca": "Tornejos: arena, suís, lliga; apuntar-s'hi, deixar-los, classificació.",
-        "es": "Torneos: arena, suizo, liga; apuntarse, dejarlos, clasificación.",
-        "pt": "Torneios: arena, suíço, todos contra todos; entrar, sair, classificação.",
-        "ru": "Турниры: арена, швейцарка, круговой; вступить, выйти, таблица.",
+        "en": "Tournaments: arena, Swiss, round robin; join, leave, berserk, standings.",
+        "ca": "Tornejos: arena, suís, lliga; apuntar-s'hi, deixar-los, berserk, classificació.",
+        "es": "Torneos: arena, suizo, liga; apuntarse, dejarlos, berserk, clasificación.",
+        "pt": "Torneios: arena, suíço, todos contra todos; entrar, sair, berserk, classificação.",
+        "ru": "Турниры: арена, швейцарка, круговой; вступить, выйти, берсерк, таблица.",
     },
     "help.option.tournament_action": {
-        "en": "Make an event (admins), or join or leave one",
-        "ca": "Crea un torneig (administradors), o apunta-t'hi o deixa'l",
-        "es": "Crea un torneo (administradores), o apúntate o déjalo",
-        "pt": "Crie um torneio (administradores), ou entre ou saia de um",
-        "ru": "Создать турнир (админы), вступить или выйти",
+        "en": "Make an event (admins), join or leave one, or go berserk in its game",
+        "ca": "Crea un torneig (administradors), apunta-t'hi, deixa'l o fes berserk a la partida",
+        "es": "Crea un torneo (administradores), apúntate, déjalo o haz berserk en la partida",
+        "pt": "Crie um torneio (administradores), entre, saia ou faça berserk no jogo",
+        "ru": "Создать турнир (админы), вступить, выйти или пойти в берсерк",
     },
     "help.option.tournament_event": {
         "en": "The event's id (another chat's open event)",
