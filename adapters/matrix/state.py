@@ -11,6 +11,9 @@ Everything is under the namespace ``matrix:<bot user id>``, so two bots can shar
   transaction: a game ended before its first move (``!final`` right after the start) is
   deleted with its board location, and its board must still be edited to say so, by whichever
   process handles the ``!final``;
+- ``board-at:<event id>``: the place of a board that names no game of the store (a puzzle's:
+  ``GameServicePort.handle_move`` takes it as a game's), kept for :data:`POSTED_KEPT_S`, so
+  that its keycap reactions find it as a game's board is found by its location;
 - ``handled:<event id>``: the receipt of an event the service handled, written in the same
   transaction as the first change it made (alone when it made none); it expires after
   :data:`HANDLED_KEPT_S`;
@@ -165,9 +168,12 @@ class MatrixState:
         """The board whose original event is ``event_id`` (a reaction's target), in
         ``room_id`` when given."""
         at = await self._store.run(boards.board_by_message(self._namespace, event_id))
-        if at is None or (room_id is not None and at.chat_id != room_id):
+        ref = _ref(at) if at is not None else None
+        if ref is None:
+            ref = _board(await self._store.run(kv.kv_get(self._namespace, _by_event(event_id))))
+        if ref is None or (room_id is not None and ref.room_id != room_id):
             return None
-        return _ref(at)
+        return ref
 
     async def set_board(self, ref: BoardRef, now: float) -> None:
         """Remember the board of ``ref.session_id`` in ``ref.room_id`` (until its game is
@@ -180,7 +186,13 @@ class MatrixState:
             json.dumps(asdict(ref)),
             expires_at=now + POSTED_KEPT_S,
         )
-        await self._store.run(boards.put_board(location, now, kept=posted))
+        if not await self._store.run(boards.put_board(location, now, kept=posted)):
+            # No game of that id: a puzzle's board, found again by its event (board_at).
+            raw = json.dumps(asdict(ref))
+            by_event = KvEntry(
+                self._namespace, _by_event(ref.event_id), raw, expires_at=now + POSTED_KEPT_S
+            )
+            await self._store.run(kv.put(by_event))
 
     async def forget_board(self, ref: BoardRef) -> None:
         await self._store.run(boards.forget_board(self._namespace, ref.session_id, ref.room_id))
@@ -286,6 +298,10 @@ def _strings(raw: str | None) -> list[str]:
 
 def _posted(session_id: str, room_id: str) -> str:
     return f"posted:{session_id} {room_id}"
+
+
+def _by_event(event_id: str) -> str:
+    return f"board-at:{event_id}"
 
 
 def _ref(location: BoardLocation) -> BoardRef:

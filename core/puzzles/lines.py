@@ -3,7 +3,8 @@
 A puzzle's line is what :func:`core.puzzles.answer.answer` plays out when the player follows
 it: the solution, the bot's reply, then each time the attacker's fastest win (the lowest column
 among equals; for a VCF, the first four that keeps the win) and the bot's reply, to the win. A
-hold's line is the solution and the solver's exact reply. The checker answers a move on the
+hold's line is the solution and the solver's exact reply (the best, the lowest column among
+equals). The checker answers a move on the
 line from it (the verdict and the reply it would search for), and searches with the solver
 only for a move off the line: any other move that still wins is still accepted, by the solver.
 
@@ -17,12 +18,13 @@ import functools
 import time
 from importlib import resources
 
-from core.ai import solver
+from core.ai.engine import SearchTimeout
 from core.puzzles import vcf
+from core.puzzles.facts import move_values
 from core.puzzles.puzzle import Puzzle, Theme
 
 LINES = "lines.csv"
-HOLD_REPLY_SECONDS = 10.0
+HOLD_REPLY_SECONDS = 30.0
 """How long the solver may search for a hold's exact reply (none stored if it cannot)."""
 
 
@@ -56,8 +58,15 @@ def line_of(puzzle: Puzzle) -> tuple[int, ...] | None:
         child = puzzle.position.play(puzzle.solution)
         if child.is_over:
             return (puzzle.solution,)
-        found = solver.best_move(child, time.perf_counter() + HOLD_REPLY_SECONDS)
-        return (puzzle.solution, found.move) if found.exact else None
+        # Every reply's exact value, and the best one with the lowest column: the solver's own
+        # best move may be any of equals (its table decides), and a line must be the same
+        # whenever it is made.
+        try:
+            values = move_values(child, time.perf_counter() + HOLD_REPLY_SECONDS)
+        except SearchTimeout:
+            return None
+        best = max(values.values())
+        return (puzzle.solution, min(move for move, value in values.items() if value == best))
     attempt = Attempt(puzzle)
     move = puzzle.solution
     while True:

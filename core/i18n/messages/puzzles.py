@@ -69,11 +69,11 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     },
     # --- the board's line ----------------------------------------------------------------------
     "puzzle.status.win": {
-        "en": "Puzzle {id}: {mark} to play and win in {moves:puzzle.count.moves}.",
-        "ca": "Problema {id}: juguen les {mark} i guanyen en {moves:puzzle.count.moves}.",
-        "es": "Problema {id}: juegan las {mark} y ganan en {moves:puzzle.count.moves}.",
-        "pt": "Problema {id}: jogam as {mark} e ganham em {moves:puzzle.count.moves}.",
-        "ru": "Задача {id}: ход {mark}, выигрыш за {moves:puzzle.count.moves}.",
+        "en": "Puzzle {id}: {mark} to play and win in {moves:review.count.plies}.",
+        "ca": "Problema {id}: juguen les {mark} i guanyen en {moves:review.count.plies}.",
+        "es": "Problema {id}: juegan las {mark} y ganan en {moves:review.count.plies}.",
+        "pt": "Problema {id}: jogam as {mark} e ganham em {moves:review.count.plies}.",
+        "ru": "Задача {id}: ход {mark}, выигрыш за {moves:review.count.plies}.",
     },
     "puzzle.status.hold": {
         "en": "Puzzle {id}: {mark} to play; find the only move that does not lose.",
@@ -83,11 +83,11 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "ru": "Задача {id}: ход {mark}; найдите единственный ход, который не проигрывает.",
     },
     "puzzle.status.vcf": {
-        "en": "Puzzle {id}: {mark} to play and win by fours in {moves:puzzle.count.moves}.",
-        "ca": "Problema {id}: juguen les {mark} i guanyen amb quatres en {moves:puzzle.count.moves}.",
-        "es": "Problema {id}: juegan las {mark} y ganan con cuatros en {moves:puzzle.count.moves}.",
-        "pt": "Problema {id}: jogam as {mark} e ganham com quatros em {moves:puzzle.count.moves}.",
-        "ru": "Задача {id}: ход {mark}, выигрыш четвёрками за {moves:puzzle.count.moves}.",
+        "en": "Puzzle {id}: {mark} to play and win by fours in {moves:review.count.plies}.",
+        "ca": "Problema {id}: juguen les {mark} i guanyen amb quatres en {moves:review.count.plies}.",
+        "es": "Problema {id}: juegan las {mark} y ganan con cuatros en {moves:review.count.plies}.",
+        "pt": "Problema {id}: jogam as {mark} e ganham com quatros em {moves:review.count.plies}.",
+        "ru": "Задача {id}: ход {mark}, выигрыш четвёрками за {moves:review.count.plies}.",
     },
     "puzzle.going": {
         "en": "Right! The solver defends with {reply}. {task}",
@@ -97,11 +97,11 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "ru": "Верно! Решатель защищается ходом {reply}. {task}",
     },
     "puzzle.solved": {
-        "en": "Solved! Puzzle rating {rating} ({delta}) · streak: {streak:puzzle.count.days}",
-        "ca": "Resolt! Puntuació de problemes {rating} ({delta}) · ratxa: {streak:puzzle.count.days}",
-        "es": "¡Resuelto! Puntuación de problemas {rating} ({delta}) · racha: {streak:puzzle.count.days}",
-        "pt": "Resolvido! Pontuação de problemas {rating} ({delta}) · sequência: {streak:puzzle.count.days}",
-        "ru": "Решено! Рейтинг задач {rating} ({delta}) · серия: {streak:puzzle.count.days}",
+        "en": "Solved! Puzzle rating {rating} ({delta}) · streak: {streak:game.count.days}",
+        "ca": "Resolt! Puntuació de problemes {rating} ({delta}) · ratxa: {streak:game.count.days}",
+        "es": "¡Resuelto! Puntuación de problemas {rating} ({delta}) · racha: {streak:game.count.days}",
+        "pt": "Resolvido! Pontuação de problemas {rating} ({delta}) · sequência: {streak:game.count.days}",
+        "ru": "Решено! Рейтинг задач {rating} ({delta}) · серия: {streak:game.count.days}",
     },
     "puzzle.failed.win": {
         "en": "Failed: {move} does not win in time.{refutation} The solution was {solution}. Puzzle rating {rating} ({delta})",
@@ -140,11 +140,11 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "ru": "{name}, вот рейтинговая задача (рейтинг задач {rating}).",
     },
     "puzzle.stats": {
-        "en": "{name}: puzzle rating {rating} · solved {solved} of {tried} · streak: {streak:puzzle.count.days} (best: {best:puzzle.count.days})",
-        "ca": "{name}: puntuació de problemes {rating} · resolts {solved} de {tried} · ratxa: {streak:puzzle.count.days} (millor: {best:puzzle.count.days})",
-        "es": "{name}: puntuación de problemas {rating} · resueltos {solved} de {tried} · racha: {streak:puzzle.count.days} (mejor: {best:puzzle.count.days})",
-        "pt": "{name}: pontuação de problemas {rating} · resolvidos {solved} de {tried} · sequência: {streak:puzzle.count.days} (melhor: {best:puzzle.count.days})",
-        "ru": "{name}: рейтинг задач {rating} · решено {solved} из {tried} · серия: {streak:puzzle.count.days} (лучшая: {best:puzzle.count.days})",
+        "en": "{name}: puzzle rating {rating} · solved {solved} of {tried} · streak: {streak:game.count.days} (best: {best:game.count.days})",
+        "ca": "{name}: puntuació de problemes {rating} · resolts {solved} de {tried} · ratxa: {streak:game.count.days} (millor: {best:game.count.days})",
+        "es": "{name}: puntuación de problemas {rating} · resueltos {solved} de {tried} · racha: {streak:game.count.days} (mejor: {best:game.count.days})",
+        "pt": "{name}: pontuação de problemas {rating} · resolvidos {solved} de {tried} · sequência: {streak:game.count.days} (melhor: {best:game.count.days})",
+        "ru": "{name}: рейтинг задач {rating} · решено {solved} из {tried} · серия: {streak:game.count.days} (лучшая: {best:game.count.days})",
     },
     "puzzle.stats_none": {
         "en": "{name} has not finished a puzzle yet: try {prefix}puzzle.",
@@ -227,18 +227,6 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
 }
 
 PLURALS: Mapping[str, Mapping[str, Mapping[str, str]]] = {
-    "puzzle.count.moves": {
-        "en": {"one": "{count} move", "other": "{count} moves"},
-        "ca": {"one": "{count} jugada", "many": "{count} de jugades", "other": "{count} jugades"},
-        "es": {"one": "{count} jugada", "many": "{count} de jugadas", "other": "{count} jugadas"},
-        "pt": {"one": "{count} lance", "many": "{count} de lances", "other": "{count} lances"},
-        "ru": {
-            "one": "{count} ход",
-            "few": "{count} хода",
-            "many": "{count} ходов",
-            "other": "{count} хода",
-        },
-    },
     "puzzle.count.puzzles": {
         "en": {"one": "{count} puzzle", "other": "{count} puzzles"},
         "ca": {
@@ -261,18 +249,6 @@ PLURALS: Mapping[str, Mapping[str, Mapping[str, str]]] = {
             "few": "{count} задачи",
             "many": "{count} задач",
             "other": "{count} задачи",
-        },
-    },
-    "puzzle.count.days": {
-        "en": {"one": "{count} day", "other": "{count} days"},
-        "ca": {"one": "{count} dia", "many": "{count} de dies", "other": "{count} dies"},
-        "es": {"one": "{count} día", "many": "{count} de días", "other": "{count} días"},
-        "pt": {"one": "{count} dia", "many": "{count} de dias", "other": "{count} dias"},
-        "ru": {
-            "one": "{count} день",
-            "few": "{count} дня",
-            "many": "{count} дней",
-            "other": "{count} дня",
         },
     },
 }
