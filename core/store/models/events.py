@@ -86,7 +86,8 @@ class EventPlayer:
     Attributes:
         joined: the first round he may be paired in (a late join in an arena: any).
         withdrawn: he left; not paired again (his games stay counted).
-        berserk: his next arena game is played on half the clock.
+        berserk: unused (always False): berserk is per game, chosen in it
+            (``Session.berserk``, kept on its pairing as ``EventGame.berserk``).
     """
 
     event_id: str
