@@ -196,6 +196,7 @@ def describe(settings: Settings) -> str:
         "WEB_PORT": "(off)" if settings.web_port is None else settings.web_port,
         "WEB_HOST": settings.web_host,
         "PUBLIC_URL": settings.public_url or "",
+        "WEB_TRUSTED_PROXIES": ",".join(settings.web_trusted_proxies) or "none",
     }
     lines = [f"{key.name} = {values[key.name]}" for key in KEYS if key.name in values]
     lines += [f"warning: {warning}" for warning in settings.warnings]

@@ -74,6 +74,7 @@ def service_settings(settings: Settings) -> ServiceSettings:
         ai_workers=settings.ai_workers,
         chat_defaults=settings.chat_defaults,
         lease_ttl=settings.lease_ttl,
+        public_url=settings.public_url,
     )
 
 

@@ -301,6 +301,24 @@ def public_url(text: str) -> str:
     return text.rstrip("/")
 
 
+def networks(text: str) -> tuple[str, ...]:
+    """The reverse proxies whose ``X-Forwarded-For`` the pages' rate limit believes
+    (``WEB_TRUSTED_PROXIES``): IP addresses or networks, separated by commas (``10.0.0.5,
+    192.168.1.0/24``), or ``none`` to believe no header; normalized (``::1`` is ``::1/128``)."""
+    if text.strip().lower() == "none":
+        return ()
+    found = []
+    for item in (part.strip() for part in text.split(",")):
+        try:
+            found.append(str(ipaddress.ip_network(item, strict=False)))
+        except ValueError:
+            raise ValueError(
+                f"{shown(item)} is not an IP address or network (such as 10.0.0.5 or "
+                "192.168.1.0/24): list the proxies' addresses with commas, or none"
+            ) from None
+    return tuple(found)
+
+
 def _has_host(text: str, schemes: tuple[str, ...]) -> bool:
     if not text.isprintable() or any(c.isspace() for c in text):
         return False

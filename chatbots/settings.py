@@ -125,6 +125,7 @@ KEYS: tuple[Key, ...] = (
     Key("WEB_PORT", WEB),
     Key("WEB_HOST", WEB, "127.0.0.1"),
     Key("PUBLIC_URL", WEB),
+    Key("WEB_TRUSTED_PROXIES", WEB, "127.0.0.0/8,::1"),
 )
 KEY_NAMES = frozenset(key.name for key in KEYS)
 CHAT_DEFAULTS: tuple[tuple[str, str], ...] = tuple((k.name, k.chat) for k in KEYS if k.chat)
@@ -198,6 +199,7 @@ class Settings:
     web_port: int | None = None
     web_host: str = _DEFAULTS["WEB_HOST"]
     public_url: str | None = None
+    web_trusted_proxies: tuple[str, ...] = ("127.0.0.0/8", "::1/128")
     console_name: str | None = None
     warnings: tuple[str, ...] = field(default=(), compare=False)
 
@@ -328,6 +330,7 @@ class _Parser:
             web_port=self.web_port(),
             web_host=self.get("WEB_HOST", parse.listen_host, ""),
             public_url=self.optional("PUBLIC_URL", parse.public_url),
+            web_trusted_proxies=self.get("WEB_TRUSTED_PROXIES", parse.networks, ()),
             console_name=self.optional("CONSOLE_NAME", str),
             warnings=warnings,
         )
@@ -421,8 +424,9 @@ class _Parser:
         return self.get("HTTP_PORT", parse.port, None)
 
     def web_port(self) -> int | None:
-        if not self.given("WEB_PORT") and self.chosen("WEB_"):
-            self.problems.append("WEB_PORT: missing, but WEB_HOST is set (set both, or neither)")
+        if not self.given("WEB_PORT") and (chosen := self.chosen("WEB_")):
+            these = " and ".join(chosen) + (" is" if len(chosen) == 1 else " are")
+            self.problems.append(f"WEB_PORT: missing, but {these} set (set both, or neither)")
         port = self.get("WEB_PORT", parse.port, None)
         if port is not None and port == self.get("HTTP_PORT", parse.port, None):
             # The pages may face the world; the health and metrics listener never should.

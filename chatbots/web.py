@@ -37,12 +37,18 @@ async def serving_pages(
         yield None
         return
     from adapters.web import WebPages, serving
+    from adapters.web.limits import proxies
     from core.pages import Pages
     from core.pages.games import GamePages
 
     host, port = settings.web_host, settings.web_port
     games = GamePages(store, None if runner is None else reviews_by(runner))
-    pages = WebPages(Pages(store), games=games, public_url=settings.public_url)
+    pages = WebPages(
+        Pages(store),
+        games=games,
+        public_url=settings.public_url,
+        trusted_proxies=proxies(settings.web_trusted_proxies),
+    )
     async with contextlib.AsyncExitStack() as stack:
         try:
             url = await stack.enter_async_context(serving(pages, host, port))

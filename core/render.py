@@ -7,11 +7,12 @@ empty cell, column letters above and row numbers on the left (docs/design.md, "M
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 from core.admin.durations import DAY, HOUR, MINUTE
 from core.games.rules import COLUMN_LETTERS as COLUMN_LETTERS  # drawn here; adapters use it
 from core.i18n import Text
-from core.replies import BoardView
+from core.replies import BoardView, WebLink
 
 MARKS = ("·", "X", "O")
 
@@ -26,6 +27,13 @@ def board_lines(board: BoardView) -> list[str]:
         marks = " ".join(MARKS[cell.mark] for cell in row)
         lines.append(f"{r + 1:>{row_width}} {marks}")
     return lines
+
+
+def link_lines(links: Sequence[WebLink], locale: str) -> list[str]:
+    """A reply's links to the web pages as lines of text (``This game on the web:
+    https://...``), for platforms without link buttons (Matrix, the console): the address
+    whole, so that a client that makes links of addresses makes one."""
+    return [f"{link.label.render(locale)}: {link.url}" for link in links]
 
 
 def board_text(board: BoardView) -> str:

@@ -105,11 +105,24 @@ class BoardView:
     with a clock: Discord shows it as ``<t:…:R>``, which counts down by itself; Matrix and the
     console in words (:func:`core.render.status_line`)."""
     starter: str | None = None
+    public_id: str | None = None
+    """The game's unguessable id on the web pages (:attr:`core.store.Session.public_id`),
+    from which :mod:`core.pages.addresses` makes its address."""
 
     @property
     def rows(self) -> tuple[tuple[CellView, ...], ...]:
         cols = self.rules.cols
         return tuple(self.cells[r * cols : (r + 1) * cols] for r in range(self.rules.rows))
+
+
+@dataclass(frozen=True, slots=True)
+class WebLink:
+    """A web page a reply points to (:mod:`core.pages.addresses`): its name for people and
+    its whole address. Discord shows it as a link button; Matrix and the console write it out
+    under the reply's text."""
+
+    label: Text
+    url: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +153,9 @@ class Reply:
             ``m.notice``).
         picture: the chat's admins asked for boards as pictures (``board_style: picture``),
             for platforms that choose (Matrix: an ``m.image`` rather than the text board).
+        links: web pages about this reply (the game's page, the ladder), set only where
+            ``PUBLIC_URL`` is and the chat's ``web_links`` setting is on
+            (:mod:`core.sessions.players.weblinks`).
     """
 
     text: Text | None = None
@@ -154,3 +170,4 @@ class Reply:
     theme: str | None = None
     mention: str | None = None
     picture: bool = False
+    links: tuple[WebLink, ...] = ()

@@ -52,6 +52,21 @@ def board_of(
     )
 
 
+def picked_board(rules: Rules, picks: Sequence[int], *, pending: bool = False) -> BoardView:
+    """The board after playing, from the start, the legal move each of ``picks`` points at
+    (modulo the legal moves), stopping where the game ends (for property tests)."""
+    position = Position.start(rules)
+    moves: list[int] = []
+    for pick in picks:
+        if position.is_over:
+            break
+        legal = position.legal_moves()
+        move = legal[pick % len(legal)]
+        position = position.play(move)
+        moves.append(move)
+    return board_of(rules, moves, pending=pending)
+
+
 def random_moves(rules: Rules, count: int, seed: int = 1) -> list[int]:
     """Up to ``count`` random legal moves from the start, stopping where the game ends."""
     rng = random.Random(seed)

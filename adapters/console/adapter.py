@@ -28,7 +28,7 @@ from core.commands.topics import HELP_TOPICS
 from core.i18n import Text, normalize_locale, render
 from core.pictures import THEMES, board_png
 from core.ports import GameServicePort, PlatformStyle
-from core.render import board_text, status_line
+from core.render import board_text, link_lines, status_line
 from core.replies import Actor, BoardView, Reply
 
 log = logging.getLogger(__name__)
@@ -346,6 +346,7 @@ def render_reply(reply: Reply, locale: str) -> str:
     if reply.actions:
         # Every action is also a command of the same name.
         parts.append("  ".join(f"[/{action.value}]" for action in reply.actions))
+    parts.extend(link_lines(reply.links, locale))
     return "\n".join(parts) + "\n\n" if parts else ""
 
 

@@ -72,7 +72,8 @@ class BoardMode(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class ButtonSpec:
-    """One button: where it goes and what it shows."""
+    """One button: where it goes and what it shows; a link button (``url``, the link style)
+    has no ``custom_id`` (empty here)."""
 
     custom_id: str
     row: int
@@ -80,6 +81,7 @@ class ButtonSpec:
     label: str | None = None
     emoji: str | None = None
     disabled: bool = False
+    url: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

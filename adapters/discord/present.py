@@ -24,6 +24,7 @@ from adapters.discord.ids import ActionId, ComponentId
 from adapters.discord.layout import MAX_CONTENT, MessageSpec, board_message, text_message
 from adapters.discord.picture_layout import edit_kwargs, send_kwargs
 from adapters.discord.responder import Responder
+from adapters.discord.weblinks import with_links
 from core.ports import posting
 from core.replies import Reply
 
@@ -163,6 +164,7 @@ class Presenter:
                 version=reply.version,
                 actions=reply.actions,
             )
+            spec = with_links(spec, reply.links, locale)
             if reply.new_message or session_id is None:
                 await self._post(outlet, spec, reply.session_id if reply.actions else None)
             elif here is not None:
@@ -177,7 +179,7 @@ class Presenter:
 
         def draw(keep_picture: bool) -> MessageSpec:
             # A message that is a picture board already stays one (Discord keeps the flag).
-            return board_message(
+            spec = board_message(
                 board,
                 locale,
                 actions=reply.actions,
@@ -185,6 +187,7 @@ class Presenter:
                 theme=reply.theme,
                 keep_picture=keep_picture,
             )
+            return with_links(spec, reply.links, locale)
 
         if here is not None:
             # The clicked message shows this game: it becomes the new board.

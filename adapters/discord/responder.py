@@ -76,7 +76,9 @@ class Responder:
         else:
             view = discord.ui.View.from_message(message, timeout=None)
         for item in view.walk_children():
-            if isinstance(item, discord.ui.Button | discord.ui.Select):
+            if isinstance(item, discord.ui.Select) or (
+                isinstance(item, discord.ui.Button) and item.url is None  # a page stays open
+            ):
                 item.disabled = True
         if not self.responded:
             await self.interaction.response.edit_message(view=view)

@@ -25,6 +25,10 @@ class _Drawn(discord.ui.Button[Any]):
 
 def drawn_button(button: ButtonSpec, *, row: int | None = None) -> discord.ui.Button[Any]:
     """``button`` as sent (``row``: its row in a classic view; a layout places it itself)."""
+    if button.url is not None:  # opens a page; no press reaches the bot
+        return discord.ui.Button(
+            style=discord.ButtonStyle.link, label=button.label, url=button.url, row=row
+        )
     return _Drawn(
         style=button.style,
         label=button.label,

@@ -20,7 +20,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from adapters.matrix.pictures import SHOWN, shown_as, uploaded
+from adapters.matrix.pictures import SHOWN, shown_as, uploaded, with_picture
 from adapters.matrix.render import (
     actions_hint,
     board_content,
@@ -34,7 +34,8 @@ from adapters.matrix.sender import Sender
 from adapters.matrix.state import BoardRef, MatrixState
 from adapters.matrix.unshown import Unshown
 from core.ports import GameServicePort, Posting
-from core.replies import ActionKind, BoardView, Reply
+from core.render import link_lines
+from core.replies import ActionKind, BoardView, Reply, WebLink
 
 log = logging.getLogger(__name__)
 
@@ -94,28 +95,39 @@ class Output:
         one its earlier try posted is edited instead."""
         for reply in replies:
             locale = reply.locale or self._locale
-            SHOWN.set(reply)  # how its board is drawn (pictures.uploaded)
+            SHOWN.set(with_picture(reply))  # how its board is drawn (pictures.uploaded)
             hint = actions_hint(reply.actions, locale)
             board = reply.board
+            links = reply.links
             if board is not None and not reply.new_message:
                 # The result is the board's own status line: the edit says it all, hint included.
                 if reply.text is None or reply.text == board.status:
-                    await self._show_board(room_id, board, locale, new=False, note=hint)
+                    await self._show_board(
+                        room_id, board, locale, new=False, note=hint, links=links
+                    )
                     continue
-                if not await self._show_board(room_id, board, locale, new=False):
+                if not await self._show_board(room_id, board, locale, new=False, links=links):
                     continue  # an overtaken board, and the text that came with it
             lines = []
             if reply.text is not None:
                 lines.append(reply.text.render(locale))
             if hint:
                 lines.append(hint)
+            if board is None:  # a board carries its links itself
+                lines.extend(link_lines(links, locale))
             text = "\n".join(lines)
             if text and addressee:
                 text = f"{addressee}: {text}"
             if board is not None and reply.new_message:
                 # A new board carries its announcement: one event, where the players look.
                 await self._show_board(
-                    room_id, board, locale, new=True, intro=text or None, posting=posting
+                    room_id,
+                    board,
+                    locale,
+                    new=True,
+                    intro=text or None,
+                    links=links,
+                    posting=posting,
                 )
             elif text and (person := reply.mention or _challenged(reply, mention)):
                 # Default push rules silence notices: a challenge, a clock's reminder must
@@ -154,6 +166,7 @@ class Output:
         new: bool,
         note: str | None = None,
         intro: str | None = None,
+        links: Sequence[WebLink] = (),
         posting: Posting | None = None,
     ) -> bool:
         """Post or edit the board; False when a newer board of its game is already shown.
@@ -165,7 +178,7 @@ class Output:
         if not new and newest is not None and board.version < newest:
             return False
         _remember(self._shown, board.session_id, board.version)
-        content = board_content(board, locale, note=note, intro=intro)
+        content = board_content(board, locale, note=note, intro=intro, links=links)
         # From the store, not this process's memory: another process may have posted it. An
         # open game has a board in each of its rooms.
         ref = None if new else await self._state.board(board.session_id, room_id)

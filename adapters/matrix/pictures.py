@@ -20,6 +20,15 @@ client that opens the room later sees it too. An edit's top level repeats the ne
 ``* `` caption (:func:`adapters.matrix.render.edit_content`), so a client without edits shows
 each state as a new image. See docs/matrix.md.
 
+A finished game's board that links to its web page (:attr:`core.replies.Reply.links`) is drawn
+as a picture in every room (:func:`with_picture`): Matrix clients often show no preview of a
+link (Synapse's URL previews are off by default; encrypted rooms never preview), so the message
+carries the picture the page's preview would show. It costs an upload and no event: the final
+edit of the board is the ``m.image`` itself (an edit may change the ``msgtype``; clients that
+apply edits show the picture in place of the text board, with the text as its caption), so a
+bot that does not know its homeserver's limits spends nothing more of its ``rc_message``
+budget. A failed upload leaves the text board, links included.
+
 Uploads have a rate limit of their own (Synapse's ``rc_media_create``): a refused or failed
 upload is tried again a few times with the adapter's back-off, then that board goes out as text,
 never lost. In an encrypted room the picture is uploaded encrypted (``file``, not ``url``).
@@ -32,7 +41,7 @@ import contextvars
 import logging
 import struct
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol, runtime_checkable
 
 from adapters.matrix.backoff import delay_for
@@ -99,6 +108,15 @@ async def uploaded(
         else:
             return Picture(png, filename, media)
     return None  # pragma: no cover (the loop returns)
+
+
+def with_picture(reply: Reply) -> Reply:
+    """``reply``, asking for its board's picture where it is a finished game's that links to
+    the game's page (see the module docstring)."""
+    board = reply.board
+    if board is None or reply.picture or not board.finished or not reply.links:
+        return reply
+    return replace(reply, picture=True)
 
 
 def shown_as(content: Content, picture: Picture | None) -> Content:

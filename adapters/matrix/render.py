@@ -17,8 +17,8 @@ from typing import Any
 
 from core.games import Rules
 from core.i18n import render
-from core.render import COLUMN_LETTERS, MARKS, status_line
-from core.replies import ActionKind, BoardView, CellView
+from core.render import COLUMN_LETTERS, MARKS, link_lines, status_line
+from core.replies import ActionKind, BoardView, CellView, WebLink
 
 Content = dict[str, Any]
 
@@ -85,22 +85,31 @@ def board_rows(board: BoardView) -> list[str]:
 
 
 def board_body(
-    board: BoardView, locale: str, note: str | None = None, intro: str | None = None
+    board: BoardView,
+    locale: str,
+    note: str | None = None,
+    intro: str | None = None,
+    links: Sequence[WebLink] = (),
 ) -> str:
     """The plain body: the emoji board, ``intro`` (how the game began), the status line, the
-    seats (and ``note``)."""
+    seats (and ``note``), then ``links`` to the web pages."""
     lines = [*board_rows(board), *([intro] if intro else []), status_line(board, locale)]
     lines.append(_seats(board))
     if note:
         lines.append(note)
+    lines.extend(link_lines(links, locale))
     return "\n".join(lines)
 
 
 def board_html(
-    board: BoardView, locale: str, note: str | None = None, intro: str | None = None
+    board: BoardView,
+    locale: str,
+    note: str | None = None,
+    intro: str | None = None,
+    links: Sequence[WebLink] = (),
 ) -> str:
     """The HTML body: coordinates and marks in a ``<pre>`` block, then ``intro``, status and
-    seats, then how to move (or ``note``: what to type next)."""
+    seats, then how to move (or ``note``: what to type next), then ``links``."""
     rules = board.rules
     width = len(str(rules.rows))
     lines = [(" " * width + " " + " ".join(COLUMN_LETTERS[: rules.cols])).rstrip()]
@@ -117,6 +126,13 @@ def board_html(
         parts.append(f"<p><em>{html.escape(note)}</em></p>")
     elif board.playable:
         parts.append(f"<p><em>{html.escape(move_hint(board.rules, locale))}</em></p>")
+    if links:
+        shown = (
+            f'{html.escape(link.label.render(locale))}: <a href="{html.escape(link.url)}">'
+            f"{html.escape(link.url)}</a>"
+            for link in links
+        )
+        parts.append(f"<p>{'<br>'.join(shown)}</p>")
     return "".join(parts)
 
 
@@ -159,15 +175,20 @@ def move_hint(rules: Rules, locale: str) -> str:
 
 
 def board_content(
-    board: BoardView, locale: str, note: str | None = None, intro: str | None = None
+    board: BoardView,
+    locale: str,
+    note: str | None = None,
+    intro: str | None = None,
+    links: Sequence[WebLink] = (),
 ) -> Content:
     """A board message; ``note`` (what to type next) replaces the move hint; ``intro`` (how
-    the game began: started, accepted, a rematch) goes above the status line."""
+    the game began: started, accepted, a rematch) goes above the status line; ``links`` to
+    the web pages (:attr:`core.replies.Reply.links`) close it."""
     return {
         "msgtype": "m.notice",
-        "body": board_body(board, locale, note, intro),
+        "body": board_body(board, locale, note, intro, links),
         "format": HTML_FORMAT,
-        "formatted_body": board_html(board, locale, note, intro),
+        "formatted_body": board_html(board, locale, note, intro, links),
         "m.mentions": {},
     }
 

@@ -8,7 +8,7 @@ import collections
 import ipaddress
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 _MAX_TRACKED = 100_000  # addresses kept; the least recently seen go first beyond it
@@ -53,17 +53,49 @@ class AddressLimiter:
         return max(1, math.ceil((1.0 - bucket.tokens) / self._rate))
 
 
-def client_address(peer: str | None, forwarded_for: str | None) -> str:
-    """Whose request this is: the peer's address, or, from a proxy on this machine (a loopback
-    peer), the address the proxy appended last to ``X-Forwarded-For`` (a client can write the
-    header's first entries, never the proxy's)."""
-    peer = peer or "?"
-    if forwarded_for:
-        try:
-            loopback = ipaddress.ip_address(peer).is_loopback
-        except ValueError:
-            loopback = False
-        last = forwarded_for.rsplit(",", 1)[-1].strip()
-        if loopback and last:
-            return last
-    return peer
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+LOOPBACK: tuple[Network, ...] = (
+    ipaddress.ip_network("127.0.0.0/8"),
+    ipaddress.ip_network("::1/128"),
+)
+"""The proxies believed by default: one on this machine (``WEB_TRUSTED_PROXIES``)."""
+
+
+def proxies(networks: Sequence[str]) -> tuple[Network, ...]:
+    """``networks`` as the settings give them (``10.0.0.5/32``, checked there) as networks."""
+    return tuple(ipaddress.ip_network(n, strict=False) for n in networks)
+
+
+def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        address = ipaddress.ip_address(text.strip())
+    except ValueError:
+        return None
+    # A dual-stack listener (WEB_HOST=::) sees IPv4 peers as ::ffff:a.b.c.d.
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address
+
+
+def client_address(
+    peer: str | None, forwarded_for: str | None, trusted: Sequence[Network] = LOOPBACK
+) -> str:
+    """Whose request this is: the peer's address, or, from a trusted proxy, the address of
+    the nearest hop that is not one, read from the right of ``X-Forwarded-For`` (each proxy
+    appends the address it was called from; a client can write the entries before them, never
+    the proxies' own). An entry that is no address ends the walk at the hop before it."""
+    address = _address(peer or "")
+    if address is None:
+        return peer or "?"
+    client = str(address)
+    if not forwarded_for or not any(address in net for net in trusted):
+        return client
+    for entry in reversed(forwarded_for.split(",")):
+        hop = _address(entry)
+        if hop is None:
+            break
+        client = str(hop)
+        if not any(hop in net for net in trusted):
+            break
+    return client

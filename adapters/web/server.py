@@ -17,7 +17,7 @@ import jinja2
 from aiohttp import web
 
 from adapters.web.game import GameRoutes
-from adapters.web.limits import AddressLimiter, client_address
+from adapters.web.limits import LOOPBACK, AddressLimiter, Network, client_address
 from adapters.web.live import STREAMS_PER_ADDRESS, LivePages
 from core.pages import GAMES, SETTLED_GAMES, Pages
 from core.pages.feed import LiveFeed
@@ -63,6 +63,8 @@ class WebPages:
         public_url: ``PUBLIC_URL``, for the absolute addresses of link previews.
         streams_per_address: the live pages' event streams an address may hold open.
         feed: the live games' feed (:class:`core.pages.feed.LiveFeed`; a new one by default).
+        trusted_proxies: the reverse proxies whose ``X-Forwarded-For`` names the client
+            (``WEB_TRUSTED_PROXIES``; by default one on this machine).
     """
 
     def __init__(
@@ -74,9 +76,11 @@ class WebPages:
         public_url: str | None = None,
         streams_per_address: int = STREAMS_PER_ADDRESS,
         feed: LiveFeed | None = None,
+        trusted_proxies: tuple[Network, ...] = LOOPBACK,
     ) -> None:
         self._pages = pages
         self._limiter = limiter or AddressLimiter()
+        self._trusted = trusted_proxies
         self._games = GameRoutes(games or GamePages(pages.store), self._render, public_url)
         self._templates = jinja2.Environment(
             loader=jinja2.PackageLoader("adapters.web", "templates"),
@@ -134,9 +138,9 @@ class WebPages:
         response.headers.update(HEADERS)
         return response
 
-    @staticmethod
-    def _client(request: web.Request) -> str:
-        return client_address(request.remote, request.headers.get("X-Forwarded-For"))
+    def _client(self, request: web.Request) -> str:
+        forwarded = request.headers.get("X-Forwarded-For")
+        return client_address(request.remote, forwarded, self._trusted)
 
     def _render(self, template: str, status: int = 200, **values: Any) -> web.Response:
         text = self._templates.get_template(template).render(**values)

@@ -442,6 +442,8 @@ class Effective:
     # on while nobody set it (core/sessions/openplay/seeking.py reads the source).
     open_play = Key(Switch(), False)
     public_ladder = Key(Switch(), False)
+    # Links to the web pages under boards, /review, /stats and /top: only where PUBLIC_URL is.
+    web_links = Key(Switch(), True)
     # Puzzles (core/sessions/puzzles): /puzzle next here, and the hour (UTC) of the daily post.
     puzzles = Key(Switch(), True)
     daily_puzzle = Key(Cap(0, 23), None)

@@ -1,8 +1,9 @@
 """The store operations only the pages need, written once for both databases as
 :mod:`core.store.sql` operations (PostgreSQL's spelling); :mod:`core.pages.reads` runs them.
 
-A player's record is counted from the rating log (``rating_changes``), through the two indexes
-on each seat's identity: a player of thousands of games costs one index range per seat."""
+A player's record (won, lost, drawn) is kept with their rating in each pool, counted by the
+write that rates a game (the step ``page records``): a player page reads one row per pool,
+whatever the number of games."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ HIDDEN = "pages-hidden"
 
 @dataclass(frozen=True, slots=True)
 class PoolRow:
-    """A player's rating in one pool, and their record there from the log."""
+    """A player's rating in one pool, and their record there."""
 
     pool: str
     rating: Rating
@@ -42,30 +43,21 @@ def page_player(identity: str) -> Op[PlayerRow | None]:
     if (yield from page_hidden((identity,))):
         return None
     found = yield rows(
-        "SELECT pool, rating, deviation, games, platform, name, last_rated_at FROM ratings"
-        " WHERE identity = $1 AND games > 0 ORDER BY games DESC, pool",
+        "SELECT pool, rating, deviation, games, platform, name, last_rated_at, won, lost, drawn"
+        " FROM ratings WHERE identity = $1 AND games > 0 ORDER BY games DESC, pool",
         identity,
     )
     if not found:
         return None
-    records = yield rows(
-        "SELECT pool, count(*), sum(CASE WHEN winner IS NULL THEN 1 ELSE 0 END),"
-        " sum(CASE WHEN winner = seat THEN 1 ELSE 0 END) FROM ("
-        " SELECT pool, winner, 1 AS seat FROM rating_changes"
-        " WHERE first_identity = $1 AND kind = 'game' UNION ALL"
-        " SELECT pool, winner, 2 AS seat FROM rating_changes"
-        " WHERE second_identity = $1 AND kind = 'game') AS g GROUP BY pool",
-        identity,
+    pools = tuple(
+        PoolRow(
+            str(r[0]), Rating(float(r[1]), float(r[2]), int(r[3])), int(r[7]), int(r[8]), int(r[9])
+        )
+        for r in found
     )
-    record = {str(r[0]): (int(r[1]), int(r[2] or 0), int(r[3] or 0)) for r in records}
-    pools = []
-    for r in found:
-        games, drawn, won = record.get(str(r[0]), (0, 0, 0))
-        rating = Rating(float(r[1]), float(r[2]), int(r[3]))
-        pools.append(PoolRow(str(r[0]), rating, won, games - won - drawn, drawn))
     # The name of the pool played last: the one the player goes by now.
     latest = max(found, key=lambda r: float(r[6]))
-    return PlayerRow(str(latest[5]), str(latest[4]), tuple(pools))
+    return PlayerRow(str(latest[5]), str(latest[4]), pools)
 
 
 def page_hidden(identities: tuple[str, ...]) -> Op[frozenset[str]]:

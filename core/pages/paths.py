@@ -10,6 +10,11 @@ def player_path(identity: str) -> str:
     return "/player/" + quote(identity, safe="")
 
 
+def ladder_path(game: str) -> str:
+    """The address of a game's global ladder, the game named as ``/top`` takes it (``tres``)."""
+    return "/ladder/" + quote(game, safe="")
+
+
 def game_path(public_id: str) -> str:
     """The address of a finished game's page (``Session.public_id``)."""
     return f"/game/{public_id}"

@@ -72,6 +72,7 @@ from core.sessions.play.watch import Watcher
 from core.sessions.players.ratings import Ratings
 from core.sessions.players.stats import Results
 from core.sessions.players.themes import Themes
+from core.sessions.players.weblinks import WebLinks
 from core.sessions.puzzles.board import parse_board
 from core.sessions.puzzles.daily import DailyPosts
 from core.sessions.puzzles.solving import Puzzles
@@ -130,6 +131,7 @@ class GameService:
         self._ratings = Ratings(self._ctx)
         self._reviews = Reviews(self._ctx, self._kept)
         self._themes = Themes(self._ctx, cache)
+        self._links = WebLinks(self._ctx)
         self._relay = Relay(self._ctx, self._annotated)
         self._other_chats = OtherChats(self._ctx, self._relay)
         self._requests.around = self._other_chats.mirrored
@@ -451,8 +453,10 @@ class GameService:
         return await self._ratings.annotated(replies)
 
     async def _marked(self, actor: Actor, replies: list[Reply]) -> list[Reply]:
-        """The replies marked for the actor's chat (:meth:`Themes.marked`); marking twice gives
-        the same replies (later replies are marked on their way to ``publish``)."""
+        """The replies marked for the actor's chat (:meth:`Themes.marked`, then
+        :meth:`WebLinks.marked`); marking twice gives the same replies (later replies are
+        marked on their way to ``publish``)."""
         if not replies:
             return replies
-        return await self._themes.marked(actor, replies, await self._chat_or_none(actor))
+        chat = await self._chat_or_none(actor)
+        return self._links.marked(await self._themes.marked(actor, replies, chat), chat)

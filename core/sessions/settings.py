@@ -50,6 +50,8 @@ class ServiceSettings:
         fate_wait: seconds a move whose write's fate is unknown (the connection dropped as it
             committed) waits for the store to answer again before the player is told that it
             is not known yet (:mod:`core.sessions.play.fate`).
+        public_url: the address people reach the web pages at (``PUBLIC_URL``); None: no
+            reply links to them (:mod:`core.sessions.players.weblinks`).
     """
 
     ai_budget: float = 1.0
@@ -68,6 +70,7 @@ class ServiceSettings:
     lease_ttl: float = DEFAULT_TTL
     outage_grace: float = 30.0
     fate_wait: float = 5.0
+    public_url: str | None = None
 
     def __post_init__(self) -> None:
         for name in (

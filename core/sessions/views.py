@@ -77,6 +77,7 @@ def board_view(session: Session, *, ended: Text | None = None) -> BoardView:
         status=ended if ended is not None else status_text(session, position),
         deadline=session.deadline if running else None,
         starter=session.challenger,
+        public_id=session.public_id,
     )
 
 

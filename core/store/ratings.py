@@ -118,9 +118,11 @@ def record(session: Session) -> Op[None]:
         return
     result = RatedResult(pool, first, second, session.winner)
     change = apply(locked, result)
+    winner = session.winner
     yield many(
         "UPDATE ratings SET rating = $1, deviation = $2, games = $3, last_rated_at = $4,"
-        " platform = $5, name = $6 WHERE identity = $7 AND pool = $8",
+        " platform = $5, name = $6, won = won + $9, lost = lost + $10, drawn = drawn + $11"
+        " WHERE identity = $7 AND pool = $8",
         [
             (
                 after.rating,
@@ -131,6 +133,10 @@ def record(session: Session) -> Op[None]:
                 seat.name,
                 who,
                 pool,
+                # The player's record, kept with the rating (the step 'page records').
+                int(winner == number),
+                int(winner is not None and winner != number),
+                int(winner is None),
             )
             for number, (after, seat, who) in enumerate(
                 zip(change.after, session.seats, (first, second), strict=True), start=1

@@ -63,9 +63,13 @@ class BotProcess:
         return await asyncio.wait_for(self.process.wait(), within)
 
 
-async def start_bot(folder: Path, name: str, settings: dict[str, str]) -> BotProcess:
+async def start_bot(
+    folder: Path, name: str, settings: dict[str, str], *, console: bool = False
+) -> BotProcess:
     """``python -m chatbots run`` in ``folder`` with exactly ``settings`` (plus no AI workers
-    and INFO logs), nothing from the caller's environment's bot settings."""
+    and INFO logs), nothing from the caller's environment's bot settings. ``console``: a bot
+    with no platform, whose console's input stays open until it is stopped (its end would
+    stop the bot)."""
     env = {k: v for k, v in os.environ.items() if k not in KEY_NAMES}
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     env |= {"AI_WORKERS": "0", "LOG_LEVEL": "INFO", **settings}
@@ -78,7 +82,7 @@ async def start_bot(folder: Path, name: str, settings: dict[str, str]) -> BotPro
             "run",
             cwd=folder,
             env=env,
-            stdin=asyncio.subprocess.DEVNULL,
+            stdin=asyncio.subprocess.PIPE if console else asyncio.subprocess.DEVNULL,
             stdout=out,
             stderr=subprocess.STDOUT,
         )

@@ -8,7 +8,11 @@ From Discord's documentation (Message Components, "Using Components V2"; Uploadi
 - at most 4,000 characters in all its text displays together;
 - a select menu has 1 to 25 options; a ``custom_id`` is at most 100 characters;
 - a file is uploaded as a multipart part ``files[N]``; ``attachment://NAME`` in a media gallery
-  must name a file of the message.
+  must name a file of the message;
+- a button (Message Components, "Button"): a link button (style 5) has a ``url`` (at most 512
+  characters, http, https or discord) and no ``custom_id``; a button of styles 1 to 4 has a
+  ``custom_id`` and no ``url``; a label is at most 80 characters;
+- an action row holds at most 5 buttons; a message without the flag, at most 5 action rows.
 """
 
 from __future__ import annotations
@@ -27,6 +31,12 @@ TEXT_DISPLAY = 10
 SELECT = 3
 MEDIA_GALLERY = 12
 BUTTON = 2
+ACTION_ROW = 1
+LINK = 5
+MAX_URL = 512
+MAX_LABEL = 80
+MAX_ROW_ITEMS = 5
+MAX_ROWS = 5
 
 
 def walk(components: list[Json]) -> Iterator[Json]:
@@ -46,7 +56,13 @@ def problem(data: Json, flags: int, attachments: list[Json]) -> str | None:
             return "custom_id longer than 100"
         if component.get("type") == SELECT and not 1 <= len(component.get("options") or []) <= 25:
             return "a select menu needs 1 to 25 options"
+        if component.get("type") == BUTTON and (why := _button_problem(component)):
+            return why
+        if component.get("type") == ACTION_ROW and len(component.get("components") or []) > 5:
+            return "an action row holds at most 5 components"
     if not flags & IS_COMPONENTS_V2:
+        if len(components) > MAX_ROWS:
+            return f"{len(components)} action rows, more than {MAX_ROWS}"
         return None
     if data.get("content") or data.get("embeds"):
         return "content and embeds cannot be used with IS_COMPONENTS_V2"
@@ -61,6 +77,26 @@ def problem(data: Json, flags: int, attachments: list[Json]) -> str | None:
             url = str((item.get("media") or {}).get("url", ""))
             if url.startswith("attachment://") and url.removeprefix("attachment://") not in names:
                 return f"{url} names no attachment of the message"
+    return None
+
+
+def _button_problem(button: Json) -> str | None:
+    """Why Discord would refuse ``button``, or None."""
+    url, custom_id = button.get("url"), button.get("custom_id")
+    if len(str(button.get("label") or "")) > MAX_LABEL:
+        return "a button's label is longer than 80"
+    if button.get("style") == LINK:
+        if custom_id is not None:
+            return "a link button cannot have a custom_id"
+        if not isinstance(url, str) or not url.startswith(("http://", "https://", "discord://")):
+            return f"a link button needs an http(s) or discord url, got {url!r}"
+        if len(url) > MAX_URL:
+            return "a link button's url is longer than 512"
+        return None
+    if url is not None:
+        return "only a link button can have a url"
+    if not custom_id:
+        return "a button needs a custom_id"
     return None
 
 

@@ -614,6 +614,7 @@ async def running_bot(
     bot_admins: Sequence[str] = (),
     access_token: str | None = None,
     clock: Callable[[], float] = time.time,
+    public_url: str | None = None,
 ) -> AsyncIterator[RunningBot]:
     """The whole bot (SQLite store, GameService, MatrixAdapter) on ``data_dir``, until exit.
 
@@ -627,6 +628,7 @@ async def running_bot(
         access_token: log in with this token alone (no password to log in again with).
         clock: the service's clock (a test moves it by hand to run a move clock out; the
             sweep of due clocks then runs every 20 ms).
+        public_url: where the web pages are (``PUBLIC_URL``): replies link to them.
     """
     await asyncio.to_thread(data_dir.mkdir, parents=True, exist_ok=True)
     store = await SqliteStore.open(data_dir / "chatbots.sqlite3")
@@ -637,6 +639,7 @@ async def running_bot(
         watch_move_interval=watch_move_interval,
         bot_vs_bot_budget=0.05,
         clock_interval=1.0 if clock is time.time else 0.02,
+        public_url=public_url,
     )
     runner = HeldRunner(
         workers=settings.workers,

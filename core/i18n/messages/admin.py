@@ -215,6 +215,13 @@ MESSAGES: dict[str, Mapping[str, str]] = {
         "pt": "a hora do dia (UTC, de 0 a 23) em que o problema do dia é publicado aqui, ou none",
         "ru": "час (UTC, от 0 до 23), когда здесь публикуется задача дня, или none",
     },
+    "settings.key.web_links": {
+        "en": "whether boards, /review, /stats and /top here link to the web pages (on/off; only where the bot has them)",
+        "ca": "si els taulers, /review, /stats i /top d'aquí enllacen a les pàgines web (on/off; només si el bot en té)",
+        "es": "si los tableros, /review, /stats y /top de aquí enlazan a las páginas web (on/off; solo si el bot las tiene)",
+        "pt": "se os tabuleiros, /review, /stats e /top daqui ligam às páginas web (on/off; só se o bot as tiver)",
+        "ru": "давать ли под досками, /review, /stats и /top ссылки на веб-страницы (on/off; если они у бота есть)",
+    },
     "settings.key.open_play": {
         "en": "whether players here can /seek opponents from other chats (on/off; on in DMs)",
         "ca": "si els jugadors d'aquí poden fer /seek de rivals d'altres xats (on/off; on en privat)",

@@ -18,6 +18,7 @@ from core.ports import PlatformStyle
 from core.ratings import PROVISIONAL_GAMES, format_delta, is_listed
 from core.replies import Actor, Reply
 from core.sessions.context import Context
+from core.sessions.players.weblinks import WebLinks
 from core.sessions.views import game_name
 from core.store import kv, links, ratings
 from core.store.models import Linked
@@ -35,6 +36,7 @@ class Ratings:
 
     def __init__(self, ctx: Context) -> None:
         self._ctx = ctx
+        self._links = WebLinks(ctx)
 
     async def top(self, actor: Actor, command: Top) -> list[Reply]:
         ctx = self._ctx
@@ -75,7 +77,7 @@ class Ratings:
             )
         )
         shown = Text(f"ratings.top.{ladder.value}", {"game": game, "lines": lines})
-        return [*said, Reply(text=shown)]
+        return [*said, Reply(text=shown, links=self._links.of_ladder(kind))]
 
     async def annotated(self, replies: list[Reply]) -> list[Reply]:
         """The replies, where one announces the result of a rated game, with both players'

@@ -8,6 +8,7 @@ from core.i18n import Text
 from core.replies import Actor, Reply
 from core.sessions.context import Context
 from core.sessions.players.ratings import Ratings
+from core.sessions.players.weblinks import WebLinks
 from core.store import stats as store_stats
 
 
@@ -17,6 +18,7 @@ class Results:
     def __init__(self, ctx: Context, ratings: Ratings) -> None:
         self._ctx = ctx
         self._ratings = ratings
+        self._links = WebLinks(ctx)
 
     async def stats(self, actor: Actor, command: Stats) -> list[Reply]:
         ctx = self._ctx
@@ -31,10 +33,11 @@ class Results:
         if total is None:
             return [Reply(text=Text("stats.none", {"player": name}))]
         here = await ctx.store.run(store_stats.player_stats(actor.platform, user_id, actor.chat_id))
+        shown = total.name if command.user is not None else name
         results = Text(
             "stats.player",
             {
-                "player": total.name if command.user is not None else name,
+                "player": shown,
                 "wins": total.wins,
                 "losses": total.losses,
                 "draws": total.draws,
@@ -43,4 +46,5 @@ class Results:
                 "chat_draws": here.draws if here else 0,
             },
         )
-        return [Reply(text=await self._ratings.with_ratings(actor, user_id, results))]
+        text = await self._ratings.with_ratings(actor, user_id, results)
+        return [Reply(text=text, links=await self._links.of_player(actor, user_id, shown))]

@@ -34,6 +34,7 @@ from core.games.rules import COLUMN_LETTERS
 from core.i18n import Lines, Param, Text
 from core.replies import Actor, Reply
 from core.sessions.context import Context
+from core.sessions.players.weblinks import WebLinks
 from core.sessions.views import MARKS, game_name, status_text
 from core.store import Session, Status, kv, sessions
 
@@ -226,7 +227,16 @@ class Reviews:
             text = review_text(session, result)
         # A message of its own: the board stays as it was, with its Rematch (and on Discord a
         # picture board could not become text: a message never loses the Components V2 flag).
-        return [Reply(text=text, session_id=session.id, version=session.version, new_message=True)]
+        links = WebLinks(self._ctx).of_game(session)
+        return [
+            Reply(
+                text=text,
+                session_id=session.id,
+                version=session.version,
+                new_message=True,
+                links=links,
+            )
+        ]
 
 
 def review_text(session: Session, review: GameReview) -> Text:

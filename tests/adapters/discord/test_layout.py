@@ -31,10 +31,11 @@ from adapters.discord.layout import (
 )
 from adapters.discord.picture_layout import build_layout
 from adapters.discord.views import build_view
-from core.games import CONNECT_FOUR, TICTACTOE, Position, Rules
+from core.games import CONNECT_FOUR, TICTACTOE, Rules
 from core.i18n import catalogue, render
 from core.replies import ActionKind
 from tests.boards import board_of as board
+from tests.boards import picked_board
 from tests.e2e import discord_v2 as v2
 
 
@@ -207,16 +208,7 @@ def test_every_board_fits_discord(
     theme: str | None,
 ) -> None:
     rules = Rules(rows_, cols, min(4, max(rows_, cols)), gravity=gravity)
-    position = Position.start(rules)
-    moves: list[int] = []
-    for pick in picks:
-        if position.is_over:
-            break
-        legal = position.legal_moves()
-        move = legal[pick % len(legal)]
-        position = position.play(move)
-        moves.append(move)
-    view = board(rules, moves, pending=ActionKind.ACCEPT in actions)
+    view = picked_board(rules, picks, pending=ActionKind.ACCEPT in actions)
     spec = board_message(view, locale, actions=actions, theme=theme)
     check_discord_limits(spec)
     # A gravity board in a theme is a picture (with its column buttons), else as before.

@@ -41,6 +41,7 @@ VALUES: dict[str, st.SearchStrategy[Any]] = {
     "rated": st.booleans(),
     "open_play": st.booleans(),
     "public_ladder": st.booleans(),
+    "web_links": st.booleans(),
     "puzzles": st.booleans(),
     "daily_puzzle": st.none() | st.integers(0, 23),
     "level": st.sampled_from(list(Level)),
