@@ -16,9 +16,11 @@ from typing import Any
 import jinja2
 from aiohttp import web
 
+from adapters.web.events import EventRoutes
 from adapters.web.game import GameRoutes
 from adapters.web.limits import LOOPBACK, AddressLimiter, Network, client_address
 from adapters.web.live import STREAMS_PER_ADDRESS, LivePages
+from adapters.web.puzzles import PuzzleRoutes
 from core.pages import GAMES, SETTLED_GAMES, Pages
 from core.pages.feed import LiveFeed
 from core.pages.games import GamePages
@@ -82,6 +84,8 @@ class WebPages:
         self._limiter = limiter or AddressLimiter()
         self._trusted = trusted_proxies
         self._games = GameRoutes(games or GamePages(pages.store), self._render, public_url)
+        self._events = EventRoutes(pages.store, self._render, public_url)
+        self._puzzles = PuzzleRoutes(pages.store, self._render, public_url)
         self._templates = jinja2.Environment(
             loader=jinja2.PackageLoader("adapters.web", "templates"),
             autoescape=True,
@@ -112,6 +116,8 @@ class WebPages:
         app.router.add_get("/ladder/{game}/{platform}/{place}", self._local_ladder)
         app.router.add_get("/player/{identity}", self._player)
         self._games.add(app.router)
+        self._events.add(app.router)
+        self._puzzles.add(app.router)
         app.router.add_get("/static/{name}", self._file)
         self.live.add_routes(app)
         return app

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.pages.paths import game_path, ladder_path, live_path, player_path
+from core.pages.paths import event_path, game_path, ladder_path, live_path, player_path
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,3 +29,6 @@ class Addresses:
 
     def player(self, identity: str) -> str:
         return self._at(player_path(identity))
+
+    def event(self, public_id: str) -> str:
+        return self._at(event_path(public_id))

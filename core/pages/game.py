@@ -268,9 +268,9 @@ def game_page(
         result=result_words(game, (seats[0].name, seats[1].name)),
         score=score(game),
         rated=game.rated,
-        clock="none" if game.clock is None else f"{_seconds(game.clock)} per move",
-        started=_when(game.started_at),
-        finished=_when(game.finished_at),
+        clock="none" if game.clock is None else f"{clock_words(game.clock)} per move",
+        started=utc_minute(game.started_at),
+        finished=utc_minute(game.finished_at),
         plies=plies,
         ply=shown,
         board=board,
@@ -380,11 +380,12 @@ def _filled(before: Position, after: Position) -> int:
     return cell
 
 
-def _when(seconds: float) -> str:
+def utc_minute(seconds: float) -> str:
+    """A time as the pages show it, in UTC to the minute: "2026-11-28 10:30"."""
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M")
 
 
-def _seconds(seconds: float) -> str:
+def clock_words(seconds: float) -> str:
     """A clock's time per move in words: "45 s", "2 min", "1 h 30 min", "1 d"."""
     whole = round(seconds)
     for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):

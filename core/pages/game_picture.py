@@ -1,5 +1,6 @@
 """A finished game's picture for link previews (``og:image``): its final board drawn by
-:mod:`core.pictures`, with both names as the page shows them and the result under it."""
+:mod:`core.pictures`, with both names as the page shows them and the result under it. A
+puzzle's page draws its position the same way (:func:`position_png`)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,14 @@ def game_png(game: ArchivedGame, page: GamePage) -> bytes:
     """The PNG of ``game``'s final board, captioned with ``page``'s names and result (a
     hidden player is "anonymous" there too). CPU only: tens of ms on the biggest boards."""
     position = Position.from_moves(game.rules, game.moves)
-    rules = game.rules
+    x, o = page.seats
+    return position_png(position, (x.name, o.name), page.result, game.public_id)
+
+
+def position_png(position: Position, names: tuple[str, str], caption: str, key: str) -> bytes:
+    """The PNG of ``position`` (its last move and any winning line marked), the two sides
+    named under it, then ``caption``; ``key`` names the board (it is not drawn)."""
+    rules = position.rules
     winning = frozenset(position.winning_line)
     last = position.last_cell
     cells = tuple(
@@ -30,16 +38,15 @@ def game_png(game: ArchivedGame, page: GamePage) -> bytes:
         )
         for index in range(rules.cells)
     )
-    x, o = page.seats
     board = BoardView(
-        session_id=game.public_id,
+        session_id=key,
         version=0,
         rules=rules,
         cells=cells,
         playable=(),
-        players=(PlayerView(x.name, None, None), PlayerView(o.name, None, None)),
+        players=(PlayerView(names[0], None, None), PlayerView(names[1], None, None)),
         to_move=None,
         finished=True,
         status=Text("game.name.tictactoe"),  # not drawn: the caption is
     )
-    return board_png(board, caption=page.result)
+    return board_png(board, caption=caption)

@@ -6,10 +6,10 @@ game's version); the whole game is read again only when its version moved."""
 
 from __future__ import annotations
 
-from core.admin.keys import Effective
 from core.admin.scopes import CHAT, SERVER
 from core.pages.ops import page_hidden
 from core.store.models.session import Session, Status
+from core.store.public_play import played_in_public, public_places
 from core.store.quarantine import load
 from core.store.ratings import identities
 from core.store.sql import Op, placeholders, rows
@@ -45,9 +45,7 @@ def live_listed(limit: int) -> Op[list[tuple[Session, frozenset[int]]]]:
     its play public: a Discord server, or another platform's chat (a Matrix room), whose admins
     turned ``public_ladder`` on. A Discord DM belongs to no server, so it is never listed;
     nor is a private room unless its admins chose so. Each with its hidden seats."""
-    key = Effective.public_ladder
-    found = yield rows("SELECT platform, scope, value FROM settings WHERE key = $1", key.name)
-    public = {(str(r[0]), str(r[1])) for r in found if key.parse(str(r[2]))}
+    public = yield from public_places()
     servers = [scope.removeprefix(SERVER) for p, scope in public if p == "discord"]
     chats = [(p, scope.removeprefix(CHAT)) for p, scope in public if p != "discord"]
     where: list[str] = []
@@ -71,19 +69,11 @@ def live_listed(limit: int) -> Op[list[tuple[Session, frozenset[int]]]]:
         if session is None or session.status is not Status.ACTIVE:
             continue
         # An open game's other chat must have made its play public too.
-        if all(_public(session, seat, public) for seat in (1, 2)):
+        if played_in_public(session, public):
             listed.append((session, (yield from _hidden_seats(session))))
         if len(listed) == limit:
             break
     return listed
-
-
-def _public(session: Session, seat: int, public: set[tuple[str, str]]) -> bool:
-    platform, chat = session.chat_of(seat)
-    if platform == "discord":
-        server = session.server_of(seat)
-        return server is not None and (platform, SERVER + server) in public
-    return (platform, CHAT + chat) in public
 
 
 def _hidden_seats(session: Session) -> Op[frozenset[int]]:

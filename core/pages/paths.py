@@ -33,3 +33,23 @@ def game_text_path(public_id: str) -> str:
 def live_path(public_id: str) -> str:
     """The address of a game in progress' live page (``Session.public_id``)."""
     return f"/live/{public_id}"
+
+
+def event_path(public_id: str) -> str:
+    """The address of a tournament's page (``Event.public_id``)."""
+    return f"/event/{public_id}"
+
+
+def event_picture_path(public_id: str) -> str:
+    """The address of a tournament's picture (its link preview's ``og:image``)."""
+    return f"/event/{public_id}.png"
+
+
+def puzzle_path(puzzle_id: str) -> str:
+    """The address of a puzzle's page (its id: puzzles are public)."""
+    return f"/puzzle/{puzzle_id}"
+
+
+def puzzle_picture_path(puzzle_id: str) -> str:
+    """The address of a puzzle's picture (its position; never the solution)."""
+    return f"/puzzle/{puzzle_id}.png"

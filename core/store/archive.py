@@ -8,9 +8,9 @@ game pages (issue 33). Written once for both databases (:mod:`core.store.sql`).
 - A seat is kept with its identity (a person's, linked accounts followed, as the ratings know
   it), so a player who hides (``/hide``) later is shown as "anonymous" on every game of theirs:
   the pages read who is hidden when they draw a game, never when it is archived.
-- A game is listed (a page may link it) only where the store knows its chats are shared:
-  every seat's chat in a Discord server. A Discord direct chat has no server; a Matrix room
-  may be private and the store cannot tell, so its games are reached only by their address.
+- A game is listed (a page may link it) only where it was played in public
+  (:mod:`core.store.public_play`: every chat's admins turned ``public_ladder`` on, as it stood
+  when the game ended); any other game is reached only by its address.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from typing import Any
 from core.games import Outcome, Rules, Termination
 from core.store.models.archive import ArchivedGame, ArchivedSeat
 from core.store.models.session import Session
+from core.store.public_play import played_in_public, public_places
 from core.store.ratings import identities
 from core.store.rows import BadRow, decode_moves, encode_moves
 from core.store.sql import Op, count, placeholders, row, rows, value
@@ -33,11 +34,6 @@ _COLUMNS = (
     " o_identity, o_level, moves, termination, winner, rated, clock, started_at, finished_at,"
     " listed, analysis"
 )
-
-
-def is_listed(session: Session) -> bool:
-    """Whether a page may link ``session``'s game: every seat's chat is in a Discord server."""
-    return all(session.server_of(seat) is not None for seat in (1, 2))
 
 
 def archive_in(session: Session) -> Op[None]:
@@ -67,6 +63,7 @@ def archive_in(session: Session) -> Op[None]:
                 )
             )
         )
+    listed = played_in_public(session, (yield from public_places()))
     rules = session.rules
     (x_name, x_identity, x_level), (o_name, o_identity, o_level) = seats
     yield count(
@@ -92,7 +89,7 @@ def archive_in(session: Session) -> Op[None]:
         session.clock,
         session.created_at,
         session.updated_at,
-        int(is_listed(session)),
+        int(listed),
     )
 
 

@@ -35,7 +35,8 @@ from core.store.sql import Atomic, Op, count, many, row, rows
 
 _EVENT = (
     "id, format, rows, cols, k, gravity, length, clock, rated, open, starts_at, platform,"
-    " chat_id, server_id, created_by, name, status, round, version, reminded, created_at, berserk"
+    " chat_id, server_id, created_by, name, status, round, version, reminded, created_at,"
+    " public_id, berserk"
 )
 _PLAYER = (
     "event_id, player, platform, user_id, chat_id, server_id, name, rating, score, joined,"
@@ -70,6 +71,7 @@ def _event_row(e: Event) -> tuple[Any, ...]:
         e.version,
         int(e.reminded),
         e.created_at,
+        e.public_id,
         int(e.berserk),
     )
 
@@ -100,7 +102,8 @@ def _event(found: Sequence[Any]) -> Event:
         version=int(version),
         reminded=bool(reminded),
         created_at=float(created),
-        berserk=bool(found[21]),
+        public_id=str(found[21]),
+        berserk=bool(found[22]),
     )
 
 
@@ -147,13 +150,19 @@ def _game(found: Sequence[Any]) -> EventGame:
 def create_event(event: Event) -> Op[None]:
     """Store a new event."""
     yield count(
-        f"INSERT INTO events ({_EVENT}) VALUES ({', '.join(f'${i}' for i in range(1, 23))})",
+        f"INSERT INTO events ({_EVENT}) VALUES ({', '.join(f'${i}' for i in range(1, 24))})",
         *_event_row(event),
     )
 
 
 def get_event(event_id: str) -> Op[Event | None]:
     found = yield row(f"SELECT {_EVENT} FROM events WHERE id = $1", event_id)
+    return None if found is None else _event(found)
+
+
+def event_by_public_id(public_id: str) -> Op[Event | None]:
+    """The event whose web page is ``/event/<public_id>``."""
+    found = yield row(f"SELECT {_EVENT} FROM events WHERE public_id = $1", public_id)
     return None if found is None else _event(found)
 
 

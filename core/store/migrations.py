@@ -776,6 +776,18 @@ PAGE_RECORDS = Step(
     ),
 )
 
+# Each event's public id (Event.public_id): the address of its web page (/event/<id>). The event's
+# own id is short (it is typed in /tournament join) and an event of a private chat must not be
+# found by trying ids, so the page has 128 random bits of its own, as a game's has.
+EVENT_PUBLIC_IDS = Step(
+    "event public ids",
+    (
+        "ALTER TABLE events ADD COLUMN public_id TEXT",
+        "UPDATE events SET public_id = {RANDOM_ID}",
+        "CREATE UNIQUE INDEX events_public_id ON events (public_id)",
+    ),
+)
+
 # Berserk in arena events (issue 34, core/sessions/events/berserk.py): which seats of a game
 # play on half the clock (a bit per seat: 1 X, 2 O; the deadline of their moves is computed
 # from it), whether an event allows it, and which seats of a tournament game did (copied from
@@ -814,6 +826,7 @@ STEPS: Sequence[Step] = (
     EVENTS,
     PUZZLES,
     PAGE_RECORDS,
+    EVENT_PUBLIC_IDS,
     BERSERK,
 )
 """Step ``i`` upgrades version ``i`` to ``i + 1``, in every dialect."""

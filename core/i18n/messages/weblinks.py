@@ -21,6 +21,13 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "pt": "Ver em direto",
         "ru": "Смотреть вживую",
     },
+    "links.event": {
+        "en": "Tournament on the web",
+        "ca": "Torneig al web",
+        "es": "Torneo en la web",
+        "pt": "Torneio na web",
+        "ru": "Турнир на сайте",
+    },
     "links.ladder": {
         "en": "Ladder on the web",
         "ca": "Classificació al web",

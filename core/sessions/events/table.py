@@ -13,12 +13,13 @@ from core.tournaments.standings import ArenaRecord, Played, arena_standings, sta
 @dataclass(frozen=True, slots=True)
 class Row:
     """One line of the table: ``tiebreak`` is Buchholz (Swiss, round robin) or the
-    performance (arena)."""
+    performance (arena); ``second`` Sonneborn-Berger (Swiss, round robin; 0 in an arena)."""
 
     rank: int
     player: EventPlayer
     points: float
     tiebreak: float
+    second: float = 0.0
 
 
 def table(
@@ -52,7 +53,7 @@ def table(
     for bye in byes:
         bye_points[bye.player] = bye_points.get(bye.player, 0.0) + bye.points
     return [
-        Row(s.rank, by_id[s.player], s.points, s.buchholz)
+        Row(s.rank, by_id[s.player], s.points, s.buchholz, s.sonneborn_berger)
         for s in standings(by_id, played, bye_points)
         if s.player in by_id
     ]

@@ -5,9 +5,10 @@ operations are :mod:`core.store.events`; the rules of scoring and pairing are th
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from core.games import Rules
+from core.store.models.session import new_public_id
 
 
 class Format(enum.Enum):
@@ -41,6 +42,8 @@ class Event:
         round: the round being played (0 before the start); an arena's waves.
         version: bumped by every change the director makes (a compare-and-set).
         reminded: whether the reminder before the start went out.
+        public_id: the address of its web page (``/event/<public_id>``): 128 random bits, as a
+            game's, never the short ``id`` the chats type.
         berserk: its players may go berserk (an arena's option): half the clock, +1 for a win.
     """
 
@@ -62,6 +65,7 @@ class Event:
     version: int = 1
     reminded: bool = False
     created_at: float = 0.0
+    public_id: str = field(default_factory=new_public_id)
     berserk: bool = False
 
     @property

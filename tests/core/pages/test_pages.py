@@ -11,6 +11,7 @@ import pytest
 from core.pages import Pages, chart, shown_name
 from core.pages.reads import pool_title
 from core.replies import Actor, Reply
+from core.store import SettingRow, settings
 from tests.backends import AnyStore
 from tests.core.pages.games import DAY, rated_game
 from tests.core.test_sessions import Clock, service, store
@@ -180,7 +181,11 @@ async def test_recent_games_link_their_pages_where_they_may_be_listed(store: Any
     from core.store.models.archive import ArchivedGame
 
     clock = Clock()
-    await _season(store, clock)  # in a Discord server's channel: listed
+    # The server's admins made its play public, so its games are listed (before that, or in a
+    # server whose admins did not, a game is reached only by its address).
+    public = SettingRow("discord", "server:g1", "public_ladder", "on", clock.now, "alice")
+    await store.run(settings.setting_put(public))
+    await _season(store, clock)
     svc = service(store, clock)
     carol = Actor("discord", "dm", "carol", "Carol")  # a chat without a server: never listed
     alice_here = replace(ALICE, chat_id="dm", server_id=None)

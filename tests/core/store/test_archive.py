@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
+from typing import Any
 
 from core.ai.levels import Level
 from core.games import Outcome, Termination
-from core.store import Seat, Status, archive, links, sessions
+from core.store import Seat, SettingRow, Status, archive, links, sessions, settings
 from core.store.models.archive import ArchivedSeat
 from core.store.models.ratings import Linked
 from tests.backends import Backend
@@ -17,10 +18,18 @@ from tests.core.store.helpers import NOW, make_session, played
 from tests.core.store.ratings_helpers import finished, play
 
 
+async def make_public(store: Any, platform: str, scope: str) -> None:
+    """The admins of ``scope`` turn ``public_ladder`` on: its games may be listed."""
+    await store.run(
+        settings.setting_put(SettingRow(platform, scope, "public_ladder", "on", NOW, "admin"))
+    )
+
+
 async def test_a_finished_game_is_archived_with_its_seats_result_and_times(
     backend: Backend,
 ) -> None:
     async with backend.open() as store:
+        await make_public(store, "test", "chat:c1")
         game = replace(make_session(), clock=60.0, created_at=NOW - 30, server_id="s1")
         await store.run(sessions.create(game))
         assert await store.run(archive.archived(game.public_id)) is None  # running: not yet
@@ -40,7 +49,7 @@ async def test_a_finished_game_is_archived_with_its_seats_result_and_times(
         assert kept.outcome == Outcome(Termination.WIN, 1)
         assert kept.rated  # two people, not casual: the ratings counted it
         assert (kept.clock, kept.started_at, kept.finished_at) == (60.0, NOW - 30, NOW + 5)
-        assert kept.listed  # a Discord server's chat (server_id): shared
+        assert kept.listed  # its chat's admins made play there public
         assert kept.analysis is None
         # The short id is no address; another id is nothing.
         assert await store.run(archive.archived(game.id)) is None
@@ -60,13 +69,15 @@ async def test_the_sweep_deletes_the_session_and_keeps_its_archived_game(
 
 async def test_bots_casual_games_and_unshared_chats(backend: Backend) -> None:
     async with backend.open() as store:
+        await make_public(store, "test", "chat:c1")
+        await make_public(store, "test", "chat:c4")
         # Against the bot: its seat has a level, no identity; never rated.
         bot = await play(store, "alice", None, 2, server_id="s1")
         kept = await store.run(archive.archived(bot.public_id))
         assert kept is not None
         assert kept.seats[1] == ArchivedSeat("Bot (easy)", None, Level.EASY.value)
         assert not kept.rated and kept.listed
-        # Casual: archived, not rated. No server (a direct chat, a Matrix room): not listed.
+        # Casual: archived, not rated. A chat that did not make its play public: not listed.
         casual = await play(store, "carol", "dave", 1, casual=True, chat="c2")
         kept = await store.run(archive.archived(casual.public_id))
         assert kept is not None and not kept.rated and not kept.listed
@@ -77,7 +88,7 @@ async def test_bots_casual_games_and_unshared_chats(backend: Backend) -> None:
         kept = await store.run(archive.archived(resigned.public_id))
         assert kept is not None and kept.outcome == Outcome(Termination.RESIGNATION, 2)
         assert kept.moves == (0, 4) and kept.rated
-        # An open game with one seat in a direct chat (no server there): not listed.
+        # An open game whose other chat (a direct chat) is not public: not listed.
         seats = (
             Seat.person("gus", "Gus"),
             Seat(name="Hal", user_id="hal", platform="other", chat_id="dm"),
@@ -163,6 +174,7 @@ async def test_the_analysis_is_kept_once(backend: Backend) -> None:
 
 async def test_listed_games_map_rating_log_rows_to_public_ids(backend: Backend) -> None:
     async with backend.open() as store:
+        await make_public(store, "test", "chat:c1")
         listed = await play(store, "alice", "bob", 1, server_id="s1", at=NOW)
         unlisted = await play(store, "alice", "bob", 2, chat="c2", at=NOW + 1)
         found = await store.run(
@@ -172,3 +184,21 @@ async def test_listed_games_map_rating_log_rows_to_public_ids(backend: Backend) 
         )
         assert found == {(listed.id, NOW): listed.public_id}
         assert await store.run(archive.listed_games([])) == {}
+
+
+async def test_a_discord_game_is_listed_only_where_its_servers_admins_made_play_public(
+    backend: Backend,
+) -> None:
+    """A private channel in a server looks like any other to the store: only the admins'
+    ``public_ladder`` makes a server's games listed, and a DM (no server) never is."""
+    async with backend.open() as store:
+        hidden = await play(store, "alice", "bob", 1, platform="discord", server_id="s1")
+        await make_public(store, "discord", "server:s1")
+        shown = await play(store, "carol", "dave", 1, platform="discord", server_id="s1")
+        direct = await play(store, "erin", "fay", 1, platform="discord", chat="dm")
+        listed = {}
+        for game in (hidden, shown, direct):
+            kept = await store.run(archive.archived(game.public_id))
+            assert kept is not None
+            listed[game.id] = kept.listed
+        assert listed == {hidden.id: False, shown.id: True, direct.id: False}

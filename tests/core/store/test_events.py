@@ -170,8 +170,9 @@ async def test_a_berserk_win_scores_one_more_and_the_game_keeps_its_seats(
     """The berserk seats reach the pairing with the result, in the finishing transaction; an
     event allowing berserk reads back so."""
     async with backend.open() as store:
-        await store.run(events.create_event(make_event(id="ev2", berserk=True)))
-        assert (await store.run(events.get_event("ev2"))) == make_event(id="ev2", berserk=True)
+        allowing = make_event(id="ev2", berserk=True)
+        await store.run(events.create_event(allowing))
+        assert (await store.run(events.get_event("ev2"))) == allowing
         event = await started(store, names=("ann", "bob"))
         pairing = EventGame("ev1", 1, "g1", "test:ann", "test:bob")
         step = Advance(EventStatus.RUNNING, 1, True, games=[pairing])
