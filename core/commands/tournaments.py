@@ -19,8 +19,11 @@ from core.commands.starts import parse_clock
 from core.commands.values import CommandError, GameKind, Tournament, TournamentAction
 
 FORMATS = ("arena", "swiss", "roundrobin")
-ACTIONS = (*FORMATS, "join", "leave")
-SYNTAX = "[arena|swiss|roundrobin GAME [ROUNDS|DURATION] [CLOCK] [HH:MM|+WAIT] [casual]|join|leave]"
+ACTIONS = (*FORMATS, "join", "leave", "berserk")
+SYNTAX = (
+    "[arena|swiss|roundrobin GAME [ROUNDS|DURATION] [CLOCK] [HH:MM|+WAIT] [casual] [berserk]"
+    "|join|leave|berserk]"
+)
 
 ARENA_MIN = 10 * MINUTE
 ARENA_MAX = DAY
@@ -44,6 +47,10 @@ def build_tournament(typed: str, args: Sequence[str]) -> Tournament:
             )
         action = TournamentAction.JOIN if word == "join" else TournamentAction.LEAVE
         return Tournament(action, event_id=args[1] if len(args) > 1 else None)
+    if word == "berserk":
+        if len(args) > 1:
+            raise CommandError("parse.no_args", command=f"{typed} {args[0]}", option=args[1])
+        return Tournament(TournamentAction.BERSERK)
     if word not in FORMATS:
         if len(args) > 1:
             raise CommandError("parse.bad_option", command=typed, option=args[1], usage=SYNTAX)
@@ -54,6 +61,7 @@ def build_tournament(typed: str, args: Sequence[str]) -> Tournament:
 def _create(typed: str, fmt: str, args: Sequence[str]) -> Tournament:
     kind: GameKind | None = None
     rated: bool | None = None
+    berserk = False
     durations: list[str] = []
     rounds: str | None = None
     start_in: float | None = None
@@ -66,6 +74,8 @@ def _create(typed: str, fmt: str, args: Sequence[str]) -> Tournament:
             kind = one_board(word)
         elif word in _RATED and rated is None:
             rated = _RATED[word]
+        elif fmt == "arena" and word == "berserk" and not berserk:
+            berserk = True
         elif start_in is None and start_at is None and (found := _TIME_OF_DAY.fullmatch(word)):
             start_at = (int(found[1]), int(found[2]))
         elif start_in is None and start_at is None and word.startswith("+"):
@@ -106,6 +116,7 @@ def _create(typed: str, fmt: str, args: Sequence[str]) -> Tournament:
         start_in,
         start_at,
         rated,
+        berserk=berserk,
     )
 
 
@@ -113,6 +124,8 @@ def tournament_words(command: Tournament) -> list[str]:
     """The words that :func:`build_tournament` reads back into ``command``."""
     if command.action in (TournamentAction.JOIN, TournamentAction.LEAVE):
         return [command.action.value, *([command.event_id] if command.event_id else [])]
+    if command.action is TournamentAction.BERSERK:
+        return ["berserk"]
     if command.action is TournamentAction.SHOW:
         return [command.event_id] if command.event_id else []
     words = [command.format or "arena", (command.kind or GameKind.QUATRE).word]
@@ -128,4 +141,6 @@ def tournament_words(command: Tournament) -> list[str]:
         words.append(f"{command.start_at[0]:02}:{command.start_at[1]:02}")
     if command.rated is not None:
         words.append("rated" if command.rated else "casual")
+    if command.berserk:
+        words.append("berserk")
     return words

@@ -288,12 +288,14 @@ class TournamentAction(enum.Enum):
     JOIN = "join"
     LEAVE = "leave"
     SHOW = "show"  # the standings (``/tournament`` alone)
+    BERSERK = "berserk"  # a player takes half his clock in his arena game, for +1 on a win
 
 
 @dataclass(frozen=True, slots=True)
 class Tournament:
     """``/tournament arena|swiss|roundrobin GAME [rounds or duration] [clock] [start]
-    [rated|casual]``, ``/tournament join|leave [ID]``, ``/tournament [ID]``: events.
+    [rated|casual] [berserk]``, ``/tournament join|leave [ID]``, ``/tournament berserk``,
+    ``/tournament [ID]``: events.
 
     Attributes:
         format: ``arena``, ``swiss`` or ``roundrobin`` (CREATE only).
@@ -303,6 +305,7 @@ class Tournament:
             day (``18:30``), the next one; neither: the default.
         rated: True or False as said; None: rated where the chat allows it.
         event_id: the event named (JOIN, LEAVE, SHOW); None: the chat's, or the player's.
+        berserk: an arena whose players may go berserk (CREATE only).
     """
 
     action: TournamentAction = TournamentAction.SHOW
@@ -315,6 +318,7 @@ class Tournament:
     start_at: tuple[int, int] | None = None
     rated: bool | None = None
     event_id: str | None = None
+    berserk: bool = False
 
 
 Command = (

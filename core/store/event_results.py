@@ -33,13 +33,14 @@ def record(session: Session) -> Op[None]:
     game: the unique index on the session finds nothing."""
     x_score, o_score = scores_of(session)
     found = yield row(
-        "UPDATE event_games SET x_score = $2, o_score = $3, plies = $4, finished_at = $5"
-        " WHERE session_id = $1 AND x_score IS NULL RETURNING event_id, x, o",
+        "UPDATE event_games SET x_score = $2, o_score = $3, plies = $4, finished_at = $5,"
+        " berserk = $6 WHERE session_id = $1 AND x_score IS NULL RETURNING event_id, x, o",
         session.id,
         x_score,
         o_score,
         len(session.moves),
         session.updated_at,
+        session.berserk,
         writes=True,
     )
     if found is not None:
@@ -51,21 +52,29 @@ def rescore(event_id: str, players: Iterable[str]) -> Op[None]:
     arena = (yield value("SELECT format FROM events WHERE id = $1", event_id)) == "arena"
     for player in dict.fromkeys(players):
         games = yield rows(
-            "SELECT x, x_score, o_score, plies FROM event_games WHERE event_id = $1"
+            "SELECT x, x_score, o_score, plies, berserk FROM event_games WHERE event_id = $1"
             " AND (x = $2 OR o = $2) AND x_score IS NOT NULL ORDER BY finished_at, seq",
             event_id,
             player,
         )
-        mine = [(float(xs) if x == player else float(os), int(plies)) for x, xs, os, plies in games]
+        # (points, plies, berserk) of each of his games; x is the seat of bit 1, o of bit 2.
+        mine = [
+            (float(xs), int(plies), bool(b & 1))
+            if x == player
+            else (float(os), int(plies), bool(b & 2))
+            for x, xs, os, plies, b in games
+        ]
         if arena:
-            score = float(sheet(ArenaGame(_outcome(points), plies) for points, plies in mine).total)
+            score = float(
+                sheet(ArenaGame(_outcome(p), plies, berserk=b) for p, plies, b in mine).total
+            )
         else:
             byes = yield value(
                 "SELECT sum(points) FROM event_byes WHERE event_id = $1 AND player = $2",
                 event_id,
                 player,
             )
-            score = sum(points for points, _ in mine) + float(byes or 0.0)
+            score = sum(points for points, _, _ in mine) + float(byes or 0.0)
         yield count(
             "UPDATE event_players SET score = $3 WHERE event_id = $1 AND player = $2",
             event_id,

@@ -36,13 +36,15 @@ from core.store.sql import Atomic, Op, count, many, row, rows
 _EVENT = (
     "id, format, rows, cols, k, gravity, length, clock, rated, open, starts_at, platform,"
     " chat_id, server_id, created_by, name, status, round, version, reminded, created_at,"
-    " public_id"
+    " public_id, berserk"
 )
 _PLAYER = (
     "event_id, player, platform, user_id, chat_id, server_id, name, rating, score, joined,"
     " withdrawn, berserk"
 )
-_GAME = "event_id, round, session_id, x, o, seq, started, x_score, o_score, plies, finished_at"
+_GAME = (
+    "event_id, round, session_id, x, o, seq, started, x_score, o_score, plies, finished_at, berserk"
+)
 
 
 def _event_row(e: Event) -> tuple[Any, ...]:
@@ -70,6 +72,7 @@ def _event_row(e: Event) -> tuple[Any, ...]:
         int(e.reminded),
         e.created_at,
         e.public_id,
+        int(e.berserk),
     )
 
 
@@ -100,6 +103,7 @@ def _event(found: Sequence[Any]) -> Event:
         reminded=bool(reminded),
         created_at=float(created),
         public_id=str(found[21]),
+        berserk=bool(found[22]),
     )
 
 
@@ -123,7 +127,7 @@ def _player(found: Sequence[Any]) -> EventPlayer:
 
 
 def _game(found: Sequence[Any]) -> EventGame:
-    event_id, round_, session_id, x, o, seq, started, x_score, o_score, plies, finished = found
+    event_id, round_, session_id, x, o, seq, started, x_score, o_score, plies, finished = found[:11]
     return EventGame(
         event_id=str(event_id),
         round=int(round_),
@@ -136,6 +140,7 @@ def _game(found: Sequence[Any]) -> EventGame:
         o_score=None if o_score is None else float(o_score),
         plies=int(plies),
         finished_at=None if finished is None else float(finished),
+        berserk=int(found[11]),
     )
 
 
@@ -145,7 +150,7 @@ def _game(found: Sequence[Any]) -> EventGame:
 def create_event(event: Event) -> Op[None]:
     """Store a new event."""
     yield count(
-        f"INSERT INTO events ({_EVENT}) VALUES ({', '.join(f'${i}' for i in range(1, 23))})",
+        f"INSERT INTO events ({_EVENT}) VALUES ({', '.join(f'${i}' for i in range(1, 24))})",
         *_event_row(event),
     )
 

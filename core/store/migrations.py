@@ -788,6 +788,23 @@ EVENT_PUBLIC_IDS = Step(
     ),
 )
 
+# Berserk in arena events (issue 34, core/sessions/events/berserk.py): which seats of a game
+# play on half the clock (a bit per seat: 1 X, 2 O; the deadline of their moves is computed
+# from it), whether an event allows it, and which seats of a tournament game did (copied from
+# the session when the game ends, in the finishing transaction: an arena scores +1 for a
+# berserk win).
+BERSERK = Step(
+    "berserk",
+    (
+        "ALTER TABLE sessions ADD COLUMN berserk INTEGER NOT NULL DEFAULT 0"
+        " CHECK (berserk BETWEEN 0 AND 3)",
+        "ALTER TABLE events ADD COLUMN berserk INTEGER NOT NULL DEFAULT 0"
+        " CHECK (berserk IN (0, 1))",
+        "ALTER TABLE event_games ADD COLUMN berserk INTEGER NOT NULL DEFAULT 0"
+        " CHECK (berserk BETWEEN 0 AND 3)",
+    ),
+)
+
 STEPS: Sequence[Step] = (
     V1_INITIAL,
     V2_KV_LIFETIMES_AND_QUARANTINE,
@@ -810,6 +827,7 @@ STEPS: Sequence[Step] = (
     PUZZLES,
     PAGE_RECORDS,
     EVENT_PUBLIC_IDS,
+    BERSERK,
 )
 """Step ``i`` upgrades version ``i`` to ``i + 1``, in every dialect."""
 

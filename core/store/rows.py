@@ -52,6 +52,7 @@ SESSION_COLUMNS = (
     "x_server",
     "o_server",
     "public_id",
+    "berserk",
 )
 _COLUMN_LIST = ", ".join(SESSION_COLUMNS)
 
@@ -156,6 +157,7 @@ def session_row(s: Session) -> tuple[Any, ...]:
         x.server_id,
         o.server_id,
         s.public_id,
+        s.berserk,
     )
 
 
@@ -184,6 +186,7 @@ _KINDS: dict[str, _Kind] = dict(
             *(_TEXT_OR_NONE,) * 4,  # x_platform, x_chat, o_platform, o_chat
             *(_TEXT_OR_NONE,) * 2,  # x_server, o_server
             _TEXT,  # public_id
+            _WHOLE,  # berserk
         ),
         strict=True,
     )
@@ -295,6 +298,9 @@ def decode_session(row: Sequence[Any]) -> Session:
         raise BadRow(f"gravity must be 0 or 1, got {gravity!r}")
     if casual not in (0, 1):
         raise BadRow(f"casual must be 0 or 1, got {casual!r}")
+    berserk = away[7]
+    if berserk not in (0, 1, 2, 3):
+        raise BadRow(f"berserk must be 0 to 3 (a bit per seat), got {berserk!r}")
     try:
         rules = Rules(rows, cols, k, gravity=gravity == 1)
     except ValueError as error:
@@ -340,6 +346,7 @@ def decode_session(row: Sequence[Any]) -> Session:
         server_id=server_id,
         casual=casual == 1,
         public_id=away[6],
+        berserk=berserk,
     )
 
 

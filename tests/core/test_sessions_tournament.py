@@ -14,9 +14,12 @@ from collections.abc import Sequence
 
 import pytest
 
+from core.commands import Tournament, TournamentAction, format_command, parse
+from core.games import TICTACTOE
 from core.replies import Actor, Reply
 from core.sessions import GameService, ServiceSettings
-from core.store import events, leases, seeks, sessions
+from core.sessions.play.model import Event, berserked, new_session, played, transition
+from core.store import Seat, Status, events, leases, seeks, sessions
 from core.store.models.events import EventGame, EventStatus
 from core.tournaments.arena import ArenaGame, Outcome, sheet
 from tests.backends import AnyStore, Backend
@@ -330,3 +333,99 @@ async def test_a_game_quit_before_a_move_is_unplayed_and_may_be_paired_again(
     [again] = games[1:]
     assert again.round == 2 and {again.x, again.o} == {first.x, first.o}
     assert {p.score for p in await store.run(events.players(ident))} == {0.0}
+
+
+async def _berserk_arena(store: AnyStore, clock: Clock, how: str) -> tuple[GameService, str]:
+    """An arena of Ann (Discord) and Cid (Matrix) made with ``how``, started: one game."""
+    svc, _ = open_service(store, clock)
+    ident = event_id(await svc.handle_text(ADMIN, f"/tournament arena tictactoe 30m 60s {how}"))
+    for who in (ADMIN, CID):
+        assert keys(await svc.handle_text(who, f"/tournament join {ident}")) == ["event.joined"]
+    clock.advance(601)
+    assert await svc.director.step(ident)  # the start
+    assert await svc.director.step(ident)  # the first wave
+    return svc, ident
+
+
+async def test_a_berserk_player_has_half_the_clock_and_a_win_scores_one_more(
+    store: AnyStore,
+) -> None:
+    clock = Clock()
+    svc, ident = await _berserk_arena(store, clock, "berserk")
+    [game] = await store.run(events.games(ident))
+    session = await store.run(sessions.get(game.session_id))
+    assert session is not None and session.deadline is not None and session.clock == 60
+    started = session.updated_at
+    everyone = accounts(ADMIN, CID)
+    x, o = (everyone[seat.user_id or ""] for seat in session.seats)
+    clock.advance(5)
+    replies = await svc.handle_text(x, "/tournament berserk")
+    assert keys(replies) == ["event.berserk"] and replies[0].board is not None
+    session = await store.run(sessions.get(game.session_id))
+    # X's turn began at the start: his deadline comes 30 s nearer, not 30 s from now.
+    assert session is not None and session.berserk == 1 and session.deadline == started + 30
+    assert error_key(await svc.handle_text(x, "/tournament berserk")) == "event.berserk_twice"
+    assert error_key(await svc.handle_text(BEN, "/tournament berserk")) == "event.berserk_no_game"
+    await svc.handle_text(x, "1")
+    session = await store.run(sessions.get(game.session_id))
+    assert session is not None and session.deadline == clock() + 60  # O is not berserk
+    await svc.handle_text(o, "4")
+    assert error_key(await svc.handle_text(o, "/tournament berserk")) == "event.berserk_late"
+    session = await store.run(sessions.get(game.session_id))
+    assert session is not None and session.deadline == clock() + 30  # X's moves: half
+    for who, cell in ((x, 2), (o, 5), (x, 3)):
+        assert error_key(await svc.handle_text(who, str(cell))) is None
+    [done] = await store.run(events.games(ident))
+    assert done.berserk == 1 and done.x_score == 1
+    scores = {p.player: p.score for p in await store.run(events.players(ident))}
+    assert scores[game.x] == 3 and scores[game.o] == 0  # a win 2, berserk +1
+    [table] = await svc.handle_text(ADMIN, f"/tournament {ident}")
+    assert table.text is not None and table.text.key == "event.table"
+    assert table.text.params["event"].params["mode"].key == "event.mode_berserk"  # type: ignore[union-attr]
+
+
+async def test_berserk_where_the_event_does_not_allow_it_is_refused(store: AnyStore) -> None:
+    clock = Clock()
+    svc, ident = await _berserk_arena(store, clock, "")
+    [game] = await store.run(events.games(ident))
+    for who in (ADMIN, CID):
+        assert error_key(await svc.handle_text(who, "/tournament berserk")) == "event.berserk_off"
+    session = await store.run(sessions.get(game.session_id))
+    assert session is not None and session.berserk == 0
+    assert (
+        error_key(await svc.handle_text(ADMIN, "/tournament swiss tictactoe berserk"))
+        == "parse.bad_option"
+    )
+
+
+def test_berserk_halves_the_running_turn_or_the_next_ones() -> None:
+    """Pure: the seat to move who goes berserk loses half his clock from the turn he is in; the
+    other seat's berserk leaves the running turn alone and halves his own next ones."""
+    x, o = Seat.person("ann", "Ann"), Seat.person("cid", "Cid")
+    offered = new_session(
+        platform="t", chat_id="c", seats=(x, o), rules=TICTACTOE, status=Status.CHALLENGE,
+        now=NOW, ttl=3600, challenger="ann", challenged="cid", clock=120.0,
+    )  # fmt: skip
+    game = transition(offered, Event.ACCEPT, now=NOW, ttl=3600)
+    moved = played(game, game.position().play(0), now=NOW + 10, ttl=3600)
+    assert moved.deadline == NOW + 130
+    # X goes berserk while O thinks: O's turn is untouched.
+    calm = berserked(moved, 1, now=NOW + 20, ttl=3600)
+    assert (calm.deadline, calm.remind_at, calm.berserk) == (NOW + 130, NOW + 130 - 24, 1)
+    # O goes berserk in his turn, 20 s in: 60 s from the turn's start, not from now.
+    hurried = berserked(calm, 2, now=NOW + 30, ttl=3600)
+    assert (hurried.deadline, hurried.remind_at, hurried.berserk) == (NOW + 70, NOW + 58, 3)
+    assert hurried.version == moved.version + 2
+    back = played(hurried, hurried.position().play(4), now=NOW + 40, ttl=3600)
+    assert back.deadline == NOW + 100 and back.clock_of(1) == back.clock_of(2) == 60
+
+
+@pytest.mark.parametrize(
+    ("text", "berserk"),
+    [("/tournament arena connect4 1h berserk", True), ("/tournament arena connect4 1h", False)],
+)
+def test_the_berserk_option_is_read_and_written_back(text: str, berserk: bool) -> None:
+    command = parse(text)
+    assert isinstance(command, Tournament) and command.berserk is berserk
+    assert parse(format_command(command)) == command
+    assert parse("/tournament berserk") == Tournament(TournamentAction.BERSERK)

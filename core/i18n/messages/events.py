@@ -16,18 +16,18 @@ from collections.abc import Mapping
 
 MESSAGES: Mapping[str, Mapping[str, str]] = {
     "help.tournament": {
-        "en": "Tournaments: arena, Swiss, round robin; join, leave, standings.",
-        "ca": "Tornejos: arena, suís, lliga; apuntar-s'hi, deixar-los, classificació.",
-        "es": "Torneos: arena, suizo, liga; apuntarse, dejarlos, clasificación.",
-        "pt": "Torneios: arena, suíço, todos contra todos; entrar, sair, classificação.",
-        "ru": "Турниры: арена, швейцарка, круговой; вступить, выйти, таблица.",
+        "en": "Tournaments: arena, Swiss, round robin; join, leave, berserk, standings.",
+        "ca": "Tornejos: arena, suís, lliga; apuntar-s'hi, deixar-los, berserk, classificació.",
+        "es": "Torneos: arena, suizo, liga; apuntarse, dejarlos, berserk, clasificación.",
+        "pt": "Torneios: arena, suíço, todos contra todos; entrar, sair, berserk, classificação.",
+        "ru": "Турниры: арена, швейцарка, круговой; вступить, выйти, берсерк, таблица.",
     },
     "help.option.tournament_action": {
-        "en": "Make an event (admins), or join or leave one",
-        "ca": "Crea un torneig (administradors), o apunta-t'hi o deixa'l",
-        "es": "Crea un torneo (administradores), o apúntate o déjalo",
-        "pt": "Crie um torneio (administradores), ou entre ou saia de um",
-        "ru": "Создать турнир (админы), вступить или выйти",
+        "en": "Make an event (admins), join or leave one, or go berserk in its game",
+        "ca": "Crea un torneig (administradors), apunta-t'hi, deixa'l o fes berserk a la partida",
+        "es": "Crea un torneo (administradores), apúntate, déjalo o haz berserk en la partida",
+        "pt": "Crie um torneio (administradores), entre, saia ou faça berserk no jogo",
+        "ru": "Создать турнир (админы), вступить, выйти или пойти в берсерк",
     },
     "help.option.tournament_event": {
         "en": "The event's id (another chat's open event)",
@@ -84,6 +84,13 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "es": "dejarlo",
         "pt": "sair",
         "ru": "выйти",
+    },
+    "discord.choice.action.berserk": {
+        "en": "berserk",
+        "ca": "berserk",
+        "es": "berserk",
+        "pt": "berserk",
+        "ru": "берсерк",
     },
     "parse.event_rounds": {
         "en": "A Swiss event of '{rounds}' rounds is out of range: from {min} to {max} rounds.",
@@ -316,6 +323,56 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "es": "El bot no puede publicar en este chat (llegó por tu propia instalación): un torneo lo necesita aquí para mostrar tus partidas. Apúntate desde un chat donde el bot sea miembro.",
         "pt": "O bot não pode publicar neste chat (chegou pela sua própria instalação): um torneio precisa dele aqui para mostrar seus jogos. Entre por um chat onde o bot seja membro.",
         "ru": "Бот не может писать в этот чат (он здесь через вашу личную установку): турниру нужно показывать здесь ваши партии. Вступайте из чата, где бот — участник.",
+    },
+    # Berserk (an arena's option): half the clock for a player's moves, +1 for his win.
+    "event.mode_berserk": {
+        "en": "{mode}, berserk allowed",
+        "ca": "{mode}, amb berserk",
+        "es": "{mode}, con berserk",
+        "pt": "{mode}, com berserk",
+        "ru": "{mode}, берсерк разрешён",
+    },
+    "event.berserk": {
+        "en": "{player} goes berserk: {clock} a move, and a win scores 1 more.",
+        "ca": "{player} es torna berserk: {clock} per jugada, i una victòria suma 1 punt més.",
+        "es": "{player} se vuelve berserk: {clock} por jugada, y una victoria suma 1 punto más.",
+        "pt": "{player} fica berserk: {clock} por lance, e uma vitória vale 1 ponto a mais.",
+        "ru": "{player} идёт в берсерк: {clock} на ход, а победа даст на 1 очко больше.",
+    },
+    "event.berserk_no_game": {
+        "en": "You have no tournament game going in this chat: berserk is for your own game, before your first move.",
+        "ca": "No tens cap partida de torneig en joc en aquest xat: el berserk és per a la teva partida, abans de la primera jugada.",
+        "es": "No tienes ninguna partida de torneo en juego en este chat: el berserk es para tu propia partida, antes de tu primera jugada.",
+        "pt": "Você não tem jogo de torneio em andamento neste chat: o berserk é para o seu próprio jogo, antes do seu primeiro lance.",
+        "ru": "У вас нет турнирной партии в этом чате: берсерк — для вашей партии, до вашего первого хода.",
+    },
+    "event.berserk_off": {
+        "en": "Tournament {tournament} does not allow berserk.",
+        "ca": "El torneig {tournament} no permet el berserk.",
+        "es": "El torneo {tournament} no permite el berserk.",
+        "pt": "O torneio {tournament} não permite berserk.",
+        "ru": "В турнире {tournament} берсерк не разрешён.",
+    },
+    "event.berserk_late": {
+        "en": "Too late to go berserk: you have made your first move.",
+        "ca": "Massa tard per al berserk: ja has fet la primera jugada.",
+        "es": "Demasiado tarde para el berserk: ya hiciste tu primera jugada.",
+        "pt": "Tarde demais para o berserk: você já fez seu primeiro lance.",
+        "ru": "Поздно для берсерка: вы уже сделали первый ход.",
+    },
+    "event.berserk_raced": {
+        "en": "A move came first: ask again if it was not yours.",
+        "ca": "Una jugada ha arribat abans: torna-ho a demanar si no era teva.",
+        "es": "Una jugada llegó antes: vuelve a pedirlo si no era tuya.",
+        "pt": "Um lance chegou antes: peça de novo se não foi seu.",
+        "ru": "Ход пришёл раньше: повторите, если это был не ваш ход.",
+    },
+    "event.berserk_twice": {
+        "en": "You are berserk already in this game.",
+        "ca": "Ja ets berserk en aquesta partida.",
+        "es": "Ya eres berserk en esta partida.",
+        "pt": "Você já está berserk neste jogo.",
+        "ru": "Вы уже в берсерке в этой партии.",
     },
 }
 

@@ -15,6 +15,7 @@ from core.ratings import Rating, pool_of
 from core.replies import Actor, Reply
 from core.sessions.admin.policy import Policy, game_clock
 from core.sessions.context import Context
+from core.sessions.events.berserk import go_berserk
 from core.sessions.events.notices import Notices, describe
 from core.sessions.openplay.seeking import open_play_on
 from core.sessions.play.model import resigned
@@ -50,6 +51,8 @@ class Tournaments:
                 return await self._join(actor, command.event_id)
             case TournamentAction.LEAVE:
                 return await self._leave(actor, command.event_id)
+            case TournamentAction.BERSERK:
+                return await go_berserk(self._ctx, actor)
         return await self._show(actor, command.event_id)
 
     def _join_hint(self, actor: Actor, event: Event) -> str:
@@ -95,6 +98,7 @@ class Tournaments:
             created_by=actor.user_id,
             name=event_id,
             created_at=now,
+            berserk=command.berserk,
         )
         await store.run(events.create_event(event))
         minutes = max(0, round((event.starts_at - now) / 60))

@@ -30,6 +30,7 @@ def describe(event: Event) -> Text:
         length = clock_words(event.length)
     else:
         length = Text("event.rounds", {"n": event.rounds})
+    mode = Text("seek.rated" if event.rated else "seek.casual")
     return Text(
         f"event.format.{event.format.value}",
         {
@@ -37,7 +38,7 @@ def describe(event: Event) -> Text:
             "game": game_name(event.rules),
             "span": length if event.format is not Format.ROUNDROBIN else "",
             "clock": clock_words(event.clock),
-            "mode": Text("seek.rated" if event.rated else "seek.casual"),
+            "mode": Text("event.mode_berserk", {"mode": mode}) if event.berserk else mode,
         },
     )
 

@@ -42,6 +42,7 @@ class Event(enum.Enum):
     ABANDON = "abandon"  # a game ended before anyone moved: no result
     LEAVE = "leave"  # a player, or the bot, left the chat: abandoned
     REMATCH = "rematch"  # a finished game gave way to its rematch
+    BERSERK = "berserk"  # a player of an arena game took half his clock (before his first move)
 
 
 class InvalidTransition(RuntimeError):
@@ -56,6 +57,7 @@ TRANSITIONS: Mapping[tuple[Status, Event], Status] = {
     (Status.ACTIVE, Event.STOP): Status.FINISHED,
     (Status.ACTIVE, Event.LEAVE): Status.FINISHED,
     (Status.ACTIVE, Event.TIMEOUT): Status.FINISHED,
+    (Status.ACTIVE, Event.BERSERK): Status.ACTIVE,
 }
 """Status changes of a session that stays stored."""
 
@@ -80,8 +82,10 @@ def transition(
     moves: tuple[int, ...] | None = None,
     outcome: Outcome | None = None,
     seats: tuple[Seat, Seat] | None = None,
+    berserk: int = 0,
 ) -> Session:
-    """The session after ``event``, one version later, alive ``ttl`` seconds from ``now``.
+    """The session after ``event``, one version later, alive ``ttl`` seconds from ``now``
+    (``berserk``: the seats, a bit each, that go berserk with it).
 
     Raises:
         InvalidTransition: the table has no such change from the session's status, or the
@@ -94,17 +98,26 @@ def transition(
         raise InvalidTransition(f"{event.value} to {target.value} with outcome {outcome!r}")
     deadline = remind_at = None
     expires_at = now + ttl
-    if target is Status.ACTIVE and session.clock is not None:
-        # Each move starts the next player's clock. The game outlives its deadline, so the
-        # expiry sweep never takes a timed game away before its clock has ended it.
-        deadline = now + session.clock
-        if session.clock >= REMINDED_FROM:
-            remind_at = deadline - session.clock * REMIND_AT_LEFT
+    after = replace(session, berserk=session.berserk | berserk)
+    played = session.moves if moves is None else moves
+    mover = 1 + len(played) % 2
+    clock = after.clock_of(mover)
+    if target is Status.ACTIVE and clock is not None:
+        # Each move starts the next player's clock (a berserk seat's is half the clock). The
+        # game outlives its deadline, so the expiry sweep never takes a timed game away before
+        # its clock has ended it.
+        deadline = now + clock
+        if event is Event.BERSERK and session.deadline is not None:
+            # The mover's turn started before: his deadline comes nearer by what he gave up.
+            deadline = session.deadline - (session.clock_of(mover) or 0.0) + clock
+        reminded = event is Event.BERSERK and session.remind_at is None
+        if clock >= REMINDED_FROM and not reminded:
+            remind_at = deadline - clock * REMIND_AT_LEFT
         expires_at = max(expires_at, deadline + CLOCK_GRACE)
     return replace(
-        session,
+        after,
         status=target,
-        moves=session.moves if moves is None else moves,
+        moves=played,
         outcome=outcome,
         seats=session.seats if seats is None else seats,
         version=session.version + 1,
@@ -142,6 +155,12 @@ def timed_out(session: Session, *, now: float, ttl: float) -> Session:
     """The session after the player to move let their clock run out: the other seat wins."""
     outcome = Outcome(Termination.TIMEOUT, 3 - session.position().to_move)
     return transition(session, Event.TIMEOUT, now=now, ttl=ttl, outcome=outcome)
+
+
+def berserked(session: Session, seat: int, *, now: float, ttl: float) -> Session:
+    """The session after seat ``seat`` (1 or 2) went berserk: half the clock for his moves,
+    the one he may be thinking about included."""
+    return transition(session, Event.BERSERK, now=now, ttl=ttl, berserk=seat)
 
 
 def stopped(session: Session, *, now: float, ttl: float) -> Session:

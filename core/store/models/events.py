@@ -44,6 +44,7 @@ class Event:
         reminded: whether the reminder before the start went out.
         public_id: the address of its web page (``/event/<public_id>``): 128 random bits, as a
             game's, never the short ``id`` the chats type.
+        berserk: its players may go berserk (an arena's option): half the clock, +1 for a win.
     """
 
     id: str
@@ -65,6 +66,7 @@ class Event:
     reminded: bool = False
     created_at: float = 0.0
     public_id: str = field(default_factory=new_public_id)
+    berserk: bool = False
 
     @property
     def ends_at(self) -> float:
@@ -88,7 +90,8 @@ class EventPlayer:
     Attributes:
         joined: the first round he may be paired in (a late join in an arena: any).
         withdrawn: he left; not paired again (his games stay counted).
-        berserk: his next arena game is played on half the clock.
+        berserk: unused (always False): berserk is per game, chosen in it
+            (``Session.berserk``, kept on its pairing as ``EventGame.berserk``).
     """
 
     event_id: str
@@ -116,6 +119,8 @@ class EventGame:
         x_score, o_score: points of the game (1, 0.5, 0); None while it is played. Both 0 when
             it ended with no result (its game went without a winner).
         plies: the moves it lasted.
+        berserk: the seats that went berserk, a bit each (1 ``x``, 2 ``o``; written with its
+            result).
     """
 
     event_id: str
@@ -129,6 +134,7 @@ class EventGame:
     o_score: float | None = None
     plies: int = 0
     finished_at: float | None = None
+    berserk: int = 0
 
     @property
     def done(self) -> bool:

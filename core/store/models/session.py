@@ -131,6 +131,8 @@ class Session:
             decides when they end.
         public_id: the game's unguessable id on the web pages (:func:`new_public_id`): each
             game has its own (a rematch is a new session), kept when it is archived.
+        berserk: the seats that went berserk (an arena event's game), a bit each (1 X, 2 O):
+            their moves get half the clock (:meth:`clock_of`).
     """
 
     id: str
@@ -153,6 +155,7 @@ class Session:
     server_id: str | None = None
     casual: bool = False
     public_id: str = field(default_factory=new_public_id)
+    berserk: int = 0
 
     @property
     def winner(self) -> int | None:
@@ -167,6 +170,16 @@ class Session:
     def position(self) -> Position:
         """The position after :attr:`moves` (raises ``IllegalMove`` on a corrupt history)."""
         return replay(self.rules, self.moves)
+
+    def berserked(self, seat: int) -> bool:
+        """Whether seat ``seat`` (1 or 2) went berserk."""
+        return bool(self.berserk & seat)
+
+    def clock_of(self, seat: int) -> float | None:
+        """Seconds seat ``seat`` (1 or 2) has per move: the clock, halved for a berserk seat."""
+        if self.clock is None:
+            return None
+        return self.clock / 2 if self.berserked(seat) else self.clock
 
     def seat_of(self, user_id: str) -> int | None:
         """1 or 2 for a player of this game, else None (nobody sits twice: the service refuses

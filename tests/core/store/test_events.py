@@ -164,6 +164,29 @@ async def test_an_arena_score_follows_the_streak(backend: Backend) -> None:
         assert scores == {"test:ann": 2 + 2 + 4, "test:bob": 0.0}
 
 
+async def test_a_berserk_win_scores_one_more_and_the_game_keeps_its_seats(
+    backend: Backend,
+) -> None:
+    """The berserk seats reach the pairing with the result, in the finishing transaction; an
+    event allowing berserk reads back so."""
+    async with backend.open() as store:
+        allowing = make_event(id="ev2", berserk=True)
+        await store.run(events.create_event(allowing))
+        assert (await store.run(events.get_event("ev2"))) == allowing
+        event = await started(store, names=("ann", "bob"))
+        pairing = EventGame("ev1", 1, "g1", "test:ann", "test:bob")
+        step = Advance(EventStatus.RUNNING, 1, True, games=[pairing])
+        assert await store.run(events.advance("ev1", event.version, step, NOW)) == ()
+        session = dataclasses.replace(game_for(pairing), berserk=3)  # both went berserk
+        assert await store.run(events.start_game(session, [], NOW)) == ()
+        assert (await store.run(sessions.get("g1"))) == session
+        assert await store.run(sessions.update(played(session, 0, 3, 1, 4, 2), expected_version=1))
+        (game,) = await store.run(events.games("ev1"))
+        assert game.berserk == 3
+        scores = {p.player: p.score for p in await store.run(events.players("ev1"))}
+        assert scores == {"test:ann": 3.0, "test:bob": 0.0}  # a win 2, berserk +1; a loss 0
+
+
 async def test_a_pairing_whose_player_plays_elsewhere_waits(backend: Backend) -> None:
     async with backend.open() as store:
         event = await started(store)

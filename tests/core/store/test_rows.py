@@ -62,6 +62,7 @@ def sessions(draw: st.DrawFn) -> Session:
         challenger=draw(st.none() | st.text(max_size=12)),
         challenged=draw(st.none() | st.text(max_size=12)),
         outcome=None if status is not Status.FINISHED else outcome,
+        berserk=draw(st.integers(0, 3)),
     )
 
 
