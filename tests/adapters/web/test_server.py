@@ -17,7 +17,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from adapters.web import HEADERS, AddressLimiter, WebPages
 from core.pages import Pages
-from core.store import SqliteStore
+from core.store import SettingRow, SqliteStore, settings
 from tests.core.pages.games import DAY, PLAYERS, rated_game, season
 from tests.core.test_sessions import Clock, service
 
@@ -57,6 +57,9 @@ def filled(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, float]:
 
     async def fill() -> None:
         async with await SqliteStore.open(path) as store:
+            # Alice's server made its play public: her games there are listed.
+            public = SettingRow("discord", "server:g1", "public_ladder", "on", clock.now, "alice")
+            await store.run(settings.setting_put(public))
             await season(service(store, clock), clock.advance)
 
     asyncio.run(fill())
@@ -159,7 +162,7 @@ async def test_a_player_page_shows_the_chart_and_no_chat(client: Client) -> None
     assert "Tic-tac-toe" in body and "won" in body
     for secret in ("c1", "g1"):  # the chat's and the server's ids
         assert f">{secret}<" not in body and f'"{secret}"' not in body
-    # Her games in a Discord server's channel link their pages; each page is there.
+    # Her games in a server that made its play public link their pages; each page is there.
     linked = re.findall(r'<a href="(/game/[0-9a-f]{32})">', body)
     assert linked
     for path in linked:
