@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from core.pages import ops
-from core.pages.game import ANONYMOUS, clock_words, game_title, utc_minute
-from core.pages.names import shown_name
+from core.pages.game import clock_words, game_title, utc_minute
+from core.pages.names import ANONYMOUS, shown_name
 from core.pages.paths import game_path, live_path, player_path
 from core.sessions.events.table import table
 from core.store import events

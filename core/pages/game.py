@@ -22,12 +22,10 @@ from core.games import CONNECT_FOUR, TICTACTOE, Position, Rules, Termination
 from core.games.kinds import GameKind
 from core.games.rules import COLUMN_LETTERS
 from core.i18n import render
-from core.pages.names import shown_name
+from core.pages.names import ANONYMOUS, shown_name
 from core.sessions.reviews.review import move_label
 from core.store.models.archive import ArchivedGame
 
-ANONYMOUS = "anonymous"
-"""A player who hid themselves (``/hide``), on a game's page."""
 MARKS = ("X", "O")
 """The seats' marks as the pages write them (the first player is X), never by colour alone."""
 _MISTAKES = {

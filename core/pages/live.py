@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Literal
 
 from core.games.rules import COLUMN_LETTERS
 from core.pages import live_ops
-from core.pages.game import ANONYMOUS, cell_name, describe_board, game_title
-from core.pages.names import shown_name
+from core.pages.game import cell_name, describe_board, game_title
+from core.pages.names import ANONYMOUS, shown_name
 from core.pages.paths import live_path
 from core.replies import BoardView, PlayerView
 from core.sessions.reviews.review import move_label

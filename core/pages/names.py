@@ -23,3 +23,8 @@ def shown_name(name: str) -> str:
     if len(visible) > NAME_LENGTH:
         visible = visible[: NAME_LENGTH - 1].rstrip() + "…"
     return visible or "?"
+
+
+ANONYMOUS = "anonymous"
+"""How every page names a player who hid themselves (``/hide``): on a ladder (keeping the
+place), a game, a live game and an event."""

@@ -21,7 +21,7 @@ from core.i18n import render
 from core.pages import ops
 from core.pages.chart import chart
 from core.pages.live import LiveReads
-from core.pages.names import shown_name
+from core.pages.names import ANONYMOUS, shown_name
 from core.pages.paths import game_path, player_path
 from core.pages.views import (
     HomePage,
@@ -48,8 +48,6 @@ HISTORY = 200
 """Rated games a player page reads: the chart's points and, the newest, the list."""
 RECENT = 10
 """Rated games a player page lists."""
-ANONYMOUS = "anonymous"
-"""A player who hid themselves (``/hide``), on a ladder: keeps their place, shows nothing else."""
 
 
 GAMES: dict[GameKind, tuple[str, str]] = {

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from core.pages import HIDDEN
 from core.pages.event import event_page
-from core.pages.game import ANONYMOUS
+from core.pages.names import ANONYMOUS
 from core.pages.paths import game_path, live_path, player_path
 from core.store import SettingRow, events, kv, settings
 from tests.backends import Backend

@@ -15,7 +15,6 @@ from core.ai import solve
 from core.ai.review import GameReview, MoveReview, review_game
 from core.games import CONNECT_FOUR, TICTACTOE, Outcome, Position, Rules, Termination
 from core.pages.game import (
-    ANONYMOUS,
     UNKNOWN,
     decode_review,
     describe_board,
@@ -24,6 +23,7 @@ from core.pages.game import (
     game_page,
 )
 from core.pages.games import GamePages, Live
+from core.pages.names import ANONYMOUS
 from core.sessions.reviews.review import KEEP_NAMESPACE
 from core.sessions.reviews.review import encode as encode_chat_review
 from core.store import Status, archive, kv, sessions

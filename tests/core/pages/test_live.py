@@ -10,8 +10,8 @@ from dataclasses import replace
 
 from core.pages import Pages
 from core.pages.feed import LiveFeed
-from core.pages.game import ANONYMOUS
 from core.pages.live import LiveGame, LiveReads
+from core.pages.names import ANONYMOUS
 from core.replies import Actor
 from core.sessions import GameService
 from core.store import Session, sessions
