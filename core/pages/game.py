@@ -23,7 +23,7 @@ from core.games.kinds import GameKind
 from core.games.rules import COLUMN_LETTERS
 from core.i18n import render
 from core.pages.names import ANONYMOUS, shown_name
-from core.sessions.reviews.review import move_label
+from core.render import move_label
 from core.store.models.archive import ArchivedGame
 
 MARKS = ("X", "O")

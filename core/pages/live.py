@@ -16,8 +16,8 @@ from core.pages import live_ops
 from core.pages.game import cell_name, describe_board, game_title
 from core.pages.names import ANONYMOUS, shown_name
 from core.pages.paths import live_path
+from core.render import move_label
 from core.replies import BoardView, PlayerView
-from core.sessions.reviews.review import move_label
 from core.sessions.views import board_view
 from core.store.models.session import Session, Status
 

@@ -1,8 +1,20 @@
-"""The pages' addresses, written in this one module (the pages link them, and the chats may)."""
+"""The pages' addresses, written in this one module (the pages link them, and the chats may),
+and which games have a ladder page. Below the service: its links to the pages import this,
+not the pages' reads (which draw the service's boards)."""
 
 from __future__ import annotations
 
 from urllib.parse import quote
+
+from core.games import CONNECT_FOUR, TICTACTOE, GameKind
+
+GAMES: dict[GameKind, tuple[str, str]] = {
+    GameKind.TRES: (GameKind.TRES.pool(TICTACTOE), "Tic-tac-toe"),
+    GameKind.QUATRE: (GameKind.QUATRE.pool(CONNECT_FOUR), "Connect Four"),
+}
+"""The games with a ladder page: their pool and title (shorter than the pool's own name,
+"Connect Four 6x7": the nav bar holds them), in the home page's order (the games ``/top``
+names)."""
 
 
 def player_path(identity: str) -> str:

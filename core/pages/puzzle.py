@@ -20,7 +20,8 @@ from core.puzzles import shipped
 from core.puzzles.puzzle import Puzzle, Theme
 from core.puzzles.rating import of_difficulty
 from core.ratings import Rating
-from core.sessions.reviews.review import move_label
+from core.render import move_label
+from core.sessions.puzzles.solving import daily
 from core.store.sql import Op, row
 
 if TYPE_CHECKING:
@@ -70,8 +71,6 @@ def puzzle_rating(puzzle_id: str) -> Op[tuple[Rating, int] | None]:
 
 def today_puzzle(now: datetime.datetime) -> Puzzle:
     """The puzzle ``/puzzle`` gives on ``now``'s UTC day."""
-    from core.sessions.puzzles.solving import daily
-
     return daily(now.astimezone(datetime.UTC).date())
 
 

@@ -16,13 +16,13 @@ from core.admin.keys import Effective
 from core.admin.scopes import CHAT, SERVER
 from core.commands import CommandError, GameKind
 from core.commands.ratings import build_top
-from core.games import CONNECT_FOUR, TICTACTOE, kinds
+from core.games import kinds
 from core.i18n import render
 from core.pages import ops
 from core.pages.chart import chart
 from core.pages.live import LiveReads
 from core.pages.names import ANONYMOUS, shown_name
-from core.pages.paths import game_path, player_path
+from core.pages.paths import GAMES, game_path, player_path
 from core.pages.views import (
     HomePage,
     LadderEntry,
@@ -48,15 +48,6 @@ HISTORY = 200
 """Rated games a player page reads: the chart's points and, the newest, the list."""
 RECENT = 10
 """Rated games a player page lists."""
-
-
-GAMES: dict[GameKind, tuple[str, str]] = {
-    GameKind.TRES: (GameKind.TRES.pool(TICTACTOE), "Tic-tac-toe"),
-    GameKind.QUATRE: (GameKind.QUATRE.pool(CONNECT_FOUR), "Connect Four"),
-}
-"""The games with a ladder page: their pool and title (shorter than the pool's own name,
-"Connect Four 6x7": the nav bar holds them), in the home page's order (the games ``/top``
-names)."""
 
 
 def pool_title(pool: str) -> str:

@@ -19,6 +19,7 @@ from core.sessions.events.berserk import go_berserk
 from core.sessions.events.notices import Notices, describe
 from core.sessions.openplay.seeking import open_play_on
 from core.sessions.play.model import resigned
+from core.sessions.players.weblinks import WebLinks
 from core.sessions.views import board_reply
 from core.store import Status, events, new_session_id, ratings, sessions
 from core.store.events import Joined, Left
@@ -37,10 +38,6 @@ class Tournaments:
         self._ctx = ctx
         self._policy = policy
         self._notices = notices
-        # Here, not at the top: the links' module reaches core.pages, which imports the
-        # sessions' reviews, which are loaded after this module.
-        from core.sessions.players.weblinks import WebLinks
-
         self._links = WebLinks(ctx)
 
     async def command(self, actor: Actor, command: Tournament) -> list[Reply]:

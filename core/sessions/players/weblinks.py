@@ -20,6 +20,7 @@ from core.commands import GameKind
 from core.i18n import Text
 from core.pages.addresses import Addresses
 from core.pages.ops import page_hidden
+from core.pages.paths import GAMES
 from core.pages.recent import recent_games
 from core.replies import Actor, BoardView, Reply, WebLink
 from core.sessions.context import Context
@@ -53,9 +54,6 @@ class WebLinks:
 
     def of_ladder(self, kind: GameKind) -> tuple[WebLink, ...]:
         """The global ladder of ``kind`` (``/top``), where the pages have one."""
-        # Here, not at the top: core.pages.reads imports the service (the live pages' boards).
-        from core.pages.reads import GAMES
-
         if self._at is None or kind not in GAMES:
             return ()
         return (WebLink(Text("links.ladder"), self._at.ladder(kind.word)),)
