@@ -10,8 +10,8 @@ A new SQLite file starts as a copy of one the store made and migrated at the ses
 need (:meth:`Backends.fresh`): migrating an empty file costs more than most tests (every step,
 each in its transaction: the SQLite tests of the fast run took 23 s of CPU, 13 s with copies),
 and the copy is the very file that ``open`` leaves, so the store then opens it as it opens any
-current database. A test that writes the file before
-opening it (an older schema, a damaged one) gets no copy: ``open`` migrates what it finds.
+current database. A test that writes the file before opening it (an older schema, a damaged
+one) gets no copy: ``open`` migrates what it finds.
 """
 
 from __future__ import annotations
