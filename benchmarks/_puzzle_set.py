@@ -1,5 +1,5 @@
 """Make the shipped puzzle set: ``python -m benchmarks._puzzle_set [--vcf] SEED COUNT OUT``;
-``python -m benchmarks._puzzle_set lines OUT`` makes the shipped puzzles' proven lines
+``python -m benchmarks._puzzle_set lines OUT`` makes the shipped puzzles' answer trees
 (:mod:`core.puzzles.lines`, ``data/lines.csv``).
 
 Runs :func:`core.puzzles.generate.generate` with ``SEED`` until ``COUNT`` Connect Four puzzles
@@ -44,12 +44,13 @@ def make_lines(out: str) -> None:
     made = []
     started = time.perf_counter()
     for n, puzzle in enumerate(shipped.every(), start=1):
-        line = lines.line_of(puzzle)
-        if line is not None:
-            made.append(lines.to_line(puzzle, line))
+        paths = lines.tree_of(puzzle)
+        if paths is not None:
+            made.append(lines.to_lines(puzzle, paths))
         print(n, len(made), f"{time.perf_counter() - started:.0f} s", flush=True)
+    made.sort(key=lambda rows: rows[0])  # by id, each tree's proven line first
     with open(out, "w", encoding="utf-8") as handle:
-        handle.write("\n".join(sorted(made)) + "\n")
+        handle.write("".join(row + "\n" for rows in made for row in rows))
 
 
 def main(argv: list[str]) -> None:

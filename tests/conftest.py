@@ -86,6 +86,7 @@ SLOW: tuple[str, ...] = (
     "tests/chatbots/test_operator.py::test_settings_refuse_bad_input_clearly_and_change_nothing",
     "tests/core/store/test_ratings_store.py::test_rebuild_equals_the_live_ratings_after_1000_random",
     "tests/core/store/test_limit_races.py::test_100_new_users_with_20_commands_each_get_their_bursts",
+    "tests/core/puzzles/test_lines.py::test_a_wide_sample_of_trees_is_what_the_solver_makes",
 )
 """Where the slow tests are: a file or folder (ending in ``.py`` or ``/``) or the start of a
 test's id."""
