@@ -86,6 +86,8 @@ class Notices:
             return None
         if notice == "game":
             return self._game(item, event, session)
+        if notice == "gave_way":
+            return self._gave_way(item, event, session)
         server = item.detail.get("server")
         reader = Actor(
             item.platform,
@@ -111,6 +113,25 @@ class Notices:
         else:
             return None
         return reader, [Reply(text=text)]
+
+    def _gave_way(self, item: OutboxItem, event: Event, ended: Session | None) -> Shown | None:
+        """A player's other game in the chat, ended for his tournament game (the director's
+        rule): its board at its end, if it had one (a withdrawn challenge is gone), and why."""
+        server = item.detail.get("server")
+        reader = None if ended is None else reader_of(self._ctx, item, ended)
+        if reader is None:
+            reader = Actor(
+                item.platform,
+                item.chat_id,
+                "",
+                "",
+                locale=self._ctx.settings.default_locale,
+                server_id=server if isinstance(server, str) else None,
+            )
+        player = item.detail.get("player")
+        text = Text("event.gave_way", {"player": str(player), "tournament": event.name})
+        shown = [] if ended is None else [board_reply(ended)]
+        return reader, [*shown, Reply(text=text, new_message=True)]
 
     def _game(self, item: OutboxItem, event: Event, session: Session | None) -> Shown | None:
         if session is None or item.seat is None:
