@@ -37,11 +37,6 @@ class Tournaments:
         self._ctx = ctx
         self._policy = policy
         self._notices = notices
-        # Here, not at the top: the links' module reaches core.pages, which imports the
-        # sessions' reviews, which are loaded after this module.
-        from core.sessions.players.weblinks import WebLinks
-
-        self._links = WebLinks(ctx)
 
     async def command(self, actor: Actor, command: Tournament) -> list[Reply]:
         match command.action:
@@ -230,7 +225,7 @@ class Tournaments:
             status = Text(f"event.status.{event.status.value}")
         lines = await self._notices.standings(event, identity)
         text = Text("event.table", {"event": describe(event), "status": status, "lines": lines})
-        return [Reply(text=text, links=self._links.of_event(event.public_id))]
+        return [Reply(text=text, links=self._notices.links.of_event(event.public_id))]
 
 
 def _start(now: float, command: Tournament) -> float:

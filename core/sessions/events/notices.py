@@ -68,6 +68,12 @@ class Notices:
 
     def __init__(self, ctx: Context, relay: Relay) -> None:
         self._ctx = ctx
+        # Here, not at the top: the links' module reaches core.pages, which imports the
+        # sessions' reviews, which are loaded after this module.
+        from core.sessions.players.weblinks import WebLinks
+
+        self.links = WebLinks(ctx)
+        """The event page's link (``/tournament`` and the final standings)."""
         relay.renders(Kind.EVENT, self.render)
 
     async def standings(self, event: Event, mine: str | None = None) -> Lines:
@@ -110,6 +116,8 @@ class Notices:
             text = Text(
                 "event.final", {"tournament": event.name, "lines": await self.standings(event)}
             )
+            # dropped on the way to the chat where its web_links is off
+            return reader, [Reply(text=text, links=self.links.of_event(event.public_id))]
         else:
             return None
         return reader, [Reply(text=text)]
