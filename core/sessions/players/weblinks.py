@@ -1,8 +1,8 @@
 """Links from the chat to the web pages, where ``PUBLIC_URL`` is set and the chat's
 ``web_links`` setting is on (the default): a game's board links to its page once it is over
 and to its live page while it runs, ``/review`` to the game's page, ``/stats`` to the player's
-page and their last games in this chat, ``/top`` to the game's ladder, ``/tournament`` and an event's final
-standings to the event's page. The addresses are made
+page and their last games in this chat, ``/top`` to the game's ladder, ``/tournament`` to the
+event's page. The addresses are made
 by :mod:`core.pages.addresses`; each adapter shows :attr:`core.replies.Reply.links` its own way.
 
 A game's address is unguessable (:attr:`core.store.Session.public_id`), so a game of a direct
