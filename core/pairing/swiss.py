@@ -5,8 +5,12 @@ system (Handbook C.04.3), cross-checked by its authors against bbpPairings, a FI
 program, to A.7 conformance. Its cost grows fast with the field: like bbpPairings it pairs the
 whole round as one weighted matching and re-runs it while it fixes pairs one by one, but with
 networkx's blossom from scratch each time (pure Python, cubic), not bbpPairings' incremental one
-in C++. Measured here (``python -m benchmarks tournaments``): about 1 s for a round of
-:data:`DUTCH_MAX` players, minutes for 150. Larger fields go to its ``casual`` engine (score
+in C++. Its edge weights run to 150-280 bits, past what a compiled matcher with fixed-width
+weights takes (rustworkx's is 128 bits), so no faster matcher can be slotted in. Measured here
+(``python -m benchmarks tournaments``): about 0.3 s for a round of :data:`DUTCH_MAX` players, 2 s
+for 60, minutes for 150. Round 1 is the exception: a split of the ranking with alternating
+colours, no matching, so it is paired by the Dutch engine at any size (60 ms for 1,000). Later
+rounds of larger fields go to its ``casual`` engine (score
 groups paired greedily by rating, colours balanced, no rematch, floats down), which pairs 1,000
 players well under a second but is **not** FIDE's Dutch system: it does not apply the Dutch
 criteria for which floater to choose, nor the transposition order inside a score group, so its
@@ -106,10 +110,11 @@ def pair_round(
 ) -> Round:
     """The boards of ``round_number``, from the results of the rounds before it.
 
-    ``engine`` forces one (the tests do); by default the Dutch system up to :data:`DUTCH_MAX`
-    players in the round, the casual engine beyond. A player with a :class:`Bye` already in
-    ``round_number`` (he asked to sit it out) is not paired. ``white_first``: the colour of the
-    top seed in round 1, drawn by lot (FIDE C.04.3's initial colour).
+    ``engine`` forces one (the tests do); by default the Dutch system in round 1 and up to
+    :data:`DUTCH_MAX` players in the round, the casual engine beyond. A player with a
+    :class:`Bye` already in ``round_number`` (he asked to sit it out) is not paired.
+    ``white_first``: the colour of the top seed in round 1, drawn by lot (FIDE C.04.3's initial
+    colour).
     """
     # caissify-pairings imports networkx: on first use, not on import (see core.pairing.arena)
     from caissify_pairings import generate_pairings
@@ -118,7 +123,9 @@ def pair_round(
     active = [p for p in players if p.plays(round_number) and p.id not in resting]
     if len(active) < 2:
         return Round(tuple(Board(p.id, None) for p in active), "dutch")
-    chosen: Engine = engine or ("dutch" if len(active) <= DUTCH_MAX else "casual")
+    chosen: Engine = engine or (
+        "dutch" if round_number == 1 or len(active) <= DUTCH_MAX else "casual"
+    )
     ranking = sorted(players, key=lambda p: (-p.rating, p.id))
     number = {p.id: i + 1 for i, p in enumerate(ranking)}
     by_number = {i: p for p, i in number.items()}

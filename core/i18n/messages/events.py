@@ -191,6 +191,19 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "pt": "Torneio {tournament}, rodada {round}: {x} contra {o}, {clock} por lance.",
         "ru": "Турнир {tournament}, тур {round}: {x} — {o}, {clock} на ход.",
     },
+    "event.gave_way": {
+        "en": "{player}: your other game here is over (resigned, or a challenge withdrawn):"
+        " a tournament game comes first, and yours in {tournament} has started.",
+        "ca": "{player}: la teva altra partida aquí s'ha acabat (abandonada, o un repte"
+        " retirat): una partida de torneig va primer, i la teva del torneig {tournament} ha"
+        " començat.",
+        "es": "{player}: tu otra partida aquí ha terminado (abandonada, o un reto retirado):"
+        " una partida de torneo va primero, y la tuya del torneo {tournament} ha empezado.",
+        "pt": "{player}: a sua outra partida aqui terminou (abandonada, ou um desafio retirado):"
+        " uma partida de torneio vem primeiro, e a sua do torneio {tournament} começou.",
+        "ru": "{player}: ваша другая партия здесь окончена (сдана или вызов отозван):"
+        " турнирная партия важнее, и ваша партия в турнире {tournament} началась.",
+    },
     "event.joined": {
         "en": "{player} joined tournament {tournament} ({count:event.count.players}).",
         "ca": "{player} s'ha apuntat al torneig {tournament} ({count:event.count.players}).",

@@ -19,7 +19,6 @@ from core.sessions.events.berserk import go_berserk
 from core.sessions.events.notices import Notices, describe
 from core.sessions.openplay.seeking import open_play_on
 from core.sessions.play.model import resigned
-from core.sessions.players.weblinks import WebLinks
 from core.sessions.views import board_reply
 from core.store import Status, events, new_session_id, ratings, sessions
 from core.store.events import Joined, Left
@@ -38,7 +37,6 @@ class Tournaments:
         self._ctx = ctx
         self._policy = policy
         self._notices = notices
-        self._links = WebLinks(ctx)
 
     async def command(self, actor: Actor, command: Tournament) -> list[Reply]:
         match command.action:
@@ -227,7 +225,7 @@ class Tournaments:
             status = Text(f"event.status.{event.status.value}")
         lines = await self._notices.standings(event, identity)
         text = Text("event.table", {"event": describe(event), "status": status, "lines": lines})
-        return [Reply(text=text, links=self._links.of_event(event.public_id))]
+        return [Reply(text=text, links=self._notices.links.of_event(event.public_id))]
 
 
 def _start(now: float, command: Tournament) -> float:

@@ -68,6 +68,12 @@ class Notices:
 
     def __init__(self, ctx: Context, relay: Relay) -> None:
         self._ctx = ctx
+        # Here, not at the top: the links' module reaches core.pages, which imports the
+        # sessions' reviews, which are loaded after this module.
+        from core.sessions.players.weblinks import WebLinks
+
+        self.links = WebLinks(ctx)
+        """The event page's link (``/tournament`` and the final standings)."""
         relay.renders(Kind.EVENT, self.render)
 
     async def standings(self, event: Event, mine: str | None = None) -> Lines:
@@ -86,6 +92,8 @@ class Notices:
             return None
         if notice == "game":
             return self._game(item, event, session)
+        if notice == "gave_way":
+            return self._gave_way(item, event, session)
         server = item.detail.get("server")
         reader = Actor(
             item.platform,
@@ -108,9 +116,30 @@ class Notices:
             text = Text(
                 "event.final", {"tournament": event.name, "lines": await self.standings(event)}
             )
+            # dropped on the way to the chat where its web_links is off
+            return reader, [Reply(text=text, links=self.links.of_event(event.public_id))]
         else:
             return None
         return reader, [Reply(text=text)]
+
+    def _gave_way(self, item: OutboxItem, event: Event, ended: Session | None) -> Shown | None:
+        """A player's other game in the chat, ended for his tournament game (the director's
+        rule): its board at its end, if it had one (a withdrawn challenge is gone), and why."""
+        server = item.detail.get("server")
+        reader = None if ended is None else reader_of(self._ctx, item, ended)
+        if reader is None:
+            reader = Actor(
+                item.platform,
+                item.chat_id,
+                "",
+                "",
+                locale=self._ctx.settings.default_locale,
+                server_id=server if isinstance(server, str) else None,
+            )
+        player = item.detail.get("player")
+        text = Text("event.gave_way", {"player": str(player), "tournament": event.name})
+        shown = [] if ended is None else [board_reply(ended)]
+        return reader, [*shown, Reply(text=text, new_message=True)]
 
     def _game(self, item: OutboxItem, event: Event, session: Session | None) -> Shown | None:
         if session is None or item.seat is None:
