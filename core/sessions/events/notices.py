@@ -11,6 +11,7 @@ from core.replies import Actor, Reply
 from core.sessions.context import Context
 from core.sessions.events.table import Row, table
 from core.sessions.openplay.relay import Relay, Shown, reader_of
+from core.sessions.players.weblinks import WebLinks
 from core.sessions.views import board_reply, game_name
 from core.store import Session, events
 from core.store.models import Kind, OutboxItem
@@ -68,10 +69,6 @@ class Notices:
 
     def __init__(self, ctx: Context, relay: Relay) -> None:
         self._ctx = ctx
-        # Here, not at the top: the links' module reaches core.pages, which imports the
-        # sessions' reviews, which are loaded after this module.
-        from core.sessions.players.weblinks import WebLinks
-
         self.links = WebLinks(ctx)
         """The event page's link (``/tournament`` and the final standings)."""
         relay.renders(Kind.EVENT, self.render)
