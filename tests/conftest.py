@@ -87,6 +87,14 @@ SLOW: tuple[str, ...] = (
     "tests/core/store/test_ratings_store.py::test_rebuild_equals_the_live_ratings_after_1000_random",
     "tests/core/store/test_limit_races.py::test_100_new_users_with_20_commands_each_get_their_bursts",
     "tests/core/puzzles/test_lines.py::test_a_wide_sample_of_trees_is_what_the_solver_makes",
+    # A second or more of CPU each on a quiet machine (measured with time.process_time around
+    # each test of the fast run; the subprocess's own for the command lines).
+    "tests/core/pages/test_threats.py::test_each_proof_holds_by_brute_force",
+    "tests/core/test_sessions_tournament.py::test_an_arena_of_100_players",
+    "tests/core/ai/test_vct.py::test_the_set_is_what_it_says",
+    "tests/chatbots/test_puzzles_cli.py::test_generate_from_the_archive_finds_the_mistakes",
+    "tests/chatbots/test_puzzles_cli.py::test_the_command_line_refuses_a_count_of_nothing",
+    "tests/adapters/console/test_puzzles.py::test_todays_puzzle_is_printed_and_answered",
 )
 """Where the slow tests are: a file or folder (ending in ``.py`` or ``/``) or the start of a
 test's id."""
@@ -116,9 +124,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture(scope="session")
-def backends() -> Iterator[Backends]:
+def backends(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Backends]:
     """Fresh databases of either kind for the whole session (one PostgreSQL server)."""
-    made = Backends()
+    made = Backends(tmp_path_factory.mktemp("backends"))
     try:
         yield made
     finally:
