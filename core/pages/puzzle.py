@@ -2,7 +2,8 @@
 theme, the side to move, its rating and how many solved it, and its first move only when asked
 (``?solution=1``), as plain values; ``adapters/web/puzzles.py`` draws them.
 
-Puzzles are the shipped set's (:mod:`core.puzzles.shipped`), public by nature: their ids are
+Puzzles are the shipped sets' (:mod:`core.puzzles.shipped`) and those an operator added
+(:func:`core.store.puzzles.puzzle_of`), public by nature: their ids are
 digests of the position, nothing private is behind them. Today's is the one ``/puzzle`` gives
 (:func:`core.sessions.puzzles.solving.daily`)."""
 
@@ -16,11 +17,11 @@ from core.games.rules import COLUMN_LETTERS
 from core.pages.game import MARKS, Cell, describe_board, game_title
 from core.pages.game_picture import position_png
 from core.pages.paths import puzzle_path
-from core.puzzles import shipped
 from core.puzzles.puzzle import Puzzle, Theme
 from core.puzzles.rating import of_difficulty
 from core.ratings import Rating
 from core.sessions.reviews.review import move_label
+from core.store.puzzles import puzzle_of
 from core.store.sql import Op, row
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ class PuzzlePage:
         rating: its rating now ("1623 ±80"); ``attempts``, ``solved``: how many tried, solved.
         solution: the first move and why it is the one, or None (not asked for).
         today: it is today's puzzle (its address is ``/puzzle/today`` too).
+        puzzle: the puzzle itself (its preview picture is drawn from it).
     """
 
     id: str
@@ -55,6 +57,7 @@ class PuzzlePage:
     solution: str | None
     today: bool
     path: str
+    puzzle: Puzzle
 
 
 def puzzle_rating(puzzle_id: str) -> Op[tuple[Rating, int] | None]:
@@ -78,8 +81,8 @@ def today_puzzle(now: datetime.datetime) -> Puzzle:
 async def puzzle_page(
     store: Store, puzzle_id: str, *, solution: bool, now: datetime.datetime
 ) -> PuzzlePage | None:
-    """The page of the shipped puzzle ``puzzle_id``; None when there is none."""
-    puzzle = shipped.by_id(puzzle_id)
+    """The page of the puzzle ``puzzle_id`` (shipped or added); None when there is none."""
+    puzzle = await store.run(puzzle_of(puzzle_id))
     if puzzle is None:
         return None
     rated = await store.run(puzzle_rating(puzzle.id))
@@ -114,6 +117,7 @@ async def puzzle_page(
         solution=_solution(puzzle) if solution else None,
         today=today_puzzle(now).id == puzzle.id,
         path=puzzle_path(puzzle.id),
+        puzzle=puzzle,
     )
 
 
@@ -141,8 +145,7 @@ def task_words(puzzle: Puzzle) -> str:
 def puzzle_png(page: PuzzlePage) -> bytes:
     """The PNG of the puzzle's position for its link preview, the task under it (never the
     solution)."""
-    puzzle = shipped.by_id(page.id)
-    assert puzzle is not None
+    puzzle = page.puzzle
     names = tuple(f"{m} (to move)" if m == page.to_move else m for m in MARKS)
     return position_png(puzzle.position, (names[0], names[1]), page.task, page.id)
 

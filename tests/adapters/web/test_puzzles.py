@@ -21,7 +21,7 @@ from core.pages import Pages
 from core.pages import puzzle as puzzle_values
 from core.puzzles import shipped
 from core.sessions.puzzles.solving import daily
-from core.store import SqliteStore
+from core.store import SqliteStore, puzzles
 from tests.adapters.web.test_game import DISCORD, tags
 
 Client: TypeAlias = TestClient[web.Request, web.Application]
@@ -92,3 +92,16 @@ async def test_unknown_puzzles_are_one_404(client: Client) -> None:
         assert response.status == 404, path
         for name, value in HEADERS.items():
             assert response.headers[name] == value
+
+
+async def test_an_added_puzzle_has_its_page_and_picture(tmp_path: Path) -> None:
+    line = "60e71c3c33,win,6x7/4,3754224275277253246,4,3,1360"  # made by the generator
+    async with await SqliteStore.open(tmp_path / "games.sqlite3") as store:
+        pages = WebPages(Pages(store), AddressLimiter(10_000, 10_000))
+        async with TestClient(TestServer(pages.app())) as opened:
+            assert (await opened.get("/puzzle/60e71c3c33")).status == 404
+            await store.run(puzzles.add_puzzles([("60e71c3c33", line)], 0.0))
+            response = await opened.get("/puzzle/60e71c3c33")
+            assert response.status == 200 and "win in 4 moves" in await response.text()
+            picture = await opened.get("/puzzle/60e71c3c33.png")
+            assert picture.status == 200 and picture.content_type == "image/png"
