@@ -19,7 +19,7 @@ from PIL import Image
 from adapters.web import HEADERS, AddressLimiter, WebPages
 from core.pages import Pages
 from core.pages import puzzle as puzzle_values
-from core.puzzles import shipped
+from core.puzzles import lines, shipped
 from core.sessions.puzzles.solving import daily
 from core.store import SqliteStore, puzzles
 from tests.adapters.web.test_game import DISCORD, tags
@@ -50,6 +50,24 @@ async def test_the_puzzle_page_hides_its_solution_until_asked(client: Client) ->
     assert solution not in body
     shown = await (await client.get(f"/puzzle/{PUZZLE.id}?solution=1")).text()
     assert f'<p id="solution">{"XO"[PUZZLE.side_to_move - 1]} {solution}' in shown
+
+
+async def test_the_solution_shows_the_whole_proven_line_with_the_replies(client: Client) -> None:
+    line = lines.known(PUZZLE)
+    assert line is not None and len(line) == 2 * PUZZLE.depth - 1
+    mover, other = "XO"[PUZZLE.side_to_move - 1], "XO"[2 - PUZZLE.side_to_move]
+    hidden = await (await client.get(f"/puzzle/{PUZZLE.id}")).text()
+    assert 'id="solution-line"' not in hidden
+    shown = await (await client.get(f"/puzzle/{PUZZLE.id}?solution=1")).text()
+    steps = shown.split('<ol id="solution-line">')[1].split("</ol>")[0]
+    expected = [
+        f"<li>{mover} plays column {line[0] + 1}, {other} answers column {line[1] + 1}"
+        " (the longest defence)</li>",
+        f"<li>{mover} plays column {line[2] + 1}, {other} answers column {line[3] + 1}"
+        " (the longest defence)</li>",
+        f"<li>{mover} plays column {line[4] + 1}: 4 in a row, {mover} wins</li>",
+    ]
+    assert steps.split() == " ".join(expected).split() and "<script" not in shown
 
 
 async def test_today_is_the_puzzle_the_chats_give(client: Client) -> None:
