@@ -40,8 +40,16 @@ _STATUS = {
 }
 
 
+VCF_DAY = 6
+"""The weekday (Sunday) whose daily puzzle is a VCF: five in a row on 15x15, answered as any
+puzzle's board (a typed cell, or the board's menus); the other days' are Connect Four."""
+
+
 def daily(day: datetime.date) -> PuzzleValue:
-    """The puzzle of ``day`` (UTC): a Connect Four puzzle of the shipped set."""
+    """The puzzle of ``day`` (UTC), of the shipped sets: a VCF on :data:`VCF_DAY`, else a
+    Connect Four puzzle."""
+    if day.weekday() == VCF_DAY:
+        return shipped.daily(day, shipped.vcf())
     return shipped.daily(day, shipped.connect_four())
 
 

@@ -327,3 +327,20 @@ async def test_an_added_puzzle_is_offered_and_answered(
     assert shown[0].board is not None and shown[0].board.status.params["id"] == puzzle.id
     assert keys(await solve(svc, store, ALICE, puzzle))[0] == "puzzle.solved"
     assert keys(await svc.handle_text(ALICE, "/puzzle next")) == ["puzzle.all_tried"]
+
+
+async def test_on_sundays_the_daily_puzzle_is_a_vcf_answered_by_typing(store: AnyStore) -> None:
+    week = [DAY + datetime.timedelta(days=n) for n in range(7)]
+    assert [daily(day).theme.value == "vcf" for day in week] == [day.weekday() == 6 for day in week]
+    sunday = next(day for day in week if day.weekday() == 6)
+    noon = datetime.datetime.combine(sunday, datetime.time(12), datetime.UTC).timestamp()
+    svc = service(store, Clock(noon))
+    shown = await svc.handle_text(ALICE, "/puzzle")
+    board = shown[0].board
+    puzzle = daily(sunday)
+    assert board is not None and board.status.params["id"] == puzzle.id
+    assert board.rules == puzzle.rules and len(board.cells) == 225
+    row, col = divmod(puzzle.solution, puzzle.rules.cols)
+    (reply,) = await svc.handle_text(ALICE, f"{'abcdefghijklmno'[col]}{row + 1}")
+    assert reply.board is not None and reply.board.session_id == board.session_id
+    assert reply.board.status.key in ("puzzle.going", "puzzle.solved")
