@@ -7,8 +7,9 @@ commands (:mod:`chatbots.operator`).
     chatbots backup PATH         a consistent copy of the SQLite database, while the bot runs
     chatbots stats               games per platform, live games, moves today
     chatbots ratings rebuild     recompute every rating from the stored results and compare
-    chatbots puzzles generate COUNT OUT [--vcf] [--seed N] [--archive] [--minutes M]
+    chatbots puzzles generate COUNT OUT [--vcf] [--seed N] [--archive] [--minutes M] [--add]
                                  more puzzles, made on the AI workers, written to OUT
+                                 (--add: and to the database, where the bot offers them)
     chatbots --env-file F run    read settings from F instead of ./.env
     chatbots --version           the installed release
 
@@ -71,6 +72,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--archive", action="store_true", help="from the finished games in the database"
     )
     made.add_argument("--minutes", type=float, default=10.0, help="time limit (default 10)")
+    made.add_argument(
+        "--add", action="store_true", help="add them to the database too: the bot offers them"
+    )
     args = parser.parse_args(argv)
     if args.command == "puzzles" and (
         args.count < 1 or args.minutes <= 0 or (args.archive and args.vcf)
@@ -132,6 +136,7 @@ def _operator(settings: Settings, args: argparse.Namespace) -> int:
                 seed=args.seed,
                 archive=args.archive,
                 minutes=args.minutes,
+                add=args.add,
             )
         )
     return asyncio.run(operator.stats_command(settings))

@@ -61,8 +61,7 @@ def stored(puzzle: Puzzle) -> list[tuple[int, ...]] | None:
 
 def tree(puzzle: Puzzle) -> Tree | None:
     """The answer tree of ``puzzle``, or None (a puzzle not shipped, or without one)."""
-    found = _stored().get(puzzle.id)
-    return None if found is None else _tree(puzzle.rules, tuple(found))
+    return _tree(puzzle.id, puzzle.rules) if puzzle.id in _stored() else None
 
 
 def key(rules: Rules, played: tuple[int, ...]) -> Hashable | None:
@@ -94,7 +93,8 @@ def _cell(rules: Rules, move: int, heights: list[int]) -> int | None:
 # lines, and a process answers few puzzles), each line from where it leaves the one before:
 # the lines come out of a search in depth-first order, and most of each is the last's.
 @functools.cache
-def _tree(rules: Rules, written: tuple[str, ...]) -> Tree:
+def _tree(ident: str, rules: Rules) -> Tree:
+    written = _stored()[ident]
     found: Tree = {}
     before: tuple[int, ...] = ()
     states = [(0, 0, (0,) * rules.cols)]  # after each move of ``before``: sides, heights
