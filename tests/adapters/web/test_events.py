@@ -1,7 +1,7 @@
 """An event's page through aiohttp's test client on a real SQLite store: the headers, the
 standings and rounds with their links, a hostile name escaped, a hidden player anonymous, the
 link preview's tags as Discord's crawler reads them and its picture drawn once, noindex unless
-listed, no chat or server shown, and the one 404 for anything else."""
+listed, no chat or server shown, and the one 404 for anything else; the home page's list."""
 
 from __future__ import annotations
 
@@ -81,6 +81,16 @@ async def test_a_listed_event_may_be_indexed(store: SqliteStore, client: Client)
     await store.run(settings.setting_put(public))
     body = await (await client.get(f"/event/{stored.event.public_id}")).text()
     assert "robots" not in body
+
+
+async def test_the_home_page_lists_a_public_event(store: SqliteStore, client: Client) -> None:
+    stored = await swiss_event(store)
+    path = f"/event/{stored.event.public_id}"
+    assert path not in await (await client.get("/")).text()
+    public = SettingRow("test", "chat:c1", "public_ladder", "on", 0.0, "admin")
+    await store.run(settings.setting_put(public))
+    body = await (await client.get("/")).text()
+    assert f'<a href="{path}">Tic-tac-toe: swiss tournament</a>, Running: round 2 of 3' in body
 
 
 async def test_discords_crawler_reads_the_preview_and_fetches_its_picture(
