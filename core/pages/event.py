@@ -50,8 +50,9 @@ class StandingRow:
 
 @dataclass(frozen=True, slots=True)
 class RoundGame:
-    """A pairing: both names, the result ("1-0", "½-½", "0-1", "playing", "waiting") and the
-    address of its game (its live page while played, its game page after; None before)."""
+    """A pairing: both names, the result ("1-0", "½-½", "0-1", "no result", "playing",
+    "waiting") and the address of its game (its live page while played, its game page after;
+    None before)."""
 
     x: str
     o: str
@@ -214,6 +215,9 @@ def _round_game(
     if game.x_score is None or game.o_score is None:
         result = "playing" if game.started else "waiting"
         path = live_path(found[0]) if found is not None and game.started else None
+    elif not game.played:
+        result = "no result"
+        path = None if found is None else game_path(found[0])
     else:
         result = f"{_score(game.x_score)}-{_score(game.o_score)}"
         path = None if found is None else game_path(found[0])

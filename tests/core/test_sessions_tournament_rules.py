@@ -1,13 +1,25 @@
 """Tournament rules beyond the first landing, through the service on both stores with a fake
-clock: a pairing's player who has another game in his chat (the tournament game comes first)."""
+clock: a pairing's player who has another game in his chat (the tournament game comes first);
+an arena game that ends without a result (nothing for either, no streak broken)."""
 
 from __future__ import annotations
 
+from core.sessions.events.table import table
 from core.store import Status, events, sessions
 from tests.backends import AnyStore
 from tests.core.test_sessions import Clock, keys, store
 from tests.core.test_sessions_seek import open_service
-from tests.core.test_sessions_tournament import ADMIN, BEN, CID, DOT, event_id
+from tests.core.test_sessions_tournament import (
+    ADMIN,
+    BEN,
+    CID,
+    DOT,
+    O_WINS,
+    X_WINS,
+    accounts,
+    event_id,
+    play,
+)
 
 __all__ = ["store"]  # the fixture
 
@@ -42,3 +54,55 @@ async def test_a_players_other_game_in_his_chat_gives_way_to_his_tournament_game
         said = [r.text.key for r in chats.shown[(who.platform, who.chat_id)] if r.text]
         assert said.index("event.gave_way") < said.index("event.game"), said
     assert await store.run(sessions.live_game(DOT.platform, DOT.chat_id, DOT.user_id)) is None
+
+
+async def test_an_arena_game_without_a_result_scores_nothing_and_breaks_no_streak(
+    store: AnyStore,
+) -> None:
+    """Two wins put Ann on fire; her third game, quit before its first move (no result), leaves
+    her so, scores nothing for either, and is no loss in her performance: her next win scores
+    4. (Four players: an arena never pairs one's last opponent again at once.)"""
+    clock = Clock()
+    svc, _ = open_service(store, clock)
+    ident = event_id(await svc.handle_text(ADMIN, "/tournament arena tictactoe 60m 60s +10m"))
+    everyone = accounts(ADMIN, BEN, CID, DOT)
+    for who in everyone.values():
+        await svc.handle_text(who, f"/tournament join {ident}")
+    clock.advance(601)
+    assert await svc.director.step(ident)  # started: the next step pairs
+
+    async def wave(quit_ann: bool = False) -> None:
+        """A wave: Ann wins her game (or her opponent quits it before a move); X wins the
+        others."""
+        assert await svc.director.step(ident)
+        await svc.open_games_idle()
+        waiting = [g for g in await store.run(events.games(ident)) if not g.done]
+        assert len(waiting) == 2
+        for game in waiting:
+            if "disc:ann" not in (game.x, game.o):
+                await play(svc, everyone, game, X_WINS)
+            elif quit_ann:
+                other = game.o if game.x == "disc:ann" else game.x
+                quitter = everyone[other.split(":")[1]]
+                assert keys(await svc.handle_text(quitter, "/final")) == ["game.ended"]
+            else:
+                await play(svc, everyone, game, X_WINS if game.x == "disc:ann" else O_WINS)
+
+    await wave()
+    await wave()
+    await wave(quit_ann=True)
+    assert await svc.director.step(ident)  # the quit game: ended with nothing for either
+    unplayed = [g for g in await store.run(events.games(ident)) if g.done and not g.played]
+    assert len(unplayed) == 1 and (unplayed[0].x_score, unplayed[0].o_score) == (0.0, 0.0)
+    scores = {p.player: p.score for p in await store.run(events.players(ident))}
+    assert scores["disc:ann"] == 4.0
+    await wave()
+    scores = {p.player: p.score for p in await store.run(events.players(ident))}
+    assert scores["disc:ann"] == 8.0  # 2 + 2 + 4: still on fire
+    event = await store.run(events.get_event(ident))
+    assert event is not None
+    players = await store.run(events.players(ident))
+    rows = table(event, players, await store.run(events.games(ident)), [])
+    [ann] = [r for r in rows if r.player.player == "disc:ann"]
+    # three wins and no loss: the performance of a perfect score, 500 over the opponents
+    assert ann.tiebreak == 1500 + 500

@@ -30,7 +30,7 @@ def table(
 ) -> list[Row]:
     """The event's standings, best first."""
     by_id = {p.player: p for p in players}
-    done = [g for g in games if g.x_score is not None and g.o_score is not None]
+    done = [g for g in games if g.played]
     if event.format is Format.ARENA:
         records = []
         for p in players:
@@ -46,9 +46,7 @@ def table(
             Row(s.rank, by_id[s.player], float(s.points), s.performance)
             for s in arena_standings(records)
         ]
-    # A game that ended with nothing for either side counts for neither player, nor for
-    # their tie-breaks (FIDE counts an unplayed game so too).
-    played = [Played(g.x, g.o, float(g.x_score or 0.0)) for g in done if g.x_score or g.o_score]
+    played = [Played(g.x, g.o, float(g.x_score or 0.0)) for g in done]
     bye_points: dict[str, float] = {}
     for bye in byes:
         bye_points[bye.player] = bye_points.get(bye.player, 0.0) + bye.points

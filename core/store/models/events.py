@@ -140,6 +140,13 @@ class EventGame:
     def done(self) -> bool:
         return self.x_score is not None
 
+    @property
+    def played(self) -> bool:
+        """Over with a result: a game that ended with nothing for either side (both 0) was not
+        played; it scores nothing, breaks no arena streak and counts in no tie-break, as FIDE
+        counts an unplayed game."""
+        return bool(self.x_score or self.o_score)
+
 
 @dataclass(frozen=True, slots=True)
 class EventBye:
