@@ -225,7 +225,10 @@ def _round_game(
 
 
 def _title(event: Event) -> str:
-    return f"{game_title(event.rules)}: {FORMATS[event.format].lower()} tournament"
+    """The game and format, after the event's name when it was given one (never its id, which
+    the chats type: the page does not show it)."""
+    title = f"{game_title(event.rules)}: {FORMATS[event.format].lower()} tournament"
+    return title if event.given_name is None else f"{shown_name(event.given_name)} · {title}"
 
 
 def _status(event: Event) -> str:

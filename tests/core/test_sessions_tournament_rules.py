@@ -1,9 +1,12 @@
 """Tournament rules beyond the first landing, through the service on both stores with a fake
 clock: a pairing's player who has another game in his chat (the tournament game comes first);
-an arena game that ends without a result (nothing for either, no streak broken)."""
+an arena game that ends without a result (nothing for either, no streak broken); an event's
+name, and its start time said in UTC."""
 
 from __future__ import annotations
 
+from core.commands import Tournament, format_command, parse
+from core.pages.event import event_page
 from core.sessions.events.table import table
 from core.store import Status, events, sessions
 from tests.backends import AnyStore
@@ -106,3 +109,41 @@ async def test_an_arena_game_without_a_result_scores_nothing_and_breaks_no_strea
     [ann] = [r for r in rows if r.player.player == "disc:ann"]
     # three wins and no loss: the performance of a perfect score, 500 over the opponents
     assert ann.tiebreak == 1500 + 500
+
+
+def test_an_events_name_is_the_rest_of_the_command_and_is_written_back() -> None:
+    command = parse("/tournament swiss tres 3 18:30 name Friday  blitz")
+    assert isinstance(command, Tournament) and command.name == "Friday blitz"
+    assert command.start_at == (18, 30) and command.length == 3
+    assert parse(format_command(command)) == command
+    assert parse("/tournament swiss tres 3").name is None  # type: ignore[union-attr]
+
+
+async def test_an_events_name_is_cleaned_cut_and_shown_and_its_start_said_in_utc(
+    store: AnyStore,
+) -> None:
+    clock = Clock()  # NOW is 22:13:20 UTC
+    svc, _ = open_service(store, clock)
+    hostile = "\u202e Friday  blitz of the club, the long edition"
+    [made] = await svc.handle_text(ADMIN, f"/tournament swiss tictactoe 2 23:00 name {hostile}")
+    assert made.text is not None and made.text.key == "event.created_at"
+    said = made.text.render("en")
+    name = "Friday blitz of the club, the l…"  # as a display name: invisible out, cut to 32
+    assert said.startswith(f"Tournament {name}: Swiss, tic-tac-toe, 2 rounds"), said
+    assert "Starts at 23:00 UTC, in 47 minutes." in said and "\u202e" not in said
+    [event] = await store.run(events.chat_events(ADMIN.platform, ADMIN.chat_id))
+    assert event.name == name and event.given_name == name
+    [table] = await svc.handle_text(ADMIN, "/tournament")
+    assert table.text is not None and table.text.render("en").startswith(f"Tournament {name}:")
+    page = await event_page(store, event.public_id)
+    assert page is not None and page.title == f"{name} · Tic-tac-toe: swiss tournament"
+    # without a name, the chats call it by its id and the page by its game and format alone
+    clock.advance(7200)  # it starts with nobody: cancelled
+    assert not await svc.director.step(event.id)
+    [plain] = await svc.handle_text(ADMIN, "/tournament swiss tictactoe 2")
+    assert plain.text is not None and plain.text.key == "event.created"
+    other = event_id([plain])
+    unnamed = await store.run(events.get_event(other))
+    assert unnamed is not None and unnamed.name == other and unnamed.given_name is None
+    page = await event_page(store, unnamed.public_id)
+    assert page is not None and page.title == "Tic-tac-toe: swiss tournament"
