@@ -46,6 +46,8 @@ class StandingRow:
     tiebreak: str
     second: str
     withdrawn: bool
+    berserk: int = 0
+    """An arena's: the games he went berserk in."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +60,8 @@ class RoundGame:
     o: str
     result: str
     path: str | None
+    berserk: tuple[bool, bool] = (False, False)
+    """Whether each of ``x`` and ``o`` went berserk (an arena's game)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +181,7 @@ async def event_page(store: Store, public_id: str) -> EventPage | None:
             tiebreak=f"{row.tiebreak:.0f}" if arena else _points(row.tiebreak),
             second="" if arena else _points(row.second),
             withdrawn=row.player.withdrawn,
+            berserk=row.berserk,
         )
         for row in table(event, players, games, byes)
     )
@@ -221,7 +226,8 @@ def _round_game(
     else:
         result = f"{_score(game.x_score)}-{_score(game.o_score)}"
         path = None if found is None else game_path(found[0])
-    return RoundGame(name(game.x), name(game.o), result, path)
+    berserk = (bool(game.berserk & 1), bool(game.berserk & 2))
+    return RoundGame(name(game.x), name(game.o), result, path, berserk)
 
 
 def _title(event: Event) -> str:

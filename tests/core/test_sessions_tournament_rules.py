@@ -1,7 +1,7 @@
 """Tournament rules beyond the first landing, through the service on both stores with a fake
 clock: a pairing's player who has another game in his chat (the tournament game comes first);
 an arena game that ends without a result (nothing for either, no streak broken); an event's
-name, and its start time said in UTC."""
+name, and its start time said in UTC; berserk games marked in the standings and on the page."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from tests.core.test_sessions_tournament import (
     DOT,
     O_WINS,
     X_WINS,
+    _berserk_arena,
     accounts,
     event_id,
     play,
@@ -147,3 +148,28 @@ async def test_an_events_name_is_cleaned_cut_and_shown_and_its_start_said_in_utc
     assert unnamed is not None and unnamed.name == other and unnamed.given_name is None
     page = await event_page(store, unnamed.public_id)
     assert page is not None and page.title == "Tic-tac-toe: swiss tournament"
+
+
+async def test_berserk_games_are_marked_in_the_standings_and_on_the_page(
+    store: AnyStore,
+) -> None:
+    clock = Clock()
+    svc, ident = await _berserk_arena(store, clock, "berserk")
+    [game] = await store.run(events.games(ident))
+    session = await store.run(sessions.get(game.session_id))
+    assert session is not None
+    everyone = accounts(ADMIN, CID)
+    x = everyone[session.seats[0].user_id or ""]
+    assert keys(await svc.handle_text(x, "/tournament berserk")) == ["event.berserk"]
+    await play(svc, everyone, game, X_WINS)
+    [table] = await svc.handle_text(ADMIN, f"/tournament {ident}")
+    assert table.text is not None
+    said = table.text.render("en").split("\n")
+    assert said[2] == f"1. {session.seats[0].name}: 3 (2000) ⚡1", said
+    assert "⚡" not in said[3]
+    event = await store.run(events.get_event(ident))
+    assert event is not None
+    page = await event_page(store, event.public_id)
+    assert page is not None
+    assert [s.berserk for s in page.standings] == [1, 0]
+    assert page.rounds[0].games[0].berserk == (True, False)

@@ -143,11 +143,11 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     },
     "event.rounds": {lang: "{n:event.count.rounds}" for lang in ("en", "ca", "es", "pt", "ru")},
     "event.line": {
-        "en": "{rank}. {player}: {points} ({tiebreak}){left}",
-        "ca": "{rank}. {player}: {points} ({tiebreak}){left}",
-        "es": "{rank}. {player}: {points} ({tiebreak}){left}",
-        "pt": "{rank}. {player}: {points} ({tiebreak}){left}",
-        "ru": "{rank}. {player}: {points} ({tiebreak}){left}",
+        "en": "{rank}. {player}: {points} ({tiebreak}){berserk}{left}",
+        "ca": "{rank}. {player}: {points} ({tiebreak}){berserk}{left}",
+        "es": "{rank}. {player}: {points} ({tiebreak}){berserk}{left}",
+        "pt": "{rank}. {player}: {points} ({tiebreak}){berserk}{left}",
+        "ru": "{rank}. {player}: {points} ({tiebreak}){berserk}{left}",
     },
     "event.withdrawn": {
         "en": ", left",

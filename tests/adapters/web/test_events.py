@@ -19,6 +19,7 @@ from PIL import Image
 from adapters.web import HEADERS, AddressLimiter, WebPages
 from core.pages import HIDDEN, Pages, event_picture
 from core.store import SettingRow, SqliteStore, kv, settings
+from core.store.sql import Op, count
 from tests.adapters.web.test_game import DISCORD, tags
 from tests.core.pages.events import swiss_event
 
@@ -141,3 +142,15 @@ async def test_unknown_events_are_one_404(store: SqliteStore, client: Client) ->
         assert response.status == 404, path
         for name, value in HEADERS.items():
             assert response.headers[name] == value
+
+
+async def test_a_berserk_player_is_marked_in_the_rounds(store: SqliteStore, client: Client) -> None:
+    stored = await swiss_event(store)
+
+    def ann_berserk() -> Op[None]:  # round 1's X, as the game's end writes it
+        yield count("UPDATE event_games SET berserk = 1 WHERE session_id = 'r1'")
+
+    await store.run(ann_berserk())
+    body = await (await client.get(f"/event/{stored.event.public_id}")).text()
+    assert '<bdi>Ann</bdi> <abbr title="Berserk">⚡</abbr> \u2013 <bdi>' in body
+    assert body.count('<abbr title="Berserk">⚡</abbr>') == 1
