@@ -20,6 +20,7 @@ from core.games import kinds
 from core.i18n import render
 from core.pages import ops
 from core.pages.chart import chart
+from core.pages.event import listed_events
 from core.pages.live import LiveReads
 from core.pages.names import ANONYMOUS, shown_name
 from core.pages.paths import GAMES, game_path, player_path
@@ -86,9 +87,11 @@ class Pages:
         return self._store
 
     async def home(self) -> HomePage:
-        """The top of every game's ladder, and the live games that may be listed."""
+        """The top of every game's ladder, and the live games and events that may be
+        listed."""
         ladders = [await self._ladder(kind, HOME_SIZE) for kind in GAMES]
-        return HomePage(tuple(ladders), await self.live.listed())
+        listed = await listed_events(self._store, self._clock())
+        return HomePage(tuple(ladders), await self.live.listed(), listed)
 
     async def ladder(self, word: str) -> LadderPage | None:
         """A game's global ladder, the game named as ``/top`` takes it (``tres``,

@@ -4,9 +4,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from core.pages.chart import Chart
 from core.pages.live import LiveEntry
+
+if TYPE_CHECKING:
+    from core.pages.event import EventEntry
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +45,8 @@ class HomePage:
 
     ladders: tuple[LadderPage, ...]
     live: tuple[LiveEntry, ...] = ()
+    events: tuple[EventEntry, ...] = ()
+    """Tournaments made where play is public (:func:`core.pages.event.listed_events`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ in C++. Its edge weights run to 150-280 bits, past what a compiled matcher with 
 weights takes (rustworkx's is 128 bits), so no faster matcher can be slotted in. Measured here
 (``python -m benchmarks tournaments``): about 0.3 s for a round of :data:`DUTCH_MAX` players, 2 s
 for 60, minutes for 150. Round 1 is the exception: a split of the ranking with alternating
-colours, no matching, so it is paired by the Dutch engine at any size (60 ms for 1,000). Later
+colours, no matching, so it is paired by the Dutch engine at any size (7 ms of CPU for 1,000). Later
 rounds of larger fields go to its ``casual`` engine (score
 groups paired greedily by rating, colours balanced, no rematch, floats down), which pairs 1,000
 players well under a second but is **not** FIDE's Dutch system: it does not apply the Dutch

@@ -50,6 +50,13 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "pt": "Início: HH:MM (UTC) ou +ESPERA como +30m",
         "ru": "Начало: ЧЧ:ММ (UTC) или +ОЖИДАНИЕ, например +30m",
     },
+    "help.option.tournament_name": {
+        "en": "Its name (a new event)",
+        "ca": "El seu nom (un torneig nou)",
+        "es": "Su nombre (un torneo nuevo)",
+        "pt": "O seu nome (um torneio novo)",
+        "ru": "Его название (новый турнир)",
+    },
     "discord.choice.action.arena": {
         "en": "arena",
         "ca": "arena",
@@ -136,11 +143,11 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     },
     "event.rounds": {lang: "{n:event.count.rounds}" for lang in ("en", "ca", "es", "pt", "ru")},
     "event.line": {
-        "en": "{rank}. {player}: {points} ({tiebreak}){left}",
-        "ca": "{rank}. {player}: {points} ({tiebreak}){left}",
-        "es": "{rank}. {player}: {points} ({tiebreak}){left}",
-        "pt": "{rank}. {player}: {points} ({tiebreak}){left}",
-        "ru": "{rank}. {player}: {points} ({tiebreak}){left}",
+        "en": "{rank}. {player}: {points} ({tiebreak}){berserk}{left}",
+        "ca": "{rank}. {player}: {points} ({tiebreak}){berserk}{left}",
+        "es": "{rank}. {player}: {points} ({tiebreak}){berserk}{left}",
+        "pt": "{rank}. {player}: {points} ({tiebreak}){berserk}{left}",
+        "ru": "{rank}. {player}: {points} ({tiebreak}){berserk}{left}",
     },
     "event.withdrawn": {
         "en": ", left",
@@ -155,6 +162,15 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "es": "{event}. Empieza en {minutes:game.count.minutes}. Apúntate: {join}",
         "pt": "{event}. Começa em {minutes:game.count.minutes}. Entre: {join}",
         "ru": "{event}. Начало через {minutes:game.count.minutes}. Вступить: {join}",
+    },
+    "event.created_at": {
+        "en": "{event}. Starts at {time} UTC, in {minutes:game.count.minutes}. Join: {join}",
+        "ca": "{event}. Comença a les {time} UTC, d'aquí a {minutes:game.count.minutes}."
+        " Apunta-t'hi: {join}",
+        "es": "{event}. Empieza a las {time} UTC, dentro de {minutes:game.count.minutes}."
+        " Apúntate: {join}",
+        "pt": "{event}. Começa às {time} UTC, daqui a {minutes:game.count.minutes}. Entre: {join}",
+        "ru": "{event}. Начало в {time} UTC, через {minutes:game.count.minutes}. Вступить: {join}",
     },
     "event.reminder": {
         "en": "{event}: starts in {minutes:game.count.minutes}. Join: {join}",

@@ -314,12 +314,9 @@ class Director:
                 SwissPlayer(p.player, p.rating, p.joined, number if p.withdrawn else None)
                 for p in players
             ]
-            # A game that ended with nothing for either side was not played: it scores neither
-            # and does not keep its two players apart (FIDE's unplayed games).
+            # An unplayed game does not keep its two players apart either.
             history = [
-                SwissGame(g.round, g.x, g.o, float(g.x_score or 0.0))
-                for g in games
-                if g.done and (g.x_score or g.o_score)
+                SwissGame(g.round, g.x, g.o, float(g.x_score or 0.0)) for g in games if g.played
             ]
             before = [Bye(b.round, b.player, b.points, allocated=True) for b in byes]
             swiss = pair_round(field, history, before, number, event.rounds)

@@ -44,6 +44,15 @@ def describe(event: Event) -> Text:
     )
 
 
+BERSERK_MARK = "⚡"
+"""Marks a player's berserk games (an arena's): in the chats' standings and on the page."""
+
+
+def berserk_mark(games: int) -> str:
+    """`` ⚡3`` after a player who went berserk in 3 games; nothing for none."""
+    return f" {BERSERK_MARK}{games}" if games else ""
+
+
 def lines(rows: list[Row], mine: str | None = None) -> Lines:
     """The table's lines: the first :data:`SHOWN`, and ``mine`` (an identity) if further down."""
     chosen = [r for r in rows if r.rank <= SHOWN or r.player.player == mine]
@@ -56,6 +65,7 @@ def lines(rows: list[Row], mine: str | None = None) -> Lines:
                     "player": r.player.name,
                     "points": points_text(r.points),
                     "tiebreak": points_text(round(r.tiebreak, 1)),
+                    "berserk": berserk_mark(r.berserk),
                     "left": Text("event.withdrawn") if r.player.withdrawn else "",
                 },
             )
