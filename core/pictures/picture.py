@@ -99,12 +99,17 @@ def _render(state: _State) -> bytes:
     layout = geometry(state.rows, state.cols, state.gravity)
     theme = state.theme
     image = _indexed_board(theme, layout).copy()
-    tile = layout.tile
+    # Looked up once a picture, not once a cell: each lookup hashes the whole theme.
+    pieces = {
+        (mark, winning): _indexed_tile(theme, layout.tile, mark, winning)
+        for mark in (0, 1, 2)
+        for winning in (False, True)
+    }
     for index, mark in enumerate(state.marks):
         winning = index in state.winning
         if mark or winning:
             row, col = divmod(index, state.cols)
-            image.paste(_indexed_tile(theme, tile, mark, winning), layout.cell_box(row, col)[:2])
+            image.paste(pieces[mark, winning], layout.cell_box(row, col)[:2])
     for start, end in _winning_runs(state):
         _stroke(image, layout, theme, start, end)
     if state.last is not None:  # after the stroke, which may cross a corner of the frame
