@@ -40,12 +40,14 @@ class PlayerRow:
 def page_player(identity: str) -> Op[PlayerRow | None]:
     """The player ``identity`` (``platform:user`` or a linked identity), or None when no rated
     game of theirs is stored, or they hid themselves (``/hide``)."""
-    if (yield from page_hidden((identity,))):
-        return None
+    # The /hide check in the same query: one round trip less on every player page.
     found = yield rows(
         "SELECT pool, rating, deviation, games, platform, name, last_rated_at, won, lost, drawn"
-        " FROM ratings WHERE identity = $1 AND games > 0 ORDER BY games DESC, pool",
+        " FROM ratings WHERE identity = $1 AND games > 0"
+        " AND NOT EXISTS (SELECT 1 FROM kv WHERE namespace = $2 AND key = $1)"
+        " ORDER BY games DESC, pool",
         identity,
+        HIDDEN,
     )
     if not found:
         return None

@@ -1,9 +1,10 @@
 """The pages' reads of the store, all here but the live games' (:mod:`core.pages.live`).
 
-Each page is one or two operations: the home page a ladder per game, a ladder page one ladder
-(the store's ``ladder``, the one ``/top all`` reads, and who of it hid themselves), a player page
-:func:`core.pages.ops.page_player` and the store's ``rating_changes`` (the rated games, which the
-chart and the list share)."""
+Each page is one operation of the store, or one per part: the home page a ladder per game and
+the live games, a ladder page one ladder (the store's ``ladder``, the one ``/top all`` reads, and
+who of it hid themselves), a player page :func:`core.pages.ops.page_player`, the store's
+``rating_changes`` (the rated games, which the chart and the list share) and the newest games'
+public ids."""
 
 from __future__ import annotations
 
@@ -34,7 +35,9 @@ from core.pages.views import (
 )
 from core.store import archive, settings
 from core.store import ratings as store_ratings
+from core.store.models.ratings import LadderRow, RatingChangeRow
 from core.store.ratings import place_of_chat, place_of_server
+from core.store.sql import Op
 
 if TYPE_CHECKING:
     from core.store.runner import SqlStore
@@ -120,8 +123,7 @@ class Pages:
         self, kind: GameKind, size: int, place: str | None = None, where: str | None = None
     ) -> LadderPage:
         pool, title = GAMES[kind]
-        found = await self._store.run(store_ratings.ladder(place, pool, self._clock(), size))
-        hidden = await self._store.run(ops.page_hidden(tuple(r.identity for r in found)))
+        found, hidden = await self._store.run(_ladder_rows(place, pool, self._clock(), size))
         entries = tuple(
             LadderEntry(rank, ANONYMOUS, "", row.rating.display(), None)
             if row.identity in hidden
@@ -138,10 +140,10 @@ class Pages:
 
     async def player(self, identity: str) -> PlayerPage | None:
         """A player's page, or None when ``identity`` has no rated game."""
-        found = await self._store.run(ops.page_player(identity))
-        if found is None:
+        read = await self._store.run(_player_rows(identity))
+        if read is None:
             return None
-        changes = await self._store.run(store_ratings.rating_changes(identity, HISTORY))
+        found, changes, pages = read
         pools = []
         for row in found.pools:
             held = [c for c in reversed(changes) if c.pool == row.pool]
@@ -157,7 +159,6 @@ class Pages:
                     chart(ratings),
                 )
             )
-        pages = await self._store.run(archive.recent_pages(identity, RECENT))
         linked = {(pool, at): public_id for pool, at, public_id in pages if public_id}
         recent = tuple(
             RecentGame(
@@ -171,3 +172,29 @@ class Pages:
             for c in changes[:RECENT]
         )
         return PlayerPage(shown_name(found.name), found.platform, tuple(pools), recent)
+
+
+# A page's reads as one operation: one connection of PostgreSQL's pool (one hop of SQLite's
+# thread) rather than one each, whose waits made most of a page's time on a busy machine.
+
+
+def _ladder_rows(
+    place: str | None, pool: str, now: float, size: int
+) -> Op[tuple[list[LadderRow], frozenset[str]]]:
+    """A ladder's rows and who of them hid themselves."""
+    found = yield from store_ratings.ladder(place, pool, now, size)
+    hidden = yield from ops.page_hidden(tuple(r.identity for r in found))
+    return found, hidden
+
+
+def _player_rows(
+    identity: str,
+) -> Op[tuple[ops.PlayerRow, list[RatingChangeRow], list[tuple[str, float, str | None]]] | None]:
+    """A player page's rows: the player, their last rated games, and the newest games' public
+    ids; None as :func:`core.pages.ops.page_player`."""
+    found = yield from ops.page_player(identity)
+    if found is None:
+        return None
+    changes = yield from store_ratings.rating_changes(identity, HISTORY)
+    pages = yield from archive.recent_pages(identity, RECENT)
+    return found, changes, pages
