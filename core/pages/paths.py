@@ -15,6 +15,12 @@ def ladder_path(game: str) -> str:
     return "/ladder/" + quote(game, safe="")
 
 
+def local_ladder_path(game: str, platform: str, place: str) -> str:
+    """The address of a Discord server's ladder (``place`` its id) or of another platform's
+    chat (a Matrix room), shown only where its admins turned ``public_ladder`` on."""
+    return f"{ladder_path(game)}/{quote(platform, safe='')}/{quote(place, safe='')}"
+
+
 def game_path(public_id: str) -> str:
     """The address of a finished game's page (``Session.public_id``)."""
     return f"/game/{public_id}"
