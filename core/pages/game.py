@@ -21,8 +21,8 @@ from core.ai.review import MoveReview, Result, describe, reviewed_move
 from core.games import CONNECT_FOUR, TICTACTOE, Position, Rules, Termination
 from core.games.kinds import GameKind
 from core.games.rules import COLUMN_LETTERS
-from core.i18n import Lines, Text
-from core.pages.names import ANONYMOUS, shown_name
+from core.i18n import Lines, Param, Text
+from core.pages.names import ANONYMOUS, named, shown_name
 from core.pages.words import Title
 from core.render import clock_words as clock_text
 from core.sessions.reviews.review import move_label
@@ -354,9 +354,10 @@ def result_words(game: ArchivedGame, names: tuple[str, str]) -> Text:
         if outcome.termination is Termination.ABANDONED:
             return Text("page.result.abandoned")
         return Text("page.result.stopped")
-    params: dict[str, str | int] = {
-        "winner": f"{names[outcome.winner - 1]} ({MARKS[outcome.winner - 1]})",
-        "loser": names[2 - outcome.winner],
+    winner = {"name": named(names[outcome.winner - 1]), "mark": MARKS[outcome.winner - 1]}
+    params: dict[str, Param] = {
+        "winner": Text("page.seat", winner),
+        "loser": named(names[2 - outcome.winner]),
         "k": game.rules.k,
     }
     match outcome.termination:

@@ -15,7 +15,7 @@ from core.games.rules import COLUMN_LETTERS
 from core.i18n import Param, Text
 from core.pages import live_ops
 from core.pages.game import ENGLISH, board_text, cell_name, game_name
-from core.pages.names import ANONYMOUS, shown_name
+from core.pages.names import ANONYMOUS, named, shown_name
 from core.pages.paths import live_path
 from core.replies import BoardView, PlayerView
 from core.sessions.reviews.review import move_label
@@ -104,8 +104,8 @@ def board_words(session: Session, board: BoardView, players: tuple[str, str]) ->
     rules = session.rules
     params: dict[str, Param] = {
         "game": game_name(rules),
-        "x": players[0],
-        "o": players[1],
+        "x": named(players[0]),
+        "o": named(players[1]),
         "board": board_text(rules, session.position()),
     }
     line = [cell_name(rules, c.index) for c in board.cells if c.winning]
@@ -133,6 +133,11 @@ def live_game(session: Session, hidden: frozenset[int]) -> LiveGame:
             PlayerView(names[1], None, board.players[1].level),
         ),
         starter=None,
+        # A hidden player is "anonymous" in the reader's language, in the status line too.
+        status=Text(
+            board.status.key,
+            {k: named(v) if isinstance(v, str) else v for k, v in board.status.params.items()},
+        ),
     )
     state: State = (
         "challenge"

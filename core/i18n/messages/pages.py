@@ -32,6 +32,13 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "pt": "anónimo",
         "ru": "аноним",
     },
+    "page.seat": {
+        "en": "{name} ({mark})",
+        "ca": "{name} ({mark})",
+        "es": "{name} ({mark})",
+        "pt": "{name} ({mark})",
+        "ru": "{name} ({mark})",
+    },
     "page.players": {
         "en": "{x} vs {o}",
         "ca": "{x} contra {o}",

@@ -15,9 +15,9 @@ from markupsafe import escape
 from adapters.web import AddressLimiter, WebPages
 from adapters.web.language import Language, best_accepted, choose
 from core.i18n import LOCALES, render
-from core.pages import Pages
+from core.pages import HIDDEN, Pages
 from core.pages.games import GamePages
-from core.store import SqliteStore
+from core.store import SqliteStore, kv
 from tests.adapters.web.test_game import C4_MOVES, analyse, finish
 from tests.adapters.web.test_live import open_site
 from tests.adapters.web.test_server import Client, client, filled
@@ -159,3 +159,20 @@ async def test_a_live_game_is_drawn_in_each_readers_language(tmp_path: Path) -> 
             assert f"<strong>{status}</strong>" in body
             assert said("page.live.reload", locale) in body
             assert said("page.board.column", locale, column=4, marks="X") in body
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_hidden_player_is_anonymous_in_each_language(
+    games_client: tuple[SqliteStore, Client], locale: str
+) -> None:
+    store, client = games_client
+    public_id = await finish(store, (3, 4, 3, 4, 3, 4, 0, 4))  # O, hidden, wins
+    await store.run(kv.kv_set(HIDDEN, "test:bob", "1"))
+    body = await (await client.get(f"/game/{public_id}?lang={locale}")).text()
+    anonymous = said("page.anonymous", locale)
+    result = said("page.result.win", locale, winner=f"{anonymous} (O)", k=4)
+    assert "Bob" not in body and f'<p class="result">{result}</p>' in body
+    assert f"<bdi>{anonymous}</bdi> (O)" in body  # the heading
+    # The export is English whatever the reader's language.
+    text = await (await client.get(f"/game/{public_id}.txt?lang={locale}")).text()
+    assert '[O "anonymous"]' in text and "anonymous (O) won" in text
