@@ -13,12 +13,9 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, TypeVar
 
-from core.admin.keys import Effective
-from core.admin.scopes import CHAT, SERVER
 from core.commands import CommandError, GameKind
 from core.commands.ratings import build_top
 from core.games import kinds
-from core.i18n import render
 from core.pages import ops
 from core.pages.chart import chart
 from core.pages.event import listed_events
@@ -33,7 +30,8 @@ from core.pages.views import (
     PlayerPool,
     RecentGame,
 )
-from core.store import archive, settings
+from core.pages.words import Title
+from core.store import archive
 from core.store import ratings as store_ratings
 from core.store.models.ratings import LadderRow, RatingChangeRow
 from core.store.ratings import place_of_chat, place_of_server
@@ -54,12 +52,11 @@ RECENT = 10
 """Rated games a player page lists."""
 
 
-def pool_title(pool: str) -> str:
-    """A pool's name for people, as ``/stats`` names it, in English (the pages' language) and
-    starting with a capital: ``Tic-tac-toe``, ``Connect Four 6x7``, ``4 in a row on 4x5``."""
+def pool_title(pool: str) -> Title:
+    """A pool's name for people, as ``/stats`` names it, starting with a capital:
+    ``Tic-tac-toe``, ``Connect Four 6x7``, ``4 in a row on 4x5``."""
     key, params = kinds.pool_title(pool)
-    shown = render(key, "en", **params)
-    return shown[:1].upper() + shown[1:]
+    return Title(key, params)
 
 
 def _game(word: str) -> GameKind | None:
@@ -110,12 +107,9 @@ class Pages:
         kind = _game(word)
         if kind is None or not place:
             return None
-        server = platform == "discord"
-        scope = (SERVER if server else CHAT) + place
-        rows = await self._store.run(settings.settings_rows(platform, (scope,)))
-        key = Effective.public_ladder
-        if not any(r.key == key.name and key.parse(r.value) for r in rows):
+        if not await self._store.run(ops.ladder_public(platform, place)):
             return None
+        server = platform == "discord"
         where = place_of_server(platform, place) if server else place_of_chat(platform, place)
         return await self._ladder(kind, LADDER_SIZE, where, "server" if server else "room")
 

@@ -15,6 +15,8 @@ from playwright.async_api import Browser, Page
 from core.ai import solve
 from core.ai.review import Result, describe
 from core.games import CONNECT_FOUR, Position
+from core.i18n import render
+from core.pages.game import board_text
 from core.replies import Actor
 from core.store import SqliteStore, archive, sessions
 from tests.core.test_sessions import Clock, service
@@ -181,5 +183,41 @@ async def test_the_game_page_at_a_phones_width_and_its_preview(game: str, browse
         assert picture.status == 200 and picture.headers["content-type"] == "image/png"
         assert not watched.errors, watched.errors
         assert all(url.startswith("http://127.0.0.1:") for url in watched.requests)
+    finally:
+        await context.close()
+
+
+async def test_the_replay_speaks_the_pages_language(game: str, browser: Browser) -> None:
+    """In Russian, chosen by the footer's link: the script writes the board in words and the
+    status line in the page's language, the same words as the server's, and keeps the
+    language in the address."""
+    context = await browser.new_context(viewport=DESKTOP)  # type: ignore[arg-type]
+    try:
+        watched = Watched(await context.new_page())
+        page = watched.page
+        await page.goto(game)
+        await page.get_by_role("link", name=render("page.language", "ru")).click()
+        await page.wait_for_url("**?lang=ru")
+        assert await page.locator("html").get_attribute("lang") == "ru"
+        await page.keyboard.press("Home")
+        assert await page.locator("#status").inner_text() == render("page.game.start", "ru")
+        assert await page.locator("#board-text").inner_text() == render("page.board.empty", "ru")
+        for ply in range(1, len(MOVES) + 1):
+            await page.keyboard.press("ArrowRight")
+            position = Position.from_moves(CONNECT_FOUR, MOVES[:ply])
+            text = await page.locator("#board-text").inner_text()
+            assert text == board_text(CONNECT_FOUR, position).render("ru"), ply
+            move = f"{'XO'[(ply - 1) % 2]} {MOVES[ply - 1] + 1}"
+            said = render("page.game.move", "ru", number=ply, move=move)
+            # The verdict as the server wrote it in the move list (none while pending).
+            verdicts = page.locator("#moves li").nth(ply).locator(".verdict")
+            if await verdicts.count():
+                said += ": " + await verdicts.inner_text()
+            assert await page.locator("#status").inner_text() == said, ply
+            assert "lang=ru" in page.url and f"ply={ply}" in page.url
+        # The server draws the same at that address.
+        await page.reload()
+        assert await page.locator("#board-text").inner_text() == text
+        assert not watched.errors, watched.errors
     finally:
         await context.close()
