@@ -130,6 +130,13 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "pt": "{game}, {moves:review.count.plies}",
         "ru": "{game}, {moves:review.count.plies}",
     },
+    "page.home.events": {
+        "en": "Tournaments",
+        "ca": "Tornejos",
+        "es": "Torneos",
+        "pt": "Torneios",
+        "ru": "Турниры",
+    },
     "page.game.connect_four": {
         "en": "Connect Four",
         "ca": "Quatre en ratlla",
