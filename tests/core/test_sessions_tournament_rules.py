@@ -1,12 +1,22 @@
 """Tournament rules beyond the first landing, through the service on both stores with a fake
 clock: a pairing's player who has another game in his chat (the tournament game comes first);
 an arena game that ends without a result (nothing for either, no streak broken); an event's
-name, and its start time said in UTC; berserk games marked in the standings and on the page."""
+name, and its start time said in UTC; berserk games marked in the standings and on the page;
+pairings made off the event loop."""
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
 from core.commands import Tournament, format_command, parse
 from core.pages.event import event_page
+from core.pairing.arena import pair_wave
+from core.pairing.swiss import pair_round
+from core.sessions.events import director
 from core.sessions.events.table import table
 from core.store import Status, events, sessions
 from tests.backends import AnyStore
@@ -173,3 +183,30 @@ async def test_berserk_games_are_marked_in_the_standings_and_on_the_page(
     assert page is not None
     assert [s.berserk for s in page.standings] == [1, 0]
     assert page.rounds[0].games[0].berserk == (True, False)
+
+
+@pytest.mark.parametrize("fmt", ["swiss tictactoe 2", "arena tictactoe 30m"])
+async def test_pairings_are_made_off_the_event_loop(
+    store: AnyStore, monkeypatch: pytest.MonkeyPatch, fmt: str
+) -> None:
+    threads: list[int] = []
+
+    def recorded(pair: Callable[..., Any]) -> Callable[..., Any]:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            threads.append(threading.get_ident())
+            return pair(*args, **kwargs)
+
+        return run
+
+    monkeypatch.setattr(f"{director.__name__}.pair_round", recorded(pair_round))
+    monkeypatch.setattr(f"{director.__name__}.pair_wave", recorded(pair_wave))
+    clock = Clock()
+    svc, _ = open_service(store, clock)
+    ident = event_id(await svc.handle_text(ADMIN, f"/tournament {fmt} 60s +10m"))
+    for who in (ADMIN, CID):
+        await svc.handle_text(who, f"/tournament join {ident}")
+    clock.advance(601)
+    for _ in range(2):  # an arena's first step starts it, the next pairs
+        assert await svc.director.step(ident)
+    assert len(await store.run(events.games(ident))) == 1
+    assert threads and threading.get_ident() not in threads

@@ -255,7 +255,8 @@ class Director:
             firsts[g.x] = firsts.get(g.x, 0) + 1
         just = {(p, o) for p, o in last.items()}
         blocked = await self._blocks([p.id for p in free])
-        pairs = pair_wave(free, just_played=just, blocked=blocked)
+        # In a thread, as a Swiss round: the event loop keeps serving moves meanwhile.
+        pairs = await asyncio.to_thread(pair_wave, free, just_played=just, blocked=blocked)
         if not pairs:
             return True
         wave = event.round + 1
@@ -319,7 +320,11 @@ class Director:
                 SwissGame(g.round, g.x, g.o, float(g.x_score or 0.0)) for g in games if g.played
             ]
             before = [Bye(b.round, b.player, b.points, allocated=True) for b in byes]
-            swiss = pair_round(field, history, before, number, event.rounds)
+            # In a thread: a Dutch round of DUTCH_MAX players takes a few hundred ms of CPU
+            # (a networkx matching in pure Python), which the event loop's moves must not wait.
+            swiss = await asyncio.to_thread(
+                pair_round, field, history, before, number, event.rounds
+            )
             pairs = [(board.white, board.black) for board in swiss.boards]
         made, given = [], []
         for white, black in pairs:
