@@ -90,11 +90,11 @@ SLOW: tuple[str, ...] = (
     "tests/chatbots/test_operator.py::test_settings_refuse_bad_input_clearly_and_change_nothing",
     "tests/core/store/test_ratings_store.py::test_rebuild_equals_the_live_ratings_after_1000_random",
     "tests/core/store/test_limit_races.py::test_100_new_users_with_20_commands_each_get_their_bursts",
+    "tests/core/puzzles/test_lines.py::test_a_wide_sample_of_trees_is_what_the_solver_makes",
     # A second or more of CPU each on a quiet machine (measured with time.process_time around
     # each test of the fast run; the subprocess's own for the command lines).
     "tests/core/pages/test_threats.py::test_each_proof_holds_by_brute_force",
     "tests/core/test_sessions_tournament.py::test_an_arena_of_100_players",
-    "tests/core/puzzles/test_lines.py::test_a_sample_of_lines_is_what_the_solver_finds",
     "tests/core/ai/test_vct.py::test_the_set_is_what_it_says",
     "tests/chatbots/test_puzzles_cli.py::test_generate_from_the_archive_finds_the_mistakes",
     "tests/chatbots/test_puzzles_cli.py::test_the_command_line_refuses_a_count_of_nothing",

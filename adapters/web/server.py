@@ -7,15 +7,18 @@ package, and nothing from another host (the Content-Security-Policy says so to t
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from contextlib import asynccontextmanager
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
 
 import jinja2
 from aiohttp import web
 
+from adapters.web import language
 from adapters.web.events import EventRoutes
 from adapters.web.game import GameRoutes
 from adapters.web.limits import LOOPBACK, AddressLimiter, Network, client_address
@@ -39,12 +42,8 @@ HEADERS = {
 }
 METHODS = ("GET", "HEAD")
 HTML = "text/html; charset=utf-8"
-_ERRORS = {
-    404: ("Not found", "There is no page at this address."),
-    405: ("Method not allowed", "These pages are only read."),
-    429: ("Too many requests", "Wait a few seconds, then load the page again."),
-    500: ("Something went wrong", "The page could not be made just now; try again soon."),
-}
+_ERRORS = (404, 405, 429, 500)
+"""The errors drawn as pages (``page.error.<status>.*`` say them); any other is the 404."""
 STATIC = {
     "style.css": "text/css",
     "icon.svg": "image/svg+xml",
@@ -53,6 +52,45 @@ STATIC = {
 }
 """The files the pages load, shipped in the package (``static/``), read once."""
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+T = TypeVar("T")
+
+LISTINGS_KEPT_FOR = 1.0
+"""Seconds the home page's and the global ladders' values are kept by a process: every
+visitor of that second shares one read of the store (on PostgreSQL, several round trips whose
+wait is most of the page's time); a ``/hide``, a new rating shows on them within it."""
+_LISTINGS = 64
+"""Listings kept at most (the home page, and each way of naming a game's ladder)."""
+
+
+class _Listings:
+    """Values read at most once each ``seconds`` by key, shared with whoever asks meanwhile
+    (the read in flight too); ``clock`` is monotonic seconds."""
+
+    def __init__(self, seconds: float, clock: Callable[[], float]) -> None:
+        self._seconds = seconds
+        self._clock = clock
+        self._kept: dict[Hashable, tuple[float, asyncio.Future[Any]]] = {}
+
+    async def get(self, key: Hashable, read: Callable[[], Awaitable[T]]) -> T:
+        """``read()``'s value for ``key``, read again once its time is out (a read that failed
+        is not kept; a None is not kept either: what names nothing has nothing to share)."""
+        now = self._clock()
+        found = self._kept.get(key)
+        if found is None or found[0] <= now:
+            if len(self._kept) >= _LISTINGS:
+                self._kept = {k: v for k, v in self._kept.items() if v[0] > now}
+            found = (now + self._seconds, asyncio.ensure_future(read()))
+            self._kept[key] = found
+            found[1].add_done_callback(lambda done: self._forget(key, done))
+        # Shielded: a visitor who leaves does not cancel the read the others wait for.
+        value: T = await asyncio.shield(found[1])
+        return value
+
+    def _forget(self, key: Hashable, done: asyncio.Future[Any]) -> None:
+        if done.cancelled() or done.exception() is not None or done.result() is None:
+            kept = self._kept.get(key)
+            if kept is not None and kept[1] is done:
+                del self._kept[key]
 
 
 class WebPages:
@@ -67,6 +105,7 @@ class WebPages:
         feed: the live games' feed (:class:`core.pages.feed.LiveFeed`; a new one by default).
         trusted_proxies: the reverse proxies whose ``X-Forwarded-For`` names the client
             (``WEB_TRUSTED_PROXIES``; by default one on this machine).
+        clock: monotonic seconds, for how long listings are kept (:data:`LISTINGS_KEPT_FOR`).
     """
 
     def __init__(
@@ -79,8 +118,10 @@ class WebPages:
         streams_per_address: int = STREAMS_PER_ADDRESS,
         feed: LiveFeed | None = None,
         trusted_proxies: tuple[Network, ...] = LOOPBACK,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._pages = pages
+        self._listings = _Listings(LISTINGS_KEPT_FOR, clock)
         self._limiter = limiter or AddressLimiter()
         self._trusted = trusted_proxies
         self._games = GameRoutes(games or GamePages(pages.store), self._render, public_url)
@@ -92,6 +133,7 @@ class WebPages:
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
         )
+        self._templates.globals.update(language.template_globals())
         self._templates.globals["games"] = [
             (kind.word, title) for kind, (_, title) in GAMES.items()
         ]
@@ -124,8 +166,13 @@ class WebPages:
 
     @web.middleware
     async def _guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        """Every answer: the method and the rate limit checked first, the headers added, an
-        error drawn as a page."""
+        """Every answer: its language chosen, the method and the rate limit checked first, the
+        headers added, an error drawn as a page."""
+        language.use(
+            language.choose(
+                request.query.get(language.LANG), request.headers.get("Accept-Language")
+            )
+        )
         response: web.StreamResponse
         if request.method not in METHODS:
             response = self._error(405)
@@ -142,6 +189,7 @@ class WebPages:
                 log.exception("web: page failed", extra={"path": request.path})
                 response = self._error(500)
         response.headers.update(HEADERS)
+        response.headers.add("Vary", "Accept-Language")  # a shared cache keeps each language
         return response
 
     def _client(self, request: web.Request) -> str:
@@ -153,14 +201,16 @@ class WebPages:
         return web.Response(text=text, status=status, content_type="text/html", charset="utf-8")
 
     def _error(self, status: int) -> web.Response:
-        title, text = _ERRORS[status]
-        return self._render("error.html", status, title=title, text=text)
+        return self._render("error.html", status, error=status)
 
     async def _home(self, request: web.Request) -> web.Response:
-        return self._render("home.html", page=await self._pages.home())
+        return self._render("home.html", page=await self._listings.get("home", self._pages.home))
 
     async def _ladder(self, request: web.Request) -> web.Response:
-        ladder = await self._pages.ladder(request.match_info["game"])
+        word = request.match_info["game"]
+        ladder = await self._listings.get(
+            ("ladder", word.lower()), lambda: self._pages.ladder(word)
+        )
         if ladder is None:
             raise web.HTTPNotFound
         return self._render("ladder.html", ladder=ladder)

@@ -1,9 +1,10 @@
 """The pages' reads of the store, all here but the live games' (:mod:`core.pages.live`).
 
-Each page is one or two operations: the home page a ladder per game, a ladder page one ladder
-(the store's ``ladder``, the one ``/top all`` reads, and who of it hid themselves), a player page
-:func:`core.pages.ops.page_player` and the store's ``rating_changes`` (the rated games, which the
-chart and the list share)."""
+Each page is one operation of the store, or one per part: the home page a ladder per game and
+the live games, a ladder page one ladder (the store's ``ladder``, the one ``/top all`` reads, and
+who of it hid themselves), a player page :func:`core.pages.ops.page_player`, the store's
+``rating_changes`` (the rated games, which the chart and the list share) and the newest games'
+public ids."""
 
 from __future__ import annotations
 
@@ -12,14 +13,12 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, TypeVar
 
-from core.admin.keys import Effective
-from core.admin.scopes import CHAT, SERVER
 from core.commands import CommandError, GameKind
 from core.commands.ratings import build_top
 from core.games import kinds
-from core.i18n import render
 from core.pages import ops
 from core.pages.chart import chart
+from core.pages.event import listed_events
 from core.pages.live import LiveReads
 from core.pages.names import ANONYMOUS, shown_name
 from core.pages.paths import GAMES, game_path, player_path
@@ -31,9 +30,12 @@ from core.pages.views import (
     PlayerPool,
     RecentGame,
 )
-from core.store import archive, settings
+from core.pages.words import Title
+from core.store import archive
 from core.store import ratings as store_ratings
+from core.store.models.ratings import LadderRow, RatingChangeRow
 from core.store.ratings import place_of_chat, place_of_server
+from core.store.sql import Op
 
 if TYPE_CHECKING:
     from core.store.runner import SqlStore
@@ -50,12 +52,11 @@ RECENT = 10
 """Rated games a player page lists."""
 
 
-def pool_title(pool: str) -> str:
-    """A pool's name for people, as ``/stats`` names it, in English (the pages' language) and
-    starting with a capital: ``Tic-tac-toe``, ``Connect Four 6x7``, ``4 in a row on 4x5``."""
+def pool_title(pool: str) -> Title:
+    """A pool's name for people, as ``/stats`` names it, starting with a capital:
+    ``Tic-tac-toe``, ``Connect Four 6x7``, ``4 in a row on 4x5``."""
     key, params = kinds.pool_title(pool)
-    shown = render(key, "en", **params)
-    return shown[:1].upper() + shown[1:]
+    return Title(key, params)
 
 
 def _game(word: str) -> GameKind | None:
@@ -86,9 +87,11 @@ class Pages:
         return self._store
 
     async def home(self) -> HomePage:
-        """The top of every game's ladder, and the live games that may be listed."""
+        """The top of every game's ladder, and the live games and events that may be
+        listed."""
         ladders = [await self._ladder(kind, HOME_SIZE) for kind in GAMES]
-        return HomePage(tuple(ladders), await self.live.listed())
+        listed = await listed_events(self._store, self._clock())
+        return HomePage(tuple(ladders), await self.live.listed(), listed)
 
     async def ladder(self, word: str) -> LadderPage | None:
         """A game's global ladder, the game named as ``/top`` takes it (``tres``,
@@ -104,12 +107,9 @@ class Pages:
         kind = _game(word)
         if kind is None or not place:
             return None
-        server = platform == "discord"
-        scope = (SERVER if server else CHAT) + place
-        rows = await self._store.run(settings.settings_rows(platform, (scope,)))
-        key = Effective.public_ladder
-        if not any(r.key == key.name and key.parse(r.value) for r in rows):
+        if not await self._store.run(ops.ladder_public(platform, place)):
             return None
+        server = platform == "discord"
         where = place_of_server(platform, place) if server else place_of_chat(platform, place)
         return await self._ladder(kind, LADDER_SIZE, where, "server" if server else "room")
 
@@ -117,8 +117,7 @@ class Pages:
         self, kind: GameKind, size: int, place: str | None = None, where: str | None = None
     ) -> LadderPage:
         pool, title = GAMES[kind]
-        found = await self._store.run(store_ratings.ladder(place, pool, self._clock(), size))
-        hidden = await self._store.run(ops.page_hidden(tuple(r.identity for r in found)))
+        found, hidden = await self._store.run(_ladder_rows(place, pool, self._clock(), size))
         entries = tuple(
             LadderEntry(rank, ANONYMOUS, "", row.rating.display(), None)
             if row.identity in hidden
@@ -135,10 +134,10 @@ class Pages:
 
     async def player(self, identity: str) -> PlayerPage | None:
         """A player's page, or None when ``identity`` has no rated game."""
-        found = await self._store.run(ops.page_player(identity))
-        if found is None:
+        read = await self._store.run(_player_rows(identity))
+        if read is None:
             return None
-        changes = await self._store.run(store_ratings.rating_changes(identity, HISTORY))
+        found, changes, pages = read
         pools = []
         for row in found.pools:
             held = [c for c in reversed(changes) if c.pool == row.pool]
@@ -154,7 +153,6 @@ class Pages:
                     chart(ratings),
                 )
             )
-        pages = await self._store.run(archive.recent_pages(identity, RECENT))
         linked = {(pool, at): public_id for pool, at, public_id in pages if public_id}
         recent = tuple(
             RecentGame(
@@ -168,3 +166,29 @@ class Pages:
             for c in changes[:RECENT]
         )
         return PlayerPage(shown_name(found.name), found.platform, tuple(pools), recent)
+
+
+# A page's reads as one operation: one connection of PostgreSQL's pool (one hop of SQLite's
+# thread) rather than one each, whose waits made most of a page's time on a busy machine.
+
+
+def _ladder_rows(
+    place: str | None, pool: str, now: float, size: int
+) -> Op[tuple[list[LadderRow], frozenset[str]]]:
+    """A ladder's rows and who of them hid themselves."""
+    found = yield from store_ratings.ladder(place, pool, now, size)
+    hidden = yield from ops.page_hidden(tuple(r.identity for r in found))
+    return found, hidden
+
+
+def _player_rows(
+    identity: str,
+) -> Op[tuple[ops.PlayerRow, list[RatingChangeRow], list[tuple[str, float, str | None]]] | None]:
+    """A player page's rows: the player, their last rated games, and the newest games' public
+    ids; None as :func:`core.pages.ops.page_player`."""
+    found = yield from ops.page_player(identity)
+    if found is None:
+        return None
+    changes = yield from store_ratings.rating_changes(identity, HISTORY)
+    pages = yield from archive.recent_pages(identity, RECENT)
+    return found, changes, pages

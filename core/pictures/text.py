@@ -97,6 +97,10 @@ def wrap(text: str, size: int, width: float, max_lines: int) -> list[str]:
     lines: list[str] = []
     current = ""
     words = text.split()
+    whole = " ".join(words)
+    if face.getlength(whole) <= width:
+        # The common caption: one measure instead of one a word (each costs a layout).
+        return [whole] if whole else []
     for index, word in enumerate(words):
         candidate = f"{current} {word}" if current else word
         if face.getlength(candidate) <= width or not current:

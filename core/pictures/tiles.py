@@ -10,6 +10,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from core.pictures.geometry import Box
 from core.pictures.themes import RGB, Shape, Theme
 
 SUPERSAMPLE = 4
@@ -73,10 +74,8 @@ def stroke(
     """Draws a smooth line with round ends from ``start`` to ``end`` on ``image``, in
     ``colour`` over a thin ``outline`` that keeps it visible on any cell."""
     scale = STROKE_SUPERSAMPLE
-    border = max(1, width // 3)
-    pad = width + border
-    x0, y0 = min(start[0], end[0]) - pad, min(start[1], end[1]) - pad
-    x1, y1 = max(start[0], end[0]) + pad, max(start[1], end[1]) + pad
+    border = _border(width)
+    x0, y0, x1, y1 = stroke_box(start, end, width)
     size = ((x1 - x0) * scale, (y1 - y0) * scale)
     points = [((x - x0) * scale, (y - y0) * scale) for x, y in (start, end)]
     for fill, thickness in ((outline, width + 2 * border), (colour, width)):
@@ -87,6 +86,21 @@ def stroke(
         for x, y in points:
             draw.ellipse(_around_point(x, y, big / 2), fill=255)
         image.paste(fill, (x0, y0, x1, y1), mask.reduce(scale))
+
+
+def stroke_box(start: tuple[int, int], end: tuple[int, int], width: int) -> Box:
+    """The pixels :func:`stroke` may touch, outline and round ends included."""
+    pad = width + _border(width)
+    return (
+        min(start[0], end[0]) - pad,
+        min(start[1], end[1]) - pad,
+        max(start[0], end[0]) + pad,
+        max(start[1], end[1]) + pad,
+    )
+
+
+def _border(width: int) -> int:
+    return max(1, width // 3)
 
 
 def _ground(theme: Theme, winning: bool) -> RGB:

@@ -34,6 +34,7 @@ from core.store.migrations.pages import (
     PAGE_RECORDS,
     PUBLIC_IDS,
     PUZZLES,
+    PUZZLES_ADDED,
 )
 from core.store.migrations.play import (
     BOARDS,
@@ -64,6 +65,7 @@ __all__ = [
     "PAGE_RECORDS",
     "PUBLIC_IDS",
     "PUZZLES",
+    "PUZZLES_ADDED",
     "RATINGS",
     "RELAY",
     "SEEK_CAPS",
@@ -103,6 +105,7 @@ STEPS: Sequence[Step] = (
     PAGE_RECORDS,
     EVENT_PUBLIC_IDS,
     BERSERK,
+    PUZZLES_ADDED,
 )
 """Step ``i`` upgrades version ``i`` to ``i + 1``, in every dialect."""
 

@@ -262,4 +262,21 @@ BERSERK = Step(
     ),
 )
 
+# Puzzles an operator added (issue 35, `chatbots puzzles add`): made by the generator, proven
+# by the solver before the insert, then offered by /puzzle next and the pages beside the
+# package's shipped sets. A row is the puzzle's one-line form (core/puzzles/puzzle.py,
+# to_line), its id the digest of what defines it, so a puzzle added twice is one row.
+PUZZLES_ADDED = Step(
+    "puzzles added",
+    (
+        """
+        CREATE TABLE puzzles_added (
+            id          TEXT PRIMARY KEY,
+            line        TEXT NOT NULL,
+            added_at    {REAL} NOT NULL
+        ){WITHOUT_ROWID}
+        """,
+    ),
+)
+
 # A new step goes here, above this line, and at the end of STEPS (__init__.py).
