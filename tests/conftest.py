@@ -99,6 +99,7 @@ SLOW: tuple[str, ...] = (
     "tests/chatbots/test_puzzles_cli.py::test_generate_from_the_archive_finds_the_mistakes",
     "tests/chatbots/test_puzzles_cli.py::test_the_command_line_refuses_a_count_of_nothing",
     "tests/adapters/console/test_puzzles.py::test_todays_puzzle_is_printed_and_answered",
+    "tests/core/ai/test_patterns.py::test_every_k_has_its_tables",
 )
 """Where the slow tests are: a file or folder (ending in ``.py`` or ``/``) or the start of a
 test's id."""
