@@ -13,8 +13,9 @@ Three tools, tried in order until one answers:
 
 Every search checks the clock every few hundred nodes and gives back the best move found so far.
 Tool 1 lives in :mod:`core.ai.exact_free`, tools 2 and 3 in :mod:`core.ai.threat_search` (wins
-by fours and threes proven by :mod:`core.ai.proof_search`); this module chooses among them and
-defends lost positions.
+by fours and threes proven by :mod:`core.ai.proof_search`); for five in a row, tool 3 is the
+alpha-beta of :mod:`core.ai.pattern_search` on line patterns (open fours, fours, open threes...)
+instead of k-windows. This module chooses among them, opens the game and defends lost positions.
 """
 
 from __future__ import annotations

@@ -17,10 +17,15 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from core.ai.patterns import BLOCKED, FLEX4, FOUR, WIN, digit_weight, patterns
+from core.ai.patterns import BLOCKED, FLEX4, FOUR, FOUR_THREE, WIN, digit_weight, patterns
 from core.games import Rules
 from core.games.bitboard import geometry, iter_bits
 
+# The side to move's potential counts this many eighths: its threats are a move ahead.
+TEMPO = 12
+# A four-three of the side to move that the opponent cannot answer with a four: above the
+# potential of any ordinary position, below a proven win.
+FOUR_THREE_BONUS = 20_000
 # Zobrist keys are drawn from a fixed seed: the same position hashes the same in every process.
 _ZOBRIST_SEED = 0x5EED
 
@@ -262,9 +267,17 @@ class PatternBoard:
         return self.grid.bits[here]
 
     def evaluate(self) -> int:
-        """The position's value for the side to move: its potential minus the opponent's."""
+        """The position's value for the side to move: its potential, weighted up because it
+        plays first, minus the opponent's; a four-three of its own, when he has no four to
+        gain the tempo back, as good as won (short of a proof)."""
         player = self.to_move
-        return self.total[player] - self.total[1 - player]
+        other = 1 - player
+        score = self.total[player] * TEMPO // 8 - self.total[other]
+        if not self.fours[other]:
+            classes = self.classes[player]
+            if any(classes[here] == FOUR_THREE for here in self.fours[player]):
+                score += FOUR_THREE_BONUS
+        return score
 
 
 def warm_up(rules: Rules) -> None:

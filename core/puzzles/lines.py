@@ -97,25 +97,31 @@ def _tree(ident: str, rules: Rules) -> Tree:
     written = _stored()[ident]
     found: Tree = {}
     before: tuple[int, ...] = ()
-    states = [(0, 0, (0,) * rules.cols)]  # after each move of ``before``: sides, heights
+    states = [(0, 0)]  # the sides' masks after each move of ``before``
+    slot = rules.rows + 1  # a column's bits, under gravity (see key)
+    column = (1 << slot) - 1
     for text in written:
         path = _parsed(rules, text)
         shared, most = 0, min(len(path), len(before))
         while shared < most and path[shared] == before[shared]:
             shared += 1
         del states[shared + 1 :]
+        first, second = states[shared]
         for at in range(shared, len(path)):
-            first, second, was = states[at]
-            heights = list(was)
-            cell = _cell(rules, path[at], heights)
-            if cell is None:
-                raise ValueError(f"a stored line leaves the board: {text}")
+            move = path[at]
+            if rules.gravity:
+                if not 0 <= move < rules.cols:
+                    raise ValueError(f"a stored line leaves the board: {text}")
+                # the column's cells fill from its first bit: its height is its length
+                cell = move * slot + ((first | second) >> (move * slot) & column).bit_length()
+            else:
+                cell = move
             if at % 2 == 0:
                 first |= 1 << cell
                 found[(at + 1, first, second)] = path[at + 1] if at + 1 < len(path) else None
             else:
                 second |= 1 << cell
-            states.append((first, second, tuple(heights)))
+            states.append((first, second))
         before = path
     return found
 
@@ -132,7 +138,7 @@ def _stored() -> dict[str, list[str]]:
 
 
 def _parsed(rules: Rules, written: str) -> tuple[int, ...]:
-    return tuple(int(move) - 1 for move in (written if rules.gravity else written.split(".")))
+    return tuple([int(move) - 1 for move in (written if rules.gravity else written.split("."))])
 
 
 def to_lines(puzzle: Puzzle, paths: list[tuple[int, ...]]) -> list[str]:

@@ -115,12 +115,14 @@ def test_the_incremental_board_equals_one_built_from_scratch(data: st.DataObject
         if expected:
             continue
         # A flex cell is one after which the player completes a line in two places.
+        to_move = board.to_move
         for here in board.fours[player]:
             board.to_move = player
             board.play(here)
             completions = len(board.fives[player])
             board.undo()
             assert (completions >= 2) == (here in board.flex[player])
+        board.to_move = to_move
     for _ in range(played):
         board.undo()
     assert snapshot(board) == start
