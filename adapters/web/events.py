@@ -56,5 +56,6 @@ class EventRoutes:
 
     async def picture(self, request: web.Request) -> web.Response:
         page = await self._page(request)
-        # Keyed by the whole page: a result, a hidden player or a new round draws it again.
-        return await self._pictures.answer(page, lambda: event_picture.event_png(page))
+        # Keyed by the whole page (as text: its words' parameters are dicts, which do not
+        # hash): a result, a hidden player or a new round draws it again.
+        return await self._pictures.answer(repr(page), lambda: event_picture.event_png(page))

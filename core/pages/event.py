@@ -13,10 +13,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from core.i18n import Text
 from core.pages import ops
-from core.pages.game import clock_words, game_title, utc_minute
+from core.pages.game import game_name, utc_minute
 from core.pages.names import ANONYMOUS, shown_name
 from core.pages.paths import event_path, game_path, live_path, player_path
+from core.pages.words import Title
+from core.render import clock_words
 from core.sessions.events.table import table
 from core.store import events
 from core.store.models.events import Event, EventGame, EventStatus, Format
@@ -26,12 +29,15 @@ from core.store.sql import Op, placeholders, rows
 if TYPE_CHECKING:
     from core.store.port import Store
 
-FORMATS = {Format.ARENA: "Arena", Format.SWISS: "Swiss", Format.ROUNDROBIN: "Round robin"}
 TIEBREAKS = {
-    True: (("Perf.", "Performance"),),
-    False: (("BH", "Buchholz"), ("SB", "Sonneborn-Berger")),
+    True: (("page.event.tiebreak.perf", "page.event.tiebreak.perf_full"),),
+    False: (
+        ("page.event.tiebreak.bh", "page.event.tiebreak.bh_full"),
+        ("page.event.tiebreak.sb", "page.event.tiebreak.sb_full"),
+    ),
 }
-"""The tie-breaks' columns, by whether the event is an arena: short titles fit a phone."""
+"""The tie-breaks' columns' keys, by whether the event is an arena: (short, in full); short
+titles fit a phone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,12 +59,12 @@ class StandingRow:
 @dataclass(frozen=True, slots=True)
 class RoundGame:
     """A pairing: both names, the result ("1-0", "½-½", "0-1", "no result", "playing",
-    "waiting") and the address of its game (its live page while played, its game page after;
-    None before)."""
+    "waiting", in the reader's language) and the address of its game (its live page while
+    played, its game page after; None before)."""
 
     x: str
     o: str
-    result: str
+    result: Text
     path: str | None
     berserk: tuple[bool, bool] = (False, False)
     """Whether each of ``x`` and ``o`` went berserk (an arena's game)."""
@@ -78,31 +84,35 @@ class EventPage:
     Attributes:
         listed: made in a public place (:mod:`core.store.public_play`, the rule for games):
             the page may be indexed; any other event's page is reached by its address alone.
-        tiebreaks: the tie-breaks' column titles, in order: (short, in full).
+        tiebreaks: the tie-breaks' column titles' keys, in order: (short, in full).
+        arena: its rounds are an arena's waves.
+
+    Its words are :class:`~core.i18n.Text` values, drawn in each reader's language.
     """
 
     public_id: str
-    title: str
-    format: str
-    game: str
-    status: str
+    title: Text
+    format: Text
+    game: Title
+    status: Text
     state: str
     starts: str
-    clock: str
-    span: str
+    clock: Text
+    span: Text
     rated: bool
     listed: bool
     tiebreaks: tuple[tuple[str, str], ...]
+    arena: bool
     standings: tuple[StandingRow, ...]
     rounds: tuple[EventRound, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class EventEntry:
-    """An event the home page lists: its title, status and page."""
+    """An event the home page lists: its title, status (in the reader's language) and page."""
 
-    title: str
-    status: str
+    title: Text
+    status: Text
     path: str
 
 
@@ -198,16 +208,17 @@ async def event_page(store: Store, public_id: str) -> EventPage | None:
     return EventPage(
         public_id=event.public_id,
         title=_title(event),
-        format=FORMATS[event.format],
-        game=game_title(event.rules),
+        format=Text(f"page.event.format.{event.format.value}"),
+        game=game_name(event.rules),
         status=_status(event),
         state=event.status.value,
         starts=utc_minute(event.starts_at),
-        clock=f"{clock_words(event.clock)} per move",
+        clock=Text("page.game.clock", {"clock": clock_words(event.clock)}),
         span=_span(event),
         rated=event.rated,
         listed=chat_in_public(event.platform, event.chat_id, event.server_id, public),
         tiebreaks=TIEBREAKS[arena],
+        arena=arena,
         standings=standings,
         rounds=rounds,
     )
@@ -218,46 +229,50 @@ def _round_game(
 ) -> RoundGame:
     found = ids.get(game.session_id)
     if game.x_score is None or game.o_score is None:
-        result = "playing" if game.started else "waiting"
+        result = Text("page.event.playing" if game.started else "page.event.waiting")
         path = live_path(found[0]) if found is not None and game.started else None
     elif not game.played:
-        result = "no result"
+        result = Text("page.event.no_result")
         path = None if found is None else game_path(found[0])
     else:
-        result = f"{_score(game.x_score)}-{_score(game.o_score)}"
+        result = Text("page.event.score", {"x": _score(game.x_score), "o": _score(game.o_score)})
         path = None if found is None else game_path(found[0])
     berserk = (bool(game.berserk & 1), bool(game.berserk & 2))
     return RoundGame(name(game.x), name(game.o), result, path, berserk)
 
 
-def _title(event: Event) -> str:
+def _title(event: Event) -> Text:
     """The game and format, after the event's name when it was given one (never its id, which
     the chats type: the page does not show it)."""
-    title = f"{game_title(event.rules)}: {FORMATS[event.format].lower()} tournament"
-    return title if event.given_name is None else f"{shown_name(event.given_name)} · {title}"
+    title = Text(f"page.event.title.{event.format.value}", {"game": game_name(event.rules)})
+    if event.given_name is None:
+        return title
+    return Text("page.event.named", {"name": shown_name(event.given_name), "title": title})
 
 
-def _status(event: Event) -> str:
+def _status(event: Event) -> Text:
     match event.status:
         case EventStatus.SCHEDULED:
-            return f"Scheduled: starts {utc_minute(event.starts_at)} UTC"
+            return Text("page.event.status.scheduled", {"time": utc_minute(event.starts_at)})
         case EventStatus.RUNNING if event.format is Format.ARENA:
-            return f"Running: ends {utc_minute(event.ends_at)} UTC"
+            return Text("page.event.status.ends", {"time": utc_minute(event.ends_at)})
         case EventStatus.RUNNING if event.format is Format.SWISS:
-            return f"Running: round {event.round} of {event.rounds}"
+            return Text(
+                "page.event.status.round_of", {"round": event.round, "rounds": event.rounds}
+            )
         case EventStatus.RUNNING:
-            return f"Running: round {event.round}"
+            return Text("page.event.status.round", {"round": event.round})
         case EventStatus.FINISHED:
-            return "Finished"
-    return "Cancelled"
+            return Text("page.event.status.finished")
+    return Text("page.event.status.cancelled")
 
 
-def _span(event: Event) -> str:
+def _span(event: Event) -> Text:
     if event.format is Format.ARENA:
         return clock_words(event.length)
     if event.format is Format.SWISS:
-        return f"{event.rounds} round{'' if event.rounds == 1 else 's'}"
-    return "every player meets every other"
+        return Text("event.rounds", {"n": event.rounds})
+    return Text("page.event.span.roundrobin")
 
 
 def _points(value: float) -> str:

@@ -1,6 +1,7 @@
 """An event's picture for link previews (``og:image``): its title, its status and the top of
 its standings, drawn with :mod:`core.pictures`' font and theme (names transliterated as the
-board pictures write them). CPU only: a few ms."""
+board pictures write them). Its words are English, as the game pictures': one picture serves
+every reader's preview. CPU only: a few ms."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import io
 
 from PIL import Image, ImageDraw
 
+from core.i18n import DEFAULT_LOCALE
 from core.pages.event import EventPage
 from core.pictures.text import drawable, fit, font
 from core.pictures.themes import CLASSIC
@@ -24,10 +26,14 @@ def event_png(page: EventPage) -> bytes:
     image = Image.new("RGB", (WIDTH, HEIGHT), theme.background)
     draw = ImageDraw.Draw(image)
     pad, size = 20, 22
-    title = fit(drawable(page.title), size, WIDTH - 2 * pad)
+    title = fit(drawable(page.title.render(DEFAULT_LOCALE)), size, WIDTH - 2 * pad)
     draw.text((pad, pad), title, fill=theme.caption, font=font(size))
     small = 17
-    status = fit(drawable(f"{page.status}; {page.clock}"), small, WIDTH - 2 * pad)
+    status = fit(
+        drawable(f"{page.status.render(DEFAULT_LOCALE)}; {page.clock.render(DEFAULT_LOCALE)}"),
+        small,
+        WIDTH - 2 * pad,
+    )
     draw.text((pad, pad + 32), status, fill=theme.caption, font=font(small))
     y = pad + 70
     line = 26

@@ -58,7 +58,7 @@ async def test_the_event_page_shows_standings_and_rounds(
     for name, value in HEADERS.items():
         assert response.headers[name] == value
     assert "<h1>Tic-tac-toe: swiss tournament</h1>" in body
-    assert "Running: round 2 of 3" in body and "1 min per move" in body
+    assert "Running: round 2 of 3" in body and "1 minute per move" in body
     assert '<abbr title="Buchholz">BH</abbr>' in body
     assert '<abbr title="Sonneborn-Berger">SB</abbr>' in body
     assert '<td>1</td><td><a href="/player/test%3Aann"><bdi>Ann</bdi></a></td><td>1</td>' in body

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import dataclasses
 
+from core.i18n import render
 from core.pages import HIDDEN, Pages
-from core.pages.event import FINISHED_LISTED, EventEntry, event_page
+from core.pages.event import FINISHED_LISTED, event_page
 from core.pages.names import ANONYMOUS
 from core.pages.paths import event_path, game_path, live_path, player_path
 from core.store import SettingRow, events, kv, settings
@@ -24,12 +25,12 @@ async def test_the_page_shows_standings_rounds_and_links(backend: Backend) -> No
         stored = await swiss_event(store)
         page = await event_page(store, stored.event.public_id)
         assert page is not None
-        assert page.title == "Tic-tac-toe: swiss tournament"
-        assert page.status == "Running: round 2 of 3" and page.state == "running"
-        assert page.clock == "1 min per move" and page.span == "3 rounds"
-        assert (
-            page.tiebreaks == (("BH", "Buchholz"), ("SB", "Sonneborn-Berger")) and not page.listed
-        )
+        assert page.title.render("en") == "Tic-tac-toe: swiss tournament"
+        assert page.status.render("en") == "Running: round 2 of 3" and page.state == "running"
+        assert page.clock.render("en") == "1 minute per move"
+        assert page.span.render("en") == "3 rounds"
+        shown = [(render(short, "en"), render(full, "en")) for short, full in page.tiebreaks]
+        assert shown == [("BH", "Buchholz"), ("SB", "Sonneborn-Berger")] and not page.listed
         table = [(s.rank, s.name, s.points, s.tiebreak, s.second) for s in page.standings]
         # ann and cat tie on points and tie-breaks (a bye has no opponent): the id decides.
         assert table == [
@@ -39,11 +40,13 @@ async def test_the_page_shows_standings_rounds_and_links(backend: Backend) -> No
         ]
         assert page.standings[0].path == player_path("test:ann")
         first, second = page.rounds
-        assert [(g.x, g.o, g.result, g.path) for g in first.games] == [
+        assert [(g.x, g.o, g.result.render("en"), g.path) for g in first.games] == [
             ("Ann", '<script>alert("x")</script>Eve', "1-0", game_path(stored.finished))
         ]
         assert first.byes == ("Cat",)
-        assert [(g.result, g.path) for g in second.games] == [("playing", live_path(stored.live))]
+        assert [(g.result.render("en"), g.path) for g in second.games] == [
+            ("playing", live_path(stored.live))
+        ]
 
 
 async def test_a_hidden_player_is_anonymous_everywhere(backend: Backend) -> None:
@@ -85,18 +88,18 @@ async def test_the_home_page_lists_only_events_made_where_play_is_public(
         public = SettingRow("test", "chat:c1", "public_ladder", "on", 0.0, "admin")
         await store.run(settings.setting_put(public))
         listed = (await pages.home()).events
-        assert listed == (
-            EventEntry(
+        assert [(e.title.render("en"), e.status.render("en"), e.path) for e in listed] == [
+            (
                 "Tic-tac-toe: swiss tournament",
                 "Running: round 2 of 3",
                 event_path(stored.event.public_id),
             ),
-        )
+        ]
         # a finished event stays listed for a day after its start
         ended = dataclasses.replace(stored.event, status=EventStatus.FINISHED)
         await store.run(
             events.advance("ev1", stored.event.version, Advance(EventStatus.FINISHED, 2, True), NOW)
         )
-        assert [e.status for e in (await pages.home()).events] == ["Finished"]
+        assert [e.status.render("en") for e in (await pages.home()).events] == ["Finished"]
         later = Pages(store, clock=lambda: ended.starts_at + FINISHED_LISTED + 1)
         assert (await later.home()).events == ()
