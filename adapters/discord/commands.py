@@ -5,7 +5,9 @@ options: each :class:`~core.commands.Option` gives a parameter of the matching D
 an integer range, a user), its choices and whether it is required, so a new row is a new slash
 command without code here. Names, option names and choice values are stable (docs/design.md:
 ``level``, ``opponent``, ``size``, ``k``, ``first``); descriptions and choice names are catalogue
-keys, translated for Discord's locales by :class:`CatalogueTranslator`.
+keys, translated for Discord's locales by :class:`CatalogueTranslator`. Discord takes at most
+25 choices for an option: an option with more (``/settings``' ``key``) completes what is typed
+instead, offering the values that contain it, named as they are typed.
 
 Discord adds what only Discord needs: ``/move`` (a move on a board too big for buttons), the
 ``watch`` option of every command that names an opponent (two bots play for people to watch: the
@@ -26,7 +28,7 @@ alone (:mod:`adapters.discord.reach`).
 from __future__ import annotations
 
 import inspect
-from collections.abc import Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from typing import Any, Protocol, TypeVar
 
 import discord
@@ -38,6 +40,8 @@ from core.i18n import catalogue, render
 
 Interaction = discord.Interaction[Any]
 UserOption = discord.User | discord.Member
+MAX_CHOICES = 25
+"""The most choices Discord takes for an option, and in an answer to autocomplete."""
 SlashCommand = app_commands.Command[Any, Any, None]
 T = TypeVar("T")
 
@@ -154,10 +158,13 @@ def table_command(handler: CommandHandler, spec: CommandSpec) -> SlashCommand:
     choices = {
         o.name: [Choice(name=text(choice_key(o.name, v)), value=v) for v in o.choices]
         for o in options
-        if o.choices
+        if 0 < len(o.choices) <= MAX_CHOICES
     }
     if choices:
         app_commands.choices(**choices)(callback)
+    completed = {o.name: completer(o.choices) for o in options if len(o.choices) > MAX_CHOICES}
+    if completed:
+        app_commands.autocomplete(**completed)(callback)
     if spec.name in MANAGE_SERVER_COMMANDS:
         app_commands.default_permissions(manage_guild=True)(callback)
         # A server's settings belong to its admins: never through a user's own install, and
@@ -169,6 +176,20 @@ def table_command(handler: CommandHandler, spec: CommandSpec) -> SlashCommand:
     return app_commands.Command(
         name=spec.name, description=text(spec.description), callback=callback
     )
+
+
+def completer(
+    values: tuple[str, ...],
+) -> Callable[[Interaction, str], Coroutine[Any, Any, list[Choice[str]]]]:
+    """Discord's autocomplete for an option of more than :data:`MAX_CHOICES` values: those
+    that contain what is typed, in the table's order."""
+
+    async def complete(interaction: Interaction, current: str) -> list[Choice[str]]:
+        typed = current.strip().lower()
+        found = [value for value in values if typed in value.lower()]
+        return [Choice(name=value, value=value) for value in found[:MAX_CHOICES]]
+
+    return complete
 
 
 def _everywhere(callback: T) -> T:

@@ -20,6 +20,7 @@ from typing import Any, Generic, TypeVar, cast, overload
 
 from core.admin.durations import CLOCK_MAX, CLOCK_MIN, parse_duration, show_duration
 from core.admin.scopes import Source
+from core.admin.zones import UTC, zone_named
 from core.ai.levels import Level
 from core.errors import UserError
 from core.games.kinds import STARTERS, WORDS, GameKind
@@ -329,6 +330,17 @@ class Chats(Kind[frozenset[str]]):
         return " ".join(sorted(value)) or NONE
 
 
+@dataclass(frozen=True, slots=True)
+class Zone(Kind[str]):
+    """An IANA time zone name (``Europe/Madrid``, ``UTC``), in any case; kept in its own."""
+
+    def read(self, text: str) -> str:
+        zone = zone_named(text)
+        if zone is None:
+            raise _Bad(Text("settings.expected.zone"))
+        return zone
+
+
 # --- a key ------------------------------------------------------------------------------------
 
 
@@ -447,6 +459,7 @@ class Effective:
     # Puzzles (core/sessions/puzzles): /puzzle next here, and the hour (UTC) of the daily post.
     puzzles = Key(Switch(), True)
     daily_puzzle = Key(Cap(0, 23), None)
+    timezone = Key(Zone(), UTC)  # a tournament's HH:MM start, read and shown (core/admin/zones)
 
     def allows_chat(self, chat_id: str) -> bool:
         """Games may start in ``chat_id`` (no list: everywhere)."""

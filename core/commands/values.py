@@ -301,8 +301,8 @@ class Tournament:
         format: ``arena``, ``swiss`` or ``roundrobin`` (CREATE only).
         length: rounds (Swiss) or seconds (an arena's duration), as given; None: the default.
         clock: seconds a move may take, as given; None: the default.
-        start_in: seconds from now to the start (``+30m``); ``start_at``: the UTC time of
-            day (``18:30``), the next one; neither: the default.
+        start_in: seconds from now to the start (``+30m``); ``start_at``: the time of
+            day (``18:30``) in the chat's ``timezone``, the next one; neither: the default.
         rated: True or False as said; None: rated where the chat allows it.
         event_id: the event named (JOIN, LEAVE, SHOW); None: the chat's, or the player's.
         berserk: an arena whose players may go berserk (CREATE only).

@@ -28,6 +28,7 @@ PURE_MAY_USE = (
     "core.admin.keys",
     "core.admin.scopes",
     "core.admin.durations",
+    "core.admin.zones",  # the timezone setting's names: the standard library's zoneinfo
     # matchmaking's rating window (core.pairing.seeks) starts at their deviation; the puzzles
     # rate attempts with their OpenSkill update
     "core.ratings",

@@ -348,6 +348,13 @@ MESSAGES: dict[str, Mapping[str, str]] = {
         "pt": "o máximo de tabuleiros novos publicados num canal ou sala por minuto",
         "ru": "сколько новых досок в минуту можно выложить в канале или комнате",
     },
+    "settings.key.timezone": {
+        "en": "the time zone a tournament's start HH:MM is read and shown in: an IANA name such as Europe/Madrid, or UTC",
+        "ca": "la zona horària en què es llegeix i es mostra l'inici HH:MM d'un torneig: un nom IANA com Europe/Madrid, o UTC",
+        "es": "la zona horaria en que se lee y se muestra el inicio HH:MM de un torneo: un nombre IANA como Europe/Madrid, o UTC",
+        "pt": "o fuso horário em que se lê e se mostra o início HH:MM de um torneio: um nome IANA como Europe/Lisbon, ou UTC",
+        "ru": "часовой пояс, в котором читается и показывается начало турнира ЧЧ:ММ: имя IANA, например Europe/Moscow, или UTC",
+    },
     # --- what a value must be -------------------------------------------------------------------
     "settings.expected.seconds": {
         "en": "a number of seconds from {low} to {high}",
@@ -418,6 +425,13 @@ MESSAGES: dict[str, Mapping[str, str]] = {
         "es": "una lista de canales o salas (here, ids), o none para todas partes",
         "pt": "uma lista de canais ou salas (here, ids), ou none para todo lado",
         "ru": "список каналов или комнат (here, id) или none — везде",
+    },
+    "settings.expected.zone": {
+        "en": "a time zone by its IANA name, such as Europe/Madrid, America/New_York or UTC",
+        "ca": "una zona horària pel seu nom IANA, com ara Europe/Madrid, America/New_York o UTC",
+        "es": "una zona horaria por su nombre IANA, como Europe/Madrid, America/New_York o UTC",
+        "pt": "um fuso horário pelo seu nome IANA, como Europe/Lisbon, America/Sao_Paulo ou UTC",
+        "ru": "часовой пояс по имени IANA, например Europe/Moscow, America/New_York или UTC",
     },
     # --- new games refused by the settings ------------------------------------------------------
     "limits.game_disabled": {

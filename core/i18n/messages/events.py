@@ -44,11 +44,11 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "ru": "Туры (швейцарка) или длительность (арена: от 10m до 1d)",
     },
     "help.option.tournament_start": {
-        "en": "Start: HH:MM (UTC) or +WAIT such as +30m",
-        "ca": "Inici: HH:MM (UTC) o +ESPERA com +30m",
-        "es": "Inicio: HH:MM (UTC) o +ESPERA como +30m",
-        "pt": "Início: HH:MM (UTC) ou +ESPERA como +30m",
-        "ru": "Начало: ЧЧ:ММ (UTC) или +ОЖИДАНИЕ, например +30m",
+        "en": "Start: HH:MM (the chat's timezone setting) or +WAIT such as +30m",
+        "ca": "Inici: HH:MM (el paràmetre timezone del xat) o +ESPERA com +30m",
+        "es": "Inicio: HH:MM (el ajuste timezone del chat) o +ESPERA como +30m",
+        "pt": "Início: HH:MM (a definição timezone do chat) ou +ESPERA como +30m",
+        "ru": "Начало: ЧЧ:ММ (настройка чата timezone) или +ОЖИДАНИЕ, например +30m",
     },
     "help.option.tournament_name": {
         "en": "Its name (a new event)",
@@ -114,11 +114,11 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "ru": "Арена на '{duration}' вне пределов: она длится от {min} до {max}.",
     },
     "parse.event_start": {
-        "en": "'{start}' is not a start: write HH:MM (UTC) or a wait such as +30m, at most +{max}.",
-        "ca": "'{start}' no és un inici: escriu HH:MM (UTC) o una espera com +30m, com a molt +{max}.",
-        "es": "'{start}' no es un inicio: escribe HH:MM (UTC) o una espera como +30m, como mucho +{max}.",
-        "pt": "'{start}' não é um início: escreva HH:MM (UTC) ou uma espera como +30m, no máximo +{max}.",
-        "ru": "'{start}' — не время начала: напишите ЧЧ:ММ (UTC) или ожидание вроде +30m, не больше +{max}.",
+        "en": "'{start}' is not a start: write HH:MM (in the chat's timezone setting) or a wait such as +30m, at most +{max}.",
+        "ca": "'{start}' no és un inici: escriu HH:MM (en el paràmetre timezone del xat) o una espera com +30m, com a molt +{max}.",
+        "es": "'{start}' no es un inicio: escribe HH:MM (en el ajuste timezone del chat) o una espera como +30m, como mucho +{max}.",
+        "pt": "'{start}' não é um início: escreva HH:MM (na definição timezone do chat) ou uma espera como +30m, no máximo +{max}.",
+        "ru": "'{start}' — не время начала: напишите ЧЧ:ММ (по настройке чата timezone) или ожидание вроде +30m, не больше +{max}.",
     },
     "event.format.arena": {
         "en": "Tournament {tournament}: arena, {game}, {span}, {clock} a move, {mode}",
@@ -164,13 +164,13 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "ru": "{event}. Начало через {minutes:game.count.minutes}. Вступить: {join}",
     },
     "event.created_at": {
-        "en": "{event}. Starts at {time} UTC, in {minutes:game.count.minutes}. Join: {join}",
-        "ca": "{event}. Comença a les {time} UTC, d'aquí a {minutes:game.count.minutes}."
+        "en": "{event}. Starts at {time}, in {minutes:game.count.minutes}. Join: {join}",
+        "ca": "{event}. Comença a les {time}, d'aquí a {minutes:game.count.minutes}."
         " Apunta-t'hi: {join}",
-        "es": "{event}. Empieza a las {time} UTC, dentro de {minutes:game.count.minutes}."
+        "es": "{event}. Empieza a las {time}, dentro de {minutes:game.count.minutes}."
         " Apúntate: {join}",
-        "pt": "{event}. Começa às {time} UTC, daqui a {minutes:game.count.minutes}. Entre: {join}",
-        "ru": "{event}. Начало в {time} UTC, через {minutes:game.count.minutes}. Вступить: {join}",
+        "pt": "{event}. Começa às {time}, daqui a {minutes:game.count.minutes}. Entre: {join}",
+        "ru": "{event}. Начало в {time}, через {minutes:game.count.minutes}. Вступить: {join}",
     },
     "event.reminder": {
         "en": "{event}: starts in {minutes:game.count.minutes}. Join: {join}",
@@ -249,11 +249,11 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "ru": "{event}\n{status}\n{lines}",
     },
     "event.status.scheduled": {
-        "en": "Starts in {minutes:game.count.minutes}; {count:event.count.players} so far. Join: {join}",
-        "ca": "Comença d'aquí a {minutes:game.count.minutes}; de moment {count:event.count.players}. Apunta-t'hi: {join}",
-        "es": "Empieza en {minutes:game.count.minutes}; por ahora {count:event.count.players}. Apúntate: {join}",
-        "pt": "Começa em {minutes:game.count.minutes}; por enquanto {count:event.count.players}. Entre: {join}",
-        "ru": "Начало через {minutes:game.count.minutes}; пока {count:event.count.players}. Вступить: {join}",
+        "en": "Starts at {time}, in {minutes:game.count.minutes}; {count:event.count.players} so far. Join: {join}",
+        "ca": "Comença a les {time}, d'aquí a {minutes:game.count.minutes}; de moment {count:event.count.players}. Apunta-t'hi: {join}",
+        "es": "Empieza a las {time}, dentro de {minutes:game.count.minutes}; por ahora {count:event.count.players}. Apúntate: {join}",
+        "pt": "Começa às {time}, daqui a {minutes:game.count.minutes}; por enquanto {count:event.count.players}. Entre: {join}",
+        "ru": "Начало в {time}, через {minutes:game.count.minutes}; пока {count:event.count.players}. Вступить: {join}",
     },
     "event.status.arena": {
         "en": "Running: {minutes:game.count.minutes} left.",

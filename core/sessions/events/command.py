@@ -5,8 +5,7 @@ follows (the start, the pairings, the end) is the director's
 
 from __future__ import annotations
 
-import datetime
-
+from core.admin.zones import next_time_of_day, time_in_zone
 from core.commands import Tournament, TournamentAction
 from core.errors import UserError
 from core.i18n import Param, Text
@@ -88,7 +87,7 @@ class Tournaments:
             clock=clock,
             rated=chat.rated and command.rated is not False,
             open=open_play_on(actor, chat),
-            starts_at=_start(now, command),
+            starts_at=_start(now, command, chat.timezone),
             platform=actor.platform,
             chat_id=actor.chat_id,
             server_id=actor.server_id,
@@ -104,9 +103,9 @@ class Tournaments:
             "minutes": minutes,
             "join": self._join_hint(actor, event),
         }
-        if command.start_at is not None:  # a time of day is read as UTC: say so
-            hour, minute = command.start_at
-            text = Text("event.created_at", {**said, "time": f"{hour:02}:{minute:02}"})
+        if command.start_at is not None:  # a time of day: say it with its zone
+            time = time_in_zone(event.starts_at, chat.timezone)
+            text = Text("event.created_at", {**said, "time": time})
         else:
             text = Text("event.created", said)
         return [Reply(text=text)]
@@ -215,9 +214,11 @@ class Tournaments:
         now = ctx.clock()
         players = await ctx.store.run(events.players(event.id))
         if event.status is EventStatus.SCHEDULED:
+            chat = await self._policy.chat(actor)  # the viewer's zone: the event may be elsewhere
             status = Text(
                 "event.status.scheduled",
                 {
+                    "time": time_in_zone(event.starts_at, chat.timezone),
                     "minutes": max(0, round((event.starts_at - now) / 60)),
                     "count": len(players),
                     "join": self._join_hint(actor, event),
@@ -236,15 +237,11 @@ class Tournaments:
         return [Reply(text=text, links=self._notices.links.of_event(event.public_id))]
 
 
-def _start(now: float, command: Tournament) -> float:
-    """When an event starts: after ``start_in``, at the next ``start_at`` (UTC), or soon."""
+def _start(now: float, command: Tournament, zone: str) -> float:
+    """When an event starts: after ``start_in``, at the next ``start_at`` in the chat's
+    ``zone``, or soon."""
     if command.start_in is not None:
         return now + command.start_in
     if command.start_at is None:
         return now + DEFAULT_WAIT
-    hour, minute = command.start_at
-    today = datetime.datetime.fromtimestamp(now, datetime.UTC)
-    at = today.replace(hour=hour, minute=minute, second=0, microsecond=0)
-    if at.timestamp() <= now:
-        at += datetime.timedelta(days=1)
-    return at.timestamp()
+    return next_time_of_day(now, *command.start_at, zone)
