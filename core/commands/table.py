@@ -356,7 +356,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
             Option("length", about="help.option.tournament_length"),
             Option("clock"),
             Option("start", about="help.option.tournament_start"),
-            Option("mode", tuple(_RATED)),
+            # Berserk is an arena's option, here so a Discord admin can pick it: rated by default.
+            Option("mode", (*_RATED, "berserk")),
             Option("name", about="help.option.tournament_name"),
         ),
         build_tournament,

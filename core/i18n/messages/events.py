@@ -99,6 +99,13 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "pt": "berserk",
         "ru": "берсерк",
     },
+    "discord.choice.mode.berserk": {
+        "en": "berserk",
+        "ca": "berserk",
+        "es": "berserk",
+        "pt": "berserk",
+        "ru": "берсерк",
+    },
     "parse.event_rounds": {
         "en": "A Swiss event of '{rounds}' rounds is out of range: from {min} to {max} rounds.",
         "ca": "Un suís de '{rounds}' rondes està fora de límits: de {min} a {max} rondes.",
