@@ -1,12 +1,14 @@
-"""Make the shipped puzzle set: ``python -m benchmarks._puzzle_set [--vcf] SEED COUNT OUT``;
-``python -m benchmarks._puzzle_set lines OUT`` makes the shipped puzzles' proven lines
+"""Make the shipped puzzle set: ``python -m benchmarks._puzzle_set [--vcf [--long]] SEED COUNT
+OUT``;
+``python -m benchmarks._puzzle_set lines OUT`` makes the shipped puzzles' answer trees
 (:mod:`core.puzzles.lines`, ``data/lines.csv``).
 
 Runs :func:`core.puzzles.generate.generate` with ``SEED`` until ``COUNT`` Connect Four puzzles
 are kept, each (theme, N) up to its quota so that the set spreads over N and holds rather than
 filling with wins in one, and writes them sorted by id to ``OUT``, one line each
 (:func:`core.puzzles.puzzle.to_line`). With ``--vcf``, VCF puzzles on 15x15 instead
-(:func:`core.puzzles.generate.generate_vcf`), N = 2 up to 200 of them. Not a benchmark (the
+(:func:`core.puzzles.generate.generate_vcf`), N = 2 up to 200 of them; with ``--long`` as well,
+only N >= 3 (the generator finds about ten N = 2 for one longer). Not a benchmark (the
 leading underscore): the set's maker, named in core/puzzles/data/README.txt.
 """
 
@@ -25,12 +27,13 @@ QUOTA = {(Theme.HOLD, 1): 250, (Theme.WIN, 1): 120, (Theme.VCF, 2): 200}
 DEFAULT_QUOTA = 150
 
 
-def make_set(seed: int, count: int, *, free: bool = False) -> list[Puzzle]:
+def make_set(seed: int, count: int, *, free: bool = False, long: bool = False) -> list[Puzzle]:
     kept: list[Puzzle] = []
     per_kind: collections.Counter[tuple[Theme, int]] = collections.Counter()
+    quota = {**QUOTA, (Theme.VCF, 2): 0} if long else QUOTA
     for puzzle in generate_vcf(seed) if free else generate(seed):
         kind = (puzzle.theme, puzzle.depth)
-        if per_kind[kind] >= QUOTA.get(kind, DEFAULT_QUOTA):
+        if per_kind[kind] >= quota.get(kind, DEFAULT_QUOTA):
             continue
         per_kind[kind] += 1
         kept.append(puzzle)
@@ -44,12 +47,13 @@ def make_lines(out: str) -> None:
     made = []
     started = time.perf_counter()
     for n, puzzle in enumerate(shipped.every(), start=1):
-        line = lines.line_of(puzzle)
-        if line is not None:
-            made.append(lines.to_line(puzzle, line))
+        paths = lines.tree_of(puzzle)
+        if paths is not None:
+            made.append(lines.to_lines(puzzle, paths))
         print(n, len(made), f"{time.perf_counter() - started:.0f} s", flush=True)
+    made.sort(key=lambda rows: rows[0])  # by id, each tree's proven line first
     with open(out, "w", encoding="utf-8") as handle:
-        handle.write("\n".join(sorted(made)) + "\n")
+        handle.write("".join(row + "\n" for rows in made for row in rows))
 
 
 def main(argv: list[str]) -> None:
@@ -58,9 +62,11 @@ def main(argv: list[str]) -> None:
         make_lines(argv[1])
         return
     free = argv[0] == "--vcf"
-    seed, count, out = int(argv[free]), int(argv[free + 1]), argv[free + 2]
+    long = free and argv[1] == "--long"
+    at = free + long
+    seed, count, out = int(argv[at]), int(argv[at + 1]), argv[at + 2]
     solver.warm_up()
-    lines = [to_line(puzzle) for puzzle in make_set(seed, count, free=free)]
+    lines = [to_line(puzzle) for puzzle in make_set(seed, count, free=free, long=long)]
     with open(out, "w", encoding="utf-8") as handle:
         handle.write("\n".join(lines) + "\n")
 

@@ -3,11 +3,12 @@ takes (p50/p99), and how long the solver's full check of the shipped set takes.
 
 ``python -m benchmarks puzzles [--quick]``. The generator runs from seed 1 for a fixed time
 (quick: 20 s, else 60 s) in this process, the solver warmed up first. An answer check is
-:func:`core.puzzles.answer.answer` on a shipped puzzle's start: the right first move (on the
-puzzle's stored line: :mod:`core.puzzles.lines`), the same searched by the solver as any move
-off the line is (then the longest defence is searched), and a wrong one (then the refutation),
-every puzzle of both sets. Without ``--quick``, every stored line is also found again by the
-solver and compared (a few minutes).
+:func:`core.puzzles.answer.answer` on a shipped puzzle, every puzzle of both sets: each move of
+the proven line (:mod:`core.puzzles.lines`), each other right move of the puzzle's answer tree
+(a win off the line), and the same searched by the solver as a move outside the tree is (a few
+a puzzle: the cost before the trees), and a wrong first move (then the refutation is searched).
+Parsing a puzzle's tree, on its first answer in a process, is timed apart. Without ``--quick``,
+every stored tree is also made again by the solver and compared (several minutes).
 The full check is :func:`core.puzzles.facts.verify` on every shipped puzzle, as the suite does.
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import collections
 import time
+from collections.abc import Callable
 
 from benchmarks.book import fmt, percentile
 from core.ai import solver
@@ -23,6 +25,8 @@ from core.puzzles.answer import Attempt, answer
 from core.puzzles.facts import verify
 from core.puzzles.generate import generate
 from core.puzzles.puzzle import Puzzle, Theme
+
+SEARCHED_PER_PUZZLE = 3
 
 
 def generation(seconds: float) -> None:
@@ -38,21 +42,43 @@ def generation(seconds: float) -> None:
     print("  by kind: " + ", ".join(f"{kind} {n}" for kind, n in sorted(kinds.items())))
 
 
+def _timed(call: Callable[..., object], *args: object, **kwargs: object) -> float:
+    started = time.perf_counter()
+    call(*args, **kwargs)
+    return time.perf_counter() - started
+
+
 def answers(name: str, puzzles: tuple[Puzzle, ...]) -> None:
-    times: dict[str, list[float]] = {"right": [], "right, searched": [], "wrong": []}
+    times: dict[str, list[float]] = collections.defaultdict(list)
     for puzzle in puzzles:
+        times["tree parsed (first answer)"].append(_timed(lines.tree, puzzle))
+        paths = lines.stored(puzzle) or []
+        proven = paths[0] if paths else ()
+        seen = set()
+        searched = 0
+        for path in paths:
+            for at in range(0, len(path), 2):
+                played, move = path[:at], path[at]
+                if path[: at + 1] == proven[: at + 1]:
+                    kind = "on the line"
+                else:
+                    kind = "off the line, winning"
+                here = lines.key(puzzle.rules, path[: at + 1])
+                if here in seen:
+                    continue
+                seen.add(here)
+                attempt = Attempt(puzzle, played)
+                times[kind].append(_timed(answer, attempt, move))
+                if kind != "on the line" and searched < SEARCHED_PER_PUZZLE:
+                    searched += 1
+                    times["off the line, searched (no tree)"].append(
+                        _timed(answer, attempt, move, known_line=False)
+                    )
         wrong = next(m for m in puzzle.position.legal_moves() if m != puzzle.solution)
-        for kind, move, known in (
-            ("right", puzzle.solution, True),
-            ("right, searched", puzzle.solution, False),
-            ("wrong", wrong, True),
-        ):
-            started = time.perf_counter()
-            answer(Attempt(puzzle), move, known_line=known)
-            times[kind].append(time.perf_counter() - started)
+        times["wrong first move"].append(_timed(answer, Attempt(puzzle), wrong))
     for kind, taken in times.items():
         print(
-            f"answer check, {name}, {kind} first move: {len(taken)} answers, "
+            f"answer check, {name}, {kind}: {len(taken)} answers, "
             f"p50 {fmt(percentile(taken, 0.5))}, p99 {fmt(percentile(taken, 0.99))}, "
             f"max {fmt(max(taken))}"
         )
@@ -67,14 +93,12 @@ def full_check() -> None:
     print(f"full check of the shipped set: {len(puzzles)} puzzles in {elapsed:.1f} s")
 
 
-def lines_check() -> None:
+def trees_check() -> None:
     every = shipped.every()
     started = time.perf_counter()
-    wrong = [
-        p.id for p in every if lines.known(p) is not None and lines.known(p) != lines.line_of(p)
-    ]
+    wrong = [p.id for p in every if lines.stored(p) != lines.tree_of(p)]
     elapsed = time.perf_counter() - started
-    print(f"lines check: {len(every)} puzzles in {elapsed:.0f} s, {len(wrong)} differ: {wrong}")
+    print(f"trees check: {len(every)} puzzles in {elapsed:.0f} s, {len(wrong)} differ: {wrong}")
 
 
 def main(quick: bool) -> None:
@@ -83,5 +107,5 @@ def main(quick: bool) -> None:
     answers("VCF", shipped.vcf())
     full_check()
     if not quick:
-        lines_check()
+        trees_check()
     generation(20.0 if quick else 60.0)

@@ -7,8 +7,10 @@ commands (:mod:`chatbots.operator`).
     chatbots backup PATH         a consistent copy of the SQLite database, while the bot runs
     chatbots stats               games per platform, live games, moves today
     chatbots ratings rebuild     recompute every rating from the stored results and compare
-    chatbots puzzles generate COUNT OUT [--vcf] [--seed N] [--archive] [--minutes M]
+    chatbots archive backfill    give a page to the finished games still stored that have none
+    chatbots puzzles generate COUNT OUT [--vcf] [--seed N] [--archive] [--minutes M] [--add]
                                  more puzzles, made on the AI workers, written to OUT
+                                 (--add: and to the database, where the bot offers them)
     chatbots --env-file F run    read settings from F instead of ./.env
     chatbots --version           the installed release
 
@@ -61,6 +63,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ratings.add_argument(
         "action", choices=("rebuild",), help="rebuild: recompute every rating and compare"
     )
+    kept = commands.add_parser("archive", help="the finished games' pages (docs/web.md)")
+    kept.add_argument(
+        "action", choices=("backfill",), help="backfill: archive the stored games without a page"
+    )
     made = commands.add_parser("puzzles", help="puzzles (see core/puzzles/data/README.txt)")
     made.add_argument("action", choices=("generate",), help="generate: make more puzzles")
     made.add_argument("count", type=int, metavar="COUNT", help="how many puzzles at most")
@@ -71,6 +77,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--archive", action="store_true", help="from the finished games in the database"
     )
     made.add_argument("--minutes", type=float, default=10.0, help="time limit (default 10)")
+    made.add_argument(
+        "--add", action="store_true", help="add them to the database too: the bot offers them"
+    )
     args = parser.parse_args(argv)
     if args.command == "puzzles" and (
         args.count < 1 or args.minutes <= 0 or (args.archive and args.vcf)
@@ -96,7 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _bad_settings(error)
         print(describe(settings))
         return 0
-    if args.command in ("settings", "backup", "stats", "ratings", "puzzles"):
+    if args.command in ("settings", "backup", "stats", "ratings", "archive", "puzzles"):
         return _operator(settings, args)
     try:
         return asyncio.run(serve(settings))
@@ -116,6 +125,8 @@ def _operator(settings: Settings, args: argparse.Namespace) -> int:
         return asyncio.run(operator.settings_command(settings, args.scope, args.words))
     if args.command == "backup":
         return operator.backup_command(settings, args.path)
+    if args.command == "archive":
+        return asyncio.run(operator.archive_command(settings))
     if args.command == "ratings":
         from chatbots.ratings_cli import rebuild_command
 
@@ -132,6 +143,7 @@ def _operator(settings: Settings, args: argparse.Namespace) -> int:
                 seed=args.seed,
                 archive=args.archive,
                 minutes=args.minutes,
+                add=args.add,
             )
         )
     return asyncio.run(operator.stats_command(settings))

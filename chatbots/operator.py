@@ -30,7 +30,7 @@ from core.admin.scopes import Place, Source, parse_scope
 from core.clean import clean_text
 from core.commands import RESET
 from core.errors import UserError
-from core.store import StoreError, ratings, stats
+from core.store import StoreError, archive, ratings, stats
 from core.store import settings as store_settings
 
 if TYPE_CHECKING:
@@ -180,6 +180,29 @@ async def stats_command(settings: Settings, out: TextIO = sys.stdout) -> int:
 
 
 _FIELDS = ("live", "finished", "results", "moves_since")
+
+BACKFILL_BATCH = 500
+"""Games archived per store operation by ``chatbots archive backfill``."""
+
+
+async def archive_command(settings: Settings, out: TextIO = sys.stdout) -> int:
+    """``chatbots archive backfill``: the finished games still stored that the archive lacks
+    (ended before the archive existed) archived, so each has its page
+    (:func:`core.store.archive.backfill`); safe while the bot runs, and to run again."""
+    try:
+        store = await open_store(settings)
+    except StoreError as error:
+        return _failed(error)
+    done = 0
+    try:
+        while made := await store.run(archive.backfill(BACKFILL_BATCH)):
+            done += made
+    except StoreError as error:
+        return _failed(error)
+    finally:
+        await store.close()
+    print(f"archived {done} finished games that had no page", file=out)
+    return 0
 
 
 def _refuse(message: str) -> int:

@@ -1,12 +1,15 @@
-"""``chatbots puzzles generate COUNT OUT``: more puzzles, made on the AI workers (the bot's own
-process pool: forked from the fork server, niced), written to ``OUT`` in the shipped sets' form
-(``core/puzzles/data/README.txt``), sorted by id; puzzles already shipped are left out.
+"""``chatbots puzzles generate COUNT OUT [--add]``: more puzzles, made on the AI workers (the
+bot's own process pool: forked from the fork server, niced), written to ``OUT`` in the shipped
+sets' form (``core/puzzles/data/README.txt``), sorted by id; puzzles already shipped are left
+out.
 
 From seeded random play (``--seed``; ``--vcf`` for five-in-a-row VCF puzzles on 15x15; each
 worker plays its own seed), or from the archive (``--archive``): the finished 6x7 Connect Four
 games of :mod:`core.store.archive`, the positions just after a player's mistake. Every puzzle
-written is a fact the solver proved (:mod:`core.puzzles.facts`). Exit 0 when any puzzle was
-made, 1 when none was (or the database failed), 2 on bad arguments.
+written is a fact the solver proved (:mod:`core.puzzles.facts`). With ``--add`` they also go to
+the database (:func:`core.store.puzzles.add_puzzles`), each proven again by the solver first,
+and ``/puzzle next`` and the pages offer them beside the shipped sets. Exit 0 when any puzzle
+was made, 1 when none was (or the database failed), 2 on bad arguments.
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ from typing import TYPE_CHECKING, TextIO
 
 from chatbots.app import EXIT_FAILED, open_store, service_settings
 from core.puzzles import shipped
-from core.puzzles.puzzle import from_line
+from core.puzzles.facts import NotAFact, verify
+from core.puzzles.puzzle import Puzzle, from_line, to_line
 from core.store import StoreError, puzzles
 from core.workers.runner import PoolRunner
 from core.workers.tasks import generate_puzzles, puzzles_from_games
@@ -42,10 +46,11 @@ async def generate_command(
     seed: int = 1,
     archive: bool = False,
     minutes: float = 10.0,
+    add: bool = False,
     stdout: TextIO = sys.stdout,
 ) -> int:
-    """Make up to ``count`` puzzles within ``minutes`` and write them to ``out``; the exit
-    code."""
+    """Make up to ``count`` puzzles within ``minutes`` and write them to ``out`` (and, with
+    ``add``, to the database); the exit code."""
     games: list[tuple[int, ...]] = []
     if archive:
         try:
@@ -99,4 +104,42 @@ async def generate_command(
     )
     if kinds:
         print("  " + ", ".join(f"{kind} {n}" for kind, n in sorted(kinds.items())), file=stdout)
+    if add and kept and not await _added(settings, [puzzle for puzzle, _ in kept], stdout):
+        return EXIT_FAILED
     return 0 if kept else 1
+
+
+async def _added(settings: Settings, made: list[Puzzle], stdout: TextIO) -> bool:
+    """``made`` proven again by the solver here (whatever made them), then added to the
+    database; False when the database failed."""
+    proven = await asyncio.to_thread(_proven, made)
+    try:
+        store = await open_store(settings)
+    except StoreError as error:
+        print(f"chatbots: {error}", file=sys.stderr)
+        return False
+    try:
+        rows = [(puzzle.id, to_line(puzzle)) for puzzle in proven]
+        added = await store.run(puzzles.add_puzzles(rows, time.time()))
+    except StoreError as error:
+        print(f"chatbots: {error}", file=sys.stderr)
+        return False
+    finally:
+        await store.close()
+    print(
+        f"{added} added to the database ({len(proven) - added} were there already,"
+        f" {len(made) - len(proven)} not proven)",
+        file=stdout,
+    )
+    return True
+
+
+def _proven(made: list[Puzzle]) -> list[Puzzle]:
+    kept = []
+    for puzzle in made:
+        try:
+            verify(puzzle)
+        except NotAFact:
+            continue
+        kept.append(puzzle)
+    return kept

@@ -10,6 +10,7 @@ import time
 from collections.abc import Sequence
 
 from core.admin.durations import DAY, HOUR, MINUTE
+from core.games import Rules
 from core.games.rules import COLUMN_LETTERS as COLUMN_LETTERS  # drawn here; adapters use it
 from core.i18n import Text
 from core.replies import BoardView, WebLink
@@ -27,6 +28,15 @@ def board_lines(board: BoardView) -> list[str]:
         marks = " ".join(MARKS[cell.mark] for cell in row)
         lines.append(f"{r + 1:>{row_width}} {marks}")
     return lines
+
+
+def move_label(rules: Rules, move: int) -> str:
+    """A move as players type it: a column number under gravity, else a coordinate (``b2``).
+    The review, the pages and the puzzles name moves with it."""
+    if rules.gravity:
+        return str(move + 1)
+    row, col = divmod(move, rules.cols)
+    return f"{COLUMN_LETTERS[col]}{row + 1}"
 
 
 def link_lines(links: Sequence[WebLink], locale: str) -> list[str]:

@@ -11,10 +11,14 @@ Discord double, bot processes), ``deploy`` (tests/deploy: the wheel, the contain
 unit), ``postgres`` (runs on the real PostgreSQL server), ``slow`` (:data:`SLOW`: processes,
 process pools, exhaustive searches). Every test with one of the last three is also ``e2e``, so
 ``pytest -m "not e2e"`` runs the fast offline tests alone and plain ``pytest`` runs everything.
+
+That fast run spreads over the machine's cores when pytest-xdist is installed (the ``test``
+extra): :func:`pytest_cmdline_main`. Every other run keeps one process.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -86,6 +90,16 @@ SLOW: tuple[str, ...] = (
     "tests/chatbots/test_operator.py::test_settings_refuse_bad_input_clearly_and_change_nothing",
     "tests/core/store/test_ratings_store.py::test_rebuild_equals_the_live_ratings_after_1000_random",
     "tests/core/store/test_limit_races.py::test_100_new_users_with_20_commands_each_get_their_bursts",
+    "tests/core/puzzles/test_lines.py::test_a_wide_sample_of_trees_is_what_the_solver_makes",
+    # A second or more of CPU each on a quiet machine (measured with time.process_time around
+    # each test of the fast run; the subprocess's own for the command lines).
+    "tests/core/pages/test_threats.py::test_each_proof_holds_by_brute_force",
+    "tests/core/test_sessions_tournament.py::test_an_arena_of_100_players",
+    "tests/core/ai/test_vct.py::test_the_set_is_what_it_says",
+    "tests/chatbots/test_puzzles_cli.py::test_generate_from_the_archive_finds_the_mistakes",
+    "tests/chatbots/test_puzzles_cli.py::test_the_command_line_refuses_a_count_of_nothing",
+    "tests/adapters/console/test_puzzles.py::test_todays_puzzle_is_printed_and_answered",
+    "tests/core/ai/test_patterns.py::test_every_k_has_its_tables",
 )
 """Where the slow tests are: a file or folder (ending in ``.py`` or ``/``) or the start of a
 test's id."""
@@ -97,6 +111,35 @@ BY_PLACE: dict[str, str] = {
 }
 """Places whose every test has a marker (as :data:`SLOW`); the PostgreSQL halves of the tests
 run on both stores are found by their parameter."""
+
+
+FAST = "not e2e"
+"""The fast run's selection (``pytest -m "not e2e"``), which :func:`pytest_cmdline_main` spreads
+over the cores."""
+MOST_WORKERS = 4
+"""Beyond this, a worker's own start (collecting every test) costs more than it brings."""
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """The fast run in a process per core (up to :data:`MOST_WORKERS`) where pytest-xdist is
+    installed and nothing else was asked for (``-n``, ``--pdb``, a single core): its tests are
+    independent, each on its own files and ports. Every other run stays in one process,
+    whose order and whose servers (Synapse, PostgreSQL, one per session) the e2e tests
+    expect."""
+    option = config.option
+    if (
+        hasattr(config, "workerinput")  # a worker itself: its run is the controller's
+        or not config.pluginmanager.hasplugin("xdist")
+        or (option.markexpr or "").strip() != FAST
+        or option.numprocesses is not None
+        or option.usepdb
+        or option.collectonly
+    ):
+        return
+    cores = len(os.sched_getaffinity(0))
+    if cores > 1:
+        option.numprocesses = min(cores, MOST_WORKERS)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -115,9 +158,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture(scope="session")
-def backends() -> Iterator[Backends]:
+def backends(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Backends]:
     """Fresh databases of either kind for the whole session (one PostgreSQL server)."""
-    made = Backends()
+    made = Backends(tmp_path_factory.mktemp("backends"))
     try:
         yield made
     finally:

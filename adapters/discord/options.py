@@ -82,7 +82,10 @@ def command_from_options(
     if spec.name == "tournament":
         # The same words as typed: /tournament arena connect4 1h 2m, /tournament join ID.
         names = ("action", "event", "game", "length", "clock", "start", "mode")
-        return spec.build("/tournament", [str(options[n]) for n in names if options.get(n)])
+        words = [str(options[n]) for n in names if options.get(n)]
+        if options.get("name"):
+            words += ["name", *str(options["name"]).split()]  # last: the name is the rest
+        return spec.build("/tournament", words)
     if spec.name == "block":
         player = options.get("player")
         if isinstance(player, discord.abc.User):

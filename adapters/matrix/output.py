@@ -171,14 +171,13 @@ class Output:
     ) -> bool:
         """Post or edit the board; False when a newer board of its game is already shown.
         ``posting``: a new board of a notice (see :meth:`apply`)."""
-        # A room whose board_style is picture: uploaded first, so that no wait comes between
-        # the order check below and the queueing (adapters/matrix/pictures.py).
-        picture = await uploaded(self._sender.transport(), room_id, board, locale)
+        # Drawn (a picture uploaded) first, so that no wait comes between the order check
+        # below and the queueing.
+        content = await self._board(room_id, board, locale, note=note, intro=intro, links=links)
         newest = self._shown.get(board.session_id)
         if not new and newest is not None and board.version < newest:
             return False
         _remember(self._shown, board.session_id, board.version)
-        content = board_content(board, locale, note=note, intro=intro, links=links)
         # From the store, not this process's memory: another process may have posted it. An
         # open game has a board in each of its rooms.
         ref = None if new else await self._state.board(board.session_id, room_id)
@@ -186,9 +185,9 @@ class Output:
             fresh = True
             try:
                 if posting is None:
-                    event_id = await self._sender.send(room_id, shown_as(content, picture))
+                    event_id = await self._sender.send(room_id, content)
                 else:
-                    event_id, fresh = await self._post(room_id, shown_as(content, picture), posting)
+                    event_id, fresh = await self._post(room_id, content, posting)
             except (
                 Exception
             ) as error:  # refused for good (logged by the sender too), or the token died
@@ -200,11 +199,28 @@ class Output:
                 for key in keycaps_for(board.rules):
                     self._sender.courtesy(room_id, reaction_content(event_id, key))
         else:
-            self._edit(ref, board.version, shown_as(content, picture), final=board.finished)
+            self._edit(ref, board.version, content, final=board.finished)
         if board.finished:
             self._sender.drop_courtesies(room_id, ref.event_id)
             await self._state.forget_board(ref)
         return True
+
+    async def _board(
+        self,
+        room_id: str,
+        board: BoardView,
+        locale: str,
+        *,
+        note: str | None = None,
+        intro: str | None = None,
+        links: Sequence[WebLink] = (),
+    ) -> Mapping[str, Any]:
+        """A board's content, as every show of it draws it: its text with the reply's links,
+        or its picture where the reply being shown asks for one (:data:`SHOWN`: a room whose
+        board_style is picture, a finished game's board that links its page)."""
+        picture = await uploaded(self._sender.transport(), room_id, board, locale)
+        content = board_content(board, locale, note=note, intro=intro, links=links)
+        return shown_as(content, picture)
 
     def _edit(
         self, ref: BoardRef, version: int, content: Mapping[str, Any], *, final: bool = False
@@ -221,7 +237,8 @@ class Output:
 
     async def show_unshown(self, service: GameServicePort) -> int:
         """Edit again the boards whose newest edit the previous term queued and never
-        delivered, to what the store holds now; how many."""
+        delivered, to what the store holds now, drawn as a first show draws it (its links, a
+        finished game's picture); how many."""
         shown = 0
         for waiting in await self._unshown.load():
             ref = waiting.ref
@@ -238,9 +255,15 @@ class Output:
                 self._unshown.forget(ref)
                 continue
             locale = reply.locale or self._locale
+            SHOWN.set(with_picture(reply))
             note = actions_hint(reply.actions, locale)
-            _remember(self._shown, ref.session_id, reply.board.version)
-            self._edit(ref, reply.board.version, board_content(reply.board, locale, note=note))
+            board = reply.board
+            content = await self._board(ref.room_id, board, locale, note=note, links=reply.links)
+            _remember(self._shown, ref.session_id, board.version)
+            self._edit(ref, board.version, content, final=board.finished)
+            if board.finished:  # as a first show of the end would
+                self._sender.drop_courtesies(ref.room_id, ref.event_id)
+                await self._state.forget_board(ref)
             shown += 1
         return shown
 

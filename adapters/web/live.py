@@ -20,6 +20,7 @@ from typing import Any
 import jinja2
 from aiohttp import web
 
+from adapters.web import language
 from core.pages.feed import LiveFeed
 from core.pages.live import LiveGame, LiveReads
 from core.pages.paths import live_path
@@ -41,10 +42,10 @@ THEME_COLOUR = "#2563eb"
 NOINDEX = {"X-Robots-Tag": "noindex, nofollow"}
 
 
-class _Kept(collections.OrderedDict[tuple[str, int], bytes]):
-    """The last :data:`KEPT` things drawn, by game and version."""
+class _Kept(collections.OrderedDict[tuple[str, int, str], bytes]):
+    """The last :data:`KEPT` things drawn, by game, version and language."""
 
-    def keep(self, key: tuple[str, int], made: bytes) -> bytes:
+    def keep(self, key: tuple[str, int, str], made: bytes) -> bytes:
         self[key] = made
         if len(self) > KEPT:
             self.popitem(last=False)
@@ -123,8 +124,9 @@ class LivePages:
         return self._templates.get_template(template).render(**values)
 
     def _part(self, game: LiveGame) -> str:
-        """The part of the page that changes with the game, drawn once per version."""
-        key = (game.public_id, game.version)
+        """The part of the page that changes with the game, drawn once per version and
+        language."""
+        key = (game.public_id, game.version, language.current().locale)
         kept = self._parts.get(key)
         if kept is None:
             kept = self._parts.keep(key, self._render("_live_game.html", game=game).encode())
@@ -151,7 +153,7 @@ class LivePages:
         """The board now, with both names and the status (the result at the end): the
         picture a link's preview shows."""
         game = await self._game(request)
-        key = (game.public_id, game.version)
+        key = (game.public_id, game.version, "")  # the picture speaks English to every reader
         png = self._pictures.get(key)
         if png is None:
             drawn = await asyncio.to_thread(board_png, game.board, caption=game.status)

@@ -1,6 +1,7 @@
-"""A puzzle's pages: ``/puzzle/<id>`` (the position, the task, its rating; the first move
-with ``?solution=1``, no script needed), ``/puzzle/today`` (today's, as ``/puzzle`` gives it)
-and ``.png`` (the position for link previews, drawn once and kept). Any other id is a 404."""
+"""A puzzle's pages: ``/puzzle/<id>`` (the position, the task, its rating; the solution, its
+proven line with the bot's replies, with ``?solution=1``, no script needed), ``/puzzle/today``
+(today's, as ``/puzzle`` gives it) and ``.png`` (the position for link previews, drawn once and
+kept). Any other id is a 404."""
 
 from __future__ import annotations
 

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 import jinja2
 from aiohttp import web
 
+from adapters.web import language
 from adapters.web.events import EventRoutes
 from adapters.web.game import GameRoutes
 from adapters.web.limits import LOOPBACK, AddressLimiter, Network, client_address
@@ -41,12 +42,8 @@ HEADERS = {
 }
 METHODS = ("GET", "HEAD")
 HTML = "text/html; charset=utf-8"
-_ERRORS = {
-    404: ("Not found", "There is no page at this address."),
-    405: ("Method not allowed", "These pages are only read."),
-    429: ("Too many requests", "Wait a few seconds, then load the page again."),
-    500: ("Something went wrong", "The page could not be made just now; try again soon."),
-}
+_ERRORS = (404, 405, 429, 500)
+"""The errors drawn as pages (``page.error.<status>.*`` say them); any other is the 404."""
 STATIC = {
     "style.css": "text/css",
     "icon.svg": "image/svg+xml",
@@ -136,6 +133,7 @@ class WebPages:
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
         )
+        self._templates.globals.update(language.template_globals())
         self._templates.globals["games"] = [
             (kind.word, title) for kind, (_, title) in GAMES.items()
         ]
@@ -168,8 +166,13 @@ class WebPages:
 
     @web.middleware
     async def _guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        """Every answer: the method and the rate limit checked first, the headers added, an
-        error drawn as a page."""
+        """Every answer: its language chosen, the method and the rate limit checked first, the
+        headers added, an error drawn as a page."""
+        language.use(
+            language.choose(
+                request.query.get(language.LANG), request.headers.get("Accept-Language")
+            )
+        )
         response: web.StreamResponse
         if request.method not in METHODS:
             response = self._error(405)
@@ -186,6 +189,7 @@ class WebPages:
                 log.exception("web: page failed", extra={"path": request.path})
                 response = self._error(500)
         response.headers.update(HEADERS)
+        response.headers.add("Vary", "Accept-Language")  # a shared cache keeps each language
         return response
 
     def _client(self, request: web.Request) -> str:
@@ -197,8 +201,7 @@ class WebPages:
         return web.Response(text=text, status=status, content_type="text/html", charset="utf-8")
 
     def _error(self, status: int) -> web.Response:
-        title, text = _ERRORS[status]
-        return self._render("error.html", status, title=title, text=text)
+        return self._render("error.html", status, error=status)
 
     async def _home(self, request: web.Request) -> web.Response:
         return self._render("home.html", page=await self._listings.get("home", self._pages.home))

@@ -13,8 +13,9 @@ Three tools, tried in order until one answers:
 
 Every search checks the clock every few hundred nodes and gives back the best move found so far.
 Tool 1 lives in :mod:`core.ai.exact_free`, tools 2 and 3 in :mod:`core.ai.threat_search` (wins
-by fours and threes proven by :mod:`core.ai.proof_search`); this module chooses among them and
-defends lost positions.
+by fours and threes proven by :mod:`core.ai.proof_search`); for five in a row, tool 3 is the
+alpha-beta of :mod:`core.ai.pattern_search` on line patterns (open fours, fours, open threes...)
+instead of k-windows. This module chooses among them, opens the game and defends lost positions.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import time
 
 from core.ai.exact_free import exact_move, table_move
 from core.ai.heuristic import windows
+from core.ai.pattern_board import PatternBoard
+from core.ai.pattern_search import PatternSearch
 from core.ai.proof_search import ProofSearch, shortest_win
 from core.ai.threat_search import ROOT_WIDTH, Board, DeadlinePassed, Search
 from core.games import Position
@@ -45,6 +48,11 @@ VCF_DEPTH = 16
 # (a hopeless one otherwise takes the whole budget from the other candidates).
 VCT_DEPTH = 6
 NODES_PER_PROOF = 400
+# The ks whose main search is the pattern search (:mod:`core.ai.pattern_search`); the others
+# keep the window search of :mod:`core.ai.threat_search`.
+PATTERN_KS = (5, 5)
+# From this k on, the reply to the first stone is the rule of _opening_move, not a search.
+OPENING_K = 5
 # How deep a lost position's defence reads the opponent's forced wins (see _swindle).
 SWINDLE_DEPTH = 6
 
@@ -75,9 +83,8 @@ def hard_move(p: Position, deadline: float) -> int:
         solved = exact_move(p, started + EXACT_SHARE * budget)
         if solved is not None:
             return solved[0]
-    if not p.moves:
-        centre = max(range(rules.cells), key=lambda c: table.centrality[geo.cell_bits[c]])
-        return centre
+    if not p.moves or (len(p.moves) == 1 and rules.k >= OPENING_K):
+        return _opening_move(p, table.centrality)
     search = Search(table, board, started + THREAT_SHARE * budget)
     proof = ProofSearch(search)
     candidates = 0
@@ -96,7 +103,7 @@ def hard_move(p: Position, deadline: float) -> int:
                 return geo.cell_of_bit(found)
     except DeadlinePassed:
         pass
-    moves = search.ordered(player, candidates, ROOT_WIDTH)
+    moves = everything = search.ordered(player, candidates, ROOT_WIDTH)
     # The opponent's forced wins, as if we passed: keep only the moves that refute them.
     search.set_deadline(started + (THREAT_SHARE + 0.15) * budget)
     try:
@@ -112,10 +119,41 @@ def hard_move(p: Position, deadline: float) -> int:
             break
     except DeadlinePassed:
         pass
+    if PATTERN_KS[0] <= rules.k <= PATTERN_KS[1]:
+        patterned = PatternBoard(rules, p.stones, player)
+        allowed = None if moves is everything else [patterned.index_of(bit) for bit in moves]
+        best = PatternSearch(patterned, deadline).root(allowed)
+        return geo.cell_of_bit(patterned.bit_of(best))
     search.set_deadline(deadline)
     search.threat_memo.clear()
     best = search.root(player, list(moves), candidates)
     return geo.cell_of_bit(best)
+
+
+def _opening_move(p: Position, centrality: tuple[int, ...]) -> int:
+    """The first stone on the centre; the reply touches the first stone, diagonally, on the side
+    of the centre: a stone further away gives the first player a free tempo, and the diagonal
+    (an "indirect" opening) leaves him the fewest strong continuations."""
+    geo = p.geometry
+    rules = p.rules
+    if not p.moves:
+        return max(range(rules.cells), key=lambda c: centrality[geo.cell_bits[c]])
+    row, col = divmod(p.moves[0], rules.cols)
+    touching = [
+        (row + d_row) * rules.cols + col + d_col
+        for d_row in (-1, 0, 1)
+        for d_col in (-1, 0, 1)
+        if (d_row or d_col) and 0 <= row + d_row < rules.rows and 0 <= col + d_col < rules.cols
+    ]
+    # Diagonal neighbours first, then the most central: ties go to the lowest cell.
+    return max(
+        touching,
+        key=lambda c: (
+            c // rules.cols != row and c % rules.cols != col,
+            centrality[geo.cell_bits[c]],
+            -c,
+        ),
+    )
 
 
 def _wins(search: Search, proof: ProofSearch, attacker: int, depth: int, threes: bool) -> bool:

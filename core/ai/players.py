@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 import time
 
-from core.ai import exact_free, freeboard, heuristic
+from core.ai import exact_free, freeboard, heuristic, pattern_board
 from core.ai.levels import Level
-from core.games import CONNECT_FOUR, Position
+from core.games import CONNECT_FOUR, Position, Rules
 from core.games.bitboard import iter_bits
 
 
@@ -54,6 +54,8 @@ def warm_up() -> float:
 
     solver.warm_up()
     exact_free.warm_up()
+    # the pattern tables of five in a row, and the layout of its usual 15x15 board
+    pattern_board.warm_up(Rules(15, 15, 5))
     # the first Connect Four move also builds the heuristic's line tables (about 10 ms)
     choose_move(Position.from_moves(CONNECT_FOUR, [3, 3]), Level.HARD, budget=0.05)
     return time.perf_counter() - started

@@ -357,6 +357,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
             Option("clock"),
             Option("start", about="help.option.tournament_start"),
             Option("mode", tuple(_RATED)),
+            Option("name", about="help.option.tournament_name"),
         ),
         build_tournament,
     ),

@@ -1,6 +1,6 @@
 """``/tournament``'s words: an event made (its format, game, rounds or duration, clock, start
-and mode, in any order after the format), joined, left or shown. Bounds are checked here,
-where the text is read, each with its own answer."""
+and mode, in any order after the format, then its name, the words after ``name``), joined, left
+or shown. Bounds are checked here, where the text is read, each with its own answer."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ FORMATS = ("arena", "swiss", "roundrobin")
 ACTIONS = (*FORMATS, "join", "leave", "berserk")
 SYNTAX = (
     "[arena|swiss|roundrobin GAME [ROUNDS|DURATION] [CLOCK] [HH:MM|+WAIT] [casual] [berserk]"
-    "|join|leave|berserk]"
+    " [name NAME]|join|leave|berserk]"
 )
 
 ARENA_MIN = 10 * MINUTE
@@ -67,8 +67,12 @@ def _create(typed: str, fmt: str, args: Sequence[str]) -> Tournament:
     start_in: float | None = None
     start_at: tuple[int, int] | None = None
     command = f"{typed} {fmt}"
-    for token in args:
+    name: str | None = None
+    for at, token in enumerate(args):
         word = token.lower()
+        if word == "name" and at + 1 < len(args):
+            name = " ".join(args[at + 1 :])  # the name is the rest: it may have spaces
+            break
         clock_like = looks_like_duration(word)
         if kind is None and one_board(word) is not None:
             kind = one_board(word)
@@ -117,6 +121,7 @@ def _create(typed: str, fmt: str, args: Sequence[str]) -> Tournament:
         start_at,
         rated,
         berserk=berserk,
+        name=name,
     )
 
 
@@ -143,4 +148,6 @@ def tournament_words(command: Tournament) -> list[str]:
         words.append("rated" if command.rated else "casual")
     if command.berserk:
         words.append("berserk")
+    if command.name:
+        words += ["name", *command.name.split()]
     return words

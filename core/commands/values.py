@@ -306,6 +306,7 @@ class Tournament:
         rated: True or False as said; None: rated where the chat allows it.
         event_id: the event named (JOIN, LEAVE, SHOW); None: the chat's, or the player's.
         berserk: an arena whose players may go berserk (CREATE only).
+        name: the event's name as typed (CREATE only: every word after ``name``); None: its id.
     """
 
     action: TournamentAction = TournamentAction.SHOW
@@ -319,6 +320,7 @@ class Tournament:
     rated: bool | None = None
     event_id: str | None = None
     berserk: bool = False
+    name: str | None = None
 
 
 Command = (

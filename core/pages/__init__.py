@@ -5,7 +5,8 @@
 from core.pages.chart import Chart, chart
 from core.pages.names import NAME_LENGTH, shown_name
 from core.pages.ops import HIDDEN
-from core.pages.reads import GAMES, Pages
+from core.pages.paths import GAMES
+from core.pages.reads import Pages
 from core.pages.views import (
     HomePage,
     LadderEntry,

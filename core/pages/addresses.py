@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.pages.paths import event_path, game_path, ladder_path, live_path, player_path
+from core.pages.paths import (
+    event_path,
+    game_path,
+    ladder_path,
+    live_path,
+    local_ladder_path,
+    player_path,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +33,9 @@ class Addresses:
 
     def ladder(self, game: str) -> str:
         return self._at(ladder_path(game))
+
+    def local_ladder(self, game: str, platform: str, place: str) -> str:
+        return self._at(local_ladder_path(game, platform, place))
 
     def player(self, identity: str) -> str:
         return self._at(player_path(identity))

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from core.pages import ops
 from core.pages.game import clock_words, game_title, utc_minute
 from core.pages.names import ANONYMOUS, shown_name
-from core.pages.paths import game_path, live_path, player_path
+from core.pages.paths import event_path, game_path, live_path, player_path
 from core.sessions.events.table import table
 from core.store import events
 from core.store.models.events import Event, EventGame, EventStatus, Format
@@ -46,17 +46,22 @@ class StandingRow:
     tiebreak: str
     second: str
     withdrawn: bool
+    berserk: int = 0
+    """An arena's: the games he went berserk in."""
 
 
 @dataclass(frozen=True, slots=True)
 class RoundGame:
-    """A pairing: both names, the result ("1-0", "½-½", "0-1", "playing", "waiting") and the
-    address of its game (its live page while played, its game page after; None before)."""
+    """A pairing: both names, the result ("1-0", "½-½", "0-1", "no result", "playing",
+    "waiting") and the address of its game (its live page while played, its game page after;
+    None before)."""
 
     x: str
     o: str
     result: str
     path: str | None
+    berserk: tuple[bool, bool] = (False, False)
+    """Whether each of ``x`` and ``o`` went berserk (an arena's game)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +95,39 @@ class EventPage:
     tiebreaks: tuple[tuple[str, str], ...]
     standings: tuple[StandingRow, ...]
     rounds: tuple[EventRound, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EventEntry:
+    """An event the home page lists: its title, status and page."""
+
+    title: str
+    status: str
+    path: str
+
+
+HOME_EVENTS = 8
+"""Events the home page lists at most: the latest to start first."""
+
+FINISHED_LISTED = 86_400.0
+"""Seconds after its start a finished event is still listed on the home page."""
+
+SCANNED = 500
+"""Events read to find the public ones among the latest (most are of private chats)."""
+
+
+async def listed_events(store: Store, now: float) -> tuple[EventEntry, ...]:
+    """The events the home page lists: scheduled, running, or finished within a day of their
+    start, made where play is public (:mod:`core.store.public_play`), never others."""
+    public = await store.run(public_places())
+    if not public:
+        return ()
+    found = await store.run(events.recent_events(now - FINISHED_LISTED, SCANNED))
+    listed = [e for e in found if chat_in_public(e.platform, e.chat_id, e.server_id, public)]
+    return tuple(
+        EventEntry(_title(event), _status(event), event_path(event.public_id))
+        for event in listed[:HOME_EVENTS]
+    )
 
 
 def game_ids(session_ids: Sequence[str]) -> Op[dict[str, tuple[str, bool]]]:
@@ -143,6 +181,7 @@ async def event_page(store: Store, public_id: str) -> EventPage | None:
             tiebreak=f"{row.tiebreak:.0f}" if arena else _points(row.tiebreak),
             second="" if arena else _points(row.second),
             withdrawn=row.player.withdrawn,
+            berserk=row.berserk,
         )
         for row in table(event, players, games, byes)
     )
@@ -156,12 +195,11 @@ async def event_page(store: Store, public_id: str) -> EventPage | None:
         EventRound(number, tuple(by_round[number]), tuple(bye_names[number]))
         for number in sorted(set(by_round) | set(bye_names))
     )
-    title = game_title(event.rules)
     return EventPage(
         public_id=event.public_id,
-        title=f"{title}: {FORMATS[event.format].lower()} tournament",
+        title=_title(event),
         format=FORMATS[event.format],
-        game=title,
+        game=game_title(event.rules),
         status=_status(event),
         state=event.status.value,
         starts=utc_minute(event.starts_at),
@@ -182,10 +220,21 @@ def _round_game(
     if game.x_score is None or game.o_score is None:
         result = "playing" if game.started else "waiting"
         path = live_path(found[0]) if found is not None and game.started else None
+    elif not game.played:
+        result = "no result"
+        path = None if found is None else game_path(found[0])
     else:
         result = f"{_score(game.x_score)}-{_score(game.o_score)}"
         path = None if found is None else game_path(found[0])
-    return RoundGame(name(game.x), name(game.o), result, path)
+    berserk = (bool(game.berserk & 1), bool(game.berserk & 2))
+    return RoundGame(name(game.x), name(game.o), result, path, berserk)
+
+
+def _title(event: Event) -> str:
+    """The game and format, after the event's name when it was given one (never its id, which
+    the chats type: the page does not show it)."""
+    title = f"{game_title(event.rules)}: {FORMATS[event.format].lower()} tournament"
+    return title if event.given_name is None else f"{shown_name(event.given_name)} · {title}"
 
 
 def _status(event: Event) -> str:

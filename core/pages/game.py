@@ -21,18 +21,17 @@ from core.ai.review import MoveReview, Result, describe, reviewed_move
 from core.games import CONNECT_FOUR, TICTACTOE, Position, Rules, Termination
 from core.games.kinds import GameKind
 from core.games.rules import COLUMN_LETTERS
-from core.i18n import render
-from core.pages.names import ANONYMOUS, shown_name
-from core.sessions.reviews.review import move_label
+from core.i18n import Lines, Param, Text
+from core.pages.names import ANONYMOUS, named, shown_name
+from core.pages.words import Title
+from core.render import clock_words as clock_text
+from core.render import move_label
 from core.store.models.archive import ArchivedGame
 
 MARKS = ("X", "O")
 """The seats' marks as the pages write them (the first player is X), never by colour alone."""
-_MISTAKES = {
-    "win_to_draw": "mistake: a win thrown to a draw",
-    "win_to_loss": "mistake: a win thrown to a loss",
-    "draw_to_loss": "mistake: a draw thrown to a loss",
-}
+ENGLISH = "en"
+"""The text export's language (a documented notation), and the preview pictures'."""
 
 
 def has_verdicts(rules: Rules) -> bool:
@@ -40,11 +39,15 @@ def has_verdicts(rules: Rules) -> bool:
     return rules in (TICTACTOE, CONNECT_FOUR)
 
 
-def game_title(rules: Rules) -> str:
-    """The game's name, as the chats name it, in English and starting with a capital."""
+def game_name(rules: Rules) -> Title:
+    """The game's name, as the chats name it, starting with a capital."""
     key, params = GameKind.of(rules).title(rules)
-    shown = render(key, "en", **params)
-    return shown[:1].upper() + shown[1:]
+    return Title(key, params)
+
+
+def game_title(rules: Rules, locale: str = ENGLISH) -> str:
+    """The game's name in ``locale``, starting with a capital ("Connect Four 6x7")."""
+    return game_name(rules).render(locale)
 
 
 def cell_name(rules: Rules, cell: int) -> str:
@@ -84,30 +87,50 @@ class Verdict:
     Attributes:
         result: ``win``, ``draw``, ``loss`` (what the player can force after the move), or
             ``unknown`` where no proof is at hand.
-        text: the same in words, with the moves left ("win in 7 moves").
+        said: the same in words, with the moves left ("win in 7 moves").
         only: the move was the only optimal one of its position (other moves scored less).
-        mistake: what the move threw away, in words, or None.
+        mistake: what the move threw away (``win_to_draw``, ``win_to_loss``,
+            ``draw_to_loss``), or None.
         best: where it was a mistake, the optimal moves as players type them ("4, 5").
     """
 
     result: str
-    text: str
+    said: Text
     only: bool = False
     mistake: str | None = None
     best: str = ""
 
     @property
-    def words(self) -> str:
-        """The whole verdict in one line ("win in 7 moves, only move")."""
-        parts = [self.text]
+    def whole(self) -> Lines:
+        """The whole verdict in one line ("win in 7 moves, only move"), in any language."""
+        parts = [self.said]
         if self.only:
-            parts.append("only move")
+            parts.append(Text("page.verdict.only"))
         if self.mistake is not None:
-            parts.append(self.mistake + (f" (best: {self.best})" if self.best else ""))
-        return ", ".join(parts)
+            mistake = Text(f"page.verdict.{self.mistake}")
+            if self.best:
+                mistake = Text("page.verdict.best", {"mistake": mistake, "best": self.best})
+            parts.append(mistake)
+        return Lines(tuple(parts), ", ")
+
+    @property
+    def known(self) -> bool:
+        """Whether anything is said beyond "unknown" (a threat to block is)."""
+        return self.said != UNKNOWN_TEXT
+
+    @property
+    def text(self) -> str:
+        """:attr:`said` in English."""
+        return self.said.render(ENGLISH)
+
+    @property
+    def words(self) -> str:
+        """:attr:`whole` in English (the text export's)."""
+        return self.whole.render(ENGLISH)
 
 
-UNKNOWN = Verdict("unknown", "unknown")
+UNKNOWN_TEXT = Text("page.verdict.unknown")
+UNKNOWN = Verdict("unknown", UNKNOWN_TEXT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +167,7 @@ class Seat:
 
 @dataclass(frozen=True, slots=True)
 class GamePage:
-    """A finished game's page at one of its positions.
+    """A finished game's page at one of its positions, its words as texts in any language.
 
     Attributes:
         public_id: the game's address (``/game/<public_id>``).
@@ -153,7 +176,7 @@ class GamePage:
         result: how it ended, in words.
         score: ``1-0``, ``0-1``, ``1/2-1/2``, or ``*`` (ended without a result).
         rated: whether it changed the players' ratings.
-        clock: the clock in words ("60 s per move"), or "none".
+        clock: the clock in words ("1 minute per move"), or "none".
         started, finished: UTC, ``YYYY-MM-DD HH:MM``.
         plies: every move, in order.
         ply: the position shown: the moves played so far (0 for the empty board).
@@ -166,21 +189,21 @@ class GamePage:
     """
 
     public_id: str
-    title: str
+    title: Text
     rules: Rules
     seats: tuple[Seat, Seat]
-    result: str
+    result: Text
     score: str
     rated: bool
-    clock: str
+    clock: Text
     started: str
     finished: str
     plies: tuple[Ply, ...]
     ply: int
     board: tuple[tuple[Cell, ...], ...]
     columns: tuple[str, ...]
-    description: str
-    final: str
+    description: Text
+    final: Text
     verdicts: str
 
     @property
@@ -260,31 +283,36 @@ def game_page(
         state = "none" if threats is None else "threats"
     return GamePage(
         public_id=game.public_id,
-        title=game_title(rules),
+        title=game_name(rules),
         rules=rules,
         seats=(seats[0], seats[1]),
         result=result_words(game, (seats[0].name, seats[1].name)),
         score=score(game),
         rated=game.rated,
-        clock="none" if game.clock is None else f"{clock_words(game.clock)} per move",
+        clock=(
+            Text("page.game.no_clock")
+            if game.clock is None
+            else Text("page.game.clock", {"clock": clock_text(game.clock)})
+        ),
         started=utc_minute(game.started_at),
         finished=utc_minute(game.finished_at),
         plies=plies,
         ply=shown,
         board=board,
         columns=columns,
-        description=describe_board(rules, position),
-        final=describe_board(rules, positions[-1]),
+        description=board_text(rules, position),
+        final=board_text(rules, positions[-1]),
         verdicts=state,
     )
 
 
-def describe_board(rules: Rules, position: Position) -> str:
+def board_text(rules: Rules, position: Position) -> Text:
     """The board in words, naming every piece: by column from the bottom under gravity
     ("column 4: X, O"), else by coordinate ("X on a1, b2; O on c3"). The page's script
-    (``adapters/web/static/game.js``) writes the same words for the boards it shows."""
+    (``adapters/web/static/game.js``) writes the same words for the boards it shows, from
+    the same texts (the replay's ``data-`` attributes)."""
+    parts: list[Text] = []
     if rules.gravity:
-        columns = []
         for col in range(rules.cols):
             stack = [
                 MARKS[position.cell(row, col) - 1]
@@ -292,43 +320,55 @@ def describe_board(rules: Rules, position: Position) -> str:
                 if position.cell(row, col)
             ]
             if stack:
-                columns.append(f"column {col + 1}: {', '.join(stack)}")
-        if not columns:
-            return "An empty board."
-        return "From the bottom up, " + "; ".join(columns) + "."
+                parts.append(
+                    Text("page.board.column", {"column": col + 1, "marks": ", ".join(stack)})
+                )
+        if not parts:
+            return Text("page.board.empty")
+        return Text("page.board.gravity", {"columns": Lines(tuple(parts), "; ")})
     marks: tuple[list[str], list[str]] = ([], [])
     for cell in range(rules.cells):
         row, col = divmod(cell, rules.cols)
         mark = position.cell(row, col)
         if mark:
             marks[mark - 1].append(cell_name(rules, cell))
-    if not any(marks):
-        return "An empty board."
-    parts = [f"{mark} on {', '.join(cells)}" for mark, cells in zip(MARKS, marks, strict=True)]
-    return "; ".join(part for part, cells in zip(parts, marks, strict=True) if cells) + "."
+    for letter, cells in zip(MARKS, marks, strict=True):
+        if cells:
+            parts.append(Text("page.board.marks", {"mark": letter, "cells": ", ".join(cells)}))
+    if not parts:
+        return Text("page.board.empty")
+    return Text("page.board.free", {"marks": Lines(tuple(parts), "; ")})
 
 
-def result_words(game: ArchivedGame, names: tuple[str, str]) -> str:
-    """How the game ended, in words ("Alice (X) won: four in a row")."""
+def describe_board(rules: Rules, position: Position, locale: str = ENGLISH) -> str:
+    """:func:`board_text` in ``locale``."""
+    return board_text(rules, position).render(locale)
+
+
+def result_words(game: ArchivedGame, names: tuple[str, str]) -> Text:
+    """How the game ended, in words ("Alice (X) won: 3 in a row.")."""
     outcome = game.outcome
-    winner = None if outcome.winner is None else names[outcome.winner - 1]
-    loser = None if outcome.winner is None else names[2 - outcome.winner]
-    mark = "" if outcome.winner is None else f" ({MARKS[outcome.winner - 1]})"
+    if outcome.winner is None:
+        if outcome.termination is Termination.DRAW:
+            return Text("page.result.draw")
+        if outcome.termination is Termination.ABANDONED:
+            return Text("page.result.abandoned")
+        return Text("page.result.stopped")
+    winner = {"name": named(names[outcome.winner - 1]), "mark": MARKS[outcome.winner - 1]}
+    params: dict[str, Param] = {
+        "winner": Text("page.seat", winner),
+        "loser": named(names[2 - outcome.winner]),
+        "k": game.rules.k,
+    }
     match outcome.termination:
         case Termination.WIN:
-            return f"{winner}{mark} won: {game.rules.k} in a row."
-        case Termination.DRAW:
-            return "A draw: the board is full."
+            return Text("page.result.win", params)
         case Termination.RESIGNATION:
-            return f"{loser} resigned; {winner}{mark} won."
+            return Text("page.result.resigned", params)
         case Termination.TIMEOUT:
-            return f"{loser} ran out of time; {winner}{mark} won."
-        case Termination.ABANDONED:
-            if winner is None:
-                return "Abandoned, without a result."
-            return f"{loser} left the game; {winner}{mark} won."
+            return Text("page.result.timeout", params)
         case _:
-            return "Stopped, without a result."
+            return Text("page.result.left", params)
 
 
 def score(game: ArchivedGame) -> str:
@@ -352,15 +392,15 @@ def _verdicts(
     for reviewed, position in zip(review, positions, strict=False):
         result, plies = describe(reviewed.after, rules, reviewed.ply)
         if result is Result.DRAW:
-            text = "draw"
+            text = Text("page.verdict.draw")
         else:
-            text = f"{result.value} in {plies} move{'' if plies == 1 else 's'}"
+            text = Text(f"page.verdict.{result.value}", {"moves": plies})
         only = (
             reviewed.best == (reviewed.move,)
             and len(position.legal_moves()) > 1
             and reviewed.mistake is None
         )
-        mistake = None if reviewed.mistake is None else _MISTAKES[reviewed.mistake.value]
+        mistake = None if reviewed.mistake is None else reviewed.mistake.value
         best = (
             ", ".join(move_label(rules, m) for m in reviewed.best)
             if reviewed.mistake is not None
@@ -401,14 +441,14 @@ def export(page: GamePage, url: str) -> str:
     by turn, each followed by its verdict in braces where the solver has one."""
     x, o = page.seats
     tags = [
-        ("Game", page.title),
+        ("Game", page.title.render(ENGLISH)),
         ("Rules", _rules_words(page.rules)),
         ("X", x.name),
         ("O", o.name),
         ("Result", page.score),
-        ("Ending", page.result),
+        ("Ending", page.result.render(ENGLISH)),
         ("Rated", "yes" if page.rated else "no"),
-        ("Clock", page.clock),
+        ("Clock", page.clock.render(ENGLISH)),
         ("Started", page.started + " UTC"),
         ("Finished", page.finished + " UTC"),
         ("Page", url),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from core.games import Position
 from core.i18n import Text
-from core.pages.game import GamePage
+from core.pages.game import ENGLISH, GamePage
 from core.pictures import board_png
 from core.replies import BoardView, CellView, PlayerView
 from core.store.models.archive import ArchivedGame
@@ -17,7 +17,8 @@ def game_png(game: ArchivedGame, page: GamePage) -> bytes:
     hidden player is "anonymous" there too). CPU only: tens of ms on the biggest boards."""
     position = Position.from_moves(game.rules, game.moves)
     x, o = page.seats
-    return position_png(position, (x.name, o.name), page.result, game.public_id)
+    caption = page.result.render(ENGLISH)
+    return position_png(position, (x.name, o.name), caption, game.public_id)
 
 
 def position_png(position: Position, names: tuple[str, str], caption: str, key: str) -> bytes:

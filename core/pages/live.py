@@ -12,12 +12,13 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
 from core.games.rules import COLUMN_LETTERS
+from core.i18n import Param, Text
 from core.pages import live_ops
-from core.pages.game import cell_name, describe_board, game_title
-from core.pages.names import ANONYMOUS, shown_name
+from core.pages.game import ENGLISH, board_text, cell_name, game_name
+from core.pages.names import ANONYMOUS, named, shown_name
 from core.pages.paths import live_path
+from core.render import move_label
 from core.replies import BoardView, PlayerView
-from core.sessions.reviews.review import move_label
 from core.sessions.views import board_view
 from core.store.models.session import Session, Status
 
@@ -41,24 +42,33 @@ class LiveGame:
         version: bumped by every change of the game (the page's event id).
         title: the game's name (``Connect Four 6x7``).
         players: X's and O's names as shown.
-        board: the board to draw (its players named as shown, no user id).
-        status: whose turn it is, or the result, in English.
+        board: the board to draw (its players named as shown, no user id; its ``status``:
+            whose turn it is, or the result).
         state: ``challenge`` (not accepted yet), ``active`` or ``finished``.
         deadline: when the player to move runs out of time, with a clock; else None.
         moves: the moves so far as players type them (``4``, ``b2``), first to last.
-        text: the board in words (its text alternative).
+        words: the board in words (its text alternative).
     """
 
     public_id: str
     version: int
-    title: str
+    title: Text
     players: tuple[str, str]
     board: BoardView
-    status: str
     state: State
     deadline: float | None
     moves: tuple[str, ...]
-    text: str
+    words: Text
+
+    @property
+    def status(self) -> str:
+        """Whose turn it is, or the result, in English (the preview picture's caption)."""
+        return self.board.status.render(ENGLISH)
+
+    @property
+    def text(self) -> str:
+        """:attr:`words` in English."""
+        return self.words.render(ENGLISH)
 
     @property
     def finished(self) -> bool:
@@ -82,20 +92,26 @@ class LiveGame:
 class LiveEntry:
     """A game the home page lists: its title, players as shown, moves so far, and its page."""
 
-    title: str
+    title: Text
     players: tuple[str, str]
     moves: int
     path: str
 
 
-def board_words(session: Session, board: BoardView, players: tuple[str, str]) -> str:
+def board_words(session: Session, board: BoardView, players: tuple[str, str]) -> Text:
     """The board's text alternative: who plays which mark, every piece as the game pages name
-    them (:func:`core.pages.game.describe_board`), and the winning line."""
+    them (:func:`core.pages.game.board_text`), and the winning line."""
     rules = session.rules
-    who = f"{game_title(rules)}: X is {players[0]}, O is {players[1]}."
-    text = f"{who} {describe_board(rules, session.position())}"
+    params: dict[str, Param] = {
+        "game": game_name(rules),
+        "x": named(players[0]),
+        "o": named(players[1]),
+        "board": board_text(rules, session.position()),
+    }
     line = [cell_name(rules, c.index) for c in board.cells if c.winning]
-    return f"{text} The winning line: {', '.join(line)}." if line else text
+    if line:
+        return Text("page.live.board_won", {**params, "line": ", ".join(line)})
+    return Text("page.live.board", params)
 
 
 def live_game(session: Session, hidden: frozenset[int]) -> LiveGame:
@@ -117,6 +133,11 @@ def live_game(session: Session, hidden: frozenset[int]) -> LiveGame:
             PlayerView(names[1], None, board.players[1].level),
         ),
         starter=None,
+        # A hidden player is "anonymous" in the reader's language, in the status line too.
+        status=Text(
+            board.status.key,
+            {k: named(v) if isinstance(v, str) else v for k, v in board.status.params.items()},
+        ),
     )
     state: State = (
         "challenge"
@@ -128,14 +149,13 @@ def live_game(session: Session, hidden: frozenset[int]) -> LiveGame:
     return LiveGame(
         public_id=session.public_id,
         version=session.version,
-        title=game_title(session.rules),
+        title=game_name(session.rules),
         players=names,
         board=board,
-        status=board.status.render("en"),
         state=state,
         deadline=board.deadline,
         moves=tuple(move_label(session.rules, m) for m in session.moves),
-        text=board_words(session, board, names),
+        words=board_words(session, board, names),
     )
 
 

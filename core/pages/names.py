@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from core.i18n import Param, Text
+
 NAME_LENGTH = 32
 """Characters of a name a page shows, at most (Discord allows 32; Matrix names have no bound)."""
 
@@ -28,3 +30,9 @@ def shown_name(name: str) -> str:
 ANONYMOUS = "anonymous"
 """How every page names a player who hid themselves (``/hide``): on a ladder (keeping the
 place), a game, a live game and an event."""
+
+
+def named(name: str) -> Param:
+    """A name as a parameter of a page's text: a hidden player's is ``page.anonymous``, said
+    in the reader's language."""
+    return Text("page.anonymous") if name == ANONYMOUS else name

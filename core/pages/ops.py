@@ -9,11 +9,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.admin.keys import Effective
+from core.admin.scopes import CHAT, SERVER
 from core.ratings import Rating
+from core.store import settings
 from core.store.sql import Op, placeholders, rows
 
 HIDDEN = "pages-hidden"
 """The kv namespace of the identities that ``/hide`` took off the pages (key: the identity)."""
+
+
+def ladder_public(platform: str, place: str) -> Op[bool]:
+    """Whether the admins of a Discord server (``place`` its id; set for the whole server) or
+    of another platform's chat (a Matrix room) turned ``public_ladder`` on: its ladder then
+    has a page, which the chat's ``/top`` links."""
+    scope = (SERVER if platform == "discord" else CHAT) + place
+    found = yield from settings.settings_rows(platform, (scope,))
+    key = Effective.public_ladder
+    return any(r.key == key.name and key.parse(r.value) for r in found)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,8 +1,22 @@
-"""The pages' addresses, written in this one module (the pages link them, and the chats may)."""
+"""The pages' addresses, written in this one module (the pages link them, and the chats may),
+and which games have a ladder page. Below the service: its links to the pages import this,
+not the pages' reads (which draw the service's boards)."""
 
 from __future__ import annotations
 
 from urllib.parse import quote
+
+from core.games import CONNECT_FOUR, TICTACTOE, GameKind
+from core.i18n import Text
+from core.pages.words import Title
+
+GAMES: dict[GameKind, tuple[str, Text]] = {
+    GameKind.TRES: (GameKind.TRES.pool(TICTACTOE), Title("game.name.tictactoe")),
+    GameKind.QUATRE: (GameKind.QUATRE.pool(CONNECT_FOUR), Text("page.game.connect_four")),
+}
+"""The games with a ladder page: their pool and title (shorter than the pool's own name,
+"Connect Four 6x7": the nav bar holds them), in the home page's order (the games ``/top``
+names)."""
 
 
 def player_path(identity: str) -> str:
@@ -13,6 +27,12 @@ def player_path(identity: str) -> str:
 def ladder_path(game: str) -> str:
     """The address of a game's global ladder, the game named as ``/top`` takes it (``tres``)."""
     return "/ladder/" + quote(game, safe="")
+
+
+def local_ladder_path(game: str, platform: str, place: str) -> str:
+    """The address of a Discord server's ladder (``place`` its id) or of another platform's
+    chat (a Matrix room), shown only where its admins turned ``public_ladder`` on."""
+    return f"{ladder_path(game)}/{quote(platform, safe='')}/{quote(place, safe='')}"
 
 
 def game_path(public_id: str) -> str:

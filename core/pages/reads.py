@@ -14,17 +14,15 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, TypeVar
 
-from core.admin.keys import Effective
-from core.admin.scopes import CHAT, SERVER
 from core.commands import CommandError, GameKind
 from core.commands.ratings import build_top
-from core.games import CONNECT_FOUR, TICTACTOE, kinds
-from core.i18n import render
+from core.games import kinds
 from core.pages import ops
 from core.pages.chart import chart
+from core.pages.event import listed_events
 from core.pages.live import LiveReads
 from core.pages.names import ANONYMOUS, shown_name
-from core.pages.paths import game_path, player_path
+from core.pages.paths import GAMES, game_path, player_path
 from core.pages.views import (
     HomePage,
     LadderEntry,
@@ -33,7 +31,8 @@ from core.pages.views import (
     PlayerPool,
     RecentGame,
 )
-from core.store import archive, settings
+from core.pages.words import Title
+from core.store import archive
 from core.store import ratings as store_ratings
 from core.store.models.ratings import LadderRow, RatingChangeRow
 from core.store.ratings import place_of_chat, place_of_server
@@ -54,21 +53,11 @@ RECENT = 10
 """Rated games a player page lists."""
 
 
-GAMES: dict[GameKind, tuple[str, str]] = {
-    GameKind.TRES: (GameKind.TRES.pool(TICTACTOE), "Tic-tac-toe"),
-    GameKind.QUATRE: (GameKind.QUATRE.pool(CONNECT_FOUR), "Connect Four"),
-}
-"""The games with a ladder page: their pool and title (shorter than the pool's own name,
-"Connect Four 6x7": the nav bar holds them), in the home page's order (the games ``/top``
-names)."""
-
-
-def pool_title(pool: str) -> str:
-    """A pool's name for people, as ``/stats`` names it, in English (the pages' language) and
-    starting with a capital: ``Tic-tac-toe``, ``Connect Four 6x7``, ``4 in a row on 4x5``."""
+def pool_title(pool: str) -> Title:
+    """A pool's name for people, as ``/stats`` names it, starting with a capital:
+    ``Tic-tac-toe``, ``Connect Four 6x7``, ``4 in a row on 4x5``."""
     key, params = kinds.pool_title(pool)
-    shown = render(key, "en", **params)
-    return shown[:1].upper() + shown[1:]
+    return Title(key, params)
 
 
 def _game(word: str) -> GameKind | None:
@@ -99,14 +88,16 @@ class Pages:
         return self._store
 
     async def home(self) -> HomePage:
-        """The top of every game's ladder, and the live games that may be listed."""
+        """The top of every game's ladder, and the live games and events that may be
+        listed."""
         # Side by side: on PostgreSQL each on a connection of its own, the page waits for the
         # slowest rather than for the sum.
-        ladders, live = await asyncio.gather(
+        ladders, live, listed = await asyncio.gather(
             asyncio.gather(*(self._ladder(kind, HOME_SIZE) for kind in GAMES)),
             self.live.listed(),
+            listed_events(self._store, self._clock()),
         )
-        return HomePage(tuple(ladders), live)
+        return HomePage(tuple(ladders), live, listed)
 
     async def ladder(self, word: str) -> LadderPage | None:
         """A game's global ladder, the game named as ``/top`` takes it (``tres``,
@@ -122,12 +113,9 @@ class Pages:
         kind = _game(word)
         if kind is None or not place:
             return None
-        server = platform == "discord"
-        scope = (SERVER if server else CHAT) + place
-        rows = await self._store.run(settings.settings_rows(platform, (scope,)))
-        key = Effective.public_ladder
-        if not any(r.key == key.name and key.parse(r.value) for r in rows):
+        if not await self._store.run(ops.ladder_public(platform, place)):
             return None
+        server = platform == "discord"
         where = place_of_server(platform, place) if server else place_of_chat(platform, place)
         return await self._ladder(kind, LADDER_SIZE, where, "server" if server else "room")
 

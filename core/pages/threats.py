@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from core.games import Position, Rules
 from core.games.bitboard import Geometry, geometry, iter_bits
+from core.i18n import Text
 from core.pages.game import UNKNOWN, Verdict, cell_name
 
 
@@ -46,10 +47,10 @@ def threat_verdicts(rules: Rules, moves: Sequence[int]) -> tuple[Verdict, ...]:
         mover = p.to_move
         p = p.play(move)
         if p.winner is not None:
-            found.append(Verdict("win", "win in 1 move"))
+            found.append(Verdict("win", Text("page.verdict.win", {"moves": 1})))
             continue
         if p.is_draw:
-            found.append(Verdict("draw", "draw"))
+            found.append(Verdict("draw", Text("page.verdict.draw")))
             continue
         occupied = p.occupied
         if rules.gravity:
@@ -58,14 +59,14 @@ def threat_verdicts(rules: Rules, moves: Sequence[int]) -> tuple[Verdict, ...]:
             empty = geo.board_mask & ~occupied
         mine, theirs = p.stones[mover - 1], p.stones[2 - mover]
         if threats(theirs, empty, geo):
-            found.append(Verdict("loss", "loss in 2 moves (the opponent completes a line)"))
+            found.append(Verdict("loss", Text("page.verdict.threat_loss")))
             continue
         own = iter_bits(threats(mine, empty, geo))
         if len(own) >= 2:
-            found.append(Verdict("win", "win in 3 moves (two threats: one can be blocked)"))
+            found.append(Verdict("win", Text("page.verdict.threat_win")))
         elif own:
             cell = cell_name(rules, geo.cell_of_bit(own[0]))
-            found.append(Verdict("unknown", f"unknown; a threat at {cell} to block"))
+            found.append(Verdict("unknown", Text("page.verdict.threat_block", {"cell": cell})))
         else:
             found.append(UNKNOWN)
     return tuple(found)

@@ -4,9 +4,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from core.i18n import Text
 from core.pages.chart import Chart
 from core.pages.live import LiveEntry
+
+if TYPE_CHECKING:
+    from core.pages.event import EventEntry
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +34,7 @@ class LadderPage:
     ``room``'s whose admins turned ``public_ladder`` on (never named)."""
 
     game: str
-    title: str
+    title: Text
     entries: tuple[LadderEntry, ...]
     where: str | None = None
 
@@ -41,6 +46,8 @@ class HomePage:
 
     ladders: tuple[LadderPage, ...]
     live: tuple[LiveEntry, ...] = ()
+    events: tuple[EventEntry, ...] = ()
+    """Tournaments made where play is public (:func:`core.pages.event.listed_events`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +55,7 @@ class PlayerPool:
     """A player's rating in one game: as shown, its rated games, their record, and the chart of
     the rating over the latest of them (None with fewer than two)."""
 
-    title: str
+    title: Text
     rating: str
     games: int
     won: int
@@ -64,7 +71,7 @@ class RecentGame:
     the game's page where it may be linked (None: a game from a direct chat or a room)."""
 
     date: str
-    title: str
+    title: Text
     result: str
     before: int
     after: int

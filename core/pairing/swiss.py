@@ -5,12 +5,19 @@ system (Handbook C.04.3), cross-checked by its authors against bbpPairings, a FI
 program, to A.7 conformance. Its cost grows fast with the field: like bbpPairings it pairs the
 whole round as one weighted matching and re-runs it while it fixes pairs one by one, but with
 networkx's blossom from scratch each time (pure Python, cubic), not bbpPairings' incremental one
-in C++. Measured here (``python -m benchmarks tournaments``): about 1 s for a round of
-:data:`DUTCH_MAX` players, minutes for 150. Larger fields go to its ``casual`` engine (score
-groups paired greedily by rating, colours balanced, no rematch, floats down), which pairs 1,000
-players well under a second but is **not** FIDE's Dutch system: it does not apply the Dutch
-criteria for which floater to choose, nor the transposition order inside a score group, so its
-rounds are Swiss pairings, not FIDE-conformant ones. :func:`pair_round` says which it used.
+in C++ (0.7 matchings per player a round). Its edge weights run to 150-280 bits, past what a
+compiled matcher with fixed-width weights takes (rustworkx's is 128 bits), so no faster matcher
+can be slotted in. Measured here (``python -m benchmarks tournaments``, CPU): 0.2 s for a round
+of 30 players, up to 0.5 s for :data:`DUTCH_MAX` (40), 2 s for 60, minutes for 150. Round 1 is
+the exception: a split of the ranking with alternating colours, no matching, so it is paired by
+the Dutch engine at any size (7 ms for 1,000). Later rounds of larger fields go to its
+``casual`` engine (score groups paired greedily by rating, colours balanced, no rematch, floats
+down), which pairs 1,000 players well under a second but is **not** FIDE's Dutch system: it does
+not apply the Dutch criteria for which floater to choose, nor the transposition order inside a
+score group, so its rounds are Swiss pairings, not FIDE-conformant ones. :func:`pair_round`
+says which it used. (pairing-core, MIT, the other maintained Dutch implementation on PyPI, is no
+faster: its 2026 engine exhausts its step budget at round 2 of 30 players, and its pre-2026
+kernel, which declares deviations, takes 4-10 s a round for 1,000.)
 
 What we derive for the engine from our own results: each player's score (games plus byes), his
 colours in the order played, his floats (he floated down when he met someone with fewer points
@@ -27,7 +34,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-DUTCH_MAX = 30
+DUTCH_MAX = 40
 """The largest field paired by the Dutch engine; larger ones by the casual engine."""
 
 Engine = Literal["dutch", "casual"]
@@ -106,10 +113,11 @@ def pair_round(
 ) -> Round:
     """The boards of ``round_number``, from the results of the rounds before it.
 
-    ``engine`` forces one (the tests do); by default the Dutch system up to :data:`DUTCH_MAX`
-    players in the round, the casual engine beyond. A player with a :class:`Bye` already in
-    ``round_number`` (he asked to sit it out) is not paired. ``white_first``: the colour of the
-    top seed in round 1, drawn by lot (FIDE C.04.3's initial colour).
+    ``engine`` forces one (the tests do); by default the Dutch system in round 1 and up to
+    :data:`DUTCH_MAX` players in the round, the casual engine beyond. A player with a
+    :class:`Bye` already in ``round_number`` (he asked to sit it out) is not paired.
+    ``white_first``: the colour of the top seed in round 1, drawn by lot (FIDE C.04.3's initial
+    colour).
     """
     # caissify-pairings imports networkx: on first use, not on import (see core.pairing.arena)
     from caissify_pairings import generate_pairings
@@ -118,7 +126,9 @@ def pair_round(
     active = [p for p in players if p.plays(round_number) and p.id not in resting]
     if len(active) < 2:
         return Round(tuple(Board(p.id, None) for p in active), "dutch")
-    chosen: Engine = engine or ("dutch" if len(active) <= DUTCH_MAX else "casual")
+    chosen: Engine = engine or (
+        "dutch" if round_number == 1 or len(active) <= DUTCH_MAX else "casual"
+    )
     ranking = sorted(players, key=lambda p: (-p.rating, p.id))
     number = {p.id: i + 1 for i, p in enumerate(ranking)}
     by_number = {i: p for p, i in number.items()}

@@ -55,9 +55,10 @@ class Answer:
 def answer(attempt: Attempt, move: int, *, known_line: bool = True) -> Answer:
     """Check ``move``, the player's next move in ``attempt``.
 
-    A move on the puzzle's proven line (:mod:`core.puzzles.lines`; ``known_line``) is answered
-    from it, without a search: the line is what this function answers there. Any other move is
-    checked by the solver.
+    A move in the puzzle's proven answer tree (:mod:`core.puzzles.lines`; ``known_line``) is
+    answered from it, without a search: the tree holds every move that
+    :func:`accepted` takes there, with the reply this function would search for. Any other
+    move is checked by the solver (it loses, or is illegal).
 
     Raises:
         ValueError: the attempt is already over (solved or failed).
@@ -65,30 +66,24 @@ def answer(attempt: Attempt, move: int, *, known_line: bool = True) -> Answer:
     """
     if attempt.finished:
         raise ValueError("the puzzle is over")
-    line = lines.known(attempt.puzzle) if known_line else None
     played = (*attempt.played, move)
-    if line is not None and len(line) > len(played) and line[: len(played)] == played:
-        # On the line: legal, not yet the win, and its reply known (no position is built).
-        known = line[len(played)]
-        verdict = Verdict.SOLVED if attempt.puzzle.theme is Theme.HOLD else Verdict.GOING
-        finished = verdict is Verdict.SOLVED
-        return Answer(verdict, known, Attempt(attempt.puzzle, (*played, known), finished))
+    tree = lines.tree(attempt.puzzle) if known_line else None
+    at = lines.key(attempt.puzzle.rules, played) if tree is not None else None
+    if tree is not None and at in tree:
+        # In the tree: legal, right, and its reply known (no position is built).
+        known = tree[at]
+        if attempt.puzzle.theme is Theme.HOLD or known is None:
+            replied = played if known is None else (*played, known)
+            return Answer(Verdict.SOLVED, known, Attempt(attempt.puzzle, replied, finished=True))
+        return Answer(Verdict.GOING, known, Attempt(attempt.puzzle, (*played, known)))
     before = attempt.position
     child = before.play(move)
-    if child.winner is not None:
+    verdict = accepted(attempt, before, child, move)
+    if verdict is Verdict.SOLVED and child.winner is not None:
         return Answer(Verdict.SOLVED, None, Attempt(attempt.puzzle, played, finished=True))
     if attempt.puzzle.theme is Theme.VCF:
-        return _answer_vcf(attempt, before, move)
-    against = score(child)  # for the opponent, who moves next
-    if attempt.puzzle.theme is Theme.HOLD:
-        verdict = Verdict.SOLVED if against <= 0 else Verdict.FAILED
-    elif against < 0 and (
-        moves_to_win(-against, len(before.moves), before.rules.cells) <= attempt.moves_left
-    ):
-        verdict = Verdict.GOING
-    else:
-        verdict = Verdict.FAILED
-    if child.is_over:
+        reply: int | None = vcf.forced_reply(child, before.to_move, attempt.puzzle.solution)
+    elif child.is_over:
         reply = None
     elif verdict is Verdict.GOING:
         reply = best_reply(child)  # the loser's side: exact, and fast
@@ -103,6 +98,25 @@ def answer(attempt: Attempt, move: int, *, known_line: bool = True) -> Answer:
     return Answer(verdict, reply, Attempt(attempt.puzzle, played, finished))
 
 
+def accepted(attempt: Attempt, before: Position, child: Position, move: int) -> Verdict:
+    """The verdict on ``move`` (``before`` the attempt's position, ``child`` after the move),
+    without the reply: solved by a win now or a hold's one move, going on while the move still
+    wins within the moves left (for a VCF, by fours), failed otherwise."""
+    if child.winner is not None:
+        return Verdict.SOLVED
+    if attempt.puzzle.theme is Theme.VCF:
+        keeps = vcf.still_wins(before, move, attempt.moves_left)
+        return Verdict.GOING if keeps else Verdict.FAILED
+    against = score(child)  # for the opponent, who moves next
+    if attempt.puzzle.theme is Theme.HOLD:
+        return Verdict.SOLVED if against <= 0 else Verdict.FAILED
+    if against < 0 and (
+        moves_to_win(-against, len(before.moves), before.rules.cells) <= attempt.moves_left
+    ):
+        return Verdict.GOING
+    return Verdict.FAILED
+
+
 def best_reply(p: Position) -> int:
     """The best move for the side to move of ``p``: the win soonest, else the loss latest;
     among equals, the lowest column."""
@@ -113,14 +127,3 @@ def best_reply(p: Position) -> int:
         if best_value is None or value > best_value:
             best_move, best_value = move, value
     return best_move
-
-
-def _answer_vcf(attempt: Attempt, before: Position, move: int) -> Answer:
-    """A VCF's move: accepted when it still wins by fours within the moves left; the reply is the
-    forced block (or the defender's win, or the puzzle's key cell after a move that is no four)."""
-    keeps = vcf.still_wins(before, move, attempt.moves_left)
-    child = before.play(move)
-    reply = vcf.forced_reply(child, before.to_move, attempt.puzzle.solution)
-    played = (*attempt.played, move, reply)
-    verdict = Verdict.GOING if keeps else Verdict.FAILED
-    return Answer(verdict, reply, Attempt(attempt.puzzle, played, not keeps))

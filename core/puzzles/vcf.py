@@ -31,7 +31,8 @@ def win_bits(p: Position, player: int) -> int:
     return found
 
 
-def _four_makers(p: Position, player: int) -> int:
+def four_makers(p: Position, player: int) -> int:
+    """Empty cells where ``player`` would make a four (a window one stone short of a five)."""
     table = windows(p.rules)
     mine, theirs = p.stones[player - 1], p.stones[2 - player]
     k = p.rules.k
@@ -57,7 +58,7 @@ def first_fours(p: Position) -> list[int]:
     blocks = win_bits(p, them)
     if blocks & (blocks - 1):
         return []
-    candidates = blocks or _four_makers(p, me)
+    candidates = blocks or four_makers(p, me)
     return [cell_of(p, bit) for bit in iter_bits(candidates)]
 
 

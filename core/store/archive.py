@@ -11,6 +11,12 @@ game pages (issue 33). Written once for both databases (:mod:`core.store.sql`).
 - A game is listed (a page may link it) only where it was played in public
   (:mod:`core.store.public_play`: every chat's admins turned ``public_ladder`` on, as it stood
   when the game ended); any other game is reached only by its address.
+- A game finished before the archive existed is archived by :func:`backfill` (``chatbots
+  archive backfill``) while its session is still stored: the same row :func:`archive_in` would
+  have written then, but listed as the chats' settings stand at the backfill. A game whose
+  session was swept left no record of its seats' names and of how it ended (the rating log
+  keeps identities and a result, a kept ``/review`` the moves, neither the rest): it has no
+  page.
 """
 
 from __future__ import annotations
@@ -21,11 +27,12 @@ from typing import Any
 
 from core.games import Outcome, Rules, Termination
 from core.store.models.archive import ArchivedGame, ArchivedSeat
-from core.store.models.session import Session
+from core.store.models.session import Session, Status
 from core.store.public_play import played_in_public, public_places
+from core.store.quarantine import load
 from core.store.ratings import identities
 from core.store.rows import BadRow, decode_moves, encode_moves
-from core.store.sql import Op, count, placeholders, row, rows, value
+from core.store.sql import Atomic, Op, count, placeholders, row, rows, value
 
 log = logging.getLogger("core.store")
 
@@ -91,6 +98,27 @@ def archive_in(session: Session) -> Op[None]:
         session.updated_at,
         int(listed),
     )
+
+
+def backfill(limit: int) -> Op[int]:
+    """Archive up to ``limit`` finished games whose sessions are stored and not archived (the
+    oldest first), each as :func:`archive_in` archives a game at its end; how many. Run it
+    again until it answers 0; a game archived meanwhile by anyone stays as it was."""
+    found = yield rows(
+        "SELECT s.id FROM sessions s WHERE s.status = $1 AND s.termination IS NOT NULL"
+        " AND s.public_id IS NOT NULL"
+        " AND NOT EXISTS (SELECT 1 FROM archive a WHERE a.public_id = s.public_id)"
+        " ORDER BY s.updated_at, s.id LIMIT $2",
+        Status.FINISHED.value,
+        limit,
+    )
+    done = 0
+    for (session_id,) in found:
+        session = yield from load("id = $1", str(session_id))
+        if session is not None and session.status is Status.FINISHED:
+            yield Atomic(archive_in(session))
+            done += 1
+    return done
 
 
 def archived(public_id: str) -> Op[ArchivedGame | None]:

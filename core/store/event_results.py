@@ -51,9 +51,11 @@ def rescore(event_id: str, players: Iterable[str]) -> Op[None]:
     """Write the scores of ``players`` in the event from their results (in its transaction)."""
     arena = (yield value("SELECT format FROM events WHERE id = $1", event_id)) == "arena"
     for player in dict.fromkeys(players):
+        # His played games (EventGame.played): an unplayed one is on no sheet, so it scores
+        # nothing and breaks no streak.
         games = yield rows(
             "SELECT x, x_score, o_score, plies, berserk FROM event_games WHERE event_id = $1"
-            " AND (x = $2 OR o = $2) AND x_score IS NOT NULL ORDER BY finished_at, seq",
+            " AND (x = $2 OR o = $2) AND x_score + o_score > 0 ORDER BY finished_at, seq",
             event_id,
             player,
         )

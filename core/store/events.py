@@ -175,6 +175,18 @@ def live_events() -> Op[list[Event]]:
     return [_event(one) for one in found]
 
 
+def recent_events(since: float, limit: int) -> Op[list[Event]]:
+    """The events scheduled or running, and those finished that started after ``since``: the
+    latest start first, at most ``limit`` (the home page keeps the public ones)."""
+    found = yield rows(
+        f"SELECT {_EVENT} FROM events WHERE status IN ('scheduled', 'running')"
+        " OR (status = 'finished' AND starts_at >= $1)"
+        f" ORDER BY starts_at DESC, id LIMIT {int(limit)}",
+        since,
+    )
+    return [_event(one) for one in found]
+
+
 def chat_events(platform: str, chat_id: str, limit: int = 5) -> Op[list[Event]]:
     """The events made in a chat, the newest first."""
     found = yield rows(

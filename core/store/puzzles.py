@@ -10,6 +10,8 @@
   (:func:`core.puzzles.rating.after_attempt`), both rows locked, player first, then puzzle.
 - Everything is keyed by identity, so a ``/link`` carries it (:func:`carried`, called by
   :mod:`core.store.links`).
+- Puzzles an operator added (``puzzles_added``, proven before the insert) are offered beside the
+  shipped sets (:func:`added_puzzles`).
 - A chat's daily post is claimed for the day and left in the outbox in one transaction
   (:func:`post_daily`): one item per chat and day, however many processes try.
 """
@@ -21,6 +23,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from core.puzzles import shipped
+from core.puzzles.puzzle import Puzzle, from_line
 from core.puzzles.rating import after_attempt, of_difficulty
 from core.puzzles.streak import Streak, day_number
 from core.ratings import PROVISIONAL_GAMES, Rating, merged
@@ -270,6 +274,54 @@ def puzzle_ratings() -> Op[dict[str, Rating]]:
     difficulty)."""
     found = yield rows("SELECT puzzle_id, rating, deviation, attempts FROM puzzle_ratings")
     return {str(r[0]): Rating(float(r[1]), float(r[2]), int(r[3])) for r in found}
+
+
+def add_puzzles(lines: Sequence[tuple[str, str]], now: float) -> Op[int]:
+    """Puzzles an operator adds (``chatbots puzzles add``), as (id, one-line form), each proven
+    before by the caller; one already there is left as it is. All or none; how many were
+    new."""
+    added: int = yield Atomic(_add(lines, now))
+    return added
+
+
+def _add(lines: Sequence[tuple[str, str]], now: float) -> Op[int]:
+    added = 0
+    for ident, line in lines:
+        added += yield count(
+            "INSERT INTO puzzles_added (id, line, added_at) VALUES ($1, $2, $3)"
+            " ON CONFLICT (id) DO NOTHING",
+            ident,
+            line,
+            now,
+        )
+    return added
+
+
+def added_puzzles() -> Op[list[str]]:
+    """Every added puzzle's one-line form, by id."""
+    found = yield rows("SELECT line FROM puzzles_added ORDER BY id")
+    return [str(r[0]) for r in found]
+
+
+def added_puzzle(ident: str) -> Op[str | None]:
+    """The one-line form of the added puzzle ``ident``, or None."""
+    found = yield row("SELECT line FROM puzzles_added WHERE id = $1", ident)
+    return None if found is None else str(found[0])
+
+
+def puzzle_of(ident: str) -> Op[Puzzle | None]:
+    """The puzzle ``ident``: of the shipped sets, else an added one; None where neither is."""
+    found = shipped.by_id(ident)
+    if found is None:
+        line = yield from added_puzzle(ident)
+        found = None if line is None else from_line(line)
+    return found
+
+
+def offered() -> Op[tuple[Puzzle, ...]]:
+    """Every puzzle ``/puzzle next`` chooses from: the shipped sets, then the added ones."""
+    added = yield from added_puzzles()
+    return (*shipped.every(), *map(from_line, added))
 
 
 def carried(source: str, into: str) -> Op[None]:

@@ -1,5 +1,6 @@
 """``chatbots puzzles generate``: puzzles from seeded play and from the archive of finished
-games, each one a fact the solver confirms, none of them shipped already (issue 35). The work
+games, each one a fact the solver confirms, none of them shipped already, added to the
+database with ``--add`` (issue 35). The work
 runs in a thread here (``AI_WORKERS=0``): a worker pool's start costs a solver warm-up per
 worker; the pool itself is the runner's, tested in tests/core/workers."""
 
@@ -17,7 +18,7 @@ from core.puzzles import shipped
 from core.puzzles.facts import verify
 from core.puzzles.generate import games
 from core.puzzles.puzzle import from_line
-from core.store import SqliteStore, sessions
+from core.store import SqliteStore, puzzles, sessions
 from tests.chatbots.test_app import chatbots
 from tests.core.store.helpers import make_session, played
 
@@ -31,7 +32,8 @@ async def test_generate_from_seeded_play_writes_new_facts(tmp_path: Path) -> Non
         {"DATABASE_PATH": str(tmp_path / "db.sqlite3"), "AI_WORKERS": "0"}, None
     )
     out, said = tmp_path / "more.csv", io.StringIO()
-    assert await generate_command(settings, 3, str(out), seed=11, minutes=2, stdout=said) == 0
+    made = await generate_command(settings, 3, str(out), seed=11, minutes=2, add=True, stdout=said)
+    assert made == 0
     lines = read(out)
     assert len(lines) == 3 and lines == sorted(lines)
     for line in lines:
@@ -39,6 +41,9 @@ async def test_generate_from_seeded_play_writes_new_facts(tmp_path: Path) -> Non
         assert shipped.by_id(puzzle.id) is None
         verify(puzzle)
     assert said.getvalue().startswith("3 puzzles from seed 11 on 1 workers in ")
+    assert "3 added to the database (0 were there already, 0 not proven)" in said.getvalue()
+    async with SqliteStore.open(tmp_path / "db.sqlite3") as store:  # the bot offers them
+        assert await store.run(puzzles.added_puzzles()) == lines
 
 
 async def test_generate_from_the_archive_finds_the_mistakes_of_finished_games(

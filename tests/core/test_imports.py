@@ -99,15 +99,19 @@ def test_all_of_core_imports_neither_discord_nor_nio() -> None:
 ADMIN_MAY_NOT_IMPORT = ("core.commands", "core.pictures", "core.sessions", "core.workers")
 
 
+def _imported(node: ast.AST) -> list[str]:
+    """The modules an import statement names (none for any other node)."""
+    if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+        return [node.module]
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    return []
+
+
 def _imports_of(path: Path) -> set[str]:
     """Every module ``path`` imports, at any depth (type-only imports too)."""
-    names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.add(node.module)
-        elif isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-    return names
+    tree = ast.parse(path.read_text(), str(path))
+    return {name for node in ast.walk(tree) for name in _imported(node)}
 
 
 def test_the_settings_import_nothing_above_or_beside_them() -> None:
@@ -173,3 +177,28 @@ def test_the_pages_values_load_no_web_library() -> None:
     loaded = loaded_after(every_module_of("core.pages"))
     assert "core.pages.reads" in loaded
     assert not top_level(loaded) & {"aiohttp", "jinja2", "markupsafe", *NOT_IN_CORE}
+
+
+# The pages draw the service's boards (core.pages.live imports core.sessions' views) and the
+# service links to the pages (core.sessions.players.weblinks imports their addresses): each
+# imports what it needs of the other at the top of a module, never inside a function, where an
+# import hides a cycle until another order of imports meets it. What the service needs of the
+# pages sits below both (core.pages.paths' GAMES; core.render's move_label).
+BOTH_WAYS = ("core.sessions", "core.pages")
+
+
+def test_the_service_and_the_pages_import_each_other_at_the_top_only() -> None:
+    hidden = set()
+    for package in BOTH_WAYS:
+        for path in sorted((ROOT / package.replace(".", "/")).rglob("*.py")):
+            for function in ast.walk(ast.parse(path.read_text(), str(path))):
+                if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+                    continue
+                names = {
+                    name
+                    for node in ast.walk(function)
+                    for name in _imported(node)
+                    if name.startswith(BOTH_WAYS)
+                }
+                hidden |= {(str(path.relative_to(ROOT)), function.name, name) for name in names}
+    assert not hidden

@@ -62,7 +62,9 @@ async def test_the_event_page_in_chromium(
         assert "Finished" in main and "Round 1" in main and "Cat: bye" in main
         names = await page.locator("table.ladder tbody td:nth-child(2)").all_inner_texts()
         assert names == ["Ann", "Cat", '<script>alert("x")</script>Eve']
-        assert await page.locator("nav").evaluate("n => getComputedStyle(n).display") == "flex"
+        assert (
+            await page.locator("header nav").evaluate("n => getComputedStyle(n).display") == "flex"
+        )
         overflow = await page.evaluate(
             "document.documentElement.scrollWidth - document.documentElement.clientWidth"
         )

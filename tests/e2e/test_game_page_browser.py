@@ -1,8 +1,13 @@
-"""A Connect Four game's page in Debian's Chromium against the real application (one AI
-worker, which reviews the game for the page): the whole game replayed by the keyboard, by the
+"""A Connect Four game's page in Debian's Chromium against the real application: the whole game
+replayed by the keyboard, by the
 buttons and by the move list, the board and the verdict checked at every step against the
 solver; no request leaves 127.0.0.1, the browser logs no console error, nothing overflows a
-phone's width, and screenshots are kept and checked not blank."""
+phone's width, and screenshots are kept and checked not blank.
+
+The game's review is kept with it before the application starts, as a first visit keeps it
+(tests/core/pages/test_game.py shows that visit): the application's AI workers review within a
+deadline of wall-clock seconds, which a loaded machine can spend before the review is done, and
+then a page shows the verdicts without "only move" until a later visit."""
 
 from __future__ import annotations
 
@@ -13,8 +18,10 @@ import pytest
 from playwright.async_api import Browser, Page
 
 from core.ai import solve
-from core.ai.review import Result, describe
+from core.ai.review import Result, describe, review_game
 from core.games import CONNECT_FOUR, Position
+from core.i18n import render
+from core.pages.game import board_text, encode_review
 from core.replies import Actor
 from core.store import SqliteStore, archive, sessions
 from tests.core.test_sessions import Clock, service
@@ -50,7 +57,9 @@ async def game(tmp_path: Path) -> AsyncIterator[str]:
         last = await store.run(sessions.last_finished("discord", "c1", "alice"))
         assert last is not None and last.moves == MOVES
         kept = await store.run(archive.archived(last.public_id))
-        assert kept is not None and kept.analysis is None  # the page's first visit reviews it
+        review = review_game(CONNECT_FOUR, MOVES, every_best=True)  # no deadline
+        assert kept is not None and review is not None
+        assert await store.run(archive.keep_analysis(last.public_id, encode_review(review.moves)))
         found.append(last.public_id)
 
     async with serving_app(tmp_path, fill) as url:
@@ -181,5 +190,41 @@ async def test_the_game_page_at_a_phones_width_and_its_preview(game: str, browse
         assert picture.status == 200 and picture.headers["content-type"] == "image/png"
         assert not watched.errors, watched.errors
         assert all(url.startswith("http://127.0.0.1:") for url in watched.requests)
+    finally:
+        await context.close()
+
+
+async def test_the_replay_speaks_the_pages_language(game: str, browser: Browser) -> None:
+    """In Russian, chosen by the footer's link: the script writes the board in words and the
+    status line in the page's language, the same words as the server's, and keeps the
+    language in the address."""
+    context = await browser.new_context(viewport=DESKTOP)  # type: ignore[arg-type]
+    try:
+        watched = Watched(await context.new_page())
+        page = watched.page
+        await page.goto(game)
+        await page.get_by_role("link", name=render("page.language", "ru")).click()
+        await page.wait_for_url("**?lang=ru")
+        assert await page.locator("html").get_attribute("lang") == "ru"
+        await page.keyboard.press("Home")
+        assert await page.locator("#status").inner_text() == render("page.game.start", "ru")
+        assert await page.locator("#board-text").inner_text() == render("page.board.empty", "ru")
+        for ply in range(1, len(MOVES) + 1):
+            await page.keyboard.press("ArrowRight")
+            position = Position.from_moves(CONNECT_FOUR, MOVES[:ply])
+            text = await page.locator("#board-text").inner_text()
+            assert text == board_text(CONNECT_FOUR, position).render("ru"), ply
+            move = f"{'XO'[(ply - 1) % 2]} {MOVES[ply - 1] + 1}"
+            said = render("page.game.move", "ru", number=ply, move=move)
+            # The verdict as the server wrote it in the move list (none while pending).
+            verdicts = page.locator("#moves li").nth(ply).locator(".verdict")
+            if await verdicts.count():
+                said += ": " + await verdicts.inner_text()
+            assert await page.locator("#status").inner_text() == said, ply
+            assert "lang=ru" in page.url and f"ply={ply}" in page.url
+        # The server draws the same at that address.
+        await page.reload()
+        assert await page.locator("#board-text").inner_text() == text
+        assert not watched.errors, watched.errors
     finally:
         await context.close()

@@ -184,7 +184,10 @@ async def test_every_page_in_chromium(
             assert text in await page.locator("main").inner_text()
             assert await page.evaluate("document.documentElement.lang") == "en"
             # The stylesheet applied (CSP let it in): the nav is a flex row.
-            assert await page.locator("nav").evaluate("n => getComputedStyle(n).display") == "flex"
+            assert (
+                await page.locator("header nav").evaluate("n => getComputedStyle(n).display")
+                == "flex"
+            )
             overflow = await page.evaluate(
                 "document.documentElement.scrollWidth - document.documentElement.clientWidth"
             )
@@ -218,7 +221,7 @@ async def test_from_the_home_page_to_a_ladder_and_a_players_chart(
         await page.get_by_role("link", name="Alice").click()
         await page.wait_for_url(site + "player/discord%3Aalice")
         chart = page.get_by_role("img")
-        assert "Tic-tac-toe rating over the last 10 rated games" in (
+        assert "Tic-tac-toe: the rating over the latest rated games, from" in (
             await chart.locator("title").text_content() or ""
         )
         box = await chart.bounding_box()

@@ -23,31 +23,46 @@
   let ply = Number(new URLSearchParams(window.location.search).get("ply") ?? total);
   if (!Number.isInteger(ply) || ply < 0 || ply > total) ply = total;
 
-  // The board in words, as the server writes it (core/pages/game.py, describe_board).
+  // The page's texts in its language, with {name} where a value goes (data- attributes).
+  const said = replay.dataset;
+  function fill(text, values) {
+    return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? values[name] : whole));
+  }
+
+  // The board in words, as the server writes it (core/pages/game.py, board_text).
   function describe(marks) {
-    if (marks.size === 0) return "An empty board.";
+    if (marks.size === 0) return said.empty;
     const parts = [];
     if (gravity) {
       for (let c = 0; c < cols; c++) {
         const stack = [];
         for (let r = rows - 1; r >= 0; r--) if (marks.has(r * cols + c)) stack.push(marks.get(r * cols + c));
-        if (stack.length) parts.push("column " + (c + 1) + ": " + stack.join(", "));
+        if (stack.length) parts.push(fill(said.column, { column: c + 1, marks: stack.join(", ") }));
       }
-      return "From the bottom up, " + parts.join("; ") + ".";
+      return fill(said.gravityWords, { columns: parts.join("; ") });
     }
     const sorted = Array.from(marks.keys()).sort((a, b) => a - b);
     for (const mark of ["X", "O"]) {
       const named = sorted.filter((i) => marks.get(i) === mark).map((i) => letters[i % cols] + (Math.floor(i / cols) + 1));
-      if (named.length) parts.push(mark + " on " + named.join(", "));
+      if (named.length) parts.push(fill(said.marks, { mark: mark, cells: named.join(", ") }));
     }
-    return parts.join("; ") + ".";
+    return fill(said.free, { marks: parts.join("; ") });
   }
 
   // The status line, as the server writes it: the move, and its verdict where one is known.
   function words(n) {
     if (n === 0) return links[0].dataset.words;
     const verdict = links[n].parentElement.querySelector(".verdict");
-    return "Move " + n + ": " + links[n].textContent + (verdict ? ": " + verdict.textContent : "");
+    const move = fill(said.move, { number: n, move: links[n].textContent });
+    return move + (verdict ? ": " + verdict.textContent : "");
+  }
+
+  // The address of the board after n moves: this one's, with its other parameters (the
+  // language a reader chose) kept.
+  function at(n) {
+    const query = new URLSearchParams(window.location.search);
+    query.set("ply", String(n));
+    return "?" + query.toString();
   }
 
   function show(next) {
@@ -75,8 +90,8 @@
     status.textContent = words(ply);
     text.textContent = describe(marks);
     const steps = { first: 0, back: Math.max(0, ply - 1), forward: Math.min(total, ply + 1), end: total };
-    for (const a of replay.querySelectorAll("a[data-step]")) a.href = "?ply=" + steps[a.dataset.step];
-    window.history.replaceState(null, "", "?ply=" + ply);
+    for (const a of replay.querySelectorAll("a[data-step]")) a.href = at(steps[a.dataset.step]);
+    window.history.replaceState(null, "", at(ply));
   }
 
   replay.addEventListener("click", (event) => {

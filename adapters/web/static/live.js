@@ -18,7 +18,7 @@
       const left = Math.max(0, Math.round((Number(time.dataset.deadline) - Date.now()) / 1000));
       const minutes = Math.floor(left / 60);
       const seconds = String(left % 60).padStart(2, "0");
-      time.textContent = "in " + minutes + ":" + seconds;
+      time.textContent = (time.dataset.left || "{left}").replace("{left}", minutes + ":" + seconds);
     }
   }
 

@@ -50,6 +50,13 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "pt": "Início: HH:MM (UTC) ou +ESPERA como +30m",
         "ru": "Начало: ЧЧ:ММ (UTC) или +ОЖИДАНИЕ, например +30m",
     },
+    "help.option.tournament_name": {
+        "en": "Its name (a new event)",
+        "ca": "El seu nom (un torneig nou)",
+        "es": "Su nombre (un torneo nuevo)",
+        "pt": "O seu nome (um torneio novo)",
+        "ru": "Его название (новый турнир)",
+    },
     "discord.choice.action.arena": {
         "en": "arena",
         "ca": "arena",
@@ -136,11 +143,11 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     },
     "event.rounds": {lang: "{n:event.count.rounds}" for lang in ("en", "ca", "es", "pt", "ru")},
     "event.line": {
-        "en": "{rank}. {player}: {points} ({tiebreak}){left}",
-        "ca": "{rank}. {player}: {points} ({tiebreak}){left}",
-        "es": "{rank}. {player}: {points} ({tiebreak}){left}",
-        "pt": "{rank}. {player}: {points} ({tiebreak}){left}",
-        "ru": "{rank}. {player}: {points} ({tiebreak}){left}",
+        "en": "{rank}. {player}: {points} ({tiebreak}){berserk}{left}",
+        "ca": "{rank}. {player}: {points} ({tiebreak}){berserk}{left}",
+        "es": "{rank}. {player}: {points} ({tiebreak}){berserk}{left}",
+        "pt": "{rank}. {player}: {points} ({tiebreak}){berserk}{left}",
+        "ru": "{rank}. {player}: {points} ({tiebreak}){berserk}{left}",
     },
     "event.withdrawn": {
         "en": ", left",
@@ -155,6 +162,15 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "es": "{event}. Empieza en {minutes:game.count.minutes}. Apúntate: {join}",
         "pt": "{event}. Começa em {minutes:game.count.minutes}. Entre: {join}",
         "ru": "{event}. Начало через {minutes:game.count.minutes}. Вступить: {join}",
+    },
+    "event.created_at": {
+        "en": "{event}. Starts at {time} UTC, in {minutes:game.count.minutes}. Join: {join}",
+        "ca": "{event}. Comença a les {time} UTC, d'aquí a {minutes:game.count.minutes}."
+        " Apunta-t'hi: {join}",
+        "es": "{event}. Empieza a las {time} UTC, dentro de {minutes:game.count.minutes}."
+        " Apúntate: {join}",
+        "pt": "{event}. Começa às {time} UTC, daqui a {minutes:game.count.minutes}. Entre: {join}",
+        "ru": "{event}. Начало в {time} UTC, через {minutes:game.count.minutes}. Вступить: {join}",
     },
     "event.reminder": {
         "en": "{event}: starts in {minutes:game.count.minutes}. Join: {join}",
@@ -190,6 +206,19 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "es": "Torneo {tournament}, ronda {round}: {x} contra {o}, {clock} por jugada.",
         "pt": "Torneio {tournament}, rodada {round}: {x} contra {o}, {clock} por lance.",
         "ru": "Турнир {tournament}, тур {round}: {x} — {o}, {clock} на ход.",
+    },
+    "event.gave_way": {
+        "en": "{player}: your other game here is over (resigned, or a challenge withdrawn):"
+        " a tournament game comes first, and yours in {tournament} has started.",
+        "ca": "{player}: la teva altra partida aquí s'ha acabat (abandonada, o un repte"
+        " retirat): una partida de torneig va primer, i la teva del torneig {tournament} ha"
+        " començat.",
+        "es": "{player}: tu otra partida aquí ha terminado (abandonada, o un reto retirado):"
+        " una partida de torneo va primero, y la tuya del torneo {tournament} ha empezado.",
+        "pt": "{player}: a sua outra partida aqui terminou (abandonada, ou um desafio retirado):"
+        " uma partida de torneio vem primeiro, e a sua do torneio {tournament} começou.",
+        "ru": "{player}: ваша другая партия здесь окончена (сдана или вызов отозван):"
+        " турнирная партия важнее, и ваша партия в турнире {tournament} началась.",
     },
     "event.joined": {
         "en": "{player} joined tournament {tournament} ({count:event.count.players}).",

@@ -9,7 +9,8 @@ import datetime
 
 from core.commands import Tournament, TournamentAction
 from core.errors import UserError
-from core.i18n import Text
+from core.i18n import Param, Text
+from core.pages.names import shown_name
 from core.pairing.seeks import OPEN_PLAY_CLOCK
 from core.ratings import Rating, pool_of
 from core.replies import Actor, Reply
@@ -37,11 +38,6 @@ class Tournaments:
         self._ctx = ctx
         self._policy = policy
         self._notices = notices
-        # Here, not at the top: the links' module reaches core.pages, which imports the
-        # sessions' reviews, which are loaded after this module.
-        from core.sessions.players.weblinks import WebLinks
-
-        self._links = WebLinks(ctx)
 
     async def command(self, actor: Actor, command: Tournament) -> list[Reply]:
         match command.action:
@@ -83,6 +79,7 @@ class Tournaments:
         else:
             length = command.length or (DEFAULT_ROUNDS if fmt is Format.SWISS else 0)
         event_id = new_session_id()
+        named = shown_name(command.name) if command.name else "?"
         event = Event(
             id=event_id,
             format=fmt,
@@ -96,16 +93,22 @@ class Tournaments:
             chat_id=actor.chat_id,
             server_id=actor.server_id,
             created_by=actor.user_id,
-            name=event_id,
+            name=named if named != "?" else event_id,
             created_at=now,
             berserk=command.berserk,
         )
         await store.run(events.create_event(event))
         minutes = max(0, round((event.starts_at - now) / 60))
-        text = Text(
-            "event.created",
-            {"event": describe(event), "minutes": minutes, "join": self._join_hint(actor, event)},
-        )
+        said: dict[str, Param] = {
+            "event": describe(event),
+            "minutes": minutes,
+            "join": self._join_hint(actor, event),
+        }
+        if command.start_at is not None:  # a time of day is read as UTC: say so
+            hour, minute = command.start_at
+            text = Text("event.created_at", {**said, "time": f"{hour:02}:{minute:02}"})
+        else:
+            text = Text("event.created", said)
         return [Reply(text=text)]
 
     # --- joining and leaving ---------------------------------------------------------------
@@ -230,7 +233,7 @@ class Tournaments:
             status = Text(f"event.status.{event.status.value}")
         lines = await self._notices.standings(event, identity)
         text = Text("event.table", {"event": describe(event), "status": status, "lines": lines})
-        return [Reply(text=text, links=self._links.of_event(event.public_id))]
+        return [Reply(text=text, links=self._notices.links.of_event(event.public_id))]
 
 
 def _start(now: float, command: Tournament) -> float:

@@ -30,8 +30,8 @@ from core.sessions.context import Context
 from core.sessions.events.table import table
 from core.sessions.openplay.relay import Relay
 from core.sessions.outages import REFUSED
-from core.sessions.play.model import agreed_game
-from core.store import AlreadyPlaying, Session, events, new_session_id, seeks
+from core.sessions.play.model import agreed_game, resigned, stopped
+from core.store import AlreadyPlaying, Session, Status, events, new_session_id, seeks, sessions
 from core.store.events import Advance
 from core.store.models import Kind, OutboxItem
 from core.store.models.events import (
@@ -50,6 +50,9 @@ PASS = 1.0
 
 REMIND_BEFORE = 300.0
 """Seconds before its start an event's reminder goes out."""
+
+MAKE_WAY_TRIES = 3
+"""Tries to write a pairing's game: each of its two players may have another game to end."""
 
 BYE_POINTS = 1.0
 """What a round without a game scores (the odd player out, an opponent who left)."""
@@ -155,14 +158,61 @@ class Director:
                         detail={"event": event.id, "notice": "game", "round": pairing.round},
                     )
                 )
-            try:
-                left = await self._ctx.store.run(events.start_game(session, notices, now))
-            except AlreadyPlaying:
-                # A player's other game in his chat comes first: the next step tries again.
-                continue
+            left = None
+            for _ in range(MAKE_WAY_TRIES):
+                try:
+                    left = await self._ctx.store.run(events.start_game(session, notices, now))
+                    break
+                except AlreadyPlaying as error:
+                    if not await self._make_way(event, error):
+                        break  # another event's game: its clock ends it, the next step retries
             if left is not None:
                 self._ctx.observer.game_started(session.counted_platform, session.variant.label)
                 self._relay.show_now(left, session)
+
+    async def _make_way(self, event: Event, error: AlreadyPlaying) -> bool:
+        """End the other game a pairing's player has in his chat, since a tournament game comes
+        first (one game per player per chat): a challenge he made is withdrawn, a bots' game he
+        watches stopped, and a game he plays outside any event resigned by him (his opponent
+        wins), with a notice in that chat. Whether the pairing may be tried again: not while it
+        is another event's game, which its clock ends."""
+        ctx = self._ctx
+        other = await ctx.store.run(sessions.get(error.session_id))
+        if other is None or other.status is Status.FINISHED:
+            return True  # gone meanwhile
+        if await ctx.store.run(events.game_of(other.id)) is not None:
+            return False
+        seat = other.seat_of(error.user_id)
+        notice = OutboxItem(
+            Kind.EVENT,
+            *(other.chat_of(seat) if seat is not None else (other.platform, other.chat_id)),
+            other.id,
+            other.version + 1,
+            seat,
+            detail={
+                "event": event.id,
+                "notice": "gave_way",
+                "player": next(
+                    (s.name for s in other.seats if s.user_id == error.user_id), error.user_id
+                ),
+                "server": other.server_id if seat is None else other.server_of(seat),
+            },
+        )
+        if other.status is Status.CHALLENGE:
+            done = await ctx.delete(other, notices=[notice])
+        else:
+            now, ttl = ctx.now_and_ttl(Status.FINISHED, kept=other)
+            if seat is None:  # the bots' game he watches
+                ended = stopped(other, now=now, ttl=ttl)
+            else:
+                ended = resigned(other, seat, now=now, ttl=ttl)
+            done = await ctx.update(ended, expected_version=other.version, notices=[notice])
+        if done:
+            try:  # before the tournament game's own notice
+                await self._relay.deliver()
+            except Exception:  # stored: the next pass shows it
+                log.exception("could not show a game that gave way", extra={"action": "events"})
+        return True
 
     def _session(
         self, event: Event, pairing: EventGame, x: EventPlayer, o: EventPlayer, now: float
@@ -205,7 +255,8 @@ class Director:
             firsts[g.x] = firsts.get(g.x, 0) + 1
         just = {(p, o) for p, o in last.items()}
         blocked = await self._blocks([p.id for p in free])
-        pairs = pair_wave(free, just_played=just, blocked=blocked)
+        # In a thread, as a Swiss round: the event loop keeps serving moves meanwhile.
+        pairs = await asyncio.to_thread(pair_wave, free, just_played=just, blocked=blocked)
         if not pairs:
             return True
         wave = event.round + 1
@@ -264,15 +315,16 @@ class Director:
                 SwissPlayer(p.player, p.rating, p.joined, number if p.withdrawn else None)
                 for p in players
             ]
-            # A game that ended with nothing for either side was not played: it scores neither
-            # and does not keep its two players apart (FIDE's unplayed games).
+            # An unplayed game does not keep its two players apart either.
             history = [
-                SwissGame(g.round, g.x, g.o, float(g.x_score or 0.0))
-                for g in games
-                if g.done and (g.x_score or g.o_score)
+                SwissGame(g.round, g.x, g.o, float(g.x_score or 0.0)) for g in games if g.played
             ]
             before = [Bye(b.round, b.player, b.points, allocated=True) for b in byes]
-            swiss = pair_round(field, history, before, number, event.rounds)
+            # In a thread: a Dutch round of DUTCH_MAX players takes a few hundred ms of CPU
+            # (a networkx matching in pure Python), which the event loop's moves must not wait.
+            swiss = await asyncio.to_thread(
+                pair_round, field, history, before, number, event.rounds
+            )
             pairs = [(board.white, board.black) for board in swiss.boards]
         made, given = [], []
         for white, black in pairs:

@@ -11,6 +11,7 @@ from core.replies import Actor, Reply
 from core.sessions.context import Context
 from core.sessions.events.table import Row, table
 from core.sessions.openplay.relay import Relay, Shown, reader_of
+from core.sessions.players.weblinks import WebLinks
 from core.sessions.views import board_reply, game_name
 from core.store import Session, events
 from core.store.models import Kind, OutboxItem
@@ -43,6 +44,15 @@ def describe(event: Event) -> Text:
     )
 
 
+BERSERK_MARK = "⚡"
+"""Marks a player's berserk games (an arena's): in the chats' standings and on the page."""
+
+
+def berserk_mark(games: int) -> str:
+    """`` ⚡3`` after a player who went berserk in 3 games; nothing for none."""
+    return f" {BERSERK_MARK}{games}" if games else ""
+
+
 def lines(rows: list[Row], mine: str | None = None) -> Lines:
     """The table's lines: the first :data:`SHOWN`, and ``mine`` (an identity) if further down."""
     chosen = [r for r in rows if r.rank <= SHOWN or r.player.player == mine]
@@ -55,6 +65,7 @@ def lines(rows: list[Row], mine: str | None = None) -> Lines:
                     "player": r.player.name,
                     "points": points_text(r.points),
                     "tiebreak": points_text(round(r.tiebreak, 1)),
+                    "berserk": berserk_mark(r.berserk),
                     "left": Text("event.withdrawn") if r.player.withdrawn else "",
                 },
             )
@@ -68,6 +79,8 @@ class Notices:
 
     def __init__(self, ctx: Context, relay: Relay) -> None:
         self._ctx = ctx
+        self.links = WebLinks(ctx)
+        """The event page's link (``/tournament`` and the final standings)."""
         relay.renders(Kind.EVENT, self.render)
 
     async def standings(self, event: Event, mine: str | None = None) -> Lines:
@@ -86,6 +99,8 @@ class Notices:
             return None
         if notice == "game":
             return self._game(item, event, session)
+        if notice == "gave_way":
+            return self._gave_way(item, event, session)
         server = item.detail.get("server")
         reader = Actor(
             item.platform,
@@ -108,9 +123,30 @@ class Notices:
             text = Text(
                 "event.final", {"tournament": event.name, "lines": await self.standings(event)}
             )
+            # dropped on the way to the chat where its web_links is off
+            return reader, [Reply(text=text, links=self.links.of_event(event.public_id))]
         else:
             return None
         return reader, [Reply(text=text)]
+
+    def _gave_way(self, item: OutboxItem, event: Event, ended: Session | None) -> Shown | None:
+        """A player's other game in the chat, ended for his tournament game (the director's
+        rule): its board at its end, if it had one (a withdrawn challenge is gone), and why."""
+        server = item.detail.get("server")
+        reader = None if ended is None else reader_of(self._ctx, item, ended)
+        if reader is None:
+            reader = Actor(
+                item.platform,
+                item.chat_id,
+                "",
+                "",
+                locale=self._ctx.settings.default_locale,
+                server_id=server if isinstance(server, str) else None,
+            )
+        player = item.detail.get("player")
+        text = Text("event.gave_way", {"player": str(player), "tournament": event.name})
+        shown = [] if ended is None else [board_reply(ended)]
+        return reader, [*shown, Reply(text=text, new_message=True)]
 
     def _game(self, item: OutboxItem, event: Event, session: Session | None) -> Shown | None:
         if session is None or item.seat is None:

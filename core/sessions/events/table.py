@@ -20,6 +20,8 @@ class Row:
     points: float
     tiebreak: float
     second: float = 0.0
+    berserk: int = 0
+    """An arena's: the games he went berserk in."""
 
 
 def table(
@@ -30,9 +32,10 @@ def table(
 ) -> list[Row]:
     """The event's standings, best first."""
     by_id = {p.player: p for p in players}
-    done = [g for g in games if g.x_score is not None and g.o_score is not None]
+    done = [g for g in games if g.played]
     if event.format is Format.ARENA:
         records = []
+        berserk: dict[str, int] = {}
         for p in players:
             mine = []
             for g in done:
@@ -41,14 +44,22 @@ def table(
                     score = g.x_score if g.x == p.player else g.o_score
                     rating = by_id[other].rating if other in by_id else p.rating
                     mine.append((rating, float(score or 0.0)))
+                    seat_bit = 1 if g.x == p.player else 2
+                    berserk[p.player] = berserk.get(p.player, 0) + bool(g.berserk & seat_bit)
             records.append(ArenaRecord(p.player, int(p.score), mine))
+        rows = arena_standings(records)
         return [
-            Row(s.rank, by_id[s.player], float(s.points), s.performance)
-            for s in arena_standings(records)
+            Row(
+                r.rank,
+                by_id[r.player],
+                float(r.points),
+                r.performance,
+                0.0,
+                berserk.get(r.player, 0),
+            )
+            for r in rows
         ]
-    # A game that ended with nothing for either side counts for neither player, nor for
-    # their tie-breaks (FIDE counts an unplayed game so too).
-    played = [Played(g.x, g.o, float(g.x_score or 0.0)) for g in done if g.x_score or g.o_score]
+    played = [Played(g.x, g.o, float(g.x_score or 0.0)) for g in done]
     bye_points: dict[str, float] = {}
     for bye in byes:
         bye_points[bye.player] = bye_points.get(bye.player, 0.0) + bye.points

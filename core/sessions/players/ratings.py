@@ -77,7 +77,8 @@ class Ratings:
             )
         )
         shown = Text(f"ratings.top.{ladder.value}", {"game": game, "lines": lines})
-        return [*said, Reply(text=shown, links=self._links.of_ladder(kind))]
+        links = await self._links.of_ladder(kind, actor, ladder is Ladder.ALL)
+        return [*said, Reply(text=shown, links=links)]
 
     async def annotated(self, replies: list[Reply]) -> list[Reply]:
         """The replies, where one announces the result of a rated game, with both players'

@@ -19,7 +19,8 @@ from core.admin.keys import Effective
 from core.commands import GameKind
 from core.i18n import Text
 from core.pages.addresses import Addresses
-from core.pages.ops import page_hidden
+from core.pages.ops import ladder_public, page_hidden
+from core.pages.paths import GAMES
 from core.pages.recent import recent_games
 from core.replies import Actor, BoardView, Reply, WebLink
 from core.sessions.context import Context
@@ -51,14 +52,19 @@ class WebLinks:
             return ()
         return (WebLink(Text("links.event"), self._at.event(public_id)),)
 
-    def of_ladder(self, kind: GameKind) -> tuple[WebLink, ...]:
-        """The global ladder of ``kind`` (``/top``), where the pages have one."""
-        # Here, not at the top: core.pages.reads imports the service (the live pages' boards).
-        from core.pages.reads import GAMES
-
+    async def of_ladder(self, kind: GameKind, actor: Actor, everyone: bool) -> tuple[WebLink, ...]:
+        """``/top``'s ladder of ``kind``, where the pages have one: the actor's Discord
+        server's, or their room's, where its admins turned ``public_ladder`` on (the page of
+        the players ``/top server`` or a room's ``/top`` lists); else, and for ``everyone``
+        (``/top all``), the global ladder."""
         if self._at is None or kind not in GAMES:
             return ()
-        return (WebLink(Text("links.ladder"), self._at.ladder(kind.word)),)
+        place = actor.server_id if actor.server_id is not None else actor.chat_id
+        if not everyone and await self._ctx.store.run(ladder_public(actor.platform, place)):
+            url = self._at.local_ladder(kind.word, actor.platform, place)
+        else:
+            url = self._at.ladder(kind.word)
+        return (WebLink(Text("links.ladder"), url),)
 
     async def of_player(self, actor: Actor, user_id: str, name: str) -> tuple[WebLink, ...]:
         """``/stats``: the player's page (when they have a rated game and have not hidden

@@ -11,8 +11,8 @@ from core.i18n import Param, Text
 from core.puzzles.answer import Attempt
 from core.puzzles.puzzle import Puzzle, Theme
 from core.ratings import format_delta
+from core.render import move_label
 from core.replies import BoardView, PlayerView
-from core.sessions.reviews.review import move_label
 from core.sessions.views import MARKS, board_cells
 from core.store.models.puzzles import PuzzleResult
 

@@ -40,8 +40,16 @@ _STATUS = {
 }
 
 
+VCF_DAY = 6
+"""The weekday (Sunday) whose daily puzzle is a VCF: five in a row on 15x15, answered as any
+puzzle's board (a typed cell, or the board's menus); the other days' are Connect Four."""
+
+
 def daily(day: datetime.date) -> PuzzleValue:
-    """The puzzle of ``day`` (UTC): a Connect Four puzzle of the shipped set."""
+    """The puzzle of ``day`` (UTC), of the shipped sets: a VCF on :data:`VCF_DAY`, else a
+    Connect Four puzzle."""
+    if day.weekday() == VCF_DAY:
+        return shipped.daily(day, shipped.vcf())
     return shipped.daily(day, shipped.connect_four())
 
 
@@ -85,7 +93,8 @@ class Puzzles:
         text = Text("puzzle.next", {"name": actor.display_name, "rating": rating.display()})
         tried = await store.run(puzzles.attempted(actor.platform, actor.user_id))
         ratings = await store.run(puzzles.puzzle_ratings())
-        chosen = choose.near(shipped.every(), ratings, tried, rating.rating, ctx.rng)
+        offered = await store.run(puzzles.offered())
+        chosen = choose.near(offered, ratings, tried, rating.rating, ctx.rng)
         if chosen is None:
             raise UserError("puzzle.all_tried", prefix=ctx.prefix(actor))
         return await self._shown(actor, chosen, text)
@@ -162,7 +171,7 @@ class Puzzles:
 
     async def typed(self, actor: Actor, stored: StoredAttempt, move: MoveText) -> list[Reply]:
         """A move typed in the chat of the actor's current puzzle (``stored``)."""
-        puzzle = self._puzzle(stored)
+        puzzle = await self._puzzle(stored)
         if stored.finished:
             return [self._over(actor, stored)]
         return await self._answer(actor, puzzle, stored, resolve_move(move, puzzle.rules))
@@ -213,7 +222,9 @@ class Puzzles:
             stored = await ctx.store.run(self._start(actor, puzzle))
         else:
             found = await ctx.store.run(puzzles.attempt_of(ident)) if kind else None
-            puzzle = shipped.by_id(found.puzzle_id) if found is not None else None
+            puzzle = None
+            if found is not None:
+                puzzle = await ctx.store.run(puzzles.puzzle_of(found.puzzle_id))
             mine = None
             if found is not None and puzzle is not None:
                 mine = await ctx.store.run(
@@ -291,8 +302,8 @@ class Puzzles:
 
     # --- replies ---------------------------------------------------------------------------
 
-    def _puzzle(self, stored: StoredAttempt) -> PuzzleValue:
-        puzzle = shipped.by_id(stored.puzzle_id)
+    async def _puzzle(self, stored: StoredAttempt) -> PuzzleValue:
+        puzzle = await self._ctx.store.run(puzzles.puzzle_of(stored.puzzle_id))
         if puzzle is None:  # a puzzle of a set this version no longer ships
             raise UserError("puzzle.not_yours", prefix="/")
         return puzzle

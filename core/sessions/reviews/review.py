@@ -30,8 +30,8 @@ from core.ai.review import (
 )
 from core.errors import UserError
 from core.games import CONNECT_FOUR, Rules
-from core.games.rules import COLUMN_LETTERS
 from core.i18n import Lines, Param, Text
+from core.render import move_label
 from core.replies import Actor, Reply
 from core.sessions.context import Context
 from core.sessions.players.weblinks import WebLinks
@@ -281,11 +281,3 @@ def _value(rules: Rules, score: int, stones: int) -> Text:
         return Text("review.draw")
     key = "review.win" if result is Result.WIN else "review.loss"
     return Text(key, {"plies": plies})
-
-
-def move_label(rules: Rules, move: int) -> str:
-    """A move as players type it: a column number under gravity, else a coordinate (``b2``)."""
-    if rules.gravity:
-        return str(move + 1)
-    row, col = divmod(move, rules.cols)
-    return f"{COLUMN_LETTERS[col]}{row + 1}"

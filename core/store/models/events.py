@@ -45,6 +45,8 @@ class Event:
         public_id: the address of its web page (``/event/<public_id>``): 128 random bits, as a
             game's, never the short ``id`` the chats type.
         berserk: its players may go berserk (an arena's option): half the clock, +1 for a win.
+        name: what the chats call it: the name it was made with (cleaned and cut as a display
+            name is), else its id.
     """
 
     id: str
@@ -67,6 +69,11 @@ class Event:
     created_at: float = 0.0
     public_id: str = field(default_factory=new_public_id)
     berserk: bool = False
+
+    @property
+    def given_name(self) -> str | None:
+        """The name it was made with; None when it has none (its ``name`` is its id)."""
+        return None if self.name == self.id else self.name
 
     @property
     def ends_at(self) -> float:
@@ -139,6 +146,13 @@ class EventGame:
     @property
     def done(self) -> bool:
         return self.x_score is not None
+
+    @property
+    def played(self) -> bool:
+        """Over with a result: a game that ended with nothing for either side (both 0) was not
+        played; it scores nothing, breaks no arena streak and counts in no tie-break, as FIDE
+        counts an unplayed game."""
+        return bool(self.x_score or self.o_score)
 
 
 @dataclass(frozen=True, slots=True)

@@ -153,3 +153,9 @@ def test_a_channel_written_in_a_setting_is_its_id() -> None:
     assert channel_written(actor, "123") == "123"
     assert channel_written(actor, "<#12a>") == "<#12a>"  # not a mention: left for core to refuse
     assert channel_written(actor, "<@123>") == "<@123>"
+
+
+def test_the_tournament_name_option_is_the_events_name() -> None:
+    options = {"action": "swiss", "game": "tres", "start": "18:30", "name": " Friday  blitz "}
+    made = command_from_options(row("tournament"), options, bot_id=BOT_ID, in_guild=True)
+    assert made == parse("/tournament swiss tres 18:30 name Friday blitz")

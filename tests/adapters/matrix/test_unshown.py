@@ -6,16 +6,28 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from pathlib import Path
 
 from adapters.matrix.output import Output
 from adapters.matrix.sender import Sender
 from adapters.matrix.state import BoardRef, Waiting
 from adapters.matrix.unshown import Unshown
+from core.i18n import render
 from core.replies import Actor, Reply
 from core.sessions import GameService
 from core.store import sessions
 from tests.adapters.matrix.fakes import FakeTransport, Sent
-from tests.adapters.matrix.harness import ALICE, ROOM, edit_of, is_board, no_relogin, state
+from tests.adapters.matrix.harness import (
+    ALICE,
+    FAST,
+    ROOM,
+    edit_of,
+    is_board,
+    no_relogin,
+    serving,
+    state,
+)
 
 ALICE_HERE = Actor("matrix", ROOM, ALICE, "alice")
 
@@ -111,3 +123,31 @@ async def test_a_process_that_lost_the_lease_notes_nothing(service: GameService)
 def stones(sent: Sent) -> int:
     body = str(sent.content["m.new_content"]["body"])
     return sum(body.count(mark) for mark in "🔴🟡")
+
+
+async def test_a_board_edited_again_carries_the_links_of_its_first_show(tmp_path: Path) -> None:
+    url = "https://games.example.org"
+    settings = replace(FAST, public_url=url)
+    async with serving(tmp_path / "linked.sqlite3", settings=settings) as service:
+
+        async def move(session_id: str) -> list[Reply]:
+            return await service.handle_move(ALICE_HERE, session_id, 3)
+
+        session_id, _ = await stopped_while_answering(service, move)
+        session = await service.store.run(sessions.get(session_id))
+        assert session is not None
+        [noted] = await state(service).unshown()
+        _, [edit] = await next_start(service)
+        shown = edit.content["m.new_content"]
+        live = f"{render('links.live', 'en')}: {url}/live/{session.public_id}"
+        assert live in str(shown["body"]) and f'<a href="{url}/live/' in shown["formatted_body"]
+
+        # The game ended while no process showed it: the board edited again is its end, which
+        # links the game's page, as the end's first show does.
+        [ended] = await service.handle_text(ALICE_HERE, "!final")
+        assert ended.board is not None and ended.board.finished
+        await state(service).set_unshown([noted])
+        _, [edit] = await next_start(service)
+        page = f"{render('links.game', 'en')}: {url}/game/{session.public_id}"
+        assert page in str(edit.content["m.new_content"]["body"])
+        assert await state(service).board(session_id, ROOM) is None  # the end: nothing to edit

@@ -1,7 +1,7 @@
 """An event's page through aiohttp's test client on a real SQLite store: the headers, the
 standings and rounds with their links, a hostile name escaped, a hidden player anonymous, the
 link preview's tags as Discord's crawler reads them and its picture drawn once, noindex unless
-listed, no chat or server shown, and the one 404 for anything else."""
+listed, no chat or server shown, and the one 404 for anything else; the home page's list."""
 
 from __future__ import annotations
 
@@ -17,9 +17,12 @@ from aiohttp.test_utils import TestClient, TestServer
 from PIL import Image
 
 from adapters.web import HEADERS, AddressLimiter, WebPages
+from adapters.web.server import LISTINGS_KEPT_FOR
 from core.pages import HIDDEN, Pages, event_picture
 from core.store import SettingRow, SqliteStore, kv, settings
+from core.store.sql import Op, count
 from tests.adapters.web.test_game import DISCORD, tags
+from tests.adapters.web.test_listings import Ticks
 from tests.core.pages.events import swiss_event
 
 Client: TypeAlias = TestClient[web.Request, web.Application]
@@ -32,8 +35,15 @@ async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
 
 
 @pytest.fixture
-async def client(store: SqliteStore) -> AsyncIterator[Client]:
-    pages = WebPages(Pages(store), AddressLimiter(10_000, 10_000))
+def ticks() -> Ticks:
+    """The pages' monotonic clock: the home page's listing is read again once it moves past
+    :data:`LISTINGS_KEPT_FOR`."""
+    return Ticks()
+
+
+@pytest.fixture
+async def client(store: SqliteStore, ticks: Ticks) -> AsyncIterator[Client]:
+    pages = WebPages(Pages(store), AddressLimiter(10_000, 10_000), clock=ticks)
     async with TestClient(TestServer(pages.app())) as opened:
         yield opened
 
@@ -81,6 +91,19 @@ async def test_a_listed_event_may_be_indexed(store: SqliteStore, client: Client)
     await store.run(settings.setting_put(public))
     body = await (await client.get(f"/event/{stored.event.public_id}")).text()
     assert "robots" not in body
+
+
+async def test_the_home_page_lists_a_public_event(
+    store: SqliteStore, client: Client, ticks: Ticks
+) -> None:
+    stored = await swiss_event(store)
+    path = f"/event/{stored.event.public_id}"
+    assert path not in await (await client.get("/")).text()
+    public = SettingRow("test", "chat:c1", "public_ladder", "on", 0.0, "admin")
+    await store.run(settings.setting_put(public))
+    ticks.now += LISTINGS_KEPT_FOR  # past the listing read before the setting
+    body = await (await client.get("/")).text()
+    assert f'<a href="{path}">Tic-tac-toe: swiss tournament</a>, Running: round 2 of 3' in body
 
 
 async def test_discords_crawler_reads_the_preview_and_fetches_its_picture(
@@ -131,3 +154,15 @@ async def test_unknown_events_are_one_404(store: SqliteStore, client: Client) ->
         assert response.status == 404, path
         for name, value in HEADERS.items():
             assert response.headers[name] == value
+
+
+async def test_a_berserk_player_is_marked_in_the_rounds(store: SqliteStore, client: Client) -> None:
+    stored = await swiss_event(store)
+
+    def ann_berserk() -> Op[None]:  # round 1's X, as the game's end writes it
+        yield count("UPDATE event_games SET berserk = 1 WHERE session_id = 'r1'")
+
+    await store.run(ann_berserk())
+    body = await (await client.get(f"/event/{stored.event.public_id}")).text()
+    assert '<bdi>Ann</bdi> <abbr title="Berserk">⚡</abbr> \u2013 <bdi>' in body
+    assert body.count('<abbr title="Berserk">⚡</abbr>') == 1

@@ -97,7 +97,7 @@ async def test_the_page_works_without_javascript_and_says_what_the_board_holds(
     assert 'aria-labelledby="board-text"' in body and "From the bottom up, column 4: X." in body
     assert '<ol class="live-moves"><li>1. X 4</li></ol>' in body
     assert body.count('<td class="x last">X</td>') == 1
-    assert f'<a href="/live/{game.public_id}">Reload</a>' in body
+    assert f'<a href="/live/{game.public_id}">Reload to see the latest move</a>' in body
     assert f'data-events="/live/{game.public_id}/events"' in body
     # The one script is the package's file; nothing inline, nothing from another host.
     assert re.findall(r"<script[^>]*>", body) == ['<script src="/static/live.js" defer>']
@@ -119,7 +119,7 @@ async def test_the_open_graph_tags_and_the_picture_of_the_board(tmp_path: Path) 
         tags = dict(re.findall(r'<meta (?:property|name)="([^"]+)" content="([^"]*)">', body))
         url = f"https://games.example.org/live/{game.public_id}"
         assert tags["og:title"] == "Alice vs Bobevil · Connect Four 6x7, live"
-        assert tags["og:description"] == "Bobevil (O) to move. 1 move played."
+        assert tags["og:description"] == "Bobevil (O) to move. Moves played: 1."
         assert tags["og:url"] == url and tags["og:image"] == f"{url}.png?v={game.version + 1}"
         assert tags["twitter:card"] == "summary_large_image"
         assert re.fullmatch(r"#[0-9a-f]{6}", tags["theme-color"])
@@ -307,5 +307,5 @@ async def test_an_open_stream_is_one_request_for_the_rate_limit(tmp_path: Path) 
 def test_what_is_drawn_is_kept_within_bounds() -> None:
     kept = _Kept()
     for version in range(KEPT + 10):
-        kept.keep(("g", version), b"x")
-    assert len(kept) == KEPT and ("g", 0) not in kept and ("g", KEPT + 9) in kept
+        kept.keep(("g", version, "en"), b"x")
+    assert len(kept) == KEPT and ("g", 0, "en") not in kept and ("g", KEPT + 9, "en") in kept

@@ -19,9 +19,9 @@ from PIL import Image
 from adapters.web import HEADERS, AddressLimiter, WebPages
 from core.pages import Pages
 from core.pages import puzzle as puzzle_values
-from core.puzzles import shipped
+from core.puzzles import lines, shipped
 from core.sessions.puzzles.solving import daily
-from core.store import SqliteStore
+from core.store import SqliteStore, puzzles
 from tests.adapters.web.test_game import DISCORD, tags
 
 Client: TypeAlias = TestClient[web.Request, web.Application]
@@ -50,6 +50,24 @@ async def test_the_puzzle_page_hides_its_solution_until_asked(client: Client) ->
     assert solution not in body
     shown = await (await client.get(f"/puzzle/{PUZZLE.id}?solution=1")).text()
     assert f'<p id="solution">{"XO"[PUZZLE.side_to_move - 1]} {solution}' in shown
+
+
+async def test_the_solution_shows_the_whole_proven_line_with_the_replies(client: Client) -> None:
+    line = lines.known(PUZZLE)
+    assert line is not None and len(line) == 2 * PUZZLE.depth - 1
+    mover, other = "XO"[PUZZLE.side_to_move - 1], "XO"[2 - PUZZLE.side_to_move]
+    hidden = await (await client.get(f"/puzzle/{PUZZLE.id}")).text()
+    assert 'id="solution-line"' not in hidden
+    shown = await (await client.get(f"/puzzle/{PUZZLE.id}?solution=1")).text()
+    steps = shown.split('<ol id="solution-line">')[1].split("</ol>")[0]
+    expected = [
+        f"<li>{mover} plays column {line[0] + 1}, {other} answers column {line[1] + 1}"
+        " (the longest defence)</li>",
+        f"<li>{mover} plays column {line[2] + 1}, {other} answers column {line[3] + 1}"
+        " (the longest defence)</li>",
+        f"<li>{mover} plays column {line[4] + 1}: 4 in a row, {mover} wins</li>",
+    ]
+    assert steps.split() == " ".join(expected).split() and "<script" not in shown
 
 
 async def test_today_is_the_puzzle_the_chats_give(client: Client) -> None:
@@ -92,3 +110,16 @@ async def test_unknown_puzzles_are_one_404(client: Client) -> None:
         assert response.status == 404, path
         for name, value in HEADERS.items():
             assert response.headers[name] == value
+
+
+async def test_an_added_puzzle_has_its_page_and_picture(tmp_path: Path) -> None:
+    line = "60e71c3c33,win,6x7/4,3754224275277253246,4,3,1360"  # made by the generator
+    async with await SqliteStore.open(tmp_path / "games.sqlite3") as store:
+        pages = WebPages(Pages(store), AddressLimiter(10_000, 10_000))
+        async with TestClient(TestServer(pages.app())) as opened:
+            assert (await opened.get("/puzzle/60e71c3c33")).status == 404
+            await store.run(puzzles.add_puzzles([("60e71c3c33", line)], 0.0))
+            response = await opened.get("/puzzle/60e71c3c33")
+            assert response.status == 200 and "win in 4 moves" in await response.text()
+            picture = await opened.get("/puzzle/60e71c3c33.png")
+            assert picture.status == 200 and picture.content_type == "image/png"

@@ -88,7 +88,7 @@ def test_each_verdict_is_the_solvers(rules: Rules, moves: tuple[int, ...]) -> No
     # The first Connect Four move in the centre is the only winning one; 5 then throws it.
     if rules == CONNECT_FOUR:
         assert page.plies[0].verdict.words == "win in 41 moves, only move"
-        assert page.plies[2].verdict.mistake == "mistake: a win thrown to a loss"
+        assert page.plies[2].verdict.mistake == "win_to_loss"
         assert page.plies[2].verdict.best == "4"
 
 
@@ -98,12 +98,12 @@ def test_every_position_by_ply_and_its_text_alternative() -> None:
     start = game_page(game, frozenset(), review, 0, {})
     assert start.ply == 0 and start.shown is None
     assert all(cell.mark == "" for row in start.board for cell in row)
-    assert start.description == "An empty board."
+    assert start.description.render("en") == "An empty board."
     third = game_page(game, frozenset(), review, 3, {})
     assert [c.mark for c in third.board[-1]] == ["", "", "", "X", "X", "", ""]
     assert [c.mark for c in third.board[-2]] == ["", "", "", "O", "", "", ""]
     assert [c.last for c in third.board[-1]] == [False] * 4 + [True, False, False]
-    assert third.description == "From the bottom up, column 4: X, O; column 5: X."
+    assert third.description.render("en") == "From the bottom up, column 4: X, O; column 5: X."
     end = game_page(game, frozenset(), review, None, {})
     assert end.ply == len(C4_MOVES) == game_page(game, frozenset(), review, 99, {}).ply
     assert [c.winning for c in end.board[-1]] == [False, False, False, True, True, True, True]
@@ -119,7 +119,7 @@ def test_a_hidden_player_is_anonymous_and_unreviewed_boards_say_unknown() -> Non
     page = game_page(game, frozenset({"test:bob"}), None, None, paths)
     assert [(s.name, s.path) for s in page.seats] == [("Alice", "/player/a"), (ANONYMOUS, None)]
     assert page.verdicts == "pending" and all(p.verdict == UNKNOWN for p in page.plies)
-    assert page.result == "Alice (X) won: 3 in a row."
+    assert page.result.render("en") == "Alice (X) won: 3 in a row."
     # A casual game links nobody's page (player pages are of rated games).
     assert all(
         s.path is None
@@ -148,7 +148,7 @@ def test_the_text_export() -> None:
         '[Result "0-1"]',
         '[Ending "Al \\"the\\" \\\\ resigned; Bot (hard) (O) won."]',
         '[Rated "no"]',
-        '[Clock "2 min per move"]',
+        '[Clock "2 minutes per move"]',
         '[Started "1970-01-12 13:46 UTC"]',
         '[Finished "1970-01-12 13:48 UTC"]',
         f'[Page "https://games.example.org/game/{"a" * 32}"]',

@@ -44,7 +44,7 @@ async def test_a_game_as_its_live_page_shows_it(store: AnyStore) -> None:
     live = await LiveReads(store).game(game.public_id)
     assert live is not None
     assert live.public_id == game.public_id and live.version == game.version + 3
-    assert live.title == "Connect Four 6x7" and live.state == "active"
+    assert live.title.render("en") == "Connect Four 6x7" and live.state == "active"
     assert live.players == ("Alice", "Bobevil")  # the override taken out
     assert live.status == "Bobevil (O) to move." and live.to_move == "O"
     assert live.moves == ("4", "4", "5") and live.columns[0] == "1"
@@ -186,7 +186,7 @@ async def test_the_home_page_lists_only_games_of_public_servers_and_rooms(
     await svc.handle_text(replace(ALICE, is_admin=True), "/settings public_ladder on")
     [entry] = (await pages.home()).live
     assert entry.path == f"/live/{public.public_id}" and entry.moves == 1
-    assert entry.players == ("Alice", "Bobevil") and entry.title == "Connect Four 6x7"
+    assert entry.players == ("Alice", "Bobevil") and entry.title.render("en") == "Connect Four 6x7"
     await svc.handle_text(replace(mia, is_admin=True), "!settings public_ladder on")
     await svc.handle_text(BOB, "/hide")
     clock.advance(1)

@@ -36,7 +36,8 @@ async def test_the_ladder_lists_the_players_top_all_lists(store: AnyStore) -> No
     svc = service(store, clock)
     pages = Pages(store, clock)
     ladder = await pages.ladder("TicTacToe")
-    assert ladder is not None and ladder.title == "Tic-tac-toe" and ladder.game == "tres"
+    assert ladder is not None and ladder.game == "tres"
+    assert ladder.title.render("en") == "Tic-tac-toe"
     assert [(e.rank, e.name, e.platform) for e in ladder.entries] == [
         (1, "Alice", "discord"),
         (2, "Bobevil", "discord"),  # the override taken out
@@ -63,7 +64,8 @@ async def test_a_players_page_has_ratings_record_chart_and_recent_games(store: A
     page = await Pages(store, clock).player("discord:alice")
     assert page is not None and (page.name, page.platform) == ("Alice", "discord")
     [pool] = page.pools
-    assert (pool.title, pool.games, pool.won, pool.lost, pool.drawn) == ("Tic-tac-toe", 10, 7, 2, 1)
+    assert pool.title.render("en") == "Tic-tac-toe"
+    assert (pool.games, pool.won, pool.lost, pool.drawn) == (10, 7, 2, 1)
     assert pool.chart is not None and pool.chart.count == 11  # the start and each game
     assert len(page.recent) == 10 and page.recent[0].result == "drew"
     assert [g.result for g in page.recent[1:3]] == ["lost", "lost"]
@@ -101,11 +103,11 @@ def test_a_chart_spans_its_box_and_needs_two_points() -> None:
 
 def test_pool_titles() -> None:
     # /stats' names of the pools, in English, with a capital to head a section.
-    assert pool_title("tictactoe") == "Tic-tac-toe"
-    assert pool_title("connect4") == "Connect Four 6x7"
-    assert pool_title("free-4x5-k4") == "4 in a row on 4x5"
-    assert pool_title("free-big-k5") == "5 in a row on big boards"
-    assert pool_title("gravity") == "Connect Four, other sizes"
+    assert pool_title("tictactoe").render("en") == "Tic-tac-toe"
+    assert pool_title("connect4").render("en") == "Connect Four 6x7"
+    assert pool_title("free-4x5-k4").render("en") == "4 in a row on 4x5"
+    assert pool_title("free-big-k5").render("en") == "5 in a row on big boards"
+    assert pool_title("gravity").render("en") == "Connect Four, other sizes"
 
 
 async def test_a_player_who_hides_is_anonymous_on_ladders_and_has_no_page(store: AnyStore) -> None:

@@ -9,11 +9,12 @@ import random
 from dataclasses import replace
 
 from core.i18n import Text
+from core.pages import Pages
 from core.pages.addresses import Addresses
 from core.pages.paths import game_path, ladder_path, live_path, player_path
 from core.replies import Actor, Reply, WebLink
 from core.sessions import GameService, ServiceSettings
-from core.store import sessions
+from core.store import SettingRow, sessions, settings
 from core.store.archive import archived
 from tests.backends import AnyStore
 from tests.core.pages.games import DAY, rated_game
@@ -152,3 +153,36 @@ async def test_a_game_ended_before_its_first_move_links_nothing(store: AnyStore)
     await svc.handle_text(BOB, "/accept")
     ended = await svc.handle_text(ALICE, "/final")
     assert ended and urls(ended) == []
+
+
+async def test_top_links_the_ladder_of_a_server_or_room_that_made_it_public(
+    store: AnyStore,
+) -> None:
+    clock = Clock()
+    svc = linked(store, clock)
+    room = "!room:example.org"
+    ann = Actor("matrix", room, "@ann:example.org", "Ann")
+    ben = Actor("matrix", room, "@ben:example.org", "Ben")
+    for _ in range(10):  # a ladder lists settled ratings: ten rated games
+        await rated_game(svc, ALICE, BOB, "x")
+        await rated_game(svc, ann, ben, "o")
+        clock.advance(DAY)
+    # Private by default: every /top links the global ladder.
+    for actor, words in ((ALICE, "/top tres"), (ALICE, "/top server tres"), (ann, "!top tres")):
+        assert urls(await svc.handle_text(actor, words)) == [AT.ladder("tres")]
+    for scope, platform in (("server:g1", "discord"), (f"chat:{room}", "matrix")):
+        on = SettingRow(platform, scope, "public_ladder", "on", clock.now, "admin")
+        await store.run(settings.setting_put(on))
+    server = AT.local_ladder("tres", "discord", "g1")
+    assert server == f"{URL}/ladder/tres/discord/g1"
+    assert urls(await svc.handle_text(ALICE, "/top server tres")) == [server]
+    assert urls(await svc.handle_text(BOB, "/top tres")) == [server]  # the channel's server's
+    assert urls(await svc.handle_text(ALICE, "/top all tres")) == [AT.ladder("tres")]
+    in_room = urls(await svc.handle_text(ann, "!top tres"))
+    assert in_room == [f"{URL}/ladder/tres/matrix/%21room%3Aexample.org"]
+    # Each address is the page of that ladder.
+    pages = Pages(store, clock)
+    for platform, place in (("discord", "g1"), ("matrix", room)):
+        page = await pages.local_ladder("tres", platform, place)
+        assert page is not None and [e.name for e in page.entries][:1] in (["Alice"], ["Ben"])
+    assert await pages.local_ladder("tres", "matrix", "!other:example.org") is None

@@ -14,7 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from core.pairing.swiss import DUTCH_MAX, Bye, Engine, SwissGame, SwissPlayer, pair_round, scores
+from core.pairing.swiss import (
+    DUTCH_MAX,
+    Board,
+    Bye,
+    Engine,
+    SwissGame,
+    SwissPlayer,
+    pair_round,
+    scores,
+)
 
 DATA = Path(__file__).parent / "data"
 RESULT = re.compile(r"(\d+) ([wb-]) ([10=+\-ZHFU])")
@@ -149,11 +158,27 @@ def test_a_player_with_a_requested_bye_sits_the_round_out() -> None:
     assert [b.black for b in paired.boards if b.white == "p0003" or b.black == "p0003"]
 
 
-def test_big_fields_go_to_the_casual_engine() -> None:
+def test_big_fields_go_to_the_casual_engine_after_round_one() -> None:
     _, _, used = play(field(DUTCH_MAX + 2), 3)
-    assert used == ["casual"] * 3
+    assert used == ["dutch", "casual", "casual"]
     _, _, used = play(field(DUTCH_MAX), 2)
     assert used == ["dutch"] * 2
+
+
+@pytest.mark.parametrize("white_first", [True, False])
+def test_round_one_of_a_big_field_is_the_dutch_split(white_first: bool) -> None:
+    # C.04.3: the top half meets the bottom half in ranking order; the top seed has the colour
+    # drawn, and the higher-ranked player's colour alternates board by board; the odd one out,
+    # the lowest ranked, has the bye
+    players = field(1001)
+    paired = pair_round(players, [], [], 1, 9, white_first=white_first)
+    assert paired.engine == "dutch"
+    expected = []
+    for board in range(500):
+        top, bottom = f"p{board:04}", f"p{board + 500:04}"
+        top_white = (board % 2 == 0) is white_first
+        expected.append(Board(top, bottom) if top_white else Board(bottom, top))
+    assert list(paired.boards) == [*expected, Board("p1000", None)]
 
 
 def test_the_top_seed_has_the_colour_drawn_for_round_one() -> None:
@@ -173,7 +198,7 @@ def test_a_big_field_gets_no_rematch_and_no_extra_bye(seed: int) -> None:
     # the casual engine's greedy pass alone left 9 byes in 5 rounds of 11 players
     players = field(DUTCH_MAX + 11)
     games, byes, used = play(players, 9, seed=seed)
-    assert set(used) == {"casual"}
+    assert used == ["dutch"] + ["casual"] * 8
     met = [frozenset((g.white, g.black)) for g in games]
     assert len(met) == len(set(met))
     assert [b.round for b in byes] == list(range(1, 10))

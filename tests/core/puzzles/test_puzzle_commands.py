@@ -13,7 +13,7 @@ import pytest
 
 from core.puzzles import shipped
 from core.puzzles.answer import Attempt, best_reply
-from core.puzzles.puzzle import Puzzle
+from core.puzzles.puzzle import Puzzle, from_line
 from core.replies import Actor, Reply
 from core.sessions import GameService, ServiceSettings
 from core.sessions.puzzles.board import attempt_board, daily_board
@@ -308,3 +308,39 @@ async def test_a_vcf_is_answered_by_a_typed_coordinate(store: AnyStore) -> None:
     assert reply.board is not None and reply.board.session_id == "pz-vcfattempt01"
     assert reply.board.status.key == "puzzle.going"  # a four: the forced block follows
     assert reply.board.rules == puzzle.rules and len(reply.board.cells) == 225
+
+
+ADDED = "60e71c3c33,win,6x7/4,3754224275277253246,4,3,1360"  # made by the generator, seed 5
+
+
+async def test_an_added_puzzle_is_offered_and_answered(
+    store: AnyStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    puzzle = from_line(ADDED)
+    assert shipped.by_id(puzzle.id) is None
+    assert await store.run(puzzles.add_puzzles([(puzzle.id, ADDED)], NOON)) == 1
+    # the shipped sets left out of the choice: the added puzzle is the one left
+    monkeypatch.setattr(shipped, "every", lambda: ())
+    svc = service(store, Clock())
+    shown = await svc.handle_text(ALICE, "/puzzle next")
+    assert keys(shown) == ["puzzle.next"]
+    assert shown[0].board is not None and shown[0].board.status.params["id"] == puzzle.id
+    assert keys(await solve(svc, store, ALICE, puzzle))[0] == "puzzle.solved"
+    assert keys(await svc.handle_text(ALICE, "/puzzle next")) == ["puzzle.all_tried"]
+
+
+async def test_on_sundays_the_daily_puzzle_is_a_vcf_answered_by_typing(store: AnyStore) -> None:
+    week = [DAY + datetime.timedelta(days=n) for n in range(7)]
+    assert [daily(day).theme.value == "vcf" for day in week] == [day.weekday() == 6 for day in week]
+    sunday = next(day for day in week if day.weekday() == 6)
+    noon = datetime.datetime.combine(sunday, datetime.time(12), datetime.UTC).timestamp()
+    svc = service(store, Clock(noon))
+    shown = await svc.handle_text(ALICE, "/puzzle")
+    board = shown[0].board
+    puzzle = daily(sunday)
+    assert board is not None and board.status.params["id"] == puzzle.id
+    assert board.rules == puzzle.rules and len(board.cells) == 225
+    row, col = divmod(puzzle.solution, puzzle.rules.cols)
+    (reply,) = await svc.handle_text(ALICE, f"{'abcdefghijklmno'[col]}{row + 1}")
+    assert reply.board is not None and reply.board.session_id == board.session_id
+    assert reply.board.status.key in ("puzzle.going", "puzzle.solved")

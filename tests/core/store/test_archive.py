@@ -13,6 +13,7 @@ from core.games import Outcome, Termination
 from core.store import Seat, SettingRow, Status, archive, links, sessions, settings
 from core.store.models.archive import ArchivedSeat
 from core.store.models.ratings import Linked
+from core.store.sql import Op, count
 from tests.backends import Backend
 from tests.core.store.helpers import NOW, make_session, played
 from tests.core.store.ratings_helpers import finished, play
@@ -202,3 +203,41 @@ async def test_a_discord_game_is_listed_only_where_its_servers_admins_made_play_
             assert kept is not None
             listed[game.id] = kept.listed
         assert listed == {hidden.id: False, shown.id: True, direct.id: False}
+
+
+def forget_the_archive() -> Op[None]:
+    """The store as it stood before the archive step: no game archived."""
+    yield count("DELETE FROM archive")
+
+
+async def test_games_finished_before_the_archive_are_archived_by_the_backfill(
+    backend: Backend,
+) -> None:
+    async with backend.open() as store:
+        await make_public(store, "test", "chat:c1")
+        ended = []
+        for n, chat in enumerate(("c1", "c2")):
+            game = replace(make_session(chat=chat), clock=60.0, created_at=NOW - 30, server_id="s1")
+            await store.run(sessions.create(game))
+            won = replace(played(game, 0, 3, 1, 4, 2), updated_at=NOW + n)
+            assert await store.run(sessions.update(won, expected_version=1))
+            ended.append(won)
+        running = make_session(chat="c3")
+        await store.run(sessions.create(running))
+        kept = [await store.run(archive.archived(game.public_id)) for game in ended]
+        assert all(kept) and kept[0] != kept[1]
+        await store.run(forget_the_archive())
+        assert await store.run(archive.archived(ended[0].public_id)) is None
+        # Oldest first, as many as asked; each row the one its game's end wrote.
+        assert await store.run(archive.backfill(1)) == 1
+        assert await store.run(archive.archived(ended[0].public_id)) == kept[0]
+        assert await store.run(archive.archived(ended[1].public_id)) is None
+        assert await store.run(archive.backfill(100)) == 1
+        assert [await store.run(archive.archived(g.public_id)) for g in ended] == kept
+        assert await store.run(archive.backfill(100)) == 0  # done: a game in play is not
+        assert await store.run(archive.archived(running.public_id)) is None
+        # A game swept before the backfill left nothing to archive from.
+        await store.run(forget_the_archive())
+        assert await store.run(sessions.delete(ended[1].id))
+        assert await store.run(archive.backfill(100)) == 1
+        assert await store.run(archive.archived(ended[1].public_id)) is None

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
+from core.puzzles import shipped
+from core.puzzles.puzzle import from_line, to_line
 from core.puzzles.rating import after_attempt, of_difficulty
 from core.puzzles.streak import Streak
 from core.ratings import Rating
@@ -188,3 +190,25 @@ async def test_a_chats_daily_post_is_claimed_once_a_day(backend: Backend) -> Non
         assert claims.count(True) == 1
         assert await store.run(puzzles.claim_post("test", "c", DAY - 1, NOW)) is False
         assert await store.run(puzzles.claim_post("test", "c", DAY + 1, NOW)) is True
+
+
+ADDED = "60e71c3c33,win,6x7/4,3754224275277253246,4,3,1360"  # made by the generator, seed 5
+
+
+async def test_added_puzzles_are_kept_once_and_offered_beside_the_shipped(
+    backend: Backend,
+) -> None:
+    shipped_one = shipped.connect_four()[0]
+    async with backend.open() as store:
+        assert await store.run(puzzles.added_puzzles()) == []
+        assert await store.run(puzzles.puzzle_of("60e71c3c33")) is None
+        assert await store.run(puzzles.add_puzzles([("60e71c3c33", ADDED)], NOW)) == 1
+    async with backend.open() as store:  # a restart
+        rows = [("60e71c3c33", ADDED), (shipped_one.id, to_line(shipped_one))]
+        assert await store.run(puzzles.add_puzzles(rows, NOW)) == 1  # the first was there
+        assert await store.run(puzzles.added_puzzles()) == sorted([ADDED, to_line(shipped_one)])
+        assert await store.run(puzzles.puzzle_of("60e71c3c33")) == from_line(ADDED)
+        assert await store.run(puzzles.puzzle_of(shipped_one.id)) == shipped_one
+        offered = await store.run(puzzles.offered())
+        assert offered[: len(shipped.every())] == shipped.every()
+        assert from_line(ADDED) in offered[len(shipped.every()) :]

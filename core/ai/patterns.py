@@ -1,0 +1,146 @@
+"""Line patterns of k-in-a-row: the vocabulary of the pattern evaluation.
+
+What a stone on an empty cell would make in one direction depends only on the ``k-1`` cells on
+each side of it, each empty, the player's own, or blocked (the opponent's stone or the edge).
+Each such line is classified once per ``k``, by the classic gomoku terms, derived rather than
+listed: a *five* is a run of at least ``k`` through the cell; a *four* leaves one cell that
+completes a five (a *flex four*, open, leaves two: it cannot be stopped); a *three* is a line
+where one more stone makes a four (a *flex three* where it makes a flex four), and so on down to
+ones. The four directions of a cell then give its class for a player (a win, a double threat
+that cannot be stopped, a four-three...) and its value, which :mod:`core.ai.pattern_board`
+keeps up to date.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+
+# Line patterns, weakest first (the codes are their order).
+DEAD, B1, F1, B2, F2, B3, F3, B4, F4, F5 = range(10)
+CODES = 10
+# Cell classes for one player, weakest first: what a stone there makes over its four lines.
+(NONE, THREE, DOUBLE_THREE, FOUR, FOUR_THREE, FLEX4, WIN) = range(7)
+# Ks the tables are built for (the line tables grow as 3 ** (2k-2)).
+MIN_K, MAX_K = 4, 6
+
+EMPTY, OWN, BLOCKED = 0, 1, 2
+# One level down: the pattern a line has when one more stone gives it ``code``.
+_DEMOTE = {F4: F3, B4: B3, F3: F2, B3: B2, F2: F1, B2: B1, F1: B1, B1: B1, DEAD: DEAD}
+# What a line pattern is worth to its player (a cell's value sums its four lines).
+VALUES = (0, 2, 6, 10, 40, 60, 300, 400, 2000, 10000)
+
+
+@dataclass(frozen=True, slots=True)
+class Patterns:
+    """The tables of one ``k``: a line's key (base-3 digits of its ``2k-2`` neighbours, nearest
+    on the negative side first) to its pattern, and four packed patterns to class and value."""
+
+    k: int
+    line: tuple[int, ...] = field(repr=False)  # key -> pattern code
+    cell_class: tuple[int, ...] = field(repr=False)  # packed codes (4 bits each) -> class
+    cell_value: tuple[int, ...] = field(repr=False)  # packed codes -> value
+
+
+def _run_through(line: list[int], centre: int) -> int:
+    """The length of the run of own stones through ``centre`` (which is own)."""
+    left = centre
+    while left > 0 and line[left - 1] == OWN:
+        left -= 1
+    right = centre
+    while right < len(line) - 1 and line[right + 1] == OWN:
+        right += 1
+    return right - left + 1
+
+
+def classify(line: tuple[int, ...], k: int) -> int:
+    """The pattern of ``line`` (``2k-1`` cells, the middle one own) for its own player."""
+    return _classify(line, k)
+
+
+@cache
+def _classify(line: tuple[int, ...], k: int) -> int:
+    centre = k - 1
+    cells = list(line)
+    if _run_through(cells, centre) >= k:
+        return F5
+    empties = [i for i, state in enumerate(cells) if state == EMPTY]
+    completions = 0
+    best = DEAD
+    children: list[tuple[int, ...]] = []
+    for i in empties:
+        cells[i] = OWN
+        if _run_through(cells, centre) >= k:
+            completions += 1
+        else:
+            children.append(tuple(cells))
+        cells[i] = EMPTY
+    if completions >= 2:
+        return F4
+    if completions == 1:
+        return B4
+    # Only a line that some window of k unblocked cells through the centre could fill lives.
+    if not any(
+        all(cells[j] != BLOCKED for j in range(start, start + k))
+        for start in range(max(0, centre - k + 1), centre + 1)
+        if start + k <= len(cells)
+    ):
+        return DEAD
+    for child in children:
+        best = max(best, _DEMOTE[_classify(child, k)])
+    return best
+
+
+def _combine(codes: tuple[int, int, int, int]) -> tuple[int, int]:
+    """A cell's class and value from the patterns of its four lines."""
+    value = sum(VALUES[code] for code in codes)
+    fours = sum(code in (B4, F4) for code in codes)
+    threes = sum(code == F3 for code in codes)
+    if F5 in codes:
+        return WIN, value
+    if F4 in codes or fours >= 2:
+        return FLEX4, value
+    if fours and threes:
+        return FOUR_THREE, value
+    if fours:
+        return FOUR, value
+    if threes >= 2:
+        return DOUBLE_THREE, value
+    if threes:
+        return THREE, value
+    return NONE, value
+
+
+@lru_cache(maxsize=MAX_K - MIN_K + 1)
+def patterns(k: int) -> Patterns:
+    """The (cached) tables of ``k`` (``MIN_K`` to ``MAX_K``)."""
+    if not MIN_K <= k <= MAX_K:
+        raise ValueError(f"pattern tables exist for k from {MIN_K} to {MAX_K}, not {k}")
+    side = 2 * k - 2
+    line = []
+    for key in range(3**side):
+        digits = []
+        rest = key
+        for _ in range(side):
+            rest, digit = divmod(rest, 3)
+            digits.append(digit)
+        # Digit i: the neighbour at offset -(i+1) for i < k-1, else at offset i-k+2.
+        negative = digits[: k - 1][::-1]
+        positive = digits[k - 1 :]
+        line.append(_classify((*negative, OWN, *positive), k))
+    _classify.cache_clear()
+    classes = []
+    values = []
+    for packed in range(1 << 16):
+        codes = tuple(min((packed >> (4 * d)) & 15, CODES - 1) for d in range(4))
+        cls, value = _combine(codes)  # type: ignore[arg-type]
+        classes.append(cls)
+        values.append(value)
+    return Patterns(k=k, line=tuple(line), cell_class=tuple(classes), cell_value=tuple(values))
+
+
+def digit_weight(k: int, offset: int) -> int:
+    """The weight (a power of 3) of the neighbour at ``offset`` (non-zero, within k-1) in a
+    line key."""
+    index = -offset - 1 if offset < 0 else offset + k - 2
+    return int(3**index)
