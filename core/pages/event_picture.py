@@ -5,12 +5,11 @@ every reader's preview. CPU only: a few ms."""
 
 from __future__ import annotations
 
-import io
-
 from PIL import Image, ImageDraw
 
 from core.i18n import DEFAULT_LOCALE
 from core.pages.event import EventPage
+from core.pictures.picture import png_bytes
 from core.pictures.text import drawable, fit, font
 from core.pictures.themes import CLASSIC
 
@@ -46,6 +45,4 @@ def event_png(page: EventPage) -> bytes:
         draw.text((pad + 45, y), name, fill=theme.caption, font=font(small))
         draw.text((WIDTH - pad, y), points, fill=theme.caption, font=font(small), anchor="ra")
         y += line
-    out = io.BytesIO()
-    image.save(out, "PNG", optimize=True)
-    return out.getvalue()
+    return png_bytes(image)

@@ -116,6 +116,11 @@ def _render(state: _State) -> bytes:
         _frame(image, layout, theme, *divmod(state.last, state.cols))
     if state.caption is not None and state.players is not None:
         image = _with_caption(image, theme, state.players, state.caption)
+    return png_bytes(image)
+
+
+def png_bytes(image: Image.Image) -> bytes:
+    """``image`` as a PNG file, at the compression every picture of ours is saved with."""
     out = io.BytesIO()
     image.save(out, "PNG", compress_level=_PNG_LEVEL)
     return out.getvalue()
