@@ -16,19 +16,27 @@ import json
 import multiprocessing
 import os
 import sys
+import tempfile
 import threading
 import time
+from pathlib import Path
 
 from core.workers.orphans import Parent, die_with_parent
 
 
-def _ready(pause: float) -> int:
-    time.sleep(pause)  # held a moment so that each task lands on a different worker
+def _ready(folder: str, workers: int) -> int:
+    # Held until every worker holds a task of this round, so that each task lands on a worker of
+    # its own however slowly the others start (a fixed pause was not enough at load 12).
+    Path(folder, str(os.getpid())).touch()
+    deadline = time.monotonic() + 300
+    while len(os.listdir(folder)) < workers and time.monotonic() < deadline:
+        time.sleep(0.02)
     return os.getpid()
 
 
 def _round(pool: concurrent.futures.ProcessPoolExecutor, workers: int) -> set[int]:
-    return set(pool.map(_ready, [0.3] * workers))
+    with tempfile.TemporaryDirectory() as folder:
+        return set(pool.map(_ready, [folder] * workers, [workers] * workers))
 
 
 def main() -> None:
