@@ -16,7 +16,7 @@ import pytest
 
 from core.store.models.session import Session
 from core.store.rows import SELECT_SESSION, decode_moves, decode_session
-from tests.e2e.discord_double import DiscordDouble
+from tests.e2e.discord_double import DiscordDouble, text_of
 from tests.e2e.synapse import Player, SynapseServer, synapse_server
 from tests.e2e.test_health import health_becomes, running_app
 from tests.e2e.test_matrix import open_room, shown
@@ -115,9 +115,9 @@ async def test_a_berserk_win_in_a_discord_arena(tmp_path: Path) -> None:
         assert stored(database, session_id).clock_of(1) == CLOCK
         berserk = await double.slash("tournament", {"action": "berserk"}, user=x)
         assert not berserk.ephemeral(), berserk.ephemeral()
-        assert any("goes berserk: 30 seconds a move" in t for t in berserk.public()), (
-            berserk.public()
-        )
+        # The words go with the board: in its text display (Components V2) or its content.
+        said = [text_of(data) for _, data in berserk.bodies()]
+        assert any("goes berserk: 30 seconds a move" in t for t in said), said
         game = stored(database, session_id)
         assert (game.clock_of(1), game.clock_of(2)) == (CLOCK / 2, CLOCK)
 
