@@ -112,10 +112,13 @@ async def test_a_berserk_win_in_a_discord_arena(tmp_path: Path) -> None:
             )
 
         # Before his first move, X goes berserk: half the clock for his moves in this game.
-        assert stored(database, session_id).clock_of(1) == CLOCK
+        # He has seen the board first, as a player does: then it is edited, and the words said.
+        start = stored(database, session_id)
+        assert start.clock_of(1) == CLOCK
+        await double.wait_for(lambda: board_of(double, session_id, start.version) is not None, 20)
         berserk = await double.slash("tournament", {"action": "berserk"}, user=x)
         assert not berserk.ephemeral(), berserk.ephemeral()
-        # The words go with the board: in its text display (Components V2) or its content.
+        # The words, wherever the reply puts them: a text display (Components V2) or content.
         said = [text_of(data) for _, data in berserk.bodies()]
         assert any("goes berserk: 30 seconds a move" in t for t in said), said
         game = stored(database, session_id)
@@ -184,6 +187,7 @@ async def test_a_matrix_player_goes_berserk_against_a_discord_player(
             assert {x_user, o_user} == {mia.user_id, ann}
             sequence = X_WINS if mine == 1 else O_WINS
 
+            await mia.wait_for(said_in(room, " to move."), after=0, what="the board")  # seen
             mark = mia.mark()
             await mia.say(room, "!tournament berserk")
             await mia.wait_for(
