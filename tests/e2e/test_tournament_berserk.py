@@ -16,7 +16,7 @@ import pytest
 
 from core.store.models.session import Session
 from core.store.rows import SELECT_SESSION, decode_moves, decode_session
-from tests.e2e.discord_double import DiscordDouble
+from tests.e2e.discord_double import DiscordDouble, text_of
 from tests.e2e.synapse import Player, SynapseServer, synapse_server
 from tests.e2e.test_health import health_becomes, running_app
 from tests.e2e.test_matrix import open_room, shown
@@ -112,12 +112,15 @@ async def test_a_berserk_win_in_a_discord_arena(tmp_path: Path) -> None:
             )
 
         # Before his first move, X goes berserk: half the clock for his moves in this game.
-        assert stored(database, session_id).clock_of(1) == CLOCK
+        # He has seen the board first, as a player does: then it is edited, and the words said.
+        start = stored(database, session_id)
+        assert start.clock_of(1) == CLOCK
+        await double.wait_for(lambda: board_of(double, session_id, start.version) is not None, 20)
         berserk = await double.slash("tournament", {"action": "berserk"}, user=x)
         assert not berserk.ephemeral(), berserk.ephemeral()
-        assert any("goes berserk: 30 seconds a move" in t for t in berserk.public()), (
-            berserk.public()
-        )
+        # The words, wherever the reply puts them: a text display (Components V2) or content.
+        said = [text_of(data) for _, data in berserk.bodies()]
+        assert any("goes berserk: 30 seconds a move" in t for t in said), said
         game = stored(database, session_id)
         assert (game.clock_of(1), game.clock_of(2)) == (CLOCK / 2, CLOCK)
 
@@ -184,6 +187,7 @@ async def test_a_matrix_player_goes_berserk_against_a_discord_player(
             assert {x_user, o_user} == {mia.user_id, ann}
             sequence = X_WINS if mine == 1 else O_WINS
 
+            await mia.wait_for(said_in(room, " to move."), after=0, what="the board")  # seen
             mark = mia.mark()
             await mia.say(room, "!tournament berserk")
             await mia.wait_for(
