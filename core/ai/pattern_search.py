@@ -1,4 +1,4 @@
-"""HARD's main search on free boards of ``k`` 4 to 6: alpha-beta on a :class:`PatternBoard`.
+"""HARD's main search on free boards of ``k`` 4 and 5: alpha-beta on a :class:`PatternBoard`.
 
 - Moves are ordered by threat: a win, the block of the opponent's five, then cells by the
   strongest threat they make for us (flex four, four-three, double three, four, three) or spoil

@@ -21,8 +21,9 @@ DEAD, B1, F1, B2, F2, B3, F3, B4, F4, F5 = range(10)
 CODES = 10
 # Cell classes for one player, weakest first: what a stone there makes over its four lines.
 (NONE, THREE, DOUBLE_THREE, FOUR, FOUR_THREE, FLEX4, WIN) = range(7)
-# Ks the tables are built for (the line tables grow as 3 ** (2k-2)).
-MIN_K, MAX_K = 4, 6
+# Ks the tables are built for (the line tables grow as 3 ** (2k-2): 6,561 lines for k 5; k 6
+# would take a second to build, for a search that only five in a row uses so far).
+MIN_K, MAX_K = 4, 5
 
 EMPTY, OWN, BLOCKED = 0, 1, 2
 # One level down: the pattern a line has when one more stone gives it ``code``.
