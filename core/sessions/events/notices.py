@@ -101,15 +101,7 @@ class Notices:
             return self._game(item, event, session)
         if notice == "gave_way":
             return self._gave_way(item, event, session)
-        server = item.detail.get("server")
-        reader = Actor(
-            item.platform,
-            item.chat_id,
-            "",
-            "",
-            locale=self._ctx.settings.default_locale,
-            server_id=server if isinstance(server, str) else None,
-        )
+        reader = self._chat_reader(item)
         about = describe(event)
         join = f"{self._ctx.prefix(reader)}tournament join {event.id}"
         if notice == "reminder":
@@ -129,20 +121,25 @@ class Notices:
             return None
         return reader, [Reply(text=text)]
 
+    def _chat_reader(self, item: OutboxItem) -> Actor:
+        """Whoever reads a notice in the item's chat: nobody in particular, in the bot's
+        default language, in the chat's server (an event's notices name no player)."""
+        server = item.detail.get("server")
+        return Actor(
+            item.platform,
+            item.chat_id,
+            "",
+            "",
+            locale=self._ctx.settings.default_locale,
+            server_id=server if isinstance(server, str) else None,
+        )
+
     def _gave_way(self, item: OutboxItem, event: Event, ended: Session | None) -> Shown | None:
         """A player's other game in the chat, ended for his tournament game (the director's
         rule): its board at its end, if it had one (a withdrawn challenge is gone), and why."""
-        server = item.detail.get("server")
         reader = None if ended is None else reader_of(self._ctx, item, ended)
         if reader is None:
-            reader = Actor(
-                item.platform,
-                item.chat_id,
-                "",
-                "",
-                locale=self._ctx.settings.default_locale,
-                server_id=server if isinstance(server, str) else None,
-            )
+            reader = self._chat_reader(item)
         player = item.detail.get("player")
         text = Text("event.gave_way", {"player": str(player), "tournament": event.name})
         shown = [] if ended is None else [board_reply(ended)]
