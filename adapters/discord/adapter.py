@@ -179,8 +179,15 @@ class DiscordAdapter:
             await bot.shutdown(SHUTDOWN.drain)
             # A shard still connecting when the client closed retries for ever on the closed
             # session (discord.py's launch loop does not look at is_closed()): cut it short.
-            with contextlib.suppress(asyncio.CancelledError, TimeoutError):
-                await asyncio.wait_for(client, SHUTDOWN.adapters - SHUTDOWN.drain)
+            await asyncio.wait({client}, timeout=SHUTDOWN.adapters - SHUTDOWN.drain)
+            if client.done() and not client.cancelled():
+                # A restart for a newly leased shard can come while the gateway refuses the
+                # token (4004): said as a refused token, not as a crash.
+                _raise_refused_token(client)
+            else:
+                client.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await client
 
 
 TOKEN_REFUSED = (
