@@ -19,7 +19,7 @@ import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Protocol, TextIO
+from typing import TYPE_CHECKING, Protocol, TextIO, TypeVar
 
 from chatbots.settings import Settings, SettingsError
 from core.errors import OperatorError
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from core.store.runner import SqlStore
 
 log = logging.getLogger("chatbots")
+T = TypeVar("T")
 
 SHUTDOWN_TIMEOUT = SHUTDOWN.total
 """Seconds from the stop request to the end of the process, at most (core.ports.SHUTDOWN holds
@@ -349,6 +350,20 @@ async def open_store(settings: Settings) -> SqlStore:
     from core.store import SqliteStore
 
     return await SqliteStore.open(settings.database_path)
+
+
+async def with_store(settings: Settings, work: Callable[[SqlStore], Awaitable[T]]) -> T:
+    """``work`` on the store the settings name, opened for it and closed after it (the
+    operator's commands, which run beside the bot).
+
+    Raises:
+        StoreError: the database cannot be opened, or failed during ``work``.
+    """
+    store = await open_store(settings)
+    try:
+        return await work(store)
+    finally:
+        await store.close()
 
 
 async def run_adapters(adapters: Sequence[Adapter], shutdown: Shutdown) -> int:

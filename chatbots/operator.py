@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from chatbots.app import EXIT_CONFIG, EXIT_FAILED, open_store
+from chatbots.app import EXIT_CONFIG, EXIT_FAILED, open_store, with_store
 from core.admin.effective import resolve, write
 from core.admin.keys import BY_NAME, HERE, KEYS
 from core.admin.scopes import Place, Source, parse_scope
@@ -35,6 +35,7 @@ from core.store import settings as store_settings
 
 if TYPE_CHECKING:
     from chatbots.settings import Settings
+    from core.store.models.session import PlatformTotals
     from core.store.port import Store
 
 _SOURCES = {
@@ -147,17 +148,17 @@ def _copy(source: Path, target: Path) -> None:
 async def stats_command(settings: Settings, out: TextIO = sys.stdout) -> int:
     """``chatbots stats``: per platform, live and finished games, results, moves today (UTC)."""
     today = datetime.datetime.now(datetime.UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+
+    async def read(store: Store) -> tuple[list[PlatformTotals], tuple[int, int, int]]:
+        return (
+            await store.run(stats.totals(today.timestamp())),
+            await store.run(ratings.rating_totals()),
+        )
+
     try:
-        store = await open_store(settings)
+        totals, (rated, rated_games, linked) = await with_store(settings, read)
     except StoreError as error:
         return _failed(error)
-    try:
-        totals = await store.run(stats.totals(today.timestamp()))
-        rated, rated_games, linked = await store.run(ratings.rating_totals())
-    except StoreError as error:
-        return _failed(error)
-    finally:
-        await store.close()
     header = ["platform", "live games", "finished (kept)", "results", "moves today"]
     rows = [header]
     rows += [[t.platform, *(str(getattr(t, f)) for f in _FIELDS)] for t in totals]
@@ -189,18 +190,17 @@ async def archive_command(settings: Settings, out: TextIO = sys.stdout) -> int:
     """``chatbots archive backfill``: the finished games still stored that the archive lacks
     (ended before the archive existed) archived, so each has its page
     (:func:`core.store.archive.backfill`); safe while the bot runs, and to run again."""
-    try:
-        store = await open_store(settings)
-    except StoreError as error:
-        return _failed(error)
-    done = 0
-    try:
+
+    async def backfill(store: Store) -> int:
+        done = 0
         while made := await store.run(archive.backfill(BACKFILL_BATCH)):
             done += made
+        return done
+
+    try:
+        done = await with_store(settings, backfill)
     except StoreError as error:
         return _failed(error)
-    finally:
-        await store.close()
     print(f"archived {done} finished games that had no page", file=out)
     return 0
 

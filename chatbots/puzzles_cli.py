@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from chatbots.app import EXIT_FAILED, open_store, service_settings
+from chatbots.app import EXIT_FAILED, service_settings, with_store
 from core.puzzles import shipped
 from core.puzzles.facts import NotAFact, verify
 from core.puzzles.puzzle import Puzzle, from_line, to_line
@@ -54,17 +54,12 @@ async def generate_command(
     games: list[tuple[int, ...]] = []
     if archive:
         try:
-            store = await open_store(settings)
+            games = await with_store(
+                settings, lambda store: store.run(puzzles.finished_connect_four(ARCHIVE_GAMES))
+            )
         except StoreError as error:
             print(f"chatbots: {error}", file=sys.stderr)
             return EXIT_FAILED
-        try:
-            games = await store.run(puzzles.finished_connect_four(ARCHIVE_GAMES))
-        except StoreError as error:
-            print(f"chatbots: {error}", file=sys.stderr)
-            return EXIT_FAILED
-        finally:
-            await store.close()
     workers = service_settings(settings).workers
     runner = PoolRunner(workers=workers, budget=settings.ai_budget)
     started = time.perf_counter()
@@ -113,19 +108,14 @@ async def _added(settings: Settings, made: list[Puzzle], stdout: TextIO) -> bool
     """``made`` proven again by the solver here (whatever made them), then added to the
     database; False when the database failed."""
     proven = await asyncio.to_thread(_proven, made)
+    rows = [(puzzle.id, to_line(puzzle)) for puzzle in proven]
     try:
-        store = await open_store(settings)
+        added = await with_store(
+            settings, lambda store: store.run(puzzles.add_puzzles(rows, time.time()))
+        )
     except StoreError as error:
         print(f"chatbots: {error}", file=sys.stderr)
         return False
-    try:
-        rows = [(puzzle.id, to_line(puzzle)) for puzzle in proven]
-        added = await store.run(puzzles.add_puzzles(rows, time.time()))
-    except StoreError as error:
-        print(f"chatbots: {error}", file=sys.stderr)
-        return False
-    finally:
-        await store.close()
     print(
         f"{added} added to the database ({len(proven) - added} were there already,"
         f" {len(made) - len(proven)} not proven)",
