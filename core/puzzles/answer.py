@@ -4,7 +4,8 @@ A move is accepted when it still wins within the moves left (a win in N) or does
 hold), whatever line the puzzle was made from. The bot then answers with the longest defence;
 after a wrong move, with the solver's refutation. Both are the same choice: the reply that is
 best for the side replying, ties broken towards the lowest column (the refutation searched
-within a budget: see :data:`REFUTATION_BUDGET`).
+within a budget, :data:`REFUTATION_BUDGET`, where the puzzle has no stored refutations; the
+stored ones were searched to the end).
 """
 
 from __future__ import annotations
@@ -103,10 +104,12 @@ def reply(
 ) -> int | None:
     """The bot's reply after the player's move (``before`` the attempt's position, ``child``
     after the move, judged ``verdict`` by :func:`accepted`), None when the move ended the game:
-    for a VCF the forced one (:func:`core.puzzles.vcf.forced_reply`), after a right move the
-    longest defence, after a wrong move or a hold the solver's best move, searched until
-    ``deadline`` (exact whenever it finishes). The one place that says what the bot answers:
-    the answer trees and their refutations (:mod:`core.puzzles.lines`) store what it says."""
+    for a VCF the forced one (:func:`core.puzzles.vcf.forced_reply`), else :func:`best_reply`
+    (after a right move the longest defence, after a wrong move or a hold the refutation,
+    searched until ``deadline``: exact whenever it finishes, else the solver's best guess). The
+    one place that says what the bot answers, as :func:`accepted` says what is right: the answer
+    trees and their refutations (:mod:`core.puzzles.lines`) store what they said, searched to
+    the end."""
     if attempt.puzzle.theme is Theme.VCF:
         return vcf.forced_reply(child, before.to_move, attempt.puzzle.solution)
     if child.is_over:

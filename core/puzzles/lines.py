@@ -55,7 +55,8 @@ None where the move wins (or ends a hold without a reply)."""
 @dataclass(frozen=True)
 class _Parsed:
     tree: Tree
-    wrong: dict[Hashable, Wrong]  # :func:`key` of a position where the attacker moves
+    wrong: dict[Hashable, str]  # :func:`key` of a position where the attacker moves -> the
+    # text of its refutations (:func:`core.puzzles.refutations.refuted` reads it)
     taken: int  # on a free board, the start's cells as bits of their number (see key)
 
 
@@ -98,7 +99,7 @@ def refutation(puzzle: Puzzle, before: tuple[int, ...], move: int) -> Refutation
     wrong = parsed.wrong.get(at)
     if wrong is None or at is None:
         return None
-    return wrong.refutation(puzzle.rules, move, parsed.taken | at[1] | at[2])
+    return refutations.refuted(puzzle.rules, wrong, move, parsed.taken | at[1] | at[2])
 
 
 def key(rules: Rules, played: tuple[int, ...]) -> Key | None:
@@ -187,9 +188,9 @@ def _parsed(puzzle: Puzzle, answers: str | None) -> _Parsed | None:
         if len(path) % 2 == 0 and len(path) < ends:
             nodes[(len(path), first, second)] = None
         before = path
-    wrong: dict[Hashable, Wrong] = {}
+    wrong: dict[Hashable, str] = {}
     if refuted is not None:
-        table = refutations.decode(rules, refuted)
+        table = refuted.split(";")
         if len(table) != len(nodes):
             raise ValueError(f"puzzle {puzzle.id}: {len(table)} refutations, {len(nodes)} nodes")
         wrong = dict(zip(nodes, table, strict=True))

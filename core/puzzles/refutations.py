@@ -94,6 +94,17 @@ def decode(rules: Rules, text: str) -> list[Wrong]:
     return [_decoded(rules, part) for part in text.split(";")] if text else []
 
 
+def refuted(rules: Rules, text: str, move: int, taken: int) -> Refutation | None:
+    """The refutation of ``move`` in one position's text (:func:`encode`'s part), read without
+    decoding the rest: a tree is parsed on its first answer, most of its positions never
+    asked (``taken`` as :meth:`Wrong.refutation` takes it)."""
+    if rules.gravity:
+        if not 0 <= move < len(text) or text[move] == _NONE:
+            return None
+        return Refutation(_reply(_DIGITS.index(text[move])))
+    return _decoded(rules, text).refutation(rules, move, taken)
+
+
 def _decoded(rules: Rules, text: str) -> Wrong:
     if rules.gravity:
         if len(text) != rules.cols:
