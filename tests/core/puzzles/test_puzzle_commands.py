@@ -11,8 +11,9 @@ from collections.abc import AsyncIterator, Sequence
 
 import pytest
 
-from core.puzzles import shipped
-from core.puzzles.answer import Attempt, best_reply
+from core.puzzles import answer as answer_module
+from core.puzzles import lines, refutations, shipped
+from core.puzzles.answer import Attempt, answer, best_reply
 from core.puzzles.puzzle import Puzzle, from_line
 from core.replies import Actor, Reply
 from core.sessions import GameService, ServiceSettings
@@ -22,6 +23,7 @@ from core.store import links, puzzles
 from core.store.models import Linked
 from core.store.models.puzzles import AttemptStatus
 from tests.backends import AnyStore, Backend
+from tests.core.puzzles.test_lines import no_search
 
 DAY = datetime.date(2023, 11, 16)  # its puzzle: win in 9, column 4 full
 NOON = datetime.datetime(2023, 11, 16, 12, tzinfo=datetime.UTC).timestamp()
@@ -327,6 +329,25 @@ async def test_an_added_puzzle_is_offered_and_answered(
     assert shown[0].board is not None and shown[0].board.status.params["id"] == puzzle.id
     assert keys(await solve(svc, store, ALICE, puzzle))[0] == "puzzle.solved"
     assert keys(await svc.handle_text(ALICE, "/puzzle next")) == ["puzzle.all_tried"]
+
+
+async def test_an_added_puzzle_with_its_answers_is_answered_without_a_search(
+    store: AnyStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    puzzle = from_line(ADDED)
+    monkeypatch.setattr(answer_module, "REFUTATION_BUDGET", refutations.SEARCH_SECONDS)
+    wrong = next(m for m in puzzle.position.legal_moves() if m != puzzle.solution)
+    searched = answer(Attempt(puzzle), wrong)
+    answers = {puzzle.id: lines.answers_of(puzzle) or ""}
+    assert await store.run(puzzles.add_puzzles([(puzzle.id, ADDED)], NOON, answers)) == 1
+    monkeypatch.setattr(shipped, "every", lambda: ())
+    svc = service(store, Clock())
+    assert keys(await svc.handle_text(ALICE, "/puzzle next")) == ["puzzle.next"]
+    no_search(monkeypatch)
+    (failed,) = await svc.handle_text(ALICE, str(wrong + 1))
+    assert failed.text is not None and failed.text.key == "puzzle.failed.win"
+    attempt, _ = await attempt_of(store, ALICE, puzzle)
+    assert attempt.played == searched.attempt.played  # the solver's refutation, looked up
 
 
 async def test_on_sundays_the_daily_puzzle_is_a_vcf_answered_by_typing(store: AnyStore) -> None:
