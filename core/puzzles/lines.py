@@ -62,8 +62,8 @@ class _Parsed:
 
 def known(puzzle: Puzzle) -> tuple[int, ...] | None:
     """The proven line of ``puzzle`` (its tree's first), or None (a puzzle without a tree)."""
-    found = stored(puzzle)
-    return None if found is None else found[0]
+    found = _written(puzzle)
+    return None if found is None else _moves(puzzle.rules, found[0][0])
 
 
 def stored(puzzle: Puzzle) -> list[tuple[int, ...]] | None:
@@ -147,6 +147,7 @@ def nodes_of(puzzle: Puzzle, paths: list[tuple[int, ...]]) -> list[tuple[int, ..
 # A tree is parsed the first time its puzzle is answered (the whole file holds thousands of
 # lines, and a process answers few puzzles), each line from where it leaves the one before:
 # the lines come out of a search in depth-first order, and most of each is the last's.
+# ``answers`` keys the cache too: a puzzle compares equal with or without them.
 @functools.lru_cache(maxsize=4096)
 def _parsed(puzzle: Puzzle, answers: str | None) -> _Parsed | None:
     written = _written(puzzle)
