@@ -99,6 +99,7 @@ SLOW: tuple[str, ...] = (
     "tests/core/test_sessions_tournament.py::test_an_arena_of_100_players",
     "tests/core/ai/test_vct.py::test_the_set_is_what_it_says",
     "tests/chatbots/test_puzzles_cli.py::test_generate_from_the_archive_finds_the_mistakes",
+    "tests/chatbots/test_puzzles_cli.py::test_generate_from_seeded_play_writes_new_facts",
     "tests/chatbots/test_puzzles_cli.py::test_the_command_line_refuses_a_count_of_nothing",
     "tests/adapters/console/test_puzzles.py::test_todays_puzzle_is_printed_and_answered",
     "tests/core/ai/test_patterns.py::test_every_k_has_its_tables",
