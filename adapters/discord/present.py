@@ -152,6 +152,9 @@ class Presenter:
             return
         session_id = reply.board.session_id if reply.board else reply.session_id
         here = clicked if clicked is not None and clicked.button.session_id == session_id else None
+        edits = here is None and not reply.new_message and channel_edits
+        if edits and session_id is not None and (reply.board is not None or text):
+            await self._before_edit(outlet, session_id)
         if reply.board is None:
             if not text:
                 return
@@ -192,8 +195,6 @@ class Presenter:
             )
             return with_links(spec, reply.links, locale)
 
-        if here is None and not reply.new_message and channel_edits:
-            await self._before_edit(outlet, board.session_id)
         if here is not None:
             # The clicked message shows this game: it becomes the new board.
             message = here.message
