@@ -170,12 +170,14 @@ class BoardMessages:
         try:
             while True:
                 posted.clear()
+                # Read before the lookup: a post that ends during it is looked for again.
+                posting = self.posting_now(session_id, channel_id)
                 found = await self._lookup(session_id, channel_id)
                 left = deadline - loop.time()
                 if found is not None or left <= 0:
                     return found
-                if only_the_post and not self.posting_now(session_id, channel_id):
-                    return None  # the post failed: nothing to wait for
+                if only_the_post and not posting:
+                    return None  # the post had ended, unremembered (it failed)
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(posted.wait(), left)
         finally:
