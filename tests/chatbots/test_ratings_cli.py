@@ -8,6 +8,8 @@ import io
 import random
 from pathlib import Path
 
+import pytest
+
 from chatbots.operator import backup_command, stats_command
 from chatbots.ratings_cli import rebuild_command
 from chatbots.settings import load_settings
@@ -81,3 +83,21 @@ def test_the_command_line_runs_it(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.endswith("every rating equals its rebuild\n")
     assert chatbots(tmp_path, "ratings", "nonsense").returncode == 2
+
+
+def test_a_database_that_cannot_be_opened_is_one_line_and_exit_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    garbage = tmp_path / "garbage.sqlite3"
+    garbage.write_bytes(b"not a database " * 300)
+    unreachable = f"postgresql://bot:hunter2-db@/chatbots?host={tmp_path}"
+    for setting, cause in (
+        ({"DATABASE_PATH": str(garbage)}, "not a database"),
+        ({"DATABASE_URL": unreachable}, "cannot be reached"),
+    ):
+        out = io.StringIO()
+        assert asyncio.run(rebuild_command(load_settings(setting, None), out)) == 1
+        [line] = capsys.readouterr().err.splitlines()
+        assert line.startswith("chatbots: cannot use the database") and cause in line, line
+        assert "hunter2-db" not in line
+        assert out.getvalue() == ""
