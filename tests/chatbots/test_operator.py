@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from chatbots.operator import backup_command, settings_command
-from chatbots.settings import load_settings
+from chatbots.settings import Settings, load_settings
 from core.admin.keys import SETTING_NAMES
 from core.replies import Actor
 from core.sessions import GameService, ServiceSettings
@@ -195,15 +195,25 @@ async def test_settings_say_in_one_line_what_failed_on_either_store(
     # The store was closed after the refusal: the next command uses it at once.
     assert await settings_command(settings, "discord:server:1", ["level", "hard"], out) == 0
     assert out.getvalue() == "level = hard (set for this server)\n"
+    for broken, cause in unusable_databases(tmp_path):
+        assert await settings_command(broken, "discord:server:1", ["level", "hard"], out) == 1
+        assert_one_line_naming(capsys, cause)
+
+
+def unusable_databases(tmp_path: Path) -> list[tuple[Settings, str]]:
+    """Settings that name a database which cannot be opened, each with the cause it is refused
+    for: a file that is not a database, a PostgreSQL server that cannot be reached."""
     garbage = tmp_path / "garbage.sqlite3"
     garbage.write_bytes(b"not a database " * 300)
     unreachable = f"postgresql://bot:hunter2-db@/chatbots?host={tmp_path}"
-    for setting, cause in (
-        ({"DATABASE_PATH": str(garbage)}, "not a database"),
-        ({"DATABASE_URL": unreachable}, "cannot be reached"),
-    ):
-        broken = load_settings(setting, None)
-        assert await settings_command(broken, "discord:server:1", ["level", "hard"], out) == 1
-        [line] = capsys.readouterr().err.splitlines()
-        assert line.startswith("chatbots: cannot use the database") and cause in line, line
-        assert "hunter2-db" not in line
+    return [
+        (load_settings({"DATABASE_PATH": str(garbage)}, None), "not a database"),
+        (load_settings({"DATABASE_URL": unreachable}, None), "cannot be reached"),
+    ]
+
+
+def assert_one_line_naming(capsys: pytest.CaptureFixture[str], cause: str) -> None:
+    """The command said on stderr, in one line without the password, why it could not start."""
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("chatbots: cannot use the database") and cause in line, line
+    assert "hunter2-db" not in line

@@ -16,6 +16,7 @@ from chatbots.settings import load_settings
 from core.store import SqliteStore, links, ratings
 from tests.backends import Backend
 from tests.chatbots.test_app import chatbots
+from tests.chatbots.test_operator import assert_one_line_naming, unusable_databases
 from tests.core.store.helpers import NOW
 from tests.core.store.ratings_helpers import play
 
@@ -88,16 +89,8 @@ def test_the_command_line_runs_it(tmp_path: Path) -> None:
 def test_a_database_that_cannot_be_opened_is_one_line_and_exit_1(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    garbage = tmp_path / "garbage.sqlite3"
-    garbage.write_bytes(b"not a database " * 300)
-    unreachable = f"postgresql://bot:hunter2-db@/chatbots?host={tmp_path}"
-    for setting, cause in (
-        ({"DATABASE_PATH": str(garbage)}, "not a database"),
-        ({"DATABASE_URL": unreachable}, "cannot be reached"),
-    ):
+    for broken, cause in unusable_databases(tmp_path):
         out = io.StringIO()
-        assert asyncio.run(rebuild_command(load_settings(setting, None), out)) == 1
-        [line] = capsys.readouterr().err.splitlines()
-        assert line.startswith("chatbots: cannot use the database") and cause in line, line
-        assert "hunter2-db" not in line
+        assert asyncio.run(rebuild_command(broken, out)) == 1
+        assert_one_line_naming(capsys, cause)
         assert out.getvalue() == ""
