@@ -41,7 +41,9 @@ WIN_SCORE = 1 << 40  # above any evaluation
 # Candidate moves searched below the root (the root searches every move it is given).
 INNER_WIDTH = 10
 ROOT_WIDTH = 16
-MAX_PLY = 120  # forced replies cost no depth: a ply limit stops a chain of them
+MAX_PLY = 120
+# Fours read by the search for a win by fours at the horizon of the alpha-beta.
+LEAF_VCF_DEPTH = 8  # forced replies cost no depth: a ply limit stops a chain of them
 # Threat ranks for ordering, of a cell's class (index): ours (attack) and the opponent's that
 # a stone there spoils (defence); a cell ranks by the higher of the two.
 GK_ATTACK = (0, 3, 15, 10, 30, 50, 100)  # NONE, THREE, DOUBLE_THREE, FOUR, FOUR_THREE, FLEX4, WIN
@@ -84,7 +86,10 @@ W_STONE = 27  # per cell: 0 empty, else player + 1
 W_NEAR = 28  # per cell: stones within two
 W_PLAYED = 29  # the moves played, in order
 W_MOVES = 30  # per ply MOVE_SLOTS moves, then as many ranks
-W_HEADER = 31
+W_VCF = 31  # the first four of the win gk_vcf found at its ply 0
+W_VCF_STACK = 32  # per level of gk_vcf: the next cell to try, the forced cell, the four played
+W_HEADER = 33
+VCF_LEVELS = 64
 MOVE_SLOTS = 2 * ROOT_WIDTH + 2
 
 
@@ -292,6 +297,125 @@ def gk_tick(w: Any, deadline: Any) -> Any:
     return w[W_ABORT]
 
 
+def gk_completion(tab: Any, w: Any, here: Any, player: Any) -> Any:
+    """An empty cell on the lines through ``here`` where ``player`` completes a line (the one
+    a four just played on ``here`` threatens), or -1."""
+    count = tab[T_COUNT]
+    entries = tab[T_LINES] + 4 * LINE_ENTRIES * here
+    classes = w[W_CLASSES] + player * count
+    stone = w[W_STONE]
+    for j in range(tab[tab[T_LINES_N] + here]):
+        there = tab[entries + 4 * j + 1]
+        if w[stone + there] == 0 and w[classes + there] == WIN:
+            return there
+    return -1
+
+
+def gk_vcf_enter(tab: Any, w: Any, level: Any, depth: Any, ply: Any) -> Any:
+    """A node of :func:`gk_vcf` (the attacker to move): 1 won, 0 lost for the attacker (no four
+    left to try), 2 to expand (its state set up on the stack at ``level``)."""
+    count = tab[T_COUNT]
+    me = w[W_TO_MOVE]
+    other = 1 - me
+    mine = W_COUNTS + 8 * me
+    classes = w[W_CLASSES] + me * count
+    stone = w[W_STONE]
+    if w[mine + WIN] > 0:
+        return 1
+    forced = -1
+    blocks = w[W_COUNTS + 8 * other + WIN]
+    if blocks >= 2:
+        return 0
+    if blocks == 1:
+        for j in range(tab[T_CELLS_N]):
+            here = tab[tab[T_CELLS] + j]
+            if w[stone + here] == 0 and w[w[W_CLASSES] + other * count + here] == WIN:
+                forced = here
+        if w[classes + forced] < FOUR:
+            return 0
+    elif w[mine + FLEX4] > 0 and gk_fours(w, other) == 0:
+        if ply == 0:
+            for j in range(tab[T_CELLS_N]):
+                here = tab[tab[T_CELLS] + j]
+                if w[stone + here] == 0 and w[classes + here] == FLEX4:
+                    w[W_VCF] = here
+        return 1
+    if depth <= 0 or ply >= MAX_PLY:
+        return 0
+    at = w[W_VCF_STACK] + 3 * level
+    w[at] = 0  # the next cell to try
+    w[at + 1] = forced
+    return 2
+
+
+def gk_vcf(tab: Any, w: Any, depth: Any, ply: Any, deadline: Any) -> Any:
+    """Whether the side to move wins by continuous fours (each answered by its one block)
+    within ``depth`` of them; at ``ply`` 0 the first four of the win is left in ``W_VCF``.
+
+    A flex four (or a double four) wins when the opponent has no four to reply with; a five
+    of the opponent must be blocked first, which goes on only when the block is a four.
+    Written as a loop over an explicit stack: numba's cache mishandles a recursive function
+    calling another one."""
+    found = gk_vcf_enter(tab, w, 0, min(depth, VCF_LEVELS - 1), ply)
+    if found != 2:
+        return found
+    count = tab[T_COUNT]
+    stack = w[W_VCF_STACK]
+    stone = w[W_STONE]
+    cells = tab[T_CELLS]
+    n_cells = tab[T_CELLS_N]
+    level = 0
+    while True:
+        if gk_tick(w, deadline):
+            found = 0
+            break
+        at = stack + 3 * level
+        me = w[W_TO_MOVE]
+        classes = w[W_CLASSES] + me * count
+        forced = w[at + 1]
+        here = -1
+        j = w[at]
+        while j < n_cells:
+            cell = tab[cells + j]
+            j += 1
+            if (
+                w[stone + cell] == 0
+                and w[classes + cell] >= FOUR
+                and (forced < 0 or cell == forced)
+            ):
+                here = cell
+                break
+        w[at] = j
+        if here < 0:
+            if level == 0:
+                return 0
+            level -= 1
+            gk_undo(tab, w)
+            gk_undo(tab, w)
+            continue
+        gk_play(tab, w, here)
+        block = gk_completion(tab, w, here, me)
+        if block < 0 or w[W_COUNTS + 8 * (1 - me) + WIN] > 0:
+            gk_undo(tab, w)
+            continue
+        w[at + 2] = here
+        gk_play(tab, w, block)
+        found = gk_vcf_enter(tab, w, level + 1, depth - level - 1, ply + 2 * level + 2)
+        if found == 1:
+            level += 1
+            break
+        if found == 0:
+            gk_undo(tab, w)
+            gk_undo(tab, w)
+            continue
+        level += 1
+    if found == 1 and ply == 0:
+        w[W_VCF] = w[stack + 2]
+    for _ in range(2 * level):
+        gk_undo(tab, w)
+    return found
+
+
 def gk_negamax(
     tab: Any, w: Any, tt: Any, depth: Any, alpha: Any, beta: Any, ply: Any, deadline: Any
 ) -> Any:
@@ -331,6 +455,13 @@ def gk_negamax(
         ):
             return value
     if (depth <= 0 and blocks == 0) or ply >= MAX_PLY:
+        # A win by fours is read out at the horizon: the evaluation does not see it.
+        if (
+            blocks == 0
+            and w[mine + FOUR] + w[mine + FOUR_THREE] > 0
+            and gk_vcf(tab, w, LEAF_VCF_DEPTH, ply, deadline)
+        ):
+            return WIN_SCORE - ply - 2 * LEAF_VCF_DEPTH
         return gk_evaluate(tab, w)
     at = w[W_MOVES] + 2 * MOVE_SLOTS * ply
     n = gk_moves(tab, w, at, INNER_WIDTH)
@@ -387,5 +518,8 @@ GOMOKU_FUNCTIONS = (
     "gk_keep",
     "gk_moves",
     "gk_tick",
+    "gk_completion",
+    "gk_vcf_enter",
+    "gk_vcf",
     "gk_negamax",
 )

@@ -162,6 +162,7 @@ def _tables(rules: Rules) -> tuple[list[int], list[int]]:
     part(kernel.W_NEAR, [0] * count)
     part(kernel.W_PLAYED, [0] * len(grid.cells))
     part(kernel.W_MOVES, [0] * (2 * kernel.MOVE_SLOTS * (kernel.MAX_PLY + 1)))
+    part(kernel.W_VCF_STACK, [0] * (3 * kernel.VCF_LEVELS))
     return tab, w
 
 
@@ -303,14 +304,18 @@ class PatternBoard:
 
 
 def warm_up(rules: Rules) -> None:
-    """Build the tables of ``rules`` and compile (or load from numba's cache) the kernel, by a
-    short search, before a player waits: compiling takes about 15 s, loading a second."""
+    """Build the tables of ``rules`` and compile (or load from numba's cache) every entry of the
+    kernel, by a short search, before a player waits: compiling takes about 20 s and 100 MiB,
+    loading a second."""
     from core.ai.pattern_search import PatternSearch
 
     grid = layout(rules)
-    centre = grid.bits[grid.cells[len(grid.cells) // 2]]
-    board = PatternBoard(rules, (1 << centre, 0), 1)
+    centre = grid.cells[len(grid.cells) // 2]
+    board = PatternBoard(rules, (1 << grid.bits[centre], 0), 1)
     search = PatternSearch(board, math.inf)
+    search.vcf(1)
     search.moves_at(kernel.INNER_WIDTH)
     search.negamax(1, -kernel.WIN_SCORE, kernel.WIN_SCORE, 0)
+    search.deadline = 0.0  # one iteration: the deadline is read every few nodes
+    search.root([centre + 1, centre - 1])
     board.evaluate()

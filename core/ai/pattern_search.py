@@ -84,6 +84,16 @@ class PatternSearch:
         tab, w = self.board.tab, self.board.w
         return sorted(moves, key=lambda here: -int(rank(tab, w, here)))
 
+    def vcf(self, depth: int) -> int:
+        """The first four of a win by continuous fours of the side to move (at most ``depth``
+        of them, counting the last one), or -1 (none, or out of time)."""
+        w = self.board.w
+        w[kernel.W_ABORT] = 0
+        w[kernel.W_VCF] = -1
+        with _lock:
+            won = self.fn["gk_vcf"](self.board.tab, w, depth, 0, self.deadline)
+        return int(w[kernel.W_VCF]) if won else -1
+
     def negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
         """The kernel's value of the position to ``depth`` (no deadline)."""
         with _lock:
