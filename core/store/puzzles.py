@@ -18,9 +18,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.puzzles import shipped
@@ -276,46 +277,62 @@ def puzzle_ratings() -> Op[dict[str, Rating]]:
     return {str(r[0]): Rating(float(r[1]), float(r[2]), int(r[3])) for r in found}
 
 
-def add_puzzles(lines: Sequence[tuple[str, str]], now: float) -> Op[int]:
-    """Puzzles an operator adds (``chatbots puzzles add``), as (id, one-line form), each proven
-    before by the caller; one already there is left as it is. All or none; how many were
-    new."""
-    added: int = yield Atomic(_add(lines, now))
+def add_puzzles(
+    lines: Sequence[tuple[str, str]], now: float, answers: Mapping[str, str] | None = None
+) -> Op[int]:
+    """Puzzles an operator adds (``chatbots puzzles generate --add``), as (id, one-line form),
+    each proven before by the caller, with their ``answers`` by id where made
+    (:func:`core.puzzles.lines.answers_of`); one already there is left as it is, but given its
+    answers if it had none. All or none; how many were new."""
+    added: int = yield Atomic(_add(lines, now, answers or {}))
     return added
 
 
-def _add(lines: Sequence[tuple[str, str]], now: float) -> Op[int]:
+def _add(lines: Sequence[tuple[str, str]], now: float, answers: Mapping[str, str]) -> Op[int]:
     added = 0
     for ident, line in lines:
-        added += yield count(
-            "INSERT INTO puzzles_added (id, line, added_at) VALUES ($1, $2, $3)"
+        kept = answers.get(ident)
+        new = yield count(
+            "INSERT INTO puzzles_added (id, line, added_at, answers) VALUES ($1, $2, $3, $4)"
             " ON CONFLICT (id) DO NOTHING",
             ident,
             line,
             now,
+            kept,
         )
+        if not new and kept is not None:
+            yield count(
+                "UPDATE puzzles_added SET answers = $2 WHERE id = $1 AND answers IS NULL",
+                ident,
+                kept,
+            )
+        added += new
     return added
 
 
 def added_puzzles() -> Op[list[str]]:
     """Every added puzzle's one-line form, by id."""
     found = yield rows("SELECT line FROM puzzles_added ORDER BY id")
-    return [str(r[0]) for r in found]
+    return [str(line) for (line,) in found]
 
 
-def added_puzzle(ident: str) -> Op[str | None]:
-    """The one-line form of the added puzzle ``ident``, or None."""
-    found = yield row("SELECT line FROM puzzles_added WHERE id = $1", ident)
-    return None if found is None else str(found[0])
+def added_puzzle(ident: str) -> Op[Puzzle | None]:
+    """The added puzzle ``ident``, with its answers (None for one added before they were
+    kept), or None."""
+    found = yield row("SELECT line, answers FROM puzzles_added WHERE id = $1", ident)
+    if found is None:
+        return None
+    line, answers = found
+    puzzle = from_line(str(line))
+    return puzzle if answers is None else dataclasses.replace(puzzle, answers=str(answers))
 
 
 def puzzle_of(ident: str) -> Op[Puzzle | None]:
     """The puzzle ``ident``: of the shipped sets, else an added one; None where neither is."""
-    found = shipped.by_id(ident)
-    if found is None:
-        line = yield from added_puzzle(ident)
-        found = None if line is None else from_line(line)
-    return found
+    puzzle = shipped.by_id(ident)
+    if puzzle is None:
+        puzzle = yield from added_puzzle(ident)
+    return puzzle
 
 
 def offered() -> Op[tuple[Puzzle, ...]]:
