@@ -44,6 +44,7 @@ from adapters.discord.ids import (
 )
 from adapters.discord.layout import MessageSpec
 from adapters.discord.options import (
+    channel_link,
     channel_written,
     command_from_options,
     move_from_text,
@@ -131,6 +132,7 @@ class GameBot(discord.Client, DepartureEvents):
                 PLATFORM,
                 publish=self.publish,
                 chat_id=channel_written,
+                chat_link=channel_link,
                 in_chat=self.in_chat,
                 private_replies=True,
             )

@@ -380,20 +380,6 @@ def finished_connect_four(limit: int) -> Op[list[tuple[int, ...]]]:
     return games
 
 
-def daily_chats() -> Op[list[tuple[str, str, int]]]:
-    """(platform, chat id, hour UTC) of every chat whose ``daily_puzzle`` setting is an hour,
-    set for that channel or room itself (a Discord server's value names no channel)."""
-    found = yield rows(
-        "SELECT platform, scope, value FROM settings WHERE key = 'daily_puzzle'"
-        " AND (scope LIKE 'channel:%' OR scope LIKE 'chat:%')"
-    )
-    chats = []
-    for platform, scope, hour in found:
-        if str(hour).isdigit():
-            chats.append((str(platform), str(scope).partition(":")[2], int(hour)))
-    return chats
-
-
 def post_daily(
     platform: str, chat_id: str, day: datetime.date, now: float, expires_at: float
 ) -> Op[OutboxItem | None]:
