@@ -52,10 +52,6 @@ class Daily(Kind[DailyAt | None]):
             return _OFF[0]
         return str(value.hour) if value.channel is None else f"{value.hour} {value.channel}"
 
-    @property
-    def bounds(self) -> tuple[float, float]:
-        return 0, 23
-
 
 def post_due(now: float, hour: int, zone: str) -> bool:
     """Whether today's post (UTC) is due: ``hour`` o'clock in ``zone`` has come since midnight

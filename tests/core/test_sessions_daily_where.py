@@ -102,10 +102,14 @@ async def test_a_named_channel_gets_the_post_and_a_channels_own_value_wins(
         row = SettingRow("test", "channel:daily", "daily_puzzle", "none", 0.0, "operator")
         await store.run(settings.setting_put(row))
         assert await svc.post_daily_puzzles() == 0
-        await store.run(settings.setting_delete("test", "channel:daily", "daily_puzzle"))
+        # reset where it is named, the channel's own value goes; the server's posts again
+        await svc.handle_text(admin("daily"), "/settings channel daily_puzzle reset")
         assert await svc.post_daily_puzzles() == 1
         await svc.open_games_idle()
         assert shown.chats == ["daily"]
+        # reset for the server (from any of its channels): no post tomorrow
+        await svc.handle_text(admin("general"), "/settings daily_puzzle reset")
+        assert await store.run(settings.settings_of_keys(["daily_puzzle"])) == []
 
 
 async def test_a_room_names_no_other_chat(backend: Backend) -> None:

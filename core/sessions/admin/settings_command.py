@@ -14,7 +14,7 @@ from typing import Any
 from core.admin.daily import DailyAt
 from core.admin.effective import SettingsCache, resolve
 from core.admin.keys import BY_NAME, HERE, KEYS, NONE, Effective, Key
-from core.admin.scopes import CHANNEL, Place, SettingsScope, Source, source_of
+from core.admin.scopes import CHANNEL, Place, Source, source_of
 from core.commands import Settings
 from core.errors import UserError
 from core.i18n import Lines, Text
@@ -55,7 +55,7 @@ class Admin:
         key = BY_NAME[command.key]  # the parser accepted only known keys
         if command.value is None and not command.reset:
             return [self._reply(self._line(actor, key, await self._resolve(shown)))]
-        target = _target(place, key, command.scope)
+        target = _target(place, key, command)
         # A change is answered with what now applies at the scope it changed.
         view = Place(place.platform, place.scopes[place.scopes.index(target) :])
         if command.reset:
@@ -178,11 +178,12 @@ class Admin:
         )
 
 
-def _target(place: Place, key: Key[Any], scope: SettingsScope | None) -> str:
-    # A server's channels share its one daily post, whose value names the channel.
-    if key is Effective.daily_puzzle and len(place.scopes) > 1:
+def _target(place: Place, key: Key[Any], command: Settings) -> str:
+    # A server's channels share its one daily post, whose value names the channel; a channel's
+    # own value (the operator's) can still be reset where it is named.
+    if key is Effective.daily_puzzle and len(place.scopes) > 1 and not command.reset:
         return place.scopes[-1]
-    return place.target(scope)
+    return place.target(command.scope)
 
 
 def _scope_name(scope: str) -> Text:
