@@ -421,3 +421,12 @@ def claim_post(platform: str, chat_id: str, day: int, now: float) -> Op[bool]:
         now,
     )
     return bool(claimed)
+
+
+def posted_on_day(day: datetime.date) -> Op[set[tuple[str, str]]]:
+    """(platform, chat id) of every chat whose daily puzzle of ``day`` was posted: the daily
+    look skips them without a claim each."""
+    found = yield rows(
+        "SELECT platform, chat_id FROM puzzle_posts WHERE day >= $1", day_number(day)
+    )
+    return {(str(platform), str(chat_id)) for platform, chat_id in found}

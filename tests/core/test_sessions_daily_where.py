@@ -16,7 +16,7 @@ from core.ports import PlatformStyle
 from core.replies import Actor, Reply
 from core.sessions import GameService, ServiceSettings
 from core.sessions.puzzles.daily import posted_in
-from core.store import SettingRow, settings
+from core.store import SettingRow, puzzles, settings
 from tests.backends import AnyStore, Backend
 
 
@@ -86,6 +86,9 @@ async def test_a_server_value_posts_in_the_channel_it_was_set_from_at_its_zones_
         assert await svc.post_daily_puzzles() == 1
         await svc.open_games_idle()
         assert shown.chats == ["puzzles"]
+        today = datetime.date(2024, 1, 10)
+        assert await store.run(puzzles.posted_on_day(today)) == {("test", "puzzles")}
+        assert await store.run(puzzles.posted_on_day(today + datetime.timedelta(days=1))) == set()
 
 
 async def test_a_named_channel_gets_the_post_and_a_channels_own_value_wins(

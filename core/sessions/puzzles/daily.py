@@ -81,9 +81,10 @@ class DailyPosts:
         now = ctx.clock()
         today = utc_day(now)
         found = await ctx.store.run(settings.settings_of_keys(KEYS))
+        posted = await ctx.store.run(puzzles.posted_on_day(today))
         left = 0
         for platform, chat_id, hour, zone in posted_in(found, ctx.settings.chat_defaults):
-            if not post_due(now, hour, zone):
+            if (platform, chat_id) in posted or not post_due(now, hour, zone):
                 continue
             item = await ctx.store.run(
                 puzzles.post_daily(platform, chat_id, today, now, now + KEPT)
