@@ -349,11 +349,11 @@ MESSAGES: dict[str, Mapping[str, str]] = {
         "ru": "сколько новых досок в минуту можно выложить в канале или комнате",
     },
     "settings.key.timezone": {
-        "en": "the time zone a tournament's start HH:MM is read and shown in: an IANA name such as Europe/Madrid, or UTC",
-        "ca": "la zona horària en què es llegeix i es mostra l'inici HH:MM d'un torneig: un nom IANA com Europe/Madrid, o UTC",
-        "es": "la zona horaria en que se lee y se muestra el inicio HH:MM de un torneo: un nombre IANA como Europe/Madrid, o UTC",
-        "pt": "o fuso horário em que se lê e se mostra o início HH:MM de um torneio: um nome IANA como Europe/Lisbon, ou UTC",
-        "ru": "часовой пояс, в котором читается и показывается начало турнира ЧЧ:ММ: имя IANA, например Europe/Moscow, или UTC",
+        "en": "the time zone a tournament's start HH:MM and the daily puzzle's hour are read and shown in: an IANA name such as Europe/Madrid, or UTC",
+        "ca": "la zona horària en què es llegeixen i es mostren l'inici HH:MM d'un torneig i l'hora del problema del dia: un nom IANA com Europe/Madrid, o UTC",
+        "es": "la zona horaria en que se leen y se muestran el inicio HH:MM de un torneo y la hora del problema del día: un nombre IANA como Europe/Madrid, o UTC",
+        "pt": "o fuso horário em que se leem e se mostram o início HH:MM de um torneio e a hora do problema do dia: um nome IANA como Europe/Lisbon, ou UTC",
+        "ru": "часовой пояс, в котором читаются и показываются начало турнира ЧЧ:ММ и час задачи дня: имя IANA, например Europe/Moscow, или UTC",
     },
     # --- what a value must be -------------------------------------------------------------------
     "settings.expected.seconds": {
