@@ -7,8 +7,9 @@ from __future__ import annotations
 import discord
 
 from core.i18n import render
+from core.sessions import GameService
 from core.store import settings as stored
-from tests.e2e.discord_double import DiscordDouble
+from tests.e2e.discord_double import DiscordDouble, buttons, text_of
 from tests.e2e.discord_harness import Harness, clock, double, harness
 
 __all__ = ["clock", "double", "harness"]  # fixtures
@@ -66,3 +67,14 @@ async def test_the_channel_it_is_set_from_gets_the_post_where_the_bot_may_post(
     [refused] = await set_daily(double, "9", "games", user_install=True)
     assert refused == render("puzzle.daily_no_post", "en", channel=f"<#{games}>"), refused
     assert await daily_value(harness, double) == f"10 {general}"
+
+    # Its hour has come (the double's clock is 22:13 UTC): the post is the bot's own message in
+    # #general, the day's board under its line, and nothing in #games.
+    service = harness.bot.service
+    assert isinstance(service, GameService)
+    assert await service.post_daily_puzzles() == 1
+    await service.open_games_idle()
+    posted = [m for m in double.messages.values() if "puzzle of the day" in text_of(m)]
+    assert [str(m["channel_id"]) for m in posted] == [general]
+    assert text_of(posted[0]).startswith("The puzzle of the day, 2023-11-14")
+    assert buttons(posted[0])
