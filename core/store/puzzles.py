@@ -381,21 +381,33 @@ def finished_connect_four(limit: int) -> Op[list[tuple[int, ...]]]:
 
 
 def post_daily(
-    platform: str, chat_id: str, day: datetime.date, now: float, expires_at: float
+    platform: str,
+    chat_id: str,
+    day: datetime.date,
+    now: float,
+    expires_at: float,
+    server: str | None = None,
 ) -> Op[OutboxItem | None]:
     """The chat's post of ``day``'s puzzle, left in the outbox with its claim in one
     transaction (with its id, for the caller to show at once); None when it was left before,
-    by this process or another."""
-    item: OutboxItem | None = yield Atomic(_post(platform, chat_id, day, now, expires_at))
+    by this process or another. ``server``: the chat's server, where known (its settings, the
+    language included, apply to the post)."""
+    item: OutboxItem | None = yield Atomic(_post(platform, chat_id, day, now, expires_at, server))
     return item
 
 
 def _post(
-    platform: str, chat_id: str, day: datetime.date, now: float, expires_at: float
+    platform: str,
+    chat_id: str,
+    day: datetime.date,
+    now: float,
+    expires_at: float,
+    server: str | None,
 ) -> Op[OutboxItem | None]:
     if not (yield from claim_post(platform, chat_id, day_number(day), now)):
         return None
-    item = OutboxItem(Kind.DAILY_PUZZLE, platform, chat_id, detail={"day": day.isoformat()})
+    detail = {"day": day.isoformat()} | ({} if server is None else {"server": server})
+    item = OutboxItem(Kind.DAILY_PUZZLE, platform, chat_id, detail=detail)
     (left,) = yield from outbox.notices((item,), expires_at)
     return left
 

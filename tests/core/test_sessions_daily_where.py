@@ -35,9 +35,11 @@ class Clock:
 class Shown:
     def __init__(self) -> None:
         self.chats: list[str] = []
+        self.locales: list[str | None] = []
 
     async def publish(self, actor: Actor, replies: Sequence[Reply]) -> None:
         self.chats.extend(actor.chat_id for reply in replies if reply.board is not None)
+        self.locales.extend(reply.locale for reply in replies if reply.board is not None)
 
 
 def service(store: AnyStore, clock: Clock, shown: Shown) -> GameService:
@@ -71,6 +73,7 @@ async def test_a_server_value_posts_in_the_channel_it_was_set_from_at_its_zones_
         shown = Shown()
         svc = service(store, clock, shown)
         await svc.handle_text(admin("general"), "/settings timezone Europe/Madrid")
+        await svc.handle_text(admin("general"), "/settings language es")
         said = texts(await svc.handle_text(admin("puzzles"), "/settings daily_puzzle 9"))
         assert said[0] == "daily_puzzle is now 9 #puzzles for this server."
         assert said[1].startswith("The daily puzzle will be posted in #puzzles every day at 09:00")
@@ -86,6 +89,7 @@ async def test_a_server_value_posts_in_the_channel_it_was_set_from_at_its_zones_
         assert await svc.post_daily_puzzles() == 1
         await svc.open_games_idle()
         assert shown.chats == ["puzzles"]
+        assert shown.locales == ["es"]  # the server's language
         today = datetime.date(2024, 1, 10)
         assert await store.run(puzzles.posted_on_day(today)) == {("test", "puzzles")}
         assert await store.run(puzzles.posted_on_day(today + datetime.timedelta(days=1))) == set()
@@ -144,11 +148,13 @@ def test_where_each_stored_value_posts() -> None:
         row("chat:zone-only", "timezone", "Asia/Tokyo"),
     ]
     assert sorted(posted_in(rows, {})) == [
-        ("test", "c1", 9, "Europe/Madrid"),
-        ("test", "c2", 7, "UTC"),
-        ("test", "room", 8, "America/New_York"),
+        ("test", "c1", 9, "Europe/Madrid", "g"),
+        ("test", "c2", 7, "UTC", None),
+        ("test", "room", 8, "America/New_York", None),
     ]
-    assert posted_in(rows[:2], {"timezone": "Europe/Lisbon"}) == [("test", "c1", 9, "Asia/Tokyo")]
+    defaults = {"timezone": "Europe/Lisbon"}
+    assert posted_in(rows[:2], defaults) == [("test", "c1", 9, "Asia/Tokyo", "g")]
+    assert posted_in(rows[6:7], defaults) == [("test", "room", 8, "Europe/Lisbon", None)]
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@ import datetime
 import logging
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from core.admin.daily import post_due
 from core.admin.effective import resolve
@@ -83,11 +83,11 @@ class DailyPosts:
         found = await ctx.store.run(settings.settings_of_keys(KEYS))
         posted = await ctx.store.run(puzzles.posted_on_day(today))
         left = 0
-        for platform, chat_id, hour, zone in posted_in(found, ctx.settings.chat_defaults):
-            if (platform, chat_id) in posted or not post_due(now, hour, zone):
+        for chat in posted_in(found, ctx.settings.chat_defaults):
+            if (chat.platform, chat.chat_id) in posted or not post_due(now, chat.hour, chat.zone):
                 continue
             item = await ctx.store.run(
-                puzzles.post_daily(platform, chat_id, today, now, now + KEPT)
+                puzzles.post_daily(chat.platform, chat.chat_id, today, now, now + KEPT, chat.server)
             )
             if item is not None:
                 left += 1
@@ -104,8 +104,15 @@ class DailyPosts:
         view = board.puzzle_board(
             board.daily_board(puzzle), attempt, 0, ANYONE, board.task(attempt)
         )
+        server = item.detail.get("server")
+        # In its server, so that the server's settings (its language) mark the post.
         reader = Actor(
-            item.platform, item.chat_id, "", "", locale=self._ctx.settings.default_locale
+            item.platform,
+            item.chat_id,
+            "",
+            "",
+            locale=self._ctx.settings.default_locale,
+            server_id=server if isinstance(server, str) else None,
         )
         text = Text("puzzle.daily", {"date": day})
         reply = Reply(text=text, board=view, new_message=True, session_id=view.session_id)
@@ -116,11 +123,20 @@ KEYS = (Effective.daily_puzzle.name, Effective.timezone.name)
 """The settings that say where and when a chat's post is due."""
 
 
-def posted_in(
-    rows: Iterable[SettingRow], chat_defaults: Mapping[str, Any]
-) -> list[tuple[str, str, int, str]]:
-    """(platform, chat id, hour, zone) of each chat the daily puzzle is posted in, from the
-    stored ``daily_puzzle`` and ``timezone`` values (``rows``).
+class DailyChat(NamedTuple):
+    """A chat the daily puzzle is posted in, at ``hour`` in ``zone``; ``server``: its server's
+    id, where a server's value names it."""
+
+    platform: str
+    chat_id: str
+    hour: int
+    zone: str
+    server: str | None = None
+
+
+def posted_in(rows: Iterable[SettingRow], chat_defaults: Mapping[str, Any]) -> list[DailyChat]:
+    """Each chat the daily puzzle is posted in, from the stored ``daily_puzzle`` and
+    ``timezone`` values (``rows``).
 
     A room's or a channel's own value posts there; a Discord server's posts in the channel it
     names, unless that channel has a value of its own. A channel's zone is its own, else its
@@ -134,8 +150,8 @@ def posted_in(
     places: dict[tuple[str, str], tuple[str, ...]] = {}  # a chat's scope -> its place's scopes
     for platform, scope in daily:
         if source_of(scope) is Source.SERVER:
-            server = resolve(stored[platform, scope], Place(platform, (scope,)), chat_defaults)
-            named = server.daily_puzzle
+            values = resolve(stored[platform, scope], Place(platform, (scope,)), chat_defaults)
+            named = values.daily_puzzle
             if named is not None and named.channel is not None:
                 places[platform, CHANNEL + named.channel] = (CHANNEL + named.channel, scope)
     for platform, scope in daily:
@@ -146,7 +162,9 @@ def posted_in(
         found = [row for scope in scopes for row in stored.get((platform, scope), ())]
         chat = resolve(found, Place(platform, scopes), chat_defaults)
         if chat.daily_puzzle is not None:
-            due.append((platform, own.partition(":")[2], chat.daily_puzzle.hour, chat.timezone))
+            server = scopes[-1].partition(":")[2] if len(scopes) > 1 else None
+            hour, zone = chat.daily_puzzle.hour, chat.timezone
+            due.append(DailyChat(platform, own.partition(":")[2], hour, zone, server))
     return due
 
 
