@@ -229,10 +229,15 @@ class GameServicePort(Protocol):
         challenged player. A second call moves only what the first left."""
         ...
 
-    async def current_board(self, session_id: str) -> Reply | None:
-        """The board of ``session_id`` as it is stored now, as a move would show it (in its
-        chat's language), or None when the game is gone; for an adapter that shows it again
-        (answers it could not deliver before a restart). Raises what the store raises."""
+    async def current_board(
+        self, session_id: str, *, platform: str | None = None, chat_id: str | None = None
+    ) -> Reply | None:
+        """The board of ``session_id`` as it is stored now, as a move would show it, or None
+        when the game is gone; for an adapter that shows it again (answers it could not
+        deliver before a restart). It is marked for the chat it is shown in, ``chat_id`` on
+        ``platform`` (an open game's board in the second player's chat: that chat's language,
+        board style and links), by default the game's own chat. Raises what the store
+        raises."""
         ...
 
     async def abandon_games(

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from core.ai.review import GameReview, MoveReview
 from core.games import Rules
 from core.pages import ops
+from core.pages.flight import SingleFlight
 from core.pages.game import (
     GamePage,
     Verdict,
@@ -70,7 +71,7 @@ class GamePages:
         self._analyse = analyse
         # One review in flight per game in this process: visitors arriving meanwhile wait
         # for it rather than start another.
-        self._reviewing: dict[str, asyncio.Task[tuple[MoveReview, ...] | None]] = {}
+        self._reviewing: SingleFlight[str, tuple[MoveReview, ...] | None] = SingleFlight()
         self._recent: collections.OrderedDict[str, tuple[MoveReview, ...]] = (
             collections.OrderedDict()
         )
@@ -123,12 +124,7 @@ class GamePages:
         recent = self._recent.get(game.public_id)
         if recent is not None:
             return recent
-        task = self._reviewing.get(game.public_id)
-        if task is None:
-            task = asyncio.create_task(self._reviewed(game))
-            self._reviewing[game.public_id] = task
-            task.add_done_callback(lambda _: self._reviewing.pop(game.public_id, None))
-        return await asyncio.shield(task)
+        return await self._reviewing.run(game.public_id, lambda: self._reviewed(game))
 
     async def _reviewed(self, game: ArchivedGame) -> tuple[MoveReview, ...] | None:
         value = await self._store.run(kv.kv_get(KEEP_NAMESPACE, game.session_id))
