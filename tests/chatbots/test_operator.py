@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from chatbots.operator import backup_command, settings_command
+from chatbots.operator import backup_command, settings_command, stats_command
 from chatbots.settings import Settings, load_settings
 from core.admin.keys import SETTING_NAMES
 from core.replies import Actor
@@ -217,3 +217,25 @@ def assert_one_line_naming(capsys: pytest.CaptureFixture[str], cause: str) -> No
     [line] = capsys.readouterr().err.splitlines()
     assert line.startswith("chatbots: cannot use the database") and cause in line, line
     assert "hunter2-db" not in line
+
+
+async def test_a_table_gone_mid_command_fails_in_one_line_on_either_store(
+    backend: Backend, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A database changed by hand (its tables dropped): the command opens it, then fails at
+    the statement; one line naming the database and the table, exit 1, no traceback."""
+    key = "DATABASE_PATH" if backend.kind == "sqlite" else "DATABASE_URL"
+    async with backend.open() as store:
+        where = store.path if backend.kind == "sqlite" else store.url
+    await backend.sql("DROP TABLE settings")
+    await backend.sql("DROP TABLE links")
+    settings = load_settings({key: backend.where}, None)
+    out = io.StringIO()
+    assert await settings_command(settings, "discord:server:1", [], out) == 1
+    assert await stats_command(settings, out) == 1
+    assert out.getvalue() == ""
+    for line, table in zip(
+        capsys.readouterr().err.splitlines(), ("settings", "links"), strict=True
+    ):
+        assert line.startswith(f"chatbots: the database {str(where)!r} failed: "), line
+        assert table in line, line
