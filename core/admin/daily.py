@@ -21,7 +21,8 @@ from core.admin.kind import Kind, _Bad, whole
 from core.admin.zones import next_time_of_day
 from core.i18n import Text
 
-_OFF = ("none", "off")
+OFF = ("none", "off")
+"""The words that turn the post off (``none`` is how it is shown)."""
 _LONGEST_ID = 255  # a channel id as the platforms write them, with room to spare
 
 
@@ -40,7 +41,7 @@ class Daily(Kind[DailyAt | None]):
 
     def read(self, text: str) -> DailyAt | None:
         words = text.split()
-        if [word.lower() for word in words] in ([off] for off in _OFF):
+        if len(words) == 1 and words[0].lower() in OFF:
             return None
         hour = whole(words[0], 0, 23) if words else None
         if hour is None or len(words) > 2 or any(len(word) > _LONGEST_ID for word in words):
@@ -49,7 +50,7 @@ class Daily(Kind[DailyAt | None]):
 
     def show(self, value: DailyAt | None) -> str:
         if value is None:
-            return _OFF[0]
+            return OFF[0]
         return str(value.hour) if value.channel is None else f"{value.hour} {value.channel}"
 
 

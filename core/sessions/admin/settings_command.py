@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from core.admin.daily import DailyAt
+from core.admin.daily import OFF, DailyAt
 from core.admin.effective import SettingsCache, resolve
-from core.admin.keys import BY_NAME, HERE, KEYS, NONE, Effective, Key
+from core.admin.keys import BY_NAME, HERE, KEYS, Effective, Key
 from core.admin.scopes import CHANNEL, Place, Source, source_of
 from core.commands import Settings
 from core.errors import UserError
@@ -104,7 +104,7 @@ class Admin:
         # A server's value names the channel it posts in: the one it is typed in unless another
         # is named (core/admin/daily.py); a room or a direct chat posts in itself alone.
         words = text.split()
-        if not 1 <= len(words) <= 2 or words[0].lower() in (NONE, "off"):
+        if not 1 <= len(words) <= 2 or words[0].lower() in OFF:
             return text
         here = len(words) == 1 or words[1].lower() == HERE
         if actor.server_id is None:
