@@ -269,6 +269,7 @@ class _Writing:
 
 
 async def _drive(conn: Connection, op: Op[T], env: Env, writing: _Writing) -> T:
+    # core.store.sqlite_driver.drive's loop with awaits: why it is written twice is said there.
     answer: Any = None
     try:
         while True:
