@@ -1,7 +1,9 @@
 """Make the shipped puzzle set: ``python -m benchmarks._puzzle_set [--vcf [--long]] SEED COUNT
 OUT``;
 ``python -m benchmarks._puzzle_set lines OUT`` makes the shipped puzzles' answer trees
-(:mod:`core.puzzles.lines`, ``data/lines.csv``).
+(:mod:`core.puzzles.lines`, ``data/lines.csv``); ``python -m benchmarks._puzzle_set refutations
+OUT`` the refutations of the wrong moves at the stored trees' positions
+(``data/refutations.csv``).
 
 Runs :func:`core.puzzles.generate.generate` with ``SEED`` until ``COUNT`` Connect Four puzzles
 are kept, each (theme, N) up to its quota so that the set spreads over N and holds rather than
@@ -56,10 +58,23 @@ def make_lines(out: str) -> None:
         handle.write("".join(row + "\n" for rows in made for row in rows))
 
 
+def make_refutations(out: str) -> None:
+    made = []
+    started = time.perf_counter()
+    for n, puzzle in enumerate(shipped.every(), start=1):
+        paths = lines.stored(puzzle)
+        if paths is not None:
+            made.append(lines.to_refutations(puzzle, lines.refutations_of(puzzle, paths)))
+        print(n, len(made), f"{time.perf_counter() - started:.0f} s", flush=True)
+    made.sort()
+    with open(out, "w", encoding="utf-8") as handle:
+        handle.write("".join(row + "\n" for row in made))
+
+
 def main(argv: list[str]) -> None:
-    if argv[0] == "lines":
+    if argv[0] in ("lines", "refutations"):
         solver.warm_up()
-        make_lines(argv[1])
+        (make_lines if argv[0] == "lines" else make_refutations)(argv[1])
         return
     free = argv[0] == "--vcf"
     long = free and argv[1] == "--long"

@@ -7,8 +7,10 @@ From seeded random play (``--seed``; ``--vcf`` for five-in-a-row VCF puzzles on 
 worker plays its own seed), or from the archive (``--archive``): the finished 6x7 Connect Four
 games of :mod:`core.store.archive`, the positions just after a player's mistake. Every puzzle
 written is a fact the solver proved (:mod:`core.puzzles.facts`). With ``--add`` they also go to
-the database (:func:`core.store.puzzles.add_puzzles`), each proven again by the solver first,
-and ``/puzzle next`` and the pages offer them beside the shipped sets. Exit 0 when any puzzle
+the database (:func:`core.store.puzzles.add_puzzles`), each proven again by the solver first
+and given its answer tree and refutations (:func:`core.puzzles.lines.answers_of`: its answers
+are lookups, as the shipped sets' are), and ``/puzzle next`` and the pages offer them beside the
+shipped sets. Exit 0 when any puzzle
 was made, 1 when none was (or the database failed), 2 on bad arguments.
 """
 
@@ -23,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from chatbots.app import EXIT_FAILED, service_settings, with_store
-from core.puzzles import shipped
+from core.puzzles import lines, shipped
 from core.puzzles.facts import NotAFact, verify
 from core.puzzles.puzzle import Puzzle, from_line, to_line
 from core.store import StoreError, puzzles
@@ -81,8 +83,8 @@ async def generate_command(
         await runner.close()
     elapsed = time.perf_counter() - started
     made = {}
-    for lines in results:
-        for line in lines or ():
+    for written in results:
+        for line in written or ():
             puzzle = from_line(line)
             if shipped.by_id(puzzle.id) is None:
                 made[puzzle.id] = (puzzle, line)
@@ -105,31 +107,37 @@ async def generate_command(
 
 
 async def _added(settings: Settings, made: list[Puzzle], stdout: TextIO) -> bool:
-    """``made`` proven again by the solver here (whatever made them), then added to the
-    database; False when the database failed."""
+    """``made`` proven again by the solver here (whatever made them), each with its answer tree
+    and refutations, then added to the database; False when the database failed."""
+    started = time.perf_counter()
     proven = await asyncio.to_thread(_proven, made)
-    rows = [(puzzle.id, to_line(puzzle)) for puzzle in proven]
+    elapsed = time.perf_counter() - started
+    rows = [(puzzle.id, to_line(puzzle)) for puzzle, _ in proven]
+    kept = {puzzle.id: answers for puzzle, answers in proven if answers is not None}
     try:
         added = await with_store(
-            settings, lambda store: store.run(puzzles.add_puzzles(rows, time.time()))
+            settings, lambda store: store.run(puzzles.add_puzzles(rows, time.time(), kept))
         )
     except StoreError as error:
         print(f"chatbots: {error}", file=sys.stderr)
         return False
     print(
         f"{added} added to the database ({len(proven) - added} were there already,"
-        f" {len(made) - len(proven)} not proven)",
+        f" {len(made) - len(proven)} not proven); {len(kept)} answer trees made in {elapsed:.0f} s",
         file=stdout,
     )
     return True
 
 
-def _proven(made: list[Puzzle]) -> list[Puzzle]:
+def _proven(made: list[Puzzle]) -> list[tuple[Puzzle, str | None]]:
+    """The puzzles of ``made`` the solver proves, each with its answers (its answer tree and
+    refutations: :func:`core.puzzles.lines.answers_of`, None for a hold the solver could not
+    settle), so that answering it is a lookup as for the shipped sets."""
     kept = []
     for puzzle in made:
         try:
             verify(puzzle)
         except NotAFact:
             continue
-        kept.append(puzzle)
+        kept.append((puzzle, lines.answers_of(puzzle)))
     return kept

@@ -91,6 +91,8 @@ SLOW: tuple[str, ...] = (
     "tests/core/store/test_ratings_store.py::test_rebuild_equals_the_live_ratings_after_1000_random",
     "tests/core/store/test_limit_races.py::test_100_new_users_with_20_commands_each_get_their_bursts",
     "tests/core/puzzles/test_lines.py::test_a_wide_sample_of_trees_is_what_the_solver_makes",
+    "tests/core/puzzles/test_refutations.py::test_a_wide_sample_of_tables_is_what_the_solver_makes",
+    "tests/core/puzzles/test_refutations.py::test_a_wide_sample_of_wrong_moves_is_answered_as",
     # A second or more of CPU each on a quiet machine (measured with time.process_time around
     # each test of the fast run; the subprocess's own for the command lines).
     "tests/core/pages/test_threats.py::test_each_proof_holds_by_brute_force",

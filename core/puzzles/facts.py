@@ -58,11 +58,12 @@ def move_values(p: Position, deadline: float | None = None) -> dict[int, int]:
     values: dict[int, int] = {}
     for move in p.legal_moves():
         child = p.play(move)
-        values[move] = _value(child, deadline)
+        values[move] = move_value(child, deadline)
     return values
 
 
-def _value(child: Position, deadline: float | None) -> int:
+def move_value(child: Position, deadline: float | None = None) -> int:
+    """The exact value of the move that made ``child`` for the side that played it."""
     if child.winner is not None:
         return (child.rules.cells + 1 - (len(child.moves) - 1)) // 2
     return -score(child, deadline)

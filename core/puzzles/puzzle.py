@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from core.games.position import Position
 from core.games.rules import Rules
@@ -22,6 +22,9 @@ class Puzzle:
 
     ``moves`` (0-based columns) lead from the empty board to the start position; ``depth`` is
     N, the attacker's moves to the win (1 for a hold); ``solution`` is the only good first move.
+    ``answers``: an added puzzle's answer tree and refutations as the store keeps them
+    (:func:`core.puzzles.lines.answers_of`; a shipped puzzle's are in ``data/``), not part of
+    what the puzzle is.
     """
 
     id: str
@@ -31,6 +34,7 @@ class Puzzle:
     depth: int
     solution: int
     difficulty: int
+    answers: str | None = field(default=None, compare=False, repr=False)
 
     @property
     def position(self) -> Position:

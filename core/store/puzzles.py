@@ -18,9 +18,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.puzzles import shipped
@@ -276,46 +277,62 @@ def puzzle_ratings() -> Op[dict[str, Rating]]:
     return {str(r[0]): Rating(float(r[1]), float(r[2]), int(r[3])) for r in found}
 
 
-def add_puzzles(lines: Sequence[tuple[str, str]], now: float) -> Op[int]:
-    """Puzzles an operator adds (``chatbots puzzles add``), as (id, one-line form), each proven
-    before by the caller; one already there is left as it is. All or none; how many were
-    new."""
-    added: int = yield Atomic(_add(lines, now))
+def add_puzzles(
+    lines: Sequence[tuple[str, str]], now: float, answers: Mapping[str, str] | None = None
+) -> Op[int]:
+    """Puzzles an operator adds (``chatbots puzzles generate --add``), as (id, one-line form),
+    each proven before by the caller, with their ``answers`` by id where made
+    (:func:`core.puzzles.lines.answers_of`); one already there is left as it is, but given its
+    answers if it had none. All or none; how many were new."""
+    added: int = yield Atomic(_add(lines, now, answers or {}))
     return added
 
 
-def _add(lines: Sequence[tuple[str, str]], now: float) -> Op[int]:
+def _add(lines: Sequence[tuple[str, str]], now: float, answers: Mapping[str, str]) -> Op[int]:
     added = 0
     for ident, line in lines:
-        added += yield count(
-            "INSERT INTO puzzles_added (id, line, added_at) VALUES ($1, $2, $3)"
+        kept = answers.get(ident)
+        new = yield count(
+            "INSERT INTO puzzles_added (id, line, added_at, answers) VALUES ($1, $2, $3, $4)"
             " ON CONFLICT (id) DO NOTHING",
             ident,
             line,
             now,
+            kept,
         )
+        if not new and kept is not None:
+            yield count(
+                "UPDATE puzzles_added SET answers = $2 WHERE id = $1 AND answers IS NULL",
+                ident,
+                kept,
+            )
+        added += new
     return added
 
 
 def added_puzzles() -> Op[list[str]]:
     """Every added puzzle's one-line form, by id."""
     found = yield rows("SELECT line FROM puzzles_added ORDER BY id")
-    return [str(r[0]) for r in found]
+    return [str(line) for (line,) in found]
 
 
-def added_puzzle(ident: str) -> Op[str | None]:
-    """The one-line form of the added puzzle ``ident``, or None."""
-    found = yield row("SELECT line FROM puzzles_added WHERE id = $1", ident)
-    return None if found is None else str(found[0])
+def added_puzzle(ident: str) -> Op[Puzzle | None]:
+    """The added puzzle ``ident``, with its answers (None for one added before they were
+    kept), or None."""
+    found = yield row("SELECT line, answers FROM puzzles_added WHERE id = $1", ident)
+    if found is None:
+        return None
+    line, answers = found
+    puzzle = from_line(str(line))
+    return puzzle if answers is None else dataclasses.replace(puzzle, answers=str(answers))
 
 
 def puzzle_of(ident: str) -> Op[Puzzle | None]:
     """The puzzle ``ident``: of the shipped sets, else an added one; None where neither is."""
-    found = shipped.by_id(ident)
-    if found is None:
-        line = yield from added_puzzle(ident)
-        found = None if line is None else from_line(line)
-    return found
+    puzzle = shipped.by_id(ident)
+    if puzzle is None:
+        puzzle = yield from added_puzzle(ident)
+    return puzzle
 
 
 def offered() -> Op[tuple[Puzzle, ...]]:
@@ -380,36 +397,34 @@ def finished_connect_four(limit: int) -> Op[list[tuple[int, ...]]]:
     return games
 
 
-def daily_chats() -> Op[list[tuple[str, str, int]]]:
-    """(platform, chat id, hour UTC) of every chat whose ``daily_puzzle`` setting is an hour,
-    set for that channel or room itself (a Discord server's value names no channel)."""
-    found = yield rows(
-        "SELECT platform, scope, value FROM settings WHERE key = 'daily_puzzle'"
-        " AND (scope LIKE 'channel:%' OR scope LIKE 'chat:%')"
-    )
-    chats = []
-    for platform, scope, hour in found:
-        if str(hour).isdigit():
-            chats.append((str(platform), str(scope).partition(":")[2], int(hour)))
-    return chats
-
-
 def post_daily(
-    platform: str, chat_id: str, day: datetime.date, now: float, expires_at: float
+    platform: str,
+    chat_id: str,
+    day: datetime.date,
+    now: float,
+    expires_at: float,
+    server: str | None = None,
 ) -> Op[OutboxItem | None]:
     """The chat's post of ``day``'s puzzle, left in the outbox with its claim in one
     transaction (with its id, for the caller to show at once); None when it was left before,
-    by this process or another."""
-    item: OutboxItem | None = yield Atomic(_post(platform, chat_id, day, now, expires_at))
+    by this process or another. ``server``: the chat's server, where known (its settings, the
+    language included, apply to the post)."""
+    item: OutboxItem | None = yield Atomic(_post(platform, chat_id, day, now, expires_at, server))
     return item
 
 
 def _post(
-    platform: str, chat_id: str, day: datetime.date, now: float, expires_at: float
+    platform: str,
+    chat_id: str,
+    day: datetime.date,
+    now: float,
+    expires_at: float,
+    server: str | None,
 ) -> Op[OutboxItem | None]:
     if not (yield from claim_post(platform, chat_id, day_number(day), now)):
         return None
-    item = OutboxItem(Kind.DAILY_PUZZLE, platform, chat_id, detail={"day": day.isoformat()})
+    detail = {"day": day.isoformat()} | ({} if server is None else {"server": server})
+    item = OutboxItem(Kind.DAILY_PUZZLE, platform, chat_id, detail=detail)
     (left,) = yield from outbox.notices((item,), expires_at)
     return left
 
@@ -435,3 +450,12 @@ def claim_post(platform: str, chat_id: str, day: int, now: float) -> Op[bool]:
         now,
     )
     return bool(claimed)
+
+
+def posted_on_day(day: datetime.date) -> Op[set[tuple[str, str]]]:
+    """(platform, chat id) of every chat whose daily puzzle of ``day`` was posted: the daily
+    look skips them without a claim each."""
+    found = yield rows(
+        "SELECT platform, chat_id FROM puzzle_posts WHERE day >= $1", day_number(day)
+    )
+    return {(str(platform), str(chat_id)) for platform, chat_id in found}

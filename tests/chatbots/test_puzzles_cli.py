@@ -14,6 +14,7 @@ from pathlib import Path
 from chatbots.puzzles_cli import generate_command
 from chatbots.settings import load_settings
 from core.games import CONNECT_FOUR
+from core.puzzles import lines as answers
 from core.puzzles import shipped
 from core.puzzles.facts import verify
 from core.puzzles.generate import games
@@ -42,8 +43,16 @@ async def test_generate_from_seeded_play_writes_new_facts(tmp_path: Path) -> Non
         verify(puzzle)
     assert said.getvalue().startswith("3 puzzles from seed 11 on 1 workers in ")
     assert "3 added to the database (0 were there already, 0 not proven)" in said.getvalue()
+    assert "; 3 answer trees made in " in said.getvalue()
     async with SqliteStore.open(tmp_path / "db.sqlite3") as store:  # the bot offers them
         assert await store.run(puzzles.added_puzzles()) == lines
+        for line in lines:  # with their answers: a lookup, as the shipped puzzles'
+            found = await store.run(puzzles.puzzle_of(from_line(line).id))
+            assert found is not None and found.answers is not None
+            assert (known_line := answers.known(found)) is not None
+            assert known_line[0] == found.solution
+            wrong = next(m for m in found.position.legal_moves() if m != found.solution)
+            assert answers.refutation(found, (), wrong) is not None
 
 
 async def test_generate_from_the_archive_finds_the_mistakes_of_finished_games(

@@ -241,6 +241,9 @@ class DiscordDouble:
         self.channels = default.channels
         # Members' permissions in the server, by name; everyone else has @everyone's.
         self.permissions: dict[str, int] = {}
+        # The bot's own permissions in a channel (interactions' app_permissions), by channel id,
+        # where a test takes some away; every channel grants the same otherwise.
+        self.app_permissions: dict[str, int] = {}
         self.users: dict[str, Json] = {}
         self.dm_channels: dict[str, str] = {}
         # Group DMs by channel id: their members' names. The bot is never a member of one: it
@@ -703,7 +706,7 @@ class DiscordDouble:
             "token": uuid.uuid4().hex,
             "version": 1,
             "locale": locale,
-            "app_permissions": "2248473465835073",
+            "app_permissions": str(self.app_permissions.get(channel, 2248473465835073)),
             "attachment_size_limit": 26_214_400,
             "entitlements": [],
         }

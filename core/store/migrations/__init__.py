@@ -33,6 +33,7 @@ from core.store.migrations.pages import (
     OUTBOX_POSTED,
     PAGE_RECORDS,
     PUBLIC_IDS,
+    PUZZLE_ANSWERS,
     PUZZLES,
     PUZZLES_ADDED,
 )
@@ -66,6 +67,7 @@ __all__ = [
     "PUBLIC_IDS",
     "PUZZLES",
     "PUZZLES_ADDED",
+    "PUZZLE_ANSWERS",
     "RATINGS",
     "RELAY",
     "SEEK_CAPS",
@@ -106,6 +108,7 @@ STEPS: Sequence[Step] = (
     EVENT_PUBLIC_IDS,
     BERSERK,
     PUZZLES_ADDED,
+    PUZZLE_ANSWERS,
 )
 """Step ``i`` upgrades version ``i`` to ``i + 1``, in every dialect."""
 

@@ -279,4 +279,12 @@ PUZZLES_ADDED = Step(
     ),
 )
 
+# An added puzzle's answer tree and the refutations of the wrong moves at its positions
+# (issue 35; core/puzzles/lines.py, answers_of), made when `--add` adds it, so that its answers
+# are lookups as the shipped puzzles' are. NULL for a puzzle added before: searched.
+PUZZLE_ANSWERS = Step(
+    "puzzle answers",
+    ("ALTER TABLE puzzles_added ADD COLUMN answers TEXT",),
+)
+
 # A new step goes here, above this line, and at the end of STEPS (__init__.py).

@@ -1,6 +1,6 @@
 """The shipped puzzles' answer trees, the answer checker's fast path: each is what the solver
 makes (a sample here, all of them in ``python -m benchmarks puzzles``), a move in the tree is
-answered from it exactly as the solver would, without a search, and a move outside it still
+answered from it exactly as the solver would, without a search, and an illegal move still
 goes to the solver (issue 35)."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from core.ai import solver
 from core.games.position import IllegalMove
 from core.puzzles import answer as answer_module
 from core.puzzles import lines, shipped, vcf
@@ -34,6 +35,19 @@ def nodes(puzzle: Puzzle) -> Iterator[tuple[tuple[int, ...], int]]:
             if here not in seen:
                 seen.add(here)
                 yield path[:at], path[at]
+
+
+def no_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any search by the checker fails the test from now on."""
+
+    def searched(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the solver was asked")
+
+    for name in ("score", "best_reply"):
+        monkeypatch.setattr(answer_module, name, searched)
+    monkeypatch.setattr(solver, "best_move", searched)
+    monkeypatch.setattr(vcf, "still_wins", searched)
+    monkeypatch.setattr(vcf, "forced_reply", searched)
 
 
 def test_every_win_and_vcf_has_a_tree_and_nearly_every_hold() -> None:
@@ -102,21 +116,14 @@ def test_a_win_off_the_line_is_accepted_without_a_search(
     puzzle, played, move = next(_second_wins(theme))
     searched = answer(Attempt(puzzle, played), move, known_line=False)
     assert searched.verdict is not Verdict.FAILED
-
-    def no_search(*args: object, **kwargs: object) -> None:
-        raise AssertionError("the solver was asked")
-
-    for name in ("score", "best_reply"):
-        monkeypatch.setattr(answer_module, name, no_search)
-    monkeypatch.setattr(vcf, "still_wins", no_search)
-    monkeypatch.setattr(vcf, "forced_reply", no_search)
+    no_search(monkeypatch)
     assert answer(Attempt(puzzle, played), move) == searched
 
 
-def test_a_move_outside_the_tree_goes_to_the_solver() -> None:
+def test_a_wrong_move_fails_and_an_illegal_one_goes_to_the_solver() -> None:
     puzzle = next(p for p in shipped.connect_four() if p.theme is Theme.WIN and p.depth >= 2)
     wrong = next(m for m in puzzle.position.legal_moves() if m != puzzle.solution)
-    result = answer(Attempt(puzzle), wrong)
+    result = answer(Attempt(puzzle), wrong)  # from the refutations (test_refutations.py)
     assert result.verdict is Verdict.FAILED and result.reply is not None
     full = next(p for p in shipped.connect_four() if len(p.position.legal_moves()) < p.rules.cols)
     column = next(c for c in range(full.rules.cols) if c not in full.position.legal_moves())

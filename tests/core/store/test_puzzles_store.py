@@ -6,7 +6,12 @@ from __future__ import annotations
 
 import asyncio
 
-from core.puzzles import shipped
+import pytest
+
+from core.ai import solver
+from core.puzzles import answer as answer_module
+from core.puzzles import lines, refutations, shipped
+from core.puzzles.answer import Attempt, Verdict, answer
 from core.puzzles.puzzle import from_line, to_line
 from core.puzzles.rating import after_attempt, of_difficulty
 from core.puzzles.streak import Streak
@@ -212,3 +217,33 @@ async def test_added_puzzles_are_kept_once_and_offered_beside_the_shipped(
         offered = await store.run(puzzles.offered())
         assert offered[: len(shipped.every())] == shipped.every()
         assert from_line(ADDED) in offered[len(shipped.every()) :]
+
+
+async def test_an_added_puzzle_keeps_its_answers_and_is_answered_from_them(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(answer_module, "REFUTATION_BUDGET", refutations.SEARCH_SECONDS)
+    added = from_line(ADDED)
+    answers = lines.answers_of(added)
+    assert answers is not None
+    wrong = next(m for m in added.position.legal_moves() if m != added.solution)
+    async with backend.open() as store:
+        assert await store.run(puzzles.add_puzzles([(added.id, ADDED)], NOW)) == 1
+        before = await store.run(puzzles.puzzle_of(added.id))
+        assert before is not None and before.answers is None  # added before answers were kept
+        assert lines.tree(before) is None
+        searched = answer(Attempt(before), wrong)
+        again = await store.run(puzzles.add_puzzles([(added.id, ADDED)], NOW, {added.id: answers}))
+        assert again == 0  # there already: given its answers only
+    async with backend.open() as store:  # a restart
+        found = await store.run(puzzles.puzzle_of(added.id))
+    assert found == added and found is not None and found.answers == answers
+    assert lines.known(found) == (lines.tree_of(added) or [])[0]
+
+    def no_search(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the solver was asked")
+
+    monkeypatch.setattr(answer_module, "score", no_search)
+    monkeypatch.setattr(solver, "best_move", no_search)
+    assert answer(Attempt(found), wrong) == searched
+    assert answer(Attempt(found), added.solution).verdict is Verdict.GOING
