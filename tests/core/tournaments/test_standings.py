@@ -78,7 +78,8 @@ def test_a_big_table_makes_no_container_per_game() -> None:
     # The collector runs after every THRESHOLD containers made and still alive: a table that
     # kept a tuple per game and side and a list per player (some 12,000 for 1,000 players
     # after 4,500 games) set it off a hundred times, and the old generation's full passes
-    # over the whole process with it. Its rows are all it may keep: about 10 runs.
+    # over the whole process with it. Its rows are all it may keep: about 10 runs (the bound
+    # leaves room for another thread of the test process allocating meanwhile).
     rng = random.Random(34)
     players = [f"p{i}" for i in range(1000)]
     pairs = [rng.sample(players, 2) for _ in range(4500)]
@@ -99,4 +100,4 @@ def test_a_big_table_makes_no_container_per_game() -> None:
         gc.callbacks.remove(counted)
         gc.set_threshold(*threshold)
     assert len(table) == 1000
-    assert runs <= 15, runs
+    assert runs <= 30, runs
