@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import gc
 import logging
 import os
 import signal
@@ -303,7 +304,11 @@ async def serve(
                         else:
                             ms = round((time.monotonic() - started) * 1000)
                             names = ",".join(a.name for a in adapters)
-                            log.info("started", extra={"adapters": names, "startup_ms": ms})
+                            frozen = _freeze_start_up()
+                            log.info(
+                                "started",
+                                extra={"adapters": names, "startup_ms": ms, "frozen": frozen},
+                            )
                             code = await run_adapters(adapters, shutdown)
             finally:
                 shutdown.request("shutdown")  # also when start-up failed: the watchdog runs
@@ -319,6 +324,19 @@ async def serve(
         shutdown.close()
         for signum in installed:
             loop.remove_signal_handler(signum)
+
+
+def _freeze_start_up() -> int:
+    """Move what start-up made out of the garbage collector's reach; how many objects.
+
+    Modules, catalogues, the clients' tables and the solver's data (some 47,000 objects for
+    the console, 195,000 with both platforms' clients) live as long as the process, yet each
+    of the collector's full passes walks them all: about 100 ms of CPU on the event loop with
+    both clients, a stall in the middle of some player's press. Frozen,
+    a full pass walks only what came later (the AI workers freeze theirs the same way)."""
+    gc.collect()
+    gc.freeze()
+    return gc.get_freeze_count()
 
 
 def _leases(service: GameService, adapters: Sequence[Adapter]) -> list[Lease]:

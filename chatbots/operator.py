@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from chatbots.app import EXIT_CONFIG, EXIT_FAILED, open_store, with_store
+from chatbots.app import EXIT_CONFIG, EXIT_FAILED, with_store
 from core.admin.effective import resolve, write
 from core.admin.keys import BY_NAME, HERE, KEYS
 from core.admin.scopes import Place, Source, parse_scope
@@ -64,11 +64,8 @@ async def settings_command(
     value = " ".join(words[1:])
     if key is not None and key.name == "allowed_chats" and HERE in value.lower().split():
         return _refuse("'here' means the chat of whoever types it: give chat ids instead")
-    try:
-        store = await open_store(settings)
-    except StoreError as error:
-        return _failed(error)
-    try:
+
+    async def apply(store: Store) -> str:
         (target,) = place.scopes
         if key is not None and value.lower() == RESET:
             await store.run(store_settings.setting_delete(place.platform, target, key.name))
@@ -77,13 +74,15 @@ async def settings_command(
             now = datetime.datetime.now(datetime.UTC).timestamp()
             await write(store, place.platform, target, key.name, value, by=by, now=now)
         names = [key.name] if key is not None else [k.name for k in KEYS]
-        print(await _shown(store, settings, place, names), file=out)
+        return await _shown(store, settings, place, names)
+
+    try:
+        shown = await with_store(settings, apply)
     except UserError as error:
         return _refuse(error.english())
     except StoreError as error:
         return _failed(error)
-    finally:
-        await store.close()
+    print(shown, file=out)
     return 0
 
 

@@ -12,12 +12,14 @@ import math
 import sys
 from typing import TYPE_CHECKING, TextIO
 
-from chatbots.app import EXIT_FAILED, open_store
-from core.ratings import Merge, Rating, rebuild
+from chatbots.app import EXIT_FAILED, with_store
+from core.ratings import Merge, RatedResult, Rating, rebuild
 from core.store import StoreError, ratings
 
 if TYPE_CHECKING:
     from chatbots.settings import Settings
+    from core.ratings.rebuild import Key
+    from core.store.port import Store
 
 SHOWN = 20
 """Differences printed at most."""
@@ -36,19 +38,15 @@ def same(a: Rating | None, b: Rating | None) -> bool:
 
 async def rebuild_command(settings: Settings, out: TextIO = sys.stdout) -> int:
     """Recompute every rating and compare; the exit code."""
+
+    async def read(store: Store) -> tuple[list[RatedResult | Merge], dict[Key, Rating]]:
+        return await store.run(ratings.rating_log()), await store.run(ratings.stored_ratings())
+
     try:
-        store = await open_store(settings)
+        log, live = await with_store(settings, read)
     except StoreError as error:
         print(f"chatbots: {error}", file=sys.stderr)
         return EXIT_FAILED
-    try:
-        log = await store.run(ratings.rating_log())
-        live = await store.run(ratings.stored_ratings())
-    except StoreError as error:
-        print(f"chatbots: {error}", file=sys.stderr)
-        return EXIT_FAILED
-    finally:
-        await store.close()
     rebuilt = rebuild(log)
     # A rating the log gives 0 games to is no rating at all (a merge that moved nothing).
     rebuilt = {key: rating for key, rating in rebuilt.items() if rating.games > 0}

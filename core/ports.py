@@ -103,6 +103,10 @@ def _written_chat(actor: Actor, written: str) -> str:
     return written
 
 
+def _chat_as_id(chat_id: str) -> str:
+    return chat_id
+
+
 @dataclass(frozen=True, slots=True)
 class PlatformStyle:
     """How people on one platform write what core parses from text.
@@ -121,6 +125,8 @@ class PlatformStyle:
         chat_id: the chat id that a channel or room written by ``actor`` stands for (Discord:
             ``<#123>`` -> ``123``), for the ``allowed_chats`` setting; by default the text
             itself (a Matrix room id).
+        chat_link: a chat id written so that readers see the chat (Discord: ``123`` ->
+            ``<#123>``, which ``chat_id`` reads back); by default the id itself.
         serves: whether this process can show replies in a chat now (a Matrix account syncs
             in one process at a time; the others stand by). None: wherever it runs. An open
             game's board due in a chat this process does not serve waits in the store for
@@ -146,6 +152,7 @@ class PlatformStyle:
     bot_user_id: str | None = None
     publish: Callable[[Actor, Sequence[Reply]], Awaitable[None]] | None = None
     chat_id: Callable[[Actor, str], str] = _written_chat
+    chat_link: Callable[[str], str] = _chat_as_id
     serves: Callable[[str], bool] | None = None
     in_chat: Callable[[Actor, str], Awaitable[bool | None]] | None = None
     private_replies: bool = False
@@ -222,10 +229,15 @@ class GameServicePort(Protocol):
         challenged player. A second call moves only what the first left."""
         ...
 
-    async def current_board(self, session_id: str) -> Reply | None:
-        """The board of ``session_id`` as it is stored now, as a move would show it (in its
-        chat's language), or None when the game is gone; for an adapter that shows it again
-        (answers it could not deliver before a restart). Raises what the store raises."""
+    async def current_board(
+        self, session_id: str, *, platform: str | None = None, chat_id: str | None = None
+    ) -> Reply | None:
+        """The board of ``session_id`` as it is stored now, as a move would show it, or None
+        when the game is gone; for an adapter that shows it again (answers it could not
+        deliver before a restart). It is marked for the chat it is shown in, ``chat_id`` on
+        ``platform`` (an open game's board in the second player's chat: that chat's language,
+        board style and links), by default the game's own chat. Raises what the store
+        raises."""
         ...
 
     async def abandon_games(

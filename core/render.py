@@ -33,9 +33,13 @@ def board_lines(board: BoardView) -> list[str]:
 def move_label(rules: Rules, move: int) -> str:
     """A move as players type it: a column number under gravity, else a coordinate (``b2``).
     The review, the pages and the puzzles name moves with it."""
-    if rules.gravity:
-        return str(move + 1)
-    row, col = divmod(move, rules.cols)
+    return str(move + 1) if rules.gravity else cell_name(rules, move)
+
+
+def cell_name(rules: Rules, cell: int) -> str:
+    """A cell's coordinate on any board: its column letter and row number from the top
+    (``b2``), as the boards' edges show them (a winning line, a threat, on gravity boards too)."""
+    row, col = divmod(cell, rules.cols)
     return f"{COLUMN_LETTERS[col]}{row + 1}"
 
 

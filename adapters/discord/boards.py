@@ -12,10 +12,13 @@ bots' game) go through the channel's message endpoint: an interaction token expi
 minutes, a channel message can be edited for good.
 
 Edits of one board are applied in order and never backwards: a board older than the one shown
-(a bots' game's move that arrives after ``/final`` stopped it) is dropped. The boards shown
-lately are also kept in memory: the store forgets a board's row in the transaction that deletes
-its game (an abandoned game, a withdrawn challenge), and the reply that says so must still find
-the message to edit.
+(a bots' game's move that arrives after ``/final`` stopped it) is dropped. An edit that finds
+no board while this process is posting the game's first one (a reply that comes before the
+post of the board it answers on, as ``/tournament berserk`` the instant a pairing is made)
+waits for that post to be remembered and edits it, rather than showing a second board. The
+boards shown lately are also kept in memory: the store forgets a board's row in the
+transaction that deletes its game (an abandoned game, a withdrawn challenge), and the reply
+that says so must still find the message to edit.
 
 Discord never lets a message lose the Components V2 flag: a board shown as a picture must be
 drawn as one again. An edit may therefore be a drawing function (:data:`Draw`): what it draws
@@ -31,7 +34,7 @@ import contextlib
 import logging
 import time
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
 from adapters.discord.layout import MessageSpec
@@ -43,6 +46,10 @@ log = logging.getLogger(__name__)
 KV_NAMESPACE = "discord"  # the adapter's kv rows, and its boards' platform
 PICTURE = "v2"  # a board location's detail: the message is a Components V2 picture board
 _RECENT = 10_000  # boards kept in memory (a few hundred bytes each)
+# Seconds an edit waits for a board this process is posting: a round trip, or a few behind
+# Discord's rate limits. A post that fails ends the wait at once; the interaction waiting was
+# deferred first.
+FIRST_POST_WAIT = 10.0
 
 EditMessage = Callable[[int, int, MessageSpec], Awaitable[bool]]
 """Edits message ``(channel id, message id)`` to show a spec; False if it cannot be edited."""
@@ -92,6 +99,7 @@ class BoardMessages:
         )
         self._recent: collections.OrderedDict[str, dict[int, _Shown]] = collections.OrderedDict()
         self._posted: dict[str, asyncio.Event] = {}
+        self._posting: collections.Counter[tuple[str, int | None]] = collections.Counter()
         self._pictures: collections.OrderedDict[str, None] = collections.OrderedDict()
 
     async def remember(
@@ -114,6 +122,30 @@ class BoardMessages:
         if posted is not None:
             posted.set()
 
+    @contextlib.asynccontextmanager
+    async def posting(self, session_id: str, channel_id: int | None) -> AsyncIterator[None]:
+        """A block that posts a message of ``session_id`` in ``channel_id`` (to be
+        :meth:`remember`-ed as its board): edits of it meanwhile wait for it (see the module
+        docstring)."""
+        key = (session_id, channel_id)
+        self._posting[key] += 1
+        try:
+            yield
+        finally:
+            self._posting[key] -= 1
+            if not self._posting[key]:
+                del self._posting[key]
+            posted = self._posted.get(session_id)
+            if posted is not None:
+                posted.set()  # posted or failed: a waiting edit looks again
+
+    def posting_now(self, session_id: str, channel_id: int | None) -> bool:
+        """Whether this process is posting a message of ``session_id`` in ``channel_id`` (in
+        any channel, for None)."""
+        if channel_id is None:
+            return any(key[0] == session_id for key in self._posting)
+        return (session_id, channel_id) in self._posting or (session_id, None) in self._posting
+
     async def where(
         self, session_id: str, *, wait: float = 0.0, channel_id: int | None = None
     ) -> tuple[int, int] | None:
@@ -121,10 +153,14 @@ class BoardMessages:
 
         Args:
             wait: seconds to wait for the board to be remembered when it is not yet (the
-                first move of a bots' game can be ready before the message that shows it).
+                first move of a bots' game can be ready before the message that shows it);
+                at least :data:`FIRST_POST_WAIT` while this process is posting it.
             channel_id: the board in this channel (an open game has one in each); None: the
                 one board of a game played in one channel.
         """
+        only_the_post = wait <= 0 and self.posting_now(session_id, channel_id)
+        if only_the_post:
+            wait = FIRST_POST_WAIT
         if wait <= 0:
             return await self._lookup(session_id, channel_id)
         loop = asyncio.get_running_loop()
@@ -134,10 +170,14 @@ class BoardMessages:
         try:
             while True:
                 posted.clear()
+                # Read before the lookup: a post that ends during it is looked for again.
+                posting = self.posting_now(session_id, channel_id)
                 found = await self._lookup(session_id, channel_id)
                 left = deadline - loop.time()
                 if found is not None or left <= 0:
                     return found
+                if only_the_post and not posting:
+                    return None  # the post had ended, unremembered (it failed)
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(posted.wait(), left)
         finally:

@@ -31,6 +31,7 @@ from adapters.discord.commands import (
     build_commands,
 )
 from adapters.discord.config import DEFAULT_GATEWAY_URL, DiscordConfig
+from adapters.discord.daily import check_daily_channel
 from adapters.discord.departures import DepartureEvents
 from adapters.discord.ids import (
     ButtonId,
@@ -44,6 +45,7 @@ from adapters.discord.ids import (
 )
 from adapters.discord.layout import MessageSpec
 from adapters.discord.options import (
+    channel_link,
     channel_written,
     command_from_options,
     move_from_text,
@@ -61,7 +63,7 @@ from adapters.discord.reach import (
 )
 from adapters.discord.responder import Responder
 from adapters.discord.serving import PLATFORM, Interactions, locale_of, refuse
-from core.commands import CommandSpec, Help
+from core.commands import CommandSpec, Help, Settings
 from core.errors import UserError
 from core.i18n import normalize_locale
 from core.ports import GameServicePort, PlatformStyle
@@ -131,6 +133,7 @@ class GameBot(discord.Client, DepartureEvents):
                 PLATFORM,
                 publish=self.publish,
                 chat_id=channel_written,
+                chat_link=channel_link,
                 in_chat=self.in_chat,
                 private_replies=True,
             )
@@ -317,6 +320,8 @@ class GameBot(discord.Client, DepartureEvents):
                 bot_id=None if self.user is None else self.user.id,
                 in_guild=shared_chat(interaction),
             )
+            if isinstance(command, Settings):
+                check_daily_channel(interaction, actor, command)
             replies = await self.service.handle_command(actor, command)
             if (
                 replies

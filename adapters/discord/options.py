@@ -135,6 +135,12 @@ def channel_written(actor: Actor, written: str) -> str:
     return match[1] if match else written
 
 
+def channel_link(channel_id: str) -> str:
+    """A channel as Discord shows it in a message (``123`` -> ``<#123>``), the inverse of
+    :func:`channel_written`."""
+    return f"<#{channel_id}>"
+
+
 def move_from_text(cell: str) -> MoveText:
     """``/move cell:...``: the move as typed, parsed once.
 

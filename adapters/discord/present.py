@@ -152,6 +152,9 @@ class Presenter:
             return
         session_id = reply.board.session_id if reply.board else reply.session_id
         here = clicked if clicked is not None and clicked.button.session_id == session_id else None
+        edits = here is None and not reply.new_message and channel_edits
+        if edits and session_id is not None and (reply.board is not None or text):
+            await self._before_edit(outlet, session_id)
         if reply.board is None:
             if not text:
                 return
@@ -176,6 +179,9 @@ class Presenter:
                 await self._post(outlet, spec, None)
             return
         board = reply.board
+        # The words go in the board's message when it is new: a new game's, or one posted
+        # anew because there was none to edit (its message gone, or never posted).
+        with_words = reply.new_message
 
         def draw(keep_picture: bool) -> MessageSpec:
             # A message that is a picture board already stays one (Discord keeps the flag).
@@ -183,7 +189,7 @@ class Presenter:
                 board,
                 locale,
                 actions=reply.actions,
-                text=text if reply.new_message else None,
+                text=text if with_words else None,
                 theme=reply.theme,
                 keep_picture=keep_picture,
             )
@@ -208,12 +214,21 @@ class Presenter:
                 channel_id=outlet.channel_id,
             )
         ):
+            if channel_edits:
+                with_words = True  # no board to edit: this one is new, and says why
             await self._post(outlet, draw(False), board.session_id, board.version)
         elif isinstance(outlet, Responder):
             # Edited far up the channel: tell the player where the game stands.
             outlet.summary = board.status.render(locale)
-        if text and not reply.new_message:
+        if text and not with_words:
             await outlet.send(text_message(text, locale), ephemeral=False)
+
+    async def _before_edit(self, outlet: Outlet, session_id: str) -> None:
+        """An answer about to edit a board that this process is still posting waits for it
+        (:meth:`BoardMessages.where`): said "thinking..." first, so that the interaction is
+        answered within Discord's three seconds whatever the post takes."""
+        if isinstance(outlet, Responder) and self.boards.posting_now(session_id, outlet.channel_id):
+            await outlet.defer()
 
     async def _post(
         self,
@@ -222,11 +237,16 @@ class Presenter:
         session_id: str | None,
         version: int | None = None,
     ) -> None:
-        """A new public message; remembered as the session's board when it names one."""
-        message_id = await outlet.send(spec, ephemeral=False)
+        """A new public message; remembered as the session's board when it names one (edits
+        of that board meanwhile wait for it: :meth:`BoardMessages.posting`)."""
         channel_id = outlet.channel_id
-        if session_id is not None and message_id is not None and channel_id is not None:
-            await self.boards.remember(session_id, channel_id, message_id, version)
+        if session_id is None:
+            await outlet.send(spec, ephemeral=False)
+            return
+        async with self.boards.posting(session_id, channel_id):
+            message_id = await outlet.send(spec, ephemeral=False)
+            if message_id is not None and channel_id is not None:
+                await self.boards.remember(session_id, channel_id, message_id, version)
 
 
 def _messages(text: str) -> list[str]:

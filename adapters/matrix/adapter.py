@@ -37,8 +37,8 @@ from dataclasses import dataclass
 from adapters.matrix.backoff import delay_for
 from adapters.matrix.config import MatrixConfig
 from adapters.matrix.departures import Departure, departure
-from adapters.matrix.events import Incoming, mentioned_user, parse_event
-from adapters.matrix.handlers import PLATFORM, Handlers
+from adapters.matrix.events import PLATFORM, Incoming, mentioned_user, parse_event
+from adapters.matrix.handlers import Handlers
 from adapters.matrix.login import Logins
 from adapters.matrix.output import Output
 from adapters.matrix.power import PowerLevels

@@ -17,6 +17,9 @@ from urllib.parse import unquote
 
 from core.replies import Actor
 
+# The platform name the service knows Matrix by (actors, stored games, settings).
+PLATFORM = "matrix"
+
 # A pill: <a href="https://matrix.to/#/@bob:example.org">Bob</a>. Bounded, non-nested
 # character classes only, so matching stays linear; long bodies are not scanned at all.
 _PILL = re.compile(

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 
 from adapters.matrix.backoff import with_backoff
 from adapters.matrix.config import MatrixConfig
-from adapters.matrix.events import Incoming, Message, Reaction, command_text
+from adapters.matrix.events import PLATFORM, Incoming, Message, Reaction, command_text
 from adapters.matrix.output import Output
 from adapters.matrix.power import ADMIN_LEVEL
 from adapters.matrix.render import reaction_move
@@ -27,8 +27,6 @@ from core.ports import GameServicePort
 from core.replies import Actor
 
 log = logging.getLogger(__name__)
-
-PLATFORM = "matrix"
 
 
 class Handlers:

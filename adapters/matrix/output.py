@@ -20,6 +20,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
+from adapters.matrix.events import PLATFORM
 from adapters.matrix.pictures import SHOWN, shown_as, uploaded, with_picture
 from adapters.matrix.render import (
     actions_hint,
@@ -247,7 +248,9 @@ class Output:
                 shown += 1
                 continue
             try:
-                reply = await service.current_board(ref.session_id)
+                reply = await service.current_board(
+                    ref.session_id, platform=PLATFORM, chat_id=ref.room_id
+                )
             except Exception as error:  # the store is down: they stay noted for the next start
                 log.warning("matrix: could not read the boards left unshown: %s", error)
                 return shown

@@ -7,13 +7,11 @@ A game still being played has its live page, ``/live/<public id>``: its address 
 
 from __future__ import annotations
 
-import asyncio
-import collections
 from collections.abc import Callable
-from typing import Any
 
 from aiohttp import web
 
+from adapters.web.kept import KeptPictures
 from core.pages import game as game_values
 from core.pages import game_picture
 from core.pages.games import ArchivedGame, GamePages, Live
@@ -41,7 +39,7 @@ class GameRoutes:
         self._games = games
         self._render = render
         self._public_url = public_url
-        self._pictures: collections.OrderedDict[tuple[Any, ...], bytes] = collections.OrderedDict()
+        self._pictures = KeptPictures(PICTURES, max_age=3600)
 
     def add(self, router: web.UrlDispatcher) -> None:
         """Route the game pages."""
@@ -92,19 +90,9 @@ class GameRoutes:
     async def picture(self, request: web.Request) -> web.Response:
         found = await self._finished(request)
         page = await self._games.page(found, None, reviewed=False)
+        # By the seats as shown: a player who hides is drawn anonymous at once.
         key = (page.public_id, page.seats)
-        body = self._pictures.get(key)
-        if body is None:
-            # Drawing takes tens of ms of CPU: a thread keeps the pages answering meanwhile.
-            body = await asyncio.to_thread(game_picture.game_png, found, page)
-            self._pictures[key] = body
-            if len(self._pictures) > PICTURES:
-                self._pictures.popitem(last=False)
-        else:
-            self._pictures.move_to_end(key)
-        response = web.Response(body=body, content_type="image/png")
-        response.headers["Cache-Control"] = "public, max-age=3600"
-        return response
+        return await self._pictures.answer(key, lambda: game_picture.game_png(found, page))
 
 
 def _ply(text: str | None) -> int | None:

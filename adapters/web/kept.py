@@ -4,10 +4,11 @@ chat's crawler, and drawing takes milliseconds of CPU that a thread keeps off th
 from __future__ import annotations
 
 import asyncio
-import collections
 from collections.abc import Callable, Hashable
 
 from aiohttp import web
+
+from core.pages.kept import Kept
 
 
 class KeptPictures:
@@ -19,20 +20,14 @@ class KeptPictures:
     """
 
     def __init__(self, size: int, max_age: int) -> None:
-        self._size = size
         self._max_age = max_age
-        self._kept: collections.OrderedDict[Hashable, bytes] = collections.OrderedDict()
+        self._kept: Kept[Hashable, bytes] = Kept(size)
 
     async def answer(self, key: Hashable, draw: Callable[[], bytes]) -> web.Response:
         """The PNG kept for ``key``, else ``draw()``'s (run in a thread), kept."""
         body = self._kept.get(key)
         if body is None:
-            body = await asyncio.to_thread(draw)
-            self._kept[key] = body
-            if len(self._kept) > self._size:
-                self._kept.popitem(last=False)
-        else:
-            self._kept.move_to_end(key)
+            body = self._kept.keep(key, await asyncio.to_thread(draw))
         response = web.Response(body=body, content_type="image/png")
         response.headers["Cache-Control"] = f"public, max-age={self._max_age}"
         return response

@@ -21,7 +21,9 @@ import jinja2
 from aiohttp import web
 
 from adapters.web import language
+from adapters.web.kept import KeptPictures
 from core.pages.feed import LiveFeed
+from core.pages.kept import Kept
 from core.pages.live import LiveGame, LiveReads
 from core.pages.paths import live_path
 from core.pictures import board_png
@@ -40,16 +42,6 @@ KEPT = 256
 """Drawn versions kept (each part of a page and each picture)."""
 THEME_COLOUR = "#2563eb"
 NOINDEX = {"X-Robots-Tag": "noindex, nofollow"}
-
-
-class _Kept(collections.OrderedDict[tuple[str, int, str], bytes]):
-    """The last :data:`KEPT` things drawn, by game, version and language."""
-
-    def keep(self, key: tuple[str, int, str], made: bytes) -> bytes:
-        self[key] = made
-        if len(self) > KEPT:
-            self.popitem(last=False)
-        return made
 
 
 def event(name: str, data: str, event_id: int | None = None) -> bytes:
@@ -100,8 +92,10 @@ class LivePages:
         self._per_address = streams_per_address
         self.feed = feed or LiveFeed(reads)
         self._streams: collections.Counter[str] = collections.Counter()
-        self._parts = _Kept()
-        self._pictures = _Kept()
+        # By game, version and language: the part of the page each version shows.
+        self._parts: Kept[tuple[str, int, str], bytes] = Kept(KEPT)
+        # By game and version: the picture speaks English to every reader.
+        self._pictures = KeptPictures(KEPT, max_age=5)
 
     def add_routes(self, app: web.Application) -> None:
         """Serve the live pages in ``app``, and end their streams when it shuts down."""
@@ -153,14 +147,11 @@ class LivePages:
         """The board now, with both names and the status (the result at the end): the
         picture a link's preview shows."""
         game = await self._game(request)
-        key = (game.public_id, game.version, "")  # the picture speaks English to every reader
-        png = self._pictures.get(key)
-        if png is None:
-            drawn = await asyncio.to_thread(board_png, game.board, caption=game.status)
-            png = self._pictures.keep(key, drawn)
-        response = web.Response(body=png, content_type="image/png")
+        response = await self._pictures.answer(
+            (game.public_id, game.version),
+            lambda: board_png(game.board, caption=game.status),
+        )
         response.headers.update(NOINDEX)
-        response.headers["Cache-Control"] = "public, max-age=5"
         return response
 
     async def events(self, request: web.Request) -> web.StreamResponse:

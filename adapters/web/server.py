@@ -7,7 +7,6 @@ package, and nothing from another host (the Content-Security-Policy says so to t
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
@@ -26,6 +25,7 @@ from adapters.web.live import STREAMS_PER_ADDRESS, LivePages
 from adapters.web.puzzles import PuzzleRoutes
 from core.pages import GAMES, SETTLED_GAMES, Pages
 from core.pages.feed import LiveFeed
+from core.pages.flight import SingleFlight
 from core.pages.games import GamePages
 
 log = logging.getLogger("chatbots.web")
@@ -69,28 +69,28 @@ class _Listings:
     def __init__(self, seconds: float, clock: Callable[[], float]) -> None:
         self._seconds = seconds
         self._clock = clock
-        self._kept: dict[Hashable, tuple[float, asyncio.Future[Any]]] = {}
+        self._kept: dict[Hashable, tuple[float, Any]] = {}
+        self._reading: SingleFlight[Hashable, Any] = SingleFlight()
 
     async def get(self, key: Hashable, read: Callable[[], Awaitable[T]]) -> T:
         """``read()``'s value for ``key``, read again once its time is out (a read that failed
         is not kept; a None is not kept either: what names nothing has nothing to share)."""
-        now = self._clock()
         found = self._kept.get(key)
-        if found is None or found[0] <= now:
-            if len(self._kept) >= _LISTINGS:
-                self._kept = {k: v for k, v in self._kept.items() if v[0] > now}
-            found = (now + self._seconds, asyncio.ensure_future(read()))
-            self._kept[key] = found
-            found[1].add_done_callback(lambda done: self._forget(key, done))
-        # Shielded: a visitor who leaves does not cancel the read the others wait for.
-        value: T = await asyncio.shield(found[1])
+        if found is not None and found[0] > self._clock():
+            kept: T = found[1]
+            return kept
+        value: T = await self._reading.run(key, lambda: self._read(key, read))
         return value
 
-    def _forget(self, key: Hashable, done: asyncio.Future[Any]) -> None:
-        if done.cancelled() or done.exception() is not None or done.result() is None:
-            kept = self._kept.get(key)
-            if kept is not None and kept[1] is done:
-                del self._kept[key]
+    async def _read(self, key: Hashable, read: Callable[[], Awaitable[T]]) -> T:
+        # Kept from when the read started: what it shows is no older than that.
+        started = self._clock()
+        value = await read()
+        if value is not None:
+            if len(self._kept) >= _LISTINGS:
+                self._kept = {k: v for k, v in self._kept.items() if v[0] > started}
+            self._kept[key] = (started + self._seconds, value)
+        return value
 
 
 class WebPages:

@@ -18,7 +18,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast, overload
 
+from core.admin.daily import Daily
 from core.admin.durations import CLOCK_MAX, CLOCK_MIN, parse_duration, show_duration
+from core.admin.kind import Kind, _Bad, whole
 from core.admin.scopes import Source
 from core.admin.zones import UTC, zone_named
 from core.ai.levels import Level
@@ -44,33 +46,7 @@ _OFF = {"off": False, "no": False, "false": False, "0": False}
 _MAX_WORDS = 100  # the longest list a value may be (allowed chats)
 
 
-class _Bad(ValueError):
-    """A value does not fit its kind; :meth:`Key.parse` names the key."""
-
-    def __init__(self, expected: Text) -> None:
-        super().__init__(expected.key)
-        self.expected = expected
-
-
 # --- kinds of value: parser, bounds and display ------------------------------------------------
-
-
-class Kind(Generic[T]):
-    """What a setting's value is: how text becomes a value (``read``, raising ``_Bad`` with what
-    was expected) and a value text again (``show``: text that ``read`` turns back into the same
-    value)."""
-
-    def read(self, text: str) -> T:
-        raise NotImplementedError
-
-    def show(self, value: T) -> str:
-        return str(value)
-
-    @property
-    def bounds(self) -> tuple[float, float] | None:
-        """The lowest and highest number it takes, inclusive; None for values that are not
-        numbers."""
-        return None
 
 
 def _number(value: float) -> str:
@@ -158,13 +134,6 @@ class Clock(Kind[float | str | None]):
         return CLOCK_MIN, CLOCK_MAX
 
 
-def _whole(text: str, low: int, high: int) -> int | None:
-    # The length test first: int() refuses numbers of thousands of digits with its own error.
-    if text.isascii() and text.isdigit() and len(text) <= 6 and low <= int(text) <= high:
-        return int(text)
-    return None
-
-
 @dataclass(frozen=True, slots=True)
 class Whole(Kind[int]):
     """A whole number from ``low`` to ``high``."""
@@ -173,7 +142,7 @@ class Whole(Kind[int]):
     high: int
 
     def read(self, text: str) -> int:
-        value = _whole(text, self.low, self.high)
+        value = whole(text, self.low, self.high)
         if value is None:
             raise _Bad(Text("settings.expected.whole", {"low": self.low, "high": self.high}))
         return value
@@ -193,7 +162,7 @@ class Cap(Kind[int | None]):
     def read(self, text: str) -> int | None:
         if text.lower() == NONE:
             return None
-        value = _whole(text, self.low, self.high)
+        value = whole(text, self.low, self.high)
         if value is None:
             limits = {"low": self.low, "high": self.high}
             raise _Bad(Text("settings.expected.whole_or_none", limits))
@@ -456,9 +425,10 @@ class Effective:
     public_ladder = Key(Switch(), False)
     # Links to the web pages under boards, /review, /stats and /top: only where PUBLIC_URL is.
     web_links = Key(Switch(), True)
-    # Puzzles (core/sessions/puzzles): /puzzle next here, and the hour (UTC) of the daily post.
+    # Puzzles (core/sessions/puzzles): /puzzle next here, and the hour (in the chat's timezone)
+    # and channel of the daily post (core/admin/daily.py).
     puzzles = Key(Switch(), True)
-    daily_puzzle = Key(Cap(0, 23), None)
+    daily_puzzle = Key(Daily(), None)
     timezone = Key(Zone(), UTC)  # a tournament's HH:MM start, read and shown (core/admin/zones)
 
     def allows_chat(self, chat_id: str) -> bool:

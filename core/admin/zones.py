@@ -9,6 +9,9 @@ rule where clocks change:
   the jump: 03:30, the instant 02:30 would be had the clocks not moved;
 - a time the clocks pass twice (02:30 on the night summer time ends) is the first of the two
   still ahead.
+
+An instant whose wall clock the zone reads twice is written with its offset from UTC, which
+tells the two apart: ``02:30 Europe/Madrid (UTC+01:00)``.
 """
 
 from __future__ import annotations
@@ -65,6 +68,15 @@ def _wall(at: float, tz: zoneinfo.ZoneInfo) -> tuple[int, int]:
 
 def time_in_zone(at: float, zone: str) -> str:
     """``at`` as the wall clock in ``zone`` reads it, with the zone's name: ``19:00
-    Europe/Madrid``."""
-    hour, minute = _wall(at, _zone(zone))
-    return f"{hour:02}:{minute:02} {zone}"
+    Europe/Madrid``; with its offset from UTC where the clocks read that time twice (the night
+    they go back): ``02:30 Europe/Madrid (UTC+01:00)``."""
+    shown = datetime.datetime.fromtimestamp(at, _zone(zone))
+    said = f"{shown.hour:02}:{shown.minute:02} {zone}"
+    # An instant that exists is never in a gap, so the other fold reading differently means
+    # the wall time is repeated.
+    offset = shown.utcoffset()
+    if offset is None or shown.replace(fold=1 - shown.fold).utcoffset() == offset:
+        return said
+    sign = "-" if offset < datetime.timedelta(0) else "+"
+    minutes = abs(offset) // datetime.timedelta(minutes=1)
+    return f"{said} (UTC{sign}{minutes // 60:02}:{minutes % 60:02})"

@@ -1,9 +1,10 @@
 """The compiled copy of :mod:`core.ai._solver_kernel` (numba), built on first use.
 
-Compiling rebinds the kernel's globals, those of its companions :mod:`core.ai._book_kernel` and
-:mod:`core.ai._heuristic_kernel` too: each function is re-created from its own code object with
-a namespace where its callees are compiled dispatchers and the integer constants are those of
-64-bit words, then handed to ``numba.njit``. The algorithm thus exists once, in the kernel.
+Compiling rebinds the kernel's globals, those of its companions :mod:`core.ai._book_kernel`,
+:mod:`core.ai._heuristic_kernel` and :mod:`core.ai._gomoku_kernel` (five in a row) too: each
+function is re-created from its own code object with a namespace where its callees are compiled
+dispatchers and the integer constants are those of 64-bit words, then handed to ``numba.njit``.
+The algorithm thus exists once, in the kernel.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import types
 from typing import Any
 
 from core.ai import _book_kernel as book_kernel
+from core.ai import _gomoku_kernel as gomoku_kernel
 from core.ai import _heuristic_kernel as heuristic_kernel
 from core.ai import _solver_kernel as kernel
 
@@ -24,6 +26,7 @@ MODULES = (
     (book_kernel, book_kernel.BOOK_FUNCTIONS),
     (kernel, kernel.KERNEL_FUNCTIONS),
     (heuristic_kernel, heuristic_kernel.HEURISTIC_FUNCTIONS),
+    (gomoku_kernel, gomoku_kernel.GOMOKU_FUNCTIONS),
 )
 
 _namespace: dict[str, Any] | None = None
@@ -68,9 +71,15 @@ def _build() -> dict[str, Any]:
             t = time.perf_counter()
         return t
 
-    # one namespace for the three modules: each function finds the others' names there
-    namespace = {**vars(book_kernel), **vars(heuristic_kernel), **vars(kernel)}
+    # one namespace for the modules: each function finds the others' names there
+    namespace = {
+        **vars(gomoku_kernel),
+        **vars(book_kernel),
+        **vars(heuristic_kernel),
+        **vars(kernel),
+    }
     namespace.update(kernel.COMPILED_CONSTANTS, now=clock)
+    namespace.update(gomoku_kernel.COMPILED_CONSTANTS, gk_now=clock)
     for name, plain in plain_functions().items():
         copy = types.FunctionType(plain.__code__, namespace, name, plain.__defaults__)
         copy.__module__ = plain.__module__

@@ -4,7 +4,9 @@ Every empty cell knows, for each player and each of its four lines, the pattern 
 player would make there (:mod:`core.ai.patterns`), hence its class (a win, a flex four, a
 four-three...) and its value. A stone changes only the lines through it: the ``k-1`` cells on
 each side in each direction get their key updated (one base-3 digit), their pattern looked up
-again, and the running sums and threat sets follow. Undoing a stone reverses exactly that.
+again, and the running sums and threat counts follow. Undoing a stone reverses exactly that.
+The board lives in flat arrays worked by :mod:`core.ai._gomoku_kernel` (compiled); this module
+builds its tables and gives its callers views of it.
 
 Cells are indexed on a grid padded by ``k-1`` cells of edge on every side (an edge is a blocked
 neighbour, preset in the keys), so a line never needs a bounds check. :meth:`PatternBoard.index_of`
@@ -14,18 +16,17 @@ and :meth:`PatternBoard.bit_of` translate from and to the bitboard layout of
 
 from __future__ import annotations
 
+import math
 import random
 from functools import lru_cache
+from typing import Any
 
-from core.ai.patterns import BLOCKED, FLEX4, FOUR, FOUR_THREE, WIN, digit_weight, patterns
+from core.ai import _gomoku_kernel as kernel
+from core.ai import _solver_jit
+from core.ai.patterns import BLOCKED, FLEX4, FOUR, WIN, digit_weight, patterns
 from core.games import Rules
 from core.games.bitboard import geometry, iter_bits
 
-# The side to move's potential counts this many eighths: its threats are a move ahead.
-TEMPO = 12
-# A four-three of the side to move that the opponent cannot answer with a four: above the
-# potential of any ordinary position, below a proven win.
-FOUR_THREE_BONUS = 20_000
 # Zobrist keys are drawn from a fixed seed: the same position hashes the same in every process.
 _ZOBRIST_SEED = 0x5EED
 
@@ -33,9 +34,10 @@ _ZOBRIST_SEED = 0x5EED
 class Layout:
     """The padded grid of one :class:`Rules`: per cell the lines through it (precomputed)."""
 
-    __slots__ = ("_edges", "bits", "cells", "index", "lines", "near", "size", "zobrist")
+    __slots__ = ("_edges", "bits", "cells", "index", "lines", "near", "rules", "size", "zobrist")
 
     def __init__(self, rules: Rules) -> None:
+        self.rules = rules
         k = rules.k
         pad = k - 1
         self.size = rules.cols + 2 * pad  # stride of a row
@@ -77,8 +79,9 @@ class Layout:
                     if (d_row or d_col) and there in on_board:
                         mask |= 1 << there
             self.near[here] = mask
+        # 63 bits: the kernel's words are signed 64-bit integers
         rng = random.Random(_ZOBRIST_SEED)
-        self.zobrist = [[rng.getrandbits(64) for _ in range(count)] for _ in range(2)]
+        self.zobrist = [[rng.getrandbits(63) for _ in range(count)] for _ in range(2)]
         self._edges = (offsets, on_board, pad, k)
 
     def edge_keys(self) -> list[int]:
@@ -102,163 +105,192 @@ def layout(rules: Rules) -> Layout:
 
 
 @lru_cache(maxsize=16)
-def _empty_state(rules: Rules) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Line keys and packed cell patterns of the empty board (the same for both players)."""
+def _tables(rules: Rules) -> tuple[list[int], list[int]]:
+    """The kernel's ``tab`` of ``rules`` (as a list) and the empty board's ``w``: line keys and
+    packed cell patterns (the same for both players), every other part zero."""
     grid = layout(rules)
-    table = patterns(rules.k).line
+    tables = patterns(rules.k)
+    count = len(grid.bits)
+    tab = [0] * kernel.T_HEADER
+    tab[kernel.T_COUNT] = count
+
+    def append(header: int, values: list[int] | tuple[int, ...]) -> None:
+        tab[header] = len(tab)
+        tab.extend(values)
+
+    append(kernel.T_LINE, tables.line)
+    append(kernel.T_CLASS, tables.cell_class)
+    append(kernel.T_VALUE, tables.cell_value)
+    entries = [0] * (4 * kernel.LINE_ENTRIES * count)
+    for here in grid.cells:
+        for j, entry in enumerate(grid.lines[here]):
+            at = 4 * (kernel.LINE_ENTRIES * here + j)
+            entries[at : at + 4] = entry
+    append(kernel.T_LINES, entries)
+    append(kernel.T_LINES_N, [len(lines) for lines in grid.lines])
+    near = [0] * (kernel.NEAR_ENTRIES * count)
+    near_n = [0] * count
+    for here in grid.cells:
+        around = list(iter_bits(grid.near[here]))
+        near[kernel.NEAR_ENTRIES * here : kernel.NEAR_ENTRIES * here + len(around)] = around
+        near_n[here] = len(around)
+    append(kernel.T_NEAR, near)
+    append(kernel.T_NEAR_N, near_n)
+    append(kernel.T_ZOBRIST, grid.zobrist[0] + grid.zobrist[1])
+    append(kernel.T_CELLS, grid.cells)
+    tab[kernel.T_CELLS_N] = len(grid.cells)
+
     keys = grid.edge_keys()
-    packed = [0] * len(grid.bits)
+    line = tables.line
+    packed = [0] * count
     for here in grid.cells:
         value = 0
         for direction in range(4):
-            value |= table[keys[4 * here + direction]] << (4 * direction)
+            value |= line[keys[4 * here + direction]] << (4 * direction)
         packed[here] = value
-    return tuple(keys), tuple(packed)
+    w = [0] * kernel.W_HEADER
+
+    def part(header: int, values: list[int]) -> None:
+        w[header] = len(w)
+        w.extend(values)
+
+    part(kernel.W_KEYS, keys + keys)
+    part(kernel.W_PACKED, packed + packed)
+    part(kernel.W_CLASSES, [0] * (2 * count))
+    part(kernel.W_VALUES, [0] * (2 * count))
+    part(kernel.W_STONE, [0] * count)
+    part(kernel.W_NEAR, [0] * count)
+    part(kernel.W_PLAYED, [0] * len(grid.cells))
+    part(kernel.W_MOVES, [0] * (2 * kernel.MOVE_SLOTS * (kernel.MAX_PLY + 1)))
+    part(kernel.W_VCF_STACK, [0] * (3 * kernel.VCF_LEVELS))
+    return tab, w
+
+
+def functions() -> tuple[dict[str, Any], bool]:
+    """The kernel's functions by name, compiled when numba is enabled, and whether they are."""
+    compiled = _solver_jit.compiled()
+    if compiled is None:
+        return _solver_jit.plain_functions(), False
+    return compiled, True
+
+
+@lru_cache(maxsize=16)
+def _compiled_tab(rules: Rules) -> Any:
+    import numpy as np
+
+    return np.array(_tables(rules)[0], dtype=np.int64)
 
 
 class PatternBoard:
-    """Stones, line keys, cell patterns, values and threat sets of both players.
+    """Stones, line keys, cell patterns, values and threat counts of both players: the kernel's
+    board, with views for its callers and tests.
 
     ``total[p]``: the sum of ``p``'s values over the empty cells. ``fives[p]``: empty cells where
     ``p`` completes a line; ``fours[p]``: where ``p`` makes a four or better; ``flex[p]``: where
     ``p`` makes a threat that cannot be stopped by one stone (a flex four or a double four).
     """
 
-    __slots__ = (
-        "cell_class",
-        "cell_value",
-        "classes",
-        "fives",
-        "flex",
-        "fours",
-        "grid",
-        "hash",
-        "keys",
-        "line",
-        "occupied",
-        "packed",
-        "stones",
-        "to_move",
-        "total",
-        "values",
-    )
+    __slots__ = ("count", "fn", "grid", "tab", "w")
+    # numpy int64 arrays when compiled, lists when plain
+    tab: Any
+    w: Any
 
     def __init__(self, rules: Rules, stones: tuple[int, int], to_move: int) -> None:
         self.grid = grid = layout(rules)
-        tables = patterns(rules.k)
-        self.line = tables.line
-        self.cell_class = tables.cell_class
-        self.cell_value = tables.cell_value
-        keys, packed = _empty_state(rules)
-        self.keys = [list(keys), list(keys)]
-        self.packed = [list(packed), list(packed)]
-        self.classes = [[0] * len(packed), [0] * len(packed)]
-        self.values = [[0] * len(packed), [0] * len(packed)]
-        self.fives: list[set[int]] = [set(), set()]
-        self.fours: list[set[int]] = [set(), set()]
-        self.flex: list[set[int]] = [set(), set()]
-        self.total = [0, 0]
-        self.occupied = 0
-        self.stones: list[list[int]] = [[], []]
-        self.hash = 0
-        self.to_move = 0
-        for player in (0, 1):
-            for here in grid.cells:
-                self._set_cell(player, here, self.packed[player][here], True)
+        self.count = len(grid.bits)
+        self.fn, fast = functions()
+        tab, w = _tables(rules)
+        if fast:
+            import numpy as np
+
+            self.tab = _compiled_tab(rules)
+            self.w = np.array(w, dtype=np.int64)
+        else:
+            self.tab, self.w = tab, list(w)
+        self.fn["gk_reset"](self.tab, self.w)
         for player in (0, 1):
             for bit in iter_bits(stones[player]):
-                self.to_move = player
+                self.w[kernel.W_TO_MOVE] = player
                 self.play(grid.index[bit])
-        self.to_move = to_move
+        self.w[kernel.W_TO_MOVE] = to_move
 
-    def _set_cell(self, player: int, here: int, packed: int, empty: bool) -> None:
-        """Records ``packed`` as the patterns of ``here`` for ``player``; an empty cell also
-        counts in the sums and sets."""
-        self.packed[player][here] = packed
-        cls = self.cell_class[packed]
-        value = self.cell_value[packed]
-        if empty:
-            self.total[player] += value - self.values[player][here]
-            old = self.classes[player][here]
-            if old != cls:
-                self._reclass(player, here, old, cls)
-        self.classes[player][here] = cls
-        self.values[player][here] = value
+    @property
+    def to_move(self) -> int:
+        return int(self.w[kernel.W_TO_MOVE])
 
-    def _reclass(self, player: int, here: int, old: int, new: int) -> None:
-        if old == WIN:
-            self.fives[player].discard(here)
-        elif new == WIN:
-            self.fives[player].add(here)
-        if old >= FOUR and new < FOUR:
-            self.fours[player].discard(here)
-        elif new >= FOUR and old < FOUR:
-            self.fours[player].add(here)
-        if old == FLEX4:
-            self.flex[player].discard(here)
-        elif new == FLEX4:
-            self.flex[player].add(here)
+    @to_move.setter
+    def to_move(self, player: int) -> None:
+        self.w[kernel.W_TO_MOVE] = player
+
+    @property
+    def hash(self) -> int:
+        return int(self.w[kernel.W_HASH])
+
+    @property
+    def total(self) -> list[int]:
+        return [int(self.w[kernel.W_TOTAL]), int(self.w[kernel.W_TOTAL + 1])]
+
+    def _part(self, header: int, size: int) -> list[int]:
+        start = int(self.w[header])
+        return [int(v) for v in self.w[start : start + size]]
+
+    @property
+    def keys(self) -> list[list[int]]:
+        keys = self._part(kernel.W_KEYS, 8 * self.count)
+        return [keys[: 4 * self.count], keys[4 * self.count :]]
+
+    @property
+    def packed(self) -> list[list[int]]:
+        packed = self._part(kernel.W_PACKED, 2 * self.count)
+        return [packed[: self.count], packed[self.count :]]
+
+    @property
+    def classes(self) -> list[list[int]]:
+        classes = self._part(kernel.W_CLASSES, 2 * self.count)
+        return [classes[: self.count], classes[self.count :]]
+
+    @property
+    def stones(self) -> list[list[int]]:
+        """Each player's stones (padded indices) in the order played."""
+        played = self._part(kernel.W_PLAYED, self.stone_count)
+        stone = self._part(kernel.W_STONE, self.count)
+        return [[here for here in played if stone[here] == player + 1] for player in (0, 1)]
+
+    @property
+    def occupied(self) -> int:
+        """The stones as a mask of padded indices."""
+        return sum(1 << int(here) for here in self._part(kernel.W_PLAYED, self.stone_count))
+
+    @property
+    def stone_count(self) -> int:
+        return int(self.w[kernel.W_STONES])
+
+    def _empty_of_class(self, player: int, low: int, high: int) -> set[int]:
+        classes = self.classes[player]
+        stone = self._part(kernel.W_STONE, self.count)
+        return {
+            here for here in self.grid.cells if not stone[here] and low <= classes[here] <= high
+        }
+
+    @property
+    def fives(self) -> list[set[int]]:
+        return [self._empty_of_class(p, WIN, WIN) for p in (0, 1)]
+
+    @property
+    def fours(self) -> list[set[int]]:
+        return [self._empty_of_class(p, FOUR, WIN) for p in (0, 1)]
+
+    @property
+    def flex(self) -> list[set[int]]:
+        return [self._empty_of_class(p, FLEX4, FLEX4) for p in (0, 1)]
 
     def play(self, here: int) -> None:
         """Puts a stone of the side to move on the empty cell ``here``; the other side moves."""
-        player = self.to_move
-        other = 1 - player
-        # The cell leaves the sums and sets of both players.
-        for side in (player, other):
-            self.total[side] -= self.values[side][here]
-            self._reclass(side, here, self.classes[side][here], 0)
-        self._update(here, player, 1)
-        self.occupied |= 1 << here
-        self.stones[player].append(here)
-        self.hash ^= self.grid.zobrist[player][here]
-        self.to_move = other
+        self.fn["gk_play"](self.tab, self.w, here)
 
     def undo(self) -> None:
         """Takes back the last stone played."""
-        player = 1 - self.to_move
-        here = self.stones[player].pop()
-        self.occupied &= ~(1 << here)
-        self.hash ^= self.grid.zobrist[player][here]
-        self._update(here, player, -1)
-        for side in (player, 1 - player):
-            self.total[side] += self.values[side][here]
-            self._reclass(side, here, 0, self.classes[side][here])
-        self.to_move = player
-
-    def _update(self, here: int, player: int, sign: int) -> None:
-        """Adds (``sign`` 1) or removes (-1) ``player``'s stone on ``here`` in every line key
-        through it, and re-derives the patterns of the cells on those lines.
-
-        The hot loop of the search: written out for both players, with the sums and sets
-        touched only for the cells whose pattern changed (most farther cells keep theirs)."""
-        line, cell_class, cell_value = self.line, self.cell_class, self.cell_value
-        occupied = self.occupied & ~(1 << here)
-        for side, step in ((player, sign), (1 - player, 2 * sign)):
-            # For its owner the stone is an own neighbour (digit 1), for the other a blocked one.
-            keys, packed, classes, values = (
-                self.keys[side],
-                self.packed[side],
-                self.classes[side],
-                self.values[side],
-            )
-            total = 0
-            for slot, there, shift, weight in self.grid.lines[here]:
-                key = keys[slot] + step * weight
-                keys[slot] = key
-                old = packed[there]
-                new = old ^ ((((old >> shift) & 15) ^ line[key]) << shift)
-                if new == old:
-                    continue
-                packed[there] = new
-                cls = cell_class[new]
-                value = cell_value[new]
-                if not (occupied >> there) & 1:
-                    total += value - values[there]
-                    if cls != classes[there]:
-                        self._reclass(side, there, classes[there], cls)
-                classes[there] = cls
-                values[there] = value
-            self.total[side] += total
+        self.fn["gk_undo"](self.tab, self.w)
 
     def index_of(self, bit: int) -> int:
         return self.grid.index[bit]
@@ -267,19 +299,23 @@ class PatternBoard:
         return self.grid.bits[here]
 
     def evaluate(self) -> int:
-        """The position's value for the side to move: its potential, weighted up because it
-        plays first, minus the opponent's; a four-three of its own, when he has no four to
-        gain the tempo back, as good as won (short of a proof)."""
-        player = self.to_move
-        other = 1 - player
-        score = self.total[player] * TEMPO // 8 - self.total[other]
-        if not self.fours[other]:
-            classes = self.classes[player]
-            if any(classes[here] == FOUR_THREE for here in self.fours[player]):
-                score += FOUR_THREE_BONUS
-        return score
+        """The position's value for the side to move (see the kernel's ``gk_evaluate``)."""
+        return int(self.fn["gk_evaluate"](self.tab, self.w))
 
 
 def warm_up(rules: Rules) -> None:
-    """Build the tables of ``rules`` (a few tenths of a second for k 5) before a player waits."""
-    _empty_state(rules)
+    """Build the tables of ``rules`` and compile (or load from numba's cache) every entry of the
+    kernel, by a short search, before a player waits: compiling takes about 20 s and 100 MiB,
+    loading a second."""
+    from core.ai.pattern_search import PatternSearch
+
+    grid = layout(rules)
+    centre = grid.cells[len(grid.cells) // 2]
+    board = PatternBoard(rules, (1 << grid.bits[centre], 0), 1)
+    search = PatternSearch(board, math.inf)
+    search.vcf(1)
+    search.moves_at(kernel.INNER_WIDTH)
+    search.negamax(1, -kernel.WIN_SCORE, kernel.WIN_SCORE, 0)
+    search.deadline = 0.0  # one iteration: the deadline is read every few nodes
+    search.root([centre + 1, centre - 1])
+    board.evaluate()

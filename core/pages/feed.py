@@ -15,6 +15,7 @@ import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
+from core.pages.flight import SingleFlight
 from core.pages.live import LiveGame, LiveReads
 
 log = logging.getLogger("chatbots.web")
@@ -52,7 +53,7 @@ class LiveFeed:
         self._reads = reads
         self._poll = poll
         self._watched: dict[str, _Watched] = {}
-        self._loading: dict[str, asyncio.Task[LiveGame | None]] = {}
+        self._loading: SingleFlight[str, LiveGame | None] = SingleFlight()
         self._poller: asyncio.Task[None] | None = None
         self._closed = False
         self._failing = False
@@ -82,12 +83,7 @@ class LiveFeed:
         watched = self._watched.get(public_id)
         if watched is None:
             # Spectators arriving together share one read of the game.
-            loading = self._loading.get(public_id)
-            if loading is None:
-                loading = asyncio.ensure_future(self._reads.game(public_id))
-                self._loading[public_id] = loading
-                loading.add_done_callback(lambda _: self._loading.pop(public_id, None))
-            game = await asyncio.shield(loading)
+            game = await self._loading.run(public_id, lambda: self._reads.game(public_id))
             watched = self._watched.get(public_id)
             if watched is None:
                 watched = self._watched[public_id] = _Watched(game)

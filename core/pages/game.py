@@ -24,8 +24,8 @@ from core.games.rules import COLUMN_LETTERS
 from core.i18n import Lines, Param, Text
 from core.pages.names import ANONYMOUS, named, shown_name
 from core.pages.words import Title
+from core.render import cell_name, move_label
 from core.render import clock_words as clock_text
-from core.render import move_label
 from core.store.models.archive import ArchivedGame
 
 MARKS = ("X", "O")
@@ -48,13 +48,6 @@ def game_name(rules: Rules) -> Title:
 def game_title(rules: Rules, locale: str = ENGLISH) -> str:
     """The game's name in ``locale``, starting with a capital ("Connect Four 6x7")."""
     return game_name(rules).render(locale)
-
-
-def cell_name(rules: Rules, cell: int) -> str:
-    """A cell's coordinate: its column letter and row number from the top (``b2``), as the
-    boards' edges show them."""
-    row, col = divmod(cell, rules.cols)
-    return f"{COLUMN_LETTERS[col]}{row + 1}"
 
 
 def encode_review(moves: Sequence[MoveReview]) -> str:

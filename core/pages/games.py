@@ -10,7 +10,6 @@ busy, from that ``/review`` alone (its values without "only move"; a later visit
 from __future__ import annotations
 
 import asyncio
-import collections
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from typing import TYPE_CHECKING
 from core.ai.review import GameReview, MoveReview
 from core.games import Rules
 from core.pages import ops
+from core.pages.flight import SingleFlight
 from core.pages.game import (
     GamePage,
     Verdict,
@@ -27,6 +27,7 @@ from core.pages.game import (
     game_page,
     has_verdicts,
 )
+from core.pages.kept import Kept
 from core.pages.paths import player_path
 from core.pages.threats import threat_verdicts
 from core.sessions.reviews.review import KEEP_NAMESPACE, decode
@@ -70,11 +71,9 @@ class GamePages:
         self._analyse = analyse
         # One review in flight per game in this process: visitors arriving meanwhile wait
         # for it rather than start another.
-        self._reviewing: dict[str, asyncio.Task[tuple[MoveReview, ...] | None]] = {}
-        self._recent: collections.OrderedDict[str, tuple[MoveReview, ...]] = (
-            collections.OrderedDict()
-        )
-        self._threats: collections.OrderedDict[str, tuple[Verdict, ...]] = collections.OrderedDict()
+        self._reviewing: SingleFlight[str, tuple[MoveReview, ...] | None] = SingleFlight()
+        self._recent: Kept[str, tuple[MoveReview, ...]] = Kept(RECENT)
+        self._threats: Kept[str, tuple[Verdict, ...]] = Kept(RECENT)
 
     async def archived(self, public_id: str) -> ArchivedGame | Live | None:
         """The finished game ``public_id``; :class:`Live` while it is played; else None (no
@@ -105,9 +104,7 @@ class GamePages:
         found = self._threats.get(game.public_id)
         if found is None:
             found = await asyncio.to_thread(threat_verdicts, game.rules, game.moves)
-            self._threats[game.public_id] = found
-            if len(self._threats) > RECENT:
-                self._threats.popitem(last=False)
+            self._threats.keep(game.public_id, found)
         return found
 
     async def review(self, game: ArchivedGame) -> Sequence[MoveReview] | None:
@@ -123,12 +120,7 @@ class GamePages:
         recent = self._recent.get(game.public_id)
         if recent is not None:
             return recent
-        task = self._reviewing.get(game.public_id)
-        if task is None:
-            task = asyncio.create_task(self._reviewed(game))
-            self._reviewing[game.public_id] = task
-            task.add_done_callback(lambda _: self._reviewing.pop(game.public_id, None))
-        return await asyncio.shield(task)
+        return await self._reviewing.run(game.public_id, lambda: self._reviewed(game))
 
     async def _reviewed(self, game: ArchivedGame) -> tuple[MoveReview, ...] | None:
         value = await self._store.run(kv.kv_get(KEEP_NAMESPACE, game.session_id))
@@ -145,7 +137,4 @@ class GamePages:
             # The page shows what it has; a later visit tries again.
             log.warning("review of game %s not kept", game.public_id, exc_info=True)
             return whole
-        self._recent[game.public_id] = found.moves
-        if len(self._recent) > RECENT:
-            self._recent.popitem(last=False)
-        return found.moves
+        return self._recent.keep(game.public_id, found.moves)

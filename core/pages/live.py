@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Literal
 from core.games.rules import COLUMN_LETTERS
 from core.i18n import Param, Text
 from core.pages import live_ops
-from core.pages.game import ENGLISH, board_text, cell_name, game_name
+from core.pages.game import ENGLISH, board_text, game_name
 from core.pages.names import ANONYMOUS, named, shown_name
 from core.pages.paths import live_path
-from core.render import move_label
+from core.render import cell_name, move_label
 from core.replies import BoardView, PlayerView
 from core.sessions.views import board_view
 from core.store.models.session import Session, Status

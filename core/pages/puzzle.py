@@ -14,10 +14,13 @@ import datetime
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from core.games.kinds import GameKind
 from core.games.rules import COLUMN_LETTERS
-from core.pages.game import MARKS, Cell, describe_board, game_title
+from core.i18n import Param, Text
+from core.pages.game import ENGLISH, MARKS, Cell, board_text
 from core.pages.game_picture import position_png
 from core.pages.paths import puzzle_path
+from core.pages.words import Title
 from core.puzzles import lines
 from core.puzzles.puzzle import Puzzle, Theme
 from core.puzzles.rating import of_difficulty
@@ -36,7 +39,9 @@ class PuzzlePage:
     """A puzzle's page.
 
     Attributes:
-        task: what to find, in words ("X to move: win in 3").
+        title, title_today: its heading, on any day and on its own day.
+        task: what to find, in words ("X to move: win in 3 moves"); every text a catalogue
+            text drawn in the reader's language.
         rating: its rating now ("1623 ±80"); ``attempts``, ``solved``: how many tried, solved.
         solution: the first move and why it is the one, or None (not asked for).
         line: with the solution, the proven line, a step per move of the solver's side (its
@@ -47,9 +52,10 @@ class PuzzlePage:
     """
 
     id: str
-    title: str
-    theme: str
-    task: str
+    title: Text
+    title_today: Text
+    theme: Text
+    task: Text
     to_move: str
     rating: str
     attempts: int
@@ -59,9 +65,10 @@ class PuzzlePage:
     gravity: bool
     rows: int
     cols: int
-    description: str
-    solution: str | None
-    line: tuple[str, ...]
+    description: Text
+    solution: Text | None
+    line: tuple[Text, ...]
+    hold: bool
     today: bool
     path: str
     puzzle: Puzzle
@@ -104,11 +111,13 @@ async def puzzle_page(
         for r in range(rules.rows)
     )
     columns = tuple(str(c + 1) if rules.gravity else COLUMN_LETTERS[c] for c in range(rules.cols))
+    game = Text(*GameKind.of(rules).title(rules))  # within a sentence; the title starts it
     return PuzzlePage(
         id=puzzle.id,
-        title=f"{game_title(rules)} puzzle",
-        theme=theme_words(puzzle),
-        task=f"{mark} to move: {task_words(puzzle)}",
+        title=Title("page.puzzle.title", {"game": game}),
+        title_today=Title("page.puzzle.title_today", {"game": game}),
+        theme=Text(f"page.puzzle.theme.{puzzle.theme.value}"),
+        task=task_words(puzzle),
         to_move=mark,
         rating=f"{rating.rating:.0f} ±{rating.deviation:.0f}",
         attempts=rating.games,
@@ -118,52 +127,44 @@ async def puzzle_page(
         gravity=rules.gravity,
         rows=rules.rows,
         cols=rules.cols,
-        description=describe_board(rules, position),
+        description=board_text(rules, position),
         solution=_solution(puzzle) if solution else None,
         line=_line(puzzle) if solution else (),
+        hold=puzzle.theme is Theme.HOLD,
         today=today_puzzle(now).id == puzzle.id,
         path=puzzle_path(puzzle.id),
         puzzle=puzzle,
     )
 
 
-def theme_words(puzzle: Puzzle) -> str:
-    match puzzle.theme:
-        case Theme.WIN:
-            return "Win in N"
-        case Theme.HOLD:
-            return "Hold"
-    return "Win by fours (VCF)"
-
-
-def task_words(puzzle: Puzzle) -> str:
-    """What the solver must find."""
-    n = puzzle.depth
-    moves = f"{n} move{'' if n == 1 else 's'}"
-    match puzzle.theme:
-        case Theme.WIN:
-            return f"win in {moves}"
-        case Theme.HOLD:
-            return "find the only move that does not lose"
-    return f"win by continuous fours in {moves}"
+def task_words(puzzle: Puzzle) -> Text:
+    """What the solver must find, with the side to move ("X to move: win in 3 moves")."""
+    params: dict[str, Param] = {"mark": MARKS[puzzle.side_to_move - 1], "moves": puzzle.depth}
+    return Text(f"page.puzzle.task.{puzzle.theme.value}", params)
 
 
 def puzzle_png(page: PuzzlePage) -> bytes:
     """The PNG of the puzzle's position for its link preview, the task under it (never the
-    solution)."""
+    solution), in English: one picture serves every reader."""
     puzzle = page.puzzle
     names = tuple(f"{m} (to move)" if m == page.to_move else m for m in MARKS)
-    return position_png(puzzle.position, (names[0], names[1]), page.task, page.id)
+    return position_png(puzzle.position, (names[0], names[1]), page.task.render(ENGLISH), page.id)
 
 
-def _solution(puzzle: Puzzle) -> str:
-    move = move_label(puzzle.rules, puzzle.solution)
-    where = "column" if puzzle.rules.gravity else "cell"
-    why = "the only move that does not lose" if puzzle.theme is Theme.HOLD else "the only win"
-    return f"{MARKS[puzzle.side_to_move - 1]} plays {where} {move}: {why}."
+def _where(puzzle: Puzzle, move: int) -> Text:
+    kind = "column" if puzzle.rules.gravity else "cell"
+    return Text(f"page.puzzle.{kind}", {"move": move_label(puzzle.rules, move)})
 
 
-def _line(puzzle: Puzzle) -> tuple[str, ...]:
+def _solution(puzzle: Puzzle) -> Text:
+    why = Text("page.puzzle.why.hold" if puzzle.theme is Theme.HOLD else "page.puzzle.why.win")
+    mark = MARKS[puzzle.side_to_move - 1]
+    return Text(
+        "page.puzzle.plays", {"mark": mark, "where": _where(puzzle, puzzle.solution), "why": why}
+    )
+
+
+def _line(puzzle: Puzzle) -> tuple[Text, ...]:
     """The proven line (:func:`core.puzzles.lines.known`) in words, a step per move of the
     solver's side: "X plays column 3, O answers column 4 (the longest defence)", the last one
     the win (for a hold: the solution and the best reply)."""
@@ -171,15 +172,19 @@ def _line(puzzle: Puzzle) -> tuple[str, ...]:
     if line is None:
         return ()
     mover, other = MARKS[puzzle.side_to_move - 1], MARKS[2 - puzzle.side_to_move]
-    where = "column" if puzzle.rules.gravity else "cell"
-    defence = {Theme.WIN: "the longest defence", Theme.VCF: "the forced block"}
+    why = Text(f"page.puzzle.defence.{puzzle.theme.value}")
     steps = []
     for at in range(0, len(line), 2):
-        step = f"{mover} plays {where} {move_label(puzzle.rules, line[at])}"
+        params: dict[str, Param] = {"mark": mover, "where": _where(puzzle, line[at])}
         if at + 1 < len(line):
-            why = defence.get(puzzle.theme, "the best reply")
-            step += f", {other} answers {where} {move_label(puzzle.rules, line[at + 1])} ({why})"
+            reply = _where(puzzle, line[at + 1])
+            steps.append(
+                Text(
+                    "page.puzzle.step_reply", {**params, "other": other, "reply": reply, "why": why}
+                )
+            )
         elif puzzle.theme is not Theme.HOLD:
-            step += f": {puzzle.rules.k} in a row, {mover} wins"
-        steps.append(step)
+            steps.append(Text("page.puzzle.step_wins", {**params, "k": puzzle.rules.k}))
+        else:
+            steps.append(Text("page.puzzle.step", params))
     return tuple(steps)

@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from core.games import Position, Rules
 from core.games.bitboard import Geometry, geometry, iter_bits
 from core.i18n import Text
-from core.pages.game import UNKNOWN, Verdict, cell_name
+from core.pages.game import UNKNOWN, Verdict
+from core.render import cell_name
 
 
 def threats(stones: int, empty: int, geo: Geometry) -> int:

@@ -390,12 +390,14 @@ class GameService:
             )
         return replies
 
-    async def current_board(self, session_id: str) -> Reply | None:
+    async def current_board(
+        self, session_id: str, *, platform: str | None = None, chat_id: str | None = None
+    ) -> Reply | None:
         """The board of ``session_id`` as it stands (see the port)."""
         session = await self.store.run(sessions.get(session_id))
         if session is None:
             return None
-        place = Actor(session.platform, session.chat_id, "", "")
+        place = Actor(platform or session.platform, chat_id or session.chat_id, "", "")
         return (await self._localized(place, [board_reply(session)]))[0]
 
     async def abandon_games(

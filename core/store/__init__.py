@@ -30,6 +30,7 @@ from core.store.errors import (
     SchemaTooNew,
     StoreBusy,
     StoreError,
+    StoreFault,
     StoreUnavailable,
     WriteUnknown,
 )
@@ -69,6 +70,7 @@ __all__ = [
     "Store",
     "StoreBusy",
     "StoreError",
+    "StoreFault",
     "StoreUnavailable",
     "WriteUnknown",
     "new_public_id",

@@ -1,5 +1,5 @@
 """The store's errors: every failure of a store operation is one of these (or a player's
-:class:`Limited`)."""
+:class:`Limited`), the driver's own error kept as the ``__cause__``."""
 
 from __future__ import annotations
 
@@ -17,7 +17,18 @@ class StoreBusy(StoreError):
     """The database stayed locked by another connection beyond the busy timeout.
 
     Temporary: nothing was written; the same request may simply be tried again.
+
+    Attributes:
+        cause: what the driver said, in words (one line).
+        where: the database (a file, a URL without its password); empty when unknown.
     """
+
+    def __init__(self, cause: str, where: str | Path = "") -> None:
+        self.cause = " ".join(cause.split())
+        self.where = str(where)
+        super().__init__(
+            f"the database {self.where!r} is busy: {self.cause}" if self.where else self.cause
+        )
 
 
 class StoreUnavailable(StoreError):
@@ -36,6 +47,23 @@ class StoreUnavailable(StoreError):
         self.path = str(path)
         self.cause = " ".join(cause.split())  # one line, whatever SQLite or the OS said
         super().__init__(f"cannot use the database {self.path!r}: {self.cause}")
+
+
+class StoreFault(StoreError):
+    """The database refused a statement for a reason that is not its availability: a table or
+    column missing (a database changed by hand, or restored from elsewhere), a constraint, a
+    statement of ours it does not take. Not temporary: the same request fails again; the
+    driver's own error is the ``__cause__``, for the traceback that is logged.
+
+    Attributes:
+        path: the database (a file, a URL without its password).
+        cause: the driver's error, in words (one line).
+    """
+
+    def __init__(self, path: str | Path, error: BaseException) -> None:
+        self.path = str(path)
+        self.cause = " ".join((str(error) or type(error).__name__).split())
+        super().__init__(f"the database {self.path!r} failed: {self.cause}")
 
 
 class WriteUnknown(StoreUnavailable):

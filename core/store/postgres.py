@@ -199,7 +199,9 @@ class PostgresStore(SqlStore):
                 yield conn
         except TimeoutError as error:
             if self._pool.get_size() >= self._pool.get_max_size():  # every one is in use
-                raise StoreBusy(f"no free connection within {self._acquire_timeout} s") from error
+                raise StoreBusy(
+                    f"no free connection within {self._acquire_timeout} s", self._url
+                ) from error
             raise translate(error, self._url) or error from error
         except Exception as error:
             translated = translate(error, self._url)
@@ -217,6 +219,8 @@ class PostgresStore(SqlStore):
         Raises:
             StoreBusy: a lock or a connection was not had in time (nothing was written).
             StoreUnavailable: the server is gone, read-only or failing (nothing was written).
+            StoreFault: the server refused a statement otherwise (a missing table, a
+                constraint).
             RuntimeError: the store is closed.
         """
         async with self._connection() as conn, conn.transaction():
@@ -265,6 +269,7 @@ class _Writing:
 
 
 async def _drive(conn: Connection, op: Op[T], env: Env, writing: _Writing) -> T:
+    # core.store.sqlite_driver.drive's loop with awaits: why it is written twice is said there.
     answer: Any = None
     try:
         while True:

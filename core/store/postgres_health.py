@@ -2,16 +2,17 @@
 
 The server says what went wrong by SQLSTATE; the store turns the codes that mean "another
 transaction holds what we need" into :class:`StoreBusy` and "the server, the connection or the
-login is the problem" into :class:`StoreUnavailable`. Anything else (a constraint, a bug in a
-statement) stays asyncpg's error: it is ours to fix, not the operator's. Nothing here imports
-asyncpg: errors are recognised by their SQLSTATE and class names.
+login is the problem" into :class:`StoreUnavailable`. Any other error of asyncpg's (a missing
+table, a constraint, a bug in a statement) is a :class:`StoreFault`: not temporary, and logged
+with asyncpg's error as its cause. Nothing here imports asyncpg: errors are recognised by their
+SQLSTATE, class names and module.
 """
 
 from __future__ import annotations
 
 from urllib.parse import urlsplit, urlunsplit
 
-from core.store.errors import StoreBusy, StoreError, StoreUnavailable
+from core.store.errors import StoreBusy, StoreError, StoreFault, StoreUnavailable
 
 # SQLSTATE classes and codes (https://www.postgresql.org/docs/current/errcodes-appendix.html).
 _BUSY = {
@@ -52,8 +53,9 @@ def redact_url(url: str) -> str:
 
 
 def translate(error: BaseException, where: str) -> StoreError | None:
-    """Our error for a driver or network one: :class:`StoreBusy`, :class:`StoreUnavailable`, or
-    None when ``error`` is not about the database's availability (a bug: re-raise it).
+    """Our error for a driver or network one: :class:`StoreBusy`, :class:`StoreUnavailable`,
+    another of asyncpg's as :class:`StoreFault`; None when ``error`` is neither (the operation's
+    own: re-raise it).
 
     Args:
         error: what asyncpg or the network raised.
@@ -65,7 +67,7 @@ def translate(error: BaseException, where: str) -> StoreError | None:
     if isinstance(state, str):
         for key in (state, state[:2]):
             if key in _BUSY:
-                return StoreBusy(f"{_BUSY[key]} ({error})")
+                return StoreBusy(f"{_BUSY[key]} ({error})", where)
             if key in _UNAVAILABLE:
                 return StoreUnavailable(where, f"{_UNAVAILABLE[key]} ({error})")
     if isinstance(error, OSError | TimeoutError):
@@ -74,9 +76,11 @@ def translate(error: BaseException, where: str) -> StoreError | None:
     # The client's own view of a connection that broke under it (closed by the server,
     # a FATAL notice arriving mid-statement): no SQLSTATE, but the same meaning.
     names = {cls.__name__ for cls in type(error).__mro__}
-    if type(error).__module__.startswith("asyncpg") and names & _CLIENT_FAILURES:
+    if not type(error).__module__.startswith("asyncpg"):
+        return None
+    if names & _CLIENT_FAILURES:
         return StoreUnavailable(where, f"the connection failed ({error})")
-    return None
+    return StoreFault(where, error)
 
 
 def unavailable(error: BaseException, where: str) -> StoreUnavailable:
@@ -85,9 +89,11 @@ def unavailable(error: BaseException, where: str) -> StoreUnavailable:
         if not error.path:  # raised below the store, which alone knows the URL
             return type(error)(where, error.cause)
         return error
-    if isinstance(error, StoreBusy):
-        return StoreUnavailable(where, f"another connection holds a lock ({error})")
-    translated = translate(error, where)
+    translated = translate(error, where) or error
     if isinstance(translated, StoreUnavailable):
         return translated
+    if isinstance(translated, StoreBusy):
+        return StoreUnavailable(where, f"another connection holds a lock ({translated.cause})")
+    if isinstance(translated, StoreFault):
+        return StoreUnavailable(where, translated.cause)
     return StoreUnavailable(where, f"{type(error).__name__}: {error}")

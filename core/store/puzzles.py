@@ -397,36 +397,34 @@ def finished_connect_four(limit: int) -> Op[list[tuple[int, ...]]]:
     return games
 
 
-def daily_chats() -> Op[list[tuple[str, str, int]]]:
-    """(platform, chat id, hour UTC) of every chat whose ``daily_puzzle`` setting is an hour,
-    set for that channel or room itself (a Discord server's value names no channel)."""
-    found = yield rows(
-        "SELECT platform, scope, value FROM settings WHERE key = 'daily_puzzle'"
-        " AND (scope LIKE 'channel:%' OR scope LIKE 'chat:%')"
-    )
-    chats = []
-    for platform, scope, hour in found:
-        if str(hour).isdigit():
-            chats.append((str(platform), str(scope).partition(":")[2], int(hour)))
-    return chats
-
-
 def post_daily(
-    platform: str, chat_id: str, day: datetime.date, now: float, expires_at: float
+    platform: str,
+    chat_id: str,
+    day: datetime.date,
+    now: float,
+    expires_at: float,
+    server: str | None = None,
 ) -> Op[OutboxItem | None]:
     """The chat's post of ``day``'s puzzle, left in the outbox with its claim in one
     transaction (with its id, for the caller to show at once); None when it was left before,
-    by this process or another."""
-    item: OutboxItem | None = yield Atomic(_post(platform, chat_id, day, now, expires_at))
+    by this process or another. ``server``: the chat's server, where known (its settings, the
+    language included, apply to the post)."""
+    item: OutboxItem | None = yield Atomic(_post(platform, chat_id, day, now, expires_at, server))
     return item
 
 
 def _post(
-    platform: str, chat_id: str, day: datetime.date, now: float, expires_at: float
+    platform: str,
+    chat_id: str,
+    day: datetime.date,
+    now: float,
+    expires_at: float,
+    server: str | None,
 ) -> Op[OutboxItem | None]:
     if not (yield from claim_post(platform, chat_id, day_number(day), now)):
         return None
-    item = OutboxItem(Kind.DAILY_PUZZLE, platform, chat_id, detail={"day": day.isoformat()})
+    detail = {"day": day.isoformat()} | ({} if server is None else {"server": server})
+    item = OutboxItem(Kind.DAILY_PUZZLE, platform, chat_id, detail=detail)
     (left,) = yield from outbox.notices((item,), expires_at)
     return left
 
@@ -452,3 +450,12 @@ def claim_post(platform: str, chat_id: str, day: int, now: float) -> Op[bool]:
         now,
     )
     return bool(claimed)
+
+
+def posted_on_day(day: datetime.date) -> Op[set[tuple[str, str]]]:
+    """(platform, chat id) of every chat whose daily puzzle of ``day`` was posted: the daily
+    look skips them without a claim each."""
+    found = yield rows(
+        "SELECT platform, chat_id FROM puzzle_posts WHERE day >= $1", day_number(day)
+    )
+    return {(str(platform), str(chat_id)) for platform, chat_id in found}

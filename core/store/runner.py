@@ -89,6 +89,8 @@ class SqlStore:
         Raises:
             StoreBusy: the database stayed locked (nothing was written).
             StoreUnavailable: it cannot be written or read now (nothing was written).
+            StoreFault: the database refused a statement otherwise (a missing table, a
+                constraint): not temporary.
             RuntimeError: the store is closed.
         """
         timer = self._timer

@@ -4,6 +4,7 @@ platform, scope and key."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from core.store.models.session import SettingRow
 from core.store.sql import Op, count, placeholders, rows
@@ -18,10 +19,7 @@ def settings_rows(platform: str, scopes: Sequence[str]) -> Op[list[SettingRow]]:
         platform,
         *scopes,
     )
-    return [
-        SettingRow(str(r[0]), str(r[1]), str(r[2]), str(r[3]), float(r[4]), str(r[5]))
-        for r in found
-    ]
+    return [_row(r) for r in found]
 
 
 def setting_put(setting: SettingRow) -> Op[None]:
@@ -49,3 +47,19 @@ def setting_delete(platform: str, scope: str, key: str) -> Op[bool]:
         key,
     )
     return bool(deleted)
+
+
+def settings_of_keys(keys: Sequence[str]) -> Op[list[SettingRow]]:
+    """Every value stored for any of ``keys``, on every platform and in every scope, in no
+    order (the daily post's look for chats due)."""
+    keys = tuple(keys)
+    found = yield rows(
+        "SELECT platform, scope, key, value, updated_at, updated_by FROM settings"
+        f" WHERE key IN ({placeholders(1, len(keys))})",
+        *keys,
+    )
+    return [_row(r) for r in found]
+
+
+def _row(r: Sequence[Any]) -> SettingRow:
+    return SettingRow(str(r[0]), str(r[1]), str(r[2]), str(r[3]), float(r[4]), str(r[5]))

@@ -159,19 +159,15 @@ class SqliteStore(SqlStore):
             StoreBusy: the database stayed locked (temporary; nothing was written).
             StoreUnavailable: read-only, full, failing or corrupt (nothing was written).
             WriteUnknown: (a StoreUnavailable) failing as a write committed: it may have been.
+            StoreFault: SQLite refused a statement otherwise (a missing table, a constraint).
             RuntimeError: the store is closed.
         """
         try:
             return await self._db.run(fn)
         except sqlite3.Error as error:
-            translated = health.translate(error, self._path)
-            if translated is None:
-                raise
-            raise translated from error
+            raise health.translate(error, self._path) from error
         except sqlite_driver.CommitFailed as failed:
             at_commit = health.translate(failed.error, self._path)
-            if at_commit is None:
-                raise failed.error from None
             if isinstance(at_commit, StoreUnavailable):
                 raise WriteUnknown(at_commit.path, at_commit.cause) from failed.error
             raise at_commit from failed.error

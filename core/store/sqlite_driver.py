@@ -71,6 +71,9 @@ def drive(conn: sqlite3.Connection, op: Op[T], env: Env) -> T:
     An :class:`Atomic` group, or a writing query, outside a transaction gets one of its own;
     inside one, it joins it. :data:`ENV` is answered with ``env``.
     """
+    # The same loop as core.store.postgres._drive, a plain function here: one coroutine loop
+    # for both, run in this thread by one send, cost 0.6 µs an operation and 0.3 µs a step
+    # (5 % of a transaction's store.run), for six shared lines.
     answer: Any = None
     try:
         while True:

@@ -2,8 +2,8 @@
 
 SQLite says what went wrong by result code; the store turns the codes that mean "the file or
 the disk is the problem" into :class:`StoreUnavailable` and "another connection holds the
-lock" into :class:`StoreBusy`. Anything else (a constraint, a bug in a statement) stays a
-``sqlite3`` error: it is ours to fix, not the operator's.
+lock" into :class:`StoreBusy`. Anything else (a missing table, a constraint, a bug in a
+statement) is a :class:`StoreFault`: not temporary, and logged with SQLite's error as its cause.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from core.store.errors import StoreBusy, StoreError, StoreUnavailable
+from core.store.errors import StoreBusy, StoreError, StoreFault, StoreUnavailable
 
 log = logging.getLogger("core.store")
 
@@ -70,19 +70,19 @@ def disk_full(path: Path) -> str | None:
     return f"the disk is full ({free} bytes free for {folder}): free some space"
 
 
-def translate(error: sqlite3.Error, path: Path) -> StoreError | None:
-    """Our error for a SQLite one: :class:`StoreBusy`, :class:`StoreUnavailable`, or None.
+def translate(error: sqlite3.Error, path: Path) -> StoreError:
+    """Our error for a SQLite one.
 
     Args:
         error: what SQLite raised.
         path: the database file, for the message.
 
     Returns:
-        The store error to raise instead, or None when ``error`` is not about the database's
-        availability (the caller re-raises it as it is).
+        :class:`StoreBusy` (locked), :class:`StoreUnavailable` (the file or the disk), else
+        :class:`StoreFault`; the caller raises it from ``error``.
     """
     if is_busy(error):
-        return StoreBusy(str(error))
+        return StoreBusy(str(error), path)
     code = _code(error)
     if code in (10, 13, 14):  # I/O error, full, cannot open: each can be a full disk
         full = disk_full(path)
@@ -90,20 +90,19 @@ def translate(error: sqlite3.Error, path: Path) -> StoreError | None:
             return StoreUnavailable(path, f"{full} ({error})")
     if code in _UNAVAILABLE:
         return StoreUnavailable(path, f"{_UNAVAILABLE[code]} ({error})")
-    return None
+    return StoreFault(path, error)
 
 
 def unavailable(error: BaseException, path: Path) -> StoreUnavailable:
     """Any failure while opening, as one :class:`StoreUnavailable` line naming the cause."""
     if isinstance(error, StoreUnavailable):
         return error
-    if isinstance(error, StoreBusy):
-        return StoreUnavailable(path, f"another program holds its lock ({error})")
     if isinstance(error, sqlite3.Error):
-        translated = translate(error, path)
-        if isinstance(translated, StoreUnavailable):
-            return translated
-        return StoreUnavailable(path, str(error))
+        error = translate(error, path)
+    if isinstance(error, StoreBusy):
+        return StoreUnavailable(path, f"another program holds its lock ({error.cause})")
+    if isinstance(error, StoreFault):
+        return StoreUnavailable(path, error.cause)
     if isinstance(error, OSError):
         if error.errno == errno.ENOSPC:
             return StoreUnavailable(path, disk_full(path) or "the disk is full")

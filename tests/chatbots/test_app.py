@@ -130,6 +130,9 @@ async def test_sigterm_stops_cleanly_and_keeps_the_game(tmp_path: Path) -> None:
     assert elapsed < 10
     log = err.decode()
     assert 'stopping reason="signal SIGTERM"' in log, log
+    # Start-up's objects are out of the collector's full passes (each walked them all).
+    frozen = re.search(r"started adapters=console .*frozen=(\d+)", log)
+    assert frozen is not None and int(frozen.group(1)) > 20_000, log
     assert "stopped exit_code=0" in log
 
     path = tmp_path / "db" / "games.sqlite3"

@@ -1,6 +1,7 @@
 """``chatbots run`` on a database it cannot use exits non-zero with one line naming the file and
 the cause, before any adapter starts (issue 15); an empty file, a full disk and an unwritable
-``-shm`` file are each named for what they are (issue 21)."""
+``-shm`` file are each named for what they are (issue 21); the operator's commands say a
+locked database in one line too."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import asyncio
 import contextlib
 import errno
 import os
+import sqlite3
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -125,3 +127,22 @@ def test_a_restart_on_a_full_disk_says_the_disk_is_full(tmp_path: Path) -> None:
         make_database(path)
         fill_disk(path.parent)
         assert_refused(tmp_path, path, f"the disk is full (0 bytes free for {path.parent})")
+
+
+def test_the_operators_commands_say_a_locked_database_in_one_line(tmp_path: Path) -> None:
+    # Another program holds the write lock past the busy timeout (5 s): each command waits
+    # that long, then names the database and the lock, exit 1, no traceback.
+    path = database(tmp_path)
+    make_database(path)
+    blocker = sqlite3.connect(path, isolation_level=None)
+    try:
+        blocker.execute("BEGIN EXCLUSIVE")
+        for command in (("settings", "console:console", "level", "hard"), ("stats",)):
+            result = chatbots(tmp_path, *command)
+            assert result.returncode == EXIT_FAILED, result.stderr
+            [line] = result.stderr.splitlines()
+            assert line.startswith(f"chatbots: cannot use the database {str(path)!r}"), line
+            assert "database is locked" in line, line
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()

@@ -5,16 +5,20 @@ games are being played in another task."""
 from __future__ import annotations
 
 import asyncio
+import io
 import random
 import sqlite3
 from pathlib import Path
 
-from chatbots.operator import backup_command
-from chatbots.settings import load_settings
+import pytest
+
+from chatbots.operator import backup_command, settings_command, stats_command
+from chatbots.settings import Settings, load_settings
 from core.admin.keys import SETTING_NAMES
 from core.replies import Actor
 from core.sessions import GameService, ServiceSettings
 from core.store import SqliteStore, sessions
+from tests.backends import Backend
 from tests.chatbots.test_app import chatbots
 
 
@@ -173,3 +177,65 @@ def test_settings_from_argv_that_is_not_utf8_are_stored_cleaned(tmp_path: Path) 
     assert scope.returncode == 0, scope.stderr
     rows = sqlite3.connect(db(tmp_path)).execute("SELECT scope, value FROM settings ORDER BY key")
     assert list(rows) == [("chat:console", "a\ufffdb"), ("chat:cons\ufffdole", "hard")]
+
+
+async def test_settings_say_in_one_line_what_failed_on_either_store(
+    backend: Backend, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    key = "DATABASE_PATH" if backend.kind == "sqlite" else "DATABASE_URL"
+    async with backend.open():
+        pass
+    settings = load_settings({key: backend.where}, None)
+    out = io.StringIO()
+    # A value the setting refuses: the player's kind of error, exit 2, nothing written.
+    assert await settings_command(settings, "discord:server:1", ["level", "expert"], out) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("chatbots: level: 'expert' is not one of easy"), line
+    assert await backend.sql("SELECT count(*) FROM settings") == [(0,)]
+    # The store was closed after the refusal: the next command uses it at once.
+    assert await settings_command(settings, "discord:server:1", ["level", "hard"], out) == 0
+    assert out.getvalue() == "level = hard (set for this server)\n"
+    for broken, cause in unusable_databases(tmp_path):
+        assert await settings_command(broken, "discord:server:1", ["level", "hard"], out) == 1
+        assert_one_line_naming(capsys, cause)
+
+
+def unusable_databases(tmp_path: Path) -> list[tuple[Settings, str]]:
+    """Settings that name a database which cannot be opened, each with the cause it is refused
+    for: a file that is not a database, a PostgreSQL server that cannot be reached."""
+    garbage = tmp_path / "garbage.sqlite3"
+    garbage.write_bytes(b"not a database " * 300)
+    unreachable = f"postgresql://bot:hunter2-db@/chatbots?host={tmp_path}"
+    return [
+        (load_settings({"DATABASE_PATH": str(garbage)}, None), "not a database"),
+        (load_settings({"DATABASE_URL": unreachable}, None), "cannot be reached"),
+    ]
+
+
+def assert_one_line_naming(capsys: pytest.CaptureFixture[str], cause: str) -> None:
+    """The command said on stderr, in one line without the password, why it could not start."""
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("chatbots: cannot use the database") and cause in line, line
+    assert "hunter2-db" not in line
+
+
+async def test_a_table_gone_mid_command_fails_in_one_line_on_either_store(
+    backend: Backend, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A database changed by hand (its tables dropped): the command opens it, then fails at
+    the statement; one line naming the database and the table, exit 1, no traceback."""
+    key = "DATABASE_PATH" if backend.kind == "sqlite" else "DATABASE_URL"
+    async with backend.open() as store:
+        where = store.path if backend.kind == "sqlite" else store.url
+    await backend.sql("DROP TABLE settings")
+    await backend.sql("DROP TABLE links")
+    settings = load_settings({key: backend.where}, None)
+    out = io.StringIO()
+    assert await settings_command(settings, "discord:server:1", [], out) == 1
+    assert await stats_command(settings, out) == 1
+    assert out.getvalue() == ""
+    for line, table in zip(
+        capsys.readouterr().err.splitlines(), ("settings", "links"), strict=True
+    ):
+        assert line.startswith(f"chatbots: the database {str(where)!r} failed: "), line
+        assert table in line, line

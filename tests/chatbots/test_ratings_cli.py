@@ -8,12 +8,15 @@ import io
 import random
 from pathlib import Path
 
+import pytest
+
 from chatbots.operator import backup_command, stats_command
 from chatbots.ratings_cli import rebuild_command
 from chatbots.settings import load_settings
 from core.store import SqliteStore, links, ratings
 from tests.backends import Backend
 from tests.chatbots.test_app import chatbots
+from tests.chatbots.test_operator import assert_one_line_naming, unusable_databases
 from tests.core.store.helpers import NOW
 from tests.core.store.ratings_helpers import play
 
@@ -81,3 +84,13 @@ def test_the_command_line_runs_it(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.endswith("every rating equals its rebuild\n")
     assert chatbots(tmp_path, "ratings", "nonsense").returncode == 2
+
+
+def test_a_database_that_cannot_be_opened_is_one_line_and_exit_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for broken, cause in unusable_databases(tmp_path):
+        out = io.StringIO()
+        assert asyncio.run(rebuild_command(broken, out)) == 1
+        assert_one_line_naming(capsys, cause)
+        assert out.getvalue() == ""

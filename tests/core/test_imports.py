@@ -29,6 +29,8 @@ PURE_MAY_USE = (
     "core.admin.scopes",
     "core.admin.durations",
     "core.admin.zones",  # the timezone setting's names: the standard library's zoneinfo
+    "core.admin.kind",  # what a setting's value is, which keys and daily share
+    "core.admin.daily",  # the daily_puzzle setting's value, read in a zone
     # matchmaking's rating window (core.pairing.seeks) starts at their deviation; the puzzles
     # rate attempts with their OpenSkill update
     "core.ratings",

@@ -482,3 +482,26 @@ async def test_a_rated_open_game_rates_each_player_on_their_own_platform(
     assert (winner.games, loser.games) == (1, 1) and winner.rating > loser.rating
     # Nobody was rated under the other's platform.
     assert (await store.run(ratings.rating_of(second.platform, first.user_id, pool))).games == 0
+
+
+async def test_a_board_shown_again_is_marked_for_the_chat_it_is_shown_in(store: AnyStore) -> None:
+    # An adapter edits again, after a restart, a board it could not update before (Matrix's
+    # unshown edits): in the second player's chat it must keep that chat's language.
+    svc, chats = open_service(store)
+    session_id = await paired(svc, chats)
+    game = await store.run(sessions.get(session_id))
+    assert game is not None
+    own, away = (
+        (ALICE, BOB) if (game.platform, game.chat_id) == ("disc", ALICE.chat_id) else (BOB, ALICE)
+    )
+    admin = dataclasses.replace(away, is_admin=True)
+    assert error_key(await svc.handle_text(admin, "/settings language es")) is None
+    assert error_key(await svc.handle_text(own, "4")) is None
+    await svc.open_games_idle()
+    assert chats.boards(away)[-1].locale == "es"
+
+    here = await svc.current_board(session_id)
+    there = await svc.current_board(session_id, platform=away.platform, chat_id=away.chat_id)
+    assert here is not None and there is not None
+    assert here.locale is None and there.locale == "es"
+    assert here.board == there.board == chats.boards(away)[-1].board

@@ -11,6 +11,7 @@ import asyncio
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import pytest
 
@@ -19,7 +20,7 @@ from core.games import TICTACTOE
 from core.replies import Actor, Reply
 from core.sessions import GameService, ServiceSettings
 from core.sessions.play.model import Event, berserked, new_session, played, transition
-from core.store import Seat, Status, events, leases, seeks, sessions
+from core.store import Seat, Session, Status, events, leases, seeks, sessions
 from core.store.models.events import EventGame, EventStatus
 from core.tournaments.arena import ArenaGame, Outcome, sheet
 from tests.backends import AnyStore, Backend
@@ -60,6 +61,26 @@ async def play(
 
 def accounts(*actors: Actor) -> dict[str, Actor]:
     return {a.user_id: a for a in actors}
+
+
+@dataclass(frozen=True, slots=True)
+class OneGame:
+    """An event's one game: its pairing, its session as it stands, and its two players."""
+
+    pairing: EventGame
+    session: Session
+    x: Actor
+    o: Actor
+
+
+async def one_game(svc: GameService, ident: str, *players: Actor) -> OneGame:
+    """The one game of event ``ident``, its players found among ``players``."""
+    [pairing] = await svc.store.run(events.games(ident))
+    session = await svc.store.run(sessions.get(pairing.session_id))
+    assert session is not None
+    everyone = accounts(*players)
+    x, o = (everyone[seat.user_id or ""] for seat in session.seats)
+    return OneGame(pairing, session, x, o)
 
 
 async def test_a_swiss_event_of_two_chats_is_played_to_its_end(store: AnyStore) -> None:
@@ -154,10 +175,10 @@ async def test_leaving_mid_game_resigns_it(store: AnyStore) -> None:
         await svc.handle_text(who, "/tournament join " + ident)
     clock.advance(601)
     await svc.director.step(ident)
-    [game] = await store.run(events.games(ident))
+    game = await one_game(svc, ident, ADMIN, CID)
     replies = await svc.handle_text(CID, "/tournament leave")
     assert keys(replies) == ["event.left", "game.resigned"]
-    session = await store.run(sessions.get(game.session_id))
+    session = await store.run(sessions.get(game.session.id))
     assert session is not None and session.winner is not None
     scores = {p.player: p.score for p in await store.run(events.players(ident))}
     assert scores == {"disc:ann": 1.0, "mx:cid": 0.0}
@@ -352,12 +373,12 @@ async def test_a_berserk_player_has_half_the_clock_and_a_win_scores_one_more(
 ) -> None:
     clock = Clock()
     svc, ident = await _berserk_arena(store, clock, "berserk")
-    [game] = await store.run(events.games(ident))
-    session = await store.run(sessions.get(game.session_id))
-    assert session is not None and session.deadline is not None and session.clock == 60
+    first = await one_game(svc, ident, ADMIN, CID)
+    game, x, o = first.pairing, first.x, first.o
+    session: Session | None = first.session
+    assert session is not None
+    assert session.deadline is not None and session.clock == 60
     started = session.updated_at
-    everyone = accounts(ADMIN, CID)
-    x, o = (everyone[seat.user_id or ""] for seat in session.seats)
     clock.advance(5)
     replies = await svc.handle_text(x, "/tournament berserk")
     assert keys(replies) == ["event.berserk"] and replies[0].board is not None
@@ -387,10 +408,10 @@ async def test_a_berserk_player_has_half_the_clock_and_a_win_scores_one_more(
 async def test_berserk_where_the_event_does_not_allow_it_is_refused(store: AnyStore) -> None:
     clock = Clock()
     svc, ident = await _berserk_arena(store, clock, "")
-    [game] = await store.run(events.games(ident))
+    game = await one_game(svc, ident, ADMIN, CID)
     for who in (ADMIN, CID):
         assert error_key(await svc.handle_text(who, "/tournament berserk")) == "event.berserk_off"
-    session = await store.run(sessions.get(game.session_id))
+    session = await store.run(sessions.get(game.session.id))
     assert session is not None and session.berserk == 0
     assert (
         error_key(await svc.handle_text(ADMIN, "/tournament swiss tictactoe berserk"))

@@ -32,6 +32,7 @@ from tests.core.test_sessions_tournament import (
     _berserk_arena,
     accounts,
     event_id,
+    one_game,
     play,
 )
 
@@ -166,13 +167,10 @@ async def test_berserk_games_are_marked_in_the_standings_and_on_the_page(
 ) -> None:
     clock = Clock()
     svc, ident = await _berserk_arena(store, clock, "berserk")
-    [game] = await store.run(events.games(ident))
-    session = await store.run(sessions.get(game.session_id))
-    assert session is not None
-    everyone = accounts(ADMIN, CID)
-    x = everyone[session.seats[0].user_id or ""]
-    assert keys(await svc.handle_text(x, "/tournament berserk")) == ["event.berserk"]
-    await play(svc, everyone, game, X_WINS)
+    game = await one_game(svc, ident, ADMIN, CID)
+    session = game.session
+    assert keys(await svc.handle_text(game.x, "/tournament berserk")) == ["event.berserk"]
+    await play(svc, accounts(ADMIN, CID), game.pairing, X_WINS)
     [table] = await svc.handle_text(ADMIN, f"/tournament {ident}")
     assert table.text is not None
     said = table.text.render("en").split("\n")

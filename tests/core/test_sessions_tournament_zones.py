@@ -108,7 +108,38 @@ def test_a_time_the_clocks_pass_twice_is_its_first_pass_still_ahead() -> None:
     assert next_time_of_day(between, 2, 30, madrid) == _utc("2024-10-27T01:30:00")
     after = _utc("2024-10-27T01:45:00")
     assert next_time_of_day(after, 2, 30, madrid) == _utc("2024-10-28T01:30:00")
-    assert time_in_zone(_utc("2024-10-27T01:30:00"), madrid) == "02:30 Europe/Madrid"
+    # The two passes read alike: each is written with its offset.
+    assert time_in_zone(_utc("2024-10-27T00:30:00"), madrid) == "02:30 Europe/Madrid (UTC+02:00)"
+    assert time_in_zone(_utc("2024-10-27T01:30:00"), madrid) == "02:30 Europe/Madrid (UTC+01:00)"
+    # The hours around them are read once: no offset.
+    assert time_in_zone(_utc("2024-10-26T23:59:00"), madrid) == "01:59 Europe/Madrid"
+    assert time_in_zone(_utc("2024-10-27T02:00:00"), madrid) == "03:00 Europe/Madrid"
+    # West of UTC, with minutes: Newfoundland's clocks go back from 02:00 (-02:30) to 01:00
+    # (-03:30); 04:45 UTC is the second 01:15.
+    assert time_in_zone(_utc("2024-11-03T04:45:00"), "America/St_Johns") == (
+        "01:15 America/St_Johns (UTC-03:30)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("now", "offset", "minutes"),
+    [("2024-10-26T20:00:00", "+02:00", 270), ("2024-10-27T00:45:00", "+01:00", 45)],
+)
+async def test_a_start_on_a_repeated_hour_is_said_with_its_offset(
+    store: AnyStore, now: str, offset: str, minutes: int
+) -> None:
+    # 27 October 2024 in Madrid: "02:30" asked late on the 26th is the first pass, summer time;
+    # asked between the two passes, the second, winter time. Each answer says which.
+    svc, _ = open_service(store, Clock(_utc(now)))
+    await svc.handle_text(ADMIN, "/settings timezone Europe/Madrid")
+    [made] = await svc.handle_text(ADMIN, "/tournament arena tictactoe 02:30")
+    assert made.text is not None
+    said = made.text.render("en")
+    assert f"Starts at 02:30 Europe/Madrid (UTC{offset}), in {minutes} minutes." in said, said
+    [shown] = await svc.handle_text(ADMIN, "/tournament")
+    assert shown.text is not None
+    said = shown.text.render("en")
+    assert f"Starts at 02:30 Europe/Madrid (UTC{offset}), in {minutes} minutes;" in said, said
 
 
 def test_the_start_is_strictly_after_now() -> None:

@@ -60,6 +60,7 @@ LOADING = 128  # message flag: "the bot is thinking"
 CALLBACK_DEADLINE = 3.0  # seconds Discord waits for an interaction's response
 API_PREFIX = "/api/v10"
 _TIMESTAMP = "2024-01-01T00:00:00.000000+00:00"
+_CHANNEL_POST = re.compile(r"/channels/\d+/messages")
 UPLOADS = "_uploads"  # the files of a multipart request, as (filename, bytes), in its body
 
 
@@ -240,6 +241,9 @@ class DiscordDouble:
         self.channels = default.channels
         # Members' permissions in the server, by name; everyone else has @everyone's.
         self.permissions: dict[str, int] = {}
+        # The bot's own permissions in a channel (interactions' app_permissions), by channel id,
+        # where a test takes some away; every channel grants the same otherwise.
+        self.app_permissions: dict[str, int] = {}
         self.users: dict[str, Json] = {}
         self.dm_channels: dict[str, str] = {}
         # Group DMs by channel id: their members' names. The bot is never a member of one: it
@@ -264,6 +268,9 @@ class DiscordDouble:
         self.resume_count = 0
         self.command_syncs = 0
         self.settle: Callable[[], Awaitable[None]] | None = None
+        self.held: list[Json] = []  # bodies of the channel posts held by hold_posts, in order
+        self._posts_held: asyncio.Event | None = None
+        self._held_ones: Callable[[Json], bool] = lambda body: True
         self._resume_gateway_url = resume_gateway_url
         self._live: dict[int, Session] = {}  # shard -> the session that gets its events
         self._sessions: dict[str, Session] = {}  # session id -> session (to RESUME)
@@ -699,7 +706,7 @@ class DiscordDouble:
             "token": uuid.uuid4().hex,
             "version": 1,
             "locale": locale,
-            "app_permissions": "2248473465835073",
+            "app_permissions": str(self.app_permissions.get(channel, 2248473465835073)),
             "attachment_size_limit": 26_214_400,
             "entitlements": [],
         }
@@ -961,6 +968,22 @@ class DiscordDouble:
         await self._send(session, "RESUMED", {})
         await self._notify()
 
+    # --- holding posts ------------------------------------------------------------------------
+
+    def hold_posts(self, which: Callable[[Json], bool] = lambda body: True) -> None:
+        """From now on, hold the new channel messages (``POST /channels/{id}/messages``) whose
+        body is ``which`` unanswered until :meth:`release_posts`: a post that is slow to
+        arrive, so that a test can put what comes meanwhile in the order it needs. Each held
+        body is in :attr:`held`."""
+        self._posts_held = asyncio.Event()
+        self._held_ones = which
+
+    def release_posts(self) -> None:
+        """Answer the held posts, in order, and hold no more."""
+        if self._posts_held is not None:
+            self._posts_held.set()
+            self._posts_held = None
+
     # --- REST ---------------------------------------------------------------------------------
 
     async def _rest(self, request: web.Request) -> web.Response:
@@ -968,6 +991,16 @@ class DiscordDouble:
         at = time.perf_counter()
         body = await _read_body(request)
         record = Recorded(request.method, path, dict(request.query), body, at, "unknown")
+        held = self._posts_held
+        if (
+            held is not None
+            and request.method == "POST"
+            and _CHANNEL_POST.fullmatch(path)
+            and self._held_ones(body)
+        ):
+            self.held.append(body)
+            await self._notify()
+            await held.wait()
         try:
             authorization = request.headers.get("Authorization")
             if not path.startswith(("/interactions/", "/webhooks/")) and (

@@ -209,11 +209,11 @@ MESSAGES: dict[str, Mapping[str, str]] = {
         "ru": "можно ли здесь получать рейтинговые задачи командой /puzzle next (on/off)",
     },
     "settings.key.daily_puzzle": {
-        "en": "the hour of the day (UTC, 0 to 23) when the daily puzzle is posted here, or none",
-        "ca": "l'hora del dia (UTC, de 0 a 23) en què es publica aquí el problema del dia, o none",
-        "es": "la hora del día (UTC, de 0 a 23) en que se publica aquí el problema del día, o none",
-        "pt": "a hora do dia (UTC, de 0 a 23) em que o problema do dia é publicado aqui, ou none",
-        "ru": "час (UTC, от 0 до 23), когда здесь публикуется задача дня, или none",
+        "en": "the hour of the day (0 to 23, in the timezone setting's zone) when the daily puzzle is posted, and on a server the channel it goes to (by default the one it is set from), or none",
+        "ca": "l'hora del dia (de 0 a 23, a la zona del paràmetre timezone) en què es publica el problema del dia i, en un servidor, el canal on va (per defecte, aquell des d'on es configura), o none",
+        "es": "la hora del día (de 0 a 23, en la zona del ajuste timezone) en que se publica el problema del día y, en un servidor, el canal al que va (por defecto, aquel desde el que se configura), o none",
+        "pt": "a hora do dia (de 0 a 23, no fuso da configuração timezone) em que o problema do dia é publicado e, num servidor, o canal para onde vai (por omissão, aquele onde é configurado), ou none",
+        "ru": "час (от 0 до 23, в поясе настройки timezone), когда публикуется задача дня, а на сервере — канал для неё (по умолчанию тот, где это задано), или none",
     },
     "settings.key.web_links": {
         "en": "whether boards, /review, /stats and /top here link to the web pages (on/off; only where the bot has them)",
@@ -349,11 +349,11 @@ MESSAGES: dict[str, Mapping[str, str]] = {
         "ru": "сколько новых досок в минуту можно выложить в канале или комнате",
     },
     "settings.key.timezone": {
-        "en": "the time zone a tournament's start HH:MM is read and shown in: an IANA name such as Europe/Madrid, or UTC",
-        "ca": "la zona horària en què es llegeix i es mostra l'inici HH:MM d'un torneig: un nom IANA com Europe/Madrid, o UTC",
-        "es": "la zona horaria en que se lee y se muestra el inicio HH:MM de un torneo: un nombre IANA como Europe/Madrid, o UTC",
-        "pt": "o fuso horário em que se lê e se mostra o início HH:MM de um torneio: um nome IANA como Europe/Lisbon, ou UTC",
-        "ru": "часовой пояс, в котором читается и показывается начало турнира ЧЧ:ММ: имя IANA, например Europe/Moscow, или UTC",
+        "en": "the time zone a tournament's start HH:MM and the daily puzzle's hour are read and shown in: an IANA name such as Europe/Madrid, or UTC",
+        "ca": "la zona horària en què es llegeixen i es mostren l'inici HH:MM d'un torneig i l'hora del problema del dia: un nom IANA com Europe/Madrid, o UTC",
+        "es": "la zona horaria en que se leen y se muestran el inicio HH:MM de un torneo y la hora del problema del día: un nombre IANA como Europe/Madrid, o UTC",
+        "pt": "o fuso horário em que se leem e se mostram o início HH:MM de um torneio e a hora do problema do dia: um nome IANA como Europe/Lisbon, ou UTC",
+        "ru": "часовой пояс, в котором читаются и показываются начало турнира ЧЧ:ММ и час задачи дня: имя IANA, например Europe/Moscow, или UTC",
     },
     # --- what a value must be -------------------------------------------------------------------
     "settings.expected.seconds": {

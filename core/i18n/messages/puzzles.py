@@ -126,11 +126,11 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     },
     # --- what /puzzle says ------------------------------------------------------------------
     "puzzle.daily": {
-        "en": "The puzzle of the day, {date}: answer with the board or by typing a move.",
-        "ca": "El problema del dia, {date}: respon amb el tauler o escrivint una jugada.",
-        "es": "El problema del día, {date}: responde con el tablero o escribiendo una jugada.",
-        "pt": "O problema do dia, {date}: responda pelo tabuleiro ou escrevendo um lance.",
-        "ru": "Задача дня, {date}: отвечайте на доске или напишите ход.",
+        "en": "The puzzle of the day, {date} (UTC; the next at midnight UTC): answer with the board or by typing a move.",
+        "ca": "El problema del dia, {date} (UTC; el següent a mitjanit UTC): respon amb el tauler o escrivint una jugada.",
+        "es": "El problema del día, {date} (UTC; el siguiente a medianoche UTC): responde con el tablero o escribiendo una jugada.",
+        "pt": "O problema do dia, {date} (UTC; o próximo à meia-noite UTC): responda pelo tabuleiro ou escrevendo um lance.",
+        "ru": "Задача дня, {date} (UTC; следующая в полночь UTC): отвечайте на доске или напишите ход.",
     },
     "puzzle.next": {
         "en": "A rated puzzle for {name} (puzzle rating {rating}).",

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from core.store.models.events import Event, EventBye, EventGame, EventPlayer, Format
-from core.tournaments.standings import ArenaRecord, Played, arena_standings, standings
+from core.tournaments.standings import ArenaRecord, arena_standings, result, standings
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,19 +34,33 @@ def table(
     by_id = {p.player: p for p in players}
     done = [g for g in games if g.played]
     if event.format is Format.ARENA:
-        records = []
-        berserk: dict[str, int] = {}
-        for p in players:
-            mine = []
-            for g in done:
-                if p.player in (g.x, g.o):
-                    other = g.o if g.x == p.player else g.x
-                    score = g.x_score if g.x == p.player else g.o_score
-                    rating = by_id[other].rating if other in by_id else p.rating
-                    mine.append((rating, float(score or 0.0)))
-                    seat_bit = 1 if g.x == p.player else 2
-                    berserk[p.player] = berserk.get(p.player, 0) + bool(g.berserk & seat_bit)
-            records.append(ArenaRecord(p.player, int(p.score), mine))
+        # One pass over the games, each given to its two players: a 1,000-player arena plays
+        # tens of thousands of games, too many to scan once per player.
+        rating = {p.player: p.rating for p in players}
+        opponents = dict.fromkeys(rating, 0.0)
+        balance = dict.fromkeys(rating, 0)
+        count = dict.fromkeys(rating, 0)
+        berserk = dict.fromkeys(rating, 0)
+        for g in done:
+            x, o = g.x, g.o
+            x_rating, o_rating = rating.get(x), rating.get(o)
+            # A game against someone no longer listed counts his rating as one's own.
+            if x_rating is not None:
+                opponents[x] += x_rating if o_rating is None else o_rating
+                balance[x] += result(g.x_score or 0.0)
+                count[x] += 1
+                berserk[x] += g.berserk & 1
+            if o_rating is not None:
+                opponents[o] += o_rating if x_rating is None else x_rating
+                balance[o] += result(g.o_score or 0.0)
+                count[o] += 1
+                berserk[o] += g.berserk >> 1 & 1
+        records = [
+            ArenaRecord(
+                p.player, int(p.score), opponents[p.player], balance[p.player], count[p.player]
+            )
+            for p in players
+        ]
         rows = arena_standings(records)
         return [
             Row(
@@ -59,7 +73,8 @@ def table(
             )
             for r in rows
         ]
-    played = [Played(g.x, g.o, float(g.x_score or 0.0)) for g in done]
+    # Plain tuples, not Played: see its docstring.
+    played = [(g.x, g.o, float(g.x_score or 0.0)) for g in done]
     bye_points: dict[str, float] = {}
     for bye in byes:
         bye_points[bye.player] = bye_points.get(bye.player, 0.0) + bye.points

@@ -159,6 +159,11 @@ async def test_discords_crawler_reads_the_preview_and_fetches_its_picture(
         assert len(picture.convert("RGB").getcolors(1 << 16) or ()) > 2
     again = await client.get(f"/game/{public_id}.png")
     assert await again.read() == body and drawn == ["x"]  # drawn once, then kept
+    assert again.headers["Cache-Control"] == "public, max-age=3600"
+    # Kept by the seats as shown: a player who hides is drawn anonymous at once.
+    await store.run(kv.kv_set(HIDDEN, "test:bob", "1"))
+    hidden = await client.get(f"/game/{public_id}.png")
+    assert await hidden.read() != body and drawn == ["x", "x"]
 
 
 async def test_the_text_export(store: SqliteStore, client: Client) -> None:

@@ -17,7 +17,6 @@ from aiohttp.test_utils import TestClient, TestServer
 from PIL import Image
 
 from adapters.web import HEADERS, AddressLimiter, WebPages
-from adapters.web.live import KEPT, _Kept
 from core.pages import Pages
 from core.pages.feed import LiveFeed
 from core.replies import Actor
@@ -131,6 +130,8 @@ async def test_the_open_graph_tags_and_the_picture_of_the_board(tmp_path: Path) 
         png = await picture.read()
         assert picture.status == 200 and picture.headers["Content-Type"] == "image/png"
         assert_headers(picture.headers)
+        assert picture.headers["Cache-Control"] == "public, max-age=5"
+        assert picture.headers["X-Robots-Tag"] == "noindex, nofollow"
         with Image.open(io.BytesIO(png)) as image:
             assert image.format == "PNG" and image.width >= 200
             assert len(image.convert("RGB").getcolors(1 << 16) or range(99)) > 2
@@ -302,10 +303,3 @@ async def test_an_open_stream_is_one_request_for_the_rate_limit(tmp_path: Path) 
             # The stream stays open and costs nothing more: one request is left.
             assert (await client.get(f"/live/{game.public_id}")).status == 200
             assert (await client.get(f"/live/{game.public_id}")).status == 429
-
-
-def test_what_is_drawn_is_kept_within_bounds() -> None:
-    kept = _Kept()
-    for version in range(KEPT + 10):
-        kept.keep(("g", version, "en"), b"x")
-    assert len(kept) == KEPT and ("g", 0, "en") not in kept and ("g", KEPT + 9, "en") in kept

@@ -123,3 +123,29 @@ async def test_an_added_puzzle_has_its_page_and_picture(tmp_path: Path) -> None:
             assert response.status == 200 and "win in 4 moves" in await response.text()
             picture = await opened.get("/puzzle/60e71c3c33.png")
             assert picture.status == 200 and picture.content_type == "image/png"
+
+
+async def test_the_puzzle_page_speaks_the_readers_language(client: Client) -> None:
+    mark, other = "XO"[PUZZLE.side_to_move - 1], "XO"[2 - PUZZLE.side_to_move]
+    line = lines.known(PUZZLE)
+    assert line is not None
+    chosen = await (await client.get(f"/puzzle/{PUZZLE.id}?lang=es")).text()
+    assert '<html lang="es">' in chosen
+    assert f'<p class="result">Juegan las {mark}: gana en {PUZZLE.depth} jugadas</p>' in chosen
+    assert "<h2>Solución</h2>" in chosen and "Tema: Gana en N" in chosen
+    # the solution's link keeps the language the reader chose
+    assert f'href="/puzzle/{PUZZLE.id}?solution=1&amp;lang=es"' in chosen
+    assert "Muestra la solución</a>" in chosen and "Show the solution" not in chosen
+    shown = await (await client.get(f"/puzzle/{PUZZLE.id}?solution=1&lang=es")).text()
+    assert f"Las {mark} juegan en la columna {PUZZLE.solution + 1}: la única que gana." in shown
+    assert (
+        f"<li>Las {mark} juegan en la columna {line[0] + 1}, las {other} responden en la columna"
+        f" {line[1] + 1} (la defensa más larga)</li>"
+    ) in shown
+    # Accept-Language alone: the browser's language
+    asked = await client.get(f"/puzzle/{PUZZLE.id}", headers={"Accept-Language": "ru, en;q=0.5"})
+    body = await asked.text()
+    assert '<html lang="ru">' in body and f"Ход {mark}: выигрыш за" in body
+    assert "Показать решение" in body
+    meta = tags(body)
+    assert meta["og:image:alt"].startswith("Позиция задачи. ")

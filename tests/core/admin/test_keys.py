@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from core.admin.daily import DailyAt
 from core.admin.keys import BY_NAME, KEYS, SETTING_NAMES, Effective, check_defaults
 from core.ai.levels import Level
 from core.commands import (
@@ -44,7 +45,8 @@ VALUES: dict[str, st.SearchStrategy[Any]] = {
     "public_ladder": st.booleans(),
     "web_links": st.booleans(),
     "puzzles": st.booleans(),
-    "daily_puzzle": st.none() | st.integers(0, 23),
+    "daily_puzzle": st.none()
+    | st.builds(DailyAt, st.integers(0, 23), st.none() | _CHAT.filter(str.isalnum)),
     "timezone": st.sampled_from(sorted(zoneinfo.available_timezones())),
     "level": st.sampled_from(list(Level)),
     "language": st.sampled_from(LOCALES),

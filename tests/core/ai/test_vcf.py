@@ -9,9 +9,13 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.ai import freeboard, threat_search
 from core.ai.heuristic import windows, winning_bits
+from core.ai.pattern_board import PatternBoard
+from core.ai.pattern_search import PatternSearch
 from core.games import Position, Rules
 
 GOMOKU_15 = Rules(15, 15, 5)
@@ -106,3 +110,47 @@ def test_the_opponents_win_by_fours_is_refuted(refutations: int, moves: tuple[in
     after = p.play(freeboard.hard_move(p, time.perf_counter() + 1.0))
     assert after.winner is None
     assert vcf_of(after, after.to_move - 1) < 0, f"{after!r} still loses by fours"
+
+
+def kernel_vcf(p: Position, depth: int) -> int:
+    """The compiled alpha-beta's search by fours for the side to move: a first move, or -1."""
+    board = PatternBoard(p.rules, p.stones, p.to_move - 1)
+    found = PatternSearch(board, time.perf_counter() + 600).vcf(depth)
+    return -1 if found < 0 else p.geometry.cell_of_bit(board.bit_of(found))
+
+
+@pytest.mark.parametrize(("length", "moves"), POSITIONS, ids=[str(m[-1]) for _, m in POSITIONS])
+def test_the_alpha_betas_search_by_fours_finds_each_win(
+    length: int, moves: tuple[int, ...]
+) -> None:
+    """Within the fours of the shortest VCF (an open four counts as won one four early, when
+    the defender has no four: the block of one end leaves the other)."""
+    p = Position.from_moves(GOMOKU_15, moves)
+    first = kernel_vcf(p, length)
+    assert first >= 0
+    assert wins_of(p.play(first), p.to_move - 1)  # a four
+    assert kernel_vcf(p, length - 2) < 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_the_two_searches_by_fours_agree(data: st.DataObject) -> None:
+    """The alpha-beta's (patterns) and the threat search's (windows): a win found by one within
+    some fours is found by the other within one more."""
+    rules = data.draw(st.sampled_from([Rules(9, 9, 5), GOMOKU_15]))
+    p = Position.start(rules)
+    for _ in range(data.draw(st.integers(8, 30))):
+        move = data.draw(st.sampled_from(p.legal_moves()))
+        if p.play(move).is_over or wins_of(p.play(move), 0) or wins_of(p.play(move), 1):
+            break
+        p = p.play(move)
+    attacker = p.to_move - 1
+    table = windows(rules)
+    search = threat_search.Search(
+        table, threat_search.Board(table, p.stones), time.perf_counter() + 600
+    )
+    for depth in (2, 4):
+        if kernel_vcf(p, depth) >= 0:
+            assert search.threat_win(attacker, depth + 1, False) >= 0, (depth, p)
+        if search.threat_win(attacker, depth, False) >= 0:
+            assert kernel_vcf(p, depth + 1) >= 0, (depth, p)

@@ -21,19 +21,25 @@ async def test_a_puzzle_page_before_and_after_players_tried_it(backend: Backend)
     async with backend.open() as store:
         page = await puzzle_page(store, puzzle.id, solution=False, now=NOON)
         assert page is not None
-        assert page.title == "Connect Four 6x7 puzzle" and page.theme == "Win in N"
+        assert page.title.render("en") == "Connect Four 6x7 puzzle"
+        assert page.theme.render("en") == "Win in N"
         mark = "XO"[puzzle.side_to_move - 1]
-        assert page.task == f"{mark} to move: win in {puzzle.depth} moves"
+        assert page.task.render("en") == f"{mark} to move: win in {puzzle.depth} moves"
+        assert page.task.render("es") == f"Juegan las {mark}: gana en {puzzle.depth} jugadas"
         assert page.rating.startswith(f"{puzzle.difficulty} ±")
         assert (page.attempts, page.solved, page.solution) == (0, 0, None)
         stones = sum(1 for row in page.board for cell in row if cell.mark)
-        assert stones == len(puzzle.moves) and page.description.startswith("From the bottom up")
+        assert stones == len(puzzle.moves) and page.description.render("en").startswith(
+            "From the bottom up"
+        )
         await finish(store, "alice", puzzle.id, True)
         await finish(store, "bob", puzzle.id, False)
         page = await puzzle_page(store, puzzle.id, solution=True, now=NOON)
         assert page is not None and (page.attempts, page.solved) == (2, 1)
         assert not page.rating.startswith(f"{puzzle.difficulty} ±")
-        assert page.solution == f"{mark} plays column {puzzle.solution + 1}: the only win."
+        assert page.solution is not None
+        shown = page.solution.render("en")
+        assert shown == f"{mark} plays column {puzzle.solution + 1}: the only win."
 
 
 async def test_today_and_unknown_puzzles(backend: Backend) -> None:

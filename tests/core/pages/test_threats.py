@@ -11,8 +11,8 @@ import pytest
 
 from core.games import Position, Rules
 from core.games.bitboard import geometry, has_line
-from core.pages.game import cell_name
 from core.pages.threats import threat_verdicts
+from core.render import cell_name
 
 BOARDS = (Rules(7, 7, 4), Rules(9, 9, 5), Rules(5, 6, 4, gravity=True), Rules(7, 8, 4, True))
 

@@ -19,6 +19,7 @@ from core.store import (
     Seat,
     Status,
     StoreBusy,
+    StoreFault,
     kv,
     leases,
     schema,
@@ -223,8 +224,12 @@ async def test_a_lock_held_elsewhere_is_a_temporary_error(backend: Backend) -> N
         async with _blocker(backend, session.id):
             with pytest.raises(StoreBusy):
                 await store.run(sessions.update(played(session, 4), expected_version=1))
-            with pytest.raises(StoreBusy):
+            with pytest.raises(StoreBusy) as caught:
                 await store.run(kv.kv_set("ns", "k", "v"))
+            # One line naming the database, as an operator's command prints it.
+            where = backend.where if backend.kind == "sqlite" else store.url
+            assert str(caught.value).startswith(f"the database {where!r} is busy: ")
+            assert "\n" not in str(caught.value)
             assert await store.run(sessions.get(session.id)) == session  # readers are not blocked
         assert await store.run(sessions.update(played(session, 4), expected_version=1))
         stored = await store.run(sessions.get(session.id))
@@ -263,6 +268,25 @@ def _blocker(backend: Backend, session_id: str) -> contextlib.AbstractAsyncConte
 
 class _Release(Exception):
     """Ends the blocker's transaction by rolling it back."""
+
+
+async def test_a_statement_the_database_refuses_is_a_store_fault_naming_it(
+    backend: Backend,
+) -> None:
+    """A table gone from under the store (a database changed by hand): the driver's error
+    becomes the store's own, one line naming the database and the cause, the driver's error
+    kept as its cause; the store goes on serving what it still has."""
+    async with backend.open() as store:
+        await backend.sql("DROP TABLE kv")
+        with pytest.raises(StoreFault) as caught:
+            await store.run(kv.kv_set("ns", "k", "v"))
+        where = backend.where if backend.kind == "sqlite" else store.url
+        message = str(caught.value)
+        assert message.startswith(f"the database {where!r} failed: ") and "kv" in message
+        assert "\n" not in message
+        driver = "sqlite3" if backend.kind == "sqlite" else "asyncpg"
+        assert type(caught.value.__cause__).__module__.startswith(driver)
+        assert await store.run(stats.count_sessions()) == 0
 
 
 async def test_every_operation_is_timed_under_its_own_name_failures_included(

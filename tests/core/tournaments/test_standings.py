@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import gc
+import random
+
 import pytest
 
 from core.tournaments.standings import ArenaRecord, Played, arena_standings, standings
@@ -56,11 +59,45 @@ def test_a_player_without_games_is_in_the_table() -> None:
 def test_arena_points_then_performance() -> None:
     table = arena_standings(
         [
-            ArenaRecord("low", 4, [(1200, 1), (1200, 1)]),
-            ArenaRecord("high", 4, [(1800, 1), (1800, 1)]),
-            ArenaRecord("top", 6, [(1500, 1), (1500, 1), (1500, 1)]),
-            ArenaRecord("idle", 0, []),
+            ArenaRecord.of_games("low", 4, [(1200, 1), (1200, 1)]),
+            ArenaRecord.of_games("high", 4, [(1800, 1), (1800, 1)]),
+            ArenaRecord.of_games("top", 6, [(1500, 1), (1500, 1), (1500, 1)]),
+            ArenaRecord.of_games("idle", 0, []),
         ]
     )
     assert [(s.rank, s.player) for s in table] == [(1, "top"), (2, "high"), (3, "low"), (4, "idle")]
     assert table[1].performance == pytest.approx(2300)
+
+
+def test_plain_tuples_are_games_too() -> None:
+    games = [Played("a", "b", 1), Played("b", "c", 0.5), Played("c", "a", 0)]
+    assert standings("abc", [(g.white, g.black, g.score) for g in games]) == standings("abc", games)
+
+
+def test_a_big_table_makes_no_container_per_game() -> None:
+    # The collector runs after every THRESHOLD containers made and still alive: a table that
+    # kept a tuple per game and side and a list per player (some 12,000 for 1,000 players
+    # after 4,500 games) set it off a hundred times, and the old generation's full passes
+    # over the whole process with it. Its rows are all it may keep: about 10 runs (the bound
+    # leaves room for another thread of the test process allocating meanwhile).
+    rng = random.Random(34)
+    players = [f"p{i}" for i in range(1000)]
+    pairs = [rng.sample(players, 2) for _ in range(4500)]
+    games = [(white, black, rng.choice((0.0, 0.5, 1.0))) for white, black in pairs]
+    runs = 0
+
+    def counted(phase: str, info: dict[str, int]) -> None:
+        nonlocal runs
+        runs += phase == "start"
+
+    threshold = gc.get_threshold()
+    gc.collect()
+    gc.set_threshold(100, *threshold[1:])
+    gc.callbacks.append(counted)
+    try:
+        table = standings(players, games)
+    finally:
+        gc.callbacks.remove(counted)
+        gc.set_threshold(*threshold)
+    assert len(table) == 1000
+    assert runs <= 30, runs
