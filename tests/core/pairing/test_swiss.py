@@ -203,3 +203,15 @@ def test_a_big_field_gets_no_rematch_and_no_extra_bye(seed: int) -> None:
     met = [frozenset((g.white, g.black)) for g in games]
     assert len(met) == len(set(met))
     assert [b.round for b in byes] == list(range(1, 10))
+
+
+def test_byes_score_what_the_event_gives_them() -> None:
+    # p0000, the top seed, had a pairing-allocated bye worth nothing: he stays with the players
+    # on 0, and the two winners of round 1 meet (a bye counted as FIDE's default point would
+    # put him at the top of their score group)
+    players = field(5)
+    games = [SwissGame(1, "p0001", "p0003", 1), SwissGame(1, "p0004", "p0002", 0)]
+    byes = [Bye(1, "p0000", 0.0, allocated=True)]
+    paired = pair_round(players, games, byes, 2, 3)
+    assert paired.engine == "dutch"
+    assert {frozenset(("p0001", "p0002"))} <= {frozenset((b.white, b.black)) for b in paired.boards}
