@@ -1,34 +1,28 @@
 """A Swiss round's pairings, pure (no I/O): our players and results in, boards out.
 
-The pairing itself is caissify-pairings' (Apache-2.0): its ``dutch`` engine is FIDE's Dutch
-system (Handbook C.04.3), cross-checked by its authors against bbpPairings, a FIDE-endorsed
-program, to A.7 conformance. Its cost grows fast with the field: like bbpPairings it pairs the
-whole round as one weighted matching and re-runs it while it fixes pairs one by one, but with
-networkx's blossom from scratch each time (pure Python, cubic), not bbpPairings' incremental one
-in C++ (0.7 matchings per player a round). Its edge weights run to 150-280 bits, past what a
-compiled matcher with fixed-width weights takes (rustworkx's is 128 bits), so no faster matcher
-can be slotted in. Measured here (``python -m benchmarks tournaments``, CPU): 0.2 s for a round
-of 30 players, up to 0.5 s for :data:`DUTCH_MAX` (40), 2 s for 60, minutes for 150. Round 1 is
-the exception: a split of the ranking with alternating colours, no matching, so it is paired by
-the Dutch engine at any size (7 ms for 1,000). Later rounds of larger fields go to its
-``casual`` engine (score groups paired greedily by rating, colours balanced, no rematch, floats
-down), which pairs 1,000 players well under a second but is **not** FIDE's Dutch system: it does
-not apply the Dutch criteria for which floater to choose, nor the transposition order inside a
-score group, so its rounds are Swiss pairings, not FIDE-conformant ones. :func:`pair_round`
-says which it used. (pairing-core, MIT, another maintained Dutch implementation on PyPI, is no
-faster: its 2026 engine exhausts its step budget at round 2 of 30 players, and its pre-2026
-kernel, which declares deviations, takes 4-10 s a round for 1,000. py4swiss 0.3.1, MIT, whose
-Dutch engine says it pairs as bbpPairings does and runs bbpPairings' incremental matching
-compiled, with weights of any width, through a TRF(x) model built with pydantic, took 0.05 s
-of CPU a round for 40 players, 0.4 s for 100, 0.7-1.1 s for 150, and 97 s for round 1 of
-1,000: a way to raise :data:`DUTCH_MAX` to about 100, not taken yet.)
+The pairing itself is py4swiss' (MIT; it depends on pydantic, MIT): its Dutch engine is FIDE's
+Dutch system (Handbook C.04.3), written after bbpPairings, a FIDE-endorsed program, whose
+incremental weighted matching it runs compiled, with weights of any width. It pairs every
+published example in tests/core/pairing/data (rounds paired by bbpPairings) as bbpPairings did,
+colours included. We hand it a TRF(x), FIDE's report format, built from our results (see
+:func:`_dutch`), and it derives scores, colours, floats and byes received from it as FIDE
+counts them (a round without a game, for any reason, is a down-float). Measured here (CPU a
+round, rounds 2-9, median, ``python -m benchmarks tournaments``): 3 ms for 10 players, 34 ms
+for 40, 72 ms for 60, 0.23 s (p99 0.34 s) for :data:`DUTCH_MAX` (100); 0.57 s (slowest 1.1 s)
+for 150 (docs/scaling.md). Round 1 above :data:`DUTCH_MAX` is the Dutch split computed here
+(:func:`_split`, the same boards; py4swiss' matching takes 97 s for 1,000). Later rounds of
+larger fields, and a round no pairing by the Dutch absolute criteria exists for (late in a small
+field), go to our ``casual`` engine (score groups paired greedily by rating, colours balanced,
+no rematch, extra byes re-paired), which pairs 1,000 players well under a second but is **not**
+FIDE's Dutch system: it does not apply the Dutch criteria for which floater to choose, nor the
+transposition order inside a score group. :func:`pair_round` says which it used. (Other
+maintained Dutch implementations on PyPI measured here: caissify-pairings, Apache-2.0, which
+this module used before, re-runs networkx's pure-Python blossom for every fixed pair: 0.5 s at
+40 players, 2 s at 60; pairing-core, MIT, exhausts its step budget at round 2 of 30 players.)
 
-What we derive for the engine from our own results: each player's score (games plus byes), his
-colours in the order played, his floats (he floated down when he met someone with fewer points
-before that round, up when more; a pairing-allocated bye is a down-float, as FIDE counts it),
-his opponents, and how many pairing-allocated byes he had. Late joins and withdrawals: a player
-is paired from his ``joined`` round and no longer from his ``withdrawn`` round; rounds he missed
-score what the event gives them (a :class:`Bye`, 0 by default).
+Late joins and withdrawals: a player is paired from his ``joined`` round and no longer from his
+``withdrawn`` round; rounds he missed score what the event gives them (a :class:`Bye`, 0 by
+default).
 """
 
 from __future__ import annotations
@@ -36,9 +30,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
-DUTCH_MAX = 40
+DUTCH_MAX = 100
 """The largest field paired by the Dutch engine; larger ones by the casual engine."""
 
 Engine = Literal["dutch", "casual"]
@@ -112,20 +106,17 @@ def pair_round(
     total_rounds: int,
     *,
     engine: Engine | None = None,
-    bye_points: float = 1.0,
     white_first: bool = True,
 ) -> Round:
     """The boards of ``round_number``, from the results of the rounds before it.
 
     ``engine`` forces one (the tests do); by default the Dutch system in round 1 and up to
     :data:`DUTCH_MAX` players in the round, the casual engine beyond. A player with a
-    :class:`Bye` already in ``round_number`` (he asked to sit it out) is not paired.
+    :class:`Bye` already in ``round_number`` (he asked to sit it out) is not paired. Byes score
+    what their :class:`Bye` says, the pairing-allocated ones included.
     ``white_first``: the colour of the top seed in round 1, drawn by lot (FIDE C.04.3's initial
     colour).
     """
-    # caissify-pairings imports networkx: on first use, not on import (see core.pairing.arena)
-    from caissify_pairings import generate_pairings
-
     resting = {bye.player for bye in byes if bye.round == round_number}
     active = [p for p in players if p.plays(round_number) and p.id not in resting]
     if len(active) < 2:
@@ -135,136 +126,238 @@ def pair_round(
     )
     ranking = sorted(players, key=lambda p: (-p.rating, p.id))
     number = {p.id: i + 1 for i, p in enumerate(ranking)}
-    by_number = {i: p for p, i in number.items()}
+    if chosen == "dutch" and round_number == 1 and len(active) > DUTCH_MAX:
+        return Round(_split(sorted(active, key=lambda p: number[p.id]), white_first), "dutch")
+    if chosen == "dutch":
+        from py4swiss.engines.common import PairingError
+
+        try:
+            boards = _dutch(ranking, number, games, byes, round_number, total_rounds, white_first)
+            return Round(boards, "dutch")
+        except PairingError:
+            # no pairing meets the Dutch absolute criteria (late in a small field, every
+            # opponent met or the colours exhausted): the casual engine still seats everyone
+            pass
     history = _histories(games, byes, round_number)
-    entries: list[dict[str, Any]] = []
-    for player in active:
-        mine = history[player.id]
-        entries.append(
-            {
-                "id": number[player.id],
-                "name": player.id,
-                "score": mine.score,
-                "rating": round(player.rating),
-                "starting_number": number[player.id],
-                "color_hist": mine.colours,
-                "float_history": mine.floats,
-                "bye_count": mine.allocated_byes,
-            }
-        )
-    # as (lower, higher): the casual engine looks pairs up in that order only
-    met = {
-        (min(number[g.white], number[g.black]), max(number[g.white], number[g.black]))
-        for g in games
-        if g.round < round_number and g.white in number and g.black in number
-    }
-    boards = generate_pairings(
-        chosen,
-        entries,
-        met,
-        round_number,
-        max(total_rounds, round_number),
-        bye_value=bye_points,
-        initial_color="white" if white_first else "black",
-    )
-    if chosen == "casual":
-        boards = _repaired(boards, entries, met)
-    ordered = sorted(boards, key=lambda b: (b.get("black_id") is None, b.get("table", 0)))
-    return Round(
-        tuple(
-            Board(by_number[b["white_id"]], by_number[b["black_id"]] if b.get("black_id") else None)
-            for b in ordered
-        ),
-        chosen,
-    )
+    met = {frozenset((g.white, g.black)) for g in games if g.round < round_number}
+    return Round(_casual(active, history, number, met), "casual")
+
+
+def _split(ranked: Sequence[SwissPlayer], white_first: bool) -> tuple[Board, ...]:
+    """FIDE's Dutch round 1 (C.04.3): the top half meets the bottom half in ranking order, the
+    top seed has the colour drawn and the higher-ranked player's colour alternates board by
+    board; the lowest ranked of an odd field has the bye. The same boards as py4swiss pairs,
+    without its matching (97 s for 1,000 players)."""
+    half = len(ranked) // 2
+    boards = []
+    for board in range(half):
+        top, bottom = ranked[board].id, ranked[board + half].id
+        top_white = (board % 2 == 0) is white_first
+        boards.append(Board(top, bottom) if top_white else Board(bottom, top))
+    if len(ranked) % 2:
+        boards.append(Board(ranked[-1].id, None))
+    return tuple(boards)
 
 
 REPAIR_PAIRS = 24
 """Boards at the bottom of a casual round re-paired with its leftovers (see :func:`_repaired`)."""
 
 
-def _repaired(
-    boards: list[dict[str, Any]], entries: list[dict[str, Any]], met: set[tuple[int, int]]
-) -> list[dict[str, Any]]:
-    """The casual engine's round without its extra byes.
+def _casual(
+    active: Sequence[SwissPlayer],
+    history: dict[str, _History],
+    number: dict[str, int],
+    met: set[frozenset[str]],
+) -> tuple[Board, ...]:
+    """Score groups paired greedily: each player from the top meets the next one down he has
+    not met; an odd field's bye goes first to the lowest ranked player who has not had one."""
+    order = sorted(active, key=lambda p: (-history[p.id].score, number[p.id]))
+    bye = None
+    if len(order) % 2:
+        bye = next((p for p in reversed(order) if not history[p.id].allocated_byes), order[-1])
+        order.remove(bye)
+    games: list[tuple[str, str]] = []
+    loose: list[str] = []
+    waiting = [p.id for p in order]
+    while waiting:
+        top = waiting.pop(0)
+        partner = next((p for p in waiting if frozenset((top, p)) not in met), None)
+        if partner is None:
+            loose.append(top)
+            continue
+        waiting.remove(partner)
+        games.append((top, partner))
+    if loose:
+        games, loose = _repaired(games, loose, history, number, met)
+    boards = [_coloured(a, b, history, number) for a, b in games]
+    boards += [Board(p, None) for p in loose]
+    return tuple(boards + ([Board(bye.id, None)] if bye else []))
 
-    Its greedy pass gives a bye to every player it could not pair (two at the bottom who already
-    met, say), so a round may give several. Those players and the players of the last
-    :data:`REPAIR_PAIRS` boards are paired again by a maximum matching (networkx) that forbids
-    rematches and prefers equal scores; only who is still left over (at most one if the round
-    is odd and a pairing exists) gets a bye.
+
+def _repaired(
+    games: list[tuple[str, str]],
+    loose: list[str],
+    history: dict[str, _History],
+    number: dict[str, int],
+    met: set[frozenset[str]],
+) -> tuple[list[tuple[str, str]], list[str]]:
+    """The greedy pass's games and leftovers, its leftovers paired if they can be.
+
+    The greedy pass leaves over players it could not pair (two at the bottom who already met,
+    say). Those players and the players of the last :data:`REPAIR_PAIRS` games are paired again
+    by a maximum matching (networkx) that forbids rematches and prefers equal scores; who is
+    still left over gets a bye.
     """
+    # networkx on first use, not on import (see core.pairing.arena)
     import networkx as nx
 
-    byes = [b for b in boards if not b.get("black_id")]
-    if len(byes) <= len(entries) % 2:
-        return boards
-    games = [b for b in boards if b.get("black_id")]
-    of = {e["id"]: e for e in entries}
-
-    def standing(board: dict[str, Any]) -> float:
-        return -float(max(of[board["white_id"]]["score"], of[board["black_id"]]["score"]))
-
-    games.sort(key=standing)
     kept, redo = games[: max(0, len(games) - REPAIR_PAIRS)], games[-REPAIR_PAIRS:]
-    loose = [b["white_id"] for b in byes] + [
-        p for b in redo for p in (b["white_id"], b["black_id"])
-    ]
-    graph: nx.Graph[int] = nx.Graph()
-    for i, a in enumerate(loose):
-        for b in loose[i + 1 :]:
-            if (min(a, b), max(a, b)) not in met:
-                gap = abs(of[a]["score"] - of[b]["score"])
-                graph.add_edge(a, b, weight=1000 - 10 * gap - abs(a - b) / len(of))
+    again = loose + [p for pair in redo for p in pair]
+    graph: nx.Graph[str] = nx.Graph()
+    for i, a in enumerate(again):
+        for b in again[i + 1 :]:
+            if frozenset((a, b)) not in met:
+                gap = abs(history[a].score - history[b].score)
+                closeness = abs(number[a] - number[b]) / len(number)
+                graph.add_edge(a, b, weight=1000 - 10 * gap - closeness)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     seated = {p for pair in matching for p in pair}
-    again = [_coloured(of[a], of[b]) for a, b in matching]
-    left = [{"white_id": p, "black_id": None, "bye": True} for p in loose if p not in seated]
-    return kept + again + left
+    return kept + [(a, b) for a, b in matching], [p for p in again if p not in seated]
 
 
-def _coloured(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+def _coloured(a: str, b: str, history: dict[str, _History], number: dict[str, int]) -> Board:
     """White to the player who had it less, then to the one who had black last, then to the
     better ranked."""
 
-    def need(p: dict[str, Any]) -> tuple[int, int, int]:
-        colours = p["color_hist"]
+    def need(p: str) -> tuple[int, int, int]:
+        colours = history[p].colours
         balance = colours.count("white") - colours.count("black")
         last = 1 if colours and colours[-1] == "white" else 0
-        return (balance, last, p["starting_number"])
+        return (balance, last, number[p])
 
     white, black = sorted((a, b), key=need)
-    return {"white_id": white["id"], "black_id": black["id"], "table": 10**9}
+    return Board(white, black)
 
 
 @dataclass(slots=True)
 class _History:
     score: float = 0.0
     colours: list[str] = field(default_factory=list)
-    floats: list[str] = field(default_factory=list)
     allocated_byes: int = 0
 
 
 def _histories(games: Sequence[SwissGame], byes: Sequence[Bye], before: int) -> dict[str, _History]:
-    """Scores, colours and floats of every player from the rounds before ``before``."""
+    """Scores, colours and allocated byes of every player from the rounds before ``before``."""
     history: dict[str, _History] = defaultdict(_History)
-    rounds = sorted({g.round for g in games} | {b.round for b in byes})
-    for number in rounds:
-        if number >= before:
-            break
-        at_start = {player: h.score for player, h in history.items()}
-        for game in (g for g in games if g.round == number):
-            white, black = history[game.white], history[game.black]
-            white.colours.append("white")
-            black.colours.append("black")
-            ws, bs = at_start.get(game.white, 0.0), at_start.get(game.black, 0.0)
-            white.floats.append("down" if ws > bs else "up" if ws < bs else "none")
-            black.floats.append("down" if bs > ws else "up" if bs < ws else "none")
-            white.score += game.score
-            black.score += 1 - game.score
-        for bye in (b for b in byes if b.round == number):
-            mine = history[bye.player]
-            mine.score += bye.points
-            mine.floats.append("down" if bye.allocated else "none")
-            mine.allocated_byes += bye.allocated
+    for game in sorted((g for g in games if g.round < before), key=lambda g: g.round):
+        white, black = history[game.white], history[game.black]
+        white.colours.append("white")
+        black.colours.append("black")
+        white.score += game.score
+        black.score += 1 - game.score
+    for bye in (b for b in byes if b.round < before):
+        history[bye.player].score += bye.points
+        history[bye.player].allocated_byes += bye.allocated
     return history
+
+
+def _dutch(
+    ranking: Sequence[SwissPlayer],
+    number: dict[str, int],
+    games: Sequence[SwissGame],
+    byes: Sequence[Bye],
+    round_number: int,
+    total_rounds: int,
+    white_first: bool,
+) -> tuple[Board, ...]:
+    """The round by py4swiss' Dutch engine, from a TRF(x) of every registered player.
+
+    Every player has an entry for every round before this one (a round he did not play, before
+    joining or after withdrawing, is a zero-point bye), since py4swiss takes the round to pair
+    from the shortest list; who does not play this round is "zeroed". Scores are ours: the
+    difference between them and what the TRF's tokens score (a bye of points no token gives, a
+    pairing-allocated bye worth less than a point) goes in as acceleration, round by round, so
+    the engine's score groups and floats are those of our points.
+    """
+    # py4swiss builds pydantic models on import: on first use, not on import
+    from py4swiss.engines import DutchEngine
+    from py4swiss.trf import ParsedTrf
+    from py4swiss.trf.codes import PlayerCode
+    from py4swiss.trf.results import ColorToken, ResultToken, RoundResult
+    from py4swiss.trf.sections import PlayerSection, XSection
+    from py4swiss.trf.sections.x_section import XSectionConfiguration
+
+    played = {"1": 10, "=": 5, "0": 0}
+    default = {ResultToken.PAIRING_ALLOCATED_BYE: 10, ResultToken.FULL_POINT_BYE: 10}
+    default |= {ResultToken.HALF_POINT_BYE: 5, ResultToken.ZERO_POINT_BYE: 0}
+    entries: dict[str, dict[int, tuple[RoundResult, int]]] = defaultdict(dict)
+    for game in games:
+        if game.round < round_number and game.white in number and game.black in number:
+            white = round(game.score * 10)
+            for me, opponent, colour, points in (
+                (game.white, game.black, ColorToken.WHITE, white),
+                (game.black, game.white, ColorToken.BLACK, 10 - white),
+            ):
+                token = ResultToken({10: "1", 5: "=", 0: "0"}.get(points, "="))
+                result = RoundResult(id=number[opponent], color=colour, result=token)
+                entries[me][game.round] = (result, points)
+    unpaired = ColorToken.BYE_OR_NOT_PAIRED
+    for bye in byes:
+        if bye.round < round_number and bye.player in number:
+            points = round(bye.points * 10)
+            token = (
+                ResultToken.PAIRING_ALLOCATED_BYE
+                if bye.allocated
+                else ResultToken.FULL_POINT_BYE
+                if points >= 10
+                else ResultToken.HALF_POINT_BYE
+                if points >= 5
+                else ResultToken.ZERO_POINT_BYE
+            )
+            bye_result = RoundResult(id=0, color=unpaired, result=token)
+            entries[bye.player][bye.round] = (bye_result, points)
+    absent = RoundResult(
+        id=0, color=ColorToken.BYE_OR_NOT_PAIRED, result=ResultToken.ZERO_POINT_BYE
+    )
+    sections = []
+    accelerations: dict[int, list[int]] = {}
+    for player in ranking:
+        mine = entries.get(player.id, {})
+        results, extra, ours, theirs = [], [], 0, 0
+        for past in range(1, round_number):
+            result, points = mine.get(past, (absent, 0))
+            results.append(result)
+            extra.append(ours - theirs)
+            ours += points
+            theirs += played.get(result.result.value, default.get(result.result, 0))
+        extra.append(ours - theirs)
+        if any(extra):
+            accelerations[number[player.id]] = extra
+        sections.append(
+            PlayerSection(
+                code=PlayerCode.PLAYER,
+                starting_number=number[player.id],
+                name=player.id,
+                fide_rating=round(player.rating),
+                points_times_ten=ours,
+                rank=number[player.id],
+                results=results,
+            )
+        )
+    resting = {bye.player for bye in byes if bye.round == round_number}
+    trf = ParsedTrf(
+        player_sections=sections,
+        x_section=XSection(
+            number_of_rounds=max(total_rounds, round_number),
+            zeroed_ids={
+                number[p.id] for p in ranking if not p.plays(round_number) or p.id in resting
+            },
+            configuration=XSectionConfiguration(first_round_color=white_first),
+            accelerations=accelerations,
+        ),
+    )
+    by_number = {i: p for p, i in number.items()}
+    return tuple(
+        Board(by_number[pair.white], by_number[pair.black] if pair.black else None)
+        for pair in DutchEngine.generate_pairings(trf)
+    )
