@@ -27,6 +27,7 @@ default).
 
 from __future__ import annotations
 
+import importlib.util
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +35,11 @@ from typing import Literal
 
 DUTCH_MAX = 100
 """The largest field paired by the Dutch engine; larger ones by the casual engine."""
+
+DUTCH_INSTALLED = importlib.util.find_spec("py4swiss") is not None
+"""py4swiss is there: it ships wheels only, none for Linux arm64 (pyproject.toml asks for it on
+x86-64 alone, so the bot installs everywhere). Without it, round 1 is still the Dutch split and
+later rounds are the casual engine's."""
 
 Engine = Literal["dutch", "casual"]
 
@@ -122,11 +128,11 @@ def pair_round(
     if len(active) < 2:
         return Round(tuple(Board(p.id, None) for p in active), "dutch")
     chosen: Engine = engine or (
-        "dutch" if round_number == 1 or len(active) <= DUTCH_MAX else "casual"
+        "dutch" if round_number == 1 or (len(active) <= DUTCH_MAX and DUTCH_INSTALLED) else "casual"
     )
     ranking = sorted(players, key=lambda p: (-p.rating, p.id))
     number = {p.id: i + 1 for i, p in enumerate(ranking)}
-    if chosen == "dutch" and round_number == 1 and len(active) > DUTCH_MAX:
+    if chosen == "dutch" and round_number == 1 and (len(active) > DUTCH_MAX or not DUTCH_INSTALLED):
         return Round(_split(sorted(active, key=lambda p: number[p.id]), white_first), "dutch")
     if chosen == "dutch":
         from py4swiss.engines.common import PairingError

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from core.pairing import swiss
 from core.pairing.swiss import (
     DUTCH_MAX,
     Board,
@@ -164,6 +165,24 @@ def test_big_fields_go_to_the_casual_engine_after_round_one() -> None:
     assert used == ["dutch", "casual", "casual"]
     _, _, used = play(field(DUTCH_MAX), 2)
     assert used == ["dutch"] * 2
+
+
+@pytest.mark.parametrize("size", [2, 7, 10, 31])
+def test_without_py4swiss_round_one_is_its_split_and_later_rounds_casual(
+    size: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # py4swiss has no wheel for Linux arm64 (pyproject.toml asks for it on x86-64 only): the
+    # bot still pairs there. Round 1 is the split, the boards py4swiss itself gives.
+    players = field(size)
+    for white_first in (True, False):
+        by_py4swiss = pair_round(players, [], [], 1, 5, white_first=white_first)
+        monkeypatch.setattr(swiss, "DUTCH_INSTALLED", False)
+        split = pair_round(players, [], [], 1, 5, white_first=white_first)
+        monkeypatch.undo()
+        assert split == by_py4swiss
+    monkeypatch.setattr(swiss, "DUTCH_INSTALLED", False)
+    _, _, used = play(players, 4)
+    assert used == ["dutch"] + ["casual"] * 3
 
 
 @pytest.mark.parametrize("white_first", [True, False])
