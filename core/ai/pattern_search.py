@@ -66,6 +66,11 @@ class PatternSearch:
         self.tt[:] = [0] * len(self.tt)
 
     @property
+    def aborted(self) -> bool:
+        """Whether the last search ran out of time."""
+        return bool(self.board.w[kernel.W_ABORT])
+
+    @property
     def nodes(self) -> int:
         return int(self.board.w[kernel.W_NODES])
 
