@@ -24,7 +24,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from core.ai.patterns import FLEX4, FOUR, FOUR_THREE, WIN
+from core.ai.patterns import FLEX4, FOUR, FOUR_THREE, THREE, WIN
 
 gk_now = time.perf_counter
 # What the compiled copy rebinds (see _solver_kernel.COMPILED_CONSTANTS: numba bakes globals
@@ -51,7 +51,12 @@ GK_DEFENCE = (0, 2, 8, 5, 20, 40, 90)
 RANK_SCALE = 1 << 24
 CELL_SCALE = 1 << 12  # above any padded index: ties in a move's rank go to the higher cell
 # TT flags: the stored value is exact, a lower bound or an upper bound.
-GK_EXACT, GK_LOWER, GK_UPPER = 0, 1, 2
+GK_EXACT, GK_LOWER, GK_UPPER, GK_VCT = 0, 1, 2, 3
+# Wins by fours and threes (gk_vct): the attacker's moves tried at each of his turns, the fours
+# read at each, and a key of its own in the table (XOR the attacker) beside the alpha-beta's.
+VCT_WIDTH = 10
+VCT_FOURS = 6
+VCT_SALT = 0x5A17_C0DE_F00D
 TT_WORDS = 3
 
 # tab header: where each table starts, and the board's sizes
@@ -87,8 +92,9 @@ W_NEAR = 28  # per cell: stones within two
 W_PLAYED = 29  # the moves played, in order
 W_MOVES = 30  # per ply MOVE_SLOTS moves, then as many ranks
 W_VCF = 31  # the first four of the win gk_vcf found at its ply 0
-W_VCF_STACK = 32  # per level of gk_vcf: the next cell to try, the forced cell, the four played
-W_HEADER = 33
+W_NODE_LIMIT = 32  # the node count at which a search gives up
+W_VCF_STACK = 33  # per level of gk_vcf: the next cell to try, the forced cell, the four played
+W_HEADER = 34
 VCF_LEVELS = 64
 MOVE_SLOTS = 2 * ROOT_WIDTH + 2
 
@@ -290,10 +296,13 @@ def gk_moves(tab: Any, w: Any, at: Any, width: Any) -> Any:
 
 
 def gk_tick(w: Any, deadline: Any) -> Any:
-    """Counts a node; whether the deadline has passed (then every search returns)."""
+    """Counts a node; whether the deadline (``W_ABORT`` 1) or the node limit (2) has passed:
+    then every search returns."""
     w[W_NODES] += 1
     if w[W_NODES] % GK_CLOCK_EVERY == 0 and gk_now() > deadline:
         w[W_ABORT] = 1
+    elif w[W_NODES] >= w[W_NODE_LIMIT]:
+        w[W_ABORT] = 2
     return w[W_ABORT]
 
 
@@ -416,6 +425,101 @@ def gk_vcf(tab: Any, w: Any, depth: Any, ply: Any, deadline: Any) -> Any:
     return found
 
 
+def gk_vct(tab: Any, w: Any, tt: Any, attacker: Any, depth: Any, ply: Any, deadline: Any) -> Any:
+    """Whether ``attacker`` wins by fours and threes within ``depth`` of his moves, from here
+    (either side to move); at ``ply`` 0 his first move is left in ``W_VCF``.
+
+    At his turn: a five wins, a flex four wins when the other has no four, a win by fours is
+    looked for, else each of his best ``VCT_WIDTH`` moves that make a three or more. At the
+    defender's: a four is blocked, a three (a flex four in the making) is answered by every cell
+    that spoils it or makes a four of his, and each answer must lose; a move that threatens
+    nothing lets him go. Results are kept in the transposition table (flag ``GK_VCT``)."""
+    if gk_tick(w, deadline):
+        return 0
+    count = tab[T_COUNT]
+    me = w[W_TO_MOVE]
+    other = 1 - me
+    mine = W_COUNTS + 8 * me
+    theirs = W_COUNTS + 8 * other
+    if w[mine + WIN] > 0:
+        return 1 if me == attacker else 0
+    blocks = w[theirs + WIN]
+    if blocks >= 2:
+        return 0 if me == attacker else 1
+    if ply >= MAX_PLY - 2:
+        return 0
+    key = w[W_HASH] ^ (VCT_SALT + attacker)
+    entry = TT_WORDS * (key & (len(tt) // TT_WORDS - 1))
+    if ply > 0 and tt[entry] == key:
+        info = tt[entry + 2]
+        if (info >> 8) & 3 == GK_VCT:
+            if tt[entry + 1] == 1 and (info & 255) <= depth:
+                return 1
+            if tt[entry + 1] == 0 and (info & 255) >= depth:
+                return 0
+    at = w[W_MOVES] + 2 * MOVE_SLOTS * ply
+    stone = w[W_STONE]
+    classes = w[W_CLASSES]
+    found = 0
+    if me == attacker:
+        if blocks == 1:
+            # his four first: the block, then his reply to whatever we still threaten
+            gk_moves(tab, w, at, 1)
+            gk_play(tab, w, w[at])
+            found = gk_vct(tab, w, tt, attacker, depth, ply + 1, deadline)
+            gk_undo(tab, w)
+            if found and ply == 0:
+                w[W_VCF] = w[at]
+        elif w[mine + FLEX4] > 0 and gk_fours(w, other) == 0:
+            found = 1
+            if ply == 0:
+                for j in range(tab[T_CELLS_N]):
+                    here = tab[tab[T_CELLS] + j]
+                    if w[stone + here] == 0 and w[classes + me * count + here] == FLEX4:
+                        w[W_VCF] = here
+        elif gk_vcf(tab, w, VCT_FOURS, ply, deadline):
+            found = 1
+        elif depth > 0:
+            n = 0
+            for j in range(tab[T_CELLS_N]):
+                here = tab[tab[T_CELLS] + j]
+                if w[stone + here] == 0 and w[classes + me * count + here] >= THREE:
+                    n = gk_keep(w, at, n, VCT_WIDTH, gk_rank(tab, w, here), here)
+            for i in range(n):
+                here = w[at + i]
+                gk_play(tab, w, here)
+                won = gk_vct(tab, w, tt, attacker, depth - 1, ply + 1, deadline)
+                gk_undo(tab, w)
+                if w[W_ABORT]:
+                    return 0
+                if won:
+                    if ply == 0:
+                        w[W_VCF] = here
+                    found = 1
+                    break
+    else:
+        n = 0
+        if blocks == 1 or w[theirs + FLEX4] > 0:
+            n = gk_moves(tab, w, at, MOVE_SLOTS // 2)
+            n = -n if n < 0 else n
+        found = 1 if n > 0 else 0
+        for i in range(n):
+            gk_play(tab, w, w[at + i])
+            won = gk_vct(tab, w, tt, attacker, depth, ply + 1, deadline)
+            gk_undo(tab, w)
+            if w[W_ABORT]:
+                return 0
+            if not won:
+                found = 0
+                break
+    if w[W_ABORT]:
+        return 0
+    tt[entry] = key
+    tt[entry + 1] = found
+    tt[entry + 2] = min(depth, 255) | GK_VCT << 8
+    return found
+
+
 def gk_negamax(
     tab: Any, w: Any, tt: Any, depth: Any, alpha: Any, beta: Any, ply: Any, deadline: Any
 ) -> Any:
@@ -521,5 +625,6 @@ GOMOKU_FUNCTIONS = (
     "gk_completion",
     "gk_vcf_enter",
     "gk_vcf",
+    "gk_vct",
     "gk_negamax",
 )

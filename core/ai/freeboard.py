@@ -48,6 +48,8 @@ VCF_DEPTH = 16
 # (a hopeless one otherwise takes the whole budget from the other candidates).
 VCT_DEPTH = 6
 NODES_PER_PROOF = 400
+# The same for the compiled search of k 5 (some hundred times faster a node).
+KERNEL_NODES_PER_PROOF = 40_000
 # The ks whose main search is the pattern search (:mod:`core.ai.pattern_search`); the others
 # keep the window search of :mod:`core.ai.threat_search`.
 PATTERN_KS = (5, 5)
@@ -103,7 +105,10 @@ def hard_move(p: Position, deadline: float) -> int:
         if found >= 0:
             return geo.cell_of_bit(found)
         if threats.win(other, VCF_DEPTH, False) < 0:
-            found = shortest_win(threats.proof, player)
+            if patterned is None:
+                found = shortest_win(threats.proof, player)
+            else:
+                found = threats.win(player, VCT_DEPTH, True)
             if found >= 0:
                 return geo.cell_of_bit(found)
     except DeadlinePassed:
@@ -170,15 +175,18 @@ class _Threats:
         Raises:
             DeadlinePassed: out of time before an answer.
         """
-        if threes:
-            return self.proof.prove(attacker, NODES_PER_PROOF, depth)
         if self.patterned is None:
+            if threes:
+                return self.proof.prove(attacker, NODES_PER_PROOF, depth)
             return self.search.threat_search(attacker, depth, False)
         board = self.patterned.board
         to_move = board.to_move
         board.to_move = attacker
         try:
-            found = self.patterned.vcf(depth)
+            if threes:
+                found = self.patterned.vct(depth, KERNEL_NODES_PER_PROOF)
+            else:
+                found = self.patterned.vcf(depth)
         finally:
             board.to_move = to_move
         if self.patterned.aborted:

@@ -312,6 +312,7 @@ def warm_up(rules: Rules) -> None:
     board = PatternBoard(rules, (1 << grid.bits[centre], 0), 1)
     search = PatternSearch(board, math.inf)
     search.vcf(1)
+    search.vct(1, 100)
     search.moves_at(kernel.INNER_WIDTH)
     search.negamax(1, -kernel.WIN_SCORE, kernel.WIN_SCORE, 0)
     search.deadline = 0.0  # one iteration: the deadline is read every few nodes
