@@ -53,7 +53,7 @@ CELL_SCALE = 1 << 12  # above any padded index: ties in a move's rank go to the 
 # TT flags: the stored value is exact, a lower bound or an upper bound.
 GK_EXACT, GK_LOWER, GK_UPPER, GK_VCT = 0, 1, 2, 3
 # Wins by fours and threes (gk_vct): the attacker's moves tried at each of his turns, the fours
-# read at each, and a key of its own in the table (XOR the attacker) beside the alpha-beta's.
+# read at each, and keys of their own in the table (XOR the sides) beside the alpha-beta's.
 VCT_WIDTH = 10
 VCT_FOURS = 6
 VCT_SALT = 0x5A17_C0DE_F00D
@@ -448,7 +448,8 @@ def gk_vct(tab: Any, w: Any, tt: Any, attacker: Any, depth: Any, ply: Any, deadl
         return 0 if me == attacker else 1
     if ply >= MAX_PLY - 2:
         return 0
-    key = w[W_HASH] ^ (VCT_SALT + attacker)
+    # The hash leaves out the side to move, which a question "as if he were to move" changes.
+    key = w[W_HASH] ^ (VCT_SALT + 2 * attacker + me)
     entry = TT_WORDS * (key & (len(tt) // TT_WORDS - 1))
     if ply > 0 and tt[entry] == key:
         info = tt[entry + 2]
