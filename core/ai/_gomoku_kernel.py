@@ -261,8 +261,8 @@ def gk_keep(w: Any, at: Any, n: Any, width: Any, rank: Any, here: Any) -> Any:
 
 def gk_moves(tab: Any, w: Any, at: Any, width: Any) -> Any:
     """Writes the moves worth searching for the side to move at ``at``, best first; their count,
-    negative when they are forced (the blocks of a five, which cost no depth). None when the
-    position is lost at once.
+    negative when they are forced (the blocks of a five, searched even at the horizon). None
+    when the position is lost at once.
 
     When the opponent threatens a flex four (an open three, a four-three in the making), only
     the cells that stop it or make a four of ours are searched: any other move loses to it."""
@@ -524,8 +524,8 @@ def gk_vct(tab: Any, w: Any, tt: Any, attacker: Any, depth: Any, ply: Any, deadl
 def gk_negamax(
     tab: Any, w: Any, tt: Any, depth: Any, alpha: Any, beta: Any, ply: Any, deadline: Any
 ) -> Any:
-    """The value of the position for the side to move, searched ``depth`` plies (a four's
-    forced block costs none) within (``alpha``, ``beta``); 0 once aborted."""
+    """The value of the position for the side to move, searched ``depth`` plies (and a four's
+    forced block beyond) within (``alpha``, ``beta``); 0 once aborted."""
     if gk_tick(w, deadline):
         return 0
     me = w[W_TO_MOVE]
@@ -573,7 +573,8 @@ def gk_negamax(
     next_depth = depth - 1
     if n < 0:
         n = -n
-        next_depth = depth
+        if depth <= 0:
+            next_depth = 0
     if n == 0:
         return gk_evaluate(tab, w)
     for i in range(n):

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.ai import freeboard
+from core.ai._gomoku_kernel import LEAF_VCF_DEPTH
 from core.ai.pattern_board import PatternBoard
 from core.ai.pattern_search import WIN_SCORE, PatternSearch
 from core.ai.patterns import (
@@ -162,12 +163,15 @@ def plain(board: PatternBoard, search: PatternSearch, depth: int, ply: int) -> i
     if not board.fives[other] and board.flex[me] and not board.fours[other]:
         return WIN_SCORE - ply - 2
     if depth <= 0 and not board.fives[other]:
+        if board.fours[me] and search.vcf(LEAF_VCF_DEPTH) >= 0:
+            return WIN_SCORE - ply - 2 * LEAF_VCF_DEPTH
         return board.evaluate()
-    moves, forced = search.moves_at(10)
+    moves, _ = search.moves_at(10)
     best = -WIN_SCORE
     for here in moves:
         board.play(here)
-        best = max(best, -plain(board, search, depth if forced else depth - 1, ply + 1))
+        # a block costs depth, but one at the horizon is still read out
+        best = max(best, -plain(board, search, max(depth - 1, 0), ply + 1))
         board.undo()
     return best
 
