@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.ai import freeboard
+from core.ai import _solver_jit, freeboard, pattern_board
 from core.ai._gomoku_kernel import LEAF_VCF_DEPTH
 from core.ai.pattern_board import PatternBoard
 from core.ai.pattern_search import WIN_SCORE, PatternSearch
@@ -219,3 +219,21 @@ def test_the_pattern_search_takes_a_four_three() -> None:
     best = search.root()
     assert board.bit_of(best) == geo.bit_of(7, 6)
     assert search.depth == 1  # seen as a win at the first iteration
+
+
+def test_the_plain_kernel_is_the_compiled_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``CHATBOTS_JIT=0`` the same kernel runs on lists: the same values and wins."""
+    rules = Rules(9, 9, 5)
+    cells = [40, 41, 31, 49, 32, 50, 23, 30, 22]
+    p = Position.from_moves(rules, cells)
+
+    def read() -> tuple[int, ...]:
+        board = PatternBoard(rules, p.stones, p.to_move - 1)
+        search = PatternSearch(board, time.perf_counter() + 3600)
+        search.forget()
+        value = search.negamax(2, -WIN_SCORE - 1, WIN_SCORE + 1, 0)
+        return value, search.vcf(4), search.vct(2, 300), board.evaluate(), board.hash
+
+    compiled = read()
+    monkeypatch.setattr(pattern_board, "functions", lambda: (_solver_jit.plain_functions(), False))
+    assert read() == compiled
