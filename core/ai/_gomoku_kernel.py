@@ -1,9 +1,10 @@
 """The pattern board and its alpha-beta (HARD's main search for five in a row), as a kernel.
 
-The single source of the algorithm of :mod:`core.ai.pattern_board` (the incremental board) and
-:mod:`core.ai.pattern_search` (the search), written in the subset numba compiles: integers and
-flat arrays, no objects. :mod:`core.ai._solver_jit` compiles it with the solver's kernel; without
-numba, or with ``CHATBOTS_JIT=0``, the same functions run as plain Python on lists.
+The single source of the algorithm of :mod:`core.ai.pattern_board` (the incremental board, here)
+and :mod:`core.ai.pattern_search` (the searches, in :mod:`core.ai._gomoku_search`), written in the
+subset numba compiles: integers and flat arrays, no objects. :mod:`core.ai._solver_jit` compiles
+it with the solver's kernel; without numba, or with ``CHATBOTS_JIT=0``, the same functions run as
+plain Python on lists.
 
 Three arrays are passed around (each array argument costs on every call of the recursion):
 
@@ -41,9 +42,9 @@ WIN_SCORE = 1 << 40  # above any evaluation
 # Candidate moves searched below the root (the root searches every move it is given).
 INNER_WIDTH = 10
 ROOT_WIDTH = 16
-MAX_PLY = 120
+MAX_PLY = 120  # a ply limit stops a chain of forced blocks at the horizon
 # Fours read by the search for a win by fours at the horizon of the alpha-beta.
-LEAF_VCF_DEPTH = 8  # forced replies cost no depth: a ply limit stops a chain of them
+LEAF_VCF_DEPTH = 8
 # Threat ranks for ordering, of a cell's class (index): ours (attack) and the opponent's that
 # a stone there spoils (defence); a cell ranks by the higher of the two.
 GK_ATTACK = (0, 3, 15, 10, 30, 50, 100)  # NONE, THREE, DOUBLE_THREE, FOUR, FOUR_THREE, FLEX4, WIN
@@ -51,7 +52,12 @@ GK_DEFENCE = (0, 2, 8, 5, 20, 40, 90)
 RANK_SCALE = 1 << 24
 CELL_SCALE = 1 << 12  # above any padded index: ties in a move's rank go to the higher cell
 # TT flags: the stored value is exact, a lower bound or an upper bound.
-GK_EXACT, GK_LOWER, GK_UPPER = 0, 1, 2
+GK_EXACT, GK_LOWER, GK_UPPER, GK_VCT = 0, 1, 2, 3
+# Wins by fours and threes (gk_vct): the attacker's moves tried at each of his turns, the fours
+# read at each, and keys of their own in the table (XOR the sides) beside the alpha-beta's.
+VCT_WIDTH = 10
+VCT_FOURS = 6
+VCT_SALT = 0x5A17_C0DE_F00D
 TT_WORDS = 3
 
 # tab header: where each table starts, and the board's sizes
@@ -87,8 +93,9 @@ W_NEAR = 28  # per cell: stones within two
 W_PLAYED = 29  # the moves played, in order
 W_MOVES = 30  # per ply MOVE_SLOTS moves, then as many ranks
 W_VCF = 31  # the first four of the win gk_vcf found at its ply 0
-W_VCF_STACK = 32  # per level of gk_vcf: the next cell to try, the forced cell, the four played
-W_HEADER = 33
+W_NODE_LIMIT = 32  # the node count at which a search gives up
+W_VCF_STACK = 33  # per level of gk_vcf: the next cell to try, the forced cell, the four played
+W_HEADER = 34
 VCF_LEVELS = 64
 MOVE_SLOTS = 2 * ROOT_WIDTH + 2
 
@@ -255,8 +262,8 @@ def gk_keep(w: Any, at: Any, n: Any, width: Any, rank: Any, here: Any) -> Any:
 
 def gk_moves(tab: Any, w: Any, at: Any, width: Any) -> Any:
     """Writes the moves worth searching for the side to move at ``at``, best first; their count,
-    negative when they are forced (the blocks of a five, which cost no depth). None when the
-    position is lost at once.
+    negative when they are forced (the blocks of a five, searched even at the horizon). None
+    when the position is lost at once.
 
     When the opponent threatens a flex four (an open three, a four-three in the making), only
     the cells that stop it or make a four of ours are searched: any other move loses to it."""
@@ -290,219 +297,14 @@ def gk_moves(tab: Any, w: Any, at: Any, width: Any) -> Any:
 
 
 def gk_tick(w: Any, deadline: Any) -> Any:
-    """Counts a node; whether the deadline has passed (then every search returns)."""
+    """Counts a node; whether the deadline (``W_ABORT`` 1) or the node limit (2) has passed:
+    then every search returns."""
     w[W_NODES] += 1
     if w[W_NODES] % GK_CLOCK_EVERY == 0 and gk_now() > deadline:
         w[W_ABORT] = 1
+    elif w[W_NODES] >= w[W_NODE_LIMIT]:
+        w[W_ABORT] = 2
     return w[W_ABORT]
-
-
-def gk_completion(tab: Any, w: Any, here: Any, player: Any) -> Any:
-    """An empty cell on the lines through ``here`` where ``player`` completes a line (the one
-    a four just played on ``here`` threatens), or -1."""
-    count = tab[T_COUNT]
-    entries = tab[T_LINES] + 4 * LINE_ENTRIES * here
-    classes = w[W_CLASSES] + player * count
-    stone = w[W_STONE]
-    for j in range(tab[tab[T_LINES_N] + here]):
-        there = tab[entries + 4 * j + 1]
-        if w[stone + there] == 0 and w[classes + there] == WIN:
-            return there
-    return -1
-
-
-def gk_vcf_enter(tab: Any, w: Any, level: Any, depth: Any, ply: Any) -> Any:
-    """A node of :func:`gk_vcf` (the attacker to move): 1 won, 0 lost for the attacker (no four
-    left to try), 2 to expand (its state set up on the stack at ``level``)."""
-    count = tab[T_COUNT]
-    me = w[W_TO_MOVE]
-    other = 1 - me
-    mine = W_COUNTS + 8 * me
-    classes = w[W_CLASSES] + me * count
-    stone = w[W_STONE]
-    if w[mine + WIN] > 0:
-        return 1
-    forced = -1
-    blocks = w[W_COUNTS + 8 * other + WIN]
-    if blocks >= 2:
-        return 0
-    if blocks == 1:
-        for j in range(tab[T_CELLS_N]):
-            here = tab[tab[T_CELLS] + j]
-            if w[stone + here] == 0 and w[w[W_CLASSES] + other * count + here] == WIN:
-                forced = here
-        if w[classes + forced] < FOUR:
-            return 0
-    elif w[mine + FLEX4] > 0 and gk_fours(w, other) == 0:
-        if ply == 0:
-            for j in range(tab[T_CELLS_N]):
-                here = tab[tab[T_CELLS] + j]
-                if w[stone + here] == 0 and w[classes + here] == FLEX4:
-                    w[W_VCF] = here
-        return 1
-    if depth <= 0 or ply >= MAX_PLY:
-        return 0
-    at = w[W_VCF_STACK] + 3 * level
-    w[at] = 0  # the next cell to try
-    w[at + 1] = forced
-    return 2
-
-
-def gk_vcf(tab: Any, w: Any, depth: Any, ply: Any, deadline: Any) -> Any:
-    """Whether the side to move wins by continuous fours (each answered by its one block)
-    within ``depth`` of them; at ``ply`` 0 the first four of the win is left in ``W_VCF``.
-
-    A flex four (or a double four) wins when the opponent has no four to reply with; a five
-    of the opponent must be blocked first, which goes on only when the block is a four.
-    Written as a loop over an explicit stack: numba's cache mishandles a recursive function
-    calling another one."""
-    found = gk_vcf_enter(tab, w, 0, min(depth, VCF_LEVELS - 1), ply)
-    if found != 2:
-        return found
-    count = tab[T_COUNT]
-    stack = w[W_VCF_STACK]
-    stone = w[W_STONE]
-    cells = tab[T_CELLS]
-    n_cells = tab[T_CELLS_N]
-    level = 0
-    while True:
-        if gk_tick(w, deadline):
-            found = 0
-            break
-        at = stack + 3 * level
-        me = w[W_TO_MOVE]
-        classes = w[W_CLASSES] + me * count
-        forced = w[at + 1]
-        here = -1
-        j = w[at]
-        while j < n_cells:
-            cell = tab[cells + j]
-            j += 1
-            if (
-                w[stone + cell] == 0
-                and w[classes + cell] >= FOUR
-                and (forced < 0 or cell == forced)
-            ):
-                here = cell
-                break
-        w[at] = j
-        if here < 0:
-            if level == 0:
-                return 0
-            level -= 1
-            gk_undo(tab, w)
-            gk_undo(tab, w)
-            continue
-        gk_play(tab, w, here)
-        block = gk_completion(tab, w, here, me)
-        if block < 0 or w[W_COUNTS + 8 * (1 - me) + WIN] > 0:
-            gk_undo(tab, w)
-            continue
-        w[at + 2] = here
-        gk_play(tab, w, block)
-        found = gk_vcf_enter(tab, w, level + 1, depth - level - 1, ply + 2 * level + 2)
-        if found == 1:
-            level += 1
-            break
-        if found == 0:
-            gk_undo(tab, w)
-            gk_undo(tab, w)
-            continue
-        level += 1
-    if found == 1 and ply == 0:
-        w[W_VCF] = w[stack + 2]
-    for _ in range(2 * level):
-        gk_undo(tab, w)
-    return found
-
-
-def gk_negamax(
-    tab: Any, w: Any, tt: Any, depth: Any, alpha: Any, beta: Any, ply: Any, deadline: Any
-) -> Any:
-    """The value of the position for the side to move, searched ``depth`` plies (a four's
-    forced block costs none) within (``alpha``, ``beta``); 0 once aborted."""
-    if gk_tick(w, deadline):
-        return 0
-    me = w[W_TO_MOVE]
-    other = 1 - me
-    mine = W_COUNTS + 8 * me
-    theirs = W_COUNTS + 8 * other
-    if w[mine + WIN] > 0:
-        return WIN_SCORE - ply
-    blocks = w[theirs + WIN]
-    if blocks >= 2:
-        return -(WIN_SCORE - ply - 1)
-    if blocks == 0 and w[mine + FLEX4] > 0 and gk_fours(w, other) == 0:
-        return WIN_SCORE - ply - 2
-    if w[W_STONES] == tab[T_CELLS_N]:
-        return 0
-    slots = len(tt) // TT_WORDS
-    entry = TT_WORDS * (w[W_HASH] & (slots - 1))
-    tt_move = -1
-    if tt[entry] == w[W_HASH]:
-        info = tt[entry + 2]
-        tt_move = (info >> 10) - 1
-        value = tt[entry + 1]
-        flag = (info >> 8) & 3
-        if (
-            (info & 255) >= depth
-            and abs(value) < WIN_SCORE // 2
-            and (
-                flag == GK_EXACT
-                or (flag == GK_LOWER and value >= beta)
-                or (flag == GK_UPPER and value <= alpha)
-            )
-        ):
-            return value
-    if (depth <= 0 and blocks == 0) or ply >= MAX_PLY:
-        # A win by fours is read out at the horizon: the evaluation does not see it.
-        if (
-            blocks == 0
-            and w[mine + FOUR] + w[mine + FOUR_THREE] > 0
-            and gk_vcf(tab, w, LEAF_VCF_DEPTH, ply, deadline)
-        ):
-            return WIN_SCORE - ply - 2 * LEAF_VCF_DEPTH
-        return gk_evaluate(tab, w)
-    at = w[W_MOVES] + 2 * MOVE_SLOTS * ply
-    n = gk_moves(tab, w, at, INNER_WIDTH)
-    next_depth = depth - 1
-    if n < 0:
-        n = -n
-        next_depth = depth
-    if n == 0:
-        return gk_evaluate(tab, w)
-    for i in range(n):
-        if w[at + i] == tt_move:
-            for j in range(i, 0, -1):
-                w[at + j] = w[at + j - 1]
-            w[at] = tt_move
-            break
-    original_alpha = alpha
-    best = -WIN_SCORE
-    best_move = w[at]
-    for i in range(n):
-        here = w[at + i]
-        gk_play(tab, w, here)
-        value = -gk_negamax(tab, w, tt, next_depth, -beta, -alpha, ply + 1, deadline)
-        gk_undo(tab, w)
-        if w[W_ABORT]:
-            return 0
-        if value > best:
-            best = value
-            best_move = here
-            if value > alpha:
-                alpha = value
-                if alpha >= beta:
-                    break
-    flag = GK_EXACT
-    if best <= original_alpha:
-        flag = GK_UPPER
-    elif best >= beta:
-        flag = GK_LOWER
-    tt[entry] = w[W_HASH]
-    tt[entry + 1] = best
-    tt[entry + 2] = min(depth, 255) | flag << 8 | (best_move + 1) << 10
-    return best
 
 
 # The functions, callees first (compiled in this order by core.ai._solver_jit).
@@ -518,8 +320,4 @@ GOMOKU_FUNCTIONS = (
     "gk_keep",
     "gk_moves",
     "gk_tick",
-    "gk_completion",
-    "gk_vcf_enter",
-    "gk_vcf",
-    "gk_negamax",
 )

@@ -1,9 +1,10 @@
 """The compiled copy of :mod:`core.ai._solver_kernel` (numba), built on first use.
 
 Compiling rebinds the kernel's globals, those of its companions :mod:`core.ai._book_kernel`,
-:mod:`core.ai._heuristic_kernel` and :mod:`core.ai._gomoku_kernel` (five in a row) too: each
-function is re-created from its own code object with a namespace where its callees are compiled
-dispatchers and the integer constants are those of 64-bit words, then handed to ``numba.njit``.
+:mod:`core.ai._heuristic_kernel`, :mod:`core.ai._gomoku_kernel` and :mod:`core.ai._gomoku_search`
+(five in a row) too: each function is re-created from its own code object with a namespace where
+its callees are compiled dispatchers and the integer constants are those of 64-bit words, then
+handed to ``numba.njit``.
 The algorithm thus exists once, in the kernel.
 """
 
@@ -16,6 +17,7 @@ from typing import Any
 
 from core.ai import _book_kernel as book_kernel
 from core.ai import _gomoku_kernel as gomoku_kernel
+from core.ai import _gomoku_search as gomoku_search
 from core.ai import _heuristic_kernel as heuristic_kernel
 from core.ai import _solver_kernel as kernel
 
@@ -27,6 +29,7 @@ MODULES = (
     (kernel, kernel.KERNEL_FUNCTIONS),
     (heuristic_kernel, heuristic_kernel.HEURISTIC_FUNCTIONS),
     (gomoku_kernel, gomoku_kernel.GOMOKU_FUNCTIONS),
+    (gomoku_search, gomoku_search.SEARCH_FUNCTIONS),
 )
 
 _namespace: dict[str, Any] | None = None
@@ -74,6 +77,7 @@ def _build() -> dict[str, Any]:
     # one namespace for the modules: each function finds the others' names there
     namespace = {
         **vars(gomoku_kernel),
+        **vars(gomoku_search),
         **vars(book_kernel),
         **vars(heuristic_kernel),
         **vars(kernel),

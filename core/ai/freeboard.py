@@ -48,6 +48,8 @@ VCF_DEPTH = 16
 # (a hopeless one otherwise takes the whole budget from the other candidates).
 VCT_DEPTH = 6
 NODES_PER_PROOF = 400
+# The same for the compiled search of k 5 (some hundred times faster a node).
+KERNEL_NODES_PER_PROOF = 40_000
 # The ks whose main search is the pattern search (:mod:`core.ai.pattern_search`); the others
 # keep the window search of :mod:`core.ai.threat_search`.
 PATTERN_KS = (5, 5)
@@ -86,7 +88,12 @@ def hard_move(p: Position, deadline: float) -> int:
     if not p.moves or (len(p.moves) == 1 and rules.k >= OPENING_K):
         return _opening_move(p, table.centrality)
     search = Search(table, board, started + THREAT_SHARE * budget)
-    proof = ProofSearch(search)
+    patterned = None
+    if PATTERN_KS[0] <= rules.k <= PATTERN_KS[1]:
+        patterned = PatternSearch(
+            PatternBoard(rules, p.stones, player), started + THREAT_SHARE * budget
+        )
+    threats = _Threats(search, ProofSearch(search), patterned)
     candidates = 0
     for bit in iter_bits(board.occupied):
         candidates |= table.near[bit]
@@ -94,24 +101,27 @@ def hard_move(p: Position, deadline: float) -> int:
     # Our forced wins: by fours, then by fours and threes, unless he wins by fours if we pass:
     # threes do not stop his fours, and the defence against them needs the time.
     try:
-        found = search.threat_search(player, VCF_DEPTH, False)
+        found = threats.win(player, VCF_DEPTH, False)
         if found >= 0:
             return geo.cell_of_bit(found)
-        if search.threat_search(other, VCF_DEPTH, False) < 0:
-            found = shortest_win(proof, player)
+        if threats.win(other, VCF_DEPTH, False) < 0:
+            if patterned is None:
+                found = shortest_win(threats.proof, player)
+            else:
+                found = threats.win(player, VCT_DEPTH, True)
             if found >= 0:
                 return geo.cell_of_bit(found)
     except DeadlinePassed:
         pass
     moves = everything = search.ordered(player, candidates, ROOT_WIDTH)
     # The opponent's forced wins, as if we passed: keep only the moves that refute them.
-    search.set_deadline(started + (THREAT_SHARE + 0.15) * budget)
+    threats.set_deadline(started + (THREAT_SHARE + 0.15) * budget)
     try:
         for threes, depth in ((False, VCF_DEPTH), (True, VCT_DEPTH)):
             search.threat_memo.clear()
-            if not _wins(search, proof, other, depth, threes):
+            if threats.win(other, depth, threes) < 0:
                 continue
-            refuting = _refutations(search, proof, player, moves, candidates, depth, threes)
+            refuting = _refutations(threats, player, moves, candidates, depth, threes)
             if not refuting:
                 # Lost against best play; most opponents are not that good.
                 return geo.cell_of_bit(_swindle(search, player, candidates, deadline))
@@ -119,15 +129,69 @@ def hard_move(p: Position, deadline: float) -> int:
             break
     except DeadlinePassed:
         pass
-    if PATTERN_KS[0] <= rules.k <= PATTERN_KS[1]:
-        patterned = PatternBoard(rules, p.stones, player)
-        allowed = None if moves is everything else [patterned.index_of(bit) for bit in moves]
-        best = PatternSearch(patterned, deadline).root(allowed)
-        return geo.cell_of_bit(patterned.bit_of(best))
+    if patterned is not None:
+        pattern_board = patterned.board
+        allowed = None if moves is everything else [pattern_board.index_of(bit) for bit in moves]
+        patterned.deadline = deadline
+        best = patterned.root(allowed)
+        return geo.cell_of_bit(pattern_board.bit_of(best))
     search.set_deadline(deadline)
     search.threat_memo.clear()
     best = search.root(player, list(moves), candidates)
     return geo.cell_of_bit(best)
+
+
+class _Threats:
+    """The forced wins of either side: by fours on the compiled pattern board where there is
+    one (k 5: deeper by far in the same time), otherwise, and by fours and threes, by the
+    threat search (proven by the proof-number search). Moves are played on both boards."""
+
+    def __init__(self, search: Search, proof: ProofSearch, patterned: PatternSearch | None):
+        self.search = search
+        self.proof = proof
+        self.patterned = patterned
+
+    def set_deadline(self, deadline: float) -> None:
+        self.search.set_deadline(deadline)
+        if self.patterned is not None:
+            self.patterned.deadline = deadline
+
+    def play(self, bit: int, player: int) -> None:
+        self.search.board.play(bit, player)
+        if self.patterned is not None:
+            board = self.patterned.board
+            board.to_move = player
+            board.play(board.index_of(bit))
+
+    def undo(self, bit: int, player: int) -> None:
+        self.search.board.undo(bit, player)
+        if self.patterned is not None:
+            self.patterned.board.undo()
+
+    def win(self, attacker: int, depth: int, threes: bool) -> int:
+        """A first move (a bit) of a forced win of ``attacker``, as if he were to move, or -1:
+        by fours within ``depth`` of them, or (``threes``) by fours and threes.
+
+        Raises:
+            DeadlinePassed: out of time before an answer.
+        """
+        if self.patterned is None:
+            if threes:
+                return self.proof.prove(attacker, NODES_PER_PROOF, depth)
+            return self.search.threat_search(attacker, depth, False)
+        board = self.patterned.board
+        to_move = board.to_move
+        board.to_move = attacker
+        try:
+            if threes:
+                found = self.patterned.vct(depth, KERNEL_NODES_PER_PROOF)
+            else:
+                found = self.patterned.vcf(depth)
+        finally:
+            board.to_move = to_move
+        if self.patterned.aborted:
+            raise DeadlinePassed
+        return -1 if found < 0 else board.bit_of(found)
 
 
 def _opening_move(p: Position, centrality: tuple[int, ...]) -> int:
@@ -156,27 +220,13 @@ def _opening_move(p: Position, centrality: tuple[int, ...]) -> int:
     )
 
 
-def _wins(search: Search, proof: ProofSearch, attacker: int, depth: int, threes: bool) -> bool:
-    """Whether ``attacker`` (to move) wins by fours within ``depth`` of them, or (``threes``)
-    by fours and threes, proven by the proof-number search."""
-    if threes:
-        return proof.prove(attacker, NODES_PER_PROOF, depth) >= 0
-    return search.threat_search(attacker, depth, False) >= 0
-
-
 def _refutations(
-    search: Search,
-    proof: ProofSearch,
-    player: int,
-    moves: list[int],
-    candidates: int,
-    depth: int,
-    threes: bool,
+    threats: _Threats, player: int, moves: list[int], candidates: int, depth: int, threes: bool
 ) -> list[int]:
     """The moves (among ``moves``, our fours and the cells near the threat) after which the
     opponent no longer has a forced win of this kind. Out of time, those found so far, else
     those not yet shown to leave him the win."""
-    board = search.board
+    board = threats.search.board
     other = 1 - player
     # The cells of the threats first: a refutation is most often one of them, and out of time
     # the ones read are what is kept.
@@ -185,17 +235,17 @@ def _refutations(
     pool += [bit for bit in moves if bit not in pool]
     refuting: list[int] = []
     for index, bit in enumerate(pool):
-        board.play(bit, player)
+        threats.play(bit, player)
         try:
-            # After a four of ours he must answer it first; threat_win handles that forced reply.
-            if not _wins(search, proof, other, depth, threes):
+            # After a four of ours he must answer it first; both searches handle that reply.
+            if threats.win(other, depth, threes) < 0:
                 refuting.append(bit)
         except DeadlinePassed:
             # Keeping every move then would throw away what was proven: a move shown to let
             # his win through is worse than any move not read yet.
             return refuting or pool[index:]
         finally:
-            board.undo(bit, player)
+            threats.undo(bit, player)
     return refuting
 
 

@@ -104,7 +104,6 @@ def layout(rules: Rules) -> Layout:
     return Layout(rules)
 
 
-@lru_cache(maxsize=16)
 def _tables(rules: Rules) -> tuple[list[int], list[int]]:
     """The kernel's ``tab`` of ``rules`` (as a list) and the empty board's ``w``: line keys and
     packed cell patterns (the same for both players), every other part zero."""
@@ -175,10 +174,15 @@ def functions() -> tuple[dict[str, Any], bool]:
 
 
 @lru_cache(maxsize=16)
-def _compiled_tab(rules: Rules) -> Any:
+def _start(rules: Rules, fast: bool) -> tuple[Any, Any]:
+    """``tab`` and the empty board's ``w`` of ``rules``: int64 arrays for the compiled kernel
+    (only those are kept: the lists would double the memory), else lists."""
+    tab, w = _tables(rules)
+    if not fast:
+        return tab, w
     import numpy as np
 
-    return np.array(_tables(rules)[0], dtype=np.int64)
+    return np.array(tab, dtype=np.int64), np.array(w, dtype=np.int64)
 
 
 class PatternBoard:
@@ -199,14 +203,8 @@ class PatternBoard:
         self.grid = grid = layout(rules)
         self.count = len(grid.bits)
         self.fn, fast = functions()
-        tab, w = _tables(rules)
-        if fast:
-            import numpy as np
-
-            self.tab = _compiled_tab(rules)
-            self.w = np.array(w, dtype=np.int64)
-        else:
-            self.tab, self.w = tab, list(w)
+        self.tab, w = _start(rules, fast)
+        self.w = w.copy()
         self.fn["gk_reset"](self.tab, self.w)
         for player in (0, 1):
             for bit in iter_bits(stones[player]):
@@ -314,6 +312,7 @@ def warm_up(rules: Rules) -> None:
     board = PatternBoard(rules, (1 << grid.bits[centre], 0), 1)
     search = PatternSearch(board, math.inf)
     search.vcf(1)
+    search.vct(1, 100)
     search.moves_at(kernel.INNER_WIDTH)
     search.negamax(1, -kernel.WIN_SCORE, kernel.WIN_SCORE, 0)
     search.deadline = 0.0  # one iteration: the deadline is read every few nodes

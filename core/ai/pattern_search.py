@@ -8,8 +8,9 @@ The search below the root is :func:`core.ai._gomoku_kernel.gk_negamax` (compiled
   searched below the root.
 - When the opponent threatens a flex four (an open three, a four-three in the making), only the
   cells that stop it or make a four of ours are searched: any other move loses to it.
-- A four is answered without spending depth (its one block is forced), so a chain of fours is
-  read out; a flex four of the side to move wins when the opponent has no four to reply with.
+- At the horizon a pending four is still blocked, and a win by fours of the side to move is
+  read out (``gk_vcf``); a flex four of the side to move wins when the opponent has no four to
+  reply with. (Blocks that cost no depth anywhere made a tree of fours explode: depth 3.)
 - A transposition table (Zobrist hashes), kept from one move to the next, holds each position's
   bound and best move across the iterations of an iterative deepening that runs until the
   deadline.
@@ -28,6 +29,7 @@ WIN_SCORE = kernel.WIN_SCORE
 INNER_WIDTH = kernel.INNER_WIDTH
 ROOT_WIDTH = kernel.ROOT_WIDTH
 MAX_DEPTH = 64
+NO_LIMIT = 1 << 62  # nodes
 # Transposition table entries (a power of two; three words each: 3 MiB).
 TT_SLOTS = 1 << 17
 
@@ -66,6 +68,11 @@ class PatternSearch:
         self.tt[:] = [0] * len(self.tt)
 
     @property
+    def aborted(self) -> bool:
+        """Whether the last search ran out of time."""
+        return bool(self.board.w[kernel.W_ABORT] == 1)
+
+    @property
     def nodes(self) -> int:
         return int(self.board.w[kernel.W_NODES])
 
@@ -84,20 +91,48 @@ class PatternSearch:
         tab, w = self.board.tab, self.board.w
         return sorted(moves, key=lambda here: -int(rank(tab, w, here)))
 
-    def vcf(self, depth: int) -> int:
-        """The first four of a win by continuous fours of the side to move (at most ``depth``
-        of them, counting the last one), or -1 (none, or out of time)."""
+    def _start(self, nodes: int = NO_LIMIT) -> None:
         w = self.board.w
         w[kernel.W_ABORT] = 0
+        w[kernel.W_NODES] = 0
+        w[kernel.W_NODE_LIMIT] = nodes
         w[kernel.W_VCF] = -1
+
+    def vcf(self, depth: int) -> int:
+        """The first four of the shortest win by continuous fours of the side to move (at most
+        ``depth`` of them, counting the last one), or -1 (none, or out of time)."""
+        self._start()
+        w = self.board.w
         with _lock:
-            won = self.fn["gk_vcf"](self.board.tab, w, depth, 0, self.deadline)
-        return int(w[kernel.W_VCF]) if won else -1
+            # deepened: the shortest win is the surest to convert, against any defence
+            for limit in range(1, depth + 1):
+                if self.fn["gk_vcf"](self.board.tab, w, limit, 0, self.deadline):
+                    return int(w[kernel.W_VCF])
+                if w[kernel.W_ABORT]:
+                    break
+        return -1
+
+    def vct(self, depth: int, nodes: int) -> int:
+        """The first move of the shortest win by fours and threes of the side to move (at most
+        ``depth`` of its moves), or -1 (none found within ``nodes`` nodes, or out of time)."""
+        self._start(nodes)
+        board = self.board
+        attacker = board.to_move
+        with _lock:
+            for limit in range(1, depth + 1):
+                won = self.fn["gk_vct"](
+                    board.tab, board.w, self.tt, attacker, limit, 0, self.deadline
+                )
+                if won:
+                    return int(board.w[kernel.W_VCF])
+                if board.w[kernel.W_ABORT]:
+                    break
+        return -1
 
     def negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
         """The kernel's value of the position to ``depth`` (no deadline)."""
         with _lock:
-            self.board.w[kernel.W_ABORT] = 0
+            self._start()
             return int(
                 self.fn["gk_negamax"](
                     self.board.tab, self.board.w, self.tt, depth, alpha, beta, ply, float("inf")
@@ -119,8 +154,7 @@ class PatternSearch:
         hopeful = -1
         empties = len(board.grid.cells) - board.stone_count
         negamax, play, undo = self.fn["gk_negamax"], self.fn["gk_play"], self.fn["gk_undo"]
-        w[kernel.W_NODES] = 0
-        w[kernel.W_ABORT] = 0
+        self._start()
         self.depth = 0
         with _lock:
             for depth in range(1, min(MAX_DEPTH, empties) + 1):

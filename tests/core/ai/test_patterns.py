@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.ai import freeboard
+from core.ai import _solver_jit, freeboard, pattern_board
+from core.ai._gomoku_kernel import LEAF_VCF_DEPTH
 from core.ai.pattern_board import PatternBoard
 from core.ai.pattern_search import WIN_SCORE, PatternSearch
 from core.ai.patterns import (
@@ -162,12 +163,15 @@ def plain(board: PatternBoard, search: PatternSearch, depth: int, ply: int) -> i
     if not board.fives[other] and board.flex[me] and not board.fours[other]:
         return WIN_SCORE - ply - 2
     if depth <= 0 and not board.fives[other]:
+        if board.fours[me] and search.vcf(LEAF_VCF_DEPTH) >= 0:
+            return WIN_SCORE - ply - 2 * LEAF_VCF_DEPTH
         return board.evaluate()
-    moves, forced = search.moves_at(10)
+    moves, _ = search.moves_at(10)
     best = -WIN_SCORE
     for here in moves:
         board.play(here)
-        best = max(best, -plain(board, search, depth if forced else depth - 1, ply + 1))
+        # a block costs depth, but one at the horizon is still read out
+        best = max(best, -plain(board, search, max(depth - 1, 0), ply + 1))
         board.undo()
     return best
 
@@ -215,3 +219,21 @@ def test_the_pattern_search_takes_a_four_three() -> None:
     best = search.root()
     assert board.bit_of(best) == geo.bit_of(7, 6)
     assert search.depth == 1  # seen as a win at the first iteration
+
+
+def test_the_plain_kernel_is_the_compiled_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``CHATBOTS_JIT=0`` the same kernel runs on lists: the same values and wins."""
+    rules = Rules(9, 9, 5)
+    cells = [40, 41, 31, 49, 32, 50, 23, 30, 22]
+    p = Position.from_moves(rules, cells)
+
+    def read() -> tuple[int, ...]:
+        board = PatternBoard(rules, p.stones, p.to_move - 1)
+        search = PatternSearch(board, time.perf_counter() + 3600)
+        search.forget()
+        value = search.negamax(2, -WIN_SCORE - 1, WIN_SCORE + 1, 0)
+        return value, search.vcf(4), search.vct(2, 300), board.evaluate(), board.hash
+
+    compiled = read()
+    monkeypatch.setattr(pattern_board, "functions", lambda: (_solver_jit.plain_functions(), False))
+    assert read() == compiled

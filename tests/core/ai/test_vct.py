@@ -9,6 +9,9 @@ import pytest
 
 from core.ai import freeboard, proof_search, threat_search
 from core.ai.heuristic import windows
+from core.ai.pattern_board import PatternBoard
+from core.ai.pattern_search import PatternSearch
+from core.ai.patterns import THREE
 from core.games import Position
 from tests.core.ai.test_vcf import GOMOKU_15, load, vcf_of
 
@@ -65,3 +68,21 @@ def test_a_search_out_of_time_leaves_the_board_as_it_was() -> None:
     assert proof.board.stones == list(p.stones)
     fresh = threat_search.Board(windows(p.rules), p.stones)
     assert proof.board.counts == fresh.counts and proof.board.score == fresh.score
+
+
+@pytest.mark.parametrize(("length", "moves"), POSITIONS, ids=[str(len(m)) for _, m in POSITIONS])
+def test_the_alpha_betas_search_by_threats_finds_each_win(
+    length: int, moves: tuple[int, ...]
+) -> None:
+    """Within the threats of the proof-number search's shortest win (its moves by fours cost
+    nothing there: each attacker turn reads them out first)."""
+    p = Position.from_moves(GOMOKU_15, moves)
+    board = PatternBoard(p.rules, p.stones, p.to_move - 1)
+    search = PatternSearch(board, time.perf_counter() + 600)
+    search.forget()
+    first = search.vct(length, 10**7)
+    assert first >= 0
+    assert board.stone_count == len(moves)  # the board is as it was
+    attacker = p.to_move - 1
+    cls = board.classes[attacker][first]
+    assert cls >= THREE  # a move that makes a three or more
