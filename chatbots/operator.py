@@ -24,9 +24,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from chatbots.app import EXIT_CONFIG, EXIT_FAILED, with_store
+from core.admin.daily import OFF
 from core.admin.effective import resolve, write
 from core.admin.keys import BY_NAME, HERE, KEYS
-from core.admin.scopes import Place, Source, parse_scope
+from core.admin.scopes import SERVER, Place, Source, parse_scope
 from core.clean import clean_text
 from core.commands import RESET
 from core.errors import UserError
@@ -64,6 +65,12 @@ async def settings_command(
     value = " ".join(words[1:])
     if key is not None and key.name == "allowed_chats" and HERE in value.lower().split():
         return _refuse("'here' means the chat of whoever types it: give chat ids instead")
+    if key is not None and key.name == "daily_puzzle" and _names_no_channel(place, value):
+        # A server's value without one is posted nowhere (core.admin.daily).
+        return _refuse(
+            "a server's daily_puzzle names the channel to post in: give HOUR CHANNEL_ID "
+            "(what /settings daily_puzzle HOUR stores when typed in that channel)"
+        )
 
     async def apply(store: Store) -> str:
         (target,) = place.scopes
@@ -84,6 +91,16 @@ async def settings_command(
         return _failed(error)
     print(shown, file=out)
     return 0
+
+
+def _names_no_channel(place: Place, value: str) -> bool:
+    """Whether ``value``, to be set as a server's ``daily_puzzle``, is an hour alone."""
+    words = value.split()
+    return (
+        place.scopes[0].startswith(SERVER)
+        and len(words) == 1
+        and words[0].lower() not in (*OFF, RESET)
+    )
 
 
 async def _shown(store: Store, settings: Settings, place: Place, names: list[str]) -> str:

@@ -58,6 +58,9 @@ def test_settings_read_write_and_reset_a_scope(tmp_path: Path) -> None:
     ]
     reset = chatbots(tmp_path, "settings", "discord:server:42", "level", "reset")
     assert reset.stdout == "level = medium (default)\n"
+    # A server's daily puzzle with the channel it goes to (an hour alone is refused below).
+    daily = chatbots(tmp_path, "settings", "discord:server:42", "daily_puzzle", "9", "7")
+    assert daily.stdout == "daily_puzzle = 9 7 (set for this server)\n", daily.stderr
 
 
 def test_settings_refuse_bad_input_clearly_and_change_nothing(tmp_path: Path) -> None:
@@ -68,6 +71,7 @@ def test_settings_refuse_bad_input_clearly_and_change_nothing(tmp_path: Path) ->
         (("discord:server:1", "game_ttl", "-5"), "game_ttl: '-5' is not a number of seconds"),
         (("discord:server:1", "level", "expert"), "level: 'expert' is not one of easy"),
         (("matrix:!r:x", "allowed_chats", "here"), "'here' means the chat of whoever types it"),
+        (("discord:server:1", "daily_puzzle", "9"), "a server's daily_puzzle names the channel"),
     ]
     for args, message in cases:
         done = chatbots(tmp_path, "settings", *args)
