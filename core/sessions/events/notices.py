@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from core.i18n import Lines, Text
 from core.render import clock_words
-from core.replies import Actor, Reply
+from core.replies import Reply
 from core.sessions.context import Context
 from core.sessions.events.table import Row, table
-from core.sessions.openplay.relay import Relay, Shown, reader_of
+from core.sessions.openplay.relay import Relay, Shown, chat_reader, reader_of
 from core.sessions.players.weblinks import WebLinks
 from core.sessions.views import board_reply, game_name
 from core.store import Session, events
@@ -101,7 +101,7 @@ class Notices:
             return self._game(item, event, session)
         if notice == "gave_way":
             return self._gave_way(item, event, session)
-        reader = self._chat_reader(item)
+        reader = chat_reader(self._ctx, item)
         about = describe(event)
         join = f"{self._ctx.prefix(reader)}tournament join {event.id}"
         if notice == "reminder":
@@ -121,25 +121,12 @@ class Notices:
             return None
         return reader, [Reply(text=text)]
 
-    def _chat_reader(self, item: OutboxItem) -> Actor:
-        """Whoever reads a notice in the item's chat: nobody in particular, in the bot's
-        default language, in the chat's server (an event's notices name no player)."""
-        server = item.detail.get("server")
-        return Actor(
-            item.platform,
-            item.chat_id,
-            "",
-            "",
-            locale=self._ctx.settings.default_locale,
-            server_id=server if isinstance(server, str) else None,
-        )
-
     def _gave_way(self, item: OutboxItem, event: Event, ended: Session | None) -> Shown | None:
         """A player's other game in the chat, ended for his tournament game (the director's
         rule): its board at its end, if it had one (a withdrawn challenge is gone), and why."""
         reader = None if ended is None else reader_of(self._ctx, item, ended)
         if reader is None:
-            reader = self._chat_reader(item)
+            reader = chat_reader(self._ctx, item)
         player = item.detail.get("player")
         text = Text("event.gave_way", {"player": str(player), "tournament": event.name})
         shown = [] if ended is None else [board_reply(ended)]

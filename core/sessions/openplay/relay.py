@@ -79,6 +79,21 @@ def reader_of(ctx: Context, item: OutboxItem, session: Session) -> Actor | None:
     )
 
 
+def chat_reader(ctx: Context, item: OutboxItem) -> Actor:
+    """Whoever reads ``item`` in its chat when it names no player (an event's notices, the
+    daily puzzle): nobody in particular, in the bot's default language, in the chat's Discord
+    server as the item names it, so that the server's settings (its language) mark it."""
+    server = item.detail.get("server")
+    return Actor(
+        item.platform,
+        item.chat_id,
+        "",
+        "",
+        locale=ctx.settings.default_locale,
+        server_id=server if isinstance(server, str) else None,
+    )
+
+
 class Relay:
     """Shows later replies where they belong (see the module docstring).
 

@@ -27,9 +27,9 @@ from core.i18n import Text
 from core.leases import Held, Lease, wait_or_set
 from core.puzzles.answer import Attempt
 from core.puzzles.streak import utc_day
-from core.replies import Actor, PlayerView, Reply
+from core.replies import PlayerView, Reply
 from core.sessions.context import Context
-from core.sessions.openplay.relay import Relay, Shown
+from core.sessions.openplay.relay import Relay, Shown, chat_reader
 from core.sessions.outages import REFUSED
 from core.sessions.puzzles import board
 from core.sessions.puzzles.solving import daily
@@ -104,16 +104,7 @@ class DailyPosts:
         view = board.puzzle_board(
             board.daily_board(puzzle), attempt, 0, ANYONE, board.task(attempt)
         )
-        server = item.detail.get("server")
-        # In its server, so that the server's settings (its language) mark the post.
-        reader = Actor(
-            item.platform,
-            item.chat_id,
-            "",
-            "",
-            locale=self._ctx.settings.default_locale,
-            server_id=server if isinstance(server, str) else None,
-        )
+        reader = chat_reader(self._ctx, item)
         text = Text("puzzle.daily", {"date": day})
         reply = Reply(text=text, board=view, new_message=True, session_id=view.session_id)
         return reader, [reply]
