@@ -11,7 +11,8 @@ For each Rapfi setting (1 s a move, 100 ms a move, depth 6, depth 8) it plays th
 of :data:`OPENINGS` with both colours (20 games; ``--quick``: 2 openings, 4 games) and prints
 the score, the game lengths and the time per move of both sides. ``RAPFI_SETTINGS`` picks some
 settings by key (``1s``, ``100ms``, ``depth6``, ``depth8``; comma-separated);
-``GOMOKU_PEER_CLOCK=cpu`` counts HARD's budget in CPU seconds, for a busy machine.
+``GOMOKU_PEER_CLOCK=cpu`` counts HARD's budget in CPU seconds, for a busy machine;
+``GOMOKU_PEER_MOVES=1`` prints the moves of every game HARD did not win, to replay it.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ SETTINGS_VARIABLE = "RAPFI_SETTINGS"
 # "cpu": HARD's budget (and its time per move below) counted in this process's CPU seconds,
 # for a machine shared with other work, where a wall-clock second may give HARD a tenth of one.
 CLOCK_VARIABLE = "GOMOKU_PEER_CLOCK"
+# "1": the moves (row, col) of each game HARD did not win, printed after the setting's score.
+MOVES_VARIABLE = "GOMOKU_PEER_MOVES"
 BUILD_FOLDER = "build-chatbots-bench"
 
 # Three-stone openings (row, col): black on the centre, white next to it (direct) or diagonal
@@ -321,6 +324,12 @@ def report(setting: Setting, games: list[Game]) -> None:
         lost = [g.plies for g in side if g.result == -1]
         before = f"{statistics.mean(lost):.1f}" if lost else "-"
         print(f"  {label}: {lengths}  (plies before a loss, mean {before})", flush=True)
+    if os.environ.get(MOVES_VARIABLE) == "1":
+        for g in games:
+            if g.result != 1:
+                colour = "first" if g.ours_first else "second"
+                cells = " ".join(f"{m // GOMOKU.cols},{m % GOMOKU.cols}" for m in g.moves)
+                print(f"  opening {g.opening}, HARD {colour}, {'WDL'[1 - g.result]}: {cells}")
 
 
 def main(quick: bool) -> None:
