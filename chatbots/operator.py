@@ -24,9 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from chatbots.app import EXIT_CONFIG, EXIT_FAILED, with_store
-from core.admin.daily import OFF
 from core.admin.effective import resolve, write
-from core.admin.keys import BY_NAME, HERE, KEYS
+from core.admin.keys import BY_NAME, HERE, KEYS, Effective
 from core.admin.scopes import SERVER, Place, Source, parse_scope
 from core.clean import clean_text
 from core.commands import RESET
@@ -95,12 +94,13 @@ async def settings_command(
 
 def _names_no_channel(place: Place, value: str) -> bool:
     """Whether ``value``, to be set as a server's ``daily_puzzle``, is an hour alone."""
-    words = value.split()
-    return (
-        place.scopes[0].startswith(SERVER)
-        and len(words) == 1
-        and words[0].lower() not in (*OFF, RESET)
-    )
+    if not place.scopes[0].startswith(SERVER) or not value or value.lower() == RESET:
+        return False
+    try:
+        daily = Effective.daily_puzzle.parse(value)
+    except UserError:
+        return False  # write() refuses it in the setting's own words
+    return daily is not None and daily.channel is None
 
 
 async def _shown(store: Store, settings: Settings, place: Place, names: list[str]) -> str:
