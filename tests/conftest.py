@@ -54,6 +54,7 @@ SLOW: tuple[str, ...] = (
     "tests/adapters/discord/test_takeover.py",
     "tests/adapters/matrix/test_lease.py",
     "tests/core/puzzles/test_shipped.py",
+    "tests/core/ai/test_jit_cache.py",
     # Single tests of otherwise fast files.
     "tests/core/games/test_position.py::test_tictactoe_perft",
     "tests/core/games/test_position.py::test_tictactoe_outcomes_by_kind",
