@@ -42,11 +42,6 @@ WIN_SCORE = 1 << 40  # above any evaluation
 # Candidate moves searched below the root (the root searches every move it is given).
 INNER_WIDTH = 10
 ROOT_WIDTH = 16
-# Late-move reductions: from this depth on, the moves after the first LMR_MOVES that make no
-# three of ours are searched a ply shallower first (again in full when one beats the best).
-# Reducing our threes too halved the nodes to depth 8 but saw wins by threes a ply later.
-LMR_DEPTH = 3
-LMR_MOVES = 3
 MAX_PLY = 120  # a ply limit stops a chain of forced blocks at the horizon
 # Fours read by the search for a win by fours at the horizon of the alpha-beta.
 LEAF_VCF_DEPTH = 8

@@ -14,8 +14,6 @@ from core.ai._gomoku_kernel import (
     INNER_WIDTH,
     LEAF_VCF_DEPTH,
     LINE_ENTRIES,
-    LMR_DEPTH,
-    LMR_MOVES,
     MAX_PLY,
     MOVE_SLOTS,
     T_CELLS,
@@ -316,10 +314,8 @@ def gk_negamax(
     at = w[W_MOVES] + 2 * MOVE_SLOTS * ply
     n = gk_moves(tab, w, at, INNER_WIDTH)
     next_depth = depth - 1
-    forced = 0
     if n < 0:
         n = -n
-        forced = 1
         if depth <= 0:
             next_depth = 0
     if n == 0:
@@ -333,28 +329,10 @@ def gk_negamax(
     original_alpha = alpha
     best = -WIN_SCORE
     best_move = w[at]
-    # Late quiet moves are reduced only where every move is free (no block, no three to stop).
-    reducible = forced == 0 and depth >= LMR_DEPTH and w[theirs + FLEX4] == 0
-    count = tab[T_COUNT]
-    classes = w[W_CLASSES]
     for i in range(n):
         here = w[at + i]
-        reduction = 0
-        if reducible and i >= LMR_MOVES and w[classes + me * count + here] < THREE:
-            reduction = 1
         gk_play(tab, w, here)
-        if i == 0:
-            value = -gk_negamax(tab, w, tt, next_depth, -beta, -alpha, ply + 1, deadline)
-        else:
-            # Principal variation search: the later moves are only shown to be no better
-            # (a null window), and searched again in full when one is.
-            value = -gk_negamax(
-                tab, w, tt, next_depth - reduction, -alpha - 1, -alpha, ply + 1, deadline
-            )
-            if reduction and value > alpha and not w[W_ABORT]:
-                value = -gk_negamax(tab, w, tt, next_depth, -alpha - 1, -alpha, ply + 1, deadline)
-            if alpha < value < beta and not w[W_ABORT]:
-                value = -gk_negamax(tab, w, tt, next_depth, -beta, -alpha, ply + 1, deadline)
+        value = -gk_negamax(tab, w, tt, next_depth, -beta, -alpha, ply + 1, deadline)
         gk_undo(tab, w)
         if w[W_ABORT]:
             return 0

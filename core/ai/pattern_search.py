@@ -62,7 +62,6 @@ class PatternSearch:
         self.fn = board.fn
         self.tt = _transpositions(board, not isinstance(board.w, list))
         self.depth = 0  # deepest finished iteration of the last root()
-        self.value = 0  # and the value of its best move
 
     def forget(self) -> None:
         """Empties the transposition table (kept from one search to the next otherwise)."""
@@ -163,19 +162,7 @@ class PatternSearch:
                 current, current_value = -1, -WIN_SCORE - 1
                 for here in moves:
                     play(tab, w, here)
-                    if current < 0:
-                        value = -int(
-                            negamax(tab, w, tt, depth - 1, -beta, -alpha, 1, self.deadline)
-                        )
-                    else:
-                        # the later moves only shown to be no better, searched in full if one is
-                        value = -int(
-                            negamax(tab, w, tt, depth - 1, -alpha - 1, -alpha, 1, self.deadline)
-                        )
-                        if alpha < value < beta and not w[kernel.W_ABORT]:
-                            value = -int(
-                                negamax(tab, w, tt, depth - 1, -beta, -alpha, 1, self.deadline)
-                            )
+                    value = -int(negamax(tab, w, tt, depth - 1, -beta, -alpha, 1, self.deadline))
                     undo(tab, w)
                     if w[kernel.W_ABORT]:
                         return best_move
@@ -188,7 +175,7 @@ class PatternSearch:
                             best_move = current
                 moves.remove(current)
                 moves.insert(0, current)
-                self.depth, self.value = depth, current_value
+                self.depth = depth
                 if current_value >= WIN_SCORE // 2:
                     break
                 if current_value <= -WIN_SCORE // 2:
