@@ -1,0 +1,48 @@
+"""HARD's defence against the opponent's wins by fours and threes (VCT) on 15x15, on positions
+of games lost to Rapfi (benchmarks/gomoku_peer.py): a move kept as a refutation must be one
+whose search read to the end, not one whose search stopped at its node limit."""
+
+from __future__ import annotations
+
+import time
+
+from core.ai import _gomoku_kernel as kernel
+from core.ai import warm_up
+from core.ai.pattern_board import PatternBoard
+from core.ai.pattern_search import PatternSearch
+from core.games import Position
+from tests.core.ai.test_vcf import GOMOKU_15, hard_move
+
+
+def cells(text: str) -> list[int]:
+    """Moves written as the benchmark prints them: ``row,col`` separated by spaces."""
+    return [int(row) * 15 + int(col) for row, col in (pair.split(",") for pair in text.split())]
+
+
+# Rapfi at depth 6 against HARD (second player, opening 6), HARD to move: black threatens a
+# win by threes. Most replies' searches stop at the node limit; HARD kept those with the two
+# read to the end and chose (7, 5), after which black's win (228,000 nodes) followed.
+THREES_THREAT = cells("7,7 6,7 5,7 7,6 6,8 5,8 4,9 8,6 6,6")
+
+
+def test_a_refutation_read_to_the_end_beats_one_cut_short() -> None:
+    warm_up()  # the compiled kernels loaded before HARD's clock starts, not within its second
+    p = Position.from_moves(GOMOKU_15, THREES_THREAT)
+    after = p.play(hard_move(p))
+    board = PatternBoard(after.rules, after.stones, after.to_move - 1)
+    search = PatternSearch(board, time.perf_counter() + 600)
+    search.forget()
+    assert search.vct(10, 1_000_000) < 0, f"{after!r} loses by threes"
+    assert board.w[kernel.W_ABORT] == 0, f"{after!r}: no proof that the threes are stopped"
+
+
+# Rapfi at depth 8 against HARD (second player, opening 6), HARD to move: black wins by threes
+# after every move HARD ranked among its root moves; the one refutation, (6, 8), was not among
+# them, and HARD gave the game up (a "swindle", lost 12 plies later).
+QUIET_REFUTATION = cells("7,7 6,7 5,7 7,6 6,6 5,6 7,8 8,5 5,8 9,4 10,3")
+
+
+def test_the_one_refutation_is_found_beyond_the_root_moves() -> None:
+    warm_up()
+    p = Position.from_moves(GOMOKU_15, QUIET_REFUTATION)
+    assert hard_move(p) == 6 * 15 + 8
