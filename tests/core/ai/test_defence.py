@@ -46,3 +46,23 @@ def test_the_one_refutation_is_found_beyond_the_root_moves() -> None:
     warm_up()
     p = Position.from_moves(GOMOKU_15, QUIET_REFUTATION)
     assert hard_move(p) == 6 * 15 + 8
+
+
+# Rapfi at depth 6 against HARD (second player, opening 1), black to move after HARD's (6, 7),
+# which HARD's search had read as a refutation: black's (6, 5) makes no three, only a win by
+# fours to threaten, and wins (Rapfi played it; HARD was lost two moves later).
+QUIET_WIN = cells(
+    "7,7 6,8 5,9 6,9 6,10 4,8 8,8 5,8 3,8 4,7 7,10 4,6 4,5 4,10 4,9 3,6 2,5 6,6 7,6 2,6 5,6"
+    " 1,6 0,6 7,9 5,7 6,7"
+)
+
+
+def test_a_quiet_move_that_threatens_a_win_by_fours_starts_a_win_by_threats() -> None:
+    p = Position.from_moves(GOMOKU_15, QUIET_WIN)
+    board = PatternBoard(p.rules, p.stones, p.to_move - 1)
+    search = PatternSearch(board, time.perf_counter() + 600)
+    search.forget()
+    first = search.vct(6, 1_000_000)
+    assert first >= 0
+    assert p.geometry.cell_of_bit(board.bit_of(first)) == 6 * 15 + 5
+    assert board.stone_count == len(QUIET_WIN)  # the board is as it was
