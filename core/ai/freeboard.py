@@ -39,6 +39,10 @@ EXACT_EMPTIES = 16
 # The share of the budget the exact attempt and the threat searches may use before alpha-beta.
 EXACT_SHARE = 0.5
 THREAT_SHARE = 0.4
+# The share by which the opponent's threats and their refutations must be read: when he
+# threatens, which moves do not lose matters more than how deep the alpha-beta reads them (out
+# of time at 0.55, HARD kept every move not yet read and chose one that lost to a Rapfi).
+DEFENCE_SHARE = 0.8
 # Fours (attacker moves) read by the searches by fours, ours and the opponent's: a search by
 # fours is narrow (one reply each), so deep is cheap, and a defence that reads fewer than the
 # opponent's win lets it through (Rapfi's wins by fours ran to 9 fours; refuting a 9-four
@@ -116,7 +120,7 @@ def hard_move(p: Position, deadline: float) -> int:
         pass
     moves = everything = search.ordered(player, candidates, ROOT_WIDTH)
     # The opponent's forced wins, as if we passed: keep only the moves that refute them.
-    threats.set_deadline(started + (THREAT_SHARE + 0.15) * budget)
+    threats.set_deadline(started + DEFENCE_SHARE * budget)
     try:
         for threes, depth in ((False, VCF_DEPTH), (True, VCT_DEPTH)):
             search.threat_memo.clear()
@@ -262,7 +266,7 @@ def _refutations(
     """The moves (the cells of the threats, ``moves``, then the other ``candidates``) after
     which the opponent no longer has a forced win of this kind: those read to the end when
     there are some, else those whose reading stopped at its node limit. Out of time, those
-    found so far, else those not yet shown to leave him the win."""
+    found so far, else those not read yet."""
     board = threats.search.board
     other = 1 - player
     # The cells of the threats first: a refutation is most often one of them, and out of time
@@ -289,8 +293,9 @@ def _refutations(
                 (refuting if threats.complete else unsure).append(bit)
         except DeadlinePassed:
             # Keeping every move then would throw away what was proven: a move shown to let
-            # his win through is worse than any move not read yet.
-            return refuting or unsure + pool[index:]
+            # his win through is worse than any move not read yet, and one read up to the node
+            # limit better (most unread moves lose when he threatens).
+            return refuting or unsure or pool[index:]
         finally:
             threats.undo(bit, player)
     return refuting or unsure

@@ -7,10 +7,13 @@ from __future__ import annotations
 import time
 
 from core.ai import _gomoku_kernel as kernel
-from core.ai import warm_up
+from core.ai import freeboard, threat_search, warm_up
+from core.ai.heuristic import windows
 from core.ai.pattern_board import PatternBoard
 from core.ai.pattern_search import PatternSearch
+from core.ai.proof_search import ProofSearch
 from core.games import Position
+from core.games.bitboard import iter_bits
 from tests.core.ai.test_vcf import GOMOKU_15, hard_move
 
 
@@ -66,3 +69,35 @@ def test_a_quiet_move_that_threatens_a_win_by_fours_starts_a_win_by_threats() ->
     assert first >= 0
     assert p.geometry.cell_of_bit(board.bit_of(first)) == 6 * 15 + 5
     assert board.stone_count == len(QUIET_WIN)  # the board is as it was
+
+
+# That game, HARD to move: black threatens a win by threes; every move read lost but two.
+OUT_OF_TIME = cells("7,7 6,8 5,9 6,9 6,10 7,11 7,9 5,11 8,8 8,11 6,11 7,10 5,8 9,12 10,13")
+
+
+class _OutOfTimeAfterOne(freeboard._Threats):
+    """The opponent's wins read for one move, up to the node limit, then out of time."""
+
+    def win(self, attacker: int, depth: int, threes: bool, limited: bool = False) -> int:
+        if self.complete is False:
+            raise threat_search.DeadlinePassed
+        self.complete = False
+        return -1
+
+
+def test_out_of_time_a_move_read_to_the_node_limit_beats_the_moves_not_read() -> None:
+    """Rapfi at depth 8 (opening 1, HARD second): out of time, HARD kept every move not read
+    yet beside the two read to the node limit, and chose one that lost to a win by threes."""
+    p = Position.from_moves(GOMOKU_15, OUT_OF_TIME)
+    player = p.to_move - 1
+    table = windows(p.rules)
+    board = threat_search.Board(table, p.stones)
+    search = threat_search.Search(table, board, float("inf"))
+    threats = _OutOfTimeAfterOne(search, ProofSearch(search), None)
+    candidates = 0
+    for bit in iter_bits(board.occupied):
+        candidates |= table.near[bit]
+    candidates &= ~board.occupied
+    moves = search.ordered(player, candidates, threat_search.ROOT_WIDTH)
+    kept = freeboard._refutations(threats, player, moves, candidates, freeboard.VCT_DEPTH, True)
+    assert len(kept) == 1
