@@ -31,8 +31,6 @@ from core.ai._gomoku_kernel import (
     W_COUNTS,
     W_HASH,
     W_MOVES,
-    W_PACKED,
-    W_PLAYED,
     W_STONE,
     W_STONES,
     W_TO_MOVE,
@@ -48,14 +46,7 @@ from core.ai._gomoku_kernel import (
     gk_tick,
     gk_undo,
 )
-from core.ai.patterns import B3, FLEX4, FOUR, FOUR_THREE, THREE, WIN
-
-# Where gk_vcf leaves the number of fours of the win it found, in its stack (past any level a
-# search of up to VCF_LEVELS - 2 fours uses).
-VCF_LENGTH = 3 * (VCF_LEVELS - 1)
-# Quiet moves (two closed threes) the attacker of gk_vct tries after his threes: a win by fours
-# they threaten wins as a three does (Rapfi won so where HARD's search saw no win).
-VCT_QUIET = 4
+from core.ai.patterns import FLEX4, FOUR, FOUR_THREE, THREE, WIN
 
 
 def gk_completion(tab: Any, w: Any, here: Any, player: Any) -> Any:
@@ -119,7 +110,6 @@ def gk_vcf(tab: Any, w: Any, depth: Any, ply: Any, deadline: Any) -> Any:
     calling another one."""
     found = gk_vcf_enter(tab, w, 0, min(depth, VCF_LEVELS - 1), ply)
     if found != 2:
-        w[w[W_VCF_STACK] + VCF_LENGTH] = 0
         return found
     count = tab[T_COUNT]
     stack = w[W_VCF_STACK]
@@ -171,69 +161,11 @@ def gk_vcf(tab: Any, w: Any, depth: Any, ply: Any, deadline: Any) -> Any:
             gk_undo(tab, w)
             continue
         level += 1
-    if found == 1:
-        # The win's fours and blocks stay in W_PLAYED past the stones (gk_vcf_defences).
-        w[stack + VCF_LENGTH] = level
-        if ply == 0:
-            w[W_VCF] = w[stack + 2]
+    if found == 1 and ply == 0:
+        w[W_VCF] = w[stack + 2]
     for _ in range(2 * level):
         gk_undo(tab, w)
     return found
-
-
-def gk_vcf_defences(tab: Any, w: Any, at: Any, attacker: Any, ply: Any, deadline: Any) -> Any:
-    """The defender (to move) against a win by fours of ``attacker`` as if he passed: writes
-    his replies at ``at``, best first, and returns their count; 0 when there is no such win.
-
-    The replies are the cells of the win (its fours, their blocks, the cells it ends on), the
-    cells where either side makes a four (the attacker's other ways in, the defender's tempo):
-    a stone elsewhere leaves that win as it was, but for a block that becomes his four."""
-    count = tab[T_COUNT]
-    defender = w[W_TO_MOVE]
-    w[W_TO_MOVE] = attacker
-    won = gk_vcf(tab, w, VCT_FOURS, ply + 1, deadline)
-    w[W_TO_MOVE] = defender
-    if not won or w[W_ABORT]:
-        return 0
-    line = w[W_PLAYED] + w[W_STONES]
-    length = 2 * w[w[W_VCF_STACK] + VCF_LENGTH]
-    stone = w[W_STONE]
-    classes = w[W_CLASSES]
-    w[W_TO_MOVE] = attacker
-    for i in range(length):
-        gk_play(tab, w, w[line + i])
-    last = -1
-    end = -1
-    for j in range(tab[T_CELLS_N]):
-        here = tab[tab[T_CELLS] + j]
-        if w[stone + here] == 0 and w[classes + attacker * count + here] >= FLEX4:
-            if last < 0:
-                last = here
-            elif end < 0:
-                end = here
-    for _ in range(length):
-        gk_undo(tab, w)
-    w[W_TO_MOVE] = defender
-    n = 0
-    for j in range(tab[T_CELLS_N]):
-        here = tab[tab[T_CELLS] + j]
-        if w[stone + here] != 0:
-            continue
-        wanted = (
-            w[classes + attacker * count + here] >= FOUR
-            or w[classes + defender * count + here] >= FOUR
-        )
-        if here == last:
-            wanted = True
-        if here == end:
-            wanted = True
-        i = 0
-        while not wanted and i < length:
-            wanted = w[line + i] == here
-            i += 1
-        if wanted:
-            n = gk_keep(w, at, n, MOVE_SLOTS, gk_rank(tab, w, here), here)
-    return n
 
 
 def gk_vct(tab: Any, w: Any, tt: Any, attacker: Any, depth: Any, ply: Any, deadline: Any) -> Any:
@@ -241,12 +173,10 @@ def gk_vct(tab: Any, w: Any, tt: Any, attacker: Any, depth: Any, ply: Any, deadl
     (either side to move); at ``ply`` 0 his first move is left in ``W_VCF``.
 
     At his turn: a five wins, a flex four wins when the other has no four, a win by fours is
-    looked for, else each of his best ``VCT_WIDTH`` moves that make a three or more, then his
-    best ``VCT_QUIET`` that make two closed threes. At the defender's: a four is blocked, a three
-    (a flex four in the making) is answered by every cell that spoils it or makes a four of his,
-    a threat of a win by fours by the replies of :func:`gk_vcf_defences`, and each answer must
-    lose; a move that threatens nothing lets him go. Results are kept in the transposition
-    table (flag ``GK_VCT``)."""
+    looked for, else each of his best ``VCT_WIDTH`` moves that make a three or more. At the
+    defender's: a four is blocked, a three (a flex four in the making) is answered by every cell
+    that spoils it or makes a four of his, and each answer must lose; a move that threatens
+    nothing lets him go. Results are kept in the transposition table (flag ``GK_VCT``)."""
     if gk_tick(w, deadline):
         return 0
     count = tab[T_COUNT]
@@ -295,27 +225,10 @@ def gk_vct(tab: Any, w: Any, tt: Any, attacker: Any, depth: Any, ply: Any, deadl
             found = 1
         elif depth > 0:
             n = 0
-            m = 0
-            packed = w[W_PACKED] + me * count
             for j in range(tab[T_CELLS_N]):
                 here = tab[tab[T_CELLS] + j]
-                if w[stone + here] != 0:
-                    continue
-                if w[classes + me * count + here] >= THREE:
+                if w[stone + here] == 0 and w[classes + me * count + here] >= THREE:
                     n = gk_keep(w, at, n, VCT_WIDTH, gk_rank(tab, w, here), here)
-                else:
-                    # Closed threes (a four next each): with the fours already there, a win by
-                    # fours to threaten (gk_vcf_defences says whether it is one).
-                    codes = w[packed + here]
-                    closed = 0
-                    for d in range(4):
-                        if (codes >> (4 * d)) & 15 == B3:
-                            closed += 1
-                    if closed >= 2:
-                        m = gk_keep(w, at + VCT_WIDTH, m, VCT_QUIET, gk_rank(tab, w, here), here)
-            for i in range(m):
-                w[at + n + i] = w[at + VCT_WIDTH + i]
-            n += m
             for i in range(n):
                 here = w[at + i]
                 gk_play(tab, w, here)
@@ -333,10 +246,6 @@ def gk_vct(tab: Any, w: Any, tt: Any, attacker: Any, depth: Any, ply: Any, deadl
         if blocks == 1 or w[theirs + FLEX4] > 0:
             n = gk_moves(tab, w, at, MOVE_SLOTS // 2)
             n = -n if n < 0 else n
-        else:
-            n = gk_vcf_defences(tab, w, at, attacker, ply, deadline)
-            if w[W_ABORT]:
-                return 0
         found = 1 if n > 0 else 0
         for i in range(n):
             gk_play(tab, w, w[at + i])
@@ -446,11 +355,4 @@ def gk_negamax(
 
 
 # The functions, callees first (compiled in this order by core.ai._solver_jit).
-SEARCH_FUNCTIONS = (
-    "gk_completion",
-    "gk_vcf_enter",
-    "gk_vcf",
-    "gk_vcf_defences",
-    "gk_vct",
-    "gk_negamax",
-)
+SEARCH_FUNCTIONS = ("gk_completion", "gk_vcf_enter", "gk_vcf", "gk_vct", "gk_negamax")

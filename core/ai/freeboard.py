@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import time
 
-from core.ai import _gomoku_kernel as kernel
 from core.ai.exact_free import exact_move, table_move
 from core.ai.heuristic import windows
 from core.ai.pattern_board import PatternBoard
@@ -39,10 +38,6 @@ EXACT_EMPTIES = 16
 # The share of the budget the exact attempt and the threat searches may use before alpha-beta.
 EXACT_SHARE = 0.5
 THREAT_SHARE = 0.4
-# The share by which the opponent's threats and their refutations must be read: when he
-# threatens, which moves do not lose matters more than how deep the alpha-beta reads them (out
-# of time at 0.55, HARD kept every move not yet read and chose one that lost to a Rapfi).
-DEFENCE_SHARE = 0.8
 # Fours (attacker moves) read by the searches by fours, ours and the opponent's: a search by
 # fours is narrow (one reply each), so deep is cheap, and a defence that reads fewer than the
 # opponent's win lets it through (Rapfi's wins by fours ran to 9 fours; refuting a 9-four
@@ -109,7 +104,7 @@ def hard_move(p: Position, deadline: float) -> int:
         found = threats.win(player, VCF_DEPTH, False)
         if found >= 0:
             return geo.cell_of_bit(found)
-        if threats.win(other, VCF_DEPTH, False, limited=True) < 0:
+        if threats.win(other, VCF_DEPTH, False) < 0:
             if patterned is None:
                 found = shortest_win(threats.proof, player)
             else:
@@ -120,23 +115,18 @@ def hard_move(p: Position, deadline: float) -> int:
         pass
     moves = everything = search.ordered(player, candidates, ROOT_WIDTH)
     # The opponent's forced wins, as if we passed: keep only the moves that refute them.
-    threats.set_deadline(started + DEFENCE_SHARE * budget)
+    threats.set_deadline(started + (THREAT_SHARE + 0.15) * budget)
     try:
         for threes, depth in ((False, VCF_DEPTH), (True, VCT_DEPTH)):
             search.threat_memo.clear()
-            if moves is not everything:
-                # The moves that stop his fours, now read for his fours and threes: a block of
-                # a win by fours that lets through a win by threes is lost all the same. None
-                # left: the fours are the surer threat, their blocks are kept.
-                moves = _refutations(threats, player, moves, 0, depth, threes) or moves
-                break
-            if threats.win(other, depth, threes, limited=True) < 0:
+            if threats.win(other, depth, threes) < 0:
                 continue
             refuting = _refutations(threats, player, moves, candidates, depth, threes)
             if not refuting:
                 # Lost against best play; most opponents are not that good.
                 return geo.cell_of_bit(_swindle(search, player, candidates, deadline))
             moves = refuting
+            break
     except DeadlinePassed:
         pass
     if patterned is not None:
@@ -160,8 +150,6 @@ class _Threats:
         self.search = search
         self.proof = proof
         self.patterned = patterned
-        # Whether the last "no win" of win() read the whole tree, not only up to a node limit.
-        self.complete = True
 
     def set_deadline(self, deadline: float) -> None:
         self.search.set_deadline(deadline)
@@ -180,21 +168,16 @@ class _Threats:
         if self.patterned is not None:
             self.patterned.board.undo()
 
-    def win(self, attacker: int, depth: int, threes: bool, limited: bool = False) -> int:
+    def win(self, attacker: int, depth: int, threes: bool) -> int:
         """A first move (a bit) of a forced win of ``attacker``, as if he were to move, or -1:
-        by fours within ``depth`` of them, or (``threes``) by fours and threes. The compiled
-        search by threes always stops at ``KERNEL_NODES_PER_PROOF`` nodes, the one by fours
-        only when ``limited`` (:attr:`complete` then says whether it read to the end).
+        by fours within ``depth`` of them, or (``threes``) by fours and threes.
 
         Raises:
             DeadlinePassed: out of time before an answer.
         """
         if self.patterned is None:
             if threes:
-                found = self.proof.prove(attacker, NODES_PER_PROOF, depth)
-                self.complete = self.proof.complete
-                return found
-            self.complete = True
+                return self.proof.prove(attacker, NODES_PER_PROOF, depth)
             return self.search.threat_search(attacker, depth, False)
         board = self.patterned.board
         to_move = board.to_move
@@ -202,36 +185,13 @@ class _Threats:
         try:
             if threes:
                 found = self.patterned.vct(depth, KERNEL_NODES_PER_PROOF)
-            elif limited:
-                found = self._limited_vcf(depth)
             else:
                 found = self.patterned.vcf(depth)
         finally:
             board.to_move = to_move
         if self.patterned.aborted:
             raise DeadlinePassed
-        # The kernel's abort flag says why it stopped: 2 is its node limit (1, the clock).
-        self.complete = int(board.w[kernel.W_ABORT]) != 2
         return -1 if found < 0 else board.bit_of(found)
-
-    def _limited_vcf(self, depth: int) -> int:
-        """:meth:`PatternSearch.vcf` within ``KERNEL_NODES_PER_PROOF`` nodes: without a limit,
-        the search by fours after one candidate refutation ran 860,000 nodes (3 s) and left
-        every other candidate unread."""
-        assert self.patterned is not None
-        patterned = self.patterned
-        board = patterned.board
-        w = board.w
-        w[kernel.W_ABORT] = 0
-        w[kernel.W_NODES] = 0
-        w[kernel.W_NODE_LIMIT] = KERNEL_NODES_PER_PROOF
-        vcf = patterned.fn["gk_vcf"]
-        for limit in range(1, depth + 1):
-            if vcf(board.tab, w, limit, 0, patterned.deadline):
-                return int(w[kernel.W_VCF])
-            if w[kernel.W_ABORT]:
-                break
-        return -1
 
 
 def _opening_move(p: Position, centrality: tuple[int, ...]) -> int:
@@ -263,10 +223,9 @@ def _opening_move(p: Position, centrality: tuple[int, ...]) -> int:
 def _refutations(
     threats: _Threats, player: int, moves: list[int], candidates: int, depth: int, threes: bool
 ) -> list[int]:
-    """The moves (the cells of the threats, ``moves``, then the other ``candidates``) after
-    which the opponent no longer has a forced win of this kind: those read to the end when
-    there are some, else those whose reading stopped at its node limit. Out of time, those
-    found so far, else those not read yet."""
+    """The moves (among ``moves``, our fours and the cells near the threat) after which the
+    opponent no longer has a forced win of this kind. Out of time, those found so far, else
+    those not yet shown to leave him the win."""
     board = threats.search.board
     other = 1 - player
     # The cells of the threats first: a refutation is most often one of them, and out of time
@@ -274,31 +233,20 @@ def _refutations(
     extra = board.four_makers(player) | board.four_makers(other) | board.double_points(other)
     pool = iter_bits(extra & candidates)
     pool += [bit for bit in moves if bit not in pool]
-    # Then every other cell near the stones: a quiet move the ordering ranks low is often the
-    # one refutation (against a depth-8 Rapfi it was none of the root moves), and the others
-    # lose fast.
-    rest = candidates & ~extra
-    pool += [
-        bit for bit in threats.search.ordered(player, rest, rest.bit_count()) if bit not in pool
-    ]
     refuting: list[int] = []
-    # A win not found within the node limit is often there all the same, deeper in a wide tree
-    # (a win by threes of 2.6 million nodes beat HARD so): such moves only when none is proven.
-    unsure: list[int] = []
     for index, bit in enumerate(pool):
         threats.play(bit, player)
         try:
             # After a four of ours he must answer it first; both searches handle that reply.
-            if threats.win(other, depth, threes, limited=True) < 0:
-                (refuting if threats.complete else unsure).append(bit)
+            if threats.win(other, depth, threes) < 0:
+                refuting.append(bit)
         except DeadlinePassed:
             # Keeping every move then would throw away what was proven: a move shown to let
-            # his win through is worse than any move not read yet, and one read up to the node
-            # limit better (most unread moves lose when he threatens).
-            return refuting or unsure or pool[index:]
+            # his win through is worse than any move not read yet.
+            return refuting or pool[index:]
         finally:
             threats.undo(bit, player)
-    return refuting or unsure
+    return refuting
 
 
 def _swindle(search: Search, player: int, candidates: int, deadline: float) -> int:
