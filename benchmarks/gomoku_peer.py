@@ -24,7 +24,8 @@ import statistics
 import subprocess
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -332,6 +333,20 @@ def report(setting: Setting, games: list[Game]) -> None:
                 print(f"  opening {g.opening}, HARD {colour}, {'WDL'[1 - g.result]}: {cells}")
 
 
+@contextmanager
+def cpu_clock(enabled: bool = True) -> Iterator[None]:
+    """Within it, every deadline of the AI (a ``time.perf_counter()`` value, the compiled
+    kernels' clock included) counts this process's CPU seconds: a budget is then the same however
+    busy the machine is. The wall clock is back on leaving."""
+    wall_clock = time.perf_counter
+    if enabled:
+        time.perf_counter = time.process_time
+    try:
+        yield
+    finally:
+        time.perf_counter = wall_clock
+
+
 def main(quick: bool) -> None:
     given = os.environ.get(SOURCE_VARIABLE)
     if not given:
@@ -344,13 +359,16 @@ def main(quick: bool) -> None:
     started = time.perf_counter()
     binary = build(Path(given).resolve())
     print(f"Rapfi built in {time.perf_counter() - started:.0f} s: {binary}")
-    wall_clock = time.perf_counter
-    if os.environ.get(CLOCK_VARIABLE) == "cpu":
-        # Every deadline of the AI is a time.perf_counter() value: counted in CPU time, the
-        # budget is the same however busy the machine is (Rapfi's time limit stays on the wall
-        # clock: its depth-limited settings are the ones load does not change).
-        time.perf_counter = time.process_time
+    on_cpu = os.environ.get(CLOCK_VARIABLE) == "cpu"
+    if on_cpu:
+        # Rapfi's time limit stays on the wall clock: its depth-limited settings are the ones
+        # load does not change.
         print("HARD's budget in CPU seconds of this process")
+    with cpu_clock(on_cpu):
+        _play_settings(quick, binary)
+
+
+def _play_settings(quick: bool, binary: Path) -> None:
     warm_up()
     openings = range(2 if quick else len(OPENINGS))
     wanted = os.environ.get(SETTINGS_VARIABLE, "")
@@ -370,4 +388,3 @@ def main(quick: bool) -> None:
                 for ours_first in (True, False):
                     games.append(play(engine, setting, opening, ours_first))
         report(setting, games)
-    time.perf_counter = wall_clock

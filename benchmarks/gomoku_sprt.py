@@ -28,6 +28,7 @@ from io import BytesIO
 from pathlib import Path
 
 from benchmarks.gomoku_peer import OPENINGS as PEER_OPENINGS
+from benchmarks.gomoku_peer import cpu_clock
 from core.ai import Level, choose_move, warm_up
 from core.games import Position, Rules
 
@@ -165,15 +166,13 @@ def main(quick: bool) -> None:
         rules_of(name) for name in os.environ.get("GOMOKU_SPRT_RULES", DEFAULT_RULES).split(",")
     ]
     lower, upper = math.log(BETA / (1 - ALPHA)), math.log((1 - BETA) / ALPHA)
-    # This process's HARD on the same clock as the child's (the wall clock back at the end).
-    wall_clock = time.perf_counter
-    time.perf_counter = time.process_time
-    warm_up()
     print(
         f"HARD (this tree) against HARD ({revision}), {budget} CPU s a move;"
         f" H0 Elo {elo0:+.0f}, H1 Elo {elo1:+.0f}; LLR bounds {lower:.2f}, {upper:.2f}"
     )
-    with tempfile.TemporaryDirectory() as folder:
+    # This process's HARD on the same clock as the child's.
+    with cpu_clock(), tempfile.TemporaryDirectory() as folder:
+        warm_up()
         base = Base(revision, Path(folder))
         try:
             for rules in all_rules:
@@ -209,4 +208,3 @@ def main(quick: bool) -> None:
                 )
         finally:
             base.close()
-            time.perf_counter = wall_clock

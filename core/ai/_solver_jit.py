@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import sys
 import time
 import types
 from collections.abc import Iterable
@@ -112,8 +111,7 @@ def _build() -> dict[str, Any]:
 
 def kernel_sources() -> list[Path]:
     """The files whose text the compiled functions depend on: the kernels and this module."""
-    modules = [module for module, _ in MODULES] + [sys.modules[__name__]]
-    return [Path(str(module.__file__)) for module in modules]
+    return [Path(str(module.__file__)) for module, _ in MODULES] + [Path(__file__)]
 
 
 def sources_digest(paths: Iterable[Path]) -> str:
