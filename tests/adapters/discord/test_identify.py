@@ -100,10 +100,14 @@ async def test_shards_of_different_buckets_go_together(backend: Backend) -> None
         assert gate.bucket(4) == gate.bucket(0) != gate.bucket(1)
         started = time.monotonic()
         await asyncio.gather(*(asking(gate, shard) for shard in (0, 1, 4)))
-        # Buckets 0 and 1 each took the lease at their first try; bucket 0's second shard
-        # found it held and passed only after it lapsed, an interval after the first.
-        assert store.tries(0) == [True] and store.tries(1) == [True]
-        assert store.tries(4)[0] is False and store.tries(4)[-1] is True
+        # Bucket 1's only shard took the lease at its first try. Of bucket 0's two shards,
+        # whichever the store answered first (a pool of connections may answer shard 4 before
+        # shard 0) took it at once; the other found it held and passed only after it lapsed,
+        # an interval after the first.
+        assert store.tries(1) == [True]
+        first, second = sorted((store.tries(0), store.tries(4)), key=len)
+        assert first == [True]
+        assert second[0] is False and second[-1] is True
         assert time.monotonic() - started >= LONG_INTERVAL * 0.75
 
 
