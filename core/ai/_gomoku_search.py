@@ -264,6 +264,31 @@ def gk_vct(tab: Any, w: Any, tt: Any, attacker: Any, depth: Any, ply: Any, deadl
     return found
 
 
+def gk_horizon(tab: Any, w: Any, tt: Any, entry: Any, ply: Any, deadline: Any) -> Any:
+    """The value of a leaf of :func:`gk_negamax` (its table entry at ``entry``): its evaluation,
+    unless the side to move wins by fours (the evaluation does not see it). A win or a value
+    read with a search is kept in the table: leaves transpose often."""
+    me = w[W_TO_MOVE]
+    mine = W_COUNTS + 8 * me
+    if w[W_COUNTS + 8 * (1 - me) + WIN] > 0 or w[mine + FOUR] + w[mine + FOUR_THREE] == 0:
+        return gk_evaluate(tab, w)
+    if tt[entry] == w[W_HASH] and tt[entry + 1] == WIN_SCORE:
+        return WIN_SCORE - ply - 2 * LEAF_VCF_DEPTH
+    value = WIN_SCORE
+    if not gk_vcf(tab, w, LEAF_VCF_DEPTH, ply, deadline):
+        if w[W_ABORT]:
+            return 0
+        value = gk_evaluate(tab, w)
+    # A deeper entry, of this position or another, is worth more than a leaf's.
+    if tt[entry + 2] & 255 == 0 and tt[entry] != w[W_HASH]:
+        tt[entry] = w[W_HASH]
+        tt[entry + 1] = value
+        tt[entry + 2] = GK_EXACT << 8
+    if value == WIN_SCORE:
+        return WIN_SCORE - ply - 2 * LEAF_VCF_DEPTH
+    return value
+
+
 def gk_negamax(
     tab: Any, w: Any, tt: Any, depth: Any, alpha: Any, beta: Any, ply: Any, deadline: Any
 ) -> Any:
@@ -303,14 +328,7 @@ def gk_negamax(
         ):
             return value
     if (depth <= 0 and blocks == 0) or ply >= MAX_PLY:
-        # A win by fours is read out at the horizon: the evaluation does not see it.
-        if (
-            blocks == 0
-            and w[mine + FOUR] + w[mine + FOUR_THREE] > 0
-            and gk_vcf(tab, w, LEAF_VCF_DEPTH, ply, deadline)
-        ):
-            return WIN_SCORE - ply - 2 * LEAF_VCF_DEPTH
-        return gk_evaluate(tab, w)
+        return gk_horizon(tab, w, tt, entry, ply, deadline)
     at = w[W_MOVES] + 2 * MOVE_SLOTS * ply
     n = gk_moves(tab, w, at, INNER_WIDTH)
     next_depth = depth - 1
@@ -355,4 +373,4 @@ def gk_negamax(
 
 
 # The functions, callees first (compiled in this order by core.ai._solver_jit).
-SEARCH_FUNCTIONS = ("gk_completion", "gk_vcf_enter", "gk_vcf", "gk_vct", "gk_negamax")
+SEARCH_FUNCTIONS = ("gk_completion", "gk_vcf_enter", "gk_vcf", "gk_vct", "gk_horizon", "gk_negamax")

@@ -9,8 +9,9 @@ The search below the root is :func:`core.ai._gomoku_kernel.gk_negamax` (compiled
 - When the opponent threatens a flex four (an open three, a four-three in the making), only the
   cells that stop it or make a four of ours are searched: any other move loses to it.
 - At the horizon a pending four is still blocked, and a win by fours of the side to move is
-  read out (``gk_vcf``); a flex four of the side to move wins when the opponent has no four to
-  reply with. (Blocks that cost no depth anywhere made a tree of fours explode: depth 3.)
+  read out (``gk_vcf``, ``LEAF_VCF_DEPTH`` fours; kept in the table, as leaves transpose); a
+  flex four of the side to move wins when the opponent has no four to reply with. (Blocks
+  that cost no depth anywhere made a tree of fours explode: depth 3.)
 - A transposition table (Zobrist hashes), kept from one move to the next, holds each position's
   bound and best move across the iterations of an iterative deepening that runs until the
   deadline.
