@@ -454,7 +454,8 @@ def _report(task: asyncio.Task[None], adapter: Adapter, *, early: bool) -> int:
 async def _close(what: str, awaitable: Awaitable[None], seconds: float) -> bool:
     """Awaits a ``close()`` with a timeout; False (and logged) when it fails or times out."""
     try:
-        await asyncio.wait_for(awaitable, seconds)
+        async with asyncio.timeout(seconds):
+            await awaitable
     except TimeoutError:
         log.error("close timed out", extra={"what": what, "timeout_s": round(seconds, 1)})
         return False

@@ -69,7 +69,8 @@ class HealthCheck:
 
     async def _store(self) -> str:
         try:
-            await asyncio.wait_for(self._store_check(), self._store_timeout)
+            async with asyncio.timeout(self._store_timeout):
+                await self._store_check()
         except Exception as error:
             # The reason goes to the log, not to the unauthenticated caller.
             log.warning("health: the store does not answer", extra={"error": repr(error)})

@@ -306,7 +306,8 @@ async def _read(read: Callable[[], Awaitable[T]] | None, what: str) -> T | None:
     if read is None:
         return None
     try:
-        return await asyncio.wait_for(read(), _COUNT_TIMEOUT)
+        async with asyncio.timeout(_COUNT_TIMEOUT):
+            return await read()
     except Exception as error:
         # The series goes missing for this scrape: an absent value, not a false zero.
         log.warning(f"metrics: cannot count {what}", extra={"error": str(error)})

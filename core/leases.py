@@ -294,7 +294,8 @@ class Lease:
             await asyncio.sleep(max(0.0, next_renewal - self._clock()))
             try:
                 # A renewal that hangs must not outlast the time the lease surely has left.
-                taken = await asyncio.wait_for(self._try(), max(0.01, self.remaining() - margin))
+                async with asyncio.timeout(max(0.01, self.remaining() - margin)):
+                    taken = await self._try()
             except TimeoutError:
                 taken = None
             if taken:
@@ -314,9 +315,8 @@ class Lease:
 
     async def _release(self) -> None:
         try:
-            await asyncio.wait_for(
-                self._store.run(leases.release_lease(self.name, self.holder)), RELEASE_TIMEOUT
-            )
+            async with asyncio.timeout(RELEASE_TIMEOUT):
+                await self._store.run(leases.release_lease(self.name, self.holder))
         except Exception as error:
             log.warning("lease %s: not released (%s); it expires by itself", self.name, error)
         else:
@@ -357,7 +357,8 @@ class Held:
 async def wait_or_set(event: asyncio.Event, seconds: float) -> None:
     """Sleep ``seconds``, or less if ``event`` is set meanwhile."""
     with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(event.wait(), max(0.0, seconds))
+        async with asyncio.timeout(max(0.0, seconds)):
+            await event.wait()
 
 
 async def _set_when(source: asyncio.Event, target: asyncio.Event) -> None:

@@ -38,6 +38,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
 from adapters.discord.layout import MessageSpec
+from core.leases import wait_or_set
 from core.ports import BoardLocation, Store
 from core.store import boards, kv
 
@@ -178,8 +179,7 @@ class BoardMessages:
                     return found
                 if only_the_post and not posting:
                     return None  # the post had ended, unremembered (it failed)
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(posted.wait(), left)
+                await wait_or_set(posted, left)
         finally:
             self._posted.pop(session_id, None)
 

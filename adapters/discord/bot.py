@@ -176,7 +176,8 @@ class GameBot(discord.Client, DepartureEvents):
         self._sync_stop.set()
         if self._sync_task is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._sync_task, SYNC_LEASE_RELEASE)
+                async with asyncio.timeout(SYNC_LEASE_RELEASE):
+                    await self._sync_task
 
     async def sync_commands(self) -> None:
         """Register the slash commands with Discord (globally, or in ``DISCORD_GUILD_IDS``)."""

@@ -108,7 +108,8 @@ class Rooms(Generic[J]):
     async def _work(self, room_id: str, room: _Room[J]) -> None:
         while True:
             try:
-                job, batch = await asyncio.wait_for(room.queue.get(), self._idle)
+                async with asyncio.timeout(self._idle):
+                    job, batch = await room.queue.get()
             except TimeoutError:
                 if room.queue.empty():
                     # No await between the check and the removal: nothing can be queued here
@@ -133,7 +134,8 @@ class Rooms(Generic[J]):
         if rooms:
             drained = asyncio.gather(*(room.queue.join() for room in rooms))
             try:
-                await asyncio.wait_for(drained, drain)
+                async with asyncio.timeout(drain):
+                    await drained
             except TimeoutError:
                 log.warning(
                     "matrix: stopping with events still queued; they are handled next start"

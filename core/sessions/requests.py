@@ -52,7 +52,8 @@ class Requests:
     async def drain(self, seconds: float) -> bool:
         """Wait up to ``seconds`` for the requests in flight; True if none is left."""
         try:
-            await asyncio.wait_for(self._idle.wait(), seconds)
+            async with asyncio.timeout(seconds):
+                await self._idle.wait()
         except TimeoutError:
             log.warning("service closing with %d requests still in flight", self._in_flight)
             return False

@@ -417,7 +417,8 @@ class PoolRunner:
             return await fallback()
         loop = asyncio.get_running_loop()
         try:
-            return await asyncio.wait_for(loop.run_in_executor(pool, fn, *args), seconds)
+            async with asyncio.timeout(seconds):
+                return await loop.run_in_executor(pool, fn, *args)
         except (TimeoutError, BrokenProcessPool) as error:
             # A worker hung or died: the player still gets an answer (MEDIUM's move), and a
             # broken pool is replaced so the next search runs in the pool again.

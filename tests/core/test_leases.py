@@ -260,3 +260,39 @@ async def test_a_store_outage_is_logged_once_when_it_starts_and_once_when_it_end
     assert lines[1] == "lease job: lost, the store did not answer in time"
     assert lines[2].startswith("lease job: the store answers again after ")
     assert not [r for r in mine if r.exc_info]
+
+
+class HeldStore:
+    """A store double (a real store cannot be made to answer at a chosen moment): it answers
+    every call with True at once, but the first renewal, which waits for the test's answer."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.first_renewal: asyncio.Future[bool] | None = None
+
+    def run(self, op: object) -> asyncio.Future[bool]:
+        self.calls += 1
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        if self.calls == 2:
+            self.first_renewal = future
+        else:
+            future.set_result(True)
+        return future
+
+
+async def test_a_renewal_answered_as_the_work_ends_does_not_keep_the_lease_running() -> None:
+    """The renewal's answer and the end of the work in one turn of the loop: Python 3.11's
+    ``asyncio.wait_for`` returned the answer and dropped the cancellation, so the renewals went
+    on forever and ``run`` never returned (a shard process that never stopped, seen in CI)."""
+    store = HeldStore()
+    lease, stop = Lease(store, "job", ttl=TTL), asyncio.Event()  # type: ignore[arg-type]
+
+    async def work(ending: asyncio.Event) -> None:
+        await until(lambda: store.first_renewal is not None)
+        assert store.first_renewal is not None
+        stop.set()
+        store.first_renewal.set_result(True)  # answered; the keeper is cancelled right after
+
+    # A hang is what this test is about: a bound far above the few milliseconds it takes.
+    await asyncio.wait_for(lease.run(work, stop), 10.0)
+    assert lease.state is LeaseState.STOPPED

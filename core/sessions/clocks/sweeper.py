@@ -5,12 +5,11 @@ each ending is a compare-and-set, each deletion conditional)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from core.leases import Held, Lease
+from core.leases import Held, Lease, wait_or_set
 from core.sessions.outages import REFUSED, Outages
 from core.sessions.settings import ServiceSettings
 from core.store.port import Store
@@ -65,8 +64,7 @@ class Sweeper:
             if time.monotonic() >= next_expiry:
                 next_expiry = time.monotonic() + self._settings.sweep_interval
                 await self._expired()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(ending.wait(), self._settings.clock_interval)
+            await wait_or_set(ending, self._settings.clock_interval)
 
     async def _expired(self) -> None:
         started = time.perf_counter()

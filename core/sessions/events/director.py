@@ -18,11 +18,10 @@ or another process taking the lease over, goes on from the store.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import logging
 
-from core.leases import RELEASE_TIMEOUT, Lease
+from core.leases import RELEASE_TIMEOUT, Lease, wait_or_set
 from core.pairing.arena import FreePlayer, pair_wave
 from core.pairing.roundrobin import round_robin
 from core.pairing.swiss import Bye, SwissGame, SwissPlayer, pair_round
@@ -379,8 +378,7 @@ class Directors:
                 pass  # the store is down: the sweeps and passes log the outage
             except Exception:
                 log.exception("could not read the live events", extra={"action": "events"})
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._stop.wait(), PASS)
+            await wait_or_set(self._stop, PASS)
 
     def _direct(self, event_id: str) -> None:
         lease = Lease(self._ctx.store, f"event:{event_id}", ttl=self._ctx.settings.lease_ttl)
@@ -394,8 +392,7 @@ class Directors:
                     pass
                 except Exception:
                     log.exception("event %s: step failed", event_id, extra={"action": "events"})
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(ending.wait(), PASS)
+                await wait_or_set(ending, PASS)
 
         task = asyncio.create_task(lease.run(work, self._stop), name=f"event-{event_id}")
         self._directing[event_id] = task

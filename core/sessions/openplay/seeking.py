@@ -21,7 +21,6 @@ shows it); every pass also shows what other processes left for chats this one se
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import Counter
 
@@ -31,6 +30,7 @@ from core.commands import Block, SeekAction, Unblock
 from core.commands import Seek as SeekCommand
 from core.errors import UserError
 from core.i18n import Lines, Text
+from core.leases import wait_or_set
 from core.pairing.seeks import (
     OPEN_PLAY_CLOCK,
     SEEK_TTL,
@@ -409,8 +409,7 @@ class Matchmaker:
     async def run(self, stop: asyncio.Event, interval: float = PASS_INTERVAL) -> None:
         """Pass over the queue every ``interval`` seconds until ``stop`` is set."""
         while not stop.is_set():
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), interval)
+            await wait_or_set(stop, interval)
             if stop.is_set():
                 return
             started = self._ctx.outages.now()
