@@ -12,7 +12,10 @@ of :data:`OPENINGS` with both colours (20 games; ``--quick``: 2 openings, 4 game
 the score, the game lengths and the time per move of both sides. ``RAPFI_SETTINGS`` picks some
 settings by key (``1s``, ``100ms``, ``depth6``, ``depth8``; comma-separated);
 ``GOMOKU_PEER_CLOCK=cpu`` counts HARD's budget in CPU seconds, for a busy machine;
-``GOMOKU_PEER_MOVES=1`` prints the moves of every game HARD did not win, to replay it.
+``GOMOKU_PEER_MOVES=1`` prints the moves of every game HARD did not win, to replay it;
+``GOMOKU_PEER_JUDGE=<ms>`` has a second Rapfi, at that many milliseconds a position, judge each
+of HARD's moves in those games: its evaluation before the move (for HARD: ``+M13``/``-M12``, a
+forced win or loss in that many plies) and the move it prefers, to see where a game turned.
 """
 
 from __future__ import annotations
@@ -42,6 +45,8 @@ SETTINGS_VARIABLE = "RAPFI_SETTINGS"
 CLOCK_VARIABLE = "GOMOKU_PEER_CLOCK"
 # "1": the moves (row, col) of each game HARD did not win, printed after the setting's score.
 MOVES_VARIABLE = "GOMOKU_PEER_MOVES"
+# Milliseconds: a second Rapfi judges each of HARD's moves in the games it did not win.
+JUDGE_VARIABLE = "GOMOKU_PEER_JUDGE"
 BUILD_FOLDER = "build-chatbots-bench"
 
 # Three-stone openings (row, col): black on the centre, white next to it (direct) or diagonal
@@ -121,6 +126,8 @@ class GomocupEngine:
         )
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.busy = False  # a move was answered and no ping since
+        self.messages: list[str] = []
+        """The MESSAGE lines said since the last command (Rapfi's evaluation is one)."""
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
@@ -148,6 +155,8 @@ class GomocupEngine:
             if line is None:
                 raise EngineError(f"the engine exited (code {self.process.wait()})")
             word = line.split(maxsplit=1)[0].upper() if line else ""
+            if word == "MESSAGE":
+                self.messages.append(line.split(maxsplit=1)[1] if " " in line else "")
             if word in ("", "MESSAGE", "DEBUG"):
                 continue
             if word == "ERROR":
@@ -167,6 +176,7 @@ class GomocupEngine:
     def _command(self, text: str) -> None:
         if self.busy:
             self._wait_ready()
+        self.messages.clear()
         self._send(text)
 
     def _wait_ready(self) -> None:
@@ -211,6 +221,16 @@ class GomocupEngine:
         """Our move ``x,y``; its answer."""
         self._command(f"TURN {x},{y}")
         return self._move()
+
+    def evaluation(self) -> str | None:
+        """The engine's last evaluation since the last command, for the side it played, as it
+        said it (Rapfi: ``MESSAGE ... | Eval -197 | ...``, ``+M13`` a win in 13 plies)."""
+        for message in reversed(self.messages):
+            for field_ in message.split("|"):
+                name, _, value = field_.strip().partition(" ")
+                if name == "Eval" and value.strip():
+                    return value.strip()
+        return None
 
     def close(self) -> None:
         if self.process.poll() is None:
@@ -279,6 +299,37 @@ def play(
     return game
 
 
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The judge's view of the position before one of HARD's moves."""
+
+    ply: int  # from 1, the opening's stones included
+    ours: int  # HARD's move (a cell, row-major)
+    preferred: int  # the judge's move
+    evaluation: str | None  # for HARD, as the judge said it
+
+
+def judge(engine: GomocupEngine, game: Game, turn_ms: int) -> list[Verdict]:
+    """The judge's verdict before each of HARD's moves in ``game`` (a new game each time: the
+    judge plays the side to move, HARD's)."""
+    verdicts = []
+    opening = len(OPENINGS[game.opening])
+    ours = 0 if game.ours_first else 1  # HARD's moves are the plies of this parity
+    info = {"rule": 0, "thread_num": 1, "timeout_match": 0, "timeout_turn": turn_ms}
+    for ply in range(opening, len(game.moves)):
+        if ply % 2 != ours:
+            continue
+        engine.start(GOMOKU.rows, info)
+        stones = [
+            (move % GOMOKU.cols, move // GOMOKU.cols, i % 2 == ours)
+            for i, move in enumerate(game.moves[:ply])
+        ]
+        x, y = engine.board(stones)
+        preferred = y * GOMOKU.cols + x
+        verdicts.append(Verdict(ply + 1, game.moves[ply], preferred, engine.evaluation()))
+    return verdicts
+
+
 # --------------------------------------------------------------------------------------------
 # Building Rapfi, the report
 # --------------------------------------------------------------------------------------------
@@ -306,7 +357,12 @@ def fmt(seconds: float) -> str:
     return f"{seconds * 1e3:.0f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
-def report(setting: Setting, games: list[Game]) -> None:
+def cell_name(cell: int) -> str:
+    return f"{cell // GOMOKU.cols},{cell % GOMOKU.cols}"
+
+
+def report(setting: Setting, games: list[Game], judged: dict[int, list[Verdict]]) -> None:
+    """The setting's score; ``judged``: the judge's verdicts per game (index in ``games``)."""
     wins = sum(g.result == 1 for g in games)
     draws = sum(g.result == 0 for g in games)
     losses = sum(g.result == -1 for g in games)
@@ -325,12 +381,17 @@ def report(setting: Setting, games: list[Game]) -> None:
         lost = [g.plies for g in side if g.result == -1]
         before = f"{statistics.mean(lost):.1f}" if lost else "-"
         print(f"  {label}: {lengths}  (plies before a loss, mean {before})", flush=True)
-    if os.environ.get(MOVES_VARIABLE) == "1":
-        for g in games:
+    if os.environ.get(MOVES_VARIABLE) == "1" or judged:
+        for index, g in enumerate(games):
             if g.result != 1:
                 colour = "first" if g.ours_first else "second"
-                cells = " ".join(f"{m // GOMOKU.cols},{m % GOMOKU.cols}" for m in g.moves)
+                cells = " ".join(cell_name(m) for m in g.moves)
                 print(f"  opening {g.opening}, HARD {colour}, {'WDL'[1 - g.result]}: {cells}")
+                for v in judged.get(index, []):
+                    print(
+                        f"    ply {v.ply}: HARD {cell_name(v.ours)}, judge"
+                        f" {cell_name(v.preferred)}, eval before {v.evaluation or '?'}"
+                    )
 
 
 @contextmanager
@@ -373,6 +434,7 @@ def _play_settings(quick: bool, binary: Path) -> None:
     openings = range(2 if quick else len(OPENINGS))
     wanted = os.environ.get(SETTINGS_VARIABLE, "")
     keys = {key.strip() for key in wanted.split(",") if key.strip()}
+    judge_ms = int(os.environ.get(JUDGE_VARIABLE) or 0)
     unknown = keys - {setting.key for setting in SETTINGS}
     if unknown:
         choices = ", ".join(setting.key for setting in SETTINGS)
@@ -387,4 +449,10 @@ def _play_settings(quick: bool, binary: Path) -> None:
             for opening in openings:
                 for ours_first in (True, False):
                     games.append(play(engine, setting, opening, ours_first))
-        report(setting, games)
+        judged: dict[int, list[Verdict]] = {}
+        if judge_ms:
+            with GomocupEngine([str(binary)], cwd=binary.parent) as engine:
+                for index, game in enumerate(games):
+                    if game.result != 1:
+                        judged[index] = judge(engine, game, judge_ms)
+        report(setting, games, judged)

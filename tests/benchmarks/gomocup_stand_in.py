@@ -2,8 +2,9 @@
 
 ``python gomocup_stand_in.py LOG [error]``: speaks the protocol on stdin/stdout and appends every
 command line it reads to LOG. It plays the first empty cell in reading order (weak on purpose),
-says a MESSAGE before each move, and, like Rapfi, drops the first command that reaches it after
-a move (Rapfi is still marking itself idle then). With ``error`` it answers BOARD with ERROR.
+says a MESSAGE before each move (Rapfi's form, its "evaluation" the number of stones on the
+board), and, like Rapfi, drops the first command that reaches it after a move (Rapfi is still
+marking itself idle then). With ``error`` it answers BOARD with ERROR.
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ def main() -> None:
     def move() -> None:
         nonlocal busy
         x, y = next((x, y) for y in range(size) for x in range(size) if (x, y) not in taken)
+        # Rapfi's form; the "evaluation" is the count of stones before the move.
+        say(f"MESSAGE Speed 1K | Depth 1-1 | Eval {len(taken)} | Node 1 | Time 0ms")
         taken.add((x, y))
-        say("MESSAGE thinking done")
         say(f"{x},{y}")
         busy = True
 

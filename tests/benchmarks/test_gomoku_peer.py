@@ -14,6 +14,7 @@ from benchmarks.gomoku_peer import (
     SETTINGS,
     EngineError,
     GomocupEngine,
+    judge,
     play,
 )
 
@@ -57,6 +58,27 @@ def test_a_game_from_an_opening_is_played_to_its_end(tmp_path: Path, ours_first:
     # 1: the engine's own stone; the opening's first and third stones are the first player's.
     theirs_flag, ours_flag = ("2", "1") if ours_first else ("1", "2")
     assert [stone.rsplit(",", 1)[1] for stone in told[:3]] == [theirs_flag, ours_flag, theirs_flag]
+
+
+@pytest.mark.parametrize("ours_first", [True, False])
+def test_the_judge_sees_each_position_before_hards_moves(tmp_path: Path, ours_first: bool) -> None:
+    with stand_in(tmp_path / "log") as engine:
+        game = play(engine, SETTINGS[1], 0, ours_first, budget=0.05)
+    with stand_in(tmp_path / "judge") as engine:
+        verdicts = judge(engine, game, 100)
+    assert [v.ply for v in verdicts] == [
+        ply + 1
+        for ply in range(len(OPENINGS[0]), game.plies)
+        if ply % 2 == (0 if ours_first else 1)
+    ]
+    for v in verdicts:
+        before = game.moves[: v.ply - 1]
+        assert v.ours == game.moves[v.ply - 1]
+        assert v.evaluation == str(len(before))  # the stand-in's "evaluation" of that position
+        assert v.preferred == min(set(range(15 * 15)) - set(before))  # its first empty cell
+    told = (tmp_path / "judge").read_text()
+    assert told.count("START 15") == len(verdicts)
+    assert "INFO timeout_turn 100" in told
 
 
 def test_an_error_from_the_engine_is_raised_with_its_words(tmp_path: Path) -> None:
