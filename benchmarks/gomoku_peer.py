@@ -264,6 +264,15 @@ class Game:
     peer_times: list[float] = field(default_factory=list)
 
 
+def board_stones(moves: Sequence[int], engine_first: bool) -> list[tuple[int, int, bool]]:
+    """``moves`` (cells, row-major, in the order played) as :meth:`GomocupEngine.board` takes
+    them, the engine's own being the first player's when ``engine_first``."""
+    return [
+        (move % GOMOKU.cols, move // GOMOKU.cols, (i % 2 == 0) == engine_first)
+        for i, move in enumerate(moves)
+    ]
+
+
 def play(
     engine: GomocupEngine, setting: Setting, opening: int, ours_first: bool, budget: float = BUDGET
 ) -> Game:
@@ -285,11 +294,7 @@ def play(
             last = p.moves[-1]
             x, y = engine.turn(last % GOMOKU.cols, last // GOMOKU.cols)
         else:
-            stones = [
-                (move % GOMOKU.cols, move // GOMOKU.cols, i % 2 + 1 != ours)
-                for i, move in enumerate(p.moves)
-            ]
-            x, y = engine.board(stones)
+            x, y = engine.board(board_stones(p.moves, engine_first=not ours_first))
             told = True
         game.peer_times.append(time.monotonic() - started)
         p = p.play(y * GOMOKU.cols + x)
@@ -320,11 +325,7 @@ def judge(engine: GomocupEngine, game: Game, turn_ms: int) -> list[Verdict]:
         if ply % 2 != ours:
             continue
         engine.start(GOMOKU.rows, info)
-        stones = [
-            (move % GOMOKU.cols, move // GOMOKU.cols, i % 2 == ours)
-            for i, move in enumerate(game.moves[:ply])
-        ]
-        x, y = engine.board(stones)
+        x, y = engine.board(board_stones(game.moves[:ply], engine_first=game.ours_first))
         preferred = y * GOMOKU.cols + x
         verdicts.append(Verdict(ply + 1, game.moves[ply], preferred, engine.evaluation()))
     return verdicts
