@@ -1,0 +1,72 @@
+"""The evaluation's fit (``benchmarks.gomoku_tune``): its description of a position is the one the
+kernel scores, it keeps only quiet positions, and its regression finds weights it is shown."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from benchmarks.gomoku_tune import (
+    FEATURES,
+    SIDE_TO_MOVE,
+    SIZE,
+    Game,
+    cell_features,
+    current_weights,
+    fit,
+    log_loss,
+    quiet_positions,
+)
+from core.ai import _gomoku_kernel as kernel
+from core.ai.pattern_board import PatternBoard
+from core.ai.patterns import CODES
+from core.games import Position, Rules
+
+RULES = Rules(SIZE, SIZE, 5)
+
+
+def cell(row: int, col: int) -> int:
+    return row * SIZE + col
+
+
+def test_the_features_weighed_by_the_values_are_the_boards_sums() -> None:
+    rng = random.Random(7)
+    for _ in range(20):
+        p = Position.from_moves(RULES, [])
+        while len(p.moves) < rng.randint(3, 30) and not p.is_over:
+            p = p.play(rng.choice([m for m in p.legal_moves() if abs(m // SIZE - 7) < 4]))
+        board = PatternBoard(RULES, p.stones, p.to_move - 1)
+        stone = board.w[kernel.W_STONE]
+        empty = [here for here in board.grid.cells if not board.w[stone + here]]
+        weights = current_weights()
+        for player in (0, 1):
+            features = cell_features(np.asarray(board.packed[player], dtype=np.int64)[empty])
+            assert features[SIDE_TO_MOVE] == 0
+            assert features[:CODES].sum() == 4 * len(empty)
+            assert round(float(features @ weights)) == board.total[player]
+
+
+def test_only_quiet_positions_are_kept_with_the_result_of_the_side_to_move() -> None:
+    black_three = [cell(7, 7), cell(0, 0), cell(7, 8), cell(0, 2), cell(7, 9)]
+    game = Game((*black_three, cell(14, 14), cell(10, 10), cell(14, 12), cell(3, 3)), 0, 1)
+    kept = list(quiet_positions(game, RULES))
+    # After black's open three (the fifth stone) nothing is quiet: white must answer it, and
+    # black, left to move with it, could make a flex four.
+    assert [result for _, _, result in kept] == [0.0, 1.0, 0.0, 1.0]
+    for mine, theirs, _ in kept:
+        assert (mine[SIDE_TO_MOVE], theirs[SIDE_TO_MOVE]) == (0, -1)
+
+
+def test_the_fit_finds_the_weights_the_results_were_drawn_from() -> None:
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(20_000, FEATURES))
+    truth = rng.normal(size=FEATURES)
+    fixed = [0, 5]
+    truth[fixed] = 0.0
+    y = (rng.random(len(x)) < 1 / (1 + np.exp(-x @ truth))).astype(float)
+    free = [i for i in range(FEATURES) if i not in fixed]
+    weights = fit(x, y, np.zeros(FEATURES), free)
+    assert np.all(weights[fixed] == 0)
+    assert np.max(np.abs(weights - truth)) < 0.1
+    assert log_loss(x, y, weights) < log_loss(x, y, np.zeros(FEATURES))
