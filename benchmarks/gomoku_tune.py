@@ -2,7 +2,8 @@
 
 ``python -m benchmarks gomoku_tune [--quick]``, run only when named (it is a tool, not a
 figure). HARD plays itself on 15x15 from random openings (``GOMOKU_TUNE_GAMES``, default 2,000;
-``--quick`` 40; ``GOMOKU_TUNE_BUDGET`` CPU seconds a move, default 0.1), in a process per core.
+``--quick`` 40; ``GOMOKU_TUNE_BUDGET`` CPU seconds a move, default 0.1), in a process per core;
+``GOMOKU_TUNE_FILE`` keeps them in a file (JSON lines), or reads them from it when it exists.
 Of each game it keeps the quiet positions: neither side can win or make a flex four at once, and
 the side to move has no four-three to play, so what decides them is the shape the evaluation
 scores, not a threat the search reads. Each position is described the way the evaluation sees
@@ -20,12 +21,14 @@ a better fit is not yet a stronger player.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import random
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
@@ -182,15 +185,27 @@ def _collect(args: tuple[int, int, float]) -> list[Game]:
 def main(quick: bool) -> None:
     count = int(os.environ.get("GOMOKU_TUNE_GAMES", "40" if quick else "2000"))
     budget = float(os.environ.get("GOMOKU_TUNE_BUDGET", "0.1"))
-    workers = os.cpu_count() or 1
-    shares = [count // workers + (i < count % workers) for i in range(workers)]
-    print(f"{count} games of HARD against itself, {budget} CPU s a move, {workers} processes")
-    with ProcessPoolExecutor(workers) as pool:
+    saved = (
+        Path(os.environ.get("GOMOKU_TUNE_FILE", "")) if "GOMOKU_TUNE_FILE" in os.environ else None
+    )
+    if saved is not None and saved.exists():
         games = [
-            g
-            for part in pool.map(_collect, [(i, n, budget) for i, n in enumerate(shares)])
-            for g in part
+            Game(tuple(g["moves"]), g["opening"], g["winner"])
+            for g in map(json.loads, saved.open())
         ]
+        print(f"{len(games)} games read from {saved}")
+    else:
+        workers = os.cpu_count() or 1
+        shares = [count // workers + (i < count % workers) for i in range(workers)]
+        print(f"{count} games of HARD against itself, {budget} CPU s a move, {workers} processes")
+        with ProcessPoolExecutor(workers) as pool:
+            games = [
+                g
+                for part in pool.map(_collect, [(i, n, budget) for i, n in enumerate(shares)])
+                for g in part
+            ]
+        if saved is not None:
+            saved.write_text("".join(json.dumps(asdict(g)) + "\n" for g in games))
     rules = Rules(SIZE, SIZE, 5)
     rng = random.Random(0)
     held = {i for i in range(len(games)) if rng.random() < HELD_OUT}
