@@ -165,17 +165,30 @@ def fit(
             hessian[np.ix_(index, index)] + 1e-12 * np.eye(len(index)), gradient[index]
         )
         loss = log_loss(x, y, weights)
-        scale = 1.0
-        while scale > 1e-4:
+        size = 1.0
+        while size > 1e-4:
             trial = weights.copy()
-            trial[index] -= scale * step
+            trial[index] -= size * step
             if log_loss(x, y, trial) <= loss:
                 weights = trial
                 break
-            scale /= 2
+            size /= 2
         else:
             break
     return weights
+
+
+def fit_evaluation(
+    x: NDArray[np.float64], y: NDArray[np.float64], start: NDArray[np.float64]
+) -> tuple[float, NDArray[np.float64]]:
+    """The logistic's scale that fits the ``start`` weights best, and the weights that fit best
+    on that scale, in the evaluation's units (the values of flex fours and fives, never quiet,
+    stay as they start)."""
+    scale = logistic_scale(x, y, start)
+    fitted = fit(x / scale, y, start, [*FITTED_CODES, *range(CODES, FEATURES)])
+    if not math.isfinite(float(np.sum(fitted))):
+        raise RuntimeError("the fit diverged")
+    return scale, fitted
 
 
 def _collect(args: tuple[int, int, float]) -> list[Game]:
@@ -217,13 +230,11 @@ def main(quick: bool) -> None:
     x_held, y_held = (np.array([r[k] for r in rows[True]]) for k in (0, 1))
     print(f"quiet positions: {len(y)} to fit, {len(y_held)} held out")
     start = current_weights()
-    scale = logistic_scale(x, y, start)
-    free = [*FITTED_CODES, *range(CODES, FEATURES)]
-    fitted = fit(x / scale, y, start / scale, free) * scale
+    scale, fitted = fit_evaluation(x, y, start)
     print(f"logistic scale {scale:.0f} (the current values)")
     for name, data, labels in (("fitted on", x, y), ("held out", x_held, y_held)):
-        before = log_loss(data / scale, labels, start / scale)
-        after = log_loss(data / scale, labels, fitted / scale)
+        before = log_loss(data / scale, labels, start)
+        after = log_loss(data / scale, labels, fitted)
         print(f"log loss, {name}: current {before:.4f}, fitted {after:.4f}")
     values = [round(float(v)) for v in fitted[:CODES]]
     pairs = {
@@ -232,5 +243,3 @@ def main(quick: bool) -> None:
     print(f"VALUES = {tuple(values)}")
     print(f"PAIR_BONUS = {pairs}")
     print(f"side to move: {fitted[SIDE_TO_MOVE]:+.0f} (not used by the search)")
-    if not math.isfinite(float(np.sum(fitted))):
-        raise RuntimeError("the fit diverged")

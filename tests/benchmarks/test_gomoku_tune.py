@@ -15,6 +15,7 @@ from benchmarks.gomoku_tune import (
     cell_features,
     current_weights,
     fit,
+    fit_evaluation,
     log_loss,
     quiet_positions,
 )
@@ -70,3 +71,17 @@ def test_the_fit_finds_the_weights_the_results_were_drawn_from() -> None:
     assert np.all(weights[fixed] == 0)
     assert np.max(np.abs(weights - truth)) < 0.1
     assert log_loss(x, y, weights) < log_loss(x, y, np.zeros(FEATURES))
+
+
+def test_the_fit_keeps_the_evaluations_scale() -> None:
+    """Results drawn from the current weights on a scale of 1,000 give back that scale and
+    (nearly) those evaluations, in the evaluation's units."""
+    rng = np.random.default_rng(5)
+    start = current_weights()
+    x = rng.poisson(3.0, size=(40_000, FEATURES)).astype(float) * rng.choice([-1, 1], FEATURES)
+    x /= np.abs(x @ start).mean() / 1_000  # an evaluation of about a thousand, as in play
+    y = (rng.random(len(x)) < 1 / (1 + np.exp(-x @ start / 1_000))).astype(float)
+    scale, fitted = fit_evaluation(x, y, start)
+    assert 900 < scale < 1_100
+    assert log_loss(x / scale, y, fitted) <= log_loss(x / scale, y, start)
+    assert np.mean(np.abs(x @ fitted - x @ start)) < 0.1 * np.mean(np.abs(x @ start))
