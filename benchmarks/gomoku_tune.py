@@ -3,7 +3,8 @@
 ``python -m benchmarks gomoku_tune [--quick]``, run only when named (it is a tool, not a
 figure). HARD plays itself on 15x15 from random openings (``GOMOKU_TUNE_GAMES``, default 2,000;
 ``--quick`` 40; ``GOMOKU_TUNE_BUDGET`` CPU seconds a move, default 0.1), in a process per core;
-``GOMOKU_TUNE_FILE`` keeps them in a file (JSON lines), or reads them from it when it exists.
+``GOMOKU_TUNE_SEED`` (default 0) picks the openings; ``GOMOKU_TUNE_FILE`` keeps the games in a
+file (JSON lines), or reads them from it when it exists.
 Of each game it keeps the quiet positions: neither side can win or make a flex four at once, and
 the side to move has no four-three to play, so what decides them is the shape the evaluation
 scores, not a threat the search reads. Each position is described the way the evaluation sees
@@ -52,6 +53,7 @@ PAIRS = tuple(
 FEATURES = CODES + len(PAIRS) + 1  # codes, pairs, the side to move
 SIDE_TO_MOVE = FEATURES - 1
 HELD_OUT = 0.2  # of the games, for the loss printed
+PROGRESS_EVERY = 200  # games a process plays between two lines of progress
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +86,8 @@ def play_games(seed: int, count: int, budget: float) -> list[Game]:
             while not p.is_over:
                 p = p.play(choose_move(p, Level.HARD, budget=budget))
             games.append(Game(tuple(p.moves), stones, p.winner or 0))
+            if len(games) % PROGRESS_EVERY == 0:
+                print(f"  process {seed}: {len(games)} of {count} games", flush=True)
     return games
 
 
@@ -198,6 +202,7 @@ def _collect(args: tuple[int, int, float]) -> list[Game]:
 def main(quick: bool) -> None:
     count = int(os.environ.get("GOMOKU_TUNE_GAMES", "40" if quick else "2000"))
     budget = float(os.environ.get("GOMOKU_TUNE_BUDGET", "0.1"))
+    seed = int(os.environ.get("GOMOKU_TUNE_SEED", "0"))
     saved = (
         Path(os.environ.get("GOMOKU_TUNE_FILE", "")) if "GOMOKU_TUNE_FILE" in os.environ else None
     )
@@ -214,7 +219,9 @@ def main(quick: bool) -> None:
         with ProcessPoolExecutor(workers) as pool:
             games = [
                 g
-                for part in pool.map(_collect, [(i, n, budget) for i, n in enumerate(shares)])
+                for part in pool.map(
+                    _collect, [(seed + i, n, budget) for i, n in enumerate(shares)]
+                )
                 for g in part
             ]
         if saved is not None:
@@ -229,10 +236,14 @@ def main(quick: bool) -> None:
     x, y = (np.array([r[k] for r in rows[False]]) for k in (0, 1))
     x_held, y_held = (np.array([r[k] for r in rows[True]]) for k in (0, 1))
     print(f"quiet positions: {len(y)} to fit, {len(y_held)} held out")
+    if len(y) < FEATURES:
+        raise SystemExit(f"too few quiet positions to fit {FEATURES} weights: play more games")
     start = current_weights()
     scale, fitted = fit_evaluation(x, y, start)
     print(f"logistic scale {scale:.0f} (the current values)")
     for name, data, labels in (("fitted on", x, y), ("held out", x_held, y_held)):
+        if not len(labels):
+            continue  # too few games to hold some out
         before = log_loss(data / scale, labels, start)
         after = log_loss(data / scale, labels, fitted)
         print(f"log loss, {name}: current {before:.4f}, fitted {after:.4f}")
