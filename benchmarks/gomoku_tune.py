@@ -36,19 +36,21 @@ from numpy.typing import NDArray
 
 from core.ai import _gomoku_kernel as kernel
 from core.ai.pattern_board import PatternBoard
-from core.ai.patterns import CODES, F5, FLEX4, FOUR_THREE, PAIR_BONUS, VALUES, WIN
+from core.ai.patterns import B1, B2, B4, CODES, F4, FLEX4, FOUR_THREE, PAIR_BONUS, VALUES, WIN
 from core.games import Position, Rules
+from core.games.bitboard import geometry
 
 IN_DEFAULT_RUN = False
 SIZE = 15
 # Codes whose value can be fitted: a flex four or a five in the making is never quiet.
-FITTED_CODES = tuple(range(1, F5 - 1))
-# Pairs of a cell's two best codes (best first) that can be fitted: not a double four.
+FITTED_CODES = tuple(range(B1, F4))
+# Pairs of a cell's two best codes (best first) that can be fitted: from two twos up, not a
+# double four (a flex four).
 PAIRS = tuple(
     (best, second)
-    for second in range(3, F5 - 1)
-    for best in range(second, F5 - 1)
-    if (best, second) != (F5 - 2, F5 - 2)
+    for second in range(B2, F4)
+    for best in range(second, F4)
+    if (best, second) != (B4, B4)
 )
 FEATURES = CODES + len(PAIRS) + 1  # codes, pairs, the side to move
 SIDE_TO_MOVE = FEATURES - 1
@@ -108,11 +110,13 @@ def quiet_positions(
 ) -> Iterator[tuple[NDArray[np.float64], NDArray[np.float64], float]]:
     """Per quiet position after the opening: the features of the side to move, of the other,
     and the result for the side to move (1, 0.5 or 0)."""
-    p = Position.from_moves(rules, list(game.moves[: game.opening]))
-    for move in game.moves[game.opening : -2]:
-        p = p.play(move)
-        me = p.to_move - 1
-        board = PatternBoard(rules, p.stones, me)
+    geo = geometry(rules)
+    board = PatternBoard(rules, (0, 0), 0)
+    for ply, move in enumerate(game.moves[:-2]):
+        board.play(board.index_of(geo.bit_of(*divmod(move, rules.cols))))
+        if ply < game.opening:
+            continue
+        me = board.to_move
         counts = board.w[kernel.W_COUNTS :]
         if counts[8 * me + WIN] + counts[8 * me + FLEX4] + counts[8 * me + FOUR_THREE]:
             continue
@@ -123,7 +127,7 @@ def quiet_positions(
         mine = cell_features(np.asarray(packed[me], dtype=np.int64)[empty])
         theirs = cell_features(np.asarray(packed[1 - me], dtype=np.int64)[empty])
         theirs[SIDE_TO_MOVE] = -1  # the model's side-to-move term is mine minus theirs
-        result = 0.5 if not game.winner else float(game.winner == p.to_move)
+        result = 0.5 if not game.winner else float(game.winner == me + 1)
         yield mine, theirs, result
 
 
@@ -203,9 +207,8 @@ def main(quick: bool) -> None:
     count = int(os.environ.get("GOMOKU_TUNE_GAMES", "40" if quick else "2000"))
     budget = float(os.environ.get("GOMOKU_TUNE_BUDGET", "0.1"))
     seed = int(os.environ.get("GOMOKU_TUNE_SEED", "0"))
-    saved = (
-        Path(os.environ.get("GOMOKU_TUNE_FILE", "")) if "GOMOKU_TUNE_FILE" in os.environ else None
-    )
+    file_name = os.environ.get("GOMOKU_TUNE_FILE")
+    saved = Path(file_name) if file_name else None
     if saved is not None and saved.exists():
         games = [
             Game(tuple(g["moves"]), g["opening"], g["winner"])

@@ -33,6 +33,7 @@ def cell(row: int, col: int) -> int:
 
 def test_the_features_weighed_by_the_values_are_the_boards_sums() -> None:
     rng = random.Random(7)
+    weights = current_weights()
     for _ in range(20):
         p = Position.from_moves(RULES, [])
         while len(p.moves) < rng.randint(3, 30) and not p.is_over:
@@ -40,7 +41,6 @@ def test_the_features_weighed_by_the_values_are_the_boards_sums() -> None:
         board = PatternBoard(RULES, p.stones, p.to_move - 1)
         stone = board.w[kernel.W_STONE]
         empty = [here for here in board.grid.cells if not board.w[stone + here]]
-        weights = current_weights()
         for player in (0, 1):
             features = cell_features(np.asarray(board.packed[player], dtype=np.int64)[empty])
             assert features[SIDE_TO_MOVE] == 0
