@@ -18,6 +18,13 @@ the side to move (which the search does not need: it compares leaves of one side
 the log loss of the current and the fitted values on held-out games and the fitted tables, to be
 written into :mod:`core.ai.patterns` (k 5) and then judged by ``gomoku_sprt`` and ``gomoku_peer``:
 a better fit is not yet a stronger player.
+
+Then the threat values (``THREAT_VALUES``): every position where the search evaluates at a leaf
+(quiet or not: an open three of the opponent to answer is the common case), described by its
+threat mask (which classes of cells each side has, :func:`core.ai._gomoku_kernel.gk_threats`),
+with the current evaluation without its threat term as a fixed offset: per mask, the value that
+predicts the results best. They are fitted on top of the line values in :mod:`core.ai.patterns`,
+so after writing new line values, run the tool again for the threats.
 """
 
 from __future__ import annotations
@@ -36,7 +43,21 @@ from numpy.typing import NDArray
 
 from core.ai import _gomoku_kernel as kernel
 from core.ai.pattern_board import PatternBoard
-from core.ai.patterns import B1, B2, B4, CODES, F4, FLEX4, FOUR_THREE, PAIR_BONUS, VALUES, WIN
+from core.ai.pattern_search import PatternSearch
+from core.ai.patterns import (
+    B1,
+    B2,
+    B4,
+    CODES,
+    F4,
+    FLEX4,
+    FOUR,
+    FOUR_THREE,
+    PAIR_BONUS,
+    THREAT_MASKS,
+    VALUES,
+    WIN,
+)
 from core.games import Position, Rules
 from core.games.bitboard import geometry
 
@@ -55,6 +76,8 @@ PAIRS = tuple(
 FEATURES = CODES + len(PAIRS) + 1  # codes, pairs, the side to move
 SIDE_TO_MOVE = FEATURES - 1
 HELD_OUT = 0.2  # of the games, for the loss printed
+# The weight of the prior that pulls a threat mask's value towards 0 (in log-odds, squared).
+THREAT_PRIOR = 1.0
 PROGRESS_EVERY = 200  # games a process plays between two lines of progress
 
 
@@ -129,6 +152,58 @@ def quiet_positions(
         theirs[SIDE_TO_MOVE] = -1  # the model's side-to-move term is mine minus theirs
         result = 0.5 if not game.winner else float(game.winner == me + 1)
         yield mine, theirs, result
+
+
+def evaluated_positions(game: Game, rules: Rules) -> Iterator[tuple[int, int, float]]:
+    """Per position after the opening where the search would stop at a leaf and evaluate (no
+    five to make or block, no flex four that wins, no win by fours within ``LEAF_VCF_DEPTH``):
+    its evaluation without the threat term, its threat mask and the result for the side to
+    move."""
+    geo = geometry(rules)
+    board = PatternBoard(rules, (0, 0), 0)
+    search = PatternSearch(board, math.inf)
+    evaluate, threats = board.fn["gk_evaluate"], board.fn["gk_threats"]
+    for ply, move in enumerate(game.moves[:-2]):
+        board.play(board.index_of(geo.bit_of(*divmod(move, rules.cols))))
+        if ply < game.opening:
+            continue
+        w = board.w
+        me = board.to_move
+        mine, theirs = (kernel.W_COUNTS + 8 * side for side in (me, 1 - me))
+        if w[mine + WIN] or w[theirs + WIN]:
+            continue
+        if w[mine + FLEX4] and not sum(w[theirs + c] for c in (FOUR, FOUR_THREE, FLEX4)):
+            continue
+        if w[mine + FOUR] + w[mine + FOUR_THREE] and search.vcf(kernel.LEAF_VCF_DEPTH) >= 0:
+            continue
+        mask = int(threats(w))
+        evaluation = int(evaluate(board.tab, w)) - int(board.tab[board.tab[kernel.T_THREAT] + mask])
+        result = 0.5 if not game.winner else float(game.winner == me + 1)
+        yield evaluation, mask, result
+
+
+def fit_threats(
+    evaluations: NDArray[np.float64],
+    masks: NDArray[np.int64],
+    results: NDArray[np.float64],
+    scale: float,
+) -> NDArray[np.float64]:
+    """Per threat mask, the value added to the evaluation that predicts the results of its
+    positions best (in the evaluation's units), pulled towards 0 by a prior of ``THREAT_PRIOR``
+    so that a mask seen a few times gets a small value. The masks are one-hot, so each is a
+    one-dimensional Newton's method of its own."""
+    values = np.zeros(THREAT_MASKS)
+    for mask in np.unique(masks):
+        offsets, y = evaluations[masks == mask] / scale, results[masks == mask]
+        x = 0.0
+        for _ in range(50):
+            p = 1 / (1 + np.exp(-np.clip(offsets + x, -50, 50)))
+            step = (np.sum(p - y) + THREAT_PRIOR * x) / (np.sum(p * (1 - p)) + THREAT_PRIOR)
+            x -= step
+            if abs(step) < 1e-9:
+                break
+        values[mask] = x * scale
+    return values
 
 
 def current_weights() -> NDArray[np.float64]:
@@ -257,3 +332,24 @@ def main(quick: bool) -> None:
     print(f"VALUES = {tuple(values)}")
     print(f"PAIR_BONUS = {pairs}")
     print(f"side to move: {fitted[SIDE_TO_MOVE]:+.0f} (not used by the search)")
+    fit_threat_values(games, held, rules)
+
+
+def fit_threat_values(games: list[Game], held: set[int], rules: Rules) -> None:
+    """Fits and prints the threat values (``THREAT_VALUES``) on top of the current evaluation."""
+    rows: dict[bool, list[tuple[int, int, float]]] = {True: [], False: []}
+    for i, game in enumerate(games):
+        rows[i in held].extend(evaluated_positions(game, rules))
+    e, m, y = (np.array([r[k] for r in rows[False]]) for k in (0, 1, 2))
+    print(f"evaluated positions: {len(y)} to fit, {len(rows[True])} held out")
+    scale = logistic_scale(e[:, None], y, np.ones(1))
+    values = fit_threats(e.astype(float), m.astype(np.int64), y, scale)
+    for name, part in (("fitted on", rows[False]), ("held out", rows[True])):
+        if not part:
+            continue
+        e, m, y = (np.array([r[k] for r in part]) for k in (0, 1, 2))
+        before = log_loss(e[:, None] / scale, y, np.ones(1))
+        after = log_loss((e + values[m])[:, None] / scale, y, np.ones(1))
+        print(f"threats, log loss, {name}: without {before:.4f}, fitted {after:.4f}")
+    fitted = {mask: round(float(v)) for mask, v in enumerate(values) if round(float(v))}
+    print(f"THREAT_VALUES[5] = {fitted}")

@@ -25,7 +25,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from core.ai.patterns import FLEX4, FOUR, FOUR_THREE, WIN
+from core.ai.patterns import FLEX4, FOUR, FOUR_THREE, THREAT_CLASSES, WIN
 
 gk_now = time.perf_counter
 # What the compiled copy rebinds (see _solver_kernel.COMPILED_CONSTANTS: numba bakes globals
@@ -74,7 +74,8 @@ T_NEAR_N = 7
 T_ZOBRIST = 8  # per player and cell
 T_CELLS = 9  # the board's cells
 T_CELLS_N = 10
-T_HEADER = 11
+T_THREAT = 11  # threat mask -> value
+T_HEADER = 12
 LINE_ENTRIES = 40  # 8 (k-1) for k up to 6
 NEAR_ENTRIES = 24
 
@@ -222,13 +223,29 @@ def gk_fours(w: Any, player: Any) -> Any:
 def gk_evaluate(tab: Any, w: Any) -> Any:
     """The position's value for the side to move: its potential, weighted up because it plays
     first, minus the opponent's; a four-three of its own, when he has no four to gain the tempo
-    back, as good as won (short of a proof)."""
+    back, as good as won (short of a proof); plus what the threats of both sides are worth with
+    this side to move (``T_THREAT``, by :func:`gk_threats`)."""
     player = w[W_TO_MOVE]
     other = 1 - player
     score = w[W_TOTAL + player] * TEMPO // 8 - w[W_TOTAL + other]
     if gk_fours(w, other) == 0 and w[W_COUNTS + 8 * player + FOUR_THREE] > 0:
         score += FOUR_THREE_BONUS
-    return score
+    return score + tab[tab[T_THREAT] + gk_threats(w)]
+
+
+def gk_threats(w: Any) -> Any:
+    """The threat mask of the position (see :data:`core.ai.patterns.THREAT_CLASSES`)."""
+    player = w[W_TO_MOVE]
+    other = 1 - player
+    n = len(THREAT_CLASSES)
+    mask = 0
+    for b in range(n):
+        cls = THREAT_CLASSES[b]
+        if w[W_COUNTS + 8 * player + cls] > 0:
+            mask |= 1 << b
+        if w[W_COUNTS + 8 * other + cls] > 0:
+            mask |= 1 << (b + n)
+    return mask
 
 
 def gk_rank(tab: Any, w: Any, here: Any) -> Any:
@@ -317,6 +334,7 @@ GOMOKU_FUNCTIONS = (
     "gk_undo",
     "gk_reset",
     "gk_fours",
+    "gk_threats",
     "gk_evaluate",
     "gk_rank",
     "gk_keep",

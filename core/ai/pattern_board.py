@@ -23,7 +23,7 @@ from typing import Any
 
 from core.ai import _gomoku_kernel as kernel
 from core.ai import _solver_jit
-from core.ai.patterns import BLOCKED, FLEX4, FOUR, WIN, digit_weight, patterns
+from core.ai.patterns import BLOCKED, FLEX4, FOUR, WIN, digit_weight, patterns, threat_table
 from core.games import Rules
 from core.games.bitboard import geometry, iter_bits
 
@@ -137,6 +137,7 @@ def _tables(rules: Rules) -> tuple[list[int], list[int]]:
     append(kernel.T_NEAR_N, near_n)
     append(kernel.T_ZOBRIST, grid.zobrist[0] + grid.zobrist[1])
     append(kernel.T_CELLS, grid.cells)
+    append(kernel.T_THREAT, threat_table(rules.k))
     tab[kernel.T_CELLS_N] = len(grid.cells)
 
     keys = grid.edge_keys()

@@ -14,15 +14,18 @@ from benchmarks.gomoku_tune import (
     Game,
     cell_features,
     current_weights,
+    evaluated_positions,
     fit,
     fit_evaluation,
+    fit_threats,
     log_loss,
     quiet_positions,
 )
 from core.ai import _gomoku_kernel as kernel
 from core.ai.pattern_board import PatternBoard
-from core.ai.patterns import CODES
+from core.ai.patterns import CODES, THREAT_CLASSES, THREAT_VALUES
 from core.games import Position, Rules
+from core.games.bitboard import geometry
 
 RULES = Rules(SIZE, SIZE, 5)
 
@@ -85,3 +88,36 @@ def test_the_fit_keeps_the_evaluations_scale() -> None:
     assert 900 < scale < 1_100
     assert log_loss(x / scale, y, fitted) <= log_loss(x / scale, y, start)
     assert np.mean(np.abs(x @ fitted - x @ start)) < 0.1 * np.mean(np.abs(x @ start))
+
+
+def test_the_evaluated_positions_are_those_the_search_evaluates() -> None:
+    """Unlike the quiet ones, a position where the opponent has an open three is evaluated (the
+    side to move blocks it at a leaf); one where the side to move has an open three against no
+    four is won, and one with a five to block is searched on: neither is evaluated."""
+    black_three = [cell(7, 7), cell(0, 0), cell(7, 8), cell(0, 2), cell(7, 9)]
+    game = Game((*black_three, cell(14, 14), cell(10, 10), cell(14, 12), cell(3, 3)), 0, 1)
+    kept = list(evaluated_positions(game, RULES))
+    # Of the positions after 1 to 7 stones, the one after 6 is left out: black is to move with
+    # his open three (white played elsewhere). After 5 and 7 white is to move against it.
+    assert [result for _, _, result in kept] == [0.0, 1.0, 0.0, 1.0, 0.0, 0.0]
+    white_to_move = kept[4]
+    assert white_to_move[1] >> len(THREAT_CLASSES) & 1  # the other side's flex four cells
+    board = PatternBoard(RULES, (0, 0), 0)
+    for move in game.moves[:5]:
+        board.play(board.index_of(geometry(RULES).bit_of(*divmod(move, SIZE))))
+    evaluation = int(board.fn["gk_evaluate"](board.tab, board.w))
+    assert white_to_move[0] == evaluation - THREAT_VALUES[5].get(white_to_move[1], 0)
+
+
+def test_the_threat_fit_finds_the_values_the_results_were_drawn_from() -> None:
+    rng = np.random.default_rng(11)
+    scale = 1_000.0
+    truth = {3: 800.0, 200: -1_500.0, 517: 0.0}
+    masks = rng.choice(list(truth), size=60_000)
+    evaluations = rng.normal(0, 1_000, size=len(masks))
+    values = np.array([truth[int(m)] for m in masks])
+    results = (rng.random(len(masks)) < 1 / (1 + np.exp(-(evaluations + values) / scale))) * 1.0
+    fitted = fit_threats(evaluations, masks, results, scale)
+    for mask, value in truth.items():
+        assert abs(fitted[mask] - value) < 100
+    assert np.count_nonzero(fitted) <= len(truth)  # masks never seen stay 0

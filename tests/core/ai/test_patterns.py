@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core.ai import _gomoku_kernel as kernel
 from core.ai import _solver_jit, freeboard, pattern_board
 from core.ai._gomoku_kernel import LEAF_VCF_DEPTH
 from core.ai.pattern_board import PatternBoard
@@ -25,6 +26,8 @@ from core.ai.patterns import (
     FLEX4,
     FOUR,
     OWN,
+    THREAT_CLASSES,
+    THREAT_VALUES,
     classify,
     patterns,
 )
@@ -237,3 +240,36 @@ def test_the_plain_kernel_is_the_compiled_one(monkeypatch: pytest.MonkeyPatch) -
     compiled = read()
     monkeypatch.setattr(pattern_board, "functions", lambda: (_solver_jit.plain_functions(), False))
     assert read() == compiled
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_the_evaluation_adds_the_value_of_the_positions_threats(data: st.DataObject) -> None:
+    """The mask the kernel reads is the one the board's cell classes give, and the evaluation
+    with the threat table is the one without it plus that mask's value (a rule-of-thumb k 4
+    table adds nothing)."""
+    rules = data.draw(st.sampled_from([GOMOKU_15, Rules(9, 9, 5), Rules(9, 9, 4)]))
+    board = PatternBoard(rules, (0, 0), 0)
+    free = iter_bits(geometry(rules).board_mask)
+    for _ in range(data.draw(st.integers(0, 30))):
+        empty = [b for b in free if not board.occupied >> board.index_of(b) & 1]
+        board.play(board.index_of(data.draw(st.sampled_from(empty))))
+    me = board.to_move
+    empty_cells = [board.index_of(b) for b in free if not board.occupied >> board.index_of(b) & 1]
+    classes = board.classes
+    mask = 0
+    for b, cls in enumerate(THREAT_CLASSES):
+        for side, shift in ((me, 0), (1 - me, len(THREAT_CLASSES))):
+            if any(classes[side][here] == cls for here in empty_cells):
+                mask |= 1 << (b + shift)
+    assert board.fn["gk_threats"](board.w) == mask
+    evaluate = board.fn["gk_evaluate"]
+    with_threats = int(evaluate(board.tab, board.w))
+    table = board.tab[kernel.T_THREAT]
+    saved = board.tab[table + mask]
+    board.tab[table + mask] = 0
+    try:
+        without = int(evaluate(board.tab, board.w))
+    finally:
+        board.tab[table + mask] = saved
+    assert with_threats - without == THREAT_VALUES.get(rules.k, {}).get(mask, 0)
