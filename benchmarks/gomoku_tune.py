@@ -128,17 +128,25 @@ def cell_features(packed: NDArray[np.int64]) -> NDArray[np.float64]:
     return found
 
 
-def quiet_positions(
-    game: Game, rules: Rules
-) -> Iterator[tuple[NDArray[np.float64], NDArray[np.float64], float]]:
-    """Per quiet position after the opening: the features of the side to move, of the other,
-    and the result for the side to move (1, 0.5 or 0)."""
+def _positions(game: Game, rules: Rules) -> Iterator[tuple[PatternBoard, float]]:
+    """The board at each position of ``game`` after the opening (one board, played forward: use
+    it before the next), but the last two (decided), and the result for its side to move (1,
+    0.5 or 0)."""
     geo = geometry(rules)
     board = PatternBoard(rules, (0, 0), 0)
     for ply, move in enumerate(game.moves[:-2]):
         board.play(board.index_of(geo.bit_of(*divmod(move, rules.cols))))
         if ply < game.opening:
             continue
+        yield board, 0.5 if not game.winner else float(game.winner == board.to_move + 1)
+
+
+def quiet_positions(
+    game: Game, rules: Rules
+) -> Iterator[tuple[NDArray[np.float64], NDArray[np.float64], float]]:
+    """Per quiet position after the opening: the features of the side to move, of the other,
+    and the result for the side to move."""
+    for board, result in _positions(game, rules):
         me = board.to_move
         counts = board.w[kernel.W_COUNTS :]
         if counts[8 * me + WIN] + counts[8 * me + FLEX4] + counts[8 * me + FOUR_THREE]:
@@ -150,36 +158,28 @@ def quiet_positions(
         mine = cell_features(np.asarray(packed[me], dtype=np.int64)[empty])
         theirs = cell_features(np.asarray(packed[1 - me], dtype=np.int64)[empty])
         theirs[SIDE_TO_MOVE] = -1  # the model's side-to-move term is mine minus theirs
-        result = 0.5 if not game.winner else float(game.winner == me + 1)
         yield mine, theirs, result
 
 
 def evaluated_positions(game: Game, rules: Rules) -> Iterator[tuple[int, int, float]]:
-    """Per position after the opening where the search would stop at a leaf and evaluate (no
-    five to make or block, no flex four that wins, no win by fours within ``LEAF_VCF_DEPTH``):
-    its evaluation without the threat term, its threat mask and the result for the side to
-    move."""
-    geo = geometry(rules)
-    board = PatternBoard(rules, (0, 0), 0)
-    search = PatternSearch(board, math.inf)
-    evaluate, threats = board.fn["gk_evaluate"], board.fn["gk_threats"]
-    for ply, move in enumerate(game.moves[:-2]):
-        board.play(board.index_of(geo.bit_of(*divmod(move, rules.cols))))
-        if ply < game.opening:
-            continue
-        w = board.w
+    """Per position after the opening where the search would stop at a leaf and evaluate (as
+    ``gk_negamax`` and ``gk_horizon`` decide: no five to make or block, no flex four that wins,
+    no win by fours within ``LEAF_VCF_DEPTH``): its evaluation without the threat term, its
+    threat mask and the result for the side to move."""
+    for board, result in _positions(game, rules):
+        w, fn = board.w, board.fn
         me = board.to_move
         mine, theirs = (kernel.W_COUNTS + 8 * side for side in (me, 1 - me))
         if w[mine + WIN] or w[theirs + WIN]:
             continue
-        if w[mine + FLEX4] and not sum(w[theirs + c] for c in (FOUR, FOUR_THREE, FLEX4)):
+        if w[mine + FLEX4] and not fn["gk_fours"](w, 1 - me):
             continue
-        if w[mine + FOUR] + w[mine + FOUR_THREE] and search.vcf(kernel.LEAF_VCF_DEPTH) >= 0:
+        fours = w[mine + FOUR] + w[mine + FOUR_THREE]
+        if fours and PatternSearch(board, math.inf).vcf(kernel.LEAF_VCF_DEPTH) >= 0:
             continue
-        mask = int(threats(w))
-        evaluation = int(evaluate(board.tab, w)) - int(board.tab[board.tab[kernel.T_THREAT] + mask])
-        result = 0.5 if not game.winner else float(game.winner == me + 1)
-        yield evaluation, mask, result
+        mask = int(fn["gk_threats"](w))
+        threat = int(board.tab[board.tab[kernel.T_THREAT] + mask])
+        yield int(fn["gk_evaluate"](board.tab, w)) - threat, mask, result
 
 
 def fit_threats(
@@ -340,16 +340,25 @@ def fit_threat_values(games: list[Game], held: set[int], rules: Rules) -> None:
     rows: dict[bool, list[tuple[int, int, float]]] = {True: [], False: []}
     for i, game in enumerate(games):
         rows[i in held].extend(evaluated_positions(game, rules))
-    e, m, y = (np.array([r[k] for r in rows[False]]) for k in (0, 1, 2))
+    # per split: the evaluations (a column), the masks and the results
+    data = {
+        split: (
+            np.array([r[0] for r in part], dtype=float).reshape(-1, 1),
+            np.array([r[1] for r in part], dtype=np.int64),
+            np.array([r[2] for r in part], dtype=float),
+        )
+        for split, part in rows.items()
+    }
+    e, m, y = data[False]
     print(f"evaluated positions: {len(y)} to fit, {len(rows[True])} held out")
-    scale = logistic_scale(e[:, None], y, np.ones(1))
-    values = fit_threats(e.astype(float), m.astype(np.int64), y, scale)
-    for name, part in (("fitted on", rows[False]), ("held out", rows[True])):
-        if not part:
+    scale = logistic_scale(e, y, np.ones(1))
+    values = fit_threats(e[:, 0], m, y, scale)
+    for name, split in (("fitted on", False), ("held out", True)):
+        e, m, y = data[split]
+        if not len(y):
             continue
-        e, m, y = (np.array([r[k] for r in part]) for k in (0, 1, 2))
-        before = log_loss(e[:, None] / scale, y, np.ones(1))
-        after = log_loss((e + values[m])[:, None] / scale, y, np.ones(1))
+        before = log_loss(e / scale, y, np.ones(1))
+        after = log_loss((e[:, 0] + values[m])[:, None] / scale, y, np.ones(1))
         print(f"threats, log loss, {name}: without {before:.4f}, fitted {after:.4f}")
     fitted = {mask: round(float(v)) for mask, v in enumerate(values) if round(float(v))}
     print(f"THREAT_VALUES[5] = {fitted}")
