@@ -13,6 +13,8 @@ the score, the game lengths and the time per move of both sides. ``RAPFI_SETTING
 settings by key (``1s``, ``100ms``, ``depth6``, ``depth8``; comma-separated);
 ``GOMOKU_PEER_CLOCK=cpu`` counts HARD's budget in CPU seconds, for a busy machine;
 ``GOMOKU_PEER_MOVES=1`` prints the moves of every game HARD did not win, to replay it;
+``GOMOKU_PEER_OPENINGS=all`` plays all 26 openings of that kind (52 games a setting; the
+others favour black more), for a comparison that needs more games;
 ``GOMOKU_PEER_JUDGE=<ms>`` has a second Rapfi, at that many milliseconds a position, judge each
 of HARD's moves in those games: its evaluation before the move (for HARD: ``+M13``/``-M12``, a
 forced win or loss in that many plies) and the move it prefers, to see where a game turned.
@@ -47,12 +49,15 @@ CLOCK_VARIABLE = "GOMOKU_PEER_CLOCK"
 MOVES_VARIABLE = "GOMOKU_PEER_MOVES"
 # Milliseconds: a second Rapfi judges each of HARD's moves in the games it did not win.
 JUDGE_VARIABLE = "GOMOKU_PEER_JUDGE"
+# "all": the 26 openings of every_opening (52 games a setting) instead of the 10 even ones,
+# for more games in a comparison of two versions of HARD; the issue's measure is the 10.
+OPENINGS_VARIABLE = "GOMOKU_PEER_OPENINGS"
 BUILD_FOLDER = "build-chatbots-bench"
 
 # Three-stone openings (row, col): black on the centre, white next to it (direct) or diagonal
-# (indirect), black's second stone within two cells. These 10 are the most even of the 30 such
-# openings (up to symmetry) by Rapfi's own evaluation after 1 s, white to move: -4 to -102
-# (all favour black a little; -100 is a small edge in Rapfi's units).
+# (indirect), black's second stone within two cells. These 10 are the most even of the 26 such
+# openings (up to symmetry: every_opening) by Rapfi's own evaluation after 1 s, white to move:
+# -4 to -102 (all favour black a little; -100 is a small edge in Rapfi's units).
 OPENINGS: tuple[tuple[tuple[int, int], ...], ...] = (
     ((7, 7), (6, 8), (9, 5)),
     ((7, 7), (6, 8), (5, 9)),
@@ -65,6 +70,42 @@ OPENINGS: tuple[tuple[tuple[int, int], ...], ...] = (
     ((7, 7), (6, 8), (5, 7)),
     ((7, 7), (6, 7), (6, 5)),
 )
+
+
+def every_opening() -> tuple[tuple[tuple[int, int], ...], ...]:
+    """The 26 openings of that kind: :data:`OPENINGS` first, then one of each other class under
+    the board's symmetries that keep the first two stones in place (row-major by black's second
+    stone, the first of its class)."""
+    centre = GOMOKU.rows // 2
+    found = list(OPENINGS)
+    for white in ((centre - 1, centre), (centre - 1, centre + 1)):
+        for row in range(centre - 2, centre + 3):
+            for col in range(centre - 2, centre + 3):
+                if (row, col) in ((centre, centre), white):
+                    continue
+                same = {((centre, centre), white, image) for image in _images((row, col), white)}
+                if not same & set(found):
+                    found.append(((centre, centre), white, (row, col)))
+    return tuple(found)
+
+
+def _images(cell: tuple[int, int], fixed: tuple[int, int]) -> set[tuple[int, int]]:
+    """``cell`` under each symmetry of the board that leaves ``fixed`` (and the centre) alone."""
+    symmetries = [(t, r, c) for t in (False, True) for r in (1, -1) for c in (1, -1)]
+    return {_moved(cell, *symmetry) for symmetry in symmetries if _moved(fixed, *symmetry) == fixed}
+
+
+def _moved(cell: tuple[int, int], transpose: bool, rows: int, cols: int) -> tuple[int, int]:
+    """``cell`` mirrored about the centre's diagonal (``transpose``), then its row and column
+    (-1)."""
+    centre = GOMOKU.rows // 2
+    r, c = cell[0] - centre, cell[1] - centre
+    if transpose:
+        r, c = c, r
+    return centre + rows * r, centre + cols * c
+
+
+EVERY_OPENING = every_opening()
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,9 +317,11 @@ def board_stones(moves: Sequence[int], engine_first: bool) -> list[tuple[int, in
 def play(
     engine: GomocupEngine, setting: Setting, opening: int, ours_first: bool, budget: float = BUDGET
 ) -> Game:
-    """One game from ``OPENINGS[opening]``, HARD at ``budget`` s a move."""
+    """One game from ``EVERY_OPENING[opening]`` (whose first are :data:`OPENINGS`), HARD at
+    ``budget`` s a move."""
     game = Game(opening, ours_first)
-    p = Position.from_moves(GOMOKU, [row * GOMOKU.cols + col for row, col in OPENINGS[opening]])
+    stones = EVERY_OPENING[opening]
+    p = Position.from_moves(GOMOKU, [row * GOMOKU.cols + col for row, col in stones])
     ours = 1 if ours_first else 2
     engine.start(GOMOKU.rows, setting.info())
     told = False  # whether the engine has seen the board yet
@@ -318,7 +361,7 @@ def judge(engine: GomocupEngine, game: Game, turn_ms: int) -> list[Verdict]:
     """The judge's verdict before each of HARD's moves in ``game`` (a new game each time: the
     judge plays the side to move, HARD's)."""
     verdicts = []
-    opening = len(OPENINGS[game.opening])
+    opening = len(EVERY_OPENING[game.opening])
     ours = 0 if game.ours_first else 1  # HARD's moves are the plies of this parity
     info = {"rule": 0, "thread_num": 1, "timeout_match": 0, "timeout_turn": turn_ms}
     for ply in range(opening, len(game.moves)):
@@ -432,7 +475,8 @@ def main(quick: bool) -> None:
 
 def _play_settings(quick: bool, binary: Path) -> None:
     warm_up()
-    openings = range(2 if quick else len(OPENINGS))
+    every = os.environ.get(OPENINGS_VARIABLE) == "all"
+    openings = range(2 if quick else len(EVERY_OPENING if every else OPENINGS))
     wanted = os.environ.get(SETTINGS_VARIABLE, "")
     keys = {key.strip() for key in wanted.split(",") if key.strip()}
     judge_ms = int(os.environ.get(JUDGE_VARIABLE) or 0)

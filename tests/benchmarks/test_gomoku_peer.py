@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.gomoku_peer import (
+    EVERY_OPENING,
     OPENINGS,
     SETTINGS,
     EngineError,
@@ -94,3 +95,18 @@ def test_an_engine_that_exits_is_an_error_not_a_hang(tmp_path: Path) -> None:
         engine.start(15, {})
         engine.board([(7, 7, False)])
     engine.close()
+
+
+def test_every_opening_holds_each_class_of_three_stone_opening_once() -> None:
+    assert EVERY_OPENING[: len(OPENINGS)] == OPENINGS
+    # Black's second stone, up to the mirror that keeps white's stone: over the direct
+    # openings (white above the centre) left and right, over the indirect ones (white up and to
+    # the right) the anti-diagonal through the centre.
+    classes = set()
+    for centre, white, third in EVERY_OPENING:
+        assert centre == (7, 7) and white in ((6, 7), (6, 8))
+        assert third not in (centre, white) and max(abs(third[0] - 7), abs(third[1] - 7)) <= 2
+        mirrored = (third[0], 14 - third[1]) if white == (6, 7) else (14 - third[1], 14 - third[0])
+        classes.add((white, min(third, mirrored)))
+    # 23 cells for the third stone, 3 of them on the mirror's axis: 3 + 20 / 2 of each kind.
+    assert len(classes) == len(EVERY_OPENING) == 26
