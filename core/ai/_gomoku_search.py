@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from core.ai._gomoku_kernel import (
+    FUTILITY_DEPTH,
+    FUTILITY_MARGIN,
     GK_EXACT,
     GK_LOWER,
     GK_UPPER,
@@ -329,6 +331,18 @@ def gk_negamax(
             return value
     if (depth <= 0 and blocks == 0) or ply >= MAX_PLY:
         return gk_horizon(tab, w, tt, entry, ply, deadline)
+    # The root's replies (ply 1) decide the move, so they are always read.
+    if (
+        depth <= FUTILITY_DEPTH
+        and blocks == 0
+        and ply > 1
+        and w[theirs + FLEX4] == 0
+        and w[theirs + FOUR_THREE] == 0
+        and beta < WIN_SCORE // 2
+    ):
+        static = gk_evaluate(tab, w)
+        if static - FUTILITY_MARGIN * depth >= beta:
+            return static
     at = w[W_MOVES] + 2 * MOVE_SLOTS * ply
     n = gk_moves(tab, w, at, INNER_WIDTH)
     next_depth = depth - 1

@@ -12,6 +12,10 @@ The search below the root is :func:`core.ai._gomoku_kernel.gk_negamax` (compiled
   read out (``gk_vcf``, ``LEAF_VCF_DEPTH`` fours; kept in the table, as leaves transpose); a
   flex four of the side to move wins when the opponent has no four to reply with. (Blocks
   that cost no depth anywhere made a tree of fours explode: depth 3.)
+- Near the horizon (``FUTILITY_DEPTH`` plies or fewer left), a node whose evaluation beats beta
+  by ``FUTILITY_MARGIN`` a ply left is cut at once (reverse futility), unless the opponent
+  threatens a flex four or a four-three: the evaluation does not see that such a threat must be
+  answered first. The plies saved go to reading deeper where the game is close.
 - A transposition table (Zobrist hashes), kept from one move to the next, holds each position's
   bound and best move across the iterations of an iterative deepening that runs until the
   deadline.

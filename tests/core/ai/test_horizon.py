@@ -1,12 +1,15 @@
-"""The horizon of HARD's alpha-beta for five in a row: the win by fours read out at a leaf."""
+"""The horizon of HARD's alpha-beta for five in a row: the win by fours read out at a leaf, and
+the nodes near it cut without a search (reverse futility)."""
 
 from __future__ import annotations
 
 import time
 
-from core.ai._gomoku_kernel import LEAF_VCF_DEPTH
+from core.ai import _gomoku_kernel as kernel
+from core.ai._gomoku_kernel import FUTILITY_DEPTH, FUTILITY_MARGIN, LEAF_VCF_DEPTH
 from core.ai.pattern_board import PatternBoard
 from core.ai.pattern_search import WIN_SCORE, PatternSearch
+from core.ai.patterns import FLEX4
 from core.games import Position, Rules
 
 # Black to move wins by four fours (a line of tests/data/gomoku/vcf.txt).
@@ -29,3 +32,48 @@ def test_a_leaf_reads_its_win_by_fours_once() -> None:
     assert search.nodes > 1
     assert search.negamax(0, -WIN_SCORE, WIN_SCORE, 1) == won
     assert search.nodes == 1
+
+
+# Self-play positions (gomoku_depth's fourth game): after 14 stones the side to move is far ahead
+# and the other threatens nothing; after 13 the other has an open three.
+AHEAD = (112, 97, 140, 113, 81, 83, 96, 111, 125, 69, 55, 129, 128, 80)
+
+
+def _search_of(moves: tuple[int, ...]) -> PatternSearch:
+    p = Position.from_moves(Rules(15, 15, 5), list(moves))
+    search = PatternSearch(
+        PatternBoard(p.rules, p.stones, p.to_move - 1), time.perf_counter() + 3600
+    )
+    search.forget()
+    return search
+
+
+def _static(search: PatternSearch) -> int:
+    board = search.board
+    return int(board.fn["gk_evaluate"](board.tab, board.w))
+
+
+def test_a_node_far_ahead_near_the_horizon_is_cut_without_a_search() -> None:
+    """Its evaluation stands for its value: a move of the side behind that left it so far ahead
+    is refuted without reading every reply."""
+    search = _search_of(AHEAD)
+    static = _static(search)
+    beta = static - FUTILITY_MARGIN * FUTILITY_DEPTH
+    assert search.negamax(FUTILITY_DEPTH, beta - 1, beta, 2) == static
+    assert search.nodes == 1
+    # Short of the margin, or farther from the horizon, it is searched.
+    search.negamax(FUTILITY_DEPTH, beta, beta + 1, 2)
+    assert search.nodes > 1
+    search.forget()
+    search.negamax(FUTILITY_DEPTH + 1, beta - 1, beta, 2)
+    assert search.nodes > 1
+
+
+def test_no_node_is_cut_while_the_opponent_threatens_a_flex_four() -> None:
+    """The evaluation does not see that the open three must be answered at once."""
+    search = _search_of(AHEAD[:-1])
+    board = search.board
+    assert board.w[kernel.W_COUNTS + 8 * (1 - board.to_move) + FLEX4] > 0  # an open three
+    beta = _static(search) - FUTILITY_MARGIN * FUTILITY_DEPTH
+    search.negamax(FUTILITY_DEPTH, beta - 1, beta, 2)
+    assert search.nodes > 1
