@@ -1,0 +1,78 @@
+"""The judge of HARD's moves in ``benchmarks.gomoku_judge``: Rapfi's evaluations read and
+capped, the positions taken from its games, and a verdict asked of a stand-in engine (not
+Rapfi: GPL-3 and optional, built only by the benchmark)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchmarks.gomoku_judge import (
+    CAP,
+    GAMES_FILE,
+    OPENING_STONES,
+    compare,
+    positions,
+    value,
+    verdict,
+)
+from benchmarks.gomoku_peer import GomocupEngine
+
+STAND_IN = Path(__file__).with_name("gomocup_stand_in.py")
+
+
+def test_evaluations_are_capped_and_forced_results_count_as_the_cap() -> None:
+    assert value("-197") == -197
+    assert value("+40") == 40
+    assert value(str(CAP + 1)) == CAP
+    assert value("+M13") == CAP
+    assert value("-M4") == -CAP
+    assert value(None) is None
+    assert value("?") is None
+
+
+def test_the_positions_are_those_before_hards_moves_past_the_opening() -> None:
+    games = [
+        line.split()
+        for line in GAMES_FILE.read_text().splitlines()
+        if line and not line.startswith("#")
+    ]
+    assert games, f"no games in {GAMES_FILE}"
+    expected = 0
+    for colour, *cells in games:
+        assert colour in ("b", "w")
+        assert len(set(cells)) == len(cells)  # a legal game: no cell twice
+        ours = 0 if colour == "b" else 1
+        expected += sum(ply % 2 == ours for ply in range(OPENING_STONES, len(cells)))
+    found = positions(quick=False)
+    assert len(found) == expected
+    # HARD is to move in each: after an even count of stones when it is the first player.
+    first = [line[0] == "b" for line in games]
+    assert len(found[0]) % 2 == (0 if first[0] else 1)
+    assert positions(quick=True) == found[: len(positions(quick=True))]
+
+
+def test_a_verdict_is_the_judges_move_and_its_evaluation_of_the_side_to_move(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "log"
+    with GomocupEngine([sys.executable, str(STAND_IN), str(log)], timeout=30) as engine:
+        move, evaluation = verdict(engine, [112, 98, 140], 6)
+        # The stand-in plays the first empty cell; its "evaluation" is the stones on the board.
+        assert (move, evaluation) == (0, 3)
+        assert verdict(engine, [0, 1, 2, 3], 6) == (4, 4)
+    told = log.read_text()
+    assert "INFO max_depth 6" in told
+    # The judge's own stones are the side to move's: white's after three stones.
+    first_board = told.split("BOARD\n")[1].split("DONE")[0].split()
+    assert [stone.rsplit(",", 1)[1] for stone in first_board] == ["2", "1", "2"]
+
+
+def test_two_versions_are_compared_position_by_position(capsys: pytest.CaptureFixture[str]) -> None:
+    # Position 3 was judged in the base only (the other run found it decided): left out.
+    compare({0: 90, 1: 0, 2: 30}, {0: 0, 1: 0, 2: 60, 3: 700})
+    said = capsys.readouterr().out
+    assert "3 positions: loss a move +20.0" in said
+    assert "better in 1, worse in 1" in said
