@@ -40,8 +40,10 @@ TEMPO = 10
 # potential of any ordinary position, below a proven win.
 FOUR_THREE_BONUS = 20_000
 WIN_SCORE = 1 << 40  # above any evaluation
-# Candidate moves searched below the root (the root searches every move it is given).
-INNER_WIDTH = 10
+# Candidate moves searched below the root (the root searches every move it is given). Wider is
+# shallower but misses fewer defences: at 1 s, 12 lost 44 in Rapfi's units a move against 10's
+# 75 and 8's 105 on gomoku_judge's positions (1.6%, 4.7% and 7.9% blunders); even in self-play.
+INNER_WIDTH = 12
 ROOT_WIDTH = 16
 MAX_PLY = 120  # a ply limit stops a chain of forced blocks at the horizon
 # Fours read by the search for a win by fours at the horizon of the alpha-beta: few, since it

@@ -169,7 +169,7 @@ def plain(board: PatternBoard, search: PatternSearch, depth: int, ply: int) -> i
         if board.fours[me] and search.vcf(LEAF_VCF_DEPTH) >= 0:
             return WIN_SCORE - ply - 2 * LEAF_VCF_DEPTH
         return board.evaluate()
-    moves, _ = search.moves_at(10)
+    moves, _ = search.moves_at(kernel.INNER_WIDTH)
     best = -WIN_SCORE
     for here in moves:
         board.play(here)
