@@ -29,11 +29,11 @@ from pathlib import Path
 from benchmarks.gomoku_peer import (
     CLOCK_VARIABLE,
     GOMOKU,
-    SOURCE_VARIABLE,
     GomocupEngine,
-    board_stones,
-    build,
+    Setting,
+    ask,
     cpu_clock,
+    rapfi,
 )
 from core.ai import Level, choose_move, warm_up
 from core.games import Position
@@ -74,14 +74,8 @@ def value(evaluation: str | None) -> int | None:
 def verdict(engine: GomocupEngine, moves: list[int], depth: int) -> tuple[int, int | None]:
     """The judge's move (a cell) and its capped evaluation for the side to move after
     ``moves``."""
-    engine.start(
-        GOMOKU.rows,
-        {"rule": 0, "thread_num": 1, "timeout_match": 0, "timeout_turn": 0, "max_depth": depth},
-    )
-    # The judge plays the side to move: the stones of the player who moved first are its own
-    # when an even number of stones is down.
-    x, y = engine.board(board_stones(moves, engine_first=len(moves) % 2 == 0))
-    return y * GOMOKU.cols + x, value(engine.evaluation())
+    preferred, evaluation = ask(engine, Setting(f"depth {depth}", "judge", max_depth=depth), moves)
+    return preferred, value(evaluation)
 
 
 def positions(quick: bool) -> list[list[int]]:
@@ -98,14 +92,9 @@ def positions(quick: bool) -> list[list[int]]:
 
 
 def main(quick: bool) -> None:
-    given = os.environ.get(SOURCE_VARIABLE)
-    if not given:
-        print(
-            f"no Rapfi to judge with: set {SOURCE_VARIABLE} to a checkout of dhbloo/rapfi"
-            " (GPL-3; built here with CMake and g++) to run this benchmark"
-        )
+    binary = rapfi("to judge with")
+    if binary is None:
         return
-    binary = build(Path(given).resolve())
     depth = int(os.environ.get(DEPTH_VARIABLE) or DEFAULT_DEPTH)
     on_cpu = os.environ.get(CLOCK_VARIABLE) == "cpu"
     warm_up()

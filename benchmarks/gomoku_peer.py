@@ -363,15 +363,21 @@ def judge(engine: GomocupEngine, game: Game, turn_ms: int) -> list[Verdict]:
     verdicts = []
     opening = len(EVERY_OPENING[game.opening])
     ours = 0 if game.ours_first else 1  # HARD's moves are the plies of this parity
-    info = {"rule": 0, "thread_num": 1, "timeout_match": 0, "timeout_turn": turn_ms}
+    setting = Setting(f"{turn_ms} ms a move", "judge", turn_ms=turn_ms)
     for ply in range(opening, len(game.moves)):
-        if ply % 2 != ours:
-            continue
-        engine.start(GOMOKU.rows, info)
-        x, y = engine.board(board_stones(game.moves[:ply], engine_first=game.ours_first))
-        preferred = y * GOMOKU.cols + x
-        verdicts.append(Verdict(ply + 1, game.moves[ply], preferred, engine.evaluation()))
+        if ply % 2 == ours:
+            preferred, evaluation = ask(engine, setting, game.moves[:ply])
+            verdicts.append(Verdict(ply + 1, game.moves[ply], preferred, evaluation))
     return verdicts
+
+
+def ask(engine: GomocupEngine, setting: Setting, moves: Sequence[int]) -> tuple[int, str | None]:
+    """The engine's move (a cell) and evaluation, as it said it, playing the side to move after
+    ``moves`` (a new game: nothing of an earlier position is its history)."""
+    engine.start(GOMOKU.rows, setting.info())
+    # The side to move has the first player's stones when an even number of stones is down.
+    x, y = engine.board(board_stones(moves, engine_first=len(moves) % 2 == 0))
+    return y * GOMOKU.cols + x, engine.evaluation()
 
 
 # --------------------------------------------------------------------------------------------
@@ -452,18 +458,26 @@ def cpu_clock(enabled: bool = True) -> Iterator[None]:
         time.perf_counter = wall_clock
 
 
-def main(quick: bool) -> None:
+def rapfi(purpose: str) -> Path | None:
+    """Rapfi's engine, built from ``RAPFI_SOURCE``; None (and why, said) when it is not set."""
     given = os.environ.get(SOURCE_VARIABLE)
     if not given:
         print(
-            f"no Rapfi to play against: set {SOURCE_VARIABLE} to a checkout of dhbloo/rapfi"
+            f"no Rapfi {purpose}: set {SOURCE_VARIABLE} to a checkout of dhbloo/rapfi"
             " (GPL-3; built here with CMake and g++) to run this benchmark"
         )
-        return
+        return None
     print(f"building Rapfi from {given} (some minutes the first time)...", flush=True)
     started = time.perf_counter()
     binary = build(Path(given).resolve())
     print(f"Rapfi built in {time.perf_counter() - started:.0f} s: {binary}")
+    return binary
+
+
+def main(quick: bool) -> None:
+    binary = rapfi("to play against")
+    if binary is None:
+        return
     on_cpu = os.environ.get(CLOCK_VARIABLE) == "cpu"
     if on_cpu:
         # Rapfi's time limit stays on the wall clock: its depth-limited settings are the ones

@@ -48,16 +48,11 @@ def _search_of(moves: tuple[int, ...]) -> PatternSearch:
     return search
 
 
-def _static(search: PatternSearch) -> int:
-    board = search.board
-    return int(board.fn["gk_evaluate"](board.tab, board.w))
-
-
 def test_a_node_far_ahead_near_the_horizon_is_cut_without_a_search() -> None:
     """Its evaluation stands for its value: a move of the side behind that left it so far ahead
     is refuted without reading every reply."""
     search = _search_of(AHEAD)
-    static = _static(search)
+    static = search.board.evaluate()
     beta = static - FUTILITY_MARGIN * FUTILITY_DEPTH
     assert search.negamax(FUTILITY_DEPTH, beta - 1, beta, 2) == static
     assert search.nodes == 1
@@ -74,6 +69,6 @@ def test_no_node_is_cut_while_the_opponent_threatens_a_flex_four() -> None:
     search = _search_of(AHEAD[:-1])
     board = search.board
     assert board.w[kernel.W_COUNTS + 8 * (1 - board.to_move) + FLEX4] > 0  # an open three
-    beta = _static(search) - FUTILITY_MARGIN * FUTILITY_DEPTH
+    beta = search.board.evaluate() - FUTILITY_MARGIN * FUTILITY_DEPTH
     search.negamax(FUTILITY_DEPTH, beta - 1, beta, 2)
     assert search.nodes > 1
