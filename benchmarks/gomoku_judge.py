@@ -26,15 +26,8 @@ import statistics
 import time
 from pathlib import Path
 
-from benchmarks.gomoku_peer import (
-    CLOCK_VARIABLE,
-    GOMOKU,
-    GomocupEngine,
-    Setting,
-    ask,
-    cpu_clock,
-    rapfi,
-)
+from benchmarks._gomocup import GomocupEngine, rapfi
+from benchmarks.gomoku_peer import CLOCK_VARIABLE, GOMOKU, Setting, ask, cpu_clock
 from core.ai import Level, choose_move, warm_up
 from core.games import Position
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks._gomocup import GomocupEngine
 from benchmarks.gomoku_judge import (
     CAP,
     GAMES_FILE,
@@ -18,7 +19,6 @@ from benchmarks.gomoku_judge import (
     value,
     verdict,
 )
-from benchmarks.gomoku_peer import GomocupEngine
 
 STAND_IN = Path(__file__).with_name("gomocup_stand_in.py")
 

@@ -9,15 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.gomoku_peer import (
-    EVERY_OPENING,
-    OPENINGS,
-    SETTINGS,
-    EngineError,
-    GomocupEngine,
-    judge,
-    play,
-)
+from benchmarks._gomocup import EngineError, GomocupEngine
+from benchmarks.gomoku_peer import EVERY_OPENING, OPENINGS, SETTINGS, judge, play
 
 STAND_IN = Path(__file__).with_name("gomocup_stand_in.py")
 
