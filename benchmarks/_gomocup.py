@@ -123,7 +123,15 @@ class GomocupEngine:
         return x, y
 
     def start(self, size: int, info: dict[str, int]) -> None:
-        """A new game on a ``size`` board, with these INFO settings (in order)."""
+        """A new game on a ``size`` board, with these INFO settings (in order), that owes
+        nothing to the games before it.
+
+        Rapfi keeps its transposition table across START, so what it said of a position
+        depended on what it was asked before; ``YXHASHCLEAR`` (a Yixin-protocol extension)
+        empties it. An engine without that command answers UNKNOWN, which the ping after it
+        reads past: the command only returns once the engine is ready again."""
+        self._command("YXHASHCLEAR")
+        self._wait_ready()
         self._command(f"START {size}")
         line = self._answer("OK")
         if line.upper() != "OK":

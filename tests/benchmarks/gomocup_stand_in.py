@@ -4,7 +4,9 @@
 command line it reads to LOG. It plays the first empty cell in reading order (weak on purpose),
 says a MESSAGE before each move (Rapfi's form, its "evaluation" the number of stones on the
 board), and, like Rapfi, drops the first command that reaches it after a move (Rapfi is still
-marking itself idle then). With ``error`` it answers BOARD with ERROR.
+marking itself idle then). Like Rapfi it empties its memory on YXHASHCLEAR (it has none: it
+says so); with ``plain`` it knows no such command and answers UNKNOWN, as a plain Gomocup engine
+does. With ``error`` it answers BOARD with ERROR.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import sys
 
 def main() -> None:
     log = open(sys.argv[1], "a", encoding="utf-8")  # noqa: SIM115 - open for the whole run
-    error = sys.argv[2:] == ["error"]
+    error = "error" in sys.argv[2:]
+    plain = "plain" in sys.argv[2:]
     size = 0
     taken: set[tuple[int, int]] = set()
     busy = False
@@ -65,6 +68,8 @@ def main() -> None:
             x, y = (int(v) for v in rest.split(","))
             taken.add((x, y))
             move()
+        elif word == "YXHASHCLEAR" and not plain:
+            say("MESSAGE Transposition table cleared.")
         elif word == "END":
             return
         else:

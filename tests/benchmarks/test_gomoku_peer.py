@@ -28,12 +28,34 @@ def test_commands_arrive_although_the_engine_drops_one_after_each_move(tmp_path:
         assert engine.turn(3, 4) == (1, 0)
         assert engine.turn(2, 0) == (3, 0)
     received = log.read_text().splitlines()
-    assert received[:3] == ["START 15", "INFO rule 0", "INFO timeout_turn 100"]
-    assert received[3:8] == ["BOARD", "7,7,2", "8,7,1", "7,9,2", "DONE"]
+    assert received[:2] == ["YXHASHCLEAR", "ABOUT"]
+    assert received[2:5] == ["START 15", "INFO rule 0", "INFO timeout_turn 100"]
+    assert received[5:10] == ["BOARD", "7,7,2", "8,7,1", "7,9,2", "DONE"]
     dropped = [received[i - 1] for i, line in enumerate(received) if line == "(dropped)"]
     assert dropped == ["ABOUT"] * 3  # after each of its three moves (the last before END)
     assert [line for line in received if line.startswith("TURN")] == ["TURN 3,4", "TURN 2,0"]
     assert received[-1] == "END"
+
+
+@pytest.mark.parametrize("kind", ["rapfi", "plain"])
+def test_each_game_starts_with_the_engine_forgetting_the_last(tmp_path: Path, kind: str) -> None:
+    """A game or a judged position owes nothing to the ones before it: each start empties the
+    engine's memory first, and an engine that does not know how says UNKNOWN, read past."""
+    log = tmp_path / "log"
+    with stand_in(log, *(["plain"] if kind == "plain" else [])) as engine:
+        for _ in range(2):
+            engine.start(15, {"rule": 0})
+            assert engine.board([(7, 7, False)]) == (0, 0)
+    received = log.read_text().splitlines()
+    starts = [i for i, line in enumerate(received) if line == "START 15"]
+    assert len(starts) == 2
+    for start in starts:
+        # The clear, then pings until the engine answers one (the first after a move is
+        # dropped), then the game.
+        before = received[:start]
+        clear = len(before) - 1 - before[::-1].index("YXHASHCLEAR")
+        assert set(received[clear + 1 : start]) <= {"ABOUT", "(dropped)"}
+        assert "ABOUT" in received[clear + 1 : start]
 
 
 @pytest.mark.parametrize("ours_first", [True, False])
