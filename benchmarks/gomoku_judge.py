@@ -6,7 +6,8 @@ measures each move instead. The positions are those before HARD's moves in 15 ga
 Rapfi at 100 ms a move (:data:`GAMES_FILE`, from a gomoku_peer run), up to where the judge
 sees a forced win for either side. In each, HARD moves at 1 CPU s; Rapfi (built as gomoku_peer
 builds it, ``RAPFI_SOURCE``; optional) at a fixed depth (``GOMOKU_JUDGE_DEPTH``, default 10:
-the same verdict however busy the machine) gives its evaluation of the position and of the
+the same verdict however busy the machine, and, each position a new game with its table emptied,
+whatever it judged before) gives its evaluation of the position and of the
 position after HARD's move. The loss of a move is the difference (0 where HARD played the
 judge's move), evaluations capped at :data:`CAP`, a forced win or loss counting as the cap.
 
