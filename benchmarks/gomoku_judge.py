@@ -14,7 +14,10 @@ judge's move), evaluations capped at :data:`CAP`, a forced win or loss counting 
 It prints the mean loss a move, the share of moves that lose more than :data:`BLUNDER`, and
 the share of HARD's moves the judge would have played. ``GOMOKU_JUDGE_SAVE=<file>`` keeps the
 losses per position; ``GOMOKU_JUDGE_BASE=<file>`` (another version's) prints the paired
-difference, position by position. ``--quick``: the first 20 positions.
+difference, position by position. ``GOMOKU_JUDGE_GAMES=<file>`` judges the positions of other
+games, such as :data:`SELF_PLAY_FILE` (Rapfi against itself: positions no version of HARD chose,
+397 of them); ``GOMOKU_JUDGE_MAKE=<file>`` writes such games instead of judging. ``--quick``:
+the first 20 positions.
 Rapfi is a peer of the benchmark only: nothing of it is imported or shipped.
 """
 
@@ -25,10 +28,19 @@ import math
 import os
 import statistics
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from benchmarks._gomocup import GomocupEngine, rapfi
-from benchmarks.gomoku_peer import CLOCK_VARIABLE, GOMOKU, Setting, ask, cpu_clock
+from benchmarks.gomoku_peer import (
+    CLOCK_VARIABLE,
+    EVERY_OPENING,
+    GOMOKU,
+    Setting,
+    ask,
+    board_stones,
+    cpu_clock,
+)
 from core.ai import Level, choose_move, warm_up
 from core.games import Position
 
@@ -49,6 +61,18 @@ OPENING_STONES = 3
 
 # The games, one a line: "b" (HARD had the first player's stones) or "w", then the moves.
 GAMES_FILE = Path(__file__).with_name("gomoku_judge_games.txt")
+# Games of Rapfi against itself (made with MAKE_VARIABLE): positions no version of HARD chose,
+# twice as many as GAMES_FILE's, for a finer comparison (GOMOKU_JUDGE_GAMES=<this file>).
+SELF_PLAY_FILE = Path(__file__).with_name("gomoku_judge_selfplay.txt")
+# Another games file to judge on (the same form), and a file to write games of Rapfi against
+# itself to instead of judging (one from each opening of gomoku_peer's EVERY_OPENING, at
+# MAKE_SETTING; "b" and "w" in turn: the positions of one side, half as many to judge).
+GAMES_VARIABLE = "GOMOKU_JUDGE_GAMES"
+MAKE_VARIABLE = "GOMOKU_JUDGE_MAKE"
+MAKE_SETTING = Setting("100 ms a move", "maker", turn_ms=100)
+# Of each game made, the first plies kept: the middle game, where HARD's games against Rapfi
+# turn (a game between equals may go on to a full board).
+MADE_PLIES = 40
 
 
 def value(evaluation: str | None) -> int | None:
@@ -72,10 +96,10 @@ def verdict(engine: GomocupEngine, moves: list[int], depth: int) -> tuple[int, i
     return preferred, value(evaluation)
 
 
-def positions(quick: bool) -> list[list[int]]:
-    """The moves before each of HARD's moves in the games of :data:`GAMES_FILE`, in order."""
+def positions(quick: bool, games: Path = GAMES_FILE) -> list[list[int]]:
+    """The moves before each of HARD's moves in ``games``, in order."""
     found = []
-    for line in GAMES_FILE.read_text().splitlines():
+    for line in games.read_text().splitlines():
         if not line or line.startswith("#"):
             continue
         colour, *cells = line.split()
@@ -85,10 +109,56 @@ def positions(quick: bool) -> list[list[int]]:
     return found[:QUICK_POSITIONS] if quick else found
 
 
+def self_play(first: GomocupEngine, second: GomocupEngine, opening: Sequence[int]) -> list[int]:
+    """A game of ``first`` (the first player's stones) against ``second`` from ``opening``
+    (cells), each told the board when it first moves and each move after."""
+    moves = list(opening)
+    told = [False, False]
+    p = Position.from_moves(GOMOKU, moves)
+    while not p.is_over:
+        side = len(moves) % 2
+        engine = (first, second)[side]
+        if told[side]:
+            last = moves[-1]
+            x, y = engine.turn(last % GOMOKU.cols, last // GOMOKU.cols)
+        else:
+            engine.start(GOMOKU.rows, MAKE_SETTING.info())
+            x, y = engine.board(board_stones(moves, engine_first=side == 0))
+            told[side] = True
+        moves.append(y * GOMOKU.cols + x)
+        p = p.play(moves[-1])
+    return moves
+
+
+def make_games(binary: Path, out: Path) -> None:
+    """Writes a games file of Rapfi against itself (see :data:`MAKE_VARIABLE`)."""
+    lines = [
+        f"# Rapfi against itself at {MAKE_SETTING.label}, one game from each opening of"
+        " gomoku_peer's EVERY_OPENING;",
+        f"# b/w in turn: whose positions are judged (HARD moves in them), then the first"
+        f" {MADE_PLIES} moves.",
+    ]
+    with (
+        GomocupEngine([str(binary)], cwd=binary.parent) as first,
+        GomocupEngine([str(binary)], cwd=binary.parent) as second,
+    ):
+        for index, opening in enumerate(EVERY_OPENING):
+            cells = [row * GOMOKU.cols + col for row, col in opening]
+            moves = self_play(first, second, cells)
+            lines.append(" ".join(["bw"[index % 2], *map(str, moves[:MADE_PLIES])]))
+    out.write_text("\n".join(lines) + "\n")
+    print(f"{len(EVERY_OPENING)} games written to {out}")
+
+
 def main(quick: bool) -> None:
     binary = rapfi("to judge with")
     if binary is None:
         return
+    made = os.environ.get(MAKE_VARIABLE)
+    if made:
+        make_games(binary, Path(made))
+        return
+    games = Path(os.environ.get(GAMES_VARIABLE) or GAMES_FILE)
     depth = int(os.environ.get(DEPTH_VARIABLE) or DEFAULT_DEPTH)
     on_cpu = os.environ.get(CLOCK_VARIABLE) == "cpu"
     warm_up()
@@ -96,7 +166,7 @@ def main(quick: bool) -> None:
     agreed = 0
     started = time.perf_counter()
     with GomocupEngine([str(binary)], cwd=binary.parent) as engine, cpu_clock(on_cpu):
-        for index, moves in enumerate(positions(quick)):
+        for index, moves in enumerate(positions(quick, games)):
             preferred, before = verdict(engine, moves, depth)
             if before is None or abs(before) >= CAP:
                 continue  # decided, or no verdict: no move to judge
