@@ -33,6 +33,7 @@ from core.ai._gomoku_kernel import (
     W_COUNTS,
     W_HASH,
     W_MOVES,
+    W_NEAR,
     W_STONE,
     W_STONES,
     W_TO_MOVE,
@@ -345,6 +346,9 @@ def gk_negamax(
             return static
     at = w[W_MOVES] + 2 * MOVE_SLOTS * ply
     n = gk_moves(tab, w, at, INNER_WIDTH)
+    # Whether the beam may have left out moves (it holds every move that can stop a five or an
+    # open three, but only the best few of the others).
+    truncated = n == INNER_WIDTH and w[theirs + FLEX4] == 0
     next_depth = depth - 1
     if n < 0:
         n = -n
@@ -375,6 +379,36 @@ def gk_negamax(
                 alpha = value
                 if alpha >= beta:
                     break
+    if truncated and best <= -(WIN_SCORE // 2) and alpha < beta:
+        # Every move of the beam loses. The defence may be a move the beam left out (a cell
+        # that breaks a win by fours ranks low): the position is lost only once every move near
+        # the stones has been tried, or a claimed win above is one the opponent escapes.
+        stone = w[W_STONE]
+        near = w[W_NEAR]
+        cells = tab[T_CELLS]
+        for j in range(tab[T_CELLS_N]):
+            here = tab[cells + j]
+            if w[stone + here] != 0 or w[near + here] == 0:
+                continue
+            tried = False
+            for i in range(n):
+                if w[at + i] == here:
+                    tried = True
+                    break
+            if tried:
+                continue
+            gk_play(tab, w, here)
+            value = -gk_negamax(tab, w, tt, next_depth, -beta, -alpha, ply + 1, deadline)
+            gk_undo(tab, w)
+            if w[W_ABORT]:
+                return 0
+            if value > best:
+                best = value
+                best_move = here
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
     flag = GK_EXACT
     if best <= original_alpha:
         flag = GK_UPPER

@@ -5,7 +5,9 @@ The search below the root is :func:`core.ai._gomoku_kernel.gk_negamax` (compiled
 - Moves are ordered by threat: a win, the block of the opponent's five, then cells by the
   strongest threat they make for us (flex four, four-three, double three, four, three) or spoil
   for him, ties broken by the pattern values of both players on the cell. Only the best few are
-  searched below the root.
+  searched below the root, unless all of them lose: a node is lost only once every move near
+  the stones has been tried (the defence against a win by fours is often a quiet cell that
+  ranks low, and a win claimed past a defence the beam left out stopped the root early).
 - When the opponent threatens a flex four (an open three, a four-three in the making), only the
   cells that stop it or make a four of ours are searched: any other move loses to it.
 - At the horizon a pending four is still blocked, and a win by fours of the side to move is

@@ -1,5 +1,6 @@
-"""The horizon of HARD's alpha-beta for five in a row: the win by fours read out at a leaf, and
-the nodes near it cut without a search (reverse futility)."""
+"""The horizon of HARD's alpha-beta for five in a row: the win by fours read out at a leaf, the
+nodes near it cut without a search (reverse futility), and the beam that must not make a win
+out of a defence it left out."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from core.ai.pattern_board import PatternBoard
 from core.ai.pattern_search import WIN_SCORE, PatternSearch
 from core.ai.patterns import FLEX4
 from core.games import Position, Rules
+from core.games.bitboard import geometry
 
 # Black to move wins by four fours (a line of tests/data/gomoku/vcf.txt).
 # fmt: off
@@ -72,3 +74,18 @@ def test_no_node_is_cut_while_the_opponent_threatens_a_flex_four() -> None:
     beta = search.board.evaluate() - FUTILITY_MARGIN * FUTILITY_DEPTH
     search.negamax(FUTILITY_DEPTH, beta - 1, beta, 2)
     assert search.nodes > 1
+
+
+# A game against Rapfi at depth 6 (white, HARD, to move after 13 stones). Its move 8,8 threatens
+# a win by fours, and the defence is a quiet cell the beam of the replies left out: searched
+# with the beam alone, every reply lost and 8,8 "won", so the root stopped at depth 2 with that
+# move however long it had (and lost the game).
+FALSE_WIN = (112, 98, 84, 83, 68, 100, 96, 99, 101, 115, 67, 130, 145)
+
+
+def test_a_reply_is_lost_only_once_every_move_near_the_stones_has_been_tried() -> None:
+    search = _search_of(FALSE_WIN)
+    board = search.board
+    board.play(board.index_of(geometry(board.grid.rules).bit_of(8, 8)))
+    # Black to move, one ply before the horizon (where white's win by fours is read out).
+    assert search.negamax(1, -WIN_SCORE - 1, WIN_SCORE + 1, 1) > -WIN_SCORE // 2
