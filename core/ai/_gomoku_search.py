@@ -365,8 +365,33 @@ def gk_negamax(
     original_alpha = alpha
     best = -WIN_SCORE
     best_move = w[at]
-    for i in range(n):
-        here = w[at + i]
+    stone = w[W_STONE]
+    near = w[W_NEAR]
+    cells = tab[T_CELLS]
+    i = 0
+    j = 0  # past the beam: the next cell to try
+    while True:
+        if i < n:
+            here = w[at + i]
+            i += 1
+        elif truncated and best <= -(WIN_SCORE // 2):
+            # Every move of the beam loses. The defence may be a move the beam left out (a cell
+            # that breaks a win by fours ranks low): the position is lost only once every move
+            # near the stones has been tried, or a win claimed above is one the opponent escapes.
+            here = -1
+            while here < 0 and j < tab[T_CELLS_N]:
+                cell = tab[cells + j]
+                j += 1
+                if w[stone + cell] == 0 and w[near + cell] > 0:
+                    here = cell
+                    for k in range(n):
+                        if w[at + k] == cell:
+                            here = -1  # read in the beam
+                            break
+            if here < 0:
+                break
+        else:
+            break
         gk_play(tab, w, here)
         value = -gk_negamax(tab, w, tt, next_depth, -beta, -alpha, ply + 1, deadline)
         gk_undo(tab, w)
@@ -379,36 +404,6 @@ def gk_negamax(
                 alpha = value
                 if alpha >= beta:
                     break
-    if truncated and best <= -(WIN_SCORE // 2) and alpha < beta:
-        # Every move of the beam loses. The defence may be a move the beam left out (a cell
-        # that breaks a win by fours ranks low): the position is lost only once every move near
-        # the stones has been tried, or a claimed win above is one the opponent escapes.
-        stone = w[W_STONE]
-        near = w[W_NEAR]
-        cells = tab[T_CELLS]
-        for j in range(tab[T_CELLS_N]):
-            here = tab[cells + j]
-            if w[stone + here] != 0 or w[near + here] == 0:
-                continue
-            tried = False
-            for i in range(n):
-                if w[at + i] == here:
-                    tried = True
-                    break
-            if tried:
-                continue
-            gk_play(tab, w, here)
-            value = -gk_negamax(tab, w, tt, next_depth, -beta, -alpha, ply + 1, deadline)
-            gk_undo(tab, w)
-            if w[W_ABORT]:
-                return 0
-            if value > best:
-                best = value
-                best_move = here
-                if value > alpha:
-                    alpha = value
-                    if alpha >= beta:
-                        break
     flag = GK_EXACT
     if best <= original_alpha:
         flag = GK_UPPER
