@@ -38,8 +38,8 @@ from benchmarks.gomoku_peer import (
     GOMOKU,
     Setting,
     ask,
-    board_stones,
     cpu_clock,
+    engine_move,
 )
 from core.ai import Level, choose_move, warm_up
 from core.games import Position
@@ -109,23 +109,22 @@ def positions(quick: bool, games: Path = GAMES_FILE) -> list[list[int]]:
     return found[:QUICK_POSITIONS] if quick else found
 
 
-def self_play(first: GomocupEngine, second: GomocupEngine, opening: Sequence[int]) -> list[int]:
+def self_play(
+    first: GomocupEngine, second: GomocupEngine, opening: Sequence[int], plies: int | None = None
+) -> list[int]:
     """A game of ``first`` (the first player's stones) against ``second`` from ``opening``
-    (cells), each told the board when it first moves and each move after."""
+    (cells), each told the board when it first moves and each move after; to its end, or to
+    ``plies`` moves."""
     moves = list(opening)
     told = [False, False]
     p = Position.from_moves(GOMOKU, moves)
-    while not p.is_over:
+    while not p.is_over and (plies is None or len(moves) < plies):
         side = len(moves) % 2
         engine = (first, second)[side]
-        if told[side]:
-            last = moves[-1]
-            x, y = engine.turn(last % GOMOKU.cols, last // GOMOKU.cols)
-        else:
+        if not told[side]:
             engine.start(GOMOKU.rows, MAKE_SETTING.info())
-            x, y = engine.board(board_stones(moves, engine_first=side == 0))
-            told[side] = True
-        moves.append(y * GOMOKU.cols + x)
+        moves.append(engine_move(engine, moves, told[side]))
+        told[side] = True
         p = p.play(moves[-1])
     return moves
 
@@ -144,8 +143,8 @@ def make_games(binary: Path, out: Path) -> None:
     ):
         for index, opening in enumerate(EVERY_OPENING):
             cells = [row * GOMOKU.cols + col for row, col in opening]
-            moves = self_play(first, second, cells)
-            lines.append(" ".join(["bw"[index % 2], *map(str, moves[:MADE_PLIES])]))
+            moves = self_play(first, second, cells, MADE_PLIES)
+            lines.append(" ".join(["bw"[index % 2], *map(str, moves)]))
     out.write_text("\n".join(lines) + "\n")
     print(f"{len(EVERY_OPENING)} games written to {out}")
 

@@ -178,14 +178,10 @@ def play(
             p = p.play(move)
             continue
         started = time.monotonic()  # the wall clock even when HARD's is the CPU's
-        if told:
-            last = p.moves[-1]
-            x, y = engine.turn(last % GOMOKU.cols, last // GOMOKU.cols)
-        else:
-            x, y = engine.board(board_stones(p.moves, engine_first=not ours_first))
-            told = True
+        move = engine_move(engine, p.moves, told)
+        told = True
         game.peer_times.append(time.monotonic() - started)
-        p = p.play(y * GOMOKU.cols + x)
+        p = p.play(move)
     game.plies = len(p.moves)
     game.moves = p.moves
     game.result = 0 if p.winner is None else (1 if p.winner == ours else -1)
@@ -216,13 +212,23 @@ def judge(engine: GomocupEngine, game: Game, turn_ms: int) -> list[Verdict]:
     return verdicts
 
 
+def engine_move(engine: GomocupEngine, moves: Sequence[int], told: bool) -> int:
+    """The engine's move (a cell), playing the side to move after ``moves``: told the whole
+    board the first time in a game, else (``told``) only the last move."""
+    if told:
+        last = moves[-1]
+        x, y = engine.turn(last % GOMOKU.cols, last // GOMOKU.cols)
+    else:
+        # The side to move has the first player's stones when an even number of stones is down.
+        x, y = engine.board(board_stones(moves, engine_first=len(moves) % 2 == 0))
+    return y * GOMOKU.cols + x
+
+
 def ask(engine: GomocupEngine, setting: Setting, moves: Sequence[int]) -> tuple[int, str | None]:
     """The engine's move (a cell) and evaluation, as it said it, playing the side to move after
     ``moves`` (a new game: nothing of an earlier position is its history)."""
     engine.start(GOMOKU.rows, setting.info())
-    # The side to move has the first player's stones when an even number of stones is down.
-    x, y = engine.board(board_stones(moves, engine_first=len(moves) % 2 == 0))
-    return y * GOMOKU.cols + x, engine.evaluation()
+    return engine_move(engine, moves, told=False), engine.evaluation()
 
 
 # --------------------------------------------------------------------------------------------
