@@ -40,6 +40,7 @@ from benchmarks.gomoku_peer import (
     ask,
     cpu_clock,
     engine_move,
+    opening_cells,
 )
 from core.ai import Level, choose_move, warm_up
 from core.games import Position
@@ -142,8 +143,7 @@ def make_games(binary: Path, out: Path) -> None:
         GomocupEngine([str(binary)], cwd=binary.parent) as second,
     ):
         for index, opening in enumerate(EVERY_OPENING):
-            cells = [row * GOMOKU.cols + col for row, col in opening]
-            moves = self_play(first, second, cells, MADE_PLIES)
+            moves = self_play(first, second, opening_cells(opening), MADE_PLIES)
             lines.append(" ".join(["bw"[index % 2], *map(str, moves)]))
     out.write_text("\n".join(lines) + "\n")
     print(f"{len(EVERY_OPENING)} games written to {out}")

@@ -150,6 +150,11 @@ class Game:
     peer_times: list[float] = field(default_factory=list)
 
 
+def opening_cells(opening: Sequence[tuple[int, int]], cols: int = GOMOKU.cols) -> list[int]:
+    """An opening's (row, column) stones as cells, row-major on a board ``cols`` wide."""
+    return [row * cols + col for row, col in opening]
+
+
 def board_stones(moves: Sequence[int], engine_first: bool) -> list[tuple[int, int, bool]]:
     """``moves`` (cells, row-major, in the order played) as :meth:`GomocupEngine.board` takes
     them, the engine's own being the first player's when ``engine_first``."""
@@ -165,8 +170,7 @@ def play(
     """One game from ``EVERY_OPENING[opening]`` (whose first are :data:`OPENINGS`), HARD at
     ``budget`` s a move."""
     game = Game(opening, ours_first)
-    stones = EVERY_OPENING[opening]
-    p = Position.from_moves(GOMOKU, [row * GOMOKU.cols + col for row, col in stones])
+    p = Position.from_moves(GOMOKU, opening_cells(EVERY_OPENING[opening]))
     ours = 1 if ours_first else 2
     engine.start(GOMOKU.rows, setting.info())
     told = False  # whether the engine has seen the board yet

@@ -28,7 +28,7 @@ from io import BytesIO
 from pathlib import Path
 
 from benchmarks.gomoku_peer import OPENINGS as PEER_OPENINGS
-from benchmarks.gomoku_peer import cpu_clock
+from benchmarks.gomoku_peer import cpu_clock, opening_cells
 from core.ai import Level, choose_move, warm_up
 from core.games import Position, Rules
 
@@ -103,7 +103,7 @@ def openings(rules: Rules) -> list[tuple[int, ...]]:
     centre_row, centre_col = rules.rows // 2, cols // 2
     found: list[tuple[int, ...]] = []
     if (rules.rows, rules.cols, rules.k) == (15, 15, 5):
-        found += [tuple(row * cols + col for row, col in o) for o in PEER_OPENINGS]
+        found += [tuple(opening_cells(o, cols)) for o in PEER_OPENINGS]
     rng = random.Random(f"{rules.rows}x{rules.cols}x{rules.k}")
     centre = centre_row * cols + centre_col
     for _ in range(50 * OPENING_COUNT):
