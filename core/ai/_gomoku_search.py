@@ -24,6 +24,7 @@ from core.ai._gomoku_kernel import (
     T_LINES,
     T_LINES_N,
     TT_WORDS,
+    VCF_FRAME,
     VCF_LEVELS,
     VCT_FOURS,
     VCT_SALT,
@@ -34,6 +35,7 @@ from core.ai._gomoku_kernel import (
     W_HASH,
     W_MOVES,
     W_NEAR,
+    W_PLAYED,
     W_STONE,
     W_STONES,
     W_TO_MOVE,
@@ -45,7 +47,9 @@ from core.ai._gomoku_kernel import (
     gk_keep,
     gk_moves,
     gk_play,
+    gk_put,
     gk_rank,
+    gk_take,
     gk_tick,
     gk_undo,
 )
@@ -82,10 +86,14 @@ def gk_vcf_enter(tab: Any, w: Any, level: Any, depth: Any, ply: Any) -> Any:
     if blocks >= 2:
         return 0
     if blocks == 1:
-        for j in range(tab[T_CELLS_N]):
-            here = tab[tab[T_CELLS] + j]
-            if w[stone + here] == 0 and w[w[W_CLASSES] + other * count + here] == WIN:
-                forced = here
+        # Inside the search the five was made by the block just played: look there first.
+        if w[W_STONES] > 0:
+            forced = gk_completion(tab, w, w[w[W_PLAYED] + w[W_STONES] - 1], other)
+        if forced < 0:
+            for j in range(tab[T_CELLS_N]):
+                here = tab[tab[T_CELLS] + j]
+                if w[stone + here] == 0 and w[w[W_CLASSES] + other * count + here] == WIN:
+                    forced = here
         if w[classes + forced] < FOUR:
             return 0
     elif w[mine + FLEX4] > 0 and gk_fours(w, other) == 0:
@@ -97,9 +105,10 @@ def gk_vcf_enter(tab: Any, w: Any, level: Any, depth: Any, ply: Any) -> Any:
         return 1
     if depth <= 0 or ply >= MAX_PLY:
         return 0
-    at = w[W_VCF_STACK] + 3 * level
+    at = w[W_VCF_STACK] + VCF_FRAME * level
     w[at] = 0  # the next cell to try
     w[at + 1] = forced
+    w[at + 3] = gk_fours(w, me)  # the fours not tried yet: the scan stops after the last
     return 2
 
 
@@ -124,50 +133,54 @@ def gk_vcf(tab: Any, w: Any, depth: Any, ply: Any, deadline: Any) -> Any:
         if gk_tick(w, deadline):
             found = 0
             break
-        at = stack + 3 * level
+        at = stack + VCF_FRAME * level
         me = w[W_TO_MOVE]
         classes = w[W_CLASSES] + me * count
-        forced = w[at + 1]
         here = -1
-        j = w[at]
-        while j < n_cells:
-            cell = tab[cells + j]
-            j += 1
-            if (
-                w[stone + cell] == 0
-                and w[classes + cell] >= FOUR
-                and (forced < 0 or cell == forced)
-            ):
-                here = cell
-                break
-        w[at] = j
+        if w[at + 1] >= 0:
+            # the block of the opponent's five, which is a four of ours: the only move
+            if w[at] == 0:
+                here = w[at + 1]
+            w[at] = 1
+        else:
+            j = w[at]
+            left = w[at + 3]
+            while left > 0 and j < n_cells:
+                cell = tab[cells + j]
+                j += 1
+                if w[stone + cell] == 0 and w[classes + cell] >= FOUR:
+                    here = cell
+                    left -= 1
+                    break
+            w[at] = j
+            w[at + 3] = left
         if here < 0:
             if level == 0:
                 return 0
             level -= 1
-            gk_undo(tab, w)
-            gk_undo(tab, w)
+            gk_take(tab, w, 0)
+            gk_take(tab, w, 0)
             continue
-        gk_play(tab, w, here)
+        gk_put(tab, w, here, 0)
         block = gk_completion(tab, w, here, me)
         if block < 0 or w[W_COUNTS + 8 * (1 - me) + WIN] > 0:
-            gk_undo(tab, w)
+            gk_take(tab, w, 0)
             continue
         w[at + 2] = here
-        gk_play(tab, w, block)
+        gk_put(tab, w, block, 0)
         found = gk_vcf_enter(tab, w, level + 1, depth - level - 1, ply + 2 * level + 2)
         if found == 1:
             level += 1
             break
         if found == 0:
-            gk_undo(tab, w)
-            gk_undo(tab, w)
+            gk_take(tab, w, 0)
+            gk_take(tab, w, 0)
             continue
         level += 1
     if found == 1 and ply == 0:
         w[W_VCF] = w[stack + 2]
     for _ in range(2 * level):
-        gk_undo(tab, w)
+        gk_take(tab, w, 0)
     return found
 
 

@@ -162,7 +162,7 @@ def _tables(rules: Rules) -> tuple[list[int], list[int]]:
     part(kernel.W_NEAR, [0] * count)
     part(kernel.W_PLAYED, [0] * len(grid.cells))
     part(kernel.W_MOVES, [0] * (2 * kernel.MOVE_SLOTS * (kernel.MAX_PLY + 1)))
-    part(kernel.W_VCF_STACK, [0] * (3 * kernel.VCF_LEVELS))
+    part(kernel.W_VCF_STACK, [0] * (kernel.VCF_FRAME * kernel.VCF_LEVELS))
     return tab, w
 
 

@@ -132,6 +132,39 @@ def test_the_incremental_board_equals_one_built_from_scratch(data: st.DataObject
     assert snapshot(board) == start
 
 
+@settings(max_examples=30, deadline=None)
+@given(st.data())
+def test_threat_stones_move_the_classes_and_leave_the_rest(data: st.DataObject) -> None:
+    """The stones a win by fours puts (``gk_put(..., 0)``) class every cell as full stones do,
+    and once taken back leave every word of the board as it was."""
+    rules = data.draw(st.sampled_from([Rules(9, 9, 5), Rules(7, 7, 4), GOMOKU_15]))
+    free = list(iter_bits(geometry(rules).board_mask))
+    before = data.draw(st.lists(st.sampled_from(free), unique=True, max_size=20))
+    light = data.draw(
+        st.lists(st.sampled_from([b for b in free if b not in before]), unique=True, max_size=8)
+    )
+    board = PatternBoard(rules, (0, 0), 0)
+    for bit in before:
+        board.play(board.index_of(bit))
+    words = list(board.w)
+    full = PatternBoard(rules, (0, 0), 0)
+    for bit in before + light:
+        full.play(full.index_of(bit))
+    put, take = board.fn["gk_put"], board.fn["gk_take"]
+    for bit in light:
+        put(board.tab, board.w, board.index_of(bit), 0)
+    counts = slice(kernel.W_COUNTS, kernel.W_COUNTS + 16)
+    assert list(board.w[counts]) == list(full.w[counts])
+    assert board.classes == full.classes
+    assert (board.fives, board.fours, board.flex) == (full.fives, full.fours, full.flex)
+    for _ in light:
+        take(board.tab, board.w, 0)
+    # The list of moves played keeps the last ones past its end, as after a full undo.
+    past = int(board.w[kernel.W_PLAYED]) + len(before)
+    assert list(board.w[:past]) == words[:past]
+    assert list(board.w[past + len(light) :]) == words[past + len(light) :]
+
+
 def test_cells_are_classed_by_their_threats() -> None:
     # Black: a three on row 7 (columns 3 to 5) and one on column 7 (rows 4 to 6).
     rules = GOMOKU_15
