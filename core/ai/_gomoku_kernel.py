@@ -178,8 +178,8 @@ def gk_near(tab: Any, w: Any, here: Any, sign: Any) -> None:
 
 def gk_update(tab: Any, w: Any, here: Any, player: Any, sign: Any, full: Any) -> None:
     """Adds (``sign`` 1) or removes (-1) ``player``'s stone on ``here`` in every line key
-    through it, and re-derives the patterns of the cells on those lines; the sums and counts
-    follow for the empty ones whose pattern changed (most farther cells keep theirs)."""
+    through it, and re-derives the patterns of the empty cells on those lines; the sums and
+    counts follow where a pattern changed (most farther cells keep theirs)."""
     count = tab[T_COUNT]
     line = tab[T_LINE]
     cell_class = tab[T_CLASS]
@@ -204,22 +204,24 @@ def gk_update(tab: Any, w: Any, here: Any, player: Any, sign: Any, full: Any) ->
             shift = tab[e + 2]
             key = w[slot] + step * tab[e + 3]
             w[slot] = key
+            if w[stone + there] != 0:
+                # A stone's cell keeps the patterns it had when it was played: every stone
+                # played after it is taken back before it is, so they are right again then.
+                continue
             old = w[packed + there]
             new = old ^ ((((old >> shift) & 15) ^ tab[line + key]) << shift)
             if new == old:
                 continue
             w[packed + there] = new
             cls = tab[cell_class + new]
-            if w[stone + there] == 0:
-                was = w[classes + there]
-                if cls != was:
-                    w[counts + was] -= 1
-                    w[counts + cls] += 1
+            was = w[classes + there]
+            if cls != was:
+                w[counts + was] -= 1
+                w[counts + cls] += 1
             w[classes + there] = cls
             if full:
                 value = tab[cell_value + new]
-                if w[stone + there] == 0:
-                    total += value - w[values + there]
+                total += value - w[values + there]
                 w[values + there] = value
         w[W_TOTAL + side] += total
 

@@ -193,6 +193,8 @@ class PatternBoard:
     ``total[p]``: the sum of ``p``'s values over the empty cells. ``fives[p]``: empty cells where
     ``p`` completes a line; ``fours[p]``: where ``p`` makes a four or better; ``flex[p]``: where
     ``p`` makes a threat that cannot be stopped by one stone (a flex four or a double four).
+    ``packed`` and ``classes`` are right for the empty cells; a stone's cell keeps those it had
+    when the stone was played.
     """
 
     __slots__ = ("count", "fn", "grid", "tab", "w")

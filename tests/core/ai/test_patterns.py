@@ -71,12 +71,16 @@ def test_every_k_has_its_tables() -> None:
 
 
 def snapshot(board: PatternBoard) -> tuple[object, ...]:
+    # A stone's cell keeps the patterns it had when it was played (right again once it is
+    # taken back): only the empty cells' are the board's.
+    stone = board._part(kernel.W_STONE, board.count)
+    empty_packed = [[v if not stone[i] else -1 for i, v in enumerate(row)] for row in board.packed]
     return (
         board.total,
         board.fives,
         board.fours,
         board.flex,
-        board.packed,
+        empty_packed,
         board.hash,
         board.keys,
         board.to_move,
