@@ -14,10 +14,11 @@ from core.ai.patterns import FLEX4
 from core.games import Position, Rules
 from core.games.bitboard import geometry
 
-# Black to move wins by four fours (a line of tests/data/gomoku/vcf.txt).
+# Black to move wins by three fours, read at a leaf (a line of tests/data/gomoku/vcf.txt).
 # fmt: off
 WIN_BY_FOURS = (
-    112, 98, 80, 128, 82, 113, 83, 81, 110, 97, 65, 129, 145, 95, 96, 68, 109, 127, 64, 48, 124, 138
+    112, 98, 80, 128, 82, 113, 83, 81, 110, 97, 65, 129, 145, 95, 96, 68, 109, 127, 64, 48,
+    124, 138, 79, 94,
 )
 # fmt: on
 
