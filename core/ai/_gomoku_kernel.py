@@ -106,8 +106,8 @@ W_PLAYED = 29  # the moves played, in order
 W_MOVES = 30  # per ply MOVE_SLOTS moves, then as many ranks
 W_VCF = 31  # the first four of the win gk_vcf found at its ply 0
 W_NODE_LIMIT = 32  # the node count at which a search gives up
-# per level of gk_vcf (VCF_FRAME words): the next cell to try, the forced cell, the four played,
-# the fours left to try
+# per level of gk_vcf (VCF_FRAME words): the next cell to try (with a forced cell: 1 once it was
+# tried), the forced cell or -1, the four played, the fours left to try
 W_VCF_STACK = 33
 W_HEADER = 34
 VCF_LEVELS = 64

@@ -73,8 +73,10 @@ def test_every_k_has_its_tables() -> None:
 def snapshot(board: PatternBoard) -> tuple[object, ...]:
     # A stone's cell keeps the patterns it had when it was played (right again once it is
     # taken back): only the empty cells' are the board's.
-    stone = board._part(kernel.W_STONE, board.count)
-    empty_packed = [[v if not stone[i] else -1 for i, v in enumerate(row)] for row in board.packed]
+    occupied = board.occupied
+    empty_packed = [
+        [-1 if occupied >> here & 1 else v for here, v in enumerate(row)] for row in board.packed
+    ]
     return (
         board.total,
         board.fives,
